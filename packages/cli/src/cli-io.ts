@@ -1,0 +1,13 @@
+/** What a command may touch: streams, environment and working directory, all injectable. */
+export interface CliIo {
+  /** Standard output: exactly the command's result. */
+  stdout: { write(chunk: string | Uint8Array): unknown };
+  /** Standard error: warnings, progress and error messages. */
+  stderr: { write(chunk: string | Uint8Array): unknown; isTTY?: boolean };
+  /** Standard input, read when the input argument is `-` or absent and stdin is not a terminal. */
+  stdin: AsyncIterable<string | Uint8Array> & { isTTY?: boolean };
+  /** The environment. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths resolve against. */
+  cwd: string;
+}

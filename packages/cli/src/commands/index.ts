@@ -1,0 +1,5 @@
+import type { CliCommand } from '../cli-command.js';
+import { configCommand } from './config-command.js';
+
+/** Every command, in the order `compaction --help` lists them. */
+export const COMMANDS: readonly CliCommand[] = [configCommand];

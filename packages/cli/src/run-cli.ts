@@ -1,0 +1,59 @@
+import { CompactionError } from '@compaction/core';
+import type { CliIo } from './cli-io.js';
+import { COMMANDS } from './commands/index.js';
+import { UsageError } from './usage-error.js';
+
+/** Exit codes: 0 success, 1 failure (one-line message), 2 bad usage. */
+export const EXIT_CODES = { ok: 0, failure: 1, usage: 2 } as const;
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const list = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  return `Usage: compaction <command> [options]
+
+Shrinks large tool and agent results to a byte budget, honestly.
+
+Commands:
+${list.join('\n')}
+
+Run 'compaction <command> --help' for a command's options and examples.
+Exit codes: 0 ok, 1 failure, 2 bad usage.
+`;
+}
+
+function oneLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+/** Runs `compaction` with `argv` (without node and the script path) and returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const target =
+      name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+    io.stdout.write(target ? `${target.help}\n` : mainHelp());
+    return EXIT_CODES.ok;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    io.stderr.write(`compaction: unknown command '${name}'\n${mainHelp()}`);
+    return EXIT_CODES.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${command.help}\n`);
+    return EXIT_CODES.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (UsageError.isInstance(error)) {
+      io.stderr.write(`compaction ${command.name}: ${oneLine(error.message)}\n`);
+      io.stderr.write(`Run 'compaction ${command.name} --help' for usage.\n`);
+      return EXIT_CODES.usage;
+    }
+    const message =
+      CompactionError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    io.stderr.write(`compaction ${command.name}: ${oneLine(message)}\n`);
+    return EXIT_CODES.failure;
+  }
+}

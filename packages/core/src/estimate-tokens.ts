@@ -1,0 +1,7 @@
+/** Bytes per token used for estimates: 150 000 tokens ≈ 525 KB, as seed 002 §5.2 states. */
+export const BYTES_PER_TOKEN = 3.5;
+
+/** A provider-independent token estimate from UTF-8 bytes. */
+export function estimateTokens(bytes: number): number {
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}

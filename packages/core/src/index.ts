@@ -1,0 +1,82 @@
+export type { AIClient, AICompletion, AICompletionRequest, AIUsage } from './ai-client.js';
+export type {
+  ArtifactsConfig,
+  CompactionConfig,
+  CompactionConfigOptions,
+  ContinuationConfig,
+  DistillConfig,
+  FailedOperationViewConfig,
+  TrimConfig,
+} from './config/compaction-config.js';
+export { CONFIG_KNOBS, type KnobDefinition, type KnobKind } from './config/config-knobs.js';
+export {
+  type ConfigSource,
+  type ConfigWarning,
+  type LoadConfigInput,
+  type LoadedConfig,
+  loadConfig,
+  resolveConfig,
+} from './config/load-config.js';
+export { formatDuration, parseDuration } from './config/parse-duration.js';
+export type {
+  ContinuationDistiller,
+  ContinuationDistillInput,
+} from './continuation-distiller.js';
+export type { DistillCache } from './distill-cache.js';
+export {
+  BudgetTooSmallError,
+  CompactionError,
+  type CompactionErrorOptions,
+  ConfigError,
+  InvalidArgumentError,
+} from './errors.js';
+export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
+export {
+  type JsonArray,
+  type JsonObject,
+  type JsonValue,
+  type LosslessParseResult,
+  parseJsonLossless,
+  stringifyJsonLossless,
+} from './json/lossless-json.js';
+export { LosslessNumber } from './json/lossless-number.js';
+export {
+  appendDisclosureNotes,
+  DISCLOSURE_NOTE_PREFIXES,
+  type DisclosureNoteKind,
+  disclosureNoteKind,
+  disclosureNotes,
+  disclosureNotesByteLength,
+  formatPercent,
+  stripDisclosureNotes,
+  trailingDisclosureNotes,
+} from './notes/disclosure-notes.js';
+export type {
+  ProcessedResult,
+  ResultProcessor,
+  ResultProcessorContext,
+} from './result-processor.js';
+export {
+  type CompactionTelemetry,
+  noopTelemetry,
+  type TelemetryAttributes,
+  type TelemetryAttributeValue,
+  type TelemetrySpan,
+} from './telemetry.js';
+export {
+  ATTRIBUTE_NAMES,
+  EVENT_NAMES,
+  METRIC_DEFINITIONS,
+  METRIC_NAMES,
+  type MetricDefinition,
+  type MetricName,
+  SPAN_NAMES,
+} from './telemetry-names.js';
+export {
+  type ChunkStrategy,
+  type CombineTruncatedReason,
+  losslessMetadata,
+  type ResultTrimMetadata,
+  type TrimStrategy,
+} from './trim-metadata.js';
+export { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';

@@ -1,0 +1,156 @@
+/**
+ * The disclosure-note registry: the one place that builds every framework note and the one
+ * stripper that recognises them. A note is a single line that starts with `[`, names what was
+ * lost and tells the reader to treat omitted content as UNKNOWN, never as absent.
+ *
+ * A tool's own `[truncated: …]` trailer is deliberately not registered: stripping it would
+ * delete the tool's own truncation signal.
+ */
+
+/** Every framework note kind, in the order a reader meets them in the seed's catalogue. */
+export type DisclosureNoteKind =
+  | 'trimmed'
+  | 'severely-reduced'
+  | 'partial-source'
+  | 'partial'
+  | 'findings-truncated'
+  | 'reduced-without-model-analysis';
+
+/** The exact opening of each note kind, `[` included. */
+export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, string>> = {
+  trimmed: '[trimmed: ',
+  'severely-reduced': '[severely reduced: ',
+  'partial-source': '[partial source: ',
+  partial: '[partial: ',
+  'findings-truncated': '[findings truncated: ',
+  'reduced-without-model-analysis': '[reduced without model analysis: ',
+};
+
+const NOTE_LINE =
+  /^\[(trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis): [^\n]*\]$/;
+
+const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
+  trimmed: 'trimmed',
+  'severely reduced': 'severely-reduced',
+  'partial source': 'partial-source',
+  partial: 'partial',
+  'findings truncated': 'findings-truncated',
+  'reduced without model analysis': 'reduced-without-model-analysis',
+};
+
+/** A share in [0, 1] as a short percentage: one decimal below 10%, whole numbers above. */
+export function formatPercent(ratio: number): string {
+  const percent = Math.max(0, Math.min(1, ratio)) * 100;
+  if (percent > 0 && percent < 10) {
+    const rounded = Math.round(percent * 10) / 10;
+    return `${rounded === 0 ? 0.1 : rounded}`;
+  }
+  const whole = Math.round(percent);
+  // Never claim 100% for something that is not whole, nor 0% for something that is not empty.
+  if (whole === 100 && percent < 100) return '99';
+  return `${whole}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}
+
+/** Builders for each framework note. Counts are plain integers so notes stay machine-readable. */
+export const disclosureNotes = {
+  /** Whole units (fields, items, lines, sentences) were dropped to fit the budget. */
+  trimmedUnits(input: { kept: number; total: number; unit: string; budgetBytes: number }): string {
+    const dropped = input.total - input.kept;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes; omitted content is UNKNOWN, not absent]`;
+  },
+
+  /** A plain byte cut: only the head (or head and tail) survived. */
+  trimmedBytes(input: { originalBytes: number; keptBytes: number; where?: string }): string {
+    const where = input.where ? ` (${oneLine(input.where)})` : '';
+    return `[trimmed: ${input.originalBytes} → ${input.keptBytes} bytes kept by byte cut${where}; the rest is UNKNOWN, not absent]`;
+  },
+
+  /** Under 5% of the source was kept: too little to be representative. */
+  severelyReduced(input: { keptBytes: number; originalBytes: number }): string {
+    const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%); not representative, treat anything not shown as UNKNOWN]`;
+  },
+
+  /** A single-call distill saw only the pre-filtered part of its source. */
+  partialSource(input: { coverageRatio: number }): string {
+    return `[partial source: the model received ~${formatPercent(input.coverageRatio)}% of the source by bytes; what it did not see is UNKNOWN]`;
+  },
+
+  /** Map-reduce finished only some of its segments (deadline or failed calls). */
+  partial(input: { analyzed: number; total: number; reason?: string }): string {
+    const reason = input.reason ? ` (${oneLine(input.reason)})` : '';
+    return `[partial: ${input.analyzed} of ${input.total} segments analyzed${reason}; the unanalyzed segments are UNKNOWN]`;
+  },
+
+  /** The reduce step had to cut the combined extracts. */
+  findingsTruncated(input: {
+    reason: 'reduce_failed' | 'over_context';
+    budgetBytes: number;
+  }): string {
+    return `[findings truncated: combined extracts cut to ${input.budgetBytes} bytes (${input.reason}); omitted findings are UNKNOWN]`;
+  },
+
+  /** No processor analysed the result; the prompt assembly cut it by bytes. */
+  reducedWithoutModelAnalysis(input: { originalBytes: number; keptBytes: number }): string {
+    return `[reduced without model analysis: ${input.originalBytes} → ${input.keptBytes} bytes; no model read the dropped part, treat it as UNKNOWN]`;
+  },
+} as const;
+
+/** Which framework note `line` is, or `undefined` when it is not one (a tool's own line). */
+export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined {
+  const match = NOTE_LINE.exec(line);
+  return match ? KIND_BY_LABEL[match[1]!] : undefined;
+}
+
+/** `body` followed by each note on its own line. */
+export function appendDisclosureNotes(body: string, notes: readonly string[]): string {
+  let text = body;
+  for (const note of notes) text += `\n${note}`;
+  return text;
+}
+
+/** Bytes that `appendDisclosureNotes` adds for `notes` (newlines included). */
+export function disclosureNotesByteLength(notes: readonly string[]): number {
+  let bytes = 0;
+  for (const note of notes) bytes += 1 + Buffer.byteLength(note, 'utf8');
+  return bytes;
+}
+
+/** The framework notes at the end of `text`, in order. */
+export function trailingDisclosureNotes(
+  text: string,
+): Array<{ kind: DisclosureNoteKind; text: string }> {
+  const notes: Array<{ kind: DisclosureNoteKind; text: string }> = [];
+  let end = text.length;
+  for (;;) {
+    const newline = text.lastIndexOf('\n', end - 1);
+    if (newline < 0) break;
+    const line = text.slice(newline + 1, end);
+    const kind = disclosureNoteKind(line);
+    if (!kind) break;
+    notes.unshift({ kind, text: line });
+    end = newline;
+  }
+  return notes;
+}
+
+/**
+ * Removes the framework notes appended at the end of `text` (each with the newline before it),
+ * so `stripDisclosureNotes(appendDisclosureNotes(x, notes)) === x` for any `x` that does not
+ * itself end in a framework note line. Lines that are not framework notes, such as a tool's
+ * own `[truncated: …]` trailer, are never removed.
+ */
+export function stripDisclosureNotes(text: string): string {
+  let end = text.length;
+  for (;;) {
+    const newline = text.lastIndexOf('\n', end - 1);
+    if (newline < 0) break;
+    if (!disclosureNoteKind(text.slice(newline + 1, end))) break;
+    end = newline;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}

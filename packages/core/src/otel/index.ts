@@ -1,0 +1,1 @@
+export { createOpenTelemetry, type OpenTelemetrySettings } from './create-open-telemetry.js';

@@ -1,0 +1,47 @@
+import type { ResultTrimMetadata } from './trim-metadata.js';
+
+/** What a processor knows about the step whose result it compacts. */
+export interface ResultProcessorContext {
+  /** The end user's request; relevance is judged against it. */
+  userQuery?: string;
+  /** What the step was asked to do. */
+  stepTask?: string;
+  /** Id of the step that produced the result (for telemetry and addressing). */
+  stepId?: string;
+  /** Id of the request the step belongs to (for telemetry correlation). */
+  requestId?: string;
+  /** Name of the tool that produced the result. */
+  toolName?: string;
+  /** Cancels the work; a processor returns its fail-open floor or rejects with the reason. */
+  signal?: AbortSignal;
+}
+
+/** A processed result: the text for the prompt and the honest account of how it was made. */
+export interface ProcessedResult {
+  /** The view to put in the prompt, disclosure notes included. */
+  text: string;
+  /** What was done; `contentLost` is the authoritative loss flag. */
+  metadata: ResultTrimMetadata;
+}
+
+/**
+ * The compaction contract: turn one result into a view that fits `maxBytes` UTF-8 bytes.
+ *
+ * A processor that drops, samples or truncates content must say so in `metadata.contentLost`
+ * (and, for the built-ins, with a disclosure note); the return type makes that impossible to
+ * forget. Implementations should not throw for bad input: they fail open to a smaller, honest
+ * view.
+ */
+export interface ResultProcessor {
+  /**
+   * Compacts `result` for a prompt.
+   * @param result the full result text
+   * @param maxBytes budget in UTF-8 bytes for the returned text, notes included
+   * @param context what the step was about, and an optional `AbortSignal`
+   */
+  process(
+    result: string,
+    maxBytes: number,
+    context?: ResultProcessorContext,
+  ): Promise<ProcessedResult>;
+}

@@ -1,0 +1,89 @@
+/**
+ * Byte accounting. Every budget in Compaction is a count of UTF-8 bytes of the final rendered
+ * text, disclosure notes included. A lone surrogate is counted as the three bytes of the U+FFFD
+ * it becomes when encoded, which is what `Buffer.byteLength` and `TextEncoder` both do.
+ */
+
+const HIGH_SURROGATE_START = 0xd800;
+const HIGH_SURROGATE_END = 0xdbff;
+const LOW_SURROGATE_START = 0xdc00;
+const LOW_SURROGATE_END = 0xdfff;
+
+/** UTF-8 byte length of `text` as it will be sent or stored. */
+export function utf8ByteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= LOW_SURROGATE_START && code <= LOW_SURROGATE_END;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= HIGH_SURROGATE_START && code <= HIGH_SURROGATE_END;
+}
+
+/** UTF-8 size of the code unit at `index` and how many UTF-16 units that code point spans. */
+function codePointAt(text: string, index: number): { bytes: number; units: number } {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) return { bytes: 1, units: 1 };
+  if (code < 0x800) return { bytes: 2, units: 1 };
+  if (
+    isHighSurrogate(code) &&
+    index + 1 < text.length &&
+    isLowSurrogate(text.charCodeAt(index + 1))
+  ) {
+    return { bytes: 4, units: 2 };
+  }
+  return { bytes: 3, units: 1 };
+}
+
+/**
+ * The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, cut on a code-point
+ * boundary: a surrogate pair is never split. Costs O(maxBytes), whatever the input size.
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  // Each UTF-16 unit encodes to at most 3 bytes, so short strings need no scan.
+  if (text.length * 3 <= maxBytes) return text;
+  const limit = Math.min(text.length, Math.floor(maxBytes));
+  let bytes = 0;
+  let index = 0;
+  while (index < limit) {
+    const point = codePointAt(text, index);
+    if (bytes + point.bytes > maxBytes) break;
+    bytes += point.bytes;
+    index += point.units;
+  }
+  return text.slice(0, index);
+}
+
+/**
+ * The longest suffix of `text` whose UTF-8 encoding fits in `maxBytes`, starting on a
+ * code-point boundary. Costs O(maxBytes), whatever the input size.
+ */
+export function truncateUtf8Start(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  if (text.length * 3 <= maxBytes) return text;
+  const stop = Math.max(0, text.length - Math.floor(maxBytes));
+  let bytes = 0;
+  let index = text.length;
+  while (index > stop) {
+    const code = text.charCodeAt(index - 1);
+    let size: number;
+    let units = 1;
+    if (code < 0x80) size = 1;
+    else if (code < 0x800) size = 2;
+    else if (
+      isLowSurrogate(code) &&
+      index - 2 >= 0 &&
+      isHighSurrogate(text.charCodeAt(index - 2))
+    ) {
+      size = 4;
+      units = 2;
+    } else size = 3;
+    if (bytes + size > maxBytes || index - units < stop) break;
+    bytes += size;
+    index -= units;
+  }
+  return text.slice(index);
+}
