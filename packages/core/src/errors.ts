@@ -20,7 +20,8 @@ export interface CompactionErrorOptions {
  * `instanceof` does not.
  */
 export class CompactionError extends Error {
-  private readonly [MARKER] = true;
+  /** Brand read by `isInstance`, shared by every copy of the package. */
+  readonly [MARKER] = true;
   /** Stable machine code. */
   readonly code: string;
 

@@ -30,7 +30,8 @@ function roundTrips(token: string): boolean {
 const BOM = '\uFEFF';
 
 /**
- * Parses JSON like `JSON.parse`, except that every number whose text a JavaScript number cannot
+ * Parses JSON like `JSON.parse` (so duplicate keys keep the last value, and keys that look like
+ * array indices come first when serialized again, as in any JavaScript object), except that every number whose text a JavaScript number cannot
  * reproduce exactly becomes a `LosslessNumber` holding that text. Never throws: invalid JSON
  * returns `{ ok: false }`. A leading byte-order mark is ignored. Handles any nesting depth.
  */

@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  appendDisclosureNotes,
+  DISCLOSURE_NOTE_PREFIXES,
+  type DisclosureNoteKind,
+  disclosureNoteKind,
+  disclosureNotes,
+  disclosureNotesByteLength,
+  formatPercent,
+  stripDisclosureNotes,
+  trailingDisclosureNotes,
+} from './disclosure-notes.js';
+
+const everyNote: Array<[DisclosureNoteKind, string]> = [
+  [
+    'trimmed',
+    disclosureNotes.trimmedUnits({ kept: 12, total: 340, unit: 'fields', budgetBytes: 65536 }),
+  ],
+  ['trimmed', disclosureNotes.trimmedBytes({ originalBytes: 1_000_000, keptBytes: 4096 })],
+  [
+    'severely-reduced',
+    disclosureNotes.severelyReduced({ keptBytes: 3012, originalBytes: 1_080_013 }),
+  ],
+  ['partial-source', disclosureNotes.partialSource({ coverageRatio: 0.28 })],
+  ['partial', disclosureNotes.partial({ analyzed: 5, total: 7, reason: 'deadline' })],
+  [
+    'findings-truncated',
+    disclosureNotes.findingsTruncated({ reason: 'over_context', budgetBytes: 4096 }),
+  ],
+  [
+    'reduced-without-model-analysis',
+    disclosureNotes.reducedWithoutModelAnalysis({ originalBytes: 90_000, keptBytes: 8000 }),
+  ],
+];
+
+describe('disclosure note builders', () => {
+  it.each(everyNote)('builds a one-line %s note the registry recognises', (kind, note) => {
+    expect(note).not.toMatch(/[\r\n]/);
+    expect(note.startsWith(DISCLOSURE_NOTE_PREFIXES[kind])).toBe(true);
+    expect(note.endsWith(']')).toBe(true);
+    expect(note).toContain('UNKNOWN');
+    expect(disclosureNoteKind(note)).toBe(kind);
+  });
+
+  it('states the exact counts', () => {
+    expect(everyNote[0]![1]).toContain('12/340 fields kept, 328 dropped');
+    expect(everyNote[2]![1]).toContain('kept 3012 of ~1080013 bytes (0.3%)');
+    expect(everyNote[3]![1]).toContain('~28% of the source by bytes');
+    expect(everyNote[4]![1]).toContain('5 of 7 segments analyzed');
+  });
+
+  it('keeps a note on one line even when a caller passes newlines', () => {
+    const note = disclosureNotes.trimmedUnits({
+      kept: 1,
+      total: 2,
+      unit: 'lines\nand more',
+      budgetBytes: 10,
+    });
+    expect(note).not.toContain('\n');
+    expect(disclosureNoteKind(note)).toBe('trimmed');
+  });
+
+  it('formats percentages without claiming 0% or 100% falsely', () => {
+    expect(formatPercent(0)).toBe('0');
+    expect(formatPercent(1)).toBe('100');
+    expect(formatPercent(0.0001)).toBe('0.1');
+    expect(formatPercent(0.9999)).toBe('99');
+    expect(formatPercent(0.045)).toBe('4.5');
+    expect(formatPercent(0.5)).toBe('50');
+  });
+});
+
+describe('stripDisclosureNotes', () => {
+  const body = fc
+    .string({ unit: 'grapheme', maxLength: 200 })
+    .filter(
+      (text) =>
+        trailingDisclosureNotes(text).length === 0 && disclosureNoteKind(text) === undefined,
+    );
+  const notes = fc.subarray(everyNote.map(([, note]) => note));
+
+  it('round-trips: strip(append(x, notes)) === x', () => {
+    fc.assert(
+      fc.property(body, notes, (text, chosen) => {
+        const withNotes = appendDisclosureNotes(text, chosen);
+        expect(stripDisclosureNotes(withNotes)).toBe(text);
+        expect(trailingDisclosureNotes(withNotes).map((note) => note.text)).toEqual(chosen);
+        expect(Buffer.byteLength(withNotes) - Buffer.byteLength(text)).toBe(
+          disclosureNotesByteLength(chosen),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("never removes a tool's own [truncated: …] trailer", () => {
+    const toolOutput = 'line 1\nline 2\n[truncated: 5000 additional lines omitted]';
+    expect(stripDisclosureNotes(toolOutput)).toBe(toolOutput);
+    const both = appendDisclosureNotes(toolOutput, [everyNote[1]![1]]);
+    expect(stripDisclosureNotes(both)).toBe(toolOutput);
+  });
+
+  it('leaves note-like lines that are not at the end alone', () => {
+    const text = `${everyNote[0]![1]}\nreal data after it`;
+    expect(stripDisclosureNotes(text)).toBe(text);
+  });
+
+  it('does not treat a bracketed line with an unknown label as a note', () => {
+    expect(disclosureNoteKind('[partially: 1 of 2]')).toBeUndefined();
+    expect(disclosureNoteKind('[trimmed: unterminated')).toBeUndefined();
+    expect(stripDisclosureNotes('x\n[info: hello]')).toBe('x\n[info: hello]');
+  });
+});

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';
+
+const unit = fc.oneof(
+  fc.constantFrom('a', 'é', '€', '😀', '\uD800', '\uDFFF', '\r\n', 'e\u0301', '\u0000'),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+);
+const text = fc.array(unit, { maxLength: 80 }).map((parts) => parts.join(''));
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+function splitsPair(whole: string, cut: number): boolean {
+  return (
+    cut > 0 &&
+    cut < whole.length &&
+    isHigh(whole.charCodeAt(cut - 1)) &&
+    isLow(whole.charCodeAt(cut))
+  );
+}
+
+describe('utf8ByteLength', () => {
+  it('counts UTF-8 bytes, a lone surrogate as the 3 bytes of U+FFFD', () => {
+    expect(utf8ByteLength('a')).toBe(1);
+    expect(utf8ByteLength('é')).toBe(2);
+    expect(utf8ByteLength('€')).toBe(3);
+    expect(utf8ByteLength('😀')).toBe(4);
+    expect(utf8ByteLength('\uD800')).toBe(3);
+    expect(utf8ByteLength('')).toBe(0);
+  });
+});
+
+describe('truncateUtf8', () => {
+  it('never exceeds the budget, returns a prefix, never splits a surrogate pair, and is maximal', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: -2, max: 400 }), (input, maxBytes) => {
+        const cut = truncateUtf8(input, maxBytes);
+        expect(utf8ByteLength(cut)).toBeLessThanOrEqual(Math.max(0, maxBytes));
+        expect(input.startsWith(cut)).toBe(true);
+        expect(splitsPair(input, cut.length)).toBe(false);
+        if (cut.length < input.length) {
+          const nextUnits =
+            isHigh(input.charCodeAt(cut.length)) && isLow(input.charCodeAt(cut.length + 1)) ? 2 : 1;
+          expect(utf8ByteLength(input.slice(0, cut.length + nextUnits))).toBeGreaterThan(maxBytes);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps a pair whole or drops it whole', () => {
+    expect(truncateUtf8('a😀', 4)).toBe('a');
+    expect(truncateUtf8('a😀', 5)).toBe('a😀');
+  });
+
+  it('costs the budget, not the input: a 100 MB string cut to 10 bytes', () => {
+    const big = 'x'.repeat(100 * 1024 * 1024);
+    expect(truncateUtf8(big, 10)).toBe('x'.repeat(10));
+  });
+});
+
+describe('truncateUtf8Start', () => {
+  it('never exceeds the budget, returns a suffix, never splits a surrogate pair, and is maximal', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: -2, max: 400 }), (input, maxBytes) => {
+        const cut = truncateUtf8Start(input, maxBytes);
+        expect(utf8ByteLength(cut)).toBeLessThanOrEqual(Math.max(0, maxBytes));
+        expect(input.endsWith(cut)).toBe(true);
+        expect(splitsPair(input, input.length - cut.length)).toBe(false);
+        const start = input.length - cut.length;
+        if (start > 0) {
+          const prevUnits =
+            isLow(input.charCodeAt(start - 1)) && start >= 2 && isHigh(input.charCodeAt(start - 2))
+              ? 2
+              : 1;
+          expect(utf8ByteLength(input.slice(start - prevUnits))).toBeGreaterThan(maxBytes);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
