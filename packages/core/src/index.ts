@@ -18,6 +18,7 @@ export {
   resolveConfig,
 } from './config/load-config.js';
 export { formatDuration, parseDuration } from './config/parse-duration.js';
+export { renderEnvReference } from './config/render-env-reference.js';
 export type {
   ContinuationDistiller,
   ContinuationDistillInput,
