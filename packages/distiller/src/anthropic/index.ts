@@ -1,0 +1,1 @@
+export { type AnthropicClientSettings, createAnthropicClient } from './create-anthropic-client.js';

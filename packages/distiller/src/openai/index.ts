@@ -1,0 +1,1 @@
+export { createOpenAIClient, type OpenAIClientSettings } from './create-openai-client.js';

@@ -1,0 +1,10 @@
+export {
+  createProviderServer,
+  defaultProviderText,
+  type ProviderHandler,
+  type ProviderReply,
+  type ProviderRequest,
+  type ProviderServer,
+  type ProviderServerSettings,
+  type ProviderWireFormat,
+} from './create-provider-server.js';
