@@ -1,1 +1,6 @@
-export {};
+export { createStructuralTrimmer } from './create-structural-trimmer.js';
+export {
+  MIN_TRIM_BUDGET_BYTES,
+  type StructuralTrimmer,
+  type StructuralTrimmerSettings,
+} from './structural-trimmer.js';

@@ -1,0 +1,83 @@
+import {
+  ATTRIBUTE_NAMES,
+  InvalidArgumentError,
+  noopTelemetry,
+  type ProcessedResult,
+  type ResultProcessorContext,
+  SPAN_NAMES,
+} from '@compaction/core';
+import type { StructuralTrimmer, StructuralTrimmerSettings } from './structural-trimmer.js';
+import { type TrimOptions, trimResult } from './trim-result.js';
+
+function integerSetting(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError({
+      argument: name,
+      message: `${name} must be an integer ≥ 1, got ${String(value)}`,
+    });
+  }
+  return value;
+}
+
+/**
+ * Creates the structural trimmer. Settings are validated here, so a bad one fails at
+ * construction, not on the first result.
+ */
+export function createStructuralTrimmer(
+  settings: StructuralTrimmerSettings = {},
+): StructuralTrimmer {
+  const relevanceShare = settings.relevanceShare ?? 0.35;
+  if (!(relevanceShare >= 0 && relevanceShare <= 0.9)) {
+    throw new InvalidArgumentError({
+      argument: 'relevanceShare',
+      message: `relevanceShare must be between 0 and 0.9, got ${String(relevanceShare)}`,
+    });
+  }
+  const preserveKeys = settings.preserveKeys ?? [];
+  if (!Array.isArray(preserveKeys) || preserveKeys.some((key) => typeof key !== 'string')) {
+    throw new InvalidArgumentError({
+      argument: 'preserveKeys',
+      message: 'preserveKeys must be an array of strings',
+    });
+  }
+  const options: TrimOptions = {
+    preserveKeys: preserveKeys.filter((key) => key.trim() !== '').map((key) => key.trim()),
+    nestedArrayCap: integerSetting('nestedArrayCap', settings.nestedArrayCap, 500),
+    relevanceShare,
+    maxJsonNodes: integerSetting('maxJsonNodes', settings.maxJsonNodes, 3_000_000),
+  };
+  const telemetry = settings.telemetry ?? noopTelemetry;
+
+  const trim = (result: string, maxBytes: number, context?: ResultProcessorContext) =>
+    trimResult(result, maxBytes, context, options);
+
+  return {
+    trim,
+    async process(result, maxBytes, context): Promise<ProcessedResult> {
+      context?.signal?.throwIfAborted();
+      const processed = trim(result, maxBytes, context);
+      if (processed.metadata.strategy !== 'unchanged') {
+        const { metadata } = processed;
+        try {
+          await telemetry.withSpan(
+            SPAN_NAMES.resultTrimCompleted,
+            {
+              [ATTRIBUTE_NAMES.requestId]: context?.requestId,
+              [ATTRIBUTE_NAMES.stepId]: context?.stepId,
+              [ATTRIBUTE_NAMES.toolName]: context?.toolName,
+              [ATTRIBUTE_NAMES.reason]: metadata.strategy,
+              [ATTRIBUTE_NAMES.originalBytes]: metadata.originalBytes,
+              [ATTRIBUTE_NAMES.outputBytes]: metadata.outputBytes,
+              [ATTRIBUTE_NAMES.contentLost]: metadata.contentLost,
+            },
+            () => undefined,
+          );
+        } catch {
+          // Telemetry never breaks the host.
+        }
+      }
+      return processed;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import type { ResultProcessorContext } from '@compaction/core';
+
+/** Where a term comes from; each kind weighs differently. */
+export type TermKind = 'query' | 'key' | 'error';
+
+/** One pattern the relevance scan looks for. */
+export interface RelevanceTerm {
+  kind: TermKind;
+  /** Regular-expression source (already escaped), matched case-insensitively. */
+  source: string;
+}
+
+/** Matches of the relevance terms, in text order. */
+export interface RelevanceHits {
+  /** Offset of each match. */
+  positions: number[];
+  /** Index into `terms` of each match. */
+  termOf: number[];
+  /** Weight of each term (rarer terms weigh more). */
+  weights: number[];
+  terms: readonly RelevanceTerm[];
+  /** Some query or preserved-key term matched (error terms alone do not count). */
+  queryMatched: boolean;
+}
+
+const STOPWORDS = new Set(
+  `a an and any are as at be been but by can could did do does for from get give had has have
+  how i if in into is it its me my no not of on or our please return show so than that the their
+  them then there these they this those to was we were what when where which who whom whose why
+  will with would you your about tell find named called value field record entry line item
+  given listed shown mentioned appears appear say says said`.split(/\s+/),
+);
+
+const TOKEN = /[\p{L}\p{N}_][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu;
+const ASCII_LETTERS = /^[a-z]+$/;
+const MAX_TERMS = 32;
+
+/** The words of the user's query and the step's task worth looking for, lower-cased, unique. */
+export function queryWords(context: ResultProcessorContext | undefined): string[] {
+  const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
+  const words: string[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(TOKEN)) {
+    const word = match[0];
+    if (seen.has(word) || STOPWORDS.has(word)) continue;
+    if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
+    seen.add(word);
+    words.push(word);
+    if (words.length >= MAX_TERMS) break;
+  }
+  return words;
+}
+
+const ERROR_SOURCES = [
+  '\\berror',
+  '\\bfailed\\b',
+  '\\bfailure',
+  '\\bfatal\\b',
+  '\\bexception',
+  '\\btraceback\\b',
+  '\\bpanic',
+  '\\bcritical\\b',
+  '\\bdenied\\b',
+  '\\brefused\\b',
+  '\\btimed out\\b',
+  '\\bexit (?:code|status)[ :=]*[1-9]',
+  '\\bcrashloopbackoff\\b',
+  '\\boomkilled\\b',
+];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The terms to scan for. `encode` maps a literal to the haystack's encoding (identity for text,
+ * UTF-8-as-latin1 for the JSON byte view). `keySuffix` follows a preserved key: `"\\s*:` for
+ * JSON, `\\s*[:=]` for text.
+ */
+export function relevanceTerms(input: {
+  words: readonly string[];
+  preserveKeys: readonly string[];
+  encode: (literal: string) => string;
+  json: boolean;
+}): RelevanceTerm[] {
+  const terms: RelevanceTerm[] = [];
+  for (const key of input.preserveKeys) {
+    const literal = escapeRegExp(input.encode(key.toLowerCase()));
+    terms.push({
+      kind: 'key',
+      source: input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`,
+    });
+  }
+  for (const word of input.words) {
+    terms.push({ kind: 'query', source: escapeRegExp(input.encode(word)) });
+  }
+  for (const source of ERROR_SOURCES) terms.push({ kind: 'error', source });
+  return terms;
+}
+
+/** Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up. */
+export function findHits(
+  haystack: string,
+  terms: readonly RelevanceTerm[],
+  unitCount: number,
+  maxHits = 200_000,
+): RelevanceHits {
+  const positions: number[] = [];
+  const termOf: number[] = [];
+  const counts = new Array<number>(terms.length).fill(0);
+  if (terms.length > 0 && haystack.length > 0) {
+    const pattern = new RegExp(terms.map((term) => `(${term.source})`).join('|'), 'gi');
+    for (let match = pattern.exec(haystack); match; match = pattern.exec(haystack)) {
+      if (match[0].length === 0) {
+        pattern.lastIndex++;
+        continue;
+      }
+      let term = 0;
+      while (term < terms.length && match[term + 1] === undefined) term++;
+      positions.push(match.index);
+      termOf.push(term);
+      counts[term]!++;
+      if (positions.length >= maxHits) break;
+    }
+  }
+  const units = Math.max(1, unitCount);
+  const weights = terms.map((term, index) => {
+    const seen = counts[index]!;
+    if (seen === 0) return 0;
+    const idf = Math.log(1 + units / seen);
+    if (term.kind === 'key') return 8 + idf;
+    if (term.kind === 'error') return 0.5 * idf;
+    return idf;
+  });
+  const queryMatched = terms.some((term, index) => term.kind !== 'error' && counts[index]! > 0);
+  return { positions, termOf, weights, terms, queryMatched };
+}
+
+/** First index in the sorted `positions` that is ≥ `at`. */
+export function lowerBound(positions: readonly number[], at: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (positions[mid]! < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Sum over the distinct terms matched in `[from, to)` of their weights. */
+export function rangeScore(hits: RelevanceHits, from: number, to: number): number {
+  let index = lowerBound(hits.positions, from);
+  if (index >= hits.positions.length || hits.positions[index]! >= to) return 0;
+  let score = 0;
+  const seen = new Set<number>();
+  for (; index < hits.positions.length && hits.positions[index]! < to; index++) {
+    const term = hits.termOf[index]!;
+    if (seen.has(term)) continue;
+    seen.add(term);
+    score += hits.weights[term]!;
+    if (seen.size === hits.terms.length) break;
+  }
+  return score;
+}

@@ -1,0 +1,329 @@
+import {
+  type JsonInventory,
+  minifyRange,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  NODE_STRING,
+  unitBytes,
+  unitStart,
+} from './json-inventory.js';
+import { type RelevanceHits, rangeScore } from './relevance.js';
+
+const DROPPED = 0;
+const WHOLE = 1;
+const PARTIAL = 2;
+const CUT = 3;
+
+/** The ellipsis (U+2026) in the byte view: marks a string cut inside. */
+const ELLIPSIS_BYTES = '\xe2\x80\xa6';
+/** A descent is only worth its brackets when this much room is left for children. */
+const MIN_DESCENT_ROOM = 16;
+/** A string is only cut inside when this many content bytes fit. */
+const MIN_CUT_CONTENT = 16;
+/** Hit nodes kept per matching record that is too big to keep whole. */
+const MAX_HIT_NODES_PER_RECORD = 8;
+/** Matching records the backfill pass looks at. */
+const MAX_BACKFILL_RECORDS = 4_000;
+
+/** Options of `selectJson`. */
+export interface SelectJsonOptions {
+  /** Items of a nested array the whole-unit pass considers. */
+  nestedArrayCap: number;
+  /** Share of the budget held back from the whole-unit pass for relevant units (0–0.9). */
+  relevanceShare: number;
+}
+
+/** The kept view of a JSON document. */
+export interface JsonSelection {
+  /** Minified JSON, one character per UTF-8 byte. */
+  body: string;
+  /** Values (fields and items) in the view, partly kept containers included. */
+  unitsKept: number;
+  /** Values in the document other than the root. */
+  unitsTotal: number;
+  /** Strings kept only in part (cut inside, ending in an ellipsis). */
+  cutShort: number;
+}
+
+/**
+ * Selects whole units of `inventory` to fit `budget` minified bytes (seed 002 §4): breadth-first,
+ * shallowest first and largest first within a depth, descending only into a unit too big to keep
+ * whole; a top-level array fills from its head; a nested array offers its first
+ * `nestedArrayCap` items. Relevance never drives that pass: it claims `relevanceShare` of the
+ * budget for a backfill of matching records (with their path to the root) and orders the keys
+ * of partly kept objects. What is left is filled by the whole-unit pass again, then by cutting
+ * a dropped string inside.
+ */
+export function selectJson(
+  inventory: JsonInventory,
+  budget: number,
+  hits: RelevanceHits | undefined,
+  options: SelectJsonOptions,
+): JsonSelection {
+  const { bytes, count, kind, parent, next, keyLength, start, end, childIndex } = inventory;
+  const state = new Uint8Array(count);
+  const cutLength = new Map<number, number>();
+  const cutCandidates: number[] = [];
+  const cutCandidate = new Uint8Array(count);
+  let used = 2;
+  state[0] = PARTIAL;
+
+  const isContainer = (u: number) => kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY;
+  const skeletonCost = (u: number) => (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 3;
+  const wholeCost = (u: number) => unitBytes(inventory, u) + 1;
+  const headFill = kind[0] === NODE_ARRAY;
+
+  const childrenOf = (u: number, into: number[]): void => {
+    const cap =
+      u === 0 || kind[u] !== NODE_ARRAY ? Number.POSITIVE_INFINITY : options.nestedArrayCap;
+    for (let c = u + 1; c < next[u]!; c = next[c]!) {
+      if (childIndex[c]! >= cap) break;
+      into.push(c);
+    }
+  };
+
+  const wholeUnitPass = (limit: number): void => {
+    let level = [0];
+    while (level.length > 0 && used < limit) {
+      const candidates: number[] = [];
+      for (const u of level) childrenOf(u, candidates);
+      const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
+      if (!inHeadOrder) {
+        const size = new Map<number, number>();
+        for (const u of candidates) size.set(u, unitBytes(inventory, u));
+        candidates.sort((a, b) => size.get(b)! - size.get(a)! || a - b);
+      }
+      const nextLevel: number[] = [];
+      let headStopped = false;
+      for (const u of candidates) {
+        const current = state[u]!;
+        if (current === WHOLE || current === CUT) continue;
+        if (current === PARTIAL) {
+          nextLevel.push(u);
+          continue;
+        }
+        if (headStopped) continue;
+        const whole = wholeCost(u);
+        if (used + whole <= limit) {
+          state[u] = WHOLE;
+          used += whole;
+          continue;
+        }
+        if (inHeadOrder) headStopped = true;
+        if (isContainer(u)) {
+          const skeleton = skeletonCost(u);
+          if (used + skeleton + MIN_DESCENT_ROOM <= limit) {
+            state[u] = PARTIAL;
+            used += skeleton;
+            nextLevel.push(u);
+          }
+        } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
+          cutCandidate[u] = 1;
+          cutCandidates.push(u);
+        }
+      }
+      level = nextLevel;
+    }
+  };
+
+  // Cost of making `u` visible: the skeletons of its dropped ancestors, or -1 when an ancestor
+  // (or `u` itself) is already kept whole.
+  const pathCost = (u: number): number => {
+    let cost = 0;
+    for (let a = u; a > 0; a = parent[a]!) {
+      const current = state[a]!;
+      if (current === WHOLE || current === CUT) return -1;
+      if (a !== u && current === DROPPED) cost += skeletonCost(a);
+    }
+    return cost;
+  };
+  const openPath = (u: number): void => {
+    for (let a = parent[u]!; a > 0 && state[a] === DROPPED; a = parent[a]!) state[a] = PARTIAL;
+  };
+  const keepWithPath = (u: number, limit: number): boolean => {
+    const path = pathCost(u);
+    if (path < 0) return true;
+    const cost = path + wholeCost(u);
+    if (used + cost > limit) return false;
+    openPath(u);
+    if (state[u] === PARTIAL) used -= skeletonCost(u);
+    state[u] = WHOLE;
+    used += cost;
+    return true;
+  };
+
+  const nodeAt = (position: number): number => {
+    let low = 0;
+    let high = count - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (unitStart(inventory, mid) <= position) low = mid;
+      else high = mid - 1;
+    }
+    let u = low;
+    while (u > 0 && end[u]! <= position) u = parent[u]!;
+    return u;
+  };
+
+  const backfill = (limit: number): void => {
+    if (!hits || hits.positions.length === 0) return;
+    const recordCap = Math.max(64, Math.floor((limit - used) / 2));
+    const records = new Map<number, { score: number; terms: Set<number>; nodes: number[] }>();
+    for (let h = 0; h < hits.positions.length; h++) {
+      const term = hits.termOf[h]!;
+      const weight = hits.weights[term]!;
+      if (weight <= 0) continue;
+      const node = nodeAt(hits.positions[h]!);
+      if (node === 0) continue;
+      let record = node;
+      if (hits.terms[term]!.kind !== 'key') {
+        let topItem = -1;
+        let topSmall = node;
+        for (let a = node; a > 0; a = parent[a]!) {
+          if (kind[parent[a]!] === NODE_ARRAY) topItem = a;
+          if (unitBytes(inventory, a) <= recordCap) topSmall = a;
+        }
+        record = topItem >= 0 ? topItem : topSmall;
+      }
+      let entry = records.get(record);
+      if (!entry) {
+        entry = { score: 0, terms: new Set(), nodes: [] };
+        records.set(record, entry);
+      }
+      if (!entry.terms.has(term)) {
+        entry.terms.add(term);
+        entry.score += weight;
+        entry.nodes.unshift(node);
+      } else if (entry.nodes.length < MAX_HIT_NODES_PER_RECORD * 2) {
+        entry.nodes.push(node);
+      }
+    }
+    const ranked = [...records.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+    for (const [record, entry] of ranked.slice(0, MAX_BACKFILL_RECORDS)) {
+      if (limit - used < 8) break;
+      if (keepWithPath(record, limit)) continue;
+      let kept = 0;
+      for (const node of entry.nodes) {
+        if (kept >= MAX_HIT_NODES_PER_RECORD) break;
+        if (keepWithPath(node, limit)) kept++;
+      }
+    }
+  };
+
+  const cutPass = (limit: number): void => {
+    if (cutCandidates.length === 0) return;
+    const order = cutCandidates.slice();
+    const score = (u: number) => (hits ? rangeScore(hits, unitStart(inventory, u), end[u]!) : 0);
+    order.sort(
+      (a, b) => score(b) - score(a) || unitBytes(inventory, b) - unitBytes(inventory, a) || a - b,
+    );
+    for (const u of order) {
+      if (state[u] !== DROPPED || pathCost(u) !== 0) continue;
+      const room = limit - used - 1 - (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) - 2 - 3;
+      if (room < MIN_CUT_CONTENT) break;
+      const length = cutStringContent(bytes, start[u]! + 1, end[u]! - 1, room);
+      if (length < MIN_CUT_CONTENT) continue;
+      state[u] = CUT;
+      cutLength.set(u, length);
+      used += 1 + (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 2 + length + 3;
+    }
+  };
+
+  const share = hits?.queryMatched
+    ? options.relevanceShare
+    : hits && hits.positions.length > 0
+      ? options.relevanceShare / 2
+      : 0;
+  wholeUnitPass(budget - Math.floor(budget * share));
+  backfill(budget);
+  wholeUnitPass(budget);
+  cutPass(budget);
+
+  return render(inventory, state, cutLength, hits);
+}
+
+/** Bytes of `bytes[from, to)` (a string's content) that can be kept without splitting an escape or a character, at most `room`. */
+function cutStringContent(bytes: string, from: number, to: number, room: number): number {
+  const limit = Math.min(to, from + room);
+  let i = from;
+  while (i < limit) {
+    const c = bytes.charCodeAt(i);
+    let size = 1;
+    if (c === 0x5c) size = bytes.charCodeAt(i + 1) === 0x75 ? 6 : 2;
+    else if (c >= 0xf0) size = 4;
+    else if (c >= 0xe0) size = 3;
+    else if (c >= 0xc0) size = 2;
+    if (i + size > limit) break;
+    i += size;
+  }
+  return i - from;
+}
+
+function render(
+  inventory: JsonInventory,
+  state: Uint8Array,
+  cutLength: ReadonlyMap<number, number>,
+  hits: RelevanceHits | undefined,
+): JsonSelection {
+  const { bytes, count, kind, parent, next, keyStart, keyLength, start, end } = inventory;
+  const included = new Uint8Array(count);
+  let unitsKept = 0;
+  for (let i = count - 1; i > 0; i--) {
+    const current = state[i]!;
+    if (current === WHOLE || current === CUT) included[i] = 1;
+    else if (current !== PARTIAL) included[i] = 0;
+    if (included[i] === 1) included[parent[i]!] = 1;
+  }
+  const keyPart = (u: number) =>
+    keyStart[u]! >= 0 ? `${bytes.slice(keyStart[u]!, keyStart[u]! + keyLength[u]!)}:` : '';
+  const wholeText = (u: number) =>
+    inventory.minified
+      ? bytes.slice(unitStart(inventory, u), end[u]!)
+      : keyPart(u) + minifyRange(bytes, start[u]!, end[u]!);
+
+  const out: string[] = [];
+  const stack: Array<{ close: string; children: number[]; index: number }> = [];
+  let cutShort = 0;
+  const open = (u: number): void => {
+    const current = state[u]!;
+    if (u > 0) unitsKept += current === WHOLE ? next[u]! - u : 1;
+    if (current === WHOLE) {
+      out.push(wholeText(u));
+      return;
+    }
+    if (current === CUT) {
+      cutShort++;
+      const from = start[u]! + 1;
+      out.push(`${keyPart(u)}"${bytes.slice(from, from + cutLength.get(u)!)}${ELLIPSIS_BYTES}"`);
+      return;
+    }
+    const children: number[] = [];
+    for (let c = u + 1; c < next[u]!; c = next[c]!) if (included[c] === 1) children.push(c);
+    if (kind[u] === NODE_OBJECT && hits && hits.positions.length > 0 && children.length > 1) {
+      const scores = new Map<number, number>();
+      for (const c of children) scores.set(c, rangeScore(hits, unitStart(inventory, c), end[c]!));
+      children.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
+    }
+    out.push(keyPart(u) + (kind[u] === NODE_OBJECT ? '{' : '['));
+    stack.push({ close: kind[u] === NODE_OBJECT ? '}' : ']', children, index: 0 });
+  };
+  open(0);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index >= frame.children.length) {
+      out.push(frame.close);
+      stack.pop();
+      continue;
+    }
+    if (frame.index > 0) out.push(',');
+    open(frame.children[frame.index++]!);
+  }
+  return { body: out.join(''), unitsKept, unitsTotal: inventory.totalValues, cutShort };
+}
+
+/** A root string cut inside to `budget` bytes: `"…content…"`, still valid JSON. */
+export function cutRootString(bytes: string, budget: number): string {
+  const room = budget - 2 - 3;
+  const length = cutStringContent(bytes, 1, bytes.length - 1, Math.max(0, room));
+  return `"${bytes.slice(1, 1 + length)}${ELLIPSIS_BYTES}"`;
+}

@@ -1,0 +1,58 @@
+import type {
+  CompactionTelemetry,
+  ProcessedResult,
+  ResultProcessor,
+  ResultProcessorContext,
+} from '@compaction/core';
+
+/**
+ * The smallest budget, in UTF-8 bytes, at which a result that does not fit can be trimmed: room
+ * for the longest disclosure note and a useful body. A result that already fits is returned
+ * unchanged at any budget; one that must be cut below this budget is refused with core's
+ * `BudgetTooSmallError`.
+ */
+export const MIN_TRIM_BUDGET_BYTES = 256;
+
+/** Settings of `createStructuralTrimmer`. Every field is optional. */
+export interface StructuralTrimmerSettings {
+  /**
+   * Object keys (matched case-insensitively) the trimmer favours: a large boost in the relevance
+   * score that drives the backfill pass and key ordering. A preference, not a guarantee.
+   * Default `[]`. Config field `trim.preserveKeys`; no environment variable.
+   */
+  preserveKeys?: readonly string[];
+  /**
+   * Items of a nested (non-top-level) array that the whole-unit pass considers; later items
+   * can still be reached by the relevance backfill. Integer ≥ 1. Default 500. Option only.
+   */
+  nestedArrayCap?: number;
+  /**
+   * Share of the body budget (0–0.9) held back from the whole-unit pass for units that match
+   * the query, the task or a preserved key, kept whole or with their path to the root. Half of
+   * it is held when only error-like content matches. Default 0.35. Option only.
+   */
+  relevanceShare?: number;
+  /**
+   * Nodes of a JSON document inventoried before the rest is only counted (bounds memory on
+   * huge inputs: about 41 bytes per node). Integer ≥ 1. Default 3,000,000. Option only.
+   */
+  maxJsonNodes?: number;
+  /**
+   * Receives a `result_trim.completed` span for each `process()` call that changed the result.
+   * Default `noopTelemetry`.
+   */
+  telemetry?: CompactionTelemetry;
+}
+
+/** The deterministic, LLM-free structural trimmer (seed 002 §4): the floor of every path. */
+export interface StructuralTrimmer extends ResultProcessor {
+  /**
+   * Synchronous core of `process()`: same result. Never throws for any input, except
+   * `BudgetTooSmallError` when `result` does not fit and `maxBytes` is below
+   * `MIN_TRIM_BUDGET_BYTES` (or not a number).
+   * @param result the full result text
+   * @param maxBytes budget in UTF-8 bytes for the returned text, note included
+   * @param context the user's query and the step's task steer relevance
+   */
+  trim(result: string, maxBytes: number, context?: ResultProcessorContext): ProcessedResult;
+}

@@ -1,0 +1,277 @@
+import {
+  appendDisclosureNotes,
+  BudgetTooSmallError,
+  disclosureNotes,
+  disclosureNotesByteLength,
+  losslessMetadata,
+  type ProcessedResult,
+  type ResultProcessorContext,
+  type ResultTrimMetadata,
+  type TrimStrategy,
+  truncateUtf8,
+  truncateUtf8Start,
+  utf8ByteLength,
+} from '@compaction/core';
+import { fromByteString, toByteString } from './byte-string.js';
+import { isNdjson } from './is-ndjson.js';
+import { minifyRange, NODE_STRING, scanJson } from './json-inventory.js';
+import { findHits, queryWords, relevanceTerms } from './relevance.js';
+import { cutRootString, selectJson } from './select-json.js';
+import { isLineOriented, selectText, type TextUnit } from './select-text.js';
+import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+
+/** Resolved settings of a trimmer. */
+export interface TrimOptions {
+  preserveKeys: readonly string[];
+  nestedArrayCap: number;
+  relevanceShare: number;
+  maxJsonNodes: number;
+}
+
+/** Under this share of the source kept, the view is flagged as severely reduced. */
+const DEGENERATE_KEPT_RATIO = 0.05;
+const BOM = '\uFEFF';
+const JSON_START = /^[\s]*[[{"]/;
+
+interface LossyView {
+  body: string;
+  bodyBytes: number;
+  strategy: TrimStrategy;
+  /** Builds the note when the view is representative (≥ 5% kept). */
+  note: string;
+  units?: { kept: number; total: number };
+}
+
+/** Room to hold back for the note: the longest note any path could emit for this input. */
+function noteRoom(originalBytes: number, budget: number): number {
+  const units = originalBytes + 1;
+  return Math.max(
+    disclosureNotesByteLength([
+      disclosureNotes.trimmedUnits({
+        kept: units,
+        total: units,
+        unit: `fields (${units} cut short)`,
+        budgetBytes: budget,
+      }),
+    ]),
+    disclosureNotesByteLength([
+      disclosureNotes.trimmedBytes({
+        originalBytes,
+        keptBytes: budget,
+        where: 'string value cut inside',
+      }),
+    ]),
+    disclosureNotesByteLength([
+      disclosureNotes.severelyReduced({ keptBytes: budget, originalBytes }),
+    ]),
+  );
+}
+
+function finish(
+  original: string,
+  originalBytes: number,
+  budget: number,
+  view: LossyView,
+): ProcessedResult {
+  const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
+  const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
+  const note = degenerate
+    ? disclosureNotes.severelyReduced({ keptBytes: view.bodyBytes, originalBytes })
+    : view.note;
+  const text = appendDisclosureNotes(view.body, [note]);
+  const outputBytes = utf8ByteLength(text);
+  if (outputBytes > budget) return headCut(original, originalBytes, budget);
+  const metadata: ResultTrimMetadata = {
+    contentLost: true,
+    originalBytes,
+    outputBytes,
+    strategy: view.strategy,
+    keptRatio,
+  };
+  if (degenerate) metadata.degenerate = true;
+  if (view.units) {
+    metadata.fieldsKept = view.units.kept;
+    metadata.fieldsTotal = view.units.total;
+    metadata.fieldsDropped = view.units.total - view.units.kept;
+  }
+  return { text, metadata };
+}
+
+/** The last resort: the first bytes that fit, with the cut disclosed. */
+function headCut(original: string, originalBytes: number, budget: number): ProcessedResult {
+  const room = noteRoom(originalBytes, budget);
+  const body = truncateUtf8(original, budget - room);
+  const bodyBytes = utf8ByteLength(body);
+  const keptRatio = originalBytes > 0 ? bodyBytes / originalBytes : 0;
+  const note =
+    keptRatio < DEGENERATE_KEPT_RATIO
+      ? disclosureNotes.severelyReduced({ keptBytes: bodyBytes, originalBytes })
+      : disclosureNotes.trimmedBytes({ originalBytes, keptBytes: bodyBytes, where: 'first bytes' });
+  const text = appendDisclosureNotes(body, [note]);
+  const metadata: ResultTrimMetadata = {
+    contentLost: true,
+    originalBytes,
+    outputBytes: utf8ByteLength(text),
+    strategy: 'bytes',
+    keptRatio,
+  };
+  if (keptRatio < DEGENERATE_KEPT_RATIO) metadata.degenerate = true;
+  return { text, metadata };
+}
+
+function byteCut(
+  source: string,
+  budget: number,
+  originalBytes: number,
+  headAndTail: boolean,
+): LossyView {
+  let body: string;
+  if (headAndTail) {
+    const head = truncateUtf8(source, Math.floor(budget * 0.7));
+    const tail = truncateUtf8Start(source, budget - utf8ByteLength(head) - 1);
+    body = `${head}\n${tail}`;
+  } else {
+    body = truncateUtf8(source, budget);
+  }
+  const bodyBytes = utf8ByteLength(body);
+  return {
+    body,
+    bodyBytes,
+    strategy: 'bytes',
+    note: disclosureNotes.trimmedBytes({
+      originalBytes,
+      keptBytes: bodyBytes,
+      where: headAndTail ? 'first and last bytes' : 'first bytes',
+    }),
+  };
+}
+
+function jsonView(
+  source: string,
+  budget: number,
+  bodyBudget: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+): { lossless: string } | LossyView | undefined {
+  if (!JSON_START.test(source)) return undefined;
+  try {
+    JSON.parse(source);
+  } catch {
+    return undefined;
+  }
+  const bytes = toByteString(source);
+  const inventory = scanJson(bytes, options.maxJsonNodes);
+  const minifiedBytes = inventory.valueBytes[0]!;
+  if (minifiedBytes <= budget) {
+    const minified = inventory.minified ? bytes.trim() : minifyRange(bytes, 0, bytes.length);
+    return { lossless: fromByteString(minified) };
+  }
+  if (inventory.kind[0] === NODE_STRING) {
+    const cut = cutRootString(bytes.trim(), bodyBudget);
+    return {
+      body: fromByteString(cut),
+      bodyBytes: cut.length,
+      strategy: 'json',
+      note: disclosureNotes.trimmedBytes({
+        originalBytes: utf8ByteLength(source),
+        keptBytes: cut.length,
+        where: 'string value cut inside',
+      }),
+    };
+  }
+  const terms = relevanceTerms({
+    words: queryWords(context),
+    preserveKeys: options.preserveKeys,
+    encode: toByteString,
+    json: true,
+  });
+  const hits = findHits(bytes, terms, inventory.count, 50_000);
+  const selection = selectJson(inventory, bodyBudget, hits, options);
+  const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
+  return {
+    body: fromByteString(selection.body),
+    bodyBytes: selection.body.length,
+    strategy: 'json',
+    note: disclosureNotes.trimmedUnits({
+      kept: selection.unitsKept,
+      total: selection.unitsTotal,
+      unit,
+      budgetBytes: budget,
+    }),
+    units: { kept: selection.unitsKept, total: selection.unitsTotal },
+  };
+}
+
+function textView(
+  source: string,
+  budget: number,
+  bodyBudget: number,
+  originalBytes: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+): LossyView {
+  const ndjson = isNdjson(source);
+  const lineOriented = ndjson || isLineOriented(source);
+  const unit: TextUnit = ndjson ? 'records' : lineOriented ? 'lines' : 'sentences';
+  const terms = relevanceTerms({
+    words: queryWords(context),
+    preserveKeys: options.preserveKeys,
+    encode: (literal) => literal,
+    json: false,
+  });
+  const selection = selectText({
+    text: source,
+    budget: bodyBudget,
+    unit,
+    terms,
+    requireScore: !lineOriented,
+  });
+  if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
+  let body = selection.body;
+  if (body.endsWith('\n')) body = body.slice(0, body.endsWith('\r\n') ? -2 : -1);
+  return {
+    body,
+    bodyBytes: utf8ByteLength(body),
+    strategy: ndjson ? 'ndjson' : 'text',
+    note: disclosureNotes.trimmedUnits({
+      kept: selection.unitsKept,
+      total: selection.unitsTotal,
+      unit: selection.unit,
+      budgetBytes: budget,
+    }),
+    units: { kept: selection.unitsKept, total: selection.unitsTotal },
+  };
+}
+
+/** The whole trim: unchanged, minified, or a lossy view with exactly one note. */
+export function trimResult(
+  input: string,
+  maxBytes: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+): ProcessedResult {
+  const result = typeof input === 'string' ? input : String(input ?? '');
+  const budget = Number.isFinite(maxBytes) ? Math.floor(maxBytes) : Number.NaN;
+  const originalBytes = utf8ByteLength(result);
+  if (originalBytes <= budget) return { text: result, metadata: losslessMetadata(result, result) };
+  if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
+    throw new BudgetTooSmallError({
+      budgetBytes: Number.isNaN(budget) ? 0 : budget,
+      minimumBytes: MIN_TRIM_BUDGET_BYTES,
+      what: 'a structural trim',
+    });
+  }
+  const source = result.startsWith(BOM) ? result.slice(1) : result;
+  const bodyBudget = budget - noteRoom(originalBytes, budget);
+  try {
+    const json = jsonView(source, budget, bodyBudget, context, options);
+    if (json && 'lossless' in json) {
+      return { text: json.lossless, metadata: losslessMetadata(result, json.lossless, 'minified') };
+    }
+    const view = json ?? textView(source, budget, bodyBudget, originalBytes, context, options);
+    return finish(result, originalBytes, budget, view);
+  } catch {
+    // A bug must not cost the caller the result: the head cut is always honest and in budget.
+    return headCut(result, originalBytes, budget);
+  }
+}
