@@ -134,6 +134,10 @@ export const ATTRIBUTE_NAMES = {
   stepsTotal: 'compaction.steps_total',
   stepsShown: 'compaction.steps_shown',
   escalations: 'compaction.escalations',
+  /** Successful step ids a planning section kept with the failed-operation views counted. */
+  retainedWithProjection: 'compaction.retained_with_projection',
+  /** Successful step ids the same section would have kept without those views. */
+  retainedWithoutProjection: 'compaction.retained_without_projection',
   genAiSystem: 'gen_ai.system',
   genAiRequestModel: 'gen_ai.request.model',
   genAiUsageInputTokens: 'gen_ai.usage.input_tokens',

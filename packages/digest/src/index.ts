@@ -1,1 +1,41 @@
-export {};
+export {
+  createDigester,
+  type Digester,
+  type DigestOutcome,
+  type DigestResult,
+  digestJson,
+} from './create-digester.js';
+export { createHeadPreviewProcessor } from './create-head-preview-processor.js';
+export {
+  createPlanningSectionRenderer,
+  type PlanningSection,
+  type PlanningSectionRenderer,
+  type PlanningSectionRenderOptions,
+  type PlanningSectionSettings,
+  type PlanningStepView,
+} from './create-planning-section-renderer.js';
+export {
+  DEFAULT_DIGEST_MAX_DEPTH,
+  type DigestCaps,
+  type DigestSettings,
+  resolveDigestCaps,
+} from './digest-settings.js';
+export { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
+export {
+  type FailedOperationEvidence,
+  type FailedOperationEvidenceLimits,
+  type FailedOperationInput,
+  type FailedOperationInputPolicy,
+  jsonStringWithin,
+  projectFailedOperationEvidence,
+} from './failed-operation-evidence.js';
+export type { StepError, StepRecord } from './step-record.js';
+export { StepReferenceError, type StepReferenceErrorCode } from './step-reference-error.js';
+export {
+  type BoundTemplate,
+  createStepResolver,
+  formatPath,
+  type PathSegment,
+  type ResolvedReference,
+  type StepResolver,
+} from './step-resolver.js';

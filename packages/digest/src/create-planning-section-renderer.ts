@@ -1,0 +1,446 @@
+import {
+  ATTRIBUTE_NAMES,
+  type CompactionTelemetry,
+  type ContinuationDistiller,
+  EVENT_NAMES,
+  METRIC_NAMES,
+  noopTelemetry,
+  parseJsonLossless,
+  type ResultProcessor,
+  resolveConfig,
+  SPAN_NAMES,
+  truncateUtf8,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createHeadPreviewProcessor } from './create-head-preview-processor.js';
+import type { DigestCaps } from './digest-settings.js';
+import { DEFAULT_DIGEST_MAX_DEPTH } from './digest-settings.js';
+import { digestValue } from './digest-value.js';
+import {
+  type FailedOperationEvidence,
+  type FailedOperationInputPolicy,
+  projectFailedOperationEvidence,
+} from './failed-operation-evidence.js';
+import type { StepRecord } from './step-record.js';
+
+/** Settings of `createPlanningSectionRenderer`. Each unset number comes from the environment, then the default. */
+export interface PlanningSectionSettings {
+  /**
+   * Soft byte target of the whole section: it drives eviction of older successful steps; failed
+   * steps, the newest success and the closing markers may take the section past it. Default
+   * 196608. `COMPACTION_CONTINUATION_RESULT_MAX_TOTAL_CHARS`.
+   */
+  maxTotalBytes?: number;
+  /** Size of the floor preview of a non-JSON result, in bytes. Default 10000. `COMPACTION_CONTINUATION_RESULT_MAX_CHARS`. */
+  nonJsonFloorBytes?: number;
+  /**
+   * Newest non-JSON steps that may be summarised by `distiller` instead of showing the floor
+   * preview; 0 disables. Default 8. `COMPACTION_CONTINUATION_MAX_ESCALATIONS`. Escalation also
+   * needs `COMPACTION_RESULT_DISTILL_ENABLED` (default true) and a `distiller`.
+   */
+  maxEscalations?: number;
+  /** Head sample of arrays in digests. Default 3. `COMPACTION_CONTINUATION_DIGEST_ARRAY_SAMPLE`. */
+  digestArraySample?: number;
+  /** Longest inline string in digests, in characters. Default 200. `COMPACTION_CONTINUATION_DIGEST_SCALAR_MAX`. */
+  digestScalarMax?: number;
+  /** Keys kept per object in digests. Default 50. `COMPACTION_CONTINUATION_DIGEST_MAX_KEYS`. */
+  digestMaxKeys?: number;
+  /** Nesting depth kept in digests. Default 64. Option only. */
+  digestMaxDepth?: number;
+  /** Show failed-operation evidence. Default true. `COMPACTION_FAILED_OPERATION_VIEW_ENABLED`. */
+  failedOperationViewEnabled?: boolean;
+  /** Per input value of a failed attempt, in rendered bytes. Default 4096. `COMPACTION_FAILED_OPERATION_MAX_INPUT_BYTES`. */
+  failedOperationMaxInputBytes?: number;
+  /**
+   * Per failed step, in rendered bytes; the section further limits each view to
+   * `min(this, nonJsonFloorBytes, floor(maxTotalBytes / (failed + 1)))`. Default 16384.
+   * `COMPACTION_FAILED_OPERATION_MAX_STEP_BYTES`.
+   */
+  failedOperationMaxStepBytes?: number;
+  /** All failed-operation views of the section, in rendered bytes; newest failures are served first. Default 32768. `COMPACTION_FAILED_OPERATION_MAX_PROMPT_BYTES`. */
+  failedOperationMaxPromptBytes?: number;
+  /** Which inputs of failed attempts may be shown. Default: all. */
+  inputPolicy?: FailedOperationInputPolicy;
+  /**
+   * Produces the floor preview of a non-JSON result. Default: a head cut with a disclosure
+   * note. The orchestration and the CLI pass `@compaction/trimmer`'s `createStructuralTrimmer()`.
+   */
+  floor?: ResultProcessor;
+  /** Summarises escalated non-JSON steps. Default none (no escalation). */
+  distiller?: ContinuationDistiller;
+  /** Telemetry seam. Default `noopTelemetry`. */
+  telemetry?: CompactionTelemetry;
+  /** Environment to read the `COMPACTION_*` variables from. Default `process.env`, read once by the factory. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Per-call options of `render`. */
+export interface PlanningSectionRenderOptions {
+  /** Cancels floor and distiller calls; `render` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** The end user's request, passed to the floor and the distiller. */
+  userQuery?: string;
+  /** Request id for telemetry correlation. */
+  requestId?: string;
+}
+
+/** How a step appears in the section. */
+export type PlanningStepView = 'digest' | 'preview' | 'summary' | 'failed' | 'rejected' | 'evicted';
+
+/** A rendered planning section and how it was filled. */
+export interface PlanningSection {
+  /** The section text, closing `[showing N of M completed steps]` marker included. */
+  text: string;
+  /** UTF-8 bytes of `text`. */
+  bytes: number;
+  /** True when `bytes` is over the soft target (force-kept steps and markers). */
+  overTarget: boolean;
+  /** Steps given. */
+  stepsTotal: number;
+  /** Steps shown. */
+  stepsShown: number;
+  /** How each step appears, by id, in the order given. */
+  views: Array<{ stepId: string; view: PlanningStepView }>;
+  /** Successful steps left out for budget, oldest first. Still addressable by id. */
+  evictedStepIds: string[];
+  /** Non-JSON steps sent to the distiller. */
+  escalatedStepIds: string[];
+  /** Failed-operation evidence of each failed step, by id. */
+  evidence: Record<string, FailedOperationEvidence['status']>;
+  /** True when anything was sampled, elided, previewed, summarised or evicted. */
+  contentLost: boolean;
+}
+
+/** Renders the continuation planning section. */
+export interface PlanningSectionRenderer {
+  /**
+   * Renders `steps` (in the order they completed) into one section: JSON results as digests,
+   * other results as floor previews or model summaries, failures as `[FAILED: …]` markers with
+   * their evidence, filled newest first toward the soft target.
+   */
+  render(
+    steps: readonly StepRecord[],
+    options?: PlanningSectionRenderOptions,
+  ): Promise<PlanningSection>;
+}
+
+const SEPARATOR = '\n\n';
+const SEPARATOR_BYTES = 2;
+const MARKER_MESSAGE_BYTES = 512;
+const EVICTED_IDS_SHOWN = 20;
+
+const HEADER =
+  'Completed steps, oldest first. JSON results are shown as digests: every key is listed, but arrays, ' +
+  'wide objects and long strings are sampled, and each "…" entry says what was left out; what is not ' +
+  'shown is UNKNOWN, not absent. A plan passes a full value with {{<step-id>.<path>}}, such as ' +
+  '{{step-1.data.items[0].id}}.';
+
+function oneLine(text: string, maxBytes: number): string {
+  const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  if (utf8ByteLength(line) <= maxBytes) return line;
+  return `${truncateUtf8(line, maxBytes - 3)}…`;
+}
+
+function heading(step: StepRecord, what: string): string {
+  const tool = step.toolName ? ` (${oneLine(step.toolName, 128)})` : '';
+  return `## ${oneLine(step.id, 256)}${tool}: ${what}`;
+}
+
+function errorText(step: StepRecord): string {
+  const code = step.error?.code ? oneLine(step.error.code, 128) : 'unknown';
+  const message = step.error?.message
+    ? `: ${oneLine(step.error.message, MARKER_MESSAGE_BYTES)}`
+    : '';
+  return `${code}${message}`;
+}
+
+/**
+ * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
+ * failed-operation evidence of §1). Settings are validated here; a bad value throws a
+ * `ConfigError` naming it.
+ */
+export function createPlanningSectionRenderer(
+  settings: PlanningSectionSettings = {},
+): PlanningSectionRenderer {
+  const config = resolveConfig({
+    env: settings.env,
+    options: {
+      continuation: {
+        maxTotalBytes: settings.maxTotalBytes,
+        nonJsonFloorBytes: settings.nonJsonFloorBytes,
+        maxEscalations: settings.maxEscalations,
+        digestArraySample: settings.digestArraySample,
+        digestScalarMax: settings.digestScalarMax,
+        digestMaxKeys: settings.digestMaxKeys,
+      },
+      failedOperationView: {
+        enabled: settings.failedOperationViewEnabled,
+        maxInputBytes: settings.failedOperationMaxInputBytes,
+        maxStepBytes: settings.failedOperationMaxStepBytes,
+        maxPromptBytes: settings.failedOperationMaxPromptBytes,
+      },
+    },
+  });
+  const { continuation, failedOperationView } = config;
+  const caps: DigestCaps = {
+    arraySample: continuation.digestArraySample,
+    scalarMax: continuation.digestScalarMax,
+    maxKeys: continuation.digestMaxKeys,
+    maxDepth: settings.digestMaxDepth ?? DEFAULT_DIGEST_MAX_DEPTH,
+  };
+  const floor = settings.floor ?? createHeadPreviewProcessor();
+  const fallbackFloor = createHeadPreviewProcessor();
+  const telemetry = settings.telemetry ?? noopTelemetry;
+  const maxEscalations =
+    settings.distiller && config.distill.enabled ? continuation.maxEscalations : 0;
+
+  async function preview(
+    step: StepRecord,
+    result: string,
+    options: PlanningSectionRenderOptions,
+  ): Promise<string> {
+    const context = {
+      stepId: step.id,
+      toolName: step.toolName,
+      stepTask: step.task,
+      userQuery: options.userQuery,
+      requestId: options.requestId,
+      signal: options.signal,
+    };
+    try {
+      return (await floor.process(result, continuation.nonJsonFloorBytes, context)).text;
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      try {
+        return (await fallbackFloor.process(result, continuation.nonJsonFloorBytes, context)).text;
+      } catch {
+        return `[preview unavailable: the floor failed (${oneLine(String(error), 200)}) and ${continuation.nonJsonFloorBytes} bytes cannot hold a head cut; the result is UNKNOWN, not absent]`;
+      }
+    }
+  }
+
+  return {
+    async render(steps, options = {}) {
+      options.signal?.throwIfAborted();
+      return telemetry.withSpan(
+        SPAN_NAMES.continuationBudget,
+        {
+          [ATTRIBUTE_NAMES.stepsTotal]: steps.length,
+          [ATTRIBUTE_NAMES.requestId]: options.requestId,
+        },
+        async (span) => {
+          const target = continuation.maxTotalBytes;
+          const failedCount = steps.filter((step) => step.status === 'failed').length;
+          const stepLimit = Math.min(
+            failedOperationView.maxStepBytes,
+            continuation.nonJsonFloorBytes,
+            Math.floor(target / (failedCount + 1)),
+          );
+
+          // Fixed entries: failures and rejections are never evicted.
+          const texts = new Map<number, string>();
+          const views = new Map<number, PlanningStepView>();
+          const evidence: Record<string, FailedOperationEvidence['status']> = {};
+          let promptLeft = failedOperationView.maxPromptBytes;
+          let fixedBytes = utf8ByteLength(HEADER);
+          let evidenceBytes = 0;
+          for (let i = steps.length - 1; i >= 0; i--) {
+            const step = steps[i]!;
+            if (step.status === 'succeeded') continue;
+            let text: string;
+            if (step.status === 'rejected') {
+              text = `${heading(step, 'not dispatched')}\n[NOT DISPATCHED: its parameters could not be bound before dispatch (not a tool failure): ${errorText(step)}]`;
+              views.set(i, 'rejected');
+            } else {
+              text = `${heading(step, 'failed')}\n[FAILED: ${errorText(step)}]`;
+              views.set(i, 'failed');
+              if (failedOperationView.enabled) {
+                const limit = Math.min(stepLimit, promptLeft);
+                const view = projectFailedOperationEvidence(step, {
+                  maxInputBytes: failedOperationView.maxInputBytes,
+                  maxStepBytes: limit,
+                  policy: settings.inputPolicy,
+                });
+                evidence[step.id] = view.status;
+                if (view.status === 'complete' || view.status === 'partial') {
+                  text += `\nfailed-operation evidence (${view.status}): ${view.json}`;
+                  promptLeft -= view.bytes;
+                  evidenceBytes += view.bytes;
+                } else if (view.status === 'unavailable') {
+                  text +=
+                    '\nfailed-operation evidence: unavailable (a legacy record without dispatch evidence)';
+                } else if (view.status === 'omitted') {
+                  text +=
+                    limit < stepLimit
+                      ? `\nfailed-operation evidence: omitted (the section's evidence budget of ${failedOperationView.maxPromptBytes} bytes is spent)`
+                      : `\nfailed-operation evidence: omitted (it does not fit the per-step limit of ${limit} bytes)`;
+                }
+              }
+            }
+            texts.set(i, text);
+            fixedBytes += SEPARATOR_BYTES + utf8ByteLength(text);
+          }
+
+          // Escalation candidates: the newest non-JSON successes.
+          const successes: number[] = [];
+          for (let i = 0; i < steps.length; i++)
+            if (steps[i]!.status === 'succeeded') successes.push(i);
+          const parsed = new Map<number, ReturnType<typeof parseJsonLossless>>();
+          const parse = (i: number) => {
+            let outcome = parsed.get(i);
+            if (!outcome) {
+              outcome = parseJsonLossless(steps[i]!.result ?? '');
+              parsed.set(i, outcome);
+            }
+            return outcome;
+          };
+          const escalate: number[] = [];
+          for (let k = successes.length - 1; k >= 0 && escalate.length < maxEscalations; k--) {
+            if (!parse(successes[k]!).ok) escalate.push(successes[k]!);
+          }
+          let lossy = false;
+          const summaries = new Map<number, string>();
+          if (escalate.length > 0) {
+            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length);
+            const settled = await Promise.allSettled(
+              escalate.map(async (i) => {
+                const step = steps[i]!;
+                const result = step.result ?? '';
+                const floorText = await preview(step, result, options);
+                texts.set(i, floorText);
+                const summary = await settings.distiller!.distill({
+                  stepId: step.id,
+                  result,
+                  preview: floorText,
+                  maxBytes: continuation.nonJsonFloorBytes,
+                  userQuery: options.userQuery,
+                  stepTask: step.task,
+                  signal: options.signal,
+                });
+                if (
+                  typeof summary === 'string' &&
+                  summary.trim() !== '' &&
+                  utf8ByteLength(summary) <= continuation.nonJsonFloorBytes
+                ) {
+                  summaries.set(i, summary);
+                }
+              }),
+            );
+            options.signal?.throwIfAborted();
+            for (const outcome of settled) {
+              if (outcome.status === 'rejected') span.recordError(outcome.reason);
+            }
+          }
+
+          const renderSuccess = async (i: number): Promise<string> => {
+            const cached = texts.get(i);
+            const step = steps[i]!;
+            const outcome = parse(i);
+            if (outcome.ok) {
+              const digest = digestValue(outcome.value, caps);
+              if (digest.contentLost) lossy = true;
+              views.set(i, 'digest');
+              return `${heading(step, 'succeeded, JSON digest')}\n${digest.text}`;
+            }
+            lossy = true;
+            const summary = summaries.get(i);
+            if (summary !== undefined) {
+              views.set(i, 'summary');
+              return `${heading(step, 'succeeded, text summarised by a model (a lossy summary; the full text stays addressable)')}\n${summary}`;
+            }
+            views.set(i, 'preview');
+            const text = cached ?? (await preview(step, step.result ?? '', options));
+            return `${heading(step, 'succeeded, text preview')}\n${text}`;
+          };
+
+          // Greedy recency fill; the same fill without the evidence views is reported so a
+          // dashboard can see which successes the failure views displaced.
+          let used = fixedBytes;
+          let usedWithout = fixedBytes - evidenceBytes;
+          let keeping = true;
+          let keepingWithout = true;
+          const kept = new Set<number>();
+          const keptWithout: string[] = [];
+          for (let k = successes.length - 1; k >= 0 && (keeping || keepingWithout); k--) {
+            const i = successes[k]!;
+            options.signal?.throwIfAborted();
+            const text = await renderSuccess(i);
+            const bytes = SEPARATOR_BYTES + utf8ByteLength(text);
+            const newest = k === successes.length - 1;
+            if (keeping && (newest || used + bytes <= target)) {
+              kept.add(i);
+              texts.set(i, text);
+              used += bytes;
+            } else keeping = false;
+            if (keepingWithout && (newest || usedWithout + bytes <= target)) {
+              keptWithout.push(steps[i]!.id);
+              usedWithout += bytes;
+            } else keepingWithout = false;
+          }
+
+          const evicted: string[] = [];
+          const parts: string[] = [HEADER];
+          const stepViews: PlanningSection['views'] = [];
+          for (let i = 0; i < steps.length; i++) {
+            const step = steps[i]!;
+            if (step.status === 'succeeded' && !kept.has(i)) {
+              evicted.push(step.id);
+              stepViews.push({ stepId: step.id, view: 'evicted' });
+              continue;
+            }
+            parts.push(texts.get(i)!);
+            stepViews.push({ stepId: step.id, view: views.get(i)! });
+          }
+          const shown = steps.length - evicted.length;
+          if (evicted.length > 0) {
+            const listed = evicted.slice(0, EVICTED_IDS_SHOWN).map((id) => oneLine(id, 256));
+            const more =
+              evicted.length > EVICTED_IDS_SHOWN
+                ? `, and ${evicted.length - EVICTED_IDS_SHOWN} more`
+                : '';
+            parts.push(
+              `Older successful steps left out for space (their results are UNKNOWN here, not absent, and still addressable by id): ${listed.join(', ')}${more}`,
+            );
+          }
+          parts.push(`[showing ${shown} of ${steps.length} completed steps]`);
+          const text = parts.join(SEPARATOR);
+          const bytes = utf8ByteLength(text);
+
+          const escalatedStepIds = escalate.map((i) => steps[i]!.id);
+          span.setAttributes({
+            [ATTRIBUTE_NAMES.stepsShown]: shown,
+            [ATTRIBUTE_NAMES.escalations]: escalate.length,
+            [ATTRIBUTE_NAMES.outputBytes]: bytes,
+          });
+          if (evidenceBytes > 0) {
+            span.addEvent(EVENT_NAMES.continuationRetention, {
+              [ATTRIBUTE_NAMES.retainedWithProjection]: [...kept].map((i) => steps[i]!.id),
+              [ATTRIBUTE_NAMES.retainedWithoutProjection]: keptWithout,
+            });
+          }
+          telemetry.record(METRIC_NAMES.continuationSectionBytes, bytes);
+          telemetry.record(METRIC_NAMES.continuationStepsShown, shown);
+          telemetry.record(METRIC_NAMES.continuationStepsEvicted, evicted.length);
+
+          return {
+            text,
+            bytes,
+            overTarget: bytes > target,
+            stepsTotal: steps.length,
+            stepsShown: shown,
+            views: stepViews,
+            evictedStepIds: evicted,
+            escalatedStepIds,
+            evidence,
+            contentLost:
+              lossy ||
+              evicted.length > 0 ||
+              Object.values(evidence).some(
+                (status) => status === 'partial' || status === 'omitted',
+              ),
+          };
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import { type JsonArray, type JsonObject, type JsonValue, LosslessNumber } from '@compaction/core';
+import type { DigestCaps } from './digest-settings.js';
+
+/** What a digest left out, by kind. All zero exactly when the digest is the whole value. */
+export interface DigestElisions {
+  /** Arrays cut to their head sample. */
+  arraysSampled: number;
+  /** Objects wider than the key cap, sampled to sorted keys. */
+  objectsSampled: number;
+  /** Strings replaced by a `…(N chars)` descriptor. */
+  stringsElided: number;
+  /** Containers below the depth cap replaced by a descriptor. */
+  containersElided: number;
+}
+
+/** A digest as text plus what it left out. */
+export interface ValueDigest {
+  /** The digest: minified, valid JSON. */
+  text: string;
+  /** True when anything was sampled or elided. */
+  contentLost: boolean;
+  /** Counts of what was left out. */
+  elisions: DigestElisions;
+}
+
+const ELLIPSIS = 0x2026;
+
+type Frame =
+  | { array: true; value: JsonArray; index: number; end: number; depth: number }
+  | {
+      array: false;
+      value: JsonObject;
+      keys: string[];
+      index: number;
+      depth: number;
+      sentinelKey: string | undefined;
+      sentinel: string | undefined;
+    };
+
+function countCodePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+// A data string that starts with "…" is written with the JSON escape \u2026: the parsed value is
+// unchanged, but a reader can tell it from a digest's own "…" sentinels and descriptors.
+function quote(text: string): string {
+  const json = JSON.stringify(text);
+  return text.charCodeAt(0) === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
+}
+
+/** The first `limit` keys of `keys` in code-unit order, without sorting all of them. */
+function smallestKeys(keys: string[], limit: number): string[] {
+  const kept: string[] = [];
+  for (const key of keys) {
+    if (kept.length === limit && key >= kept[limit - 1]!) continue;
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (kept[mid]! < key) low = mid + 1;
+      else high = mid;
+    }
+    kept.splice(low, 0, key);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept;
+}
+
+/**
+ * Digests a parsed JSON value: a structure-complete skeleton that is always valid JSON.
+ *
+ * - Objects keep every key in source order up to `maxKeys`; a wider object keeps its first
+ *   `maxKeys` keys in sorted order and ends with a `"…": "…N more of M keys"` entry.
+ * - Arrays keep their first `arraySample` elements; a longer array ends with `"…N more of M"`.
+ * - Strings longer than `scalarMax` characters become `"…(N chars)"`.
+ * - Containers nested deeper than `maxDepth` become `"…(object of N keys)"` / `"…(array of N)"`.
+ * - Numbers, booleans and null are kept; a `LosslessNumber` is written as its source text.
+ *
+ * One iterative pass over the kept part only: elided subtrees are never visited or serialized,
+ * and no nesting depth can overflow the call stack.
+ */
+export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
+  const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
+  const elisions: DigestElisions = {
+    arraysSampled: 0,
+    objectsSampled: 0,
+    stringsElided: 0,
+    containersElided: 0,
+  };
+  let out = '';
+  const stack: Frame[] = [];
+
+  // Writes a scalar, a descriptor, or the opening of a container (pushing its frame).
+  const open = (value: JsonValue, depth: number): void => {
+    switch (typeof value) {
+      case 'string': {
+        if (value.length <= scalarMax) {
+          out += quote(value);
+          return;
+        }
+        const chars = countCodePoints(value);
+        if (chars <= scalarMax) {
+          out += quote(value);
+        } else {
+          elisions.stringsElided++;
+          out += `"…(${chars} chars)"`;
+        }
+        return;
+      }
+      case 'number':
+        out += Number.isFinite(value) ? String(value) : 'null';
+        return;
+      case 'boolean':
+        out += value ? 'true' : 'false';
+        return;
+    }
+    if (value === null || value === undefined) {
+      out += 'null';
+      return;
+    }
+    if (LosslessNumber.isInstance(value)) {
+      out += value.text;
+      return;
+    }
+    if (Array.isArray(value)) {
+      if (depth > maxDepth && value.length > 0) {
+        elisions.containersElided++;
+        out += `"…(array of ${value.length})"`;
+        return;
+      }
+      const end = Math.min(value.length, arraySample);
+      if (end < value.length) elisions.arraysSampled++;
+      out += '[';
+      stack.push({ array: true, value, index: 0, end, depth });
+      return;
+    }
+    const object = value as JsonObject;
+    let keys = Object.keys(object);
+    if (depth > maxDepth && keys.length > 0) {
+      elisions.containersElided++;
+      out += `"…(object of ${keys.length} key${keys.length === 1 ? '' : 's'})"`;
+      return;
+    }
+    let sentinelKey: string | undefined;
+    let sentinel: string | undefined;
+    if (keys.length > maxKeys) {
+      elisions.objectsSampled++;
+      const total = keys.length;
+      keys = smallestKeys(keys, maxKeys);
+      sentinelKey = '…';
+      while (Object.hasOwn(object, sentinelKey)) sentinelKey += '…';
+      sentinel = `"…${total - keys.length} more of ${total} keys"`;
+    }
+    out += '{';
+    stack.push({ array: false, value: object, keys, index: 0, depth, sentinelKey, sentinel });
+  };
+
+  open(root, 1);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.array) {
+      if (frame.index < frame.end) {
+        if (frame.index > 0) out += ',';
+        open(frame.value[frame.index++]!, frame.depth + 1);
+        continue;
+      }
+      const rest = frame.value.length - frame.end;
+      if (rest > 0) out += `${frame.end > 0 ? ',' : ''}"…${rest} more of ${frame.value.length}"`;
+      out += ']';
+      stack.pop();
+      continue;
+    }
+    if (frame.index < frame.keys.length) {
+      const key = frame.keys[frame.index]!;
+      out += `${frame.index > 0 ? ',' : ''}${quote(key)}:`;
+      frame.index++;
+      open(frame.value[key]!, frame.depth + 1);
+      continue;
+    }
+    if (frame.sentinel !== undefined) {
+      out += `${frame.keys.length > 0 ? ',' : ''}${JSON.stringify(frame.sentinelKey)}:${frame.sentinel}`;
+    }
+    out += '}';
+    stack.pop();
+  }
+
+  const contentLost =
+    elisions.arraysSampled +
+      elisions.objectsSampled +
+      elisions.stringsElided +
+      elisions.containersElided >
+    0;
+  return { text: out, contentLost, elisions };
+}
