@@ -13,11 +13,11 @@ const DROPPED = 0;
 const WHOLE = 1;
 const PARTIAL = 2;
 const CUT = 3;
+/** Descended into, nothing inside kept yet: its brackets are not paid for. */
+const OPEN = 4;
 
 /** The ellipsis (U+2026) in the byte view: marks a string cut inside. */
 const ELLIPSIS_BYTES = '\xe2\x80\xa6';
-/** A descent is only worth its brackets when this much room is left for children. */
-const MIN_DESCENT_ROOM = 16;
 /** A string is only cut inside when this many content bytes fit. */
 const MIN_CUT_CONTENT = 16;
 /** Hit nodes kept per matching record that is too big to keep whole. */
@@ -82,6 +82,35 @@ export function selectJson(
     }
   };
 
+  // Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when an
+  // ancestor (or `u` itself) is already kept whole. A descended (OPEN) container pays for its
+  // brackets only when something inside it is kept, so a descent that keeps nothing is free.
+  // The walk stops at the first paid-for ancestor, whose own path is paid for.
+  const pathCost = (u: number): number => {
+    let cost = 0;
+    for (let a = u; a > 0; a = parent[a]!) {
+      const current = state[a]!;
+      if (current === WHOLE || current === CUT) return -1;
+      if (current === PARTIAL) return a === u ? 0 : cost;
+      if (a !== u) cost += skeletonCost(a);
+    }
+    return cost;
+  };
+  const openPath = (u: number): void => {
+    for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) state[a] = PARTIAL;
+  };
+  const keepWithPath = (u: number, limit: number): boolean => {
+    const path = pathCost(u);
+    if (path < 0) return true;
+    const cost = path + wholeCost(u);
+    if (used + cost > limit) return false;
+    openPath(u);
+    if (state[u] === PARTIAL) used -= skeletonCost(u);
+    state[u] = WHOLE;
+    used += cost;
+    return true;
+  };
+
   const wholeUnitPass = (limit: number): void => {
     let level = [0];
     while (level.length > 0 && used < limit) {
@@ -98,25 +127,16 @@ export function selectJson(
       for (const u of candidates) {
         const current = state[u]!;
         if (current === WHOLE || current === CUT) continue;
-        if (current === PARTIAL) {
+        if (current === PARTIAL || current === OPEN) {
           nextLevel.push(u);
           continue;
         }
         if (headStopped) continue;
-        const whole = wholeCost(u);
-        if (used + whole <= limit) {
-          state[u] = WHOLE;
-          used += whole;
-          continue;
-        }
+        if (keepWithPath(u, limit)) continue;
         if (inHeadOrder) headStopped = true;
         if (isContainer(u)) {
-          const skeleton = skeletonCost(u);
-          if (used + skeleton + MIN_DESCENT_ROOM <= limit) {
-            state[u] = PARTIAL;
-            used += skeleton;
-            nextLevel.push(u);
-          }
+          state[u] = OPEN;
+          nextLevel.push(u);
         } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
           cutCandidate[u] = 1;
           cutCandidates.push(u);
@@ -124,32 +144,6 @@ export function selectJson(
       }
       level = nextLevel;
     }
-  };
-
-  // Cost of making `u` visible: the skeletons of its dropped ancestors, or -1 when an ancestor
-  // (or `u` itself) is already kept whole.
-  const pathCost = (u: number): number => {
-    let cost = 0;
-    for (let a = u; a > 0; a = parent[a]!) {
-      const current = state[a]!;
-      if (current === WHOLE || current === CUT) return -1;
-      if (a !== u && current === DROPPED) cost += skeletonCost(a);
-    }
-    return cost;
-  };
-  const openPath = (u: number): void => {
-    for (let a = parent[u]!; a > 0 && state[a] === DROPPED; a = parent[a]!) state[a] = PARTIAL;
-  };
-  const keepWithPath = (u: number, limit: number): boolean => {
-    const path = pathCost(u);
-    if (path < 0) return true;
-    const cost = path + wholeCost(u);
-    if (used + cost > limit) return false;
-    openPath(u);
-    if (state[u] === PARTIAL) used -= skeletonCost(u);
-    state[u] = WHOLE;
-    used += cost;
-    return true;
   };
 
   const nodeAt = (position: number): number => {
@@ -218,14 +212,17 @@ export function selectJson(
       (a, b) => score(b) - score(a) || unitBytes(inventory, b) - unitBytes(inventory, a) || a - b,
     );
     for (const u of order) {
-      if (state[u] !== DROPPED || pathCost(u) !== 0) continue;
-      const room = limit - used - 1 - (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) - 2 - 3;
+      if (state[u] !== DROPPED) continue;
+      const path = pathCost(u);
+      if (path < 0) continue;
+      const room = limit - used - path - 1 - (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) - 2 - 3;
       if (room < MIN_CUT_CONTENT) break;
       const length = cutStringContent(bytes, start[u]! + 1, end[u]! - 1, room);
       if (length < MIN_CUT_CONTENT) continue;
+      openPath(u);
       state[u] = CUT;
       cutLength.set(u, length);
-      used += 1 + (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 2 + length + 3;
+      used += path + 1 + (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 2 + length + 3;
     }
   };
 
