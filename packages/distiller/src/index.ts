@@ -1,4 +1,30 @@
+export { type ChunkedResult, type ChunkResultSettings, chunkResult } from './chunk-result.js';
 export { type ChainClientSettings, createChainClient } from './create-chain-client.js';
+export {
+  createDistiller,
+  type DistillAIOptions,
+  type Distiller,
+  type DistillerSettings,
+  type DistillProgress,
+  type FloorTrimmer,
+  type ResolvedDistillerSettings,
+} from './create-distiller.js';
+export {
+  createLlmDebugRecorder,
+  type LlmDebugRecord,
+  type LlmDebugRecorder,
+  type LlmDebugRecorderSettings,
+} from './create-llm-debug-recorder.js';
+export { createLruDistillCache, type LruDistillCacheSettings } from './create-lru-distill-cache.js';
+export {
+  DISTILL_CACHE_ENVELOPE_VERSION,
+  type DistillCacheKeyInput,
+  decodeDistillCacheEntry,
+  distillCacheKey,
+  encodeDistillCacheEntry,
+} from './distill-cache-entry.js';
+export { DistillDeadlineError } from './distill-deadline-error.js';
+export { DISTILL_PROMPT_VERSION } from './distill-prompts.js';
 export { MissingCredentialsError } from './missing-credentials-error.js';
 export {
   DEFAULT_MODEL_ALIASES,

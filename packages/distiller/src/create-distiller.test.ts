@@ -1,0 +1,389 @@
+import {
+  DISCLOSURE_NOTE_PREFIXES,
+  EVENT_NAMES,
+  METRIC_NAMES,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
+import {
+  createMemoryDistillCache,
+  createRecordingTelemetry,
+  createScriptedAIClient,
+} from '@compaction/core/test';
+import { createStructuralTrimmer } from '@compaction/trimmer';
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDistiller, type DistillerSettings } from './create-distiller.js';
+import { createLruDistillCache } from './create-lru-distill-cache.js';
+import { createOpenAIClient } from './openai/index.js';
+import { createProviderServer, type ProviderServer } from './test/index.js';
+import { sampleRecords } from './test-support/sample-data.js';
+
+let server: ProviderServer;
+
+beforeAll(async () => {
+  server = await createProviderServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.resetStats();
+  server.setHandler(() => ({}));
+});
+
+const client = () =>
+  createOpenAIClient({
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.openaiBaseUrl },
+    maxRetries: 0,
+  });
+
+const context = { userQuery: 'which requests failed?', stepTask: 'fetch the logs' };
+const floor = (result: string, maxBytes: number) =>
+  createStructuralTrimmer().trim(result, maxBytes, context);
+
+function distiller(settings: DistillerSettings = {}) {
+  return createDistiller({ client: client(), onWarning: () => {}, ...settings });
+}
+
+describe('routing', () => {
+  it('trims a result at or below the threshold without calling the model', async () => {
+    const small = sampleRecords(10_000);
+    const out = await distiller().process(small, 4096, context);
+    expect(server.requests).toHaveLength(0);
+    expect(out).toEqual(floor(small, 4096));
+  });
+
+  it('gives the floor at the output budget without a client or when disabled', async () => {
+    const big = sampleRecords(60_000);
+    for (const d of [createDistiller(), distiller({ enabled: false })]) {
+      const out = await d.process(big, 65_536, context);
+      expect(out).toEqual(floor(big, 65_536));
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a budget that is not a positive integer', async () => {
+    await expect(distiller().process('x', 0)).rejects.toThrow(RangeError);
+    await expect(distiller().process('x', 1.5)).rejects.toThrow(RangeError);
+  });
+
+  it('ignores a map-reduce byte threshold below the pre-filter budget, with a warning', () => {
+    const warnings: string[] = [];
+    const d = createDistiller({
+      mapReduceThresholdBytes: 50_000,
+      onWarning: (message) => warnings.push(message),
+    });
+    expect(d.settings.mapReduceThresholdBytes).toBe(0);
+    expect(warnings[0]).toMatch(/below the pre-filter budget/);
+  });
+});
+
+describe('single-call distillation', () => {
+  it('sends the whole result under the pre-filter budget with query, task and fidelity rules', async () => {
+    const result = sampleRecords(50_000);
+    server.setHandler(() => ({ text: 'request 0 failed: id 9007199254740993' }));
+    const out = await distiller().process(result, 8192, context);
+    expect(out.text).toBe('request 0 failed: id 9007199254740993');
+    expect(out.metadata).toMatchObject({
+      contentLost: false,
+      strategy: 'distilled',
+      sourceCoverageRatio: 1,
+      partialCoverage: false,
+    });
+    expect(out.metadata.llmInputBytes).toBeGreaterThan(50_000);
+    const [request] = server.requests;
+    expect(request!.model).toBe('gpt-5-mini');
+    expect(request!.prompt).toContain('which requests failed?');
+    expect(request!.prompt).toContain('fetch the logs');
+    expect(request!.prompt).toContain(result);
+    expect(request!.system).toMatch(/byte for byte/);
+    expect(request!.system).toMatch(/copy each one whole and verbatim/);
+  });
+
+  it('discloses a Stage-1 cut with [partial source] and keeps 64-bit ids verbatim', async () => {
+    const result = sampleRecords(300_000);
+    server.setHandler(() => ({ text: 'summary' }));
+    const out = await distiller().process(result, 8192, context);
+    const notes = trailingDisclosureNotes(out.text);
+    expect(notes.map((n) => n.kind)).toEqual(['partial-source']);
+    expect(out.metadata).toMatchObject({ contentLost: true, partialCoverage: true });
+    expect(out.metadata.sourceCoverageRatio).toBeGreaterThan(0.2);
+    expect(out.metadata.sourceCoverageRatio).toBeLessThan(0.6);
+    const [request] = server.requests;
+    expect(request!.prompt).toContain('9007199254740993');
+    expect(request!.prompt).not.toMatch(/9007199254740992[,}]/);
+    // Stage 1 holds the source to the pre-filter budget (plus the prompt frame).
+    expect(utf8ByteLength(request!.prompt)).toBeLessThan(131_072 + 1024);
+  });
+
+  it('cuts a model answer that overruns the budget and says so', async () => {
+    server.setHandler(() => ({ text: `${'line of findings\n'.repeat(2000)}` }));
+    const out = await distiller().process(sampleRecords(40_000), 2048, context);
+    expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(2048);
+    expect(out.metadata.contentLost).toBe(true);
+    expect(trailingDisclosureNotes(out.text).map((n) => n.kind)).toEqual(['trimmed']);
+  });
+
+  it.each([
+    ['429', { status: 429 }],
+    ['500', { status: 500 }],
+    ['404', { status: 404 }],
+    ['a malformed body', { malformed: true }],
+    ['an empty answer', { text: '   ' }],
+  ])('falls open to the floor on %s', async (_name, reply) => {
+    server.setHandler(() => reply);
+    const telemetry = createRecordingTelemetry();
+    const result = sampleRecords(40_000);
+    const out = await distiller({ telemetry }).process(result, 4096, context);
+    expect(out).toEqual(floor(result, 4096));
+    expect(telemetry.total(METRIC_NAMES.distillFailed)).toBe(1);
+  });
+
+  it('cuts a hanging call at the deadline and returns the floor', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const telemetry = createRecordingTelemetry();
+    const result = sampleRecords(40_000);
+    const started = performance.now();
+    const out = await distiller({ deadlineMs: 300, telemetry }).process(result, 4096, context);
+    const elapsed = performance.now() - started;
+    expect(out).toEqual(floor(result, 4096));
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(3000);
+    const failure = telemetry.events(EVENT_NAMES.llmFailed)[0];
+    expect(String(failure?.attributes['compaction.error'])).toMatch(/deadline of 300 ms/);
+  });
+
+  it('rejects with the reason when the caller aborts', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const controller = new AbortController();
+    const pending = distiller().process(sampleRecords(40_000), 4096, {
+      ...context,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+    await expect(pending).rejects.toThrow('caller gave up');
+  });
+
+  it('never exceeds the budget and discloses exactly when content was lost (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 6000 }),
+        fc.integer({ min: 256, max: 8192 }),
+        fc.integer({ min: 17_000, max: 200_000 }),
+        async (answer, maxBytes, size) => {
+          const scripted = createScriptedAIClient(() => answer);
+          const d = createDistiller({ client: scripted });
+          const out = await d.process(sampleRecords(size), maxBytes, context);
+          expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(maxBytes);
+          expect(out.metadata.outputBytes).toBe(utf8ByteLength(out.text));
+          expect(trailingDisclosureNotes(out.text).length > 0).toBe(out.metadata.contentLost);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('map-reduce', () => {
+  it('routes over the context estimate, runs 8 segments at once and never more, then reduces', async () => {
+    server.setHandler((request) => ({
+      latencyMs: 40,
+      text: request.prompt.includes('### Extract') ? 'final findings' : 'segment extract',
+    }));
+    const telemetry = createRecordingTelemetry();
+    const d = distiller({ telemetry, llmDebug: true });
+    const result = sampleRecords(2_200_000);
+    const out = await d.process(result, 8192, context);
+    expect(out.text).toBe('final findings');
+    const total = out.metadata.segmentsTotal!;
+    expect(total).toBeGreaterThan(16);
+    expect(out.metadata).toMatchObject({
+      contentLost: false,
+      strategy: 'map-reduce',
+      segmentsAnalyzed: total,
+      chunkStrategy: 'array',
+      partialCoverage: false,
+      sourceCoverageRatio: 1,
+    });
+    expect(server.maxInFlight).toBe(8);
+    expect(server.requests).toHaveLength(total + 1);
+    for (const request of server.requests) {
+      expect(utf8ByteLength(request.prompt)).toBeLessThan(131_072 + 1024);
+    }
+    const descriptions = d.llmDebug!.records.map((r) => r.description);
+    expect(descriptions).toContain(`map-reduce chunk 1/${total}`);
+    expect(descriptions).toContain(`map-reduce chunk ${total}/${total}`);
+    expect(descriptions.at(-1)).toBe('map-reduce reduce');
+    const route = telemetry.events(EVENT_NAMES.mapReduceRoute)[0]!;
+    expect(route.attributes['compaction.reason']).toBe('context');
+    const complete = telemetry.events(EVENT_NAMES.mapReduceComplete)[0]!;
+    expect(complete.attributes).toMatchObject({
+      'compaction.chunks_total': total,
+      'compaction.chunks_completed': total,
+      'compaction.chunk_strategy': 'array',
+    });
+  });
+
+  it('honours a lower concurrency limit and reaches it', async () => {
+    server.setHandler(() => ({ latencyMs: 30, text: 'x' }));
+    await distiller({ mapConcurrency: 3 }).process(sampleRecords(900_000), 4096, context);
+    expect(server.maxInFlight).toBe(3);
+  });
+
+  it('routes by the opt-in byte threshold below the context estimate', async () => {
+    const telemetry = createRecordingTelemetry();
+    const out = await distiller({ mapReduceThresholdBytes: 200_000, telemetry }).process(
+      sampleRecords(300_000),
+      4096,
+      context,
+    );
+    expect(out.metadata.strategy).toBe('map-reduce');
+    expect(telemetry.events(EVENT_NAMES.mapReduceRoute)[0]!.attributes['compaction.reason']).toBe(
+      'threshold',
+    );
+  });
+
+  it('discloses failed segment calls with [partial] and does not cache the result', async () => {
+    server.setHandler((request) =>
+      request.prompt.includes('Segment 2 of') ? { status: 500 } : { text: 'ok' },
+    );
+    const cache = createMemoryDistillCache();
+    const out = await distiller({ mapReduceThresholdBytes: 131_072, cache }).process(
+      sampleRecords(400_000),
+      4096,
+      context,
+    );
+    const total = out.metadata.segmentsTotal!;
+    expect(out.text).toContain(
+      `${DISCLOSURE_NOTE_PREFIXES.partial}${total - 1} of ${total} segments analyzed`,
+    );
+    expect(out.metadata).toMatchObject({ contentLost: true, partialCoverage: true });
+    expect(cache.calls.set).toBe(0);
+  });
+
+  it('returns the finished segments at the deadline with a [partial] note', async () => {
+    server.setHandler((request) =>
+      request.prompt.includes('Segment 1 of') ? { text: 'first extract' } : { hang: true },
+    );
+    const started = performance.now();
+    const out = await distiller({ mapReduceThresholdBytes: 131_072, deadlineMs: 400 }).process(
+      sampleRecords(400_000),
+      4096,
+      context,
+    );
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(3000);
+    expect(out.text.startsWith('[segment 1 of')).toBe(true);
+    expect(out.text).toContain('first extract');
+    expect(out.text).toMatch(
+      /\[partial: 1 of \d+ segments analyzed \(the compaction deadline was reached\)/,
+    );
+    expect(out.metadata.segmentsAnalyzed).toBe(1);
+  });
+
+  it('cuts the extracts with [findings truncated: … reduce_failed] when the reduce fails', async () => {
+    server.setHandler((request) =>
+      request.prompt.includes('### Extract') ? { status: 500 } : { text: 'finding '.repeat(300) },
+    );
+    const telemetry = createRecordingTelemetry();
+    const out = await distiller({ mapReduceThresholdBytes: 131_072, telemetry }).process(
+      sampleRecords(600_000),
+      2048,
+      context,
+    );
+    expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(2048);
+    expect(out.text).toMatch(
+      /\[findings truncated: combined extracts cut to \d+ bytes \(reduce_failed\)/,
+    );
+    expect(out.metadata).toMatchObject({
+      combineTruncated: true,
+      combineTruncatedReason: 'reduce_failed',
+      contentLost: true,
+    });
+    const complete = telemetry.events(EVENT_NAMES.mapReduceComplete)[0]!;
+    expect(complete.attributes['compaction.combine_truncated_reason']).toBe('reduce_failed');
+  });
+
+  it('skips the reduce when the extracts exceed the context (over_context)', async () => {
+    server.setHandler(() => ({ text: 'finding '.repeat(600) }));
+    const out = await distiller({ contextTokens: 1000, prefilterBytes: 8192 }).process(
+      sampleRecords(40_000),
+      4096,
+      context,
+    );
+    expect(out.text).toMatch(/\(over_context\)/);
+    expect(server.requests.every((r) => !r.prompt.includes('### Extract'))).toBe(true);
+    expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(4096);
+  });
+
+  it('falls back to the floor when every segment fails', async () => {
+    server.setHandler(() => ({ status: 503 }));
+    const result = sampleRecords(400_000);
+    const out = await distiller({ mapReduceThresholdBytes: 131_072 }).process(
+      result,
+      4096,
+      context,
+    );
+    expect(out).toEqual(floor(result, 4096));
+  });
+});
+
+describe('caching', () => {
+  it('serves an identical distillation from the cache with its metadata restored', async () => {
+    server.setHandler(() => ({ text: 'cached summary' }));
+    const telemetry = createRecordingTelemetry();
+    const cache = createLruDistillCache();
+    const d = distiller({ cache, telemetry });
+    const result = sampleRecords(300_000);
+    const first = await d.process(result, 4096, context);
+    const second = await d.process(result, 4096, context);
+    expect(second).toEqual(first);
+    expect(server.requests).toHaveLength(1);
+    expect(telemetry.total(METRIC_NAMES.distillCacheHit)).toBe(1);
+    expect(telemetry.total(METRIC_NAMES.distillCacheMiss)).toBe(1);
+    expect(telemetry.events(EVENT_NAMES.cacheHit)).toHaveLength(1);
+
+    await d.process(result, 4096, { ...context, userQuery: 'another question' });
+    await d.process(result, 5000, context);
+    await distiller({ cache, preserveKeys: ['id'] }).process(result, 4096, context);
+    await distiller({ cache, aiOptions: { temperature: 0 } }).process(result, 4096, context);
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('recomputes when the cache throws, hangs or holds an invalid envelope', async () => {
+    server.setHandler(() => ({ text: 'fresh' }));
+    const result = sampleRecords(40_000);
+    const broken = createMemoryDistillCache({ failWith: new Error('cache down') });
+    expect((await distiller({ cache: broken }).process(result, 4096, context)).text).toBe('fresh');
+
+    const hanging = {
+      get: () => new Promise<undefined>(() => {}),
+      set: () => new Promise<void>(() => {}),
+    };
+    const started = performance.now();
+    const out = await distiller({ cache: hanging, cacheTimeoutMs: 100 }).process(
+      result,
+      4096,
+      context,
+    );
+    expect(out.text).toBe('fresh');
+    expect(performance.now() - started).toBeLessThan(2000);
+
+    const memory = createMemoryDistillCache();
+    const d = distiller({ cache: memory });
+    await d.process(result, 4096, context);
+    const [key] = [...memory.entries.keys()];
+    for (const bad of ['not json', '{"v":999,"text":"x","metadata":{}}', '{"v":1,"text":"x"}']) {
+      memory.entries.set(key!, { value: bad, expiresAt: Date.now() + 60_000 });
+      expect((await d.process(result, 4096, context)).text).toBe('fresh');
+    }
+  });
+
+  it('does not cache a fall-back to the floor', async () => {
+    server.setHandler(() => ({ status: 500 }));
+    const cache = createMemoryDistillCache();
+    await distiller({ cache }).process(sampleRecords(40_000), 4096, context);
+    expect(cache.calls.set).toBe(0);
+  });
+});

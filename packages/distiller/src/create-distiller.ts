@@ -1,0 +1,580 @@
+import {
+  type AIClient,
+  type AICompletion,
+  ATTRIBUTE_NAMES,
+  type CompactionTelemetry,
+  type DistillCache,
+  disclosureNotes,
+  EVENT_NAMES,
+  estimateTokens,
+  METRIC_NAMES,
+  noopTelemetry,
+  type ProcessedResult,
+  type ResultProcessor,
+  type ResultProcessorContext,
+  type ResultTrimMetadata,
+  resolveConfig,
+  SPAN_NAMES,
+  stripDisclosureNotes,
+  type TelemetrySpan,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createStructuralTrimmer } from '@compaction/trimmer';
+import { createLlmDebugRecorder, type LlmDebugRecorder } from './create-llm-debug-recorder.js';
+import {
+  decodeDistillCacheEntry,
+  distillCacheKey,
+  encodeDistillCacheEntry,
+} from './distill-cache-entry.js';
+import { DistillDeadlineError } from './distill-deadline-error.js';
+import {
+  DISTILL_PROMPT_VERSION,
+  distillSystemPrompt,
+  distillUserPrompt,
+} from './distill-prompts.js';
+import { fitDistilledText } from './fit-distilled-text.js';
+import { runMapReduce } from './run-map-reduce.js';
+
+/** The structural trimmer the distiller uses as its Stage-1 pre-filter and fail-open floor. */
+export interface FloorTrimmer {
+  /** Trims `result` to `maxBytes` UTF-8 bytes, synchronously. */
+  trim(result: string, maxBytes: number, context?: ResultProcessorContext): ProcessedResult;
+}
+
+/** Per-call model options that override the distill defaults (part of the cache key). */
+export interface DistillAIOptions {
+  /** Model alias or name. Default: the `model` setting. */
+  model?: string;
+  /** Token limit per call. Default: about twice `targetBytes` in tokens. */
+  maxTokens?: number;
+  /** Sampling temperature. Default: the provider's. */
+  temperature?: number;
+  /** Replaces the distill system prompt (the reduce prompt is kept). */
+  system?: string;
+}
+
+/** Progress of a map-reduce run, for a terminal progress line. */
+export interface DistillProgress {
+  /** Segments in all. */
+  total: number;
+  /** Segments whose extract finished. */
+  completed: number;
+  /** Segments whose call failed. */
+  failed: number;
+}
+
+/** Settings of `createDistiller`. Every size is in UTF-8 bytes. */
+export interface DistillerSettings {
+  /** The model. Without one every result gets the structural floor. Default none. */
+  client?: AIClient;
+  /** A cache of finished distillations. Default none (no caching), as in seed 002 §5.3. */
+  cache?: DistillCache;
+  /** Where spans, events and metrics go. Default `noopTelemetry`. */
+  telemetry?: CompactionTelemetry;
+  /** Stage-1 pre-filter and floor. Default `createStructuralTrimmer({ preserveKeys })`. */
+  trimmer?: FloorTrimmer;
+  /** Master switch; false gives the floor. Default true. `COMPACTION_RESULT_DISTILL_ENABLED`. */
+  enabled?: boolean;
+  /** Results up to this size get the structural trim, not a model. Default 16384. `COMPACTION_RESULT_DISTILL_THRESHOLD`. */
+  thresholdBytes?: number;
+  /** Stage-1 budget and the largest map-reduce segment. Default 131072. `COMPACTION_RESULT_DISTILL_PREFILTER`. */
+  prefilterBytes?: number;
+  /** Size the model is asked to stay under. Default 4096. `COMPACTION_RESULT_DISTILL_TARGET`. */
+  targetBytes?: number;
+  /** Model alias or name. Default `fast`. `COMPACTION_RESULT_DISTILL_MODEL`. */
+  model?: string;
+  /** Cache entry lifetime in milliseconds; 0 disables caching. Default 300000. `COMPACTION_RESULT_DISTILL_CACHE_TTL`. */
+  cacheTtlMs?: number;
+  /** Wall-clock bound on one compaction in milliseconds; 0 disables. Default 45000. `COMPACTION_RESULT_DISTILL_DEADLINE`. */
+  deadlineMs?: number;
+  /** Estimated tokens above which a result map-reduces. Default 150000. `COMPACTION_RESULT_DISTILL_CONTEXT_TOKENS`. */
+  contextTokens?: number;
+  /** Size above which a result map-reduces regardless of tokens; 0 disables; below `prefilterBytes` it is ignored with a warning. Default 0. `COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD`. */
+  mapReduceThresholdBytes?: number;
+  /** Segment calls in flight at once. Default 8. `COMPACTION_RESULT_DISTILL_MAP_CONCURRENCY`. */
+  mapConcurrency?: number;
+  /** Object keys (case-insensitive) the trimmer favours. Default none. Option only (`trim.preserveKeys`). */
+  preserveKeys?: string[];
+  /** Per-call model overrides. Default none. */
+  aiOptions?: DistillAIOptions;
+  /** Record every model call: true for a new recorder, or your own. Default false. `COMPACTION_LLM_DEBUG_ENABLED`. */
+  llmDebug?: boolean | LlmDebugRecorder;
+  /** Longest wait for one cache read or write in milliseconds; a slower cache counts as a miss. Default 500. */
+  cacheTimeoutMs?: number;
+  /** Receives configuration warnings. Default `process.emitWarning`. */
+  onWarning?: (message: string) => void;
+  /** Receives map-reduce progress after each segment. Default none. */
+  onProgress?: (progress: DistillProgress) => void;
+  /** Monotonic clock in milliseconds. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** The resolved knobs of a distiller. */
+export interface ResolvedDistillerSettings {
+  enabled: boolean;
+  thresholdBytes: number;
+  prefilterBytes: number;
+  targetBytes: number;
+  model: string;
+  cacheTtlMs: number;
+  deadlineMs: number;
+  contextTokens: number;
+  /** 0 when disabled or ignored for being below `prefilterBytes`. */
+  mapReduceThresholdBytes: number;
+  mapConcurrency: number;
+  preserveKeys: readonly string[];
+  cacheTimeoutMs: number;
+}
+
+/** A result processor that distills large results with a fast model (seed 002 §5). */
+export interface Distiller extends ResultProcessor {
+  /** The knobs in effect. */
+  readonly settings: Readonly<ResolvedDistillerSettings>;
+  /** The LLM-debug recorder, when `llmDebug` is on. */
+  readonly llmDebug: LlmDebugRecorder | undefined;
+}
+
+/** What one compaction produced and whether it may be cached. */
+export interface DistillOutcome {
+  processed: ProcessedResult;
+  /** Complete and successful: safe to serve from the cache for the TTL. */
+  cacheable: boolean;
+  /** Fell back to the structural floor. */
+  fellBack: boolean;
+}
+
+/** Shared machinery handed to the single-call and map-reduce paths. */
+export interface DistillRun {
+  result: string;
+  originalBytes: number;
+  maxBytes: number;
+  context: ResultProcessorContext;
+  settings: Readonly<ResolvedDistillerSettings>;
+  signal: AbortSignal;
+  span: TelemetrySpan;
+  deadline: { readonly hit: boolean };
+  /** One model call with telemetry and debug recording; rejects on failure. */
+  call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
+  /** The structural floor at the output budget. */
+  floor(): ProcessedResult;
+  /** The Stage-1 pre-filter and floor. */
+  trimmer: FloorTrimmer;
+  /** Sum of UTF-8 bytes sent to the model so far. */
+  readonly llmInputBytes: number;
+  onProgress: ((progress: DistillProgress) => void) | undefined;
+  distillSystem: string;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function bounded<T>(
+  operation: () => Promise<T>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<T> {
+  const limit = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  limit.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      operation(),
+      new Promise<never>((_, reject) => {
+        onAbort = () => reject(limit.reason);
+        limit.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    if (onAbort) limit.removeEventListener('abort', onAbort);
+  }
+}
+
+function mirrorAttributes(metadata: ResultTrimMetadata) {
+  return {
+    [ATTRIBUTE_NAMES.contentLost]: metadata.contentLost,
+    [ATTRIBUTE_NAMES.sourceCoverageRatio]: metadata.sourceCoverageRatio,
+    [ATTRIBUTE_NAMES.llmInputBytes]: metadata.llmInputBytes,
+    [ATTRIBUTE_NAMES.segmentsAnalyzed]: metadata.segmentsAnalyzed,
+    [ATTRIBUTE_NAMES.segmentsTotal]: metadata.segmentsTotal,
+    [ATTRIBUTE_NAMES.partialCoverage]: metadata.partialCoverage,
+    [ATTRIBUTE_NAMES.combineTruncated]: metadata.combineTruncated,
+    [ATTRIBUTE_NAMES.originalBytes]: metadata.originalBytes,
+    [ATTRIBUTE_NAMES.outputBytes]: metadata.outputBytes,
+  };
+}
+
+function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings {
+  const { distill, trim } = resolveConfig({
+    // The environment is read by the caller through loadConfig; defaults come from the knob table.
+    env: {},
+    options: {
+      distill: {
+        enabled: settings.enabled,
+        thresholdBytes: settings.thresholdBytes,
+        prefilterBytes: settings.prefilterBytes,
+        targetBytes: settings.targetBytes,
+        model: settings.model,
+        cacheTtlMs: settings.cacheTtlMs,
+        deadlineMs: settings.deadlineMs,
+        contextTokens: settings.contextTokens,
+        mapReduceThresholdBytes: settings.mapReduceThresholdBytes,
+        mapConcurrency: settings.mapConcurrency,
+      },
+      trim: { preserveKeys: settings.preserveKeys },
+    },
+  });
+  const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
+  if (!Number.isFinite(cacheTimeoutMs) || cacheTimeoutMs <= 0) {
+    throw new RangeError(`cacheTimeoutMs must be a positive number, got ${cacheTimeoutMs}`);
+  }
+  let mapReduceThresholdBytes = distill.mapReduceThresholdBytes;
+  if (mapReduceThresholdBytes > 0 && mapReduceThresholdBytes < distill.prefilterBytes) {
+    (settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning')))(
+      `map-reduce byte threshold ${mapReduceThresholdBytes} is below the pre-filter budget ${distill.prefilterBytes} and is ignored (such a result is a single chunk); COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD`,
+    );
+    mapReduceThresholdBytes = 0;
+  }
+  return {
+    enabled: distill.enabled,
+    thresholdBytes: distill.thresholdBytes,
+    prefilterBytes: distill.prefilterBytes,
+    targetBytes: distill.targetBytes,
+    model: distill.model,
+    cacheTtlMs: distill.cacheTtlMs,
+    deadlineMs: distill.deadlineMs,
+    contextTokens: distill.contextTokens,
+    mapReduceThresholdBytes,
+    mapConcurrency: distill.mapConcurrency,
+    preserveKeys: Object.freeze([...trim.preserveKeys]),
+    cacheTimeoutMs,
+  };
+}
+
+async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
+  const { result, originalBytes, settings, span } = run;
+  let llmSource = result;
+  let coverage = 1;
+  let partial = false;
+  if (originalBytes > settings.prefilterBytes) {
+    const stage1 = run.trimmer.trim(run.result, settings.prefilterBytes, run.context);
+    llmSource = stage1.text;
+    if (stage1.metadata.contentLost) {
+      partial = true;
+      coverage =
+        stage1.metadata.keptRatio ??
+        Math.min(1, utf8ByteLength(stripDisclosureNotes(stage1.text)) / originalBytes);
+    }
+  }
+  span.addEvent(EVENT_NAMES.stage1Complete, {
+    [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
+    [ATTRIBUTE_NAMES.prefilteredBytes]: utf8ByteLength(llmSource),
+  });
+
+  let completion: AICompletion;
+  try {
+    completion = await run.call({
+      system: run.distillSystem,
+      prompt: distillUserPrompt(llmSource, run.context),
+      description: 'single-call distill',
+    });
+  } catch {
+    return { processed: run.floor(), cacheable: false, fellBack: true };
+  }
+  const body = completion.text.trim();
+  span.addEvent(EVENT_NAMES.stage2Complete, {
+    [ATTRIBUTE_NAMES.distilledBytes]: utf8ByteLength(body),
+    [ATTRIBUTE_NAMES.genAiUsageInputTokens]: completion.usage?.inputTokens,
+    [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: completion.usage?.outputTokens,
+  });
+  const notes = partial ? [disclosureNotes.partialSource({ coverageRatio: coverage })] : [];
+  const fitted = body === '' ? undefined : fitDistilledText(body, notes, run.maxBytes);
+  if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
+  const metadata: ResultTrimMetadata = {
+    contentLost: partial || fitted.cut,
+    originalBytes,
+    outputBytes: utf8ByteLength(fitted.text),
+    strategy: 'distilled',
+    sourceCoverageRatio: coverage,
+    llmInputBytes: run.llmInputBytes,
+    partialCoverage: partial,
+  };
+  return { processed: { text: fitted.text, metadata }, cacheable: true, fellBack: false };
+}
+
+/**
+ * The Layer-2 synthesis processor (seed 002 §5). A result over `thresholdBytes` with a client
+ * is distilled: pre-filtered to `prefilterBytes` by the structural trimmer and summarised by
+ * the fast model, or — over `contextTokens` estimated tokens or `mapReduceThresholdBytes` —
+ * split into segments distilled concurrently and reduced. Everything else, and every failure,
+ * gets the structural floor at the output budget. The whole compaction is bounded by
+ * `deadlineMs`; the output never exceeds `maxBytes`, and every loss is disclosed with a
+ * framework note and `contentLost`.
+ */
+export function createDistiller(settings: DistillerSettings = {}): Distiller {
+  const resolved = resolveSettings(settings);
+  const telemetry = settings.telemetry ?? noopTelemetry;
+  const trimmer: FloorTrimmer =
+    settings.trimmer ?? createStructuralTrimmer({ preserveKeys: [...resolved.preserveKeys] });
+  const client = settings.client;
+  const cache = settings.cache;
+  const now = settings.now ?? (() => performance.now());
+  const llmDebug =
+    settings.llmDebug === true
+      ? createLlmDebugRecorder()
+      : settings.llmDebug === false || settings.llmDebug === undefined
+        ? undefined
+        : settings.llmDebug;
+  const aiOptions = settings.aiOptions ?? {};
+  const model = aiOptions.model ?? resolved.model;
+  const maxTokens = aiOptions.maxTokens ?? Math.ceil((resolved.targetBytes / 3.5) * 2);
+  const distillSystem = aiOptions.system ?? distillSystemPrompt(resolved.targetBytes);
+  const salt = {
+    prompt: DISTILL_PROMPT_VERSION,
+    provider: client?.provider ?? '',
+    model,
+    maxTokens,
+    temperature: aiOptions.temperature ?? null,
+    system: aiOptions.system ?? null,
+    targetBytes: resolved.targetBytes,
+    prefilterBytes: resolved.prefilterBytes,
+    contextTokens: resolved.contextTokens,
+    mapReduceThresholdBytes: resolved.mapReduceThresholdBytes,
+    preserveKeys: resolved.preserveKeys.map((key) => key.toLowerCase()).sort(),
+  };
+
+  const mirror = async (processed: ProcessedResult, originalBytes: number) => {
+    const { metadata } = processed;
+    if (!metadata.contentLost && metadata.outputBytes === originalBytes) return;
+    await telemetry.withSpan(SPAN_NAMES.resultTrimCompleted, mirrorAttributes(metadata), () => {});
+  };
+
+  const floorOf = (result: string, maxBytes: number, context: ResultProcessorContext) =>
+    trimmer.trim(result, maxBytes, context);
+
+  const distill = async (
+    result: string,
+    originalBytes: number,
+    maxBytes: number,
+    context: ResultProcessorContext,
+    span: TelemetrySpan,
+  ): Promise<ProcessedResult> => {
+    const activeClient = client!;
+    const attributes = { [ATTRIBUTE_NAMES.toolName]: context.toolName };
+    telemetry.count(METRIC_NAMES.distillTriggered, 1, attributes);
+    const started = now();
+    const callerSignal = context.signal;
+
+    const deadline = new AbortController();
+    let deadlineHit = false;
+    const timer =
+      resolved.deadlineMs > 0
+        ? setTimeout(() => {
+            deadlineHit = true;
+            deadline.abort(new DistillDeadlineError({ deadlineMs: resolved.deadlineMs }));
+          }, resolved.deadlineMs)
+        : undefined;
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, deadline.signal])
+      : deadline.signal;
+
+    try {
+      const cacheKey =
+        cache && resolved.cacheTtlMs > 0
+          ? distillCacheKey({
+              result,
+              stepTask: context.stepTask,
+              userQuery: context.userQuery,
+              maxBytes,
+              salt,
+            })
+          : undefined;
+      if (cache && cacheKey) {
+        let hit: ProcessedResult | undefined;
+        try {
+          const value = await bounded(
+            () => cache.get(cacheKey, { signal }),
+            resolved.cacheTimeoutMs,
+            signal,
+          );
+          hit = value === undefined ? undefined : decodeDistillCacheEntry(value, maxBytes);
+        } catch {
+          callerSignal?.throwIfAborted();
+          hit = undefined;
+        }
+        if (hit) {
+          telemetry.count(METRIC_NAMES.distillCacheHit, 1, attributes);
+          span.addEvent(EVENT_NAMES.cacheHit, {
+            [ATTRIBUTE_NAMES.cachedBytes]: hit.metadata.outputBytes,
+          });
+          return hit;
+        }
+        telemetry.count(METRIC_NAMES.distillCacheMiss, 1, attributes);
+      }
+
+      let llmInputBytes = 0;
+      const run: DistillRun = {
+        result,
+        originalBytes,
+        maxBytes,
+        context,
+        settings: resolved,
+        signal,
+        span,
+        trimmer,
+        deadline: {
+          get hit() {
+            return deadlineHit;
+          },
+        },
+        get llmInputBytes() {
+          return llmInputBytes;
+        },
+        onProgress: settings.onProgress,
+        distillSystem,
+        floor: () => floorOf(result, maxBytes, context),
+        call: async ({ system, prompt, description }) => {
+          const inputBytes = utf8ByteLength(system) + utf8ByteLength(prompt);
+          const callStarted = now();
+          const modelAttributes = {
+            [ATTRIBUTE_NAMES.genAiSystem]: activeClient.provider,
+            [ATTRIBUTE_NAMES.genAiRequestModel]: model,
+          };
+          signal.throwIfAborted();
+          llmInputBytes += utf8ByteLength(prompt);
+          try {
+            const completion = await telemetry.withSpan(
+              SPAN_NAMES.modelCall,
+              modelAttributes,
+              async (callSpan) => {
+                const answer = await activeClient.complete({
+                  system,
+                  prompt,
+                  model,
+                  maxTokens,
+                  ...(aiOptions.temperature !== undefined
+                    ? { temperature: aiOptions.temperature }
+                    : {}),
+                  signal,
+                  description,
+                });
+                callSpan.setAttributes({
+                  [ATTRIBUTE_NAMES.genAiUsageInputTokens]: answer.usage?.inputTokens,
+                  [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: answer.usage?.outputTokens,
+                });
+                return answer;
+              },
+            );
+            llmDebug?.record({
+              kind: 'result_distillation',
+              description,
+              model,
+              inputBytes,
+              output: completion.text,
+              ...(completion.usage ? { usage: completion.usage } : {}),
+              durationMs: now() - callStarted,
+            });
+            return completion;
+          } catch (error) {
+            const durationMs = now() - callStarted;
+            const reason = deadlineHit ? signal.reason : error;
+            span.addEvent(EVENT_NAMES.llmFailed, {
+              [ATTRIBUTE_NAMES.error]: errorMessage(reason),
+              [ATTRIBUTE_NAMES.durationMs]: Math.round(durationMs),
+            });
+            llmDebug?.record({
+              kind: 'result_distillation',
+              description,
+              model,
+              inputBytes,
+              durationMs,
+              error: errorMessage(reason),
+            });
+            throw error;
+          }
+        },
+      };
+
+      const estimatedTokens = estimateTokens(originalBytes);
+      const route =
+        estimatedTokens > resolved.contextTokens
+          ? 'context'
+          : resolved.mapReduceThresholdBytes > 0 && originalBytes > resolved.mapReduceThresholdBytes
+            ? 'threshold'
+            : undefined;
+      let outcome: DistillOutcome;
+      if (route) {
+        telemetry.count(METRIC_NAMES.distillMapReduce, 1, attributes);
+        span.addEvent(EVENT_NAMES.mapReduceRoute, {
+          [ATTRIBUTE_NAMES.reason]: route,
+          [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
+          [ATTRIBUTE_NAMES.estimatedTokens]: estimatedTokens,
+        });
+        outcome = await runMapReduce(run);
+      } else {
+        outcome = await runSingleCall(run);
+      }
+      callerSignal?.throwIfAborted();
+      telemetry.record(METRIC_NAMES.distillDuration, (now() - started) / 1000, attributes);
+      if (outcome.fellBack) telemetry.count(METRIC_NAMES.distillFailed, 1, attributes);
+
+      if (cache && cacheKey && outcome.cacheable && !deadlineHit) {
+        try {
+          await bounded(
+            () =>
+              cache.set(cacheKey, encodeDistillCacheEntry(outcome.processed), {
+                ttlMs: resolved.cacheTtlMs,
+                signal,
+              }),
+            resolved.cacheTimeoutMs,
+            signal,
+          );
+        } catch {
+          // A cache that cannot store costs a recomputation later, never this result.
+        }
+      }
+      return outcome.processed;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  };
+
+  return {
+    settings: resolved,
+    llmDebug,
+    async process(result, maxBytes, context = {}) {
+      if (typeof result !== 'string') {
+        throw new TypeError(`result must be a string, got ${typeof result}`);
+      }
+      if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
+        throw new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`);
+      }
+      context.signal?.throwIfAborted();
+      const originalBytes = utf8ByteLength(result);
+      let processed: ProcessedResult;
+      if (!client || !resolved.enabled || originalBytes <= resolved.thresholdBytes) {
+        processed = floorOf(result, maxBytes, context);
+      } else {
+        processed = await telemetry.withSpan(
+          SPAN_NAMES.resultDistill,
+          {
+            [ATTRIBUTE_NAMES.requestId]: context.requestId,
+            [ATTRIBUTE_NAMES.stepId]: context.stepId,
+            [ATTRIBUTE_NAMES.toolName]: context.toolName,
+            [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
+          },
+          async (span) => {
+            const output = await distill(result, originalBytes, maxBytes, context, span);
+            span.setAttributes({
+              [ATTRIBUTE_NAMES.outputBytes]: output.metadata.outputBytes,
+              [ATTRIBUTE_NAMES.contentLost]: output.metadata.contentLost,
+            });
+            return output;
+          },
+        );
+      }
+      await mirror(processed, originalBytes);
+      return processed;
+    },
+  };
+}

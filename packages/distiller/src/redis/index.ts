@@ -1,0 +1,5 @@
+export {
+  createRedisDistillCache,
+  type RedisDistillCacheSettings,
+  type RedisLike,
+} from './create-redis-distill-cache.js';

@@ -1,0 +1,157 @@
+import {
+  ATTRIBUTE_NAMES,
+  type CombineTruncatedReason,
+  disclosureNotes,
+  EVENT_NAMES,
+  estimateTokens,
+  type ResultTrimMetadata,
+  utf8ByteLength,
+} from '@compaction/core';
+import pLimit from 'p-limit';
+import { chunkResult } from './chunk-result.js';
+import type { DistillOutcome, DistillRun } from './create-distiller.js';
+import { distillUserPrompt, reduceSystemPrompt, reduceUserPrompt } from './distill-prompts.js';
+import { fitDistilledText } from './fit-distilled-text.js';
+
+function combineExtracts(
+  extracts: ReadonlyArray<{ index: number; text: string }>,
+  total: number,
+): string {
+  return extracts
+    .map((extract) => `[segment ${extract.index} of ${total}]\n${extract.text}`)
+    .join('\n\n');
+}
+
+/**
+ * Map-reduce distillation (seed 002 §5.2): split into segments of at most the pre-filter
+ * budget, distil them `mapConcurrency` at a time, then reduce the extracts in one more call.
+ * Segments that fail or miss the deadline are skipped and disclosed with `[partial: …]`; when
+ * the reduce cannot run (failure, deadline, or extracts too large for the context) the
+ * extracts themselves are used, cut with `[findings truncated: …]` if they exceed the budget.
+ */
+export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
+  const { settings, signal, span, context } = run;
+  const { chunks, strategy } = chunkResult(run.result, { maxChunkBytes: settings.prefilterBytes });
+  const total = chunks.length;
+  const extracts: Array<string | undefined> = new Array(total);
+  let completed = 0;
+  let failed = 0;
+  const limit = pLimit(settings.mapConcurrency);
+
+  await Promise.all(
+    chunks.map((chunk, position) =>
+      limit(async () => {
+        // Queued segments still start after the deadline; they must return at once.
+        if (signal.aborted) return;
+        try {
+          const answer = await run.call({
+            system: run.distillSystem,
+            prompt: distillUserPrompt(chunk, context, { index: position + 1, total }),
+            description: `map-reduce chunk ${position + 1}/${total}`,
+          });
+          const text = answer.text.trim();
+          if (text === '') throw new Error('empty extract');
+          extracts[position] = text;
+          completed++;
+        } catch {
+          failed++;
+        }
+        run.onProgress?.({ total, completed, failed });
+      }),
+    ),
+  );
+
+  const finished = extracts.flatMap((text, position) =>
+    text === undefined ? [] : [{ index: position + 1, text }],
+  );
+  const analyzedBytes = chunks.reduce(
+    (sum, chunk, position) => sum + (extracts[position] === undefined ? 0 : utf8ByteLength(chunk)),
+    0,
+  );
+  const chunkBytes = chunks.reduce((sum, chunk) => sum + utf8ByteLength(chunk), 0);
+
+  const report = (combinedBytes: number, reason?: CombineTruncatedReason) =>
+    span.addEvent(EVENT_NAMES.mapReduceComplete, {
+      [ATTRIBUTE_NAMES.chunksTotal]: total,
+      [ATTRIBUTE_NAMES.chunksCompleted]: finished.length,
+      [ATTRIBUTE_NAMES.combinedBytes]: combinedBytes,
+      [ATTRIBUTE_NAMES.llmInputBytes]: run.llmInputBytes,
+      [ATTRIBUTE_NAMES.chunkStrategy]: strategy,
+      [ATTRIBUTE_NAMES.combineTruncatedReason]: reason,
+    });
+
+  if (finished.length === 0) {
+    report(0);
+    return { processed: run.floor(), cacheable: false, fellBack: true };
+  }
+
+  const partial = finished.length < total;
+  const notes = partial
+    ? [
+        disclosureNotes.partial({
+          analyzed: finished.length,
+          total,
+          reason: run.deadline.hit
+            ? 'the compaction deadline was reached'
+            : `${total - finished.length} segment model calls failed`,
+        }),
+      ]
+    : [];
+
+  const combined = combineExtracts(finished, total);
+  const combinedBytes = utf8ByteLength(combined);
+  let body: string | undefined;
+  let reduceProblem: CombineTruncatedReason | undefined;
+  if (total === 1) {
+    body = finished[0]!.text;
+  } else if (signal.aborted) {
+    reduceProblem = 'reduce_failed';
+  } else if (estimateTokens(combinedBytes) > settings.contextTokens) {
+    reduceProblem = 'over_context';
+  } else {
+    try {
+      const answer = await run.call({
+        system: reduceSystemPrompt(settings.targetBytes),
+        prompt: reduceUserPrompt(finished, total, context),
+        description: 'map-reduce reduce',
+      });
+      body = answer.text.trim() || undefined;
+      if (body === undefined) reduceProblem = 'reduce_failed';
+    } catch {
+      reduceProblem = 'reduce_failed';
+    }
+  }
+
+  let fitted: ReturnType<typeof fitDistilledText>;
+  let combineTruncated = false;
+  if (body !== undefined) {
+    fitted = fitDistilledText(body, notes, run.maxBytes);
+  } else {
+    fitted = fitDistilledText(combined, notes, run.maxBytes, (keptBytes) =>
+      disclosureNotes.findingsTruncated({ reason: reduceProblem!, budgetBytes: keptBytes }),
+    );
+    combineTruncated = fitted?.cut ?? false;
+  }
+  report(combinedBytes, combineTruncated ? reduceProblem : undefined);
+  if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
+
+  const metadata: ResultTrimMetadata = {
+    contentLost: partial || fitted.cut,
+    originalBytes: run.originalBytes,
+    outputBytes: utf8ByteLength(fitted.text),
+    strategy: 'map-reduce',
+    sourceCoverageRatio: chunkBytes > 0 ? Math.min(1, analyzedBytes / chunkBytes) : 1,
+    llmInputBytes: run.llmInputBytes,
+    segmentsAnalyzed: finished.length,
+    segmentsTotal: total,
+    partialCoverage: partial,
+    combineTruncated,
+    ...(combineTruncated ? { combineTruncatedReason: reduceProblem } : {}),
+    chunkStrategy: strategy,
+  };
+  return {
+    processed: { text: fitted.text, metadata },
+    cacheable: !partial && reduceProblem !== 'reduce_failed',
+    fellBack: false,
+  };
+}
