@@ -104,7 +104,7 @@ describe('createDigester', () => {
             else expect(shown).toHaveLength(source.length);
           };
           check(value, digest);
-          value.slice(0, 3).forEach((inner, i) => check(inner, digest[i]));
+          for (let i = 0; i < Math.min(3, value.length); i++) check(value[i]!, digest[i]);
         },
       ),
     );
