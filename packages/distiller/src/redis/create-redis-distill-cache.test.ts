@@ -1,0 +1,119 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDistiller } from '../create-distiller.js';
+import { createOpenAIClient } from '../openai/index.js';
+import { createProviderServer, type ProviderServer } from '../test/index.js';
+import {
+  type RedisServerProcess,
+  skipRedisTests,
+  startRedisServer,
+} from '../test-support/redis-server.js';
+import { sampleRecords } from '../test-support/sample-data.js';
+import { createRedisDistillCache } from './index.js';
+
+const context = { userQuery: 'which requests failed?', stepTask: 'fetch the logs' };
+
+describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-server', () => {
+  let redis: RedisServerProcess;
+  let provider: ProviderServer;
+  const clients: Redis[] = [];
+
+  const connect = () => {
+    const client = new Redis({ host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: 1 });
+    client.on('error', () => {});
+    clients.push(client);
+    return client;
+  };
+  const distiller = (client: Redis, timeoutMs = 250) =>
+    createDistiller({
+      client: createOpenAIClient({
+        env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.openaiBaseUrl },
+        maxRetries: 0,
+      }),
+      cache: createRedisDistillCache({ client, timeoutMs }),
+    });
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    provider = await createProviderServer();
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.disconnect();
+    provider.resetStats();
+    provider.setHandler(() => ({}));
+  });
+  afterAll(async () => {
+    await provider.close();
+    await redis.stop();
+  });
+
+  it('stores with a TTL under its prefix and reads back', async () => {
+    const client = connect();
+    const cache = createRedisDistillCache({ client, keyPrefix: 'test:' });
+    await cache.set('k', 'value', { ttlMs: 60_000 });
+    expect(await cache.get('k')).toBe('value');
+    expect(await client.get('test:k')).toBe('value');
+    const ttl = await client.pttl('test:k');
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(await cache.get('missing')).toBeUndefined();
+  });
+
+  it('shares a distillation between two processes-worth of clients and distillers', async () => {
+    provider.setHandler(() => ({ text: 'shared summary' }));
+    const result = sampleRecords(50_000);
+    const first = await distiller(connect()).process(result, 4096, context);
+    const second = await distiller(connect()).process(result, 4096, context);
+    expect(second).toEqual(first);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('treats an envelope of another version as a miss and overwrites it', async () => {
+    provider.setHandler(() => ({ text: 'recomputed' }));
+    const client = connect();
+    await client.flushdb();
+    const d = distiller(client);
+    const result = sampleRecords(30_000, 3);
+    await d.process(result, 4096, context);
+    const keys = await client.keys('compaction:distill:*');
+    expect(keys).toHaveLength(1);
+    for (const key of keys) {
+      await client.set(
+        key,
+        JSON.stringify({ v: 0, text: 'stale', metadata: { contentLost: false } }),
+      );
+    }
+    const out = await d.process(result, 4096, context);
+    expect(out.text).toBe('recomputed');
+    expect(provider.requests).toHaveLength(2);
+    for (const key of keys) expect(JSON.parse((await client.get(key))!).v).toBe(1);
+  });
+
+  it('stays bounded when Redis is slow', async () => {
+    provider.setHandler(() => ({ text: 'fresh' }));
+    const client = connect();
+    const admin = connect();
+    await client.ping();
+    await admin.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const started = performance.now();
+    const out = await distiller(client, 150).process(sampleRecords(30_000, 5), 4096, context);
+    const elapsed = performance.now() - started;
+    await admin.call('CLIENT', 'UNPAUSE');
+    expect(out.text).toBe('fresh');
+    expect(elapsed).toBeLessThan(1200);
+  });
+
+  it('still compacts when Redis is killed mid-run', async () => {
+    provider.setHandler(() => ({ text: 'works' }));
+    const client = connect();
+    const d = distiller(client);
+    await d.process(sampleRecords(30_000, 7), 4096, context);
+    expect(await client.dbsize()).toBeGreaterThan(0);
+    await redis.kill();
+    const started = performance.now();
+    const out = await d.process(sampleRecords(30_000, 11), 4096, context);
+    expect(out.text).toBe('works');
+    expect(performance.now() - started).toBeLessThan(3000);
+    redis = await startRedisServer();
+  });
+});
