@@ -73,26 +73,24 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The terms to scan for. `encode` maps a literal to the haystack's encoding (identity for text,
- * UTF-8-as-latin1 for the JSON byte view). `keySuffix` follows a preserved key: `"\\s*:` for
- * JSON, `\\s*[:=]` for text.
+ * The terms to scan for: preserved keys (as `"key":` in JSON, `key:` or `key=` in text), the
+ * query words, and error-like content.
  */
 export function relevanceTerms(input: {
   words: readonly string[];
   preserveKeys: readonly string[];
-  encode: (literal: string) => string;
   json: boolean;
 }): RelevanceTerm[] {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
-    const literal = escapeRegExp(input.encode(key.toLowerCase()));
+    const literal = escapeRegExp(key.toLowerCase());
     terms.push({
       kind: 'key',
       source: input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`,
     });
   }
   for (const word of input.words) {
-    terms.push({ kind: 'query', source: escapeRegExp(input.encode(word)) });
+    terms.push({ kind: 'query', source: escapeRegExp(word) });
   }
   for (const source of ERROR_SOURCES) terms.push({ kind: 'error', source });
   return terms;

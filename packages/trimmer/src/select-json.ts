@@ -4,7 +4,7 @@ import {
   NODE_ARRAY,
   NODE_OBJECT,
   NODE_STRING,
-  unitBytes,
+  stringEnd,
   unitStart,
 } from './json-inventory.js';
 import { type RelevanceHits, rangeScore } from './relevance.js';
@@ -16,8 +16,8 @@ const CUT = 3;
 /** Descended into, nothing inside kept yet: its brackets are not paid for. */
 const OPEN = 4;
 
-/** The ellipsis (U+2026) in the byte view: marks a string cut inside. */
-const ELLIPSIS_BYTES = '\xe2\x80\xa6';
+/** Marks a string cut inside (3 UTF-8 bytes). */
+const ELLIPSIS = '\u2026';
 /** A string is only cut inside when this many content bytes fit. */
 const MIN_CUT_CONTENT = 16;
 /** Hit nodes kept per matching record that is too big to keep whole. */
@@ -35,8 +35,10 @@ export interface SelectJsonOptions {
 
 /** The kept view of a JSON document. */
 export interface JsonSelection {
-  /** Minified JSON, one character per UTF-8 byte. */
+  /** Minified JSON. */
   body: string;
+  /** UTF-8 bytes of `body`. */
+  bodyBytes: number;
   /** Values (fields and items) in the view, partly kept containers included. */
   unitsKept: number;
   /** Values in the document other than the root. */
@@ -60,7 +62,8 @@ export function selectJson(
   hits: RelevanceHits | undefined,
   options: SelectJsonOptions,
 ): JsonSelection {
-  const { bytes, count, kind, parent, next, keyLength, start, end, childIndex } = inventory;
+  const { text, count, kind, parent, next, keyBytes, start, end, childIndex } = inventory;
+  const unitBytes = inventory.unitBytes;
   const state = new Uint8Array(count);
   const cutLength = new Map<number, number>();
   const cutCandidates: number[] = [];
@@ -69,8 +72,8 @@ export function selectJson(
   state[0] = PARTIAL;
 
   const isContainer = (u: number) => kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY;
-  const skeletonCost = (u: number) => (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 3;
-  const wholeCost = (u: number) => unitBytes(inventory, u) + 1;
+  const skeletonCost = (u: number) => (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) + 3;
+  const wholeCost = (u: number) => unitBytes[u]! + 1;
   const headFill = kind[0] === NODE_ARRAY;
 
   const childrenOf = (u: number, into: number[]): void => {
@@ -118,9 +121,7 @@ export function selectJson(
       for (const u of level) childrenOf(u, candidates);
       const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
       if (!inHeadOrder) {
-        const size = new Map<number, number>();
-        for (const u of candidates) size.set(u, unitBytes(inventory, u));
-        candidates.sort((a, b) => size.get(b)! - size.get(a)! || a - b);
+        candidates.sort((a, b) => unitBytes[b]! - unitBytes[a]! || a - b);
       }
       const nextLevel: number[] = [];
       let headStopped = false;
@@ -175,7 +176,7 @@ export function selectJson(
         let topSmall = node;
         for (let a = node; a > 0; a = parent[a]!) {
           if (kind[parent[a]!] === NODE_ARRAY) topItem = a;
-          if (unitBytes(inventory, a) <= recordCap) topSmall = a;
+          if (unitBytes[a]! <= recordCap) topSmall = a;
         }
         record = topItem >= 0 ? topItem : topSmall;
       }
@@ -207,22 +208,23 @@ export function selectJson(
   const cutPass = (limit: number): void => {
     if (cutCandidates.length === 0) return;
     const order = cutCandidates.slice();
-    const score = (u: number) => (hits ? rangeScore(hits, unitStart(inventory, u), end[u]!) : 0);
-    order.sort(
-      (a, b) => score(b) - score(a) || unitBytes(inventory, b) - unitBytes(inventory, a) || a - b,
-    );
+    const scores = new Map<number, number>();
+    for (const u of order) {
+      scores.set(u, hits ? rangeScore(hits, unitStart(inventory, u), end[u]!) : 0);
+    }
+    order.sort((a, b) => scores.get(b)! - scores.get(a)! || unitBytes[b]! - unitBytes[a]! || a - b);
     for (const u of order) {
       if (state[u] !== DROPPED) continue;
       const path = pathCost(u);
       if (path < 0) continue;
-      const room = limit - used - path - 1 - (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) - 2 - 3;
+      const room = limit - used - path - 1 - (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) - 2 - 3;
       if (room < MIN_CUT_CONTENT) break;
-      const length = cutStringContent(bytes, start[u]! + 1, end[u]! - 1, room);
-      if (length < MIN_CUT_CONTENT) continue;
+      const length = cutStringContent(text, start[u]! + 1, end[u]! - 1, room);
+      if (length.bytes < MIN_CUT_CONTENT) continue;
       openPath(u);
       state[u] = CUT;
-      cutLength.set(u, length);
-      used += path + 1 + (keyLength[u]! > 0 ? keyLength[u]! + 1 : 0) + 2 + length + 3;
+      cutLength.set(u, length.units);
+      used += path + 1 + (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) + 2 + length.bytes + 3;
     }
   };
 
@@ -239,21 +241,37 @@ export function selectJson(
   return render(inventory, state, cutLength, hits);
 }
 
-/** Bytes of `bytes[from, to)` (a string's content) that can be kept without splitting an escape or a character, at most `room`. */
-function cutStringContent(bytes: string, from: number, to: number, room: number): number {
-  const limit = Math.min(to, from + room);
+/**
+ * How much of the string content `text[from, to)` fits in `room` UTF-8 bytes without splitting
+ * an escape sequence or a character.
+ */
+function cutStringContent(
+  text: string,
+  from: number,
+  to: number,
+  room: number,
+): { units: number; bytes: number } {
   let i = from;
-  while (i < limit) {
-    const c = bytes.charCodeAt(i);
+  let bytes = 0;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    let units = 1;
     let size = 1;
-    if (c === 0x5c) size = bytes.charCodeAt(i + 1) === 0x75 ? 6 : 2;
-    else if (c >= 0xf0) size = 4;
-    else if (c >= 0xe0) size = 3;
-    else if (c >= 0xc0) size = 2;
-    if (i + size > limit) break;
-    i += size;
+    if (c === 0x5c) {
+      units = text.charCodeAt(i + 1) === 0x75 ? 6 : 2;
+      size = units;
+    } else if (c >= 0x800) {
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) units = 2;
+      }
+      size = units === 2 ? 4 : 3;
+    } else if (c >= 0x80) size = 2;
+    if (bytes + size > room || i + units > to) break;
+    bytes += size;
+    i += units;
   }
-  return i - from;
+  return { units: i - from, bytes };
 }
 
 function render(
@@ -262,7 +280,7 @@ function render(
   cutLength: ReadonlyMap<number, number>,
   hits: RelevanceHits | undefined,
 ): JsonSelection {
-  const { bytes, count, kind, parent, next, keyStart, keyLength, start, end } = inventory;
+  const { text, count, kind, parent, next, keyStart, start, end } = inventory;
   const included = new Uint8Array(count);
   let unitsKept = 0;
   for (let i = count - 1; i > 0; i--) {
@@ -272,11 +290,11 @@ function render(
     if (included[i] === 1) included[parent[i]!] = 1;
   }
   const keyPart = (u: number) =>
-    keyStart[u]! >= 0 ? `${bytes.slice(keyStart[u]!, keyStart[u]! + keyLength[u]!)}:` : '';
+    keyStart[u]! >= 0 ? `${text.slice(keyStart[u]!, stringEnd(text, keyStart[u]!) + 1)}:` : '';
   const wholeText = (u: number) =>
     inventory.minified
-      ? bytes.slice(unitStart(inventory, u), end[u]!)
-      : keyPart(u) + minifyRange(bytes, start[u]!, end[u]!);
+      ? text.slice(unitStart(inventory, u), end[u]!)
+      : keyPart(u) + minifyRange(text, start[u]!, end[u]!);
 
   const out: string[] = [];
   const stack: Array<{ close: string; children: number[]; index: number }> = [];
@@ -291,7 +309,7 @@ function render(
     if (current === CUT) {
       cutShort++;
       const from = start[u]! + 1;
-      out.push(`${keyPart(u)}"${bytes.slice(from, from + cutLength.get(u)!)}${ELLIPSIS_BYTES}"`);
+      out.push(`${keyPart(u)}"${text.slice(from, from + cutLength.get(u)!)}${ELLIPSIS}"`);
       return;
     }
     const children: number[] = [];
@@ -315,12 +333,18 @@ function render(
     if (frame.index > 0) out.push(',');
     open(frame.children[frame.index++]!);
   }
-  return { body: out.join(''), unitsKept, unitsTotal: inventory.totalValues, cutShort };
+  const body = out.join('');
+  return {
+    body,
+    bodyBytes: Buffer.byteLength(body, 'utf8'),
+    unitsKept,
+    unitsTotal: inventory.totalValues,
+    cutShort,
+  };
 }
 
-/** A root string cut inside to `budget` bytes: `"…content…"`, still valid JSON. */
-export function cutRootString(bytes: string, budget: number): string {
-  const room = budget - 2 - 3;
-  const length = cutStringContent(bytes, 1, bytes.length - 1, Math.max(0, room));
-  return `"${bytes.slice(1, 1 + length)}${ELLIPSIS_BYTES}"`;
+/** A root string value `text` (quotes included) cut inside to `budget` bytes, still valid JSON. */
+export function cutRootString(text: string, budget: number): string {
+  const length = cutStringContent(text, 1, text.length - 1, Math.max(0, budget - 2 - 3));
+  return `"${text.slice(1, 1 + length.units)}${ELLIPSIS}"`;
 }

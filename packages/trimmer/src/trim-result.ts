@@ -12,7 +12,6 @@ import {
   truncateUtf8Start,
   utf8ByteLength,
 } from '@compaction/core';
-import { fromByteString, toByteString } from './byte-string.js';
 import { isNdjson } from './is-ndjson.js';
 import { minifyRange, NODE_STRING, scanJson } from './json-inventory.js';
 import { findHits, queryWords, relevanceTerms } from './relevance.js';
@@ -159,22 +158,22 @@ function jsonView(
   } catch {
     return undefined;
   }
-  const bytes = toByteString(source);
-  const inventory = scanJson(bytes, options.maxJsonNodes);
+  const inventory = scanJson(source, options.maxJsonNodes);
   const minifiedBytes = inventory.valueBytes[0]!;
   if (minifiedBytes <= budget) {
-    const minified = inventory.minified ? bytes.trim() : minifyRange(bytes, 0, bytes.length);
-    return { lossless: fromByteString(minified) };
+    const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
+    return { lossless: minified };
   }
   if (inventory.kind[0] === NODE_STRING) {
-    const cut = cutRootString(bytes.trim(), bodyBudget);
+    const cut = cutRootString(source.trim(), bodyBudget);
+    const cutBytes = utf8ByteLength(cut);
     return {
-      body: fromByteString(cut),
-      bodyBytes: cut.length,
+      body: cut,
+      bodyBytes: cutBytes,
       strategy: 'json',
       note: disclosureNotes.trimmedBytes({
         originalBytes: utf8ByteLength(source),
-        keptBytes: cut.length,
+        keptBytes: cutBytes,
         where: 'string value cut inside',
       }),
     };
@@ -182,15 +181,14 @@ function jsonView(
   const terms = relevanceTerms({
     words: queryWords(context),
     preserveKeys: options.preserveKeys,
-    encode: toByteString,
     json: true,
   });
-  const hits = findHits(bytes, terms, inventory.count, 50_000);
+  const hits = findHits(source, terms, inventory.count, 50_000);
   const selection = selectJson(inventory, bodyBudget, hits, options);
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   return {
-    body: fromByteString(selection.body),
-    bodyBytes: selection.body.length,
+    body: selection.body,
+    bodyBytes: selection.bodyBytes,
     strategy: 'json',
     note: disclosureNotes.trimmedUnits({
       kept: selection.unitsKept,
@@ -216,7 +214,6 @@ function textView(
   const terms = relevanceTerms({
     words: queryWords(context),
     preserveKeys: options.preserveKeys,
-    encode: (literal) => literal,
     json: false,
   });
   const selection = selectText({
