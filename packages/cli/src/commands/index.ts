@@ -1,5 +1,6 @@
 import type { CliCommand } from '../cli-command.js';
 import { configCommand } from './config-command.js';
+import { digestCommand } from './digest-command.js';
 
 /** Every command, in the order `compaction --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [configCommand];
+export const COMMANDS: readonly CliCommand[] = [configCommand, digestCommand];
