@@ -1,6 +1,7 @@
 import type { CliCommand } from '../cli-command.js';
 import { configCommand } from './config-command.js';
 import { digestCommand } from './digest-command.js';
+import { distillCommand } from './distill-command.js';
 
 /** Every command, in the order `compaction --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [configCommand, digestCommand];
+export const COMMANDS: readonly CliCommand[] = [configCommand, digestCommand, distillCommand];

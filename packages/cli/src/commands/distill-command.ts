@@ -1,0 +1,146 @@
+import type { AIClient } from '@compaction/core';
+import { loadConfig } from '@compaction/core';
+import { createDistiller, type DistillProgress } from '@compaction/distiller';
+import type { CliCommand } from '../cli-command.js';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
+import { readInput } from '../read-input.js';
+import { UsageError } from '../usage-error.js';
+
+type Provider = 'openai' | 'anthropic';
+
+const KEY_VARIABLES: Readonly<Record<Provider, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+function chooseProvider(flag: string | undefined, env: CliIo['env']): Provider | undefined {
+  if (flag !== undefined) {
+    if (flag !== 'openai' && flag !== 'anthropic') {
+      throw new UsageError(`--provider must be openai or anthropic, got ${JSON.stringify(flag)}`);
+    }
+    return flag;
+  }
+  if (env.OPENAI_API_KEY?.trim()) return 'openai';
+  if (env.ANTHROPIC_API_KEY?.trim()) return 'anthropic';
+  return undefined;
+}
+
+// The provider SDKs are optional: load only the one asked for.
+async function createClient(provider: Provider, env: CliIo['env']): Promise<AIClient> {
+  try {
+    if (provider === 'openai') {
+      const { createOpenAIClient } = await import('@compaction/distiller/openai');
+      return createOpenAIClient({ env });
+    }
+    const { createAnthropicClient } = await import('@compaction/distiller/anthropic');
+    return createAnthropicClient({ env });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND') {
+      const pkg = provider === 'openai' ? 'openai' : '@anthropic-ai/sdk';
+      throw new Error(`the ${provider} provider needs the ${pkg} package: npm install ${pkg}`);
+    }
+    throw error;
+  }
+}
+
+function progressWriter(io: CliIo): ((progress: DistillProgress) => void) | undefined {
+  if (!io.stderr.isTTY) return undefined;
+  return ({ total, completed, failed }) => {
+    const failures = failed > 0 ? `, ${failed} failed` : '';
+    const done = completed + failed === total;
+    io.stderr.write(
+      `\rmap-reduce: ${completed}/${total} segments distilled${failures}${done ? '\n' : ''}`,
+    );
+  };
+}
+
+/** `compaction distill`: fast-model distillation of one result, with the structural floor as fallback. */
+export const distillCommand: CliCommand = {
+  name: 'distill',
+  summary: 'distill a large result with a fast model for a query (structural floor without a key)',
+  help: `Usage: compaction distill --query TEXT [--task TEXT] [--budget BYTES] [--provider openai|anthropic] [--json] [FILE|-]
+
+Distills FILE (or standard input) for the question in --query: a result over the distill
+threshold is pre-filtered structurally and summarised by the provider's fast model, or split
+into segments that are distilled concurrently and reduced when it is very large. Smaller
+results, and every model failure, get the deterministic structural trim. Standard output is
+exactly the distilled text (disclosure notes included); progress of map-reduce segments goes
+to standard error when it is a terminal.
+
+The provider comes from --provider, else the first of OPENAI_API_KEY and ANTHROPIC_API_KEY that
+is set. OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at any compatible server (Ollama, vLLM,
+llama.cpp, a proxy). Without a key the command says so on standard error and prints the
+structural floor. Every COMPACTION_RESULT_DISTILL_* variable applies (see compaction config).
+
+Options:
+  --query TEXT      the user's request the distillation must serve (required)
+  --task TEXT       what the step that produced the result was asked to do
+  --budget BYTES    output budget in UTF-8 bytes (default: COMPACTION_RESULT_TRIM_MAX_TOTAL_BYTES)
+  --provider NAME   openai or anthropic
+  --json            print {"text": ..., "metadata": ...} instead of the text
+  -h, --help        show this help
+
+Examples:
+  curl -s https://api.example.com/logs | compaction distill --query "which requests failed?" -
+  OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama \\
+    COMPACTION_RESULT_DISTILL_MODEL=llama3.2 compaction distill --query "errors?" logs.json`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      query: { type: 'string' },
+      task: { type: 'string' },
+      budget: { type: 'string' },
+      provider: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
+    const query = values.query as string | undefined;
+    if (!query?.trim()) throw new UsageError('--query TEXT is required');
+    const budgetFlag = parseIntegerFlag('budget', values.budget as string | undefined, 1);
+    const provider = chooseProvider(values.provider as string | undefined, io.env);
+
+    const { config, warnings } = loadConfig({ env: io.env });
+    for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
+    const budget = budgetFlag ?? config.trim.maxTotalBytes;
+    const input = await readInput(positionals[0], io);
+
+    let client: AIClient | undefined;
+    if (!provider) {
+      io.stderr.write(
+        'no model API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY to distill; printing the structural floor\n',
+      );
+    } else if (!io.env[KEY_VARIABLES[provider]]?.trim()) {
+      io.stderr.write(`no ${KEY_VARIABLES[provider]} set: printing the structural floor\n`);
+    } else {
+      client = await createClient(provider, io.env);
+    }
+
+    const onProgress = progressWriter(io);
+    const distiller = createDistiller({
+      ...config.distill,
+      preserveKeys: config.trim.preserveKeys,
+      llmDebug: config.llmDebug,
+      ...(client ? { client } : {}),
+      onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+      ...(onProgress ? { onProgress } : {}),
+    });
+    const processed = await distiller.process(input, budget, {
+      userQuery: query,
+      ...(values.task ? { stepTask: values.task as string } : {}),
+    });
+    for (const record of distiller.llmDebug?.records ?? []) {
+      io.stderr.write(
+        `llm-debug: ${record.description}: ${record.inputBytes} bytes in, ${record.error ? `failed: ${record.error}` : `${Buffer.byteLength(record.output ?? '')} bytes out`}, ${Math.round(record.durationMs)} ms\n`,
+      );
+    }
+    if (values.json) {
+      io.stdout.write(
+        `${JSON.stringify({ text: processed.text, metadata: processed.metadata })}\n`,
+      );
+    } else {
+      io.stdout.write(processed.text.endsWith('\n') ? processed.text : `${processed.text}\n`);
+    }
+    return 0;
+  },
+};
