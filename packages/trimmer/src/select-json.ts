@@ -116,12 +116,19 @@ export function selectJson(
 
   const wholeUnitPass = (limit: number): void => {
     let level = [0];
-    while (level.length > 0 && used < limit) {
-      const candidates: number[] = [];
+    while (level.length > 0) {
+      let candidates: number[] = [];
       for (const u of level) childrenOf(u, candidates);
       const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
       if (!inHeadOrder) {
-        candidates.sort((a, b) => unitBytes[b]! - unitBytes[a]! || a - b);
+        // Only units that could still fit need the largest-first order; the rest are descended
+        // into (or dropped) whatever their order, since the room only shrinks.
+        const room = limit - used;
+        const fitting: number[] = [];
+        const rest: number[] = [];
+        for (const u of candidates) (unitBytes[u]! < room ? fitting : rest).push(u);
+        fitting.sort((a, b) => unitBytes[b]! - unitBytes[a]! || a - b);
+        candidates = fitting.concat(rest);
       }
       const nextLevel: number[] = [];
       let headStopped = false;
@@ -133,7 +140,7 @@ export function selectJson(
           continue;
         }
         if (headStopped) continue;
-        if (keepWithPath(u, limit)) continue;
+        if (wholeCost(u) <= limit - used && keepWithPath(u, limit)) continue;
         if (inHeadOrder) headStopped = true;
         if (isContainer(u)) {
           state[u] = OPEN;
@@ -206,7 +213,7 @@ export function selectJson(
   };
 
   const cutPass = (limit: number): void => {
-    if (cutCandidates.length === 0) return;
+    if (cutCandidates.length === 0 || limit - used < MIN_CUT_CONTENT + 8) return;
     const order = cutCandidates.slice();
     const scores = new Map<number, number>();
     for (const u of order) {

@@ -13,7 +13,13 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { isNdjson } from './is-ndjson.js';
-import { minifyRange, NODE_STRING, scanJson } from './json-inventory.js';
+import {
+  type JsonInventory,
+  minifyRange,
+  NODE_SCALAR,
+  NODE_STRING,
+  scanJson,
+} from './json-inventory.js';
 import { findHits, queryWords, relevanceTerms } from './relevance.js';
 import { cutRootString, selectJson } from './select-json.js';
 import { isLineOriented, selectText, type TextUnit } from './select-text.js';
@@ -145,25 +151,25 @@ function byteCut(
   };
 }
 
-function jsonView(
-  source: string,
-  budget: number,
-  bodyBudget: number,
-  context: ResultProcessorContext | undefined,
-  options: TrimOptions,
-): { lossless: string } | LossyView | undefined {
+/** The inventory of `source` when it is a JSON document, else `undefined`. */
+function inventoryJson(source: string, options: TrimOptions): JsonInventory | undefined {
   if (!JSON_START.test(source)) return undefined;
   try {
     JSON.parse(source);
   } catch {
     return undefined;
   }
-  const inventory = scanJson(source, options.maxJsonNodes);
-  const minifiedBytes = inventory.valueBytes[0]!;
-  if (minifiedBytes <= budget) {
-    const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
-    return { lossless: minified };
-  }
+  return scanJson(source, options.maxJsonNodes);
+}
+
+function jsonView(
+  source: string,
+  inventory: JsonInventory,
+  budget: number,
+  bodyBudget: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+): LossyView {
   if (inventory.kind[0] === NODE_STRING) {
     const cut = cutRootString(source.trim(), bodyBudget);
     const cutBytes = utf8ByteLength(cut);
@@ -251,6 +257,18 @@ export function trimResult(
   const budget = Number.isFinite(maxBytes) ? Math.floor(maxBytes) : Number.NaN;
   const originalBytes = utf8ByteLength(result);
   if (originalBytes <= budget) return { text: result, metadata: losslessMetadata(result, result) };
+  const source = result.startsWith(BOM) ? result.slice(1) : result;
+  let inventory: JsonInventory | undefined;
+  try {
+    inventory = inventoryJson(source, options);
+  } catch {
+    inventory = undefined;
+  }
+  if (inventory && inventory.valueBytes[0]! <= budget) {
+    // Whitespace is not content: the minified document is the whole result.
+    const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
+    return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
+  }
   if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
     throw new BudgetTooSmallError({
       budgetBytes: Number.isNaN(budget) ? 0 : budget,
@@ -258,14 +276,14 @@ export function trimResult(
       what: 'a structural trim',
     });
   }
-  const source = result.startsWith(BOM) ? result.slice(1) : result;
   const bodyBudget = budget - noteRoom(originalBytes, budget);
   try {
-    const json = jsonView(source, budget, bodyBudget, context, options);
-    if (json && 'lossless' in json) {
-      return { text: json.lossless, metadata: losslessMetadata(result, json.lossless, 'minified') };
-    }
-    const view = json ?? textView(source, budget, bodyBudget, originalBytes, context, options);
+    const structured =
+      inventory && inventory.kind[0] !== NODE_SCALAR
+        ? jsonView(source, inventory, budget, bodyBudget, context, options)
+        : undefined;
+    const view =
+      structured ?? textView(source, budget, bodyBudget, originalBytes, context, options);
     return finish(result, originalBytes, budget, view);
   } catch {
     // A bug must not cost the caller the result: the head cut is always honest and in budget.

@@ -1,0 +1,265 @@
+import {
+  BudgetTooSmallError,
+  InvalidArgumentError,
+  SPAN_NAMES,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createRecordingTelemetry } from '@compaction/core/test';
+import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+import { expectHonestView, numberTokens, viewBody } from './test-support/view-invariants.js';
+
+const trimmer = createStructuralTrimmer();
+
+function records(count: number): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `rec-${String(i).padStart(5, '0')}`,
+    owner: `team-${i % 7}`,
+    status: i % 3 === 0 ? 'active' : 'idle',
+    note: `routine entry number ${i} with nothing special in it`,
+  }));
+}
+
+describe('createStructuralTrimmer: lossless cases', () => {
+  it('returns a result that fits unchanged, with no note', () => {
+    const input = '{ "a": 1,\n  "b": [1, 2, 3] }';
+    const view = trimmer.trim(input, 1000);
+    expect(view.text).toBe(input);
+    expect(view.metadata).toEqual({
+      contentLost: false,
+      originalBytes: utf8ByteLength(input),
+      outputBytes: utf8ByteLength(input),
+      strategy: 'unchanged',
+    });
+  });
+
+  it('minifies pretty JSON that then fits, keeping every number byte for byte', () => {
+    const input = `{\n  "id": 12345678901234567890,\n  "ratio": 1.0,\n  "huge": 1e400,\n  "neg": -0,\n  "list": [\n    1,\n    2.50\n  ],\n  "text": "a  b"\n}`;
+    const view = trimmer.trim(input, 100);
+    expect(view.text).toBe(
+      '{"id":12345678901234567890,"ratio":1.0,"huge":1e400,"neg":-0,"list":[1,2.50],"text":"a  b"}',
+    );
+    expect(view.metadata.contentLost).toBe(false);
+    expect(view.metadata.strategy).toBe('minified');
+    expect(trailingDisclosureNotes(view.text)).toEqual([]);
+  });
+});
+
+describe('createStructuralTrimmer: JSON path', () => {
+  it('keeps whole units, valid JSON, one trimmed note with exact counts', () => {
+    const input = JSON.stringify({ summary: { total: 400, failed: 2 }, items: records(400) });
+    const view = trimmer.trim(input, 4096);
+    expectHonestView(view, input, 4096);
+    const body = JSON.parse(viewBody(view));
+    expect(body.summary).toEqual({ total: 400, failed: 2 });
+    const notes = trailingDisclosureNotes(view.text);
+    expect(notes[0]!.kind).toBe('trimmed');
+    const { fieldsKept, fieldsTotal, fieldsDropped } = view.metadata;
+    expect(notes[0]!.text).toContain(
+      `${fieldsKept}/${fieldsTotal} fields kept, ${fieldsDropped} dropped`,
+    );
+    expect(fieldsTotal).toBe(2 + 2 + 400 * 5);
+    for (const item of body.items) expect(Object.keys(item).length).toBeGreaterThan(0);
+  });
+
+  it('fills a top-level array from its head', () => {
+    const input = JSON.stringify(records(300));
+    const view = trimmer.trim(input, 3000);
+    expectHonestView(view, input, 3000);
+    const body = JSON.parse(viewBody(view)) as Array<{ id: string }>;
+    const wholeIds = body.filter((item) => Object.keys(item).length === 4).map((item) => item.id);
+    expect(wholeIds.length).toBeGreaterThan(5);
+    expect(wholeIds).toEqual(records(wholeIds.length).map((item) => item.id));
+  });
+
+  it('caps a nested array to its first 500 items for the whole-unit pass', () => {
+    const input = JSON.stringify({ values: Array.from({ length: 5000 }, (_, i) => i % 10) });
+    const view = trimmer.trim(input, 2000);
+    expectHonestView(view, input, 2000);
+    const body = JSON.parse(viewBody(view)) as { values: number[] };
+    expect(body.values.length).toBeLessThanOrEqual(500);
+    expect(view.metadata.fieldsTotal).toBe(5001);
+  });
+
+  it('reports a severe reduction below 5% kept', () => {
+    const input = JSON.stringify(records(3000));
+    const view = trimmer.trim(input, 2048);
+    expectHonestView(view, input, 2048);
+    expect(view.metadata.degenerate).toBe(true);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(
+      /^\[severely reduced: kept \d+ of ~\d+ bytes \(\d+(\.\d)?%\)/,
+    );
+  });
+
+  it('keeps a record the query asks about from deep inside a large array, with its path', () => {
+    const data = records(5000);
+    data[3700]!.note = 'rotated credentials after the incident';
+    const input = JSON.stringify({ page: 1, results: { items: data } });
+    const plain = trimmer.trim(input, 8192);
+    expect(plain.text).not.toContain('rec-03700');
+    const view = trimmer.trim(input, 8192, { userQuery: 'Who owns rec-03700?' });
+    expectHonestView(view, input, 8192);
+    const body = JSON.parse(viewBody(view));
+    const found = body.results.items.find((item: { id: string }) => item.id === 'rec-03700');
+    expect(found).toEqual(data[3700]);
+  });
+
+  it('keeps the asked field of a record too big to keep whole', () => {
+    const data = records(2000).map((item, i) => ({ ...item, blob: 'x'.repeat(3000 + i) }));
+    (data[1400] as Record<string, unknown>).owner = 'team-needle';
+    const input = JSON.stringify(data);
+    const view = trimmer.trim(input, 4096, { userQuery: 'what is the owner of rec-01400' });
+    expectHonestView(view, input, 4096);
+    const body = JSON.parse(viewBody(view)) as Array<Record<string, unknown>>;
+    expect(body.find((item) => item.id === 'rec-01400')?.owner).toBe('team-needle');
+  });
+
+  it('surfaces preserved keys first, case-insensitively', () => {
+    const input = JSON.stringify(
+      Array.from({ length: 50 }, (_, i) => ({
+        alpha: 'a'.repeat(200),
+        beta: i,
+        TraceID: `trace-${i}`,
+      })),
+    );
+    const view = createStructuralTrimmer({ preserveKeys: ['traceid'] }).trim(input, 1024);
+    expectHonestView(view, input, 1024);
+    const body = JSON.parse(viewBody(view)) as Array<Record<string, unknown>>;
+    const partial = body.filter((item) => Object.keys(item).length < 3 && 'TraceID' in item);
+    expect(partial.length).toBeGreaterThan(0);
+    for (const item of partial) expect(Object.keys(item)[0]).toBe('TraceID');
+  });
+
+  it('cuts a single string bigger than the budget inside, never an empty view', () => {
+    const input = JSON.stringify({ log: 'line of output '.repeat(200) });
+    const view = trimmer.trim(input, 1000);
+    expectHonestView(view, input, 1000);
+    const body = JSON.parse(viewBody(view));
+    expect(body.log.length).toBeGreaterThan(500);
+    expect(body.log.endsWith('…')).toBe(true);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toContain('cut short');
+  });
+
+  it('cuts a root string inside and says so', () => {
+    const input = JSON.stringify('é'.repeat(1000));
+    const view = trimmer.trim(input, 600);
+    expectHonestView(view, input, 600);
+    expect(JSON.parse(viewBody(view))).toMatch(/^é+…$/);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toContain('string value cut inside');
+  });
+
+  it('keeps numbers verbatim in a lossy view', () => {
+    const input = `[${Array.from({ length: 400 }, (_, i) => `{"id":${9007199254740993n + BigInt(i)},"v":1.50,"e":-0}`).join(',')}]`;
+    const view = trimmer.trim(input, 1024);
+    expectHonestView(view, input, 1024);
+    const sourceNumbers = new Set(numberTokens(input));
+    const kept = numberTokens(viewBody(view));
+    expect(kept.length).toBeGreaterThan(10);
+    for (const token of kept) expect(sourceNumbers.has(token)).toBe(true);
+    expect(kept).toContain('9007199254740993');
+  });
+});
+
+describe('createStructuralTrimmer: text paths', () => {
+  const log = Array.from({ length: 400 }, (_, i) =>
+    i === 234
+      ? '2024-01-01T00:39:05Z worker-7 ERROR disk quota exceeded on /var/data'
+      : `2024-01-01T00:${String(i % 60).padStart(2, '0')}:00Z worker-${i % 9} INFO processed batch ${i}`,
+  );
+  log.push('SUMMARY: 399 batches ok, 1 failed');
+  const input = log.join('\n');
+
+  it('keeps error lines and the tail of a log, in original order', () => {
+    const view = trimmer.trim(input, 4096);
+    expectHonestView(view, input, 4096);
+    expect(view.metadata.strategy).toBe('text');
+    const body = viewBody(view);
+    expect(body).toContain('ERROR disk quota exceeded');
+    expect(body).toContain('SUMMARY: 399 batches ok, 1 failed');
+    const lines = body.split('\n');
+    const order = lines.map((line) => log.indexOf(line));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(/^\[trimmed: \d+\/401 lines kept/);
+  });
+
+  it('keeps the lines the query asks about', () => {
+    const view = trimmer.trim(input, 4096, { userQuery: 'what happened in batch 123?' });
+    expect(viewBody(view)).toContain('processed batch 123');
+  });
+
+  it('falls back to a head byte cut for prose with no usable keywords', () => {
+    const prose = 'Plain words follow one another without any signal at all. '.repeat(60);
+    const view = trimmer.trim(prose, 1000);
+    expectHonestView(view, prose, 1000);
+    expect(view.metadata.strategy).toBe('bytes');
+    expect(prose.startsWith(viewBody(view))).toBe(true);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(
+      /^\[trimmed: \d+ → \d+ bytes kept by byte cut/,
+    );
+  });
+
+  it('selects sentences of prose that match the query', () => {
+    const sentences = Array.from(
+      { length: 300 },
+      (_, i) => `Sentence ${i} talks about routine matters.`,
+    );
+    sentences[211] = 'The vault combination is kept by the quartermaster.';
+    const prose = sentences.join(' ');
+    const view = trimmer.trim(prose, 800, { userQuery: 'who keeps the vault combination' });
+    expectHonestView(view, prose, 800);
+    expect(viewBody(view)).toContain('The vault combination is kept by the quartermaster.');
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(/sentences kept/);
+  });
+
+  it('trims NDJSON record-wise: every kept line is a whole record', () => {
+    const ndjson = records(200)
+      .map((item) => JSON.stringify(item))
+      .join('\n');
+    const view = trimmer.trim(ndjson, 4096, { userQuery: 'rec-00177' });
+    expectHonestView(view, ndjson, 4096);
+    expect(view.metadata.strategy).toBe('ndjson');
+    const lines = viewBody(view).split('\n');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(viewBody(view)).toContain('rec-00177');
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(/records kept/);
+  });
+});
+
+describe('createStructuralTrimmer: budget and settings', () => {
+  it('refuses a budget below the minimum when the result must be cut', () => {
+    const input = 'x'.repeat(1000);
+    expect(() => trimmer.trim(input, MIN_TRIM_BUDGET_BYTES - 1)).toThrowError(BudgetTooSmallError);
+    expect(() => trimmer.trim(input, Number.NaN)).toThrowError(BudgetTooSmallError);
+    expect(trimmer.trim('small', 10).text).toBe('small');
+    const view = trimmer.trim(input, MIN_TRIM_BUDGET_BYTES);
+    expectHonestView(view, input, MIN_TRIM_BUDGET_BYTES);
+  });
+
+  it('validates settings at construction', () => {
+    expect(() => createStructuralTrimmer({ nestedArrayCap: 0 })).toThrowError(InvalidArgumentError);
+    expect(() => createStructuralTrimmer({ relevanceShare: 2 })).toThrowError(InvalidArgumentError);
+    expect(() => createStructuralTrimmer({ preserveKeys: [1 as unknown as string] })).toThrowError(
+      InvalidArgumentError,
+    );
+  });
+
+  it('process() gives the same result, reports a span, and honours an aborted signal', async () => {
+    const telemetry = createRecordingTelemetry();
+    const traced = createStructuralTrimmer({ telemetry });
+    const input = JSON.stringify(records(200));
+    const view = await traced.process(input, 2048, { stepId: 's1' });
+    expect(view).toEqual(traced.trim(input, 2048));
+    expect(telemetry.spans.map((span) => span.name)).toEqual([SPAN_NAMES.resultTrimCompleted]);
+    expect(telemetry.spans[0]!.attributes['compaction.content_lost']).toBe(true);
+    await traced.process('fits', 2048);
+    expect(telemetry.spans).toHaveLength(1);
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(traced.process(input, 2048, { signal: controller.signal })).rejects.toThrow(
+      'stop',
+    );
+  });
+});

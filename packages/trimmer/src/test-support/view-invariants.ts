@@ -1,0 +1,41 @@
+import type { ProcessedResult } from '@compaction/core';
+import { stripDisclosureNotes, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { expect } from 'vitest';
+
+const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Number tokens of a JSON text, outside strings, in order. */
+export function numberTokens(json: string): string[] {
+  const tokens: string[] = [];
+  for (const match of json.matchAll(STRING_OR_NUMBER)) {
+    if (match[0].charCodeAt(0) !== 34) tokens.push(match[0]);
+  }
+  return tokens;
+}
+
+/** The body of a view: its text without the trailing framework notes. */
+export function viewBody(view: ProcessedResult): string {
+  return stripDisclosureNotes(view.text);
+}
+
+/** Invariants every view must hold, whatever the input. */
+export function expectHonestView(view: ProcessedResult, input: string, budget: number): void {
+  const bytes = utf8ByteLength(view.text);
+  expect(view.metadata.outputBytes).toBe(bytes);
+  expect(view.metadata.originalBytes).toBe(utf8ByteLength(input));
+  if (view.metadata.strategy === 'unchanged') {
+    expect(view.text).toBe(input);
+    expect(view.metadata.contentLost).toBe(false);
+    return;
+  }
+  expect(bytes).toBeLessThanOrEqual(budget);
+  const notes = trailingDisclosureNotes(view.text);
+  expect(notes.length).toBe(view.metadata.contentLost ? 1 : 0);
+  if (view.metadata.strategy === 'json' || view.metadata.strategy === 'minified') {
+    expect(() => JSON.parse(viewBody(view))).not.toThrow();
+  }
+  if (view.metadata.degenerate) {
+    expect(notes[0]?.kind).toBe('severely-reduced');
+    expect(view.metadata.keptRatio).toBeLessThan(0.05);
+  }
+}
