@@ -89,13 +89,15 @@ export function selectJson(
   // ancestor (or `u` itself) is already kept whole. A descended (OPEN) container pays for its
   // brackets only when something inside it is kept, so a descent that keeps nothing is free.
   // The walk stops at the first paid-for ancestor, whose own path is paid for.
-  const pathCost = (u: number): number => {
+  // The walk also stops once the cost passes `room`, which bounds it on very deep documents.
+  const pathCost = (u: number, room = Number.POSITIVE_INFINITY): number => {
     let cost = 0;
     for (let a = u; a > 0; a = parent[a]!) {
       const current = state[a]!;
       if (current === WHOLE || current === CUT) return -1;
       if (current === PARTIAL) return a === u ? 0 : cost;
       if (a !== u) cost += skeletonCost(a);
+      if (cost > room) return cost;
     }
     return cost;
   };
@@ -103,7 +105,7 @@ export function selectJson(
     for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) state[a] = PARTIAL;
   };
   const keepWithPath = (u: number, limit: number): boolean => {
-    const path = pathCost(u);
+    const path = pathCost(u, limit - used);
     if (path < 0) return true;
     const cost = path + wholeCost(u);
     if (used + cost > limit) return false;

@@ -1,0 +1,138 @@
+import { trailingDisclosureNotes } from '@compaction/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+import { expectHonestView, numberTokens, viewBody } from './test-support/view-invariants.js';
+
+// Number texts a JavaScript number cannot reproduce; they must come out byte for byte.
+const RAW_NUMBERS = [
+  '12345678901234567890',
+  '-9223372036854775809',
+  '1.0',
+  '1e400',
+  '-0',
+  '2.50',
+  '0.1e-7',
+];
+
+const jsonDocument = fc
+  .tuple(
+    fc.jsonValue({ maxDepth: 6 }),
+    fc.boolean(),
+    fc.array(fc.constantFrom(...RAW_NUMBERS), { maxLength: 8 }),
+  )
+  .map(([value, pretty, raws]) => {
+    let text = JSON.stringify(value, null, pretty ? 2 : undefined) ?? 'null';
+    // Splice raw number texts in as array items or member values, keeping the JSON valid.
+    for (const raw of raws) {
+      if (text.startsWith('[') && text.length > 2) text = `[${raw},${text.slice(1)}`;
+      else if (text.startsWith('{') && text.length > 2) text = `{"n${raw}":${raw},${text.slice(1)}`;
+      else text = `[${raw},${text}]`;
+    }
+    return text;
+  });
+
+const textDocument = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      fc.constantFrom(
+        'ERROR: build failed',
+        'Traceback (most recent call last):',
+        '\ud800',
+        '\r',
+        '',
+      ),
+    ),
+    { maxLength: 120 },
+  )
+  .chain((lines) => fc.constantFrom('\n', '\r\n', ' ', '. ').map((joiner) => lines.join(joiner)));
+
+const context = fc.option(
+  fc.record({ userQuery: fc.string({ maxLength: 40 }), stepTask: fc.string({ maxLength: 20 }) }),
+  { nil: undefined },
+);
+
+const budgetFor = (text: string) =>
+  fc.integer({
+    min: MIN_TRIM_BUDGET_BYTES,
+    max: Math.max(MIN_TRIM_BUDGET_BYTES, Buffer.byteLength(text) + 10),
+  });
+
+describe('trim properties', () => {
+  const trimmer = createStructuralTrimmer({ preserveKeys: ['id', 'error'] });
+
+  it('JSON: within budget, body parses, note iff loss, numbers verbatim, deterministic', () => {
+    fc.assert(
+      fc.property(
+        jsonDocument.chain((text) => fc.tuple(fc.constant(text), budgetFor(text), context)),
+        ([text, budget, ctx]) => {
+          const view = trimmer.trim(text, budget, ctx);
+          expectHonestView(view, text, budget);
+          const body = viewBody(view);
+          if (view.metadata.strategy === 'json' || view.metadata.strategy === 'minified') {
+            JSON.parse(body);
+            const source = new Set(numberTokens(text));
+            for (const token of numberTokens(body)) expect(source.has(token)).toBe(true);
+          }
+          if (!view.metadata.contentLost) {
+            expect(trailingDisclosureNotes(view.text)).toEqual([]);
+            if (view.metadata.strategy === 'minified') {
+              expect(numberTokens(body)).toEqual(numberTokens(text));
+            }
+          }
+          expect(trimmer.trim(text, budget, ctx)).toEqual(view);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('JSON large enough to be cut: still valid and within budget', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 20, maxLength: 120 }),
+        fc.integer({ min: MIN_TRIM_BUDGET_BYTES, max: 3000 }),
+        fc.boolean(),
+        (items, budget, pretty) => {
+          const text = JSON.stringify(
+            { items, meta: { count: items.length } },
+            null,
+            pretty ? 1 : undefined,
+          );
+          const view = trimmer.trim(text, budget, { userQuery: 'count items' });
+          expectHonestView(view, text, budget);
+          expect(view.metadata.contentLost).toBe(
+            view.metadata.strategy !== 'unchanged' && view.metadata.strategy !== 'minified',
+          );
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('text: within budget, note iff loss, kept lines come from the input in order, deterministic', () => {
+    fc.assert(
+      fc.property(
+        textDocument.chain((text) => fc.tuple(fc.constant(text), budgetFor(text), context)),
+        ([text, budget, ctx]) => {
+          const view = trimmer.trim(text, budget, ctx);
+          expectHonestView(view, text, budget);
+          const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
+          if (view.metadata.strategy === 'text' && note.includes(' lines kept')) {
+            let from = 0;
+            for (const line of viewBody(view).split('\n')) {
+              const at = text.indexOf(line, from);
+              expect(at).toBeGreaterThanOrEqual(0);
+              from = at + line.length;
+            }
+          }
+          expect(trimmer.trim(text, budget, ctx)).toEqual(view);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
