@@ -2,6 +2,12 @@ import type { CliCommand } from '../cli-command.js';
 import { configCommand } from './config-command.js';
 import { digestCommand } from './digest-command.js';
 import { distillCommand } from './distill-command.js';
+import { trimCommand } from './trim-command.js';
 
 /** Every command, in the order `compaction --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [configCommand, digestCommand, distillCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  configCommand,
+  digestCommand,
+  distillCommand,
+  trimCommand,
+];
