@@ -1,0 +1,307 @@
+// Structural trimmer: throughput against native JSON.parse, and needle retention against three
+// baselines (head cut, head+tail, keyword line filter), all measured in the same run on the
+// shared fixtures. Needles are generated deterministically from the fixtures.
+import { truncateUtf8, truncateUtf8Start } from '@compaction/core';
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
+import { createStructuralTrimmer } from '@compaction/trimmer';
+import { markdownTable, medianMs, writeResult } from './lib/report.mjs';
+
+if (!fixturesAvailable()) {
+  console.error('fixtures not available: ../shared/fixtures is missing');
+  process.exit(1);
+}
+
+const trimmer = createStructuralTrimmer();
+const THROUGHPUT_BUDGET = 65_536;
+const SHARES = [0.03, 0.1];
+const POSITIONS = [0.35, 0.49, 0.63, 0.78, 0.92];
+
+// ---------------------------------------------------------------- throughput
+const throughputRows = [];
+for (const fixture of listFixtures({ kind: 'json', minBytes: 500_000 })) {
+  const text = readFixture(fixture.path);
+  const parseMs = medianMs(() => JSON.parse(text), { runs: 15, warmup: 3 });
+  const trimMs = medianMs(() => trimmer.trim(text, THROUGHPUT_BUDGET), { runs: 15, warmup: 3 });
+  throughputRows.push({ path: fixture.path, bytes: fixture.bytes, parseMs, trimMs });
+}
+
+// ---------------------------------------------------------------- needles
+const count = (haystack, needle) => {
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) n++;
+  return n;
+};
+
+/** The array holding the most bytes of object items, found iteratively. */
+function dominantArray(root) {
+  let best;
+  let bestSize = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      const objects = node.filter(
+        (item) => item && typeof item === 'object' && !Array.isArray(item),
+      );
+      if (objects.length >= 20) {
+        const size = JSON.stringify(node).length;
+        if (size > bestSize) {
+          best = node;
+          bestSize = size;
+        }
+      }
+      for (const item of node) if (item && typeof item === 'object') stack.push(item);
+    } else if (node && typeof node === 'object') {
+      for (const value of Object.values(node))
+        if (value && typeof value === 'object') stack.push(value);
+    }
+  }
+  return best;
+}
+
+/** String leaves of a record up to two levels down, as [path, value]. */
+function leaves(record) {
+  const out = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value === 'string') out.push([key, value]);
+    else if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [inner, leaf] of Object.entries(value)) {
+        if (typeof leaf === 'string') out.push([`${key}.${inner}`, leaf]);
+      }
+    }
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+const JSON_PHRASES = [
+  (ask, name, value) => `What is the ${ask} of the record whose ${name} is ${value}?`,
+  (ask, name, value) => `For the entry with ${name} = ${value}, what is its ${ask}?`,
+  (ask, name, value) => `Find ${value} (${name}) and tell me the ${ask}.`,
+  (ask, name, value) => `${ask} for ${name} ${value}?`,
+  (ask, name, value) => `I need the ${ask} value of the item identified by ${name} ${value}.`,
+];
+const lastSegment = (path) => path.split('.').pop();
+
+function jsonNeedles(path, text) {
+  const array = dominantArray(JSON.parse(text));
+  if (!array) return [];
+  const needles = [];
+  POSITIONS.forEach((position, index) => {
+    for (let offset = 0; offset < array.length; offset++) {
+      const at = Math.floor(array.length * position) + offset;
+      const record = array[at];
+      if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
+      const unique = leaves(record).filter(([, value]) => {
+        const literal = JSON.stringify(value);
+        return value.length >= 3 && value.length <= 120 && count(text, literal) === 1;
+      });
+      if (unique.length < 2) continue;
+      const [namePath, nameValue] = unique[0];
+      const [askPath, askValue] = unique[1 + ((index * 7) % (unique.length - 1))];
+      const phrase = JSON_PHRASES[(needles.length + path.length) % JSON_PHRASES.length];
+      needles.push({
+        fixture: path,
+        kind: 'json',
+        question: phrase(lastSegment(askPath), lastSegment(namePath), nameValue),
+        mustContain: [JSON.stringify(askValue), JSON.stringify(nameValue)],
+      });
+      break;
+    }
+  });
+  return needles;
+}
+
+const WORD = /[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]/g;
+const TEXT_PHRASES = [
+  (a, b) => `What does the log say about ${a} and ${b}?`,
+  (a, b) => `Find the line mentioning ${a} ${b}.`,
+  (a, b) => `Is there anything about ${a}? Look for ${b} too.`,
+  (a, b) => `${a} ${b}: what happened there?`,
+  (a, b) => `Show me what is reported for ${b} near ${a}.`,
+];
+
+function textNeedles(path, text) {
+  const lines = text.split('\n');
+  const frequency = new Map();
+  const wordsOf = lines.map((line) => {
+    const words = new Set(
+      (line.match(WORD) ?? []).filter((word) => word.length >= 4).map((w) => w.toLowerCase()),
+    );
+    for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    return words;
+  });
+  const needles = [];
+  POSITIONS.forEach((position) => {
+    const center = Math.floor(lines.length * position);
+    const window = Math.max(5, Math.floor(lines.length * 0.02));
+    let best;
+    for (let i = Math.max(0, center - window); i < Math.min(lines.length, center + window); i++) {
+      const line = lines[i].trim();
+      if (line.length < 20 || line.length > 400 || count(text, line) !== 1) continue;
+      const rare = [...wordsOf[i]].sort(
+        (a, b) => frequency.get(a) - frequency.get(b) || (a < b ? -1 : a > b ? 1 : 0),
+      );
+      if (rare.length < 2) continue;
+      const score = frequency.get(rare[0]) + frequency.get(rare[1]);
+      if (!best || score < best.score) best = { score, line, words: rare.slice(0, 2) };
+    }
+    if (!best) return;
+    const phrase = TEXT_PHRASES[(needles.length + path.length) % TEXT_PHRASES.length];
+    needles.push({
+      fixture: path,
+      kind: 'text',
+      question: phrase(best.words[0], best.words[1]),
+      mustContain: [best.line],
+    });
+  });
+  return needles;
+}
+
+// ---------------------------------------------------------------- baselines
+const headCut = (text, budget) => truncateUtf8(text, budget);
+const headTail = (text, budget) => {
+  const head = truncateUtf8(text, Math.floor(budget / 2));
+  return `${head}\n${truncateUtf8Start(text, budget - Buffer.byteLength(head) - 1)}`;
+};
+const STOP = new Set(
+  'what the and for with that this does about find line tell show there near from value entry record item whose need identified mentioning reported anything happened look too its say log'.split(
+    ' ',
+  ),
+);
+const lineFilter = (text, budget, question) => {
+  const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}_.:-]+/gu) ?? [])]
+    .map((word) => word.replace(/[.:?-]+$/, ''))
+    .filter((word) => word.length >= 3 && !STOP.has(word));
+  const lines = text.split('\n');
+  const scored = [];
+  lines.forEach((line, index) => {
+    const lower = line.toLowerCase();
+    let score = 0;
+    for (const word of words) if (lower.includes(word)) score++;
+    if (score > 0) scored.push({ index, score, bytes: Buffer.byteLength(line) + 1 });
+  });
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  const keep = [];
+  let used = 0;
+  for (const line of scored) {
+    if (used + line.bytes > budget) continue;
+    keep.push(line.index);
+    used += line.bytes;
+  }
+  return keep
+    .sort((a, b) => a - b)
+    .map((index) => lines[index])
+    .join('\n');
+};
+
+const METHODS = {
+  trimmer: (text, budget, question) => trimmer.trim(text, budget, { userQuery: question }).text,
+  'head cut': headCut,
+  'head+tail': headTail,
+  'line filter': lineFilter,
+};
+
+const needles = [];
+for (const fixture of listFixtures()) {
+  const text = readFixture(fixture.path);
+  needles.push(
+    ...(fixture.kind === 'json'
+      ? jsonNeedles(fixture.path, text)
+      : textNeedles(fixture.path, text)),
+  );
+}
+
+// results[kind][method][share] = hits
+const hits = {};
+const totals = { json: 0, text: 0 };
+const perFixture = new Map();
+for (const needle of needles) {
+  const text = readFixture(needle.fixture);
+  const bytes = Buffer.byteLength(text);
+  totals[needle.kind]++;
+  for (const share of SHARES) {
+    const budget = Math.max(256, Math.floor(bytes * share));
+    for (const [method, run] of Object.entries(METHODS)) {
+      const view = run(text, budget, needle.question);
+      if (Buffer.byteLength(view) > budget)
+        throw new Error(`${method} over budget on ${needle.fixture}`);
+      const ok = needle.mustContain.every((part) => view.includes(part));
+      const key = `${needle.kind}|${method}|${share}`;
+      hits[key] = (hits[key] ?? 0) + (ok ? 1 : 0);
+      if (method === 'trimmer') {
+        const row = perFixture.get(needle.fixture) ?? { needles: 0, 0.03: 0, 0.1: 0 };
+        if (share === SHARES[0]) row.needles++;
+        row[share] += ok ? 1 : 0;
+        perFixture.set(needle.fixture, row);
+      }
+    }
+  }
+}
+
+const recall = (kinds, method, share) => {
+  const hit = kinds.reduce((sum, kind) => sum + (hits[`${kind}|${method}|${share}`] ?? 0), 0);
+  const total = kinds.reduce((sum, kind) => sum + totals[kind], 0);
+  return total === 0 ? '–' : (hit / total).toFixed(2);
+};
+
+const throughputTable = markdownTable(
+  ['fixture', 'bytes', 'JSON.parse ms', 'trim to 64 KiB ms', 'ratio (target ≤ 2×)'],
+  throughputRows.map((row) => [
+    row.path,
+    String(row.bytes),
+    row.parseMs.toFixed(2),
+    row.trimMs.toFixed(2),
+    `${(row.trimMs / row.parseMs).toFixed(2)}×`,
+  ]),
+);
+const groups = [
+  ['JSON', ['json']],
+  ['text', ['text']],
+  ['overall', ['json', 'text']],
+];
+const retentionTable = markdownTable(
+  ['needles', 'budget', ...Object.keys(METHODS)],
+  SHARES.flatMap((share) =>
+    groups.map(([label, kinds]) => [
+      `${label} (${kinds.reduce((sum, kind) => sum + totals[kind], 0)})`,
+      `${share * 100}% of input`,
+      ...Object.keys(METHODS).map((method) => recall(kinds, method, share)),
+    ]),
+  ),
+);
+const fixtureTable = markdownTable(
+  ['fixture', 'needles', 'trimmer recall at 3%', 'trimmer recall at 10%'],
+  [...perFixture.entries()].map(([path, row]) => [
+    path,
+    String(row.needles),
+    (row[0.03] / row.needles).toFixed(2),
+    (row[0.1] / row.needles).toFixed(2),
+  ]),
+);
+
+writeResult(
+  'trimmer',
+  'Structural trimmer',
+  `## Throughput
+
+Each JSON fixture over 500 KB trimmed to ${THROUGHPUT_BUDGET} bytes (no query), against native
+\`JSON.parse\` of the same string; median of 15 runs after 3 warm-ups, same process.
+
+${throughputTable}
+
+## Retention
+
+Needles generated from the fixtures: for JSON, records at ${POSITIONS.map((p) => `${p * 100}%`).join(', ')}
+of the dominant array, asking for one unique string field of a record named by another (a hit
+needs both values in the view); for text, the rarest line near the same depths, asked about by
+its two rarest words (a hit needs the whole line). Phrasings vary. Budgets are shares of the
+input's UTF-8 size (at least 256 bytes). Baselines run on the same input and budget: head cut,
+head+tail (half each), and a keyword line filter (lines sharing the most query words, in
+original order). Targets: overall ≥ 0.9 at 3% and ≥ 0.95 at 10%.
+
+${retentionTable}
+
+### Trimmer recall per fixture
+
+${fixtureTable}`,
+);
