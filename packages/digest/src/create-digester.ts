@@ -10,8 +10,8 @@ export interface DigestResult {
   contentLost: boolean;
   /** Counts of what was left out. */
   elisions: DigestElisions;
-  /** UTF-8 bytes of the input text. */
-  originalBytes: number;
+  /** UTF-8 bytes of the input text (counted when first read). */
+  readonly originalBytes: number;
   /** UTF-8 bytes of `digest`. */
   digestBytes: number;
   /** Numbers kept as exact source text because a JavaScript number would change them. */
@@ -25,8 +25,8 @@ export type DigestOutcome =
       ok: false;
       /** Why the text is not JSON. */
       error: SyntaxError;
-      /** UTF-8 bytes of the input text. */
-      originalBytes: number;
+      /** UTF-8 bytes of the input text (counted when first read). */
+      readonly originalBytes: number;
     };
 
 /** Builds digests with fixed caps. */
@@ -62,15 +62,24 @@ export function createDigester(settings: DigestSettings = {}): Digester {
   return {
     caps,
     digest(text) {
-      const originalBytes = utf8ByteLength(text);
       const parsed = parseJsonLossless(text);
-      if (!parsed.ok) return { ok: false, error: parsed.error, originalBytes };
-      return {
-        ok: true,
+      // Counting UTF-8 bytes of a large non-Latin-1 text costs a sizeable share of a parse, so
+      // it is done only when asked for.
+      let originalBytes: number | undefined;
+      const sized = <T extends object>(outcome: T): T & { readonly originalBytes: number } =>
+        Object.defineProperty(outcome, 'originalBytes', {
+          enumerable: true,
+          get: () => {
+            originalBytes ??= utf8ByteLength(text);
+            return originalBytes;
+          },
+        }) as T & { readonly originalBytes: number };
+      if (!parsed.ok) return sized({ ok: false as const, error: parsed.error });
+      return sized({
+        ok: true as const,
         ...ofValue(parsed.value),
-        originalBytes,
         losslessNumbers: parsed.losslessNumbers,
-      };
+      });
     },
     digestValue: ofValue,
   };

@@ -55,8 +55,17 @@ function countCodePoints(text: string): number {
 // A data string that starts with "…" is written with the JSON escape \u2026: the parsed value is
 // unchanged, but a reader can tell it from a digest's own "…" sentinels and descriptors.
 function quote(text: string): string {
+  const first = text.charCodeAt(0);
+  // Most keys and short values need no escape; checking is about twice as fast as
+  // JSON.stringify on a short string, and quote only ever sees strings up to the scalar cap.
+  let plain = first !== ELLIPSIS;
+  for (let i = 0; plain && i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    plain = code >= 0x20 && code !== 0x22 && code !== 0x5c && (code < 0xd800 || code > 0xdfff);
+  }
+  if (plain) return `"${text}"`;
   const json = JSON.stringify(text);
-  return text.charCodeAt(0) === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
+  return first === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
 }
 
 /** The first `limit` keys of `keys` in code-unit order, without sorting all of them. */

@@ -1,0 +1,95 @@
+// Digest speed as a ratio to native JSON.parse of the same input, and digest size, for every
+// JSON fixture plus a generated 500 KB Loki response. core's parseJsonLossless (the shared,
+// lossless number handling every digest goes through) is timed too, so the cost of the digest
+// walk itself can be told apart from the cost of lossless parsing.
+import { parseJsonLossless } from '@compaction/core';
+import { createDigester } from '@compaction/digest';
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
+import { markdownTable, medianMs, writeResult } from './lib/report.mjs';
+
+function lokiResponse() {
+  const result = [];
+  for (let i = 0; i < 200; i++) {
+    const values = [];
+    for (let j = 0; j < 7; j++) {
+      const line = JSON.stringify({
+        level: j % 3 === 0 ? 'warn' : 'info',
+        ts: `2024-05-01T12:${String(i % 60).padStart(2, '0')}:${String(j).padStart(2, '0')}.123Z`,
+        msg: 'request handled',
+        route: `/api/v1/orders/${i * 31 + j}`,
+        status: 200,
+        duration_ms: j * 7 + i,
+        trace_id: `${i.toString(16).padStart(16, '0')}${j.toString(16).padStart(16, '0')}`,
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
+      });
+      values.push([`${1714564800000000000n + BigInt(i * 1_000_000 + j)}`, line]);
+    }
+    result.push({ stream: { app: 'checkout', namespace: 'prod', pod: `checkout-${i}` }, values });
+  }
+  return JSON.stringify({ status: 'success', data: { resultType: 'streams', result } });
+}
+
+const inputs = [{ name: '(generated) Loki query_range, 200 streams', text: lokiResponse() }];
+if (fixturesAvailable()) {
+  for (const fixture of listFixtures({ kind: 'json' })) {
+    inputs.push({ name: fixture.path, text: readFixture(fixture.path) });
+  }
+} else {
+  console.warn('fixtures not available: only the generated input is measured');
+}
+
+const digester = createDigester({ env: {} });
+const options = { runs: 15, warmup: 5 };
+const rows = [];
+const ratios = [];
+const parseRatios = [];
+for (const { name, text } of inputs) {
+  const outcome = digester.digest(text);
+  if (!outcome.ok) throw new Error(`${name}: ${outcome.error.message}`);
+  // Interleave the three timings so machine load hits them alike.
+  const native = medianMs(() => JSON.parse(text), options);
+  const lossless = medianMs(() => parseJsonLossless(text), options);
+  const digest = medianMs(() => digester.digest(text), options);
+  const native2 = medianMs(() => JSON.parse(text), options);
+  const baseline = Math.min(native, native2);
+  const ratio = digest / baseline;
+  ratios.push(ratio);
+  parseRatios.push(lossless / baseline);
+  rows.push([
+    name,
+    outcome.originalBytes.toLocaleString('en-US'),
+    outcome.digestBytes.toLocaleString('en-US'),
+    `${((outcome.digestBytes / outcome.originalBytes) * 100).toFixed(2)}%`,
+    outcome.losslessNumbers.toLocaleString('en-US'),
+    baseline.toFixed(2),
+    `${(lossless / baseline).toFixed(2)}×`,
+    `${ratio.toFixed(2)}×`,
+    ratio <= 1.5 ? 'yes' : 'no',
+  ]);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const body = `Default caps (array sample 3, scalar cap 200 chars, key cap 50, depth cap 64). Times are
+medians of ${options.runs} runs after ${options.warmup} warm-ups; "JSON.parse ms" is the smaller of two
+baseline medians taken before and after. Target: digest ≤ 1.5× JSON.parse.
+
+${markdownTable(
+  [
+    'input',
+    'bytes',
+    'digest bytes',
+    'digest / input',
+    'lossless numbers',
+    'JSON.parse ms',
+    'parseJsonLossless ×',
+    'digest ×',
+    '≤ 1.5×',
+  ],
+  rows,
+)}
+
+Median digest ratio: ${median(ratios).toFixed(2)}× (${ratios.filter((r) => r <= 1.5).length} of ${ratios.length} inputs within 1.5×).
+Median parseJsonLossless ratio alone: ${median(parseRatios).toFixed(2)}× — the floor of any digest that keeps numbers
+byte for byte through core's lossless JSON.`;
+
+writeResult('digest', 'Digest: time vs JSON.parse, and size per fixture', body);
