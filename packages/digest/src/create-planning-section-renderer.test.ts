@@ -285,6 +285,23 @@ describe('createPlanningSectionRenderer', () => {
       },
     }).render([textStep('t', 'word '.repeat(500))]);
     expect(section.text).toContain('[trimmed: 2500 → ');
+    const greedy = await createPlanningSectionRenderer({
+      env,
+      nonJsonFloorBytes: 300,
+      floor: {
+        async process(result) {
+          return {
+            text: result,
+            metadata: { contentLost: false, originalBytes: 0, outputBytes: 0 },
+          };
+        },
+      },
+    }).render([textStep('t', 'word '.repeat(500))]);
+    const body = greedy.text.slice(greedy.text.indexOf('## t:'));
+    expect(body).toContain('[trimmed: 2500 → ');
+    expect(
+      utf8ByteLength(body.slice(body.indexOf('\n') + 1, body.indexOf('\n\n[showing'))),
+    ).toBeLessThanOrEqual(300);
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(

@@ -208,7 +208,9 @@ export function createPlanningSectionRenderer(
       signal: options.signal,
     };
     try {
-      return (await floor.process(result, continuation.nonJsonFloorBytes, context)).text;
+      const { text } = await floor.process(result, continuation.nonJsonFloorBytes, context);
+      if (utf8ByteLength(text) <= continuation.nonJsonFloorBytes) return text;
+      throw new Error(`the floor returned more than ${continuation.nonJsonFloorBytes} bytes`);
     } catch (error) {
       options.signal?.throwIfAborted();
       try {
