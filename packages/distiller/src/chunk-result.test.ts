@@ -155,4 +155,31 @@ describe('chunkResult', () => {
       ),
     );
   });
+
+  it('keeps every item of a pretty-printed top-level array, in order (property)', () => {
+    const item = fc.record({
+      id: fc.bigInt({ min: 2n ** 60n, max: 2n ** 63n }),
+      name: fc.string({ maxLength: 20 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 80 }),
+        fc.integer({ min: 300, max: 2000 }),
+        (items, max) => {
+          const text = JSON.stringify(
+            items.map((i) => ({ ...i, id: `@${i.id}@` })),
+            null,
+            2,
+          ).replace(/"@(\d+)@"/g, '$1');
+          const { chunks } = chunkResult(text, { maxChunkBytes: max });
+          const ids: string[] = [];
+          for (const chunk of chunks) {
+            expect(utf8ByteLength(chunk)).toBeLessThanOrEqual(max);
+            for (const match of chunk.matchAll(/"id": (\d+)/g)) ids.push(match[1]!);
+          }
+          expect(ids).toEqual(items.map((i) => String(i.id)));
+        },
+      ),
+    );
+  });
 });

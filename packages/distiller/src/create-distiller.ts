@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   type AIClient,
   type AICompletion,
@@ -377,6 +378,8 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     const signal = callerSignal
       ? AbortSignal.any([callerSignal, deadline.signal])
       : deadline.signal;
+    // One listener per segment call in flight, plus the cache's.
+    setMaxListeners(resolved.mapConcurrency + 10, signal);
 
     try {
       const cacheKey =
@@ -442,6 +445,11 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
           };
           signal.throwIfAborted();
           llmInputBytes += utf8ByteLength(prompt);
+          // Each call gets its own signal, so the SDK's listeners go away with the call instead
+          // of piling up on the signal shared by every segment.
+          const callController = new AbortController();
+          const forward = () => callController.abort(signal.reason);
+          signal.addEventListener('abort', forward, { once: true });
           try {
             const completion = await telemetry.withSpan(
               SPAN_NAMES.modelCall,
@@ -455,7 +463,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
                   ...(aiOptions.temperature !== undefined
                     ? { temperature: aiOptions.temperature }
                     : {}),
-                  signal,
+                  signal: callController.signal,
                   description,
                 });
                 callSpan.setAttributes({
@@ -491,6 +499,8 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
               error: errorMessage(reason),
             });
             throw error;
+          } finally {
+            signal.removeEventListener('abort', forward);
           }
         },
       };
