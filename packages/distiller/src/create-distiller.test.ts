@@ -140,6 +140,18 @@ describe('single-call distillation', () => {
     expect(telemetry.total(METRIC_NAMES.distillFailed)).toBe(1);
   });
 
+  it('falls open to the floor when the provider is unreachable', async () => {
+    const closed = await createProviderServer();
+    await closed.close();
+    const unreachable = createOpenAIClient({
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: closed.openaiBaseUrl },
+      maxRetries: 0,
+    });
+    const result = sampleRecords(40_000);
+    const out = await createDistiller({ client: unreachable }).process(result, 4096, context);
+    expect(out).toEqual(floor(result, 4096));
+  });
+
   it('cuts a hanging call at the deadline and returns the floor', async () => {
     server.setHandler(() => ({ hang: true }));
     const telemetry = createRecordingTelemetry();
@@ -315,6 +327,39 @@ describe('map-reduce', () => {
     expect(out.text).toMatch(/\(over_context\)/);
     expect(server.requests.every((r) => !r.prompt.includes('### Extract'))).toBe(true);
     expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(4096);
+  });
+
+  it('map-reduces a 100 MB log within budget, every segment under the pre-filter size', async () => {
+    const line = '2026-03-01T12:00:00Z INFO svc request handled in 12 ms é\r\n';
+    const huge = line.repeat(Math.ceil(100_000_000 / line.length));
+    let largest = 0;
+    const scripted = createScriptedAIClient((request) => {
+      largest = Math.max(largest, utf8ByteLength(request.prompt));
+      return request.description === 'map-reduce reduce' ? 'no failures found' : 'all INFO';
+    });
+    const out = await createDistiller({ client: scripted }).process(huge, 4096, context);
+    expect(out.text).toBe('no failures found');
+    const minimum = Math.ceil(utf8ByteLength(huge) / 131_072);
+    expect(out.metadata).toMatchObject({ chunkStrategy: 'lines', contentLost: false });
+    expect(out.metadata.segmentsAnalyzed).toBe(out.metadata.segmentsTotal);
+    expect(out.metadata.segmentsTotal).toBeGreaterThanOrEqual(minimum);
+    expect(out.metadata.segmentsTotal).toBeLessThan(minimum * 1.05);
+    expect(largest).toBeLessThan(131_072 + 1024);
+  });
+
+  it('handles empty, invalid, BOM-prefixed and lone-surrogate input without exceeding the budget', async () => {
+    const scripted = createScriptedAIClient(() => 'summary \uD800 with a lone surrogate');
+    const d = createDistiller({ client: scripted, thresholdBytes: 100 });
+    for (const input of [
+      '',
+      '{"truncated": [1, 2',
+      '\uFEFF[{"a":1}]'.padEnd(400, ' '),
+      `x\uDC00y`.repeat(200),
+    ]) {
+      const out = await d.process(input, 300, context);
+      expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(300);
+      expect(out.metadata.outputBytes).toBe(utf8ByteLength(out.text));
+    }
   });
 
   it('falls back to the floor when every segment fails', async () => {
