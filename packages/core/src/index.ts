@@ -1,3 +1,9 @@
+export type {
+  AgentInputChange,
+  AgentInputContext,
+  AgentInputProcessor,
+  ProcessedAgentInput,
+} from './agent-input-processor.js';
 export type { AIClient, AICompletion, AICompletionRequest, AIUsage } from './ai-client.js';
 export type {
   ArtifactsConfig,

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateSynthesisBudgets, budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
+import {
+  allocateSynthesisBudgets,
+  budgetsFromContextWindow,
+} from './allocate-synthesis-budgets.js';
 
 const settings = { perResultBytes: 65_536, totalBytes: 196_608, distilledBytes: 4096 };
 
@@ -32,29 +35,46 @@ describe('allocateSynthesisBudgets', () => {
     const aware = allocateSynthesisBudgets(requests, settings);
     expect(aware.get('huge')).toBe(4096);
     expect(aware.get('x')).toBe(Math.min(65_536, Math.floor((196_608 - 4096) / 3)));
-    const naive = allocateSynthesisBudgets(requests.map((r) => ({ ...r, willDistill: false })), settings);
+    const naive = allocateSynthesisBudgets(
+      requests.map((r) => ({ ...r, willDistill: false })),
+      settings,
+    );
     expect(naive.get('x')!).toBeLessThan(aware.get('x')!);
   });
 
   it('never exceeds the total or the per-result cap, and never gives more than asked (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ bytes: fc.nat({ max: 10_000_000 }), willDistill: fc.boolean() }), { maxLength: 40 }),
+        fc.array(fc.record({ bytes: fc.nat({ max: 10_000_000 }), willDistill: fc.boolean() }), {
+          maxLength: 40,
+        }),
         fc.integer({ min: 1, max: 300_000 }),
         fc.integer({ min: 1, max: 300_000 }),
         (items, perResultBytes, totalBytes) => {
           const requests = items.map((item, i) => ({ id: `s${i}`, ...item }));
-          const budgets = allocateSynthesisBudgets(requests, { perResultBytes, totalBytes, distilledBytes: 4096 });
+          const budgets = allocateSynthesisBudgets(requests, {
+            perResultBytes,
+            totalBytes,
+            distilledBytes: 4096,
+          });
           let sum = 0;
           for (const request of requests) {
             const budget = budgets.get(request.id)!;
             expect(budget).toBeGreaterThanOrEqual(0);
             expect(budget).toBeLessThanOrEqual(perResultBytes);
-            expect(budget).toBeLessThanOrEqual(request.willDistill ? Math.min(4096, request.bytes) : request.bytes);
+            expect(budget).toBeLessThanOrEqual(
+              request.willDistill ? Math.min(4096, request.bytes) : request.bytes,
+            );
             sum += budget;
           }
           expect(sum).toBeLessThanOrEqual(totalBytes);
-          expect(allocateSynthesisBudgets(requests, { perResultBytes, totalBytes, distilledBytes: 4096 })).toEqual(budgets);
+          expect(
+            allocateSynthesisBudgets(requests, {
+              perResultBytes,
+              totalBytes,
+              distilledBytes: 4096,
+            }),
+          ).toEqual(budgets);
         },
       ),
       { numRuns: 1000 },
@@ -62,15 +82,25 @@ describe('allocateSynthesisBudgets', () => {
   });
 
   it('leaves out results that cannot get the minimum instead of overrunning', () => {
-    const requests = Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, bytes: 10_000, willDistill: false }));
-    const budgets = allocateSynthesisBudgets(requests, { ...settings, totalBytes: 2000, minimumBytes: 512 });
+    const requests = Array.from({ length: 10 }, (_, i) => ({
+      id: `s${i}`,
+      bytes: 10_000,
+      willDistill: false,
+    }));
+    const budgets = allocateSynthesisBudgets(requests, {
+      ...settings,
+      totalBytes: 2000,
+      minimumBytes: 512,
+    });
     const granted = [...budgets.values()].filter((value) => value > 0);
     expect(granted.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2000);
     expect(granted.every((value) => value >= 512 || value === 0)).toBe(true);
   });
 
   it('refuses non-positive settings', () => {
-    expect(() => allocateSynthesisBudgets([], { ...settings, totalBytes: 0 })).toThrow(/totalBytes/);
+    expect(() => allocateSynthesisBudgets([], { ...settings, totalBytes: 0 })).toThrow(
+      /totalBytes/,
+    );
   });
 });
 

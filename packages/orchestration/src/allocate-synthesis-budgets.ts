@@ -36,13 +36,19 @@ export function allocateSynthesisBudgets(
   const minimum = settings.minimumBytes ?? 1;
   for (const [name, value] of Object.entries({ perResultBytes, totalBytes, distilledBytes })) {
     if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new InvalidArgumentError({ argument: name, message: `${name} must be a positive integer, got ${value}` });
+      throw new InvalidArgumentError({
+        argument: name,
+        message: `${name} must be a positive integer, got ${value}`,
+      });
     }
   }
   const demands = requests.map((request, order) => ({
     id: request.id,
     order,
-    demand: Math.min(perResultBytes, request.willDistill ? Math.min(distilledBytes, request.bytes) : request.bytes),
+    demand: Math.min(
+      perResultBytes,
+      request.willDistill ? Math.min(distilledBytes, request.bytes) : request.bytes,
+    ),
   }));
   const byDemand = [...demands].sort((a, b) => a.demand - b.demand || a.order - b.order);
   const budgets = new Map<string, number>();
@@ -81,14 +87,23 @@ export function budgetsFromContextWindow(settings: ContextWindowBudgetSettings):
   const perResultShare = settings.perResultShare ?? totalShare / 3;
   const bytesPerToken = settings.bytesPerToken ?? 3.5;
   if (!Number.isFinite(contextWindowTokens) || contextWindowTokens <= 0) {
-    throw new InvalidArgumentError({ argument: 'contextWindowTokens', message: 'contextWindowTokens must be positive' });
+    throw new InvalidArgumentError({
+      argument: 'contextWindowTokens',
+      message: 'contextWindowTokens must be positive',
+    });
   }
   for (const [name, share] of Object.entries({ totalShare, perResultShare })) {
     if (!(share > 0 && share <= 1)) {
-      throw new InvalidArgumentError({ argument: name, message: `${name} must be in (0, 1], got ${share}` });
+      throw new InvalidArgumentError({
+        argument: name,
+        message: `${name} must be in (0, 1], got ${share}`,
+      });
     }
   }
   const totalBytes = Math.floor(contextWindowTokens * bytesPerToken * totalShare);
-  const perResultBytes = Math.min(totalBytes, Math.floor(contextWindowTokens * bytesPerToken * perResultShare));
+  const perResultBytes = Math.min(
+    totalBytes,
+    Math.floor(contextWindowTokens * bytesPerToken * perResultShare),
+  );
   return { totalBytes, perResultBytes };
 }

@@ -15,14 +15,24 @@ import {
 export function byteCutFloor(result: string, maxBytes: number): ProcessedResult {
   const originalBytes = utf8ByteLength(result);
   if (originalBytes <= maxBytes) {
-    return { text: result, metadata: { contentLost: false, originalBytes, outputBytes: originalBytes, strategy: 'unchanged' } };
+    return {
+      text: result,
+      metadata: {
+        contentLost: false,
+        originalBytes,
+        outputBytes: originalBytes,
+        strategy: 'unchanged',
+      },
+    };
   }
   // The note's own digits depend on the kept size; size it with the largest possible value.
   const probe = disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes: maxBytes });
   const room = Math.max(0, maxBytes - disclosureNotesByteLength([probe]));
   const body = truncateUtf8(result, room);
   const keptBytes = utf8ByteLength(body);
-  let text = appendDisclosureNotes(body, [disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes })]);
+  let text = appendDisclosureNotes(body, [
+    disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes }),
+  ]);
   if (utf8ByteLength(text) > maxBytes) text = truncateUtf8(text, maxBytes);
   return {
     text,

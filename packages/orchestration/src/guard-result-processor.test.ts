@@ -16,15 +16,24 @@ function processorReturning(value: unknown): ResultProcessor {
 
 describe('guardResultProcessor', () => {
   it('passes an honest, in-budget view through untouched', async () => {
-    const view = { text: 'short', metadata: { contentLost: true, originalBytes: 1, outputBytes: 5 } };
-    const honest = processorReturning({ ...view, text: 'short\n[trimmed: 1/9 lines kept, 8 dropped to fit 100 bytes; omitted content is UNKNOWN, not absent]' });
+    const view = {
+      text: 'short',
+      metadata: { contentLost: true, originalBytes: 1, outputBytes: 5 },
+    };
+    const honest = processorReturning({
+      ...view,
+      text: 'short\n[trimmed: 1/9 lines kept, 8 dropped to fit 100 bytes; omitted content is UNKNOWN, not absent]',
+    });
     const result = await guardResultProcessor(honest).process(big, 4096);
     expect(trailingDisclosureNotes(result.text)).toHaveLength(1);
     expect(result.metadata.originalBytes).toBe(utf8ByteLength(big));
   });
 
   it('adds a framework note when a custom processor says contentLost but shows none', async () => {
-    const quiet = processorReturning({ text: 'the first line', metadata: { contentLost: true, originalBytes: 0, outputBytes: 0 } });
+    const quiet = processorReturning({
+      text: 'the first line',
+      metadata: { contentLost: true, originalBytes: 0, outputBytes: 0 },
+    });
     const result = await guardResultProcessor(quiet).process(big, 4096);
     expect(result.text.startsWith('the first line\n')).toBe(true);
     const [note] = trailingDisclosureNotes(result.text);
@@ -58,7 +67,10 @@ describe('guardResultProcessor', () => {
         fc.integer({ min: 200, max: 4000 }),
         fc.boolean(),
         async (text, maxBytes, claimed) => {
-          const processor = processorReturning({ text, metadata: { contentLost: claimed, originalBytes: 0, outputBytes: 0 } });
+          const processor = processorReturning({
+            text,
+            metadata: { contentLost: claimed, originalBytes: 0, outputBytes: 0 },
+          });
           const result = await guardResultProcessor(processor).process(big, maxBytes);
           expect(utf8ByteLength(result.text)).toBeLessThanOrEqual(maxBytes);
           if (result.metadata.contentLost) {
@@ -80,8 +92,8 @@ describe('guardResultProcessor', () => {
         throw context!.signal!.reason;
       },
     };
-    await expect(guardResultProcessor(processor).process(big, 1000, { signal: controller.signal })).rejects.toThrow(
-      'user cancelled',
-    );
+    await expect(
+      guardResultProcessor(processor).process(big, 1000, { signal: controller.signal }),
+    ).rejects.toThrow('user cancelled');
   });
 });

@@ -40,7 +40,8 @@ export function guardResultProcessor(processor: ResultProcessor): ResultProcesso
         if (context?.signal?.aborted && error === context.signal.reason) throw error;
         return byteCutFloor(result, maxBytes);
       }
-      if (!usable(produced) || (produced.text === '' && result !== '')) return byteCutFloor(result, maxBytes);
+      if (!usable(produced) || (produced.text === '' && result !== ''))
+        return byteCutFloor(result, maxBytes);
 
       const originalBytes = utf8ByteLength(result);
       let { text } = produced;
@@ -61,7 +62,12 @@ export function guardResultProcessor(processor: ResultProcessor): ResultProcesso
       }
       return {
         text,
-        metadata: { ...produced.metadata, contentLost, originalBytes, outputBytes: utf8ByteLength(text) },
+        metadata: {
+          ...produced.metadata,
+          contentLost,
+          originalBytes,
+          outputBytes: utf8ByteLength(text),
+        },
       };
     },
   };

@@ -1,1 +1,30 @@
-export {};
+export {
+  allocateSynthesisBudgets,
+  budgetsFromContextWindow,
+  type ContextWindowBudgetSettings,
+  type SynthesisBudgetRequest,
+  type SynthesisBudgetSettings,
+} from './allocate-synthesis-budgets.js';
+export {
+  assembleSynthesisPrompt,
+  type SynthesisAssembly,
+  type SynthesisAssemblyInput,
+  type SynthesisSection,
+} from './assemble-synthesis-prompt.js';
+export {
+  buildDistillationProcessor,
+  type DistillationProcessorInput,
+} from './build-distillation-processor.js';
+export { byteCutFloor } from './byte-cut-floor.js';
+export {
+  type AgentInputProcessorSettings,
+  createAgentInputProcessor,
+} from './create-agent-input-processor.js';
+export {
+  type Compaction,
+  type CompactionCallOptions,
+  type CompactionDependencies,
+  type CreateCompactionSettings,
+  createCompaction,
+} from './create-compaction.js';
+export { guardResultProcessor } from './guard-result-processor.js';

@@ -10,7 +10,14 @@ export interface ServiceLogNeedle {
   offset: number;
 }
 
-const ROUTES = ['/api/v2/checkout', '/api/v2/cart/items', '/api/v2/payments/authorize', '/healthz', '/metrics', '/api/v2/catalog/search'];
+const ROUTES = [
+  '/api/v2/checkout',
+  '/api/v2/cart/items',
+  '/api/v2/payments/authorize',
+  '/healthz',
+  '/metrics',
+  '/api/v2/catalog/search',
+];
 const INFO_MESSAGES = [
   'request completed',
   'cache hit for product catalog page',
@@ -25,7 +32,10 @@ const INFO_MESSAGES = [
  * failure buried at about 55%: a connection-pool exhaustion with a stack trace, followed by more
  * routine traffic, and a summary line at the very end.
  */
-export function generateServiceLogs(options: { bytes?: number; seed?: number } = {}): { text: string; needle: ServiceLogNeedle } {
+export function generateServiceLogs(options: { bytes?: number; seed?: number } = {}): {
+  text: string;
+  needle: ServiceLogNeedle;
+} {
   const target = options.bytes ?? 3 * 1024 * 1024;
   const random = seededRandom(options.seed ?? 11);
   const transactionId = `txn_${hex(random, 20)}`;
@@ -68,7 +78,9 @@ export function generateServiceLogs(options: { bytes?: number; seed?: number } =
     lines.push(line);
     bytes += Buffer.byteLength(line) + 1;
   }
-  lines.push(`${new Date(time + 5).toISOString()} INFO  summary: ${lines.length} requests, 1 error (PoolExhausted), p99 latency 183ms`);
+  lines.push(
+    `${new Date(time + 5).toISOString()} INFO  summary: ${lines.length} requests, 1 error (PoolExhausted), p99 latency 183ms`,
+  );
   return {
     text: `${lines.join('\n')}\n`,
     needle: { transactionId, phrase: 'connection pool exhausted', offset },

@@ -1,0 +1,67 @@
+import type {
+  AIClient,
+  CompactionConfig,
+  CompactionTelemetry,
+  DistillCache,
+} from '@compaction/core';
+import {
+  createDistiller,
+  type DistillAIOptions,
+  type Distiller,
+  type LlmDebugRecorder,
+} from '@compaction/distiller';
+import { createStructuralTrimmer, type StructuralTrimmer } from '@compaction/trimmer';
+
+/** Inputs of `buildDistillationProcessor`. */
+export interface DistillationProcessorInput {
+  /** The resolved configuration (`loadConfig(...).config`). */
+  config: CompactionConfig;
+  /** The model; without one the bare structural floor is returned. */
+  aiClient?: AIClient;
+  /** A cache of finished distillations; without one nothing is cached. */
+  cache?: DistillCache;
+  /** Telemetry seam. Default none. */
+  telemetry?: CompactionTelemetry;
+  /** Per-call model overrides (model, max tokens, temperature, system prompt). */
+  aiOptions?: DistillAIOptions;
+  /** LLM-debug recorder to use when `config.llmDebug` is on. Default: a new one. */
+  llmDebug?: LlmDebugRecorder;
+  /** Receives configuration warnings (such as an ignored map-reduce threshold). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * The Layer-2 stack a hand-wired runner needs (seed 002 §9): the structural trimmer as Stage-1
+ * pre-filter and floor, wrapped by the distiller, with the cache inside it. Without a model
+ * client, or with distillation disabled, the bare trimmer is returned.
+ */
+export function buildDistillationProcessor(
+  input: DistillationProcessorInput,
+): Distiller | StructuralTrimmer {
+  const { config } = input;
+  const trimmer = createStructuralTrimmer({
+    preserveKeys: config.trim.preserveKeys,
+    telemetry: input.telemetry,
+  });
+  if (!input.aiClient || !config.distill.enabled) return trimmer;
+  return createDistiller({
+    client: input.aiClient,
+    cache: input.cache,
+    telemetry: input.telemetry,
+    trimmer,
+    enabled: config.distill.enabled,
+    thresholdBytes: config.distill.thresholdBytes,
+    prefilterBytes: config.distill.prefilterBytes,
+    targetBytes: config.distill.targetBytes,
+    model: config.distill.model,
+    cacheTtlMs: config.distill.cacheTtlMs,
+    deadlineMs: config.distill.deadlineMs,
+    contextTokens: config.distill.contextTokens,
+    mapReduceThresholdBytes: config.distill.mapReduceThresholdBytes,
+    mapConcurrency: config.distill.mapConcurrency,
+    preserveKeys: config.trim.preserveKeys,
+    aiOptions: input.aiOptions,
+    llmDebug: config.llmDebug ? (input.llmDebug ?? true) : false,
+    onWarning: input.onWarning ?? (() => {}),
+  });
+}

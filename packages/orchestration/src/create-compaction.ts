@@ -1,0 +1,232 @@
+import {
+  type AgentInputProcessor,
+  type AIClient,
+  type CompactionConfig,
+  type CompactionConfigOptions,
+  type CompactionTelemetry,
+  type ConfigWarning,
+  type ContinuationDistiller,
+  type DistillCache,
+  loadConfig,
+  noopTelemetry,
+  type ResultProcessor,
+  utf8ByteLength,
+} from '@compaction/core';
+import {
+  createPlanningSectionRenderer,
+  createStepResolver,
+  type FailedOperationInputPolicy,
+  type PlanningSection,
+  type PlanningSectionRenderer,
+  type StepRecord,
+  type StepResolver,
+} from '@compaction/digest';
+import type { DistillAIOptions, LlmDebugRecorder } from '@compaction/distiller';
+import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
+import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
+import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
+import { buildDistillationProcessor } from './build-distillation-processor.js';
+import { byteCutFloor } from './byte-cut-floor.js';
+import { createAgentInputProcessor } from './create-agent-input-processor.js';
+import { guardResultProcessor } from './guard-result-processor.js';
+
+/** Behavioural seams (seed 002 §8.3); each one given replaces the default the factory builds. */
+export interface CompactionDependencies {
+  /** Replaces the synthesis processor. It is still held to the honesty contract. */
+  resultProcessor?: ResultProcessor;
+  /** Replaces the resolution-source trimmer. */
+  sourceResultProcessor?: ResultProcessor;
+  /** Replaces the tool→tool transform (raw pass-through by default). */
+  agentInputProcessor?: AgentInputProcessor;
+  /** Replaces the continuation distiller used for non-JSON escalations. */
+  continuationDistiller?: ContinuationDistiller;
+  /** A cache of finished distillations (LRU, Redis, your own). Default none. */
+  distillCache?: DistillCache;
+}
+
+/** Settings of `createCompaction`. */
+export interface CreateCompactionSettings {
+  /** Explicit options; they win over `COMPACTION_*` variables and defaults. */
+  config?: CompactionConfigOptions;
+  /** Environment to read `COMPACTION_*` variables from. Default `process.env`, read once here. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The model used for distillation. Without one every path is structural. */
+  aiClient?: AIClient;
+  /** Seams. */
+  deps?: CompactionDependencies;
+  /** Telemetry. Default `noopTelemetry`. */
+  telemetry?: CompactionTelemetry;
+  /** Per-call model overrides for the synthesis distiller. */
+  aiOptions?: DistillAIOptions;
+  /** LLM-debug recorder for distill calls (used when `llmDebug` is on). */
+  llmDebug?: LlmDebugRecorder;
+  /**
+   * The target model's context window in tokens: when given, the synthesis budgets become
+   * shares of it (a quarter in all, a twelfth per result) instead of the fixed byte budgets.
+   */
+  contextWindowTokens?: number;
+  /** Which inputs of failed attempts may appear in prompts. Default: all. */
+  failedOperationInputPolicy?: FailedOperationInputPolicy;
+  /** Receives configuration warnings. Default: collected in `warnings` only. */
+  onWarning?: (message: string) => void;
+}
+
+/** Options of one synthesis or continuation call. */
+export interface CompactionCallOptions {
+  userQuery?: string;
+  requestId?: string;
+  signal?: AbortSignal;
+}
+
+/** Every compaction path, built from one configuration. */
+export interface Compaction {
+  /** The configuration in effect. */
+  readonly config: CompactionConfig;
+  /** Environment values that were ignored or read unexpectedly. */
+  readonly warnings: readonly ConfigWarning[];
+  /** True when synthesis results over the threshold go to a model. */
+  readonly distillationActive: boolean;
+  /** Synthesis-path processor (distiller over trimmer, or trimmer, or your own, guarded). */
+  readonly synthesisProcessor: ResultProcessor;
+  /** Resolution-source processor: the structural trimmer, never a model. */
+  readonly sourceProcessor: ResultProcessor;
+  /** Tool→tool processor: raw unless capped. */
+  readonly agentInputProcessor: AgentInputProcessor;
+  /** Continuation planning-section renderer. */
+  readonly continuation: PlanningSectionRenderer;
+  /** Synthesis budgets in effect, in bytes. */
+  readonly synthesisBudgets: { totalBytes: number; perResultBytes: number };
+  /** Whether a synthesis result of this size will be sent to a model. */
+  willDistill(resultBytes: number): boolean;
+  /** Whether parameter micro-resolution should switch to schema-guided mapping for a source this size. */
+  usesSchemaMapping(sourceBytes: number): boolean;
+  /** Compacts a source for parameter resolution to `trim.maxMicroBytes`. */
+  compactSource(
+    result: string,
+    options?: CompactionCallOptions & { stepId?: string; toolName?: string },
+  ): ReturnType<ResultProcessor['process']>;
+  /** Several step results in one synthesis prompt, within the total budget. */
+  assembleSynthesis(
+    steps: readonly StepRecord[],
+    options?: CompactionCallOptions,
+  ): Promise<SynthesisAssembly>;
+  /** The continuation planning section for the completed steps. */
+  renderContinuation(
+    steps: readonly StepRecord[],
+    options?: CompactionCallOptions,
+  ): Promise<PlanningSection>;
+  /** Binds `{{step-N.path}}` references against the full step results. */
+  resolver(steps: Iterable<StepRecord>): StepResolver;
+}
+
+/**
+ * Builds every compaction path from one configuration (explicit options → `COMPACTION_*`
+ * variables → defaults) and the seams given. Synthesis: the distiller over the trimmer when a
+ * model client is present and distillation is enabled (gated on trimming, seed 002 §4), the
+ * bare trimmer otherwise, and a disclosed byte cut when trimming is disabled. Sources: always
+ * the trimmer at the micro-resolution budget. Agent inputs: raw unless capped. Continuation:
+ * digests, previews and, when distillation is enabled with a model and escalations > 0, the
+ * continuation distiller (independent of trimming).
+ */
+export function createCompaction(settings: CreateCompactionSettings = {}): Compaction {
+  const loaded = loadConfig({ options: settings.config, env: settings.env });
+  const { config } = loaded;
+  const warnings = [...loaded.warnings];
+  for (const warning of warnings) settings.onWarning?.(warning.message);
+  const telemetry = settings.telemetry ?? noopTelemetry;
+  const deps = settings.deps ?? {};
+  const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys, telemetry });
+
+  const distillationActive =
+    !deps.resultProcessor &&
+    config.trim.enabled &&
+    config.distill.enabled &&
+    settings.aiClient !== undefined;
+  let synthesis: ResultProcessor;
+  if (deps.resultProcessor) synthesis = deps.resultProcessor;
+  else if (!config.trim.enabled)
+    synthesis = { process: async (result, maxBytes) => byteCutFloor(result, maxBytes) };
+  else
+    synthesis = buildDistillationProcessor({
+      config,
+      aiClient: settings.aiClient,
+      cache: deps.distillCache,
+      telemetry,
+      aiOptions: settings.aiOptions,
+      llmDebug: settings.llmDebug,
+      onWarning: settings.onWarning,
+    });
+  const synthesisProcessor = guardResultProcessor(synthesis);
+  const sourceProcessor = guardResultProcessor(deps.sourceResultProcessor ?? trimmer);
+  const agentInputProcessor =
+    deps.agentInputProcessor ??
+    createAgentInputProcessor({ maxParamBytes: config.trim.maxAgentInputBytes, trimmer });
+
+  const continuationDistiller =
+    config.distill.enabled && config.continuation.maxEscalations > 0
+      ? deps.continuationDistiller
+      : undefined;
+  const continuation = createPlanningSectionRenderer({
+    maxTotalBytes: config.continuation.maxTotalBytes,
+    nonJsonFloorBytes: config.continuation.nonJsonFloorBytes,
+    maxEscalations: continuationDistiller ? config.continuation.maxEscalations : 0,
+    digestArraySample: config.continuation.digestArraySample,
+    digestScalarMax: config.continuation.digestScalarMax,
+    digestMaxKeys: config.continuation.digestMaxKeys,
+    failedOperationViewEnabled: config.failedOperationView.enabled,
+    failedOperationMaxInputBytes: config.failedOperationView.maxInputBytes,
+    failedOperationMaxStepBytes: config.failedOperationView.maxStepBytes,
+    failedOperationMaxPromptBytes: config.failedOperationView.maxPromptBytes,
+    inputPolicy: settings.failedOperationInputPolicy,
+    floor: trimmer,
+    distiller: continuationDistiller,
+    telemetry,
+    env: {},
+  });
+
+  const synthesisBudgets = settings.contextWindowTokens
+    ? budgetsFromContextWindow({ contextWindowTokens: settings.contextWindowTokens })
+    : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
+  const willDistill = (bytes: number) =>
+    distillationActive && bytes > config.distill.thresholdBytes;
+
+  return {
+    config,
+    warnings,
+    distillationActive,
+    synthesisProcessor,
+    sourceProcessor,
+    agentInputProcessor,
+    continuation,
+    synthesisBudgets,
+    willDistill,
+    usesSchemaMapping: (bytes) =>
+      config.trim.schemaMappingThreshold > 0 && bytes > config.trim.schemaMappingThreshold,
+    compactSource: (result, options = {}) =>
+      sourceProcessor.process(result, config.trim.maxMicroBytes, {
+        userQuery: options.userQuery,
+        requestId: options.requestId,
+        signal: options.signal,
+        stepId: options.stepId,
+        toolName: options.toolName,
+      }),
+    assembleSynthesis: (steps, options = {}) =>
+      assembleSynthesisPrompt(steps, {
+        processor: synthesisProcessor,
+        totalBytes: synthesisBudgets.totalBytes,
+        perResultBytes: synthesisBudgets.perResultBytes,
+        distilledBytes: config.distill.targetBytes,
+        willDistill,
+        minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        failedOperationView: {
+          ...config.failedOperationView,
+          policy: settings.failedOperationInputPolicy,
+        },
+        userQuery: options.userQuery,
+        requestId: options.requestId,
+        signal: options.signal,
+      }),
+    renderContinuation: (steps, options = {}) => continuation.render(steps, options),
+    resolver: (steps) => createStepResolver(steps),
+  };
+}
