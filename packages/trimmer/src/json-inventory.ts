@@ -53,123 +53,157 @@ export function stringEnd(text: string, open: number): number {
   return close < 0 ? text.length - 1 : close;
 }
 
-const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
-
-/**
- * Extra UTF-8 bytes (beyond one per UTF-16 unit) before each offset, for offsets queried in
- * increasing order and never inside a non-ASCII run (structural characters are ASCII).
- */
-class ExtraBytes {
-  private readonly starts: number[] = [];
-  private readonly extras: number[] = [];
-  private index = 0;
-  private total = 0;
-
-  constructor(text: string, hasNonAscii: boolean) {
-    if (!hasNonAscii) return;
-    NON_ASCII_RUN.lastIndex = 0;
-    for (let m = NON_ASCII_RUN.exec(text); m; m = NON_ASCII_RUN.exec(text)) {
-      this.starts.push(m.index);
-      this.extras.push(Buffer.byteLength(m[0], 'utf8') - m[0].length);
-    }
-  }
-
-  before(offset: number): number {
-    while (this.index < this.starts.length && this.starts[this.index]! < offset) {
-      this.total += this.extras[this.index++]!;
-    }
-    return this.total;
-  }
+// The node table is an object literal, not a class instance: a literal's map is kept alive by
+// its allocation site, whereas a class instance's field-transition map dies with the last
+// instance at a full GC, which deoptimises the scanner on every call that follows one.
+function createNodeTable(capacity: number, maxNodes: number) {
+  return {
+    capacity,
+    maxNodes,
+    count: 0,
+    kind: new Uint8Array(capacity),
+    parent: new Int32Array(capacity),
+    next: new Int32Array(capacity),
+    keyStart: new Int32Array(capacity),
+    keyBytes: new Int32Array(capacity),
+    start: new Int32Array(capacity),
+    end: new Int32Array(capacity),
+    valueBytes: new Int32Array(capacity),
+    unitBytes: new Int32Array(capacity),
+    childIndex: new Int32Array(capacity),
+  };
 }
 
-class NodeTable {
-  capacity: number;
-  count = 0;
-  kind: Uint8Array;
-  parent: Int32Array;
-  next: Int32Array;
-  keyStart: Int32Array;
-  keyBytes: Int32Array;
-  start: Int32Array;
-  end: Int32Array;
-  valueBytes: Int32Array;
-  unitBytes: Int32Array;
-  childIndex: Int32Array;
+type NodeTable = ReturnType<typeof createNodeTable>;
 
-  constructor(
-    capacity: number,
-    readonly maxNodes: number,
-  ) {
-    this.capacity = capacity;
-    this.kind = new Uint8Array(capacity);
-    this.parent = new Int32Array(capacity);
-    this.next = new Int32Array(capacity);
-    this.keyStart = new Int32Array(capacity);
-    this.keyBytes = new Int32Array(capacity);
-    this.start = new Int32Array(capacity);
-    this.end = new Int32Array(capacity);
-    this.valueBytes = new Int32Array(capacity);
-    this.unitBytes = new Int32Array(capacity);
-    this.childIndex = new Int32Array(capacity);
-  }
-
-  grow(): void {
-    const size = Math.min(this.maxNodes, this.capacity * 2);
-    const widen = <T extends Int32Array | Uint8Array>(array: T, wider: T): T => {
-      wider.set(array);
-      return wider;
-    };
-    this.kind = widen(this.kind, new Uint8Array(size));
-    this.parent = widen(this.parent, new Int32Array(size));
-    this.next = widen(this.next, new Int32Array(size));
-    this.keyStart = widen(this.keyStart, new Int32Array(size));
-    this.keyBytes = widen(this.keyBytes, new Int32Array(size));
-    this.start = widen(this.start, new Int32Array(size));
-    this.end = widen(this.end, new Int32Array(size));
-    this.valueBytes = widen(this.valueBytes, new Int32Array(size));
-    this.unitBytes = widen(this.unitBytes, new Int32Array(size));
-    this.childIndex = widen(this.childIndex, new Int32Array(size));
-    this.capacity = size;
-  }
-
-  add(
-    kind: number,
-    parent: number,
-    keyStart: number,
-    keyBytes: number,
-    start: number,
-    childIndex: number,
-  ): number {
-    if (this.count >= this.capacity) this.grow();
-    const id = this.count++;
-    this.kind[id] = kind;
-    this.parent[id] = parent;
-    this.keyStart[id] = keyStart;
-    this.keyBytes[id] = keyStart >= 0 ? keyBytes : 0;
-    this.start[id] = start;
-    this.childIndex[id] = childIndex;
-    return id;
-  }
-
-  /** Closes node `id`: its end offset and minified size, key included. */
-  close(id: number, end: number, valueBytes: number): void {
-    this.end[id] = end;
-    this.valueBytes[id] = valueBytes;
-    const key = this.keyBytes[id]!;
-    this.unitBytes[id] = key > 0 ? valueBytes + key + 1 : valueBytes;
-    this.next[id] = this.count;
-  }
+function widenInt32(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  const wider = new Int32Array(size);
+  wider.set(array);
+  return wider;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+function growTable(table: NodeTable): void {
+  const size = Math.min(table.maxNodes, table.capacity * 2);
+  const kind = new Uint8Array(size);
+  kind.set(table.kind);
+  table.kind = kind;
+  table.parent = widenInt32(table.parent, size);
+  table.next = widenInt32(table.next, size);
+  table.keyStart = widenInt32(table.keyStart, size);
+  table.keyBytes = widenInt32(table.keyBytes, size);
+  table.start = widenInt32(table.start, size);
+  table.end = widenInt32(table.end, size);
+  table.valueBytes = widenInt32(table.valueBytes, size);
+  table.unitBytes = widenInt32(table.unitBytes, size);
+  table.childIndex = widenInt32(table.childIndex, size);
+  table.capacity = size;
+}
+
+function addNode(
+  table: NodeTable,
+  kind: number,
+  parent: number,
+  keyStart: number,
+  keyBytes: number,
+  start: number,
+  childIndex: number,
+): number {
+  if (table.count >= table.capacity) growTable(table);
+  const id = table.count++;
+  table.kind[id] = kind;
+  table.parent[id] = parent;
+  table.keyStart[id] = keyStart;
+  table.keyBytes[id] = keyStart >= 0 ? keyBytes : 0;
+  table.start[id] = start;
+  table.childIndex[id] = childIndex;
+  return id;
+}
+
+/** Closes node `id`: its end offset and minified size, key included. */
+function closeNode(table: NodeTable, id: number, end: number, valueBytes: number): void {
+  table.end[id] = end;
+  table.valueBytes[id] = valueBytes;
+  const key = table.keyBytes[id]!;
+  table.unitBytes[id] = key > 0 ? valueBytes + key + 1 : valueBytes;
+  table.next[id] = table.count;
+}
+
+// What the scanner accepts next.
+const EXPECT_VALUE = 0;
+const EXPECT_VALUE_OR_CLOSE = 1;
+const EXPECT_KEY_OR_CLOSE = 2;
+const EXPECT_KEY = 3;
+const EXPECT_COLON = 4;
+const EXPECT_COMMA_OR_CLOSE = 5;
+const EXPECT_END = 6;
+
+const HEX = new Uint8Array(128);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+const ESCAPES = new Uint8Array(128);
+for (const c of '"\\/bfnrtu') ESCAPES[c.charCodeAt(0)] = 1;
+
+/** End (exclusive) of the valid JSON string opening at `open`, or -1 when it is invalid. */
+function scanString(text: string, open: number): number {
+  const length = text.length;
+  let i = open + 1;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c < 0x20) return -1;
+    if (c === 0x5c) {
+      const e = text.charCodeAt(i + 1);
+      if (e >= 128 || ESCAPES[e] !== 1) return -1;
+      if (e === 0x75) {
+        for (let h = i + 2; h < i + 6; h++) {
+          const d = text.charCodeAt(h);
+          if (!(d < 128 && HEX[d] === 1)) return -1;
+        }
+        i += 6;
+      } else i += 2;
+      continue;
+    }
+    i++;
+  }
+  return -1;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** End (exclusive) of the valid JSON number starting at `at`, or -1. */
+function scanNumber(text: string, at: number): number {
+  let i = at;
+  if (text.charCodeAt(i) === 0x2d) i++;
+  const first = text.charCodeAt(i);
+  if (first === 0x30) i++;
+  else if (first >= 0x31 && first <= 0x39) {
+    i++;
+    while (isDigit(text.charCodeAt(i))) i++;
+  } else return -1;
+  if (text.charCodeAt(i) === 0x2e) {
+    i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    i++;
+    const sign = text.charCodeAt(i);
+    if (sign === 0x2b || sign === 0x2d) i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
 
 /**
- * Inventories `text`, which must hold valid JSON (validated beforehand). One iterative pass, no
- * recursion, so nesting depth is bounded by memory only.
+ * Validates `text` as JSON (RFC 8259, as `JSON.parse` accepts it) and inventories it in the
+ * same single pass; `undefined` when it is not JSON. Iterative, so nesting depth is bounded by
+ * memory only; no intermediate values are built, which keeps it near native parse speed.
  */
-export function scanJson(text: string, maxNodes: number): JsonInventory {
-  const table = new NodeTable(Math.max(64, Math.min(maxNodes, text.length >>> 4)), maxNodes);
-  const extra = new ExtraBytes(text, NON_ASCII.test(text));
+export function scanJson(text: string, maxNodes: number): JsonInventory | undefined {
+  const table = createNodeTable(Math.max(64, Math.min(maxNodes, text.length >>> 4)), maxNodes);
+  // UTF-8 sizes of strings are only measured when the text is not pure ASCII.
+  const ascii = Buffer.byteLength(text, 'utf8') === text.length;
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
@@ -179,10 +213,10 @@ export function scanJson(text: string, maxNodes: number): JsonInventory {
   let totalValues = 0;
   let truncated = false;
   let sawWhitespace = false;
-  let expectKey = false;
+  let expect = EXPECT_VALUE;
   let pendingKey = -1;
   let pendingKeyBytes = 0;
-  // Minified offset in UTF-16 units; plus `extra.before(i)` it is a byte offset.
+  // Minified offset in UTF-8 bytes.
   let minified = 0;
 
   const length = text.length;
@@ -195,49 +229,71 @@ export function scanJson(text: string, maxNodes: number): JsonInventory {
       continue;
     }
     if (c === 0x2c) {
-      expectKey = stackObject[stackObject.length - 1] === true;
+      if (expect !== EXPECT_COMMA_OR_CLOSE) return undefined;
+      expect = stackObject[stackObject.length - 1] ? EXPECT_KEY : EXPECT_VALUE;
       i++;
       minified++;
       continue;
     }
     if (c === 0x3a) {
+      if (expect !== EXPECT_COLON) return undefined;
+      expect = EXPECT_VALUE;
       i++;
       minified++;
       continue;
     }
     if (c === 0x7d || c === 0x5d) {
+      const object = c === 0x7d;
+      if (stackIds.length === 0 || stackObject[stackObject.length - 1] !== object) return undefined;
+      if (
+        expect !== EXPECT_COMMA_OR_CLOSE &&
+        expect !== (object ? EXPECT_KEY_OR_CLOSE : EXPECT_VALUE_OR_CLOSE)
+      ) {
+        return undefined;
+      }
       const id = stackIds.pop()!;
       stackObject.pop();
       stackChildren.pop();
       const opened = stackOffset.pop()!;
       i++;
       minified++;
-      if (id >= 0) table.close(id, i, minified + extra.before(i) - opened);
-      expectKey = false;
+      if (id >= 0) closeNode(table, id, i, minified - opened);
+      expect = stackIds.length === 0 ? EXPECT_END : EXPECT_COMMA_OR_CLOSE;
       continue;
     }
-    let stop: number;
-    if (c === 0x22) {
-      stop = stringEnd(text, i) + 1;
-      if (expectKey) {
-        pendingKey = i;
-        const before = extra.before(i);
-        pendingKeyBytes = stop - i + extra.before(stop) - before;
-        expectKey = false;
-        minified += stop - i;
-        i = stop;
-        continue;
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      stop = -1;
-    } else {
-      stop = i + 1;
-      while (stop < length) {
-        const d = text.charCodeAt(stop);
-        if (d === 0x2c || d === 0x7d || d === 0x5d || d <= 0x20) break;
-        stop++;
-      }
+    if (c === 0x22 && (expect === EXPECT_KEY || expect === EXPECT_KEY_OR_CLOSE)) {
+      const stop = scanString(text, i);
+      if (stop < 0) return undefined;
+      pendingKey = i;
+      pendingKeyBytes = ascii ? stop - i : Buffer.byteLength(text.slice(i, stop), 'utf8');
+      minified += pendingKeyBytes;
+      expect = EXPECT_COLON;
+      i = stop;
+      continue;
     }
+    if (expect !== EXPECT_VALUE && expect !== EXPECT_VALUE_OR_CLOSE) return undefined;
+    let stop: number;
+    let kind: number;
+    if (c === 0x22) {
+      stop = scanString(text, i);
+      kind = NODE_STRING;
+    } else if (c === 0x7b || c === 0x5b) {
+      stop = 0;
+      kind = c === 0x7b ? NODE_OBJECT : NODE_ARRAY;
+    } else if (c === 0x74) {
+      stop = text.startsWith('true', i) ? i + 4 : -1;
+      kind = NODE_SCALAR;
+    } else if (c === 0x66) {
+      stop = text.startsWith('false', i) ? i + 5 : -1;
+      kind = NODE_SCALAR;
+    } else if (c === 0x6e) {
+      stop = text.startsWith('null', i) ? i + 4 : -1;
+      kind = NODE_SCALAR;
+    } else {
+      stop = scanNumber(text, i);
+      kind = NODE_SCALAR;
+    }
+    if (stop < 0) return undefined;
     // A value starts at `i`.
     const level = stackIds.length;
     const parentId = level > 0 ? stackIds[level - 1]! : -1;
@@ -249,34 +305,29 @@ export function scanJson(text: string, maxNodes: number): JsonInventory {
     }
     let id = -1;
     if ((level === 0 || parentId >= 0) && table.count < maxNodes) {
-      const kind =
-        c === 0x22 ? NODE_STRING : c === 0x7b ? NODE_OBJECT : c === 0x5b ? NODE_ARRAY : NODE_SCALAR;
-      id = table.add(kind, parentId, pendingKey, pendingKeyBytes, i, position);
+      id = addNode(table, kind, parentId, pendingKey, pendingKeyBytes, i, position);
     } else {
       truncated = true;
     }
     pendingKey = -1;
-    if (stop < 0) {
+    if (stop === 0) {
       stackIds.push(id);
       stackObject.push(c === 0x7b);
       stackChildren.push(0);
-      stackOffset.push(minified + extra.before(i));
-      expectKey = c === 0x7b;
+      stackOffset.push(minified);
+      expect = c === 0x7b ? EXPECT_KEY_OR_CLOSE : EXPECT_VALUE_OR_CLOSE;
       i++;
       minified++;
       continue;
     }
-    if (id >= 0) {
-      let bytes = stop - i;
-      if (c === 0x22) {
-        const before = extra.before(i);
-        bytes += extra.before(stop) - before;
-      }
-      table.close(id, stop, bytes);
-    }
-    minified += stop - i;
+    const bytes =
+      kind === NODE_STRING && !ascii ? Buffer.byteLength(text.slice(i, stop), 'utf8') : stop - i;
+    if (id >= 0) closeNode(table, id, stop, bytes);
+    minified += bytes;
+    expect = level === 0 ? EXPECT_END : EXPECT_COMMA_OR_CLOSE;
     i = stop;
   }
+  if (expect !== EXPECT_END) return undefined;
 
   return {
     text,

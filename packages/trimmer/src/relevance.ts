@@ -108,6 +108,11 @@ export function findHits(
   const counts = new Array<number>(terms.length).fill(0);
   if (terms.length > 0 && haystack.length > 0) {
     const pattern = new RegExp(terms.map((term) => `(${term.source})`).join('|'), 'gi');
+    // V8 runs a regular expression in its interpreter until it has run once; one scan over a
+    // large input that finds nothing would run interpreted throughout, so tier it up first.
+    pattern.exec('');
+    pattern.exec('');
+    pattern.lastIndex = 0;
     for (let match = pattern.exec(haystack); match; match = pattern.exec(haystack)) {
       if (match[0].length === 0) {
         pattern.lastIndex++;

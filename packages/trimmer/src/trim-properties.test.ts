@@ -18,7 +18,7 @@ const RAW_NUMBERS = [
 
 const jsonDocument = fc
   .tuple(
-    fc.jsonValue({ maxDepth: 6 }),
+    fc.jsonValue({ maxDepth: 6, stringUnit: 'binary' }),
     fc.boolean(),
     fc.array(fc.constantFrom(...RAW_NUMBERS), { maxLength: 8 }),
   )

@@ -154,11 +154,6 @@ function byteCut(
 /** The inventory of `source` when it is a JSON document, else `undefined`. */
 function inventoryJson(source: string, options: TrimOptions): JsonInventory | undefined {
   if (!JSON_START.test(source)) return undefined;
-  try {
-    JSON.parse(source);
-  } catch {
-    return undefined;
-  }
   return scanJson(source, options.maxJsonNodes);
 }
 
