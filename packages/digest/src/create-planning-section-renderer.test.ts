@@ -8,6 +8,8 @@ import { createRecordingTelemetry } from '@compaction/core/test';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { digestJson } from './create-digester.js';
+import { createHeadPreviewProcessor } from './create-head-preview-processor.js';
 import { createPlanningSectionRenderer } from './create-planning-section-renderer.js';
 import type { StepRecord } from './step-record.js';
 
@@ -115,6 +117,18 @@ describe('createPlanningSectionRenderer', () => {
           if (kept.length > 1) {
             expect(utf8ByteLength(section.text.slice(0, cut))).toBeLessThanOrEqual(target);
           }
+          // Greedy: the newest evicted success really did not fit beside what was kept.
+          const newestEvicted = section.evictedStepIds.at(-1);
+          if (newestEvicted !== undefined) {
+            const step = steps.find((candidate) => candidate.id === newestEvicted)!;
+            const digest = digestJson(step.result!, { env });
+            const entry = digest.ok
+              ? `## ${step.id}: succeeded, JSON digest\n${digest.digest}`
+              : `## ${step.id}: succeeded, text preview\n${(await createHeadPreviewProcessor().process(step.result!, 600)).text}`;
+            expect(
+              utf8ByteLength(section.text.slice(0, cut)) + 2 + utf8ByteLength(entry),
+            ).toBeGreaterThan(target);
+          }
         },
       ),
       { numRuns: 120 },
@@ -208,14 +222,20 @@ describe('createPlanningSectionRenderer', () => {
       },
     };
     const telemetry = createRecordingTelemetry();
-    const steps = ['t1', 't2', 't3', 't4', 't5'].map((id) => textStep(id, `text of ${id}`));
+    const steps = ['t1', 't2', 't3', 't4', 't5'].map((id) =>
+      textStep(id, `text of ${id}. `.repeat(60)),
+    );
     steps.splice(2, 0, jsonStep('j', 100));
+    // A text that fits its floor whole is shown whole and never escalated.
+    steps.splice(4, 0, textStep('short', 'fits'));
     const section = await createPlanningSectionRenderer({
       env,
       maxEscalations: 3,
+      nonJsonFloorBytes: 300,
       distiller,
       telemetry,
     }).render(steps);
+    expect(section.text).toContain('## short: succeeded, text preview\nfits');
     expect(calls.sort()).toEqual(['t3', 't4', 't5']);
     expect(section.escalatedStepIds).toEqual(['t5', 't4', 't3']);
     expect(section.text).toContain(
@@ -227,15 +247,21 @@ describe('createPlanningSectionRenderer', () => {
     expect(telemetry.total(METRIC_NAMES.continuationEscalations)).toBe(3);
     expect(telemetry.spans[0]?.errors).toHaveLength(1);
 
-    const none = await createPlanningSectionRenderer({ env, maxEscalations: 0, distiller }).render(
-      steps,
-    );
+    calls.length = 0;
+    const none = await createPlanningSectionRenderer({
+      env,
+      maxEscalations: 0,
+      nonJsonFloorBytes: 300,
+      distiller,
+    }).render(steps);
     expect(none.escalatedStepIds).toEqual([]);
     const off = await createPlanningSectionRenderer({
       env: { COMPACTION_RESULT_DISTILL_ENABLED: 'false' },
+      nonJsonFloorBytes: 300,
       distiller,
     }).render(steps);
     expect(off.escalatedStepIds).toEqual([]);
+    expect(calls).toEqual([]);
   });
 
   it('reports the section through the telemetry seam', async () => {

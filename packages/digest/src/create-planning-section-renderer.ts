@@ -20,7 +20,7 @@ import {
   type FailedOperationEvidence,
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
-} from './failed-operation-evidence.js';
+} from './project-failed-operation-evidence.js';
 import type { StepRecord } from './step-record.js';
 
 /** Settings of `createPlanningSectionRenderer`. Each unset number comes from the environment, then the default. */
@@ -198,7 +198,7 @@ export function createPlanningSectionRenderer(
     step: StepRecord,
     result: string,
     options: PlanningSectionRenderOptions,
-  ): Promise<string> {
+  ): Promise<{ text: string; contentLost: boolean }> {
     const context = {
       stepId: step.id,
       toolName: step.toolName,
@@ -208,15 +208,29 @@ export function createPlanningSectionRenderer(
       signal: options.signal,
     };
     try {
-      const { text } = await floor.process(result, continuation.nonJsonFloorBytes, context);
-      if (utf8ByteLength(text) <= continuation.nonJsonFloorBytes) return text;
+      const { text, metadata } = await floor.process(
+        result,
+        continuation.nonJsonFloorBytes,
+        context,
+      );
+      if (utf8ByteLength(text) <= continuation.nonJsonFloorBytes) {
+        return { text, contentLost: metadata.contentLost };
+      }
       throw new Error(`the floor returned more than ${continuation.nonJsonFloorBytes} bytes`);
     } catch (error) {
       options.signal?.throwIfAborted();
       try {
-        return (await fallbackFloor.process(result, continuation.nonJsonFloorBytes, context)).text;
+        const { text, metadata } = await fallbackFloor.process(
+          result,
+          continuation.nonJsonFloorBytes,
+          context,
+        );
+        return { text, contentLost: metadata.contentLost };
       } catch {
-        return `[preview unavailable: the floor failed (${oneLine(String(error), 200)}) and ${continuation.nonJsonFloorBytes} bytes cannot hold a head cut; the result is UNKNOWN, not absent]`;
+        return {
+          text: `[preview unavailable: the floor failed (${oneLine(String(error), 200)}) and ${continuation.nonJsonFloorBytes} bytes cannot hold a head cut; the result is UNKNOWN, not absent]`,
+          contentLost: true,
+        };
       }
     }
   }
@@ -283,76 +297,31 @@ export function createPlanningSectionRenderer(
             fixedBytes += SEPARATOR_BYTES + utf8ByteLength(text);
           }
 
-          // Escalation candidates: the newest non-JSON successes.
           const successes: number[] = [];
-          for (let i = 0; i < steps.length; i++)
+          for (let i = 0; i < steps.length; i++) {
             if (steps[i]!.status === 'succeeded') successes.push(i);
-          const parsed = new Map<number, ReturnType<typeof parseJsonLossless>>();
-          const parse = (i: number) => {
-            let outcome = parsed.get(i);
-            if (!outcome) {
-              outcome = parseJsonLossless(steps[i]!.result ?? '');
-              parsed.set(i, outcome);
-            }
-            return outcome;
-          };
-          const escalate: number[] = [];
-          for (let k = successes.length - 1; k >= 0 && escalate.length < maxEscalations; k--) {
-            if (!parse(successes[k]!).ok) escalate.push(successes[k]!);
           }
           let lossy = false;
-          const summaries = new Map<number, string>();
-          if (escalate.length > 0) {
-            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length);
-            const settled = await Promise.allSettled(
-              escalate.map(async (i) => {
-                const step = steps[i]!;
-                const result = step.result ?? '';
-                const floorText = await preview(step, result, options);
-                texts.set(i, floorText);
-                const summary = await settings.distiller!.distill({
-                  stepId: step.id,
-                  result,
-                  preview: floorText,
-                  maxBytes: continuation.nonJsonFloorBytes,
-                  userQuery: options.userQuery,
-                  stepTask: step.task,
-                  signal: options.signal,
-                });
-                if (
-                  typeof summary === 'string' &&
-                  summary.trim() !== '' &&
-                  utf8ByteLength(summary) <= continuation.nonJsonFloorBytes
-                ) {
-                  summaries.set(i, summary);
-                }
-              }),
-            );
-            options.signal?.throwIfAborted();
-            for (const outcome of settled) {
-              if (outcome.status === 'rejected') span.recordError(outcome.reason);
-            }
-          }
+          // Non-JSON steps whose floor preview had to leave something out: escalation candidates.
+          const cutPreviews = new Map<number, string>();
 
           const renderSuccess = async (i: number): Promise<string> => {
-            const cached = texts.get(i);
             const step = steps[i]!;
-            const outcome = parse(i);
+            const result = step.result ?? '';
+            const outcome = parseJsonLossless(result);
             if (outcome.ok) {
               const digest = digestValue(outcome.value, caps);
               if (digest.contentLost) lossy = true;
               views.set(i, 'digest');
               return `${heading(step, 'succeeded, JSON digest')}\n${digest.text}`;
             }
-            lossy = true;
-            const summary = summaries.get(i);
-            if (summary !== undefined) {
-              views.set(i, 'summary');
-              return `${heading(step, 'succeeded, text summarised by a model (a lossy summary; the full text stays addressable)')}\n${summary}`;
+            const floorView = await preview(step, result, options);
+            if (floorView.contentLost) {
+              lossy = true;
+              cutPreviews.set(i, floorView.text);
             }
             views.set(i, 'preview');
-            const text = cached ?? (await preview(step, step.result ?? '', options));
-            return `${heading(step, 'succeeded, text preview')}\n${text}`;
+            return `${heading(step, 'succeeded, text preview')}\n${floorView.text}`;
           };
 
           // Greedy recency fill; the same fill without the evidence views is reported so a
@@ -378,6 +347,45 @@ export function createPlanningSectionRenderer(
               keptWithout.push(steps[i]!.id);
               usedWithout += bytes;
             } else keepingWithout = false;
+          }
+
+          // Escalation: the newest shown non-JSON steps whose preview was cut. A summary is at
+          // most the floor size, like the preview it replaces, so the fill above still holds.
+          const escalate = [...kept]
+            .filter((i) => cutPreviews.has(i))
+            .sort((a, b) => b - a)
+            .slice(0, maxEscalations);
+          if (escalate.length > 0) {
+            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length);
+            const settled = await Promise.allSettled(
+              escalate.map(async (i) => {
+                const step = steps[i]!;
+                const summary = await settings.distiller!.distill({
+                  stepId: step.id,
+                  result: step.result ?? '',
+                  preview: cutPreviews.get(i)!,
+                  maxBytes: continuation.nonJsonFloorBytes,
+                  userQuery: options.userQuery,
+                  stepTask: step.task,
+                  signal: options.signal,
+                });
+                if (
+                  typeof summary === 'string' &&
+                  summary.trim() !== '' &&
+                  utf8ByteLength(summary) <= continuation.nonJsonFloorBytes
+                ) {
+                  views.set(i, 'summary');
+                  texts.set(
+                    i,
+                    `${heading(step, 'succeeded, text summarised by a model (a lossy summary; the full text stays addressable)')}\n${summary}`,
+                  );
+                }
+              }),
+            );
+            options.signal?.throwIfAborted();
+            for (const outcome of settled) {
+              if (outcome.status === 'rejected') span.recordError(outcome.reason);
+            }
           }
 
           const evicted: string[] = [];

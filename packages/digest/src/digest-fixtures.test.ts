@@ -3,7 +3,7 @@ import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtur
 import { describe, expect, it } from 'vitest';
 import { createDigester } from './create-digester.js';
 import { createPlanningSectionRenderer } from './create-planning-section-renderer.js';
-import { createStepResolver } from './step-resolver.js';
+import { createStepResolver } from './create-step-resolver.js';
 import { digestMismatch } from './test-support/digest-oracle.js';
 
 function lossless(text: string): JsonValue {

@@ -15,27 +15,27 @@ export {
   type PlanningStepView,
 } from './create-planning-section-renderer.js';
 export {
-  DEFAULT_DIGEST_MAX_DEPTH,
-  type DigestCaps,
-  type DigestSettings,
-  resolveDigestCaps,
-} from './digest-settings.js';
-export { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
-export {
-  type FailedOperationEvidence,
-  type FailedOperationEvidenceLimits,
-  type FailedOperationInput,
-  type FailedOperationInputPolicy,
-  jsonStringWithin,
-  projectFailedOperationEvidence,
-} from './failed-operation-evidence.js';
-export type { StepError, StepRecord } from './step-record.js';
-export { StepReferenceError, type StepReferenceErrorCode } from './step-reference-error.js';
-export {
   type BoundTemplate,
   createStepResolver,
   formatPath,
   type PathSegment,
   type ResolvedReference,
   type StepResolver,
-} from './step-resolver.js';
+} from './create-step-resolver.js';
+export {
+  DEFAULT_DIGEST_MAX_DEPTH,
+  type DigestCaps,
+  type DigestSettings,
+  resolveDigestCaps,
+} from './digest-settings.js';
+export { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
+export { jsonStringWithin } from './json-string-within.js';
+export {
+  type FailedOperationEvidence,
+  type FailedOperationEvidenceLimits,
+  type FailedOperationInput,
+  type FailedOperationInputPolicy,
+  projectFailedOperationEvidence,
+} from './project-failed-operation-evidence.js';
+export type { StepError, StepRecord } from './step-record.js';
+export { StepReferenceError, type StepReferenceErrorCode } from './step-reference-error.js';

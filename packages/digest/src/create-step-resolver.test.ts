@@ -1,9 +1,9 @@
 import { LosslessNumber } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createStepResolver } from './create-step-resolver.js';
 import type { StepRecord } from './step-record.js';
 import { StepReferenceError } from './step-reference-error.js';
-import { createStepResolver } from './step-resolver.js';
 
 const loki = JSON.stringify({
   status: 'success',

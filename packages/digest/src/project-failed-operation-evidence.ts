@@ -1,9 +1,5 @@
-import {
-  type JsonValue,
-  stringifyJsonLossless,
-  truncateUtf8,
-  utf8ByteLength,
-} from '@compaction/core';
+import { type JsonValue, stringifyJsonLossless, utf8ByteLength } from '@compaction/core';
+import { jsonStringWithin } from './json-string-within.js';
 import type { StepRecord } from './step-record.js';
 
 /** What an input policy is asked about: one input of one failed attempt. */
@@ -63,21 +59,6 @@ export type FailedOperationEvidence =
 
 const MAX_CODE_BYTES = 256;
 
-/** A JSON string literal of the longest prefix of `text` whose literal fits `maxBytes`. */
-export function jsonStringWithin(text: string, maxBytes: number): string {
-  let budget = maxBytes - 2;
-  let prefix = truncateUtf8(text, budget);
-  let literal = JSON.stringify(prefix);
-  let bytes = utf8ByteLength(literal);
-  while (bytes > maxBytes && prefix !== '') {
-    budget -= bytes - maxBytes;
-    prefix = truncateUtf8(prefix, budget);
-    literal = JSON.stringify(prefix);
-    bytes = utf8ByteLength(literal);
-  }
-  return literal;
-}
-
 function renderValue(
   value: JsonValue,
   maxBytes: number,
@@ -129,13 +110,18 @@ export function projectFailedOperationEvidence(
 
   const code = jsonStringWithin(step.error?.code ?? 'unknown', MAX_CODE_BYTES);
   const truncatedInputs: string[] = [];
-  const members = allowed.map(([name, value]) => {
+  const omittedForBudget: string[] = [];
+  const members: Array<{ name: string; text: string; bytes: number }> = [];
+  for (const [name, value] of allowed) {
     const rendered = renderValue(value, limits.maxInputBytes);
+    if (rendered.bytes > limits.maxInputBytes) {
+      omittedForBudget.push(name);
+      continue;
+    }
     if (rendered.truncated) truncatedInputs.push(name);
     const text = `${JSON.stringify(name)}:${rendered.text}`;
-    return { name, text, bytes: utf8ByteLength(text) };
-  });
-  const omittedForBudget: string[] = [];
+    members.push({ name, text, bytes: utf8ByteLength(text) });
+  }
 
   const render = (listNames: boolean): string => {
     let json = `{"errorCode":${code},"inputs":{${members.map((member) => member.text).join(',')}}`;
