@@ -342,3 +342,26 @@ describe('createPlanningSectionRenderer', () => {
     expect(section.text.endsWith('[showing 0 of 0 completed steps]')).toBe(true);
   });
 });
+
+describe('createPlanningSectionRenderer edge cases', () => {
+  it('handles a 100 MB text step, 100 000-deep JSON and __proto__ step ids', async () => {
+    const huge = textStep('huge', `${'log line\r\n'.repeat(10 * 1024 * 1024)}`);
+    const deep = {
+      id: 'deep',
+      status: 'succeeded' as const,
+      result: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    };
+    const proto = failedStep('__proto__', JSON.parse('{"__proto__":{"x":1}}'));
+    const section = await createPlanningSectionRenderer({ env }).render([proto, deep, huge]);
+    const body = section.text.slice(
+      section.text.indexOf('## huge'),
+      section.text.indexOf('\n\n[showing'),
+    );
+    expect(utf8ByteLength(body)).toBeLessThan(10_200);
+    expect(body).toContain('[trimmed: ');
+    expect(section.text).toContain('"…(array of 1)"');
+    expect(Object.hasOwn(section.evidence, '__proto__')).toBe(true);
+    expect(section.evidence.__proto__).toBe('complete');
+    expect(section.text).toContain('"inputs":{"__proto__":{"x":1}}');
+  });
+});

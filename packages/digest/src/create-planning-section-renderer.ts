@@ -256,7 +256,8 @@ export function createPlanningSectionRenderer(
           // Fixed entries: failures and rejections are never evicted.
           const texts = new Map<number, string>();
           const views = new Map<number, PlanningStepView>();
-          const evidence: Record<string, FailedOperationEvidence['status']> = {};
+          // Null prototype: a step id such as __proto__ is an ordinary key.
+          const evidence: Record<string, FailedOperationEvidence['status']> = Object.create(null);
           let promptLeft = failedOperationView.maxPromptBytes;
           let fixedBytes = utf8ByteLength(HEADER);
           let evidenceBytes = 0;
