@@ -361,7 +361,7 @@ describe('createPlanningSectionRenderer edge cases', () => {
     expect(body).toContain('[trimmed: ');
     expect(section.text).toContain('"…(array of 1)"');
     expect(Object.hasOwn(section.evidence, '__proto__')).toBe(true);
-    expect(section.evidence.__proto__).toBe('complete');
+    expect(Object.getOwnPropertyDescriptor(section.evidence, '__proto__')?.value).toBe('complete');
     expect(section.text).toContain('"inputs":{"__proto__":{"x":1}}');
   });
 });
