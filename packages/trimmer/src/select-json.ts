@@ -47,6 +47,215 @@ export interface JsonSelection {
   cutShort: number;
 }
 
+// Selection state. An object literal with plain functions, not closures: closures created per
+// call get their own optimised code (context specialisation), re-compiled on every call.
+function createSelection(inventory: JsonInventory, hits: RelevanceHits | undefined, cap: number) {
+  return {
+    inventory,
+    hits,
+    nestedArrayCap: cap,
+    state: new Uint8Array(inventory.count),
+    cutCandidate: new Uint8Array(inventory.count),
+    cutCandidates: [] as number[],
+    cutLength: new Map<number, number>(),
+    used: 2,
+  };
+}
+
+type Selection = ReturnType<typeof createSelection>;
+
+function skeletonCost(s: Selection, u: number): number {
+  const key = s.inventory.keyBytes[u]!;
+  return (key > 0 ? key + 1 : 0) + 3;
+}
+
+function isContainer(s: Selection, u: number): boolean {
+  const kind = s.inventory.kind[u];
+  return kind === NODE_OBJECT || kind === NODE_ARRAY;
+}
+
+// Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when an
+// ancestor (or `u` itself) is already kept whole. A descended (OPEN) container pays for its
+// brackets only when something inside it is kept, so a descent that keeps nothing is free.
+// The walk stops at the first paid-for ancestor (whose own path is paid for), or once the cost
+// passes `room`, which bounds it on very deep documents.
+function pathCost(s: Selection, u: number, room: number): number {
+  const { state } = s;
+  const parent = s.inventory.parent;
+  let cost = 0;
+  for (let a = u; a > 0; a = parent[a]!) {
+    const current = state[a]!;
+    if (current === WHOLE || current === CUT) return -1;
+    if (current === PARTIAL) return a === u ? 0 : cost;
+    if (a !== u) cost += skeletonCost(s, a);
+    if (cost > room) return cost;
+  }
+  return cost;
+}
+
+function openPath(s: Selection, u: number): void {
+  const { state } = s;
+  const parent = s.inventory.parent;
+  for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) state[a] = PARTIAL;
+}
+
+function keepWithPath(s: Selection, u: number, limit: number): boolean {
+  const path = pathCost(s, u, limit - s.used);
+  if (path < 0) return true;
+  const cost = path + s.inventory.unitBytes[u]! + 1;
+  if (s.used + cost > limit) return false;
+  openPath(s, u);
+  if (s.state[u] === PARTIAL) s.used -= skeletonCost(s, u);
+  s.state[u] = WHOLE;
+  s.used += cost;
+  return true;
+}
+
+function childrenOf(s: Selection, u: number, into: number[]): void {
+  const { kind, next, childIndex } = s.inventory;
+  const cap = u === 0 || kind[u] !== NODE_ARRAY ? Number.POSITIVE_INFINITY : s.nestedArrayCap;
+  for (let c = u + 1; c < next[u]!; c = next[c]!) {
+    if (childIndex[c]! >= cap) break;
+    into.push(c);
+  }
+}
+
+function wholeUnitPass(s: Selection, limit: number): void {
+  const { state, cutCandidate } = s;
+  const { kind, unitBytes } = s.inventory;
+  const headFill = kind[0] === NODE_ARRAY;
+  let level = [0];
+  while (level.length > 0) {
+    let candidates: number[] = [];
+    for (const u of level) childrenOf(s, u, candidates);
+    const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
+    if (!inHeadOrder) {
+      // Only units that could still fit need the largest-first order; the rest are descended
+      // into (or dropped) whatever their order, since the room only shrinks.
+      const room = limit - s.used;
+      const fitting: number[] = [];
+      const rest: number[] = [];
+      for (const u of candidates) (unitBytes[u]! < room ? fitting : rest).push(u);
+      fitting.sort((a, b) => unitBytes[b]! - unitBytes[a]! || a - b);
+      candidates = fitting.concat(rest);
+    }
+    const nextLevel: number[] = [];
+    let headStopped = false;
+    for (const u of candidates) {
+      const current = state[u]!;
+      if (current === WHOLE || current === CUT) continue;
+      if (current === PARTIAL || current === OPEN) {
+        nextLevel.push(u);
+        continue;
+      }
+      if (headStopped) continue;
+      if (unitBytes[u]! + 1 <= limit - s.used && keepWithPath(s, u, limit)) continue;
+      if (inHeadOrder) headStopped = true;
+      if (isContainer(s, u)) {
+        state[u] = OPEN;
+        nextLevel.push(u);
+      } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
+        cutCandidate[u] = 1;
+        s.cutCandidates.push(u);
+      }
+    }
+    level = nextLevel;
+  }
+}
+
+/** The node whose unit contains `position`. */
+function nodeAt(s: Selection, position: number): number {
+  const { inventory } = s;
+  const { end, parent } = inventory;
+  let low = 0;
+  let high = inventory.count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (unitStart(inventory, mid) <= position) low = mid;
+    else high = mid - 1;
+  }
+  let u = low;
+  while (u > 0 && end[u]! <= position) u = parent[u]!;
+  return u;
+}
+
+function backfill(s: Selection, limit: number): void {
+  const { hits } = s;
+  if (!hits || hits.positions.length === 0) return;
+  const { kind, parent, unitBytes } = s.inventory;
+  const recordCap = Math.max(64, Math.floor((limit - s.used) / 2));
+  const records = new Map<number, { score: number; terms: Set<number>; nodes: number[] }>();
+  for (let h = 0; h < hits.positions.length; h++) {
+    const term = hits.termOf[h]!;
+    const weight = hits.weights[term]!;
+    if (weight <= 0) continue;
+    const node = nodeAt(s, hits.positions[h]!);
+    if (node === 0) continue;
+    let record = node;
+    if (hits.terms[term]!.kind !== 'key') {
+      // The record is the outermost array item around the match (a row of the result), or
+      // else the outermost ancestor small enough to keep.
+      let topItem = -1;
+      let topSmall = node;
+      for (let a = node; a > 0; a = parent[a]!) {
+        if (kind[parent[a]!] === NODE_ARRAY) topItem = a;
+        if (unitBytes[a]! <= recordCap) topSmall = a;
+      }
+      record = topItem >= 0 ? topItem : topSmall;
+    }
+    let entry = records.get(record);
+    if (!entry) {
+      entry = { score: 0, terms: new Set(), nodes: [] };
+      records.set(record, entry);
+    }
+    if (!entry.terms.has(term)) {
+      entry.terms.add(term);
+      entry.score += weight;
+      entry.nodes.unshift(node);
+    } else if (entry.nodes.length < MAX_HIT_NODES_PER_RECORD * 2) {
+      entry.nodes.push(node);
+    }
+  }
+  const ranked = [...records.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
+  for (const [record, entry] of ranked.slice(0, MAX_BACKFILL_RECORDS)) {
+    if (limit - s.used < 8) break;
+    if (keepWithPath(s, record, limit)) continue;
+    // Too big to keep whole: keep the matching fields, each with its path.
+    let kept = 0;
+    for (const node of entry.nodes) {
+      if (kept >= MAX_HIT_NODES_PER_RECORD) break;
+      if (keepWithPath(s, node, limit)) kept++;
+    }
+  }
+}
+
+function cutPass(s: Selection, limit: number): void {
+  const { hits, inventory, state } = s;
+  if (s.cutCandidates.length === 0 || limit - s.used < MIN_CUT_CONTENT + 8) return;
+  const { text, keyBytes, start, end, unitBytes } = inventory;
+  const order = s.cutCandidates.slice();
+  const scores = new Map<number, number>();
+  for (const u of order) {
+    scores.set(u, hits ? rangeScore(hits, unitStart(inventory, u), end[u]!) : 0);
+  }
+  order.sort((a, b) => scores.get(b)! - scores.get(a)! || unitBytes[b]! - unitBytes[a]! || a - b);
+  for (const u of order) {
+    if (state[u] !== DROPPED) continue;
+    const path = pathCost(s, u, limit - s.used);
+    if (path < 0) continue;
+    const key = keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0;
+    const room = limit - s.used - path - 1 - key - 2 - 3;
+    if (room < MIN_CUT_CONTENT) continue;
+    const length = cutStringContent(text, start[u]! + 1, end[u]! - 1, room);
+    if (length.bytes < MIN_CUT_CONTENT) continue;
+    openPath(s, u);
+    state[u] = CUT;
+    s.cutLength.set(u, length.units);
+    s.used += path + 1 + key + 2 + length.bytes + 3;
+    if (limit - s.used < MIN_CUT_CONTENT + 8) break;
+  }
+}
+
 /**
  * Selects whole units of `inventory` to fit `budget` minified bytes (seed 002 §4): breadth-first,
  * shallowest first and largest first within a depth, descending only into a unit too big to keep
@@ -62,192 +271,20 @@ export function selectJson(
   hits: RelevanceHits | undefined,
   options: SelectJsonOptions,
 ): JsonSelection {
-  const { text, count, kind, parent, next, keyBytes, start, end, childIndex } = inventory;
-  const unitBytes = inventory.unitBytes;
-  const state = new Uint8Array(count);
-  const cutLength = new Map<number, number>();
-  const cutCandidates: number[] = [];
-  const cutCandidate = new Uint8Array(count);
-  let used = 2;
-  state[0] = PARTIAL;
-
-  const isContainer = (u: number) => kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY;
-  const skeletonCost = (u: number) => (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) + 3;
-  const wholeCost = (u: number) => unitBytes[u]! + 1;
-  const headFill = kind[0] === NODE_ARRAY;
-
-  const childrenOf = (u: number, into: number[]): void => {
-    const cap =
-      u === 0 || kind[u] !== NODE_ARRAY ? Number.POSITIVE_INFINITY : options.nestedArrayCap;
-    for (let c = u + 1; c < next[u]!; c = next[c]!) {
-      if (childIndex[c]! >= cap) break;
-      into.push(c);
-    }
-  };
-
-  // Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when an
-  // ancestor (or `u` itself) is already kept whole. A descended (OPEN) container pays for its
-  // brackets only when something inside it is kept, so a descent that keeps nothing is free.
-  // The walk stops at the first paid-for ancestor, whose own path is paid for.
-  // The walk also stops once the cost passes `room`, which bounds it on very deep documents.
-  const pathCost = (u: number, room = Number.POSITIVE_INFINITY): number => {
-    let cost = 0;
-    for (let a = u; a > 0; a = parent[a]!) {
-      const current = state[a]!;
-      if (current === WHOLE || current === CUT) return -1;
-      if (current === PARTIAL) return a === u ? 0 : cost;
-      if (a !== u) cost += skeletonCost(a);
-      if (cost > room) return cost;
-    }
-    return cost;
-  };
-  const openPath = (u: number): void => {
-    for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) state[a] = PARTIAL;
-  };
-  const keepWithPath = (u: number, limit: number): boolean => {
-    const path = pathCost(u, limit - used);
-    if (path < 0) return true;
-    const cost = path + wholeCost(u);
-    if (used + cost > limit) return false;
-    openPath(u);
-    if (state[u] === PARTIAL) used -= skeletonCost(u);
-    state[u] = WHOLE;
-    used += cost;
-    return true;
-  };
-
-  const wholeUnitPass = (limit: number): void => {
-    let level = [0];
-    while (level.length > 0) {
-      let candidates: number[] = [];
-      for (const u of level) childrenOf(u, candidates);
-      const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
-      if (!inHeadOrder) {
-        // Only units that could still fit need the largest-first order; the rest are descended
-        // into (or dropped) whatever their order, since the room only shrinks.
-        const room = limit - used;
-        const fitting: number[] = [];
-        const rest: number[] = [];
-        for (const u of candidates) (unitBytes[u]! < room ? fitting : rest).push(u);
-        fitting.sort((a, b) => unitBytes[b]! - unitBytes[a]! || a - b);
-        candidates = fitting.concat(rest);
-      }
-      const nextLevel: number[] = [];
-      let headStopped = false;
-      for (const u of candidates) {
-        const current = state[u]!;
-        if (current === WHOLE || current === CUT) continue;
-        if (current === PARTIAL || current === OPEN) {
-          nextLevel.push(u);
-          continue;
-        }
-        if (headStopped) continue;
-        if (wholeCost(u) <= limit - used && keepWithPath(u, limit)) continue;
-        if (inHeadOrder) headStopped = true;
-        if (isContainer(u)) {
-          state[u] = OPEN;
-          nextLevel.push(u);
-        } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
-          cutCandidate[u] = 1;
-          cutCandidates.push(u);
-        }
-      }
-      level = nextLevel;
-    }
-  };
-
-  const nodeAt = (position: number): number => {
-    let low = 0;
-    let high = count - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if (unitStart(inventory, mid) <= position) low = mid;
-      else high = mid - 1;
-    }
-    let u = low;
-    while (u > 0 && end[u]! <= position) u = parent[u]!;
-    return u;
-  };
-
-  const backfill = (limit: number): void => {
-    if (!hits || hits.positions.length === 0) return;
-    const recordCap = Math.max(64, Math.floor((limit - used) / 2));
-    const records = new Map<number, { score: number; terms: Set<number>; nodes: number[] }>();
-    for (let h = 0; h < hits.positions.length; h++) {
-      const term = hits.termOf[h]!;
-      const weight = hits.weights[term]!;
-      if (weight <= 0) continue;
-      const node = nodeAt(hits.positions[h]!);
-      if (node === 0) continue;
-      let record = node;
-      if (hits.terms[term]!.kind !== 'key') {
-        let topItem = -1;
-        let topSmall = node;
-        for (let a = node; a > 0; a = parent[a]!) {
-          if (kind[parent[a]!] === NODE_ARRAY) topItem = a;
-          if (unitBytes[a]! <= recordCap) topSmall = a;
-        }
-        record = topItem >= 0 ? topItem : topSmall;
-      }
-      let entry = records.get(record);
-      if (!entry) {
-        entry = { score: 0, terms: new Set(), nodes: [] };
-        records.set(record, entry);
-      }
-      if (!entry.terms.has(term)) {
-        entry.terms.add(term);
-        entry.score += weight;
-        entry.nodes.unshift(node);
-      } else if (entry.nodes.length < MAX_HIT_NODES_PER_RECORD * 2) {
-        entry.nodes.push(node);
-      }
-    }
-    const ranked = [...records.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
-    for (const [record, entry] of ranked.slice(0, MAX_BACKFILL_RECORDS)) {
-      if (limit - used < 8) break;
-      if (keepWithPath(record, limit)) continue;
-      let kept = 0;
-      for (const node of entry.nodes) {
-        if (kept >= MAX_HIT_NODES_PER_RECORD) break;
-        if (keepWithPath(node, limit)) kept++;
-      }
-    }
-  };
-
-  const cutPass = (limit: number): void => {
-    if (cutCandidates.length === 0 || limit - used < MIN_CUT_CONTENT + 8) return;
-    const order = cutCandidates.slice();
-    const scores = new Map<number, number>();
-    for (const u of order) {
-      scores.set(u, hits ? rangeScore(hits, unitStart(inventory, u), end[u]!) : 0);
-    }
-    order.sort((a, b) => scores.get(b)! - scores.get(a)! || unitBytes[b]! - unitBytes[a]! || a - b);
-    for (const u of order) {
-      if (state[u] !== DROPPED) continue;
-      const path = pathCost(u);
-      if (path < 0) continue;
-      const room = limit - used - path - 1 - (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) - 2 - 3;
-      if (room < MIN_CUT_CONTENT) break;
-      const length = cutStringContent(text, start[u]! + 1, end[u]! - 1, room);
-      if (length.bytes < MIN_CUT_CONTENT) continue;
-      openPath(u);
-      state[u] = CUT;
-      cutLength.set(u, length.units);
-      used += path + 1 + (keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0) + 2 + length.bytes + 3;
-    }
-  };
-
+  const s = createSelection(inventory, hits, options.nestedArrayCap);
+  s.state[0] = PARTIAL;
   const share = hits?.queryMatched
     ? options.relevanceShare
     : hits && hits.positions.length > 0
       ? options.relevanceShare / 2
       : 0;
-  wholeUnitPass(budget - Math.floor(budget * share));
-  backfill(budget);
-  wholeUnitPass(budget);
-  cutPass(budget);
-
-  return render(inventory, state, cutLength, hits);
+  if (share > 0) {
+    wholeUnitPass(s, budget - Math.floor(budget * share));
+    backfill(s, budget);
+  }
+  wholeUnitPass(s, budget);
+  cutPass(s, budget);
+  return render(inventory, s.state, s.cutLength, hits);
 }
 
 /**
