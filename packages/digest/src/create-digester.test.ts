@@ -124,6 +124,36 @@ describe('createDigester', () => {
     );
   });
 
+  it('writes every JSON number token exactly as the source spelled it (property)', () => {
+    const token = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,30}$/)),
+        fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
+        fc.option(
+          fc.tuple(
+            fc.constantFrom('e', 'E'),
+            fc.constantFrom('', '+', '-'),
+            fc.stringMatching(/^[0-9]{1,4}$/),
+          ),
+          {
+            nil: undefined,
+          },
+        ),
+      )
+      .map(
+        ([negative, int, fraction, exponent]) =>
+          `${negative ? '-' : ''}${int}${fraction === undefined ? '' : `.${fraction}`}${exponent ? exponent.join('') : ''}`,
+      );
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 1, maxLength: 3 }), (tokens) => {
+        const text = `{"n":[${tokens.join(',')}],"k":${tokens[0]}}`;
+        expect(digestOf(text).digest).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('samples wide objects to sorted keys and a sentinel', () => {
     const wide: Record<string, number> = {};
     for (let i = 9999; i >= 0; i--) wide[`k${String(i).padStart(5, '0')}`] = i;
