@@ -1,1 +1,19 @@
-export {};
+#!/usr/bin/env node
+import { formatRunReport } from './format-run-report.js';
+import { modelFromEnv } from './model-from-env.js';
+import { runDevopsAgent } from './run-devops-agent.js';
+
+const env = process.env;
+const aiClient = modelFromEnv(env);
+if (aiClient) {
+  console.log(
+    `Model: ${aiClient.provider} (distillation on; set COMPACTION_RESULT_DISTILL_ENABLED=false to compare with the floor)`,
+  );
+} else {
+  console.log(
+    'No model configured (OPENAI_API_KEY, OPENAI_BASE_URL or ANTHROPIC_API_KEY): running offline on the structural floor.\n' +
+      'Every result is still compacted, disclosed and checked below; set a key to see distillation and map-reduce.',
+  );
+}
+const run = await runDevopsAgent({ env, aiClient, log: (line) => console.log(line) });
+console.log(formatRunReport(run));

@@ -24,6 +24,8 @@ export interface SynthesisSection {
   budgetBytes?: number;
   /** How the view was made (successes only). */
   metadata?: ResultTrimMetadata;
+  /** Wall-clock milliseconds the processor took (successes only). */
+  durationMs?: number;
   /** Failed-operation evidence status (failures only). */
   evidence?: FailedOperationEvidence['status'];
 }
@@ -134,7 +136,8 @@ export async function assembleSynthesisPrompt(
   const views = await mapLimited(successes, input.concurrency ?? 4, async (step) => {
     const budget = budgets.get(step.id)!;
     const result = step.result ?? '';
-    if (budget === 0 && result !== '') return { budget, processed: undefined };
+    if (budget === 0 && result !== '') return { budget, processed: undefined, durationMs: 0 };
+    const started = performance.now();
     const processed: ProcessedResult = await input.processor.process(result, Math.max(budget, 0), {
       userQuery: input.userQuery,
       stepTask: step.task,
@@ -143,7 +146,7 @@ export async function assembleSynthesisPrompt(
       toolName: step.toolName,
       signal: input.signal,
     });
-    return { budget, processed };
+    return { budget, processed, durationMs: performance.now() - started };
   });
   const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
 
@@ -155,7 +158,7 @@ export async function assembleSynthesisPrompt(
   let evidenceBytes = 0;
   for (const step of steps) {
     if (step.status === 'succeeded') {
-      const { budget, processed } = viewById.get(step.id)!;
+      const { budget, processed, durationMs } = viewById.get(step.id)!;
       const body = processed
         ? processed.text
         : `[result left out: ${utf8ByteLength(step.result ?? '')} bytes did not fit the synthesis budget; its content is UNKNOWN]`;
@@ -169,6 +172,7 @@ export async function assembleSynthesisPrompt(
         text,
         budgetBytes: budget,
         metadata: processed?.metadata,
+        durationMs,
       });
       continue;
     }

@@ -10,7 +10,6 @@ import {
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
-  utf8ByteLength,
 } from '@compaction/core';
 import {
   createPlanningSectionRenderer,
