@@ -1,11 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import {
   type AIClient,
-  type AICompletion,
   ATTRIBUTE_NAMES,
   type CompactionTelemetry,
   type DistillCache,
-  disclosureNotes,
   EVENT_NAMES,
   estimateTokens,
   METRIC_NAMES,
@@ -16,25 +14,22 @@ import {
   type ResultTrimMetadata,
   resolveConfig,
   SPAN_NAMES,
-  stripDisclosureNotes,
   type TelemetrySpan,
   utf8ByteLength,
 } from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { createLlmDebugRecorder, type LlmDebugRecorder } from './create-llm-debug-recorder.js';
+import { createModelCaller } from './create-model-caller.js';
 import {
   decodeDistillCacheEntry,
   distillCacheKey,
   encodeDistillCacheEntry,
 } from './distill-cache-entry.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
-import {
-  DISTILL_PROMPT_VERSION,
-  distillSystemPrompt,
-  distillUserPrompt,
-} from './distill-prompts.js';
-import { fitDistilledText } from './fit-distilled-text.js';
+import { DISTILL_PROMPT_VERSION, distillSystemPrompt } from './distill-prompts.js';
+import type { DistillOutcome, DistillRun } from './distill-run.js';
 import { runMapReduce } from './run-map-reduce.js';
+import { runSingleCall } from './run-single-call.js';
 
 /** The structural trimmer the distiller uses as its Stage-1 pre-filter and fail-open floor. */
 export interface FloorTrimmer {
@@ -135,41 +130,6 @@ export interface Distiller extends ResultProcessor {
   readonly llmDebug: LlmDebugRecorder | undefined;
 }
 
-/** What one compaction produced and whether it may be cached. */
-export interface DistillOutcome {
-  processed: ProcessedResult;
-  /** Complete and successful: safe to serve from the cache for the TTL. */
-  cacheable: boolean;
-  /** Fell back to the structural floor. */
-  fellBack: boolean;
-}
-
-/** Shared machinery handed to the single-call and map-reduce paths. */
-export interface DistillRun {
-  result: string;
-  originalBytes: number;
-  maxBytes: number;
-  context: ResultProcessorContext;
-  settings: Readonly<ResolvedDistillerSettings>;
-  signal: AbortSignal;
-  span: TelemetrySpan;
-  deadline: { readonly hit: boolean };
-  /** One model call with telemetry and debug recording; rejects on failure. */
-  call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
-  /** The structural floor at the output budget. */
-  floor(): ProcessedResult;
-  /** The Stage-1 pre-filter and floor. */
-  trimmer: FloorTrimmer;
-  /** Sum of UTF-8 bytes sent to the model so far. */
-  readonly llmInputBytes: number;
-  onProgress: ((progress: DistillProgress) => void) | undefined;
-  distillSystem: string;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function bounded<T>(
   operation: () => Promise<T>,
   timeoutMs: number,
@@ -250,57 +210,6 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
     preserveKeys: Object.freeze([...trim.preserveKeys]),
     cacheTimeoutMs,
   };
-}
-
-async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
-  const { result, originalBytes, settings, span } = run;
-  let llmSource = result;
-  let coverage = 1;
-  let partial = false;
-  if (originalBytes > settings.prefilterBytes) {
-    const stage1 = run.trimmer.trim(run.result, settings.prefilterBytes, run.context);
-    llmSource = stage1.text;
-    if (stage1.metadata.contentLost) {
-      partial = true;
-      coverage =
-        stage1.metadata.keptRatio ??
-        Math.min(1, utf8ByteLength(stripDisclosureNotes(stage1.text)) / originalBytes);
-    }
-  }
-  span.addEvent(EVENT_NAMES.stage1Complete, {
-    [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
-    [ATTRIBUTE_NAMES.prefilteredBytes]: utf8ByteLength(llmSource),
-  });
-
-  let completion: AICompletion;
-  try {
-    completion = await run.call({
-      system: run.distillSystem,
-      prompt: distillUserPrompt(llmSource, run.context),
-      description: 'single-call distill',
-    });
-  } catch {
-    return { processed: run.floor(), cacheable: false, fellBack: true };
-  }
-  const body = completion.text.trim();
-  span.addEvent(EVENT_NAMES.stage2Complete, {
-    [ATTRIBUTE_NAMES.distilledBytes]: utf8ByteLength(body),
-    [ATTRIBUTE_NAMES.genAiUsageInputTokens]: completion.usage?.inputTokens,
-    [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: completion.usage?.outputTokens,
-  });
-  const notes = partial ? [disclosureNotes.partialSource({ coverageRatio: coverage })] : [];
-  const fitted = body === '' ? undefined : fitDistilledText(body, notes, run.maxBytes);
-  if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
-  const metadata: ResultTrimMetadata = {
-    contentLost: partial || fitted.cut,
-    originalBytes,
-    outputBytes: utf8ByteLength(fitted.text),
-    strategy: 'distilled',
-    sourceCoverageRatio: coverage,
-    llmInputBytes: run.llmInputBytes,
-    partialCoverage: partial,
-  };
-  return { processed: { text: fitted.text, metadata }, cacheable: true, fellBack: false };
 }
 
 /**
@@ -415,7 +324,18 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         telemetry.count(METRIC_NAMES.distillCacheMiss, 1, attributes);
       }
 
-      let llmInputBytes = 0;
+      const caller = createModelCaller({
+        client: activeClient,
+        telemetry,
+        llmDebug,
+        model,
+        maxTokens,
+        temperature: aiOptions.temperature,
+        signal,
+        deadlineHit: () => deadlineHit,
+        span,
+        now,
+      });
       const run: DistillRun = {
         result,
         originalBytes,
@@ -431,78 +351,12 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
           },
         },
         get llmInputBytes() {
-          return llmInputBytes;
+          return caller.llmInputBytes;
         },
         onProgress: settings.onProgress,
         distillSystem,
         floor: () => floorOf(result, maxBytes, context),
-        call: async ({ system, prompt, description }) => {
-          const inputBytes = utf8ByteLength(system) + utf8ByteLength(prompt);
-          const callStarted = now();
-          const modelAttributes = {
-            [ATTRIBUTE_NAMES.genAiSystem]: activeClient.provider,
-            [ATTRIBUTE_NAMES.genAiRequestModel]: model,
-          };
-          signal.throwIfAborted();
-          llmInputBytes += utf8ByteLength(prompt);
-          // Each call gets its own signal, so the SDK's listeners go away with the call instead
-          // of piling up on the signal shared by every segment.
-          const callController = new AbortController();
-          const forward = () => callController.abort(signal.reason);
-          signal.addEventListener('abort', forward, { once: true });
-          try {
-            const completion = await telemetry.withSpan(
-              SPAN_NAMES.modelCall,
-              modelAttributes,
-              async (callSpan) => {
-                const answer = await activeClient.complete({
-                  system,
-                  prompt,
-                  model,
-                  maxTokens,
-                  ...(aiOptions.temperature !== undefined
-                    ? { temperature: aiOptions.temperature }
-                    : {}),
-                  signal: callController.signal,
-                  description,
-                });
-                callSpan.setAttributes({
-                  [ATTRIBUTE_NAMES.genAiUsageInputTokens]: answer.usage?.inputTokens,
-                  [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: answer.usage?.outputTokens,
-                });
-                return answer;
-              },
-            );
-            llmDebug?.record({
-              kind: 'result_distillation',
-              description,
-              model,
-              inputBytes,
-              output: completion.text,
-              ...(completion.usage ? { usage: completion.usage } : {}),
-              durationMs: now() - callStarted,
-            });
-            return completion;
-          } catch (error) {
-            const durationMs = now() - callStarted;
-            const reason = deadlineHit ? signal.reason : error;
-            span.addEvent(EVENT_NAMES.llmFailed, {
-              [ATTRIBUTE_NAMES.error]: errorMessage(reason),
-              [ATTRIBUTE_NAMES.durationMs]: Math.round(durationMs),
-            });
-            llmDebug?.record({
-              kind: 'result_distillation',
-              description,
-              model,
-              inputBytes,
-              durationMs,
-              error: errorMessage(reason),
-            });
-            throw error;
-          } finally {
-            signal.removeEventListener('abort', forward);
-          }
-        },
+        call: (input) => caller.call(input),
       };
 
       const estimatedTokens = estimateTokens(originalBytes);

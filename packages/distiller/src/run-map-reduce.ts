@@ -9,8 +9,8 @@ import {
 } from '@compaction/core';
 import pLimit from 'p-limit';
 import { chunkResult } from './chunk-result.js';
-import type { DistillOutcome, DistillRun } from './create-distiller.js';
 import { distillUserPrompt, reduceSystemPrompt, reduceUserPrompt } from './distill-prompts.js';
+import type { DistillOutcome, DistillRun } from './distill-run.js';
 import { fitDistilledText } from './fit-distilled-text.js';
 
 function combineExtracts(

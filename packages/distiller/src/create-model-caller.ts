@@ -1,0 +1,116 @@
+import {
+  type AIClient,
+  type AICompletion,
+  ATTRIBUTE_NAMES,
+  type CompactionTelemetry,
+  EVENT_NAMES,
+  SPAN_NAMES,
+  type TelemetrySpan,
+  utf8ByteLength,
+} from '@compaction/core';
+import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
+
+/** What one compaction's model calls share. */
+export interface ModelCallerSettings {
+  client: AIClient;
+  telemetry: CompactionTelemetry;
+  llmDebug: LlmDebugRecorder | undefined;
+  model: string;
+  maxTokens: number;
+  temperature: number | undefined;
+  /** The compaction's signal (caller and deadline). */
+  signal: AbortSignal;
+  /** True once the deadline passed, so failures name it instead of the SDK's abort error. */
+  deadlineHit: () => boolean;
+  /** The distill span that receives `llm_failed` events. */
+  span: TelemetrySpan;
+  now: () => number;
+}
+
+/** One model call of a compaction. */
+export interface ModelCaller {
+  call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
+  /** User-prompt UTF-8 bytes sent so far. */
+  readonly llmInputBytes: number;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Model calls with a `compaction.model_call` span, an `llm_failed` event on failure and an
+ * LLM-debug record either way. Each call gets its own child signal, so the SDK's abort
+ * listeners go away with the call instead of piling up on the signal all segments share.
+ */
+export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
+  const { client, telemetry, llmDebug, model, signal, span, now } = settings;
+  let llmInputBytes = 0;
+  return {
+    get llmInputBytes() {
+      return llmInputBytes;
+    },
+    async call({ system, prompt, description }) {
+      signal.throwIfAborted();
+      const inputBytes = utf8ByteLength(system) + utf8ByteLength(prompt);
+      llmInputBytes += utf8ByteLength(prompt);
+      const started = now();
+      const controller = new AbortController();
+      const forward = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', forward, { once: true });
+      try {
+        const completion = await telemetry.withSpan(
+          SPAN_NAMES.modelCall,
+          {
+            [ATTRIBUTE_NAMES.genAiSystem]: client.provider,
+            [ATTRIBUTE_NAMES.genAiRequestModel]: model,
+          },
+          async (callSpan) => {
+            const answer = await client.complete({
+              system,
+              prompt,
+              model,
+              maxTokens: settings.maxTokens,
+              ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+              signal: controller.signal,
+              description,
+            });
+            callSpan.setAttributes({
+              [ATTRIBUTE_NAMES.genAiUsageInputTokens]: answer.usage?.inputTokens,
+              [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: answer.usage?.outputTokens,
+            });
+            return answer;
+          },
+        );
+        llmDebug?.record({
+          kind: 'result_distillation',
+          description,
+          model,
+          inputBytes,
+          output: completion.text,
+          ...(completion.usage ? { usage: completion.usage } : {}),
+          durationMs: now() - started,
+        });
+        return completion;
+      } catch (error) {
+        const durationMs = now() - started;
+        const reason = errorMessage(settings.deadlineHit() ? signal.reason : error);
+        span.addEvent(EVENT_NAMES.llmFailed, {
+          [ATTRIBUTE_NAMES.error]: reason,
+          [ATTRIBUTE_NAMES.durationMs]: Math.round(durationMs),
+        });
+        llmDebug?.record({
+          kind: 'result_distillation',
+          description,
+          model,
+          inputBytes,
+          durationMs,
+          error: reason,
+        });
+        throw error;
+      } finally {
+        signal.removeEventListener('abort', forward);
+      }
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type {
+  AICompletion,
+  ProcessedResult,
+  ResultProcessorContext,
+  TelemetrySpan,
+} from '@compaction/core';
+import type {
+  DistillProgress,
+  FloorTrimmer,
+  ResolvedDistillerSettings,
+} from './create-distiller.js';
+
+/** What one compaction produced and whether it may be cached. */
+export interface DistillOutcome {
+  processed: ProcessedResult;
+  /** Complete and successful: safe to serve from the cache for the TTL. */
+  cacheable: boolean;
+  /** Fell back to the structural floor. */
+  fellBack: boolean;
+}
+
+/** Shared machinery handed to the single-call and map-reduce paths. */
+export interface DistillRun {
+  result: string;
+  originalBytes: number;
+  maxBytes: number;
+  context: ResultProcessorContext;
+  settings: Readonly<ResolvedDistillerSettings>;
+  signal: AbortSignal;
+  span: TelemetrySpan;
+  deadline: { readonly hit: boolean };
+  /** One model call with telemetry and debug recording; rejects on failure. */
+  call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
+  /** The structural floor at the output budget. */
+  floor(): ProcessedResult;
+  /** The Stage-1 pre-filter and floor. */
+  trimmer: FloorTrimmer;
+  /** Sum of UTF-8 bytes sent to the model so far. */
+  readonly llmInputBytes: number;
+  onProgress: ((progress: DistillProgress) => void) | undefined;
+  distillSystem: string;
+}
