@@ -154,6 +154,66 @@ function errorText(step: StepRecord): string {
   return `${code}${message}`;
 }
 
+function rejectionEntry(step: StepRecord): string {
+  return `${heading(step, 'not dispatched')}\n[NOT DISPATCHED: its parameters could not be bound before dispatch (not a tool failure): ${errorText(step)}]`;
+}
+
+/** A failed step: its `[FAILED: …]` marker and, when enabled, its evidence line. */
+function failureEntry(
+  step: StepRecord,
+  limits: {
+    view: boolean;
+    maxInputBytes: number;
+    stepLimit: number;
+    promptLeft: number;
+    maxPromptBytes: number;
+    policy: FailedOperationInputPolicy | undefined;
+  },
+): {
+  text: string;
+  evidence: FailedOperationEvidence['status'] | undefined;
+  /** Bytes of the view JSON, charged to the prompt's evidence cap. */
+  viewBytes: number;
+  /** Bytes the evidence line adds to the entry, framing included. */
+  evidenceLineBytes: number;
+} {
+  const marker = `${heading(step, 'failed')}\n[FAILED: ${errorText(step)}]`;
+  if (!limits.view)
+    return { text: marker, evidence: undefined, viewBytes: 0, evidenceLineBytes: 0 };
+  const limit = Math.min(limits.stepLimit, limits.promptLeft);
+  const view = projectFailedOperationEvidence(step, {
+    maxInputBytes: limits.maxInputBytes,
+    maxStepBytes: limit,
+    policy: limits.policy,
+  });
+  let line: string;
+  let viewBytes = 0;
+  switch (view.status) {
+    case 'complete':
+    case 'partial':
+      line = `failed-operation evidence (${view.status}): ${view.json}`;
+      viewBytes = view.bytes;
+      break;
+    case 'unavailable':
+      line = 'failed-operation evidence: unavailable (a legacy record without dispatch evidence)';
+      break;
+    case 'omitted':
+      line =
+        limit < limits.stepLimit
+          ? `failed-operation evidence: omitted (the section's evidence budget of ${limits.maxPromptBytes} bytes is spent)`
+          : `failed-operation evidence: omitted (it does not fit the per-step limit of ${limit} bytes)`;
+      break;
+    case 'not_applicable':
+      return { text: marker, evidence: undefined, viewBytes: 0, evidenceLineBytes: 0 };
+  }
+  return {
+    text: `${marker}\n${line}`,
+    evidence: view.status,
+    viewBytes,
+    evidenceLineBytes: 1 + utf8ByteLength(line),
+  };
+}
+
 /**
  * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
  * failed-operation evidence of §1). Settings are validated here; a bad value throws a
@@ -264,38 +324,25 @@ export function createPlanningSectionRenderer(
           for (let i = steps.length - 1; i >= 0; i--) {
             const step = steps[i]!;
             if (step.status === 'succeeded') continue;
-            let text: string;
             if (step.status === 'rejected') {
-              text = `${heading(step, 'not dispatched')}\n[NOT DISPATCHED: its parameters could not be bound before dispatch (not a tool failure): ${errorText(step)}]`;
+              texts.set(i, rejectionEntry(step));
               views.set(i, 'rejected');
             } else {
-              text = `${heading(step, 'failed')}\n[FAILED: ${errorText(step)}]`;
+              const entry = failureEntry(step, {
+                view: failedOperationView.enabled,
+                maxInputBytes: failedOperationView.maxInputBytes,
+                stepLimit,
+                promptLeft,
+                maxPromptBytes: failedOperationView.maxPromptBytes,
+                policy: settings.inputPolicy,
+              });
+              texts.set(i, entry.text);
               views.set(i, 'failed');
-              if (failedOperationView.enabled) {
-                const limit = Math.min(stepLimit, promptLeft);
-                const view = projectFailedOperationEvidence(step, {
-                  maxInputBytes: failedOperationView.maxInputBytes,
-                  maxStepBytes: limit,
-                  policy: settings.inputPolicy,
-                });
-                evidence[step.id] = view.status;
-                if (view.status === 'complete' || view.status === 'partial') {
-                  text += `\nfailed-operation evidence (${view.status}): ${view.json}`;
-                  promptLeft -= view.bytes;
-                  evidenceBytes += view.bytes;
-                } else if (view.status === 'unavailable') {
-                  text +=
-                    '\nfailed-operation evidence: unavailable (a legacy record without dispatch evidence)';
-                } else if (view.status === 'omitted') {
-                  text +=
-                    limit < stepLimit
-                      ? `\nfailed-operation evidence: omitted (the section's evidence budget of ${failedOperationView.maxPromptBytes} bytes is spent)`
-                      : `\nfailed-operation evidence: omitted (it does not fit the per-step limit of ${limit} bytes)`;
-                }
-              }
+              if (entry.evidence) evidence[step.id] = entry.evidence;
+              promptLeft -= entry.viewBytes;
+              evidenceBytes += entry.evidenceLineBytes;
             }
-            texts.set(i, text);
-            fixedBytes += SEPARATOR_BYTES + utf8ByteLength(text);
+            fixedBytes += SEPARATOR_BYTES + utf8ByteLength(texts.get(i)!);
           }
 
           const successes: number[] = [];
