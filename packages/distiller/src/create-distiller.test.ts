@@ -199,8 +199,9 @@ describe('single-call distillation', () => {
 
 describe('map-reduce', () => {
   it('routes over the context estimate, runs 8 segments at once and never more, then reduces', async () => {
+    // Long enough that a loaded machine still overlaps a whole wave of calls.
     server.setHandler((request) => ({
-      latencyMs: 40,
+      latencyMs: 250,
       text: request.prompt.includes('### Extract') ? 'final findings' : 'segment extract',
     }));
     const telemetry = createRecordingTelemetry();
@@ -238,7 +239,7 @@ describe('map-reduce', () => {
   });
 
   it('honours a lower concurrency limit and reaches it', async () => {
-    server.setHandler(() => ({ latencyMs: 30, text: 'x' }));
+    server.setHandler(() => ({ latencyMs: 250, text: 'x' }));
     await distiller({ mapConcurrency: 3 }).process(sampleRecords(900_000), 4096, context);
     expect(server.maxInFlight).toBe(3);
   });
