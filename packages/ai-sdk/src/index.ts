@@ -1,0 +1,5 @@
+export {
+  type CompactedToolResult,
+  type CompactionMiddlewareSettings,
+  createCompactionMiddleware,
+} from './create-compaction-middleware.js';
