@@ -1,3 +1,5 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicClient } from './anthropic/index.js';
 import { createChainClient } from './create-chain-client.js';
@@ -117,6 +119,26 @@ describe.each(['openai', 'anthropic'] as const)('%s client over the real SDK', (
     expect(String((error as Error).message)).toContain(
       provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY',
     );
+  });
+});
+
+describe('ready SDK instances', () => {
+  it('uses an injected OpenAI or Anthropic client as is, with alias overrides', async () => {
+    server.resetStats();
+    server.setHandler(() => ({ text: 'ok' }));
+    const openai = createOpenAIClient({
+      client: new OpenAI({ apiKey: 'own', baseURL: server.openaiBaseUrl, maxRetries: 0 }),
+      models: { fast: 'llama3.2' },
+    });
+    const anthropic = createAnthropicClient({
+      client: new Anthropic({ apiKey: 'own', baseURL: server.anthropicBaseUrl, maxRetries: 0 }),
+    });
+    await openai.complete({ system: '', prompt: 'x', model: 'fast' });
+    await anthropic.complete({ system: '', prompt: 'x', model: 'claude-3-5-haiku-latest' });
+    expect(server.requests.map((r) => [r.format, r.model, r.apiKey])).toEqual([
+      ['openai', 'llama3.2', 'own'],
+      ['anthropic', 'claude-3-5-haiku-latest', 'own'],
+    ]);
   });
 });
 
