@@ -25,17 +25,21 @@ export interface ValueDigest {
 
 const ELLIPSIS = 0x2026;
 
-type Frame =
-  | { array: true; value: JsonArray; index: number; end: number; depth: number }
-  | {
-      array: false;
-      value: JsonObject;
-      keys: string[];
-      index: number;
-      depth: number;
-      sentinelKey: string | undefined;
-      sentinel: string | undefined;
-    };
+// One shape for arrays and objects keeps the loop's property accesses monomorphic.
+interface Frame {
+  /** The array or object being written. */
+  container: JsonArray | JsonObject;
+  /** The keys to write, in order; undefined for an array. */
+  keys: string[] | undefined;
+  /** Next element or key to write. */
+  index: number;
+  /** Elements or keys to write. */
+  end: number;
+  /** Nesting depth of the container (the root is 1). */
+  depth: number;
+  /** What closes the container: any sentinel, then `]` or `}`. */
+  close: string;
+}
 
 function countCodePoints(text: string): number {
   let count = text.length;
@@ -110,97 +114,79 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
   let out = '';
   const stack: Frame[] = [];
 
-  // Writes a scalar, a descriptor, or the opening of a container (pushing its frame).
-  const open = (value: JsonValue, depth: number): void => {
+  // Returns a scalar, a descriptor, or the opening of a container (pushing its frame). It
+  // returns text rather than appending to `out`, so `out` stays a plain local of the loop.
+  const open = (value: JsonValue, depth: number): string => {
     switch (typeof value) {
       case 'string': {
         if (value.length <= scalarMax) {
-          out += quote(value);
-          return;
+          return quote(value);
         }
         const chars = countCodePoints(value);
-        if (chars <= scalarMax) {
-          out += quote(value);
-        } else {
-          elisions.stringsElided++;
-          out += `"…(${chars} chars)"`;
-        }
-        return;
+        if (chars <= scalarMax) return quote(value);
+        elisions.stringsElided++;
+        return `"…(${chars} chars)"`;
       }
       case 'number':
-        out += Number.isFinite(value) ? String(value) : 'null';
-        return;
+        return Number.isFinite(value) ? String(value) : 'null';
       case 'boolean':
-        out += value ? 'true' : 'false';
-        return;
+        return value ? 'true' : 'false';
     }
     if (value === null || value === undefined) {
-      out += 'null';
-      return;
+      return 'null';
     }
     if (LosslessNumber.isInstance(value)) {
-      out += value.text;
-      return;
+      return value.text;
     }
     if (Array.isArray(value)) {
       if (depth > maxDepth && value.length > 0) {
         elisions.containersElided++;
-        out += `"…(array of ${value.length})"`;
-        return;
+        return `"…(array of ${value.length})"`;
       }
       const end = Math.min(value.length, arraySample);
-      if (end < value.length) elisions.arraysSampled++;
-      out += '[';
-      stack.push({ array: true, value, index: 0, end, depth });
-      return;
+      let close = ']';
+      if (end < value.length) {
+        elisions.arraysSampled++;
+        close = `${end > 0 ? ',' : ''}"…${value.length - end} more of ${value.length}"]`;
+      }
+      stack.push({ container: value, keys: undefined, index: 0, end, depth, close });
+      return '[';
     }
     const object = value as JsonObject;
     let keys = Object.keys(object);
     if (depth > maxDepth && keys.length > 0) {
       elisions.containersElided++;
-      out += `"…(object of ${keys.length} key${keys.length === 1 ? '' : 's'})"`;
-      return;
+      return `"…(object of ${keys.length} key${keys.length === 1 ? '' : 's'})"`;
     }
-    let sentinelKey: string | undefined;
-    let sentinel: string | undefined;
+    let close = '}';
     if (keys.length > maxKeys) {
       elisions.objectsSampled++;
       const total = keys.length;
       keys = smallestKeys(keys, maxKeys);
-      sentinelKey = '…';
+      let sentinelKey = '…';
       while (Object.hasOwn(object, sentinelKey)) sentinelKey += '…';
-      sentinel = `"…${total - keys.length} more of ${total} keys"`;
+      close = `${keys.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - keys.length} more of ${total} keys"}`;
     }
-    out += '{';
-    stack.push({ array: false, value: object, keys, index: 0, depth, sentinelKey, sentinel });
+    stack.push({ container: object, keys, index: 0, end: keys.length, depth, close });
+    return '{';
   };
 
-  open(root, 1);
+  out += open(root, 1);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
-    if (frame.array) {
-      if (frame.index < frame.end) {
-        if (frame.index > 0) out += ',';
-        open(frame.value[frame.index++]!, frame.depth + 1);
-        continue;
+    if (frame.index < frame.end) {
+      const index = frame.index++;
+      const separator = index > 0 ? ',' : '';
+      if (frame.keys === undefined) {
+        out += separator + open((frame.container as JsonArray)[index]!, frame.depth + 1);
+      } else {
+        const key = frame.keys[index]!;
+        out += `${separator}${quote(key)}:`;
+        out += open((frame.container as JsonObject)[key]!, frame.depth + 1);
       }
-      const rest = frame.value.length - frame.end;
-      if (rest > 0) out += `${frame.end > 0 ? ',' : ''}"…${rest} more of ${frame.value.length}"`;
-      out += ']';
-      stack.pop();
       continue;
     }
-    if (frame.index < frame.keys.length) {
-      const key = frame.keys[frame.index]!;
-      out += `${frame.index > 0 ? ',' : ''}${quote(key)}:`;
-      frame.index++;
-      open(frame.value[key]!, frame.depth + 1);
-      continue;
-    }
-    if (frame.sentinel !== undefined) {
-      out += `${frame.keys.length > 0 ? ',' : ''}${JSON.stringify(frame.sentinelKey)}:${frame.sentinel}`;
-    }
-    out += '}';
+    out += frame.close;
     stack.pop();
   }
 
