@@ -11,7 +11,7 @@ function lokiResponse() {
   const result = [];
   for (let i = 0; i < 200; i++) {
     const values = [];
-    for (let j = 0; j < 7; j++) {
+    for (let j = 0; j < 8; j++) {
       const line = JSON.stringify({
         level: j % 3 === 0 ? 'warn' : 'info',
         ts: `2024-05-01T12:${String(i % 60).padStart(2, '0')}:${String(j).padStart(2, '0')}.123Z`,
