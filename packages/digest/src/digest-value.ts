@@ -114,14 +114,13 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
   let out = '';
   const stack: Frame[] = [];
 
-  // Returns a scalar, a descriptor, or the opening of a container (pushing its frame). It
-  // returns text rather than appending to `out`, so `out` stays a plain local of the loop.
+  // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
+  // pushes.
   const open = (value: JsonValue, depth: number): string => {
     switch (typeof value) {
       case 'string': {
-        if (value.length <= scalarMax) {
-          return quote(value);
-        }
+        // Code points never outnumber UTF-16 units, so short strings need no count.
+        if (value.length <= scalarMax) return quote(value);
         const chars = countCodePoints(value);
         if (chars <= scalarMax) return quote(value);
         elisions.stringsElided++;
