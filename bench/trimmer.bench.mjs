@@ -86,9 +86,11 @@ function jsonNeedles(path, text) {
   const array = dominantArray(JSON.parse(text));
   if (!array) return [];
   const needles = [];
+  const used = new Set();
   POSITIONS.forEach((position, index) => {
     for (let offset = 0; offset < array.length; offset++) {
       const at = Math.floor(array.length * position) + offset;
+      if (used.has(at)) continue;
       const record = array[at];
       if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
       const unique = leaves(record).filter(([, value]) => {
@@ -99,6 +101,7 @@ function jsonNeedles(path, text) {
       const [namePath, nameValue] = unique[0];
       const [askPath, askValue] = unique[1 + ((index * 7) % (unique.length - 1))];
       const phrase = JSON_PHRASES[(needles.length + path.length) % JSON_PHRASES.length];
+      used.add(at);
       needles.push({
         fixture: path,
         kind: 'json',
@@ -226,6 +229,11 @@ for (const needle of needles) {
       if (Buffer.byteLength(view) > budget)
         throw new Error(`${method} over budget on ${needle.fixture}`);
       const ok = needle.mustContain.every((part) => view.includes(part));
+      if (!ok && method === 'trimmer' && process.env.TRIMMER_BENCH_DEBUG) {
+        console.error(
+          `miss ${needle.fixture} at ${share}: ${needle.question} -> ${needle.mustContain.join(' + ')}`,
+        );
+      }
       const key = `${needle.kind}|${method}|${share}`;
       hits[key] = (hits[key] ?? 0) + (ok ? 1 : 0);
       if (method === 'trimmer') {

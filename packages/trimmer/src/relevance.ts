@@ -90,6 +90,9 @@ export function relevanceTerms(input: {
     });
   }
   for (const word of input.words) {
+    // In JSON, a word that is a whole string (a value or a key) is far more specific than the
+    // same letters inside a longer string, so it is a term of its own, scanned first.
+    if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"` });
     terms.push({ kind: 'query', source: escapeRegExp(word) });
   }
   for (const source of ERROR_SOURCES) terms.push({ kind: 'error', source });

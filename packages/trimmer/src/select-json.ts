@@ -22,6 +22,10 @@ const ELLIPSIS = '\u2026';
 const MIN_CUT_CONTENT = 16;
 /** Hit nodes kept per matching record that is too big to keep whole. */
 const MAX_HIT_NODES_PER_RECORD = 8;
+/** Matches of each other term kept, nearest to the rarest match first. */
+const MATCHES_PER_TERM = 3;
+/** Matches remembered per record. */
+const MAX_HITS_PER_RECORD = 256;
 /** Matching records the backfill pass looks at. */
 const MAX_BACKFILL_RECORDS = 4_000;
 
@@ -179,12 +183,20 @@ function nodeAt(s: Selection, position: number): number {
   return u;
 }
 
+interface MatchedRecord {
+  score: number;
+  terms: Set<number>;
+  /** Indexes into the hits, in text order. */
+  hits: number[];
+}
+
 function backfill(s: Selection, limit: number): void {
   const { hits } = s;
   if (!hits || hits.positions.length === 0) return;
-  const { kind, parent, unitBytes } = s.inventory;
+  const { inventory } = s;
+  const { kind, parent, unitBytes } = inventory;
   const recordCap = Math.max(64, Math.floor((limit - s.used) / 2));
-  const records = new Map<number, { score: number; terms: Set<number>; nodes: number[] }>();
+  const records = new Map<number, MatchedRecord>();
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.termOf[h]!;
     const weight = hits.weights[term]!;
@@ -205,25 +217,49 @@ function backfill(s: Selection, limit: number): void {
     }
     let entry = records.get(record);
     if (!entry) {
-      entry = { score: 0, terms: new Set(), nodes: [] };
+      entry = { score: 0, terms: new Set(), hits: [] };
       records.set(record, entry);
     }
     if (!entry.terms.has(term)) {
       entry.terms.add(term);
       entry.score += weight;
-      entry.nodes.unshift(node);
-    } else if (entry.nodes.length < MAX_HIT_NODES_PER_RECORD * 2) {
-      entry.nodes.push(node);
     }
+    if (entry.hits.length < MAX_HITS_PER_RECORD) entry.hits.push(h);
   }
   const ranked = [...records.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
   for (const [record, entry] of ranked.slice(0, MAX_BACKFILL_RECORDS)) {
     if (limit - s.used < 8) break;
     if (keepWithPath(s, record, limit)) continue;
-    // Too big to keep whole: keep the matching fields, each with its path.
+    // Too big to keep whole: keep the largest part around its rarest match that takes at most
+    // half the room, then, for each other term, the match nearest to it, each with its path.
+    let anchor = entry.hits[0]!;
+    for (const h of entry.hits) {
+      if (hits.weights[hits.termOf[h]!]! > hits.weights[hits.termOf[anchor]!]!) anchor = h;
+    }
+    const anchorAt = hits.positions[anchor]!;
+    const anchorNode = nodeAt(s, anchorAt);
+    const half = Math.floor((limit - s.used) / 2);
+    let part = anchorNode;
+    for (let a = anchorNode; a > 0 && a !== record; a = parent[a]!) {
+      if (unitBytes[a]! + 1 <= half) part = a;
+    }
+    keepWithPath(s, part, limit);
+    // Then the matches of the other terms nearest to it (a few per term), nearest first, each
+    // with its path; a match inside a big container keeps only what takes a small share.
+    const distance = (h: number) => Math.abs(hits.positions[h]! - anchorAt);
+    const nearby: number[] = [];
+    for (const term of entry.terms) {
+      if (term === hits.termOf[anchor]) continue;
+      const ofTerm = entry.hits.filter((h) => hits.termOf[h] === term);
+      ofTerm.sort((x, y) => distance(x) - distance(y) || x - y);
+      nearby.push(...ofTerm.slice(0, MATCHES_PER_TERM));
+    }
+    nearby.sort((x, y) => distance(x) - distance(y) || x - y);
     let kept = 0;
-    for (const node of entry.nodes) {
+    for (const h of nearby) {
       if (kept >= MAX_HIT_NODES_PER_RECORD) break;
+      const node = nodeAt(s, hits.positions[h]!);
+      if (unitBytes[node]! > (limit - s.used) / 4) continue;
       if (keepWithPath(s, node, limit)) kept++;
     }
   }
