@@ -1,4 +1,4 @@
-import type { AIClient, JsonValue } from '@compaction/core';
+import type { AIClient, CompactionTelemetry, JsonValue } from '@compaction/core';
 import type { PlanningSection, StepRecord } from '@compaction/digest';
 import {
   type Compaction,
@@ -40,6 +40,8 @@ export interface DevopsAgentSettings {
   /** Progress lines (plans, bindings). */
   log?: (line: string) => void;
   question?: string;
+  /** Telemetry for every compaction of the run. Default none. */
+  telemetry?: CompactionTelemetry;
 }
 
 const DEFAULT_QUESTION =
@@ -185,7 +187,11 @@ function offlineAnswer(synthesis: SynthesisAssembly): string {
 export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<DevopsAgentRun> {
   const log = settings.log ?? (() => {});
   const question = settings.question ?? DEFAULT_QUESTION;
-  const compaction = createCompaction({ env: settings.env, aiClient: settings.aiClient });
+  const compaction = createCompaction({
+    env: settings.env,
+    aiClient: settings.aiClient,
+    telemetry: settings.telemetry,
+  });
   const steps: StepRecord[] = [];
   const toolMs: Record<string, number> = {};
 
