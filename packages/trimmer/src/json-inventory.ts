@@ -53,79 +53,10 @@ export function stringEnd(text: string, open: number): number {
   return close < 0 ? text.length - 1 : close;
 }
 
-// The node table is an object literal, not a class instance: a literal's map is kept alive by
-// its allocation site, whereas a class instance's field-transition map dies with the last
-// instance at a full GC, which deoptimises the scanner on every call that follows one.
-function createNodeTable(capacity: number, maxNodes: number) {
-  return {
-    capacity,
-    maxNodes,
-    count: 0,
-    kind: new Uint8Array(capacity),
-    parent: new Int32Array(capacity),
-    next: new Int32Array(capacity),
-    keyStart: new Int32Array(capacity),
-    keyBytes: new Int32Array(capacity),
-    start: new Int32Array(capacity),
-    end: new Int32Array(capacity),
-    valueBytes: new Int32Array(capacity),
-    unitBytes: new Int32Array(capacity),
-    childIndex: new Int32Array(capacity),
-  };
-}
-
-type NodeTable = ReturnType<typeof createNodeTable>;
-
 function widenInt32(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const wider = new Int32Array(size);
   wider.set(array);
   return wider;
-}
-
-function growTable(table: NodeTable): void {
-  const size = Math.min(table.maxNodes, table.capacity * 2);
-  const kind = new Uint8Array(size);
-  kind.set(table.kind);
-  table.kind = kind;
-  table.parent = widenInt32(table.parent, size);
-  table.next = widenInt32(table.next, size);
-  table.keyStart = widenInt32(table.keyStart, size);
-  table.keyBytes = widenInt32(table.keyBytes, size);
-  table.start = widenInt32(table.start, size);
-  table.end = widenInt32(table.end, size);
-  table.valueBytes = widenInt32(table.valueBytes, size);
-  table.unitBytes = widenInt32(table.unitBytes, size);
-  table.childIndex = widenInt32(table.childIndex, size);
-  table.capacity = size;
-}
-
-function addNode(
-  table: NodeTable,
-  kind: number,
-  parent: number,
-  keyStart: number,
-  keyBytes: number,
-  start: number,
-  childIndex: number,
-): number {
-  if (table.count >= table.capacity) growTable(table);
-  const id = table.count++;
-  table.kind[id] = kind;
-  table.parent[id] = parent;
-  table.keyStart[id] = keyStart;
-  table.keyBytes[id] = keyStart >= 0 ? keyBytes : 0;
-  table.start[id] = start;
-  table.childIndex[id] = childIndex;
-  return id;
-}
-
-/** Closes node `id`: its end offset and minified size, key included. */
-function closeNode(table: NodeTable, id: number, end: number, valueBytes: number): void {
-  table.end[id] = end;
-  table.valueBytes[id] = valueBytes;
-  const key = table.keyBytes[id]!;
-  table.unitBytes[id] = key > 0 ? valueBytes + key + 1 : valueBytes;
-  table.next[id] = table.count;
 }
 
 // What the scanner accepts next.
@@ -201,7 +132,20 @@ function scanNumber(text: string, at: number): number {
  * memory only; no intermediate values are built, which keeps it near native parse speed.
  */
 export function scanJson(text: string, maxNodes: number): JsonInventory | undefined {
-  const table = createNodeTable(Math.max(64, Math.min(maxNodes, text.length >>> 4)), maxNodes);
+  // The node columns are locals, not fields of an object: optimised code that assumed a field
+  // constant (or a class map that a full GC collected) would be thrown away on every call.
+  let capacity = Math.max(64, Math.min(maxNodes, text.length >>> 4));
+  let count = 0;
+  let kinds = new Uint8Array(capacity);
+  let parents = new Int32Array(capacity);
+  let nexts = new Int32Array(capacity);
+  let keyStarts = new Int32Array(capacity);
+  let keyBytes = new Int32Array(capacity);
+  let starts = new Int32Array(capacity);
+  let ends = new Int32Array(capacity);
+  let valueBytes = new Int32Array(capacity);
+  let unitBytes = new Int32Array(capacity);
+  let childIndexes = new Int32Array(capacity);
   // UTF-8 sizes of strings are only measured when the text is not pure ASCII.
   const ascii = Buffer.byteLength(text, 'utf8') === text.length;
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
@@ -257,7 +201,13 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
       const opened = stackOffset.pop()!;
       i++;
       minified++;
-      if (id >= 0) closeNode(table, id, i, minified - opened);
+      if (id >= 0) {
+        const size = minified - opened;
+        ends[id] = i;
+        valueBytes[id] = size;
+        unitBytes[id] = keyBytes[id]! > 0 ? size + keyBytes[id]! + 1 : size;
+        nexts[id] = count;
+      }
       expect = stackIds.length === 0 ? EXPECT_END : EXPECT_COMMA_OR_CLOSE;
       continue;
     }
@@ -304,8 +254,29 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
       stackChildren[level - 1] = position + 1;
     }
     let id = -1;
-    if ((level === 0 || parentId >= 0) && table.count < maxNodes) {
-      id = addNode(table, kind, parentId, pendingKey, pendingKeyBytes, i, position);
+    if ((level === 0 || parentId >= 0) && count < maxNodes) {
+      if (count >= capacity) {
+        capacity = Math.min(maxNodes, capacity * 2);
+        const wider = new Uint8Array(capacity);
+        wider.set(kinds);
+        kinds = wider;
+        parents = widenInt32(parents, capacity);
+        nexts = widenInt32(nexts, capacity);
+        keyStarts = widenInt32(keyStarts, capacity);
+        keyBytes = widenInt32(keyBytes, capacity);
+        starts = widenInt32(starts, capacity);
+        ends = widenInt32(ends, capacity);
+        valueBytes = widenInt32(valueBytes, capacity);
+        unitBytes = widenInt32(unitBytes, capacity);
+        childIndexes = widenInt32(childIndexes, capacity);
+      }
+      id = count++;
+      kinds[id] = kind;
+      parents[id] = parentId;
+      keyStarts[id] = pendingKey;
+      keyBytes[id] = pendingKey >= 0 ? pendingKeyBytes : 0;
+      starts[id] = i;
+      childIndexes[id] = position;
     } else {
       truncated = true;
     }
@@ -322,7 +293,12 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
     }
     const bytes =
       kind === NODE_STRING && !ascii ? Buffer.byteLength(text.slice(i, stop), 'utf8') : stop - i;
-    if (id >= 0) closeNode(table, id, stop, bytes);
+    if (id >= 0) {
+      ends[id] = stop;
+      valueBytes[id] = bytes;
+      unitBytes[id] = keyBytes[id]! > 0 ? bytes + keyBytes[id]! + 1 : bytes;
+      nexts[id] = count;
+    }
     minified += bytes;
     expect = level === 0 ? EXPECT_END : EXPECT_COMMA_OR_CLOSE;
     i = stop;
@@ -331,20 +307,20 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
 
   return {
     text,
-    count: table.count,
+    count,
     totalValues,
     truncated,
     minified: !sawWhitespace,
-    kind: table.kind,
-    parent: table.parent,
-    next: table.next,
-    keyStart: table.keyStart,
-    keyBytes: table.keyBytes,
-    start: table.start,
-    end: table.end,
-    valueBytes: table.valueBytes,
-    unitBytes: table.unitBytes,
-    childIndex: table.childIndex,
+    kind: kinds,
+    parent: parents,
+    next: nexts,
+    keyStart: keyStarts,
+    keyBytes,
+    start: starts,
+    end: ends,
+    valueBytes,
+    unitBytes,
+    childIndex: childIndexes,
   };
 }
 

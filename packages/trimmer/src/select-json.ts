@@ -22,6 +22,8 @@ const ELLIPSIS = '\u2026';
 const MIN_CUT_CONTENT = 16;
 /** Hit nodes kept per matching record that is too big to keep whole. */
 const MAX_HIT_NODES_PER_RECORD = 8;
+/** Room (bytes) under which the whole-unit pass stops. */
+const MIN_FILL_ROOM = 8;
 /** Matches of each other term kept, nearest to the rarest match first. */
 const MATCHES_PER_TERM = 3;
 /** Matches remembered per record. */
@@ -129,7 +131,8 @@ function wholeUnitPass(s: Selection, limit: number): void {
   const { kind, unitBytes } = s.inventory;
   const headFill = kind[0] === NODE_ARRAY;
   let level = [0];
-  while (level.length > 0) {
+  // Below a few bytes of room nothing worth its comma fits; stop rather than walk the rest.
+  while (level.length > 0 && limit - s.used >= MIN_FILL_ROOM) {
     let candidates: number[] = [];
     for (const u of level) childrenOf(s, u, candidates);
     const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
