@@ -1,0 +1,207 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { artifactDirFor } from './artifact-dir-for.js';
+import type { ArtifactFileSystem } from './artifact-file-system.js';
+import { nodeArtifactFileSystem } from './artifact-file-system.js';
+import { createArtifactStore } from './artifact-store.js';
+import { parseExcerptMarker } from './excerpt-marker.js';
+import { sha256Hex } from './sha256-hex.js';
+import { excerptStream } from './store-stream-excerpt.js';
+import { referenceCount } from './test-support/grapheme-arbitraries.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'artifact-store-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('createArtifactStore', () => {
+  it('writes <op>.txt in <transcript-stem>.artifacts/ with digest, bytes and chars', async () => {
+    const transcript = join(root, 'run-42.jsonl');
+    const store = createArtifactStore({ transcriptPath: transcript });
+    expect(store.dir).toBe(join(root, 'run-42.artifacts'));
+    const content = 'héllo\r\nwörld 👨‍👩‍👧\n';
+    const stored = await store.store('call_01', content);
+    expect(stored).toEqual({
+      file: 'call_01.txt',
+      digest: sha256Hex(content),
+      bytes: Buffer.byteLength(content),
+      chars: referenceCount(content),
+    });
+    const onDisk = await readFile(join(artifactDirFor(transcript), 'call_01.txt'));
+    expect(sha256Hex(onDisk)).toBe(stored.digest);
+    expect(onDisk.byteLength).toBe(stored.bytes);
+    expect(await readdir(store.dir)).toEqual(['call_01.txt']);
+  });
+
+  it('rejects every id that could leave the directory, before touching the disk', async () => {
+    const store = createArtifactStore({ dir: join(root, 's.artifacts') });
+    const attempts = [
+      '../escape',
+      '..',
+      '.',
+      '',
+      'a/b',
+      'a\\b',
+      '/etc/passwd',
+      'x/../../y',
+      'nul\u0000byte',
+      '%2e%2e%2fetc',
+      'ok..two',
+      '.hidden',
+      'ｆｕｌｌ',
+      'a'.repeat(129),
+    ];
+    for (const id of attempts) {
+      await expect(store.store(id, 'x'), id).rejects.toMatchObject({
+        code: 'artifact_invalid_id',
+      });
+    }
+    expect(() => store.pathOf('../s.jsonl')).toThrow(/Invalid artifact file/);
+    await expect(readdir(root)).resolves.toEqual([]);
+  });
+
+  it('fails with artifact_store_failed when a file sits where the directory should be', async () => {
+    const transcript = join(root, 'blocked.jsonl');
+    await writeFile(artifactDirFor(transcript), 'not a directory');
+    const store = createArtifactStore({ transcriptPath: transcript });
+    await expect(store.store('call_1', 'data')).rejects.toMatchObject({
+      code: 'artifact_store_failed',
+    });
+  });
+
+  it('leaves no file under the final name when the write fails midway', async () => {
+    const failing: ArtifactFileSystem = {
+      ...nodeArtifactFileSystem,
+      async openForWrite(path) {
+        const handle = await nodeArtifactFileSystem.openForWrite(path);
+        return {
+          ...handle,
+          async write() {
+            throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+          },
+        };
+      },
+    };
+    const store = createArtifactStore({ dir: join(root, 'full.artifacts'), fileSystem: failing });
+    await expect(store.store('call_1', 'x'.repeat(1000))).rejects.toThrow(/no space left/);
+    expect(await readdir(store.dir)).toEqual([]);
+  });
+
+  it('honours an aborted signal', async () => {
+    const store = createArtifactStore({ dir: join(root, 'a.artifacts') });
+    await expect(
+      store.store('call_1', 'x', { signal: AbortSignal.abort(new Error('stop')) }),
+    ).rejects.toThrow('stop');
+  });
+});
+
+async function* generated(lines: number, line: (i: number) => string) {
+  let batch = '';
+  for (let i = 0; i < lines; i++) {
+    batch += line(i);
+    if (batch.length > 60_000) {
+      yield batch;
+      batch = '';
+    }
+  }
+  if (batch) yield batch;
+}
+
+describe('storeStream', () => {
+  it('stores a ~50 MB stream while hashing it and excerpts its two ends', async () => {
+    const store = createArtifactStore({ dir: join(root, 'big.artifacts') });
+    const line = (i: number) =>
+      `${String(i).padStart(8, '0')} build step ok — ✓ ${'·'.repeat(30)}\n`;
+    const { stored, excerpt, description } = await store.storeStream(
+      'call_big',
+      generated(800_000, line),
+      { budgetChars: 4000 },
+    );
+    expect(stored).toBeDefined();
+    const onDisk = await readFile(join(store.dir, stored!.file));
+    expect(onDisk.byteLength).toBeGreaterThan(50_000_000);
+    expect(sha256Hex(onDisk)).toBe(stored!.digest);
+    expect(stored!.bytes).toBe(onDisk.byteLength);
+    expect(description.chars).toBe(800_000 * line(0).length);
+    expect(excerpt.text.length).toBeLessThanOrEqual(4000);
+    expect(excerpt.head.startsWith(line(0))).toBe(true);
+    expect(excerpt.tail.endsWith(line(799_999))).toBe(true);
+    const marker = parseExcerptMarker(excerpt.marker!);
+    expect(marker).toMatchObject({ file: 'call_big.txt', digest: stored!.digest });
+    expect(marker!.elidedChars).toBe(description.chars - excerpt.headChars - excerpt.tailChars);
+  });
+
+  it('gives the same excerpt as the in-memory path for any chunking of a Unicode stream', async () => {
+    const text = `${'👩🏽‍💻 e\u0301 🇯🇵\r\n'.repeat(3000)}END ✓`;
+    const store = createArtifactStore({ dir: join(root, 'u.artifacts') });
+    for (const size of [1, 5, 4096, 65_536]) {
+      const bytes = Buffer.from(text);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+      const result = await store.storeStream(`chunk-${size}`, Readable.from(chunks), {
+        budgetChars: 300,
+      });
+      expect(result.description).toEqual({
+        bytes: bytes.byteLength,
+        chars: 3000 * 6 + 5,
+        digest: sha256Hex(bytes),
+      });
+      expect(referenceCount(result.excerpt.text)).toBeLessThanOrEqual(300);
+      expect(text.startsWith(result.excerpt.head)).toBe(true);
+      expect(text.endsWith(result.excerpt.tail)).toBe(true);
+      expect(result.excerpt.tail.endsWith('END ✓')).toBe(true);
+    }
+  });
+
+  it('fails open: a write that breaks midway still yields the excerpt, marked not stored', async () => {
+    let writes = 0;
+    const flaky: ArtifactFileSystem = {
+      ...nodeArtifactFileSystem,
+      async openForWrite(path) {
+        const handle = await nodeArtifactFileSystem.openForWrite(path);
+        return {
+          ...handle,
+          async write(data) {
+            if (++writes > 3) throw new Error('EIO: i/o error');
+            await handle.write(data);
+          },
+        };
+      },
+    };
+    const store = createArtifactStore({ dir: join(root, 'flaky.artifacts'), fileSystem: flaky });
+    const result = await store.storeStream(
+      'call_x',
+      generated(50_000, (i) => `row ${i}\n`),
+      {
+        budgetChars: 500,
+      },
+    );
+    expect(result.stored).toBeUndefined();
+    expect(result.failure?.code).toBe('artifact_store_failed');
+    expect(result.excerpt.marker).toContain('full result not stored (write failed)');
+    expect(result.excerpt.tail.endsWith('row 49999\n')).toBe(true);
+    expect(await readdir(store.dir)).toEqual([]);
+  });
+
+  it('without a store, says the full result was not stored', async () => {
+    const result = await excerptStream(
+      generated(10_000, (i) => `x${i}\n`),
+      { budgetChars: 400 },
+    );
+    expect(result.excerpt.marker).toMatch(/not stored \(no session\), sha256 [0-9a-f]{64}/);
+    expect(result.stored).toBeUndefined();
+  });
+
+  it('returns a small stream whole', async () => {
+    const result = await excerptStream(Readable.from([Buffer.from('short ✓')]), {
+      budgetChars: 400,
+    });
+    expect(result.excerpt).toMatchObject({ text: 'short ✓', contentLost: false });
+  });
+});

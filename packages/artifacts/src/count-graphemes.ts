@@ -1,0 +1,111 @@
+import { clusterEnds, isCertainBoundary, isSimpleUnit } from './grapheme-segmenter.js';
+
+function segmentCount(text: string, from: number, to: number): number {
+  let count = 0;
+  for (const _ of clusterEnds(text, from, to)) count++;
+  return count;
+}
+
+/**
+ * Exact grapheme count of `text[start, end)`, where both ends are grapheme boundaries. Runs of
+ * simple units (ASCII, Latin, CJK, punctuation...) are counted without the segmenter (one unit,
+ * one grapheme, CR LF aside); only the stretches around other units go through
+ * `Intl.Segmenter`.
+ */
+function countRange(text: string, start: number, end: number): number {
+  let count = 0;
+  let i = start;
+  while (i < end) {
+    let j = i;
+    while (j < end && isSimpleUnit(text.charCodeAt(j))) j++;
+    if (j === end) {
+      count += j - i - crlfPairs(text, i, j);
+      break;
+    }
+    // The simple unit just before another may take its combining marks: hand it over.
+    let simpleEnd = j > i ? j - 1 : j;
+    if (
+      simpleEnd > i &&
+      text.charCodeAt(simpleEnd - 1) === 0x0d &&
+      text.charCodeAt(simpleEnd) === 0x0a
+    ) {
+      simpleEnd--;
+    }
+    count += simpleEnd - i - crlfPairs(text, i, simpleEnd);
+    let k = j + 1;
+    while (k < end && !isCertainBoundary(text, k)) k++;
+    count += segmentCount(text, simpleEnd, k);
+    i = k;
+  }
+  return count;
+}
+
+function crlfPairs(text: string, start: number, end: number): number {
+  let pairs = 0;
+  let from = start;
+  for (;;) {
+    const cr = text.indexOf('\r\n', from);
+    if (cr < 0 || cr + 1 >= end) return pairs;
+    pairs++;
+    from = cr + 2;
+  }
+}
+
+/**
+ * The number of extended grapheme clusters in `text`, exactly as `Intl.Segmenter` counts them,
+ * in one pass that is fast on ASCII. Linear in the input: callers that must stay flat (the
+ * excerpt) take the count from the store's metadata instead.
+ */
+export function countGraphemes(text: string): number {
+  return countRange(text, 0, text.length);
+}
+
+/** Counts graphemes across chunks that may split a cluster (or a surrogate pair) anywhere. */
+export interface GraphemeCounter {
+  /** Adds the next decoded chunk. */
+  push(chunk: string): void;
+  /** Counts what is held back and returns the total; the counter is done after this. */
+  finish(): number;
+}
+
+/** Held-back text beyond which the counter falls back to the segmenter to find a boundary. */
+const CARRY_LIMIT = 1 << 16;
+
+/**
+ * A `GraphemeCounter` whose memory is the last unfinished cluster (plus a short run), so a
+ * stream of any size is counted with a small fixed footprint.
+ */
+export function createGraphemeCounter(): GraphemeCounter {
+  let carry = '';
+  let count = 0;
+  return {
+    push(chunk) {
+      if (chunk === '') return;
+      const text = carry + chunk;
+      let cut = text.length - 1;
+      while (cut > 0 && !isCertainBoundary(text, cut)) cut--;
+      if (cut <= 0 && text.length > CARRY_LIMIT) {
+        // No ASCII anchor: every boundary the segmenter reports from a true start is exact
+        // except the last, which the next chunk may still extend.
+        let last = 0;
+        for (const end of clusterEnds(text, 0, text.length, true)) {
+          count++;
+          last = end;
+        }
+        carry = text.slice(last);
+        return;
+      }
+      if (cut <= 0) {
+        carry = text;
+        return;
+      }
+      count += countRange(text, 0, cut);
+      carry = text.slice(cut);
+    },
+    finish() {
+      count += countRange(carry, 0, carry.length);
+      carry = '';
+      return count;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { countGraphemes } from './count-graphemes.js';
+import { sha256Hex } from './sha256-hex.js';
+
+/** Size and digest of a whole result. */
+export interface TextDescription {
+  /** UTF-8 bytes (a lone surrogate counts as the 3 bytes of U+FFFD it encodes to). */
+  bytes: number;
+  /** Extended grapheme clusters, as `Intl.Segmenter` counts them. */
+  chars: number;
+  /** Lowercase hex SHA-256 of the UTF-8 bytes. */
+  digest: string;
+}
+
+/**
+ * Bytes, chars and SHA-256 of `text`. Linear in the input, unlike `excerpt`: it is what a caller
+ * without a store computes once to fill the marker (the store computes the same while writing).
+ */
+export function describeText(text: string): TextDescription {
+  const data = Buffer.from(text, 'utf8');
+  return { bytes: data.byteLength, chars: countGraphemes(text), digest: sha256Hex(data) };
+}

@@ -1,0 +1,62 @@
+import { basename } from 'node:path';
+
+/** What the marker line says about the whole result. */
+export interface ExcerptSource {
+  /** Grapheme clusters in the whole result. */
+  totalChars: number;
+  /** UTF-8 bytes of the whole result (what `ls -l` says of the artifact file). */
+  totalBytes: number;
+  /** Lowercase hex SHA-256 of the whole result's bytes (what `sha256sum` says of the file). */
+  digest: string;
+  /** Basename of the artifact file; absent when the full result was not stored. */
+  file?: string;
+  /** Why it was not stored, when `file` is absent (such as `no session`). Default `no session`. */
+  notStoredReason?: string;
+}
+
+/** `391204` → `391,204`, independent of the host locale. */
+export function formatCount(value: number): string {
+  const digits = String(Math.max(0, Math.trunc(value)));
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\]]+/g, ' ').trim();
+}
+
+/**
+ * The single marker line between the head and the tail of an excerpt. It names the artifact by
+ * basename only (a path would be wrong as soon as the transcript moves), the elided amount in
+ * chars (grapheme clusters), the whole result's bytes and its SHA-256. All ASCII when the file
+ * name is, so its length in code units is its length in chars.
+ */
+export function excerptMarker(elidedChars: number, source: ExcerptSource): string {
+  const amount = `elided ${formatCount(elidedChars)} chars (${formatCount(source.totalBytes)} bytes total)`;
+  if (source.file !== undefined) {
+    return `[... ${amount}; full result: ${basename(source.file)} sha256 ${source.digest} ...]`;
+  }
+  const reason = oneLine(source.notStoredReason ?? 'no session');
+  return `[... ${amount}; full result not stored (${reason}), sha256 ${source.digest} ...]`;
+}
+
+const MARKER_LINE =
+  /^\[\.\.\. elided ([\d,]+) chars \(([\d,]+) bytes total\); full result(?:: (\S+) sha256 ([0-9a-f]{64})| not stored \(([^)]*)\), sha256 ([0-9a-f]{64})) \.\.\.\]$/;
+
+/** The facts in a marker line, or `undefined` when `line` is not one. */
+export function parseExcerptMarker(line: string):
+  | {
+      elidedChars: number;
+      totalBytes: number;
+      digest: string;
+      file?: string;
+      notStoredReason?: string;
+    }
+  | undefined {
+  const match = MARKER_LINE.exec(line);
+  if (!match) return undefined;
+  const number = (text: string) => Number(text.replaceAll(',', ''));
+  const base = { elidedChars: number(match[1]!), totalBytes: number(match[2]!) };
+  return match[3] !== undefined
+    ? { ...base, file: match[3], digest: match[4]! }
+    : { ...base, notStoredReason: match[5]!, digest: match[6]! };
+}

@@ -1,0 +1,158 @@
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The shared extended-grapheme-cluster segmenter. Grapheme segmentation is locale-independent,
+ * so one instance serves every caller; it is created on first use, not at import.
+ */
+export function graphemeSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter;
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Code units that are a whole code point of grapheme class Other, Control or LF (or one Hangul
+ * syllable) and never join with their neighbours on their own: no Extend, ZWJ, SpacingMark,
+ * Prepend, Regional_Indicator or Hangul jamo. Latin, Greek, Cyrillic, general punctuation,
+ * symbols, kana, CJK ideographs, Hangul syllables and fullwidth forms.
+ */
+export function isSimpleUnit(unit: number): boolean {
+  if (unit < 0x300) return true;
+  if (unit < 0x2010) return unit >= 0x370 && unit <= 0x482;
+  if (unit <= 0x2bff) return unit <= 0x205f || (unit >= 0x2070 && unit <= 0x20cf) || unit >= 0x2100;
+  if (unit < 0xac00) {
+    return (
+      (unit >= 0x3040 && unit <= 0x3098) ||
+      (unit >= 0x30a0 && unit <= 0x30ff) ||
+      (unit >= 0x3400 && unit <= 0x4dbf) ||
+      (unit >= 0x4e00 && unit <= 0x9fff)
+    );
+  }
+  return unit <= 0xd7a3 || (unit >= 0xff01 && unit <= 0xff9d);
+}
+
+/**
+ * True when a grapheme boundary certainly falls before index `i`, judged from the two code
+ * units around it alone: after LF, or between two simple units (`isSimpleUnit`) other than
+ * CR LF. No rule of UAX #29 joins two such units, whatever came before them.
+ */
+export function isCertainBoundary(text: string, i: number): boolean {
+  if (i <= 0 || i >= text.length) return true;
+  const before = text.charCodeAt(i - 1);
+  if (before === LF) return true;
+  const after = text.charCodeAt(i);
+  return isSimpleUnit(before) && isSimpleUnit(after) && !(before === CR && after === LF);
+}
+
+const EXTENDING = /[\p{Grapheme_Extend}\u200d]/u;
+const REGIONAL = /\p{Regional_Indicator}/u;
+
+/**
+ * True when a boundary that a segmenter reported at `i`, having started somewhere before
+ * `i - 1`, holds whatever came before the start: the rules that look further back than one
+ * character (emoji ZWJ sequences, Indic conjuncts, regional-indicator pairs) only join after an
+ * extending character or ZWJ, or before a regional indicator.
+ */
+export function isContextFreeBoundary(text: string, i: number): boolean {
+  if (isCertainBoundary(text, i)) return true;
+  const before = String.fromCodePoint(text.codePointAt(codePointStartBefore(text, i))!);
+  const after = String.fromCodePoint(text.codePointAt(i)!);
+  return !EXTENDING.test(before) && !REGIONAL.test(after);
+}
+
+/** Index of the code point that ends just before `i` (steps back over a surrogate pair). */
+export function codePointStartBefore(text: string, i: number): number {
+  const low = text.charCodeAt(i - 1);
+  if (i >= 2 && low >= 0xdc00 && low <= 0xdfff) {
+    const high = text.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return i - 2;
+  }
+  return i - 1;
+}
+
+/** `i` moved back off the low half of a surrogate pair, so a slice never splits one. */
+export function alignToCodePoint(text: string, i: number): number {
+  if (i <= 0 || i >= text.length) return i;
+  const unit = text.charCodeAt(i);
+  const previous = text.charCodeAt(i - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && previous >= 0xd800 && previous <= 0xdbff) return i - 1;
+  return i;
+}
+
+/**
+ * Units handed to `Intl.Segmenter` at once. V8's segment iterator slows down with the length of
+ * the string it walks (quadratically, measured on Node 20), so long texts are fed in slices.
+ */
+const SLICE_UNITS = 2048;
+
+/**
+ * End index of every grapheme cluster in `text[from, to)`, in order, where `from` is a true
+ * boundary. With `openEnd`, the text goes on after `to`, so the last cluster (which it could
+ * extend) is not reported. Walks slices of about 2 KiB, each restarted at the start of the
+ * previous slice's last cluster, so the cost is linear in `to - from`.
+ */
+export function* clusterEnds(
+  text: string,
+  from: number,
+  to: number,
+  openEnd = false,
+): Generator<number, void, undefined> {
+  if (openEnd && to > from) {
+    // A window cut between the halves of a surrogate pair ends before the pair.
+    const last = text.charCodeAt(to - 1);
+    if (last >= 0xd800 && last <= 0xdbff) to--;
+  }
+  let start = from;
+  let span = SLICE_UNITS;
+  while (start < to) {
+    const end = start + span >= to ? to : alignToCodePoint(text, start + span);
+    let pending = -1;
+    let lastStart = start;
+    let yielded = false;
+    for (const segment of graphemeSegmenter().segment(text.slice(start, end))) {
+      if (pending >= 0) {
+        yield pending;
+        yielded = true;
+      }
+      lastStart = start + segment.index;
+      pending = lastStart + segment.segment.length;
+    }
+    if (end === to) {
+      if (!openEnd && pending >= 0) yield pending;
+      return;
+    }
+    // The slice's last cluster may go on past the slice: start the next slice with it.
+    if (!yielded) {
+      span *= 2;
+      continue;
+    }
+    start = lastStart;
+    span = SLICE_UNITS;
+  }
+}
+
+/**
+ * The first boundary after `start` (and before `limit`) that is exact whatever came before
+ * `start`, scanning slices of about 2 KiB; `undefined` when there is none.
+ */
+export function firstTrustedBoundary(
+  text: string,
+  start: number,
+  limit = text.length,
+): number | undefined {
+  let from = start;
+  while (from < limit - 1) {
+    const end = from + SLICE_UNITS >= limit ? limit : alignToCodePoint(text, from + SLICE_UNITS);
+    for (const segment of graphemeSegmenter().segment(text.slice(from, end))) {
+      if (segment.index === 0) continue;
+      const at = from + segment.index;
+      if (isContextFreeBoundary(text, at)) return at;
+    }
+    if (end === limit) return undefined;
+    // Overlap by one code point so a boundary at the slice's end is judged in the next slice.
+    from = codePointStartBefore(text, end);
+  }
+  return undefined;
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { ArtifactError } from './artifact-error.js';
+import type { StoredArtifact, TempWrite } from './artifact-store.js';
+import { createGraphemeCounter } from './count-graphemes.js';
+import type { TextDescription } from './describe-text.js';
+import { assembleExcerpt, type Excerpt, type ExcerptOptions, excerpt } from './excerpt.js';
+import type { ExcerptSource } from './excerpt-marker.js';
+import { headGraphemes, tailGraphemes } from './grapheme-window.js';
+
+/** What the streaming path returns. */
+export interface StreamExcerptResult {
+  /** The excerpt for the conversation (the whole text when it fits). */
+  excerpt: Excerpt;
+  /** Bytes, chars and SHA-256 of everything the stream produced. */
+  description: TextDescription;
+  /** The stored file, when there was a store and the write succeeded. */
+  stored?: StoredArtifact;
+  /** Why the result was not stored, when a store was given and the write failed. */
+  failure?: ArtifactError;
+}
+
+/** Options of `excerptStream`. */
+export interface ExcerptStreamOptions extends ExcerptOptions {
+  /** Excerpt budget in chars (grapheme clusters), marker included. */
+  budgetChars: number;
+  /** Cancels reading; the promise rejects with the reason. */
+  signal?: AbortSignal;
+  /** What the marker says when there is no store. Default `no session`. */
+  notStoredReason?: string;
+}
+
+/** Bytes kept at each end per char of budget: room for clusters of several code points. */
+const WINDOW_BYTES_PER_CHAR = 12;
+const WINDOW_SLACK_BYTES = 4096;
+
+const encoder = (chunk: string | Uint8Array): Uint8Array =>
+  typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+
+/** Skips UTF-8 continuation bytes at the start of a window cut mid-sequence. */
+function firstLeadByte(data: Uint8Array): number {
+  let i = 0;
+  while (i < data.length && i < 4 && (data[i]! & 0xc0) === 0x80) i++;
+  return i;
+}
+
+/**
+ * Reads `source` to the end once: hashes it, counts its bytes and grapheme clusters, keeps a
+ * bounded window of bytes at each end, and (when `beginWrite` is given) copies it to a temp file
+ * that is renamed into place at the end. Peak memory is the two windows, one chunk and the
+ * counter's last unfinished cluster, whatever the stream's size.
+ */
+export async function storeStreamExcerpt(
+  source: AsyncIterable<string | Uint8Array>,
+  options: ExcerptStreamOptions & { opId?: string; beginWrite?: () => Promise<TempWrite> },
+): Promise<StreamExcerptResult> {
+  const budget = options.budgetChars;
+  const windowBytes = budget * WINDOW_BYTES_PER_CHAR + WINDOW_SLACK_BYTES;
+  const hash = createHash('sha256');
+  const decoder = new TextDecoder('utf-8');
+  const counter = createGraphemeCounter();
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  const tail: Uint8Array[] = [];
+  let tailBytes = 0;
+  let bytes = 0;
+  let write: TempWrite | undefined;
+  let failure: ArtifactError | undefined;
+
+  const fail = async (error: unknown) => {
+    failure = ArtifactError.isInstance(error)
+      ? error
+      : new ArtifactError({ code: 'artifact_store_failed', message: String(error), cause: error });
+    const abandoned = write;
+    write = undefined;
+    await abandoned?.abandon();
+  };
+
+  if (options.beginWrite) {
+    try {
+      write = await options.beginWrite();
+    } catch (error) {
+      await fail(error);
+    }
+  }
+  try {
+    for await (const chunk of source) {
+      options.signal?.throwIfAborted();
+      const data = encoder(chunk);
+      if (data.byteLength === 0) continue;
+      if (write) {
+        try {
+          await write.write(data);
+        } catch (error) {
+          await fail(error);
+        }
+      }
+      hash.update(data);
+      counter.push(decoder.decode(data, { stream: true }));
+      bytes += data.byteLength;
+      if (headBytes < windowBytes) {
+        const take = data.subarray(0, windowBytes - headBytes);
+        head.push(Uint8Array.from(take));
+        headBytes += take.byteLength;
+      }
+      // Copy the end of a large chunk rather than keep the whole chunk alive.
+      const kept =
+        data.byteLength > windowBytes ? Uint8Array.from(data.subarray(-windowBytes)) : data;
+      tail.push(kept);
+      tailBytes += kept.byteLength;
+      while (tail.length > 1 && tailBytes - tail[0]!.byteLength >= windowBytes) {
+        tailBytes -= tail.shift()!.byteLength;
+      }
+    }
+    options.signal?.throwIfAborted();
+  } catch (error) {
+    await write?.abandon();
+    throw error;
+  }
+  counter.push(decoder.decode());
+  const description: TextDescription = {
+    bytes,
+    chars: counter.finish(),
+    digest: hash.digest('hex'),
+  };
+
+  let stored: StoredArtifact | undefined;
+  if (write) {
+    try {
+      const file = await write.commit();
+      stored = { file, ...description };
+    } catch (error) {
+      await fail(error);
+    }
+  }
+  const marker: ExcerptSource = stored
+    ? {
+        totalChars: description.chars,
+        totalBytes: bytes,
+        digest: description.digest,
+        file: stored.file,
+      }
+    : {
+        totalChars: description.chars,
+        totalBytes: bytes,
+        digest: description.digest,
+        notStoredReason: failure ? 'write failed' : (options.notStoredReason ?? 'no session'),
+      };
+
+  let result: Excerpt;
+  if (bytes <= windowBytes) {
+    result = excerpt(Buffer.concat(head).toString('utf8'), budget, marker, options);
+  } else {
+    const headText = new TextDecoder('utf-8').decode(Buffer.concat(head), { stream: true });
+    const tailData = Buffer.concat(tail);
+    const tailText = tailData.subarray(firstLeadByte(tailData)).toString('utf8');
+    result = assembleExcerpt(
+      budget,
+      marker,
+      options,
+      (n) => headGraphemes(headText, n, true),
+      (n) => tailGraphemes(tailText, n, true),
+    );
+  }
+  return {
+    excerpt: result,
+    description,
+    ...(stored ? { stored } : {}),
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/**
+ * The streaming excerpt without a store: hashes and counts a stream of any size and returns
+ * the excerpt whose marker says the full result was not stored.
+ */
+export function excerptStream(
+  source: AsyncIterable<string | Uint8Array>,
+  options: ExcerptStreamOptions,
+): Promise<StreamExcerptResult> {
+  return storeStreamExcerpt(source, options);
+}
