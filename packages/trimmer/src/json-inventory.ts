@@ -73,29 +73,57 @@ for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 const ESCAPES = new Uint8Array(128);
 for (const c of '"\\/bfnrtu') ESCAPES[c.charCodeAt(0)] = 1;
 
-/** End (exclusive) of the valid JSON string opening at `open`, or -1 when it is invalid. */
-function scanString(text: string, open: number): number {
+/** Where a scanned string ends and its UTF-8 size; reused across calls of one scan. */
+interface StringScan {
+  end: number;
+  bytes: number;
+}
+
+/**
+ * Scans the JSON string opening at `open` into `out` (end exclusive, UTF-8 bytes, quotes
+ * included); false when it is invalid. Counting bytes here, in the validating loop, costs less
+ * than measuring each string again.
+ */
+function scanString(text: string, open: number, out: StringScan): boolean {
   const length = text.length;
+  let bytes = 2;
   let i = open + 1;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) return i + 1;
-    if (c < 0x20) return -1;
+    if (c === 0x22) {
+      out.end = i + 1;
+      out.bytes = bytes + (i - open - 1);
+      return true;
+    }
+    if (c < 0x20) return false;
     if (c === 0x5c) {
       const e = text.charCodeAt(i + 1);
-      if (e >= 128 || ESCAPES[e] !== 1) return -1;
+      if (e >= 128 || ESCAPES[e] !== 1) return false;
       if (e === 0x75) {
         for (let h = i + 2; h < i + 6; h++) {
           const d = text.charCodeAt(h);
-          if (!(d < 128 && HEX[d] === 1)) return -1;
+          if (!(d < 128 && HEX[d] === 1)) return false;
         }
         i += 6;
       } else i += 2;
       continue;
     }
+    // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
+    if (c >= 0x80) {
+      if (c < 0x800) bytes += 1;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          bytes += 2;
+          i += 2;
+          continue;
+        }
+        bytes += 2;
+      } else bytes += 2;
+    }
     i++;
   }
-  return -1;
+  return false;
 }
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -146,8 +174,7 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
   let valueBytes = new Int32Array(capacity);
   let unitBytes = new Int32Array(capacity);
   let childIndexes = new Int32Array(capacity);
-  // UTF-8 sizes of strings are only measured when the text is not pure ASCII.
-  const ascii = Buffer.byteLength(text, 'utf8') === text.length;
+  const scanned: StringScan = { end: 0, bytes: 0 };
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
@@ -212,20 +239,19 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
       continue;
     }
     if (c === 0x22 && (expect === EXPECT_KEY || expect === EXPECT_KEY_OR_CLOSE)) {
-      const stop = scanString(text, i);
-      if (stop < 0) return undefined;
+      if (!scanString(text, i, scanned)) return undefined;
       pendingKey = i;
-      pendingKeyBytes = ascii ? stop - i : Buffer.byteLength(text.slice(i, stop), 'utf8');
+      pendingKeyBytes = scanned.bytes;
       minified += pendingKeyBytes;
       expect = EXPECT_COLON;
-      i = stop;
+      i = scanned.end;
       continue;
     }
     if (expect !== EXPECT_VALUE && expect !== EXPECT_VALUE_OR_CLOSE) return undefined;
     let stop: number;
     let kind: number;
     if (c === 0x22) {
-      stop = scanString(text, i);
+      stop = scanString(text, i, scanned) ? scanned.end : -1;
       kind = NODE_STRING;
     } else if (c === 0x7b || c === 0x5b) {
       stop = 0;
@@ -291,8 +317,7 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
       minified++;
       continue;
     }
-    const bytes =
-      kind === NODE_STRING && !ascii ? Buffer.byteLength(text.slice(i, stop), 'utf8') : stop - i;
+    const bytes = kind === NODE_STRING ? scanned.bytes : stop - i;
     if (id >= 0) {
       ends[id] = stop;
       valueBytes[id] = bytes;

