@@ -1,0 +1,163 @@
+import { InvalidArgumentError } from '@compaction/core';
+import { ArtifactError } from './artifact-error.js';
+import { artifactIdFor } from './artifact-id.js';
+import type { ArtifactIndex } from './artifact-index.js';
+import type { ArtifactRecord } from './artifact-record.js';
+import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
+import { countGraphemes } from './count-graphemes.js';
+import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
+import { describeText } from './describe-text.js';
+import type { ExcerptSource } from './excerpt-marker.js';
+import { headGraphemes } from './grapheme-window.js';
+import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
+
+/** Inputs of `externalizeToolOutput` besides the output. */
+export interface ExternalizeOptions {
+  /** The session (transcript stem); names the artifact and enters its id. */
+  sessionId: string;
+  /** Outputs up to this many chars stay inline. Default 4000 (`artifacts.inlineLimitChars`, `COMPACTION_ARTIFACT_INLINE_LIMIT`). */
+  inlineLimitChars?: number;
+  /** Where full outputs go; without one the content says the output was not stored. */
+  store?: ArtifactStore;
+  /** The store's index; records are added after the file is written. */
+  index?: ArtifactIndex;
+  /** Projection policies, first match wins. Default `DEFAULT_PROJECTION_POLICIES`. */
+  policies?: readonly ProjectionPolicy[];
+  /** The message the result belongs to, for the artifact id. */
+  messageId?: string | number;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  clock?: () => number;
+  /** Cancels the write. */
+  signal?: AbortSignal;
+}
+
+/** What the conversation gets for one tool output. */
+export interface ExternalizedOutput {
+  /** The one string for the conversation, the transcript, the tool-result event and the digest. */
+  content: string;
+  /** True when `content` is not the whole output. */
+  contentLost: boolean;
+  /** The index record, when the output was stored. */
+  artifact?: ArtifactRecord;
+  /** The file metadata, when the output was stored. */
+  stored?: StoredArtifact;
+  /** Why it was not stored, when a store was given and writing failed. */
+  failure?: ArtifactError;
+}
+
+/** Smallest inline limit that leaves room for the pointer lines and an excerpt marker. */
+export const MIN_INLINE_LIMIT_CHARS = 1000;
+
+function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < MIN_INLINE_LIMIT_CHARS) {
+    throw new InvalidArgumentError({
+      argument: 'inlineLimitChars',
+      message: `inlineLimitChars must be an integer ≥ ${MIN_INLINE_LIMIT_CHARS}, got ${limit}`,
+    });
+  }
+  return limit;
+}
+
+/**
+ * Seed 001's settle step for one tool output: inline when it fits the limit; otherwise the full
+ * bytes are written first (temp file and rename), the index record second, and the content is
+ * a few pointer lines plus the matching policy's body, within the limit in chars. A failed write
+ * fails open: the content says the output was not stored and nothing is thrown.
+ */
+export async function externalizeToolOutput(
+  output: ToolOutput,
+  options: ExternalizeOptions,
+): Promise<ExternalizedOutput> {
+  const limit = checkLimit(options.inlineLimitChars ?? 4000);
+  const fits = headGraphemes(output.output, limit + 1);
+  if (fits.whole && fits.count <= limit) return { content: output.output, contentLost: false };
+
+  const policies = options.policies ?? DEFAULT_PROJECTION_POLICIES;
+  const policy = policies.find((candidate) => candidate.matches(output.toolName));
+  if (!policy) {
+    throw new InvalidArgumentError({
+      argument: 'policies',
+      message: `no projection policy matches tool ${JSON.stringify(output.toolName)}`,
+    });
+  }
+  const description = describeText(output.output);
+  let stored: StoredArtifact | undefined;
+  let failure: ArtifactError | undefined;
+  if (options.store) {
+    try {
+      stored = await options.store.store(output.toolCallId, output.output, {
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (!ArtifactError.isInstance(error) || error.code !== 'artifact_store_failed') throw error;
+      failure = error;
+    }
+  }
+  const id = artifactIdFor({
+    sessionId: options.sessionId,
+    messageId: options.messageId,
+    toolCallId: output.toolCallId,
+    toolName: output.toolName,
+    contentDigest: description.digest,
+  });
+  const draftSource: ExcerptSource = {
+    totalChars: description.chars,
+    totalBytes: description.bytes,
+    digest: description.digest,
+  };
+  // A first projection names the output; the body is rebuilt below to the room the header leaves.
+  const draft = policy.project(output, {
+    budgetChars: limit,
+    source: stored ? { ...draftSource, file: stored.file } : draftSource,
+  });
+  const summary = headGraphemes(draft.summary.replace(/\s+/g, ' '), 200).text;
+  let artifact: ArtifactRecord | undefined;
+  if (stored) {
+    const record: ArtifactRecord = {
+      id,
+      sessionId: options.sessionId,
+      toolCallId: output.toolCallId,
+      toolName: output.toolName,
+      kind: draft.kind,
+      title: headGraphemes(draft.title, 160).text,
+      summary,
+      preview: headGraphemes(output.output, 400).text,
+      chars: stored.chars,
+      bytes: stored.bytes,
+      digest: stored.digest,
+      path: stored.file,
+      createdAt: (options.clock ?? Date.now)(),
+    };
+    try {
+      artifact = options.index
+        ? await options.index.add(record, { signal: options.signal })
+        : record;
+    } catch (error) {
+      // The file is written but nothing can find it by id: an orphan, reported as not stored.
+      stored = undefined;
+      failure = new ArtifactError({
+        code: 'artifact_store_failed',
+        message: `Could not index the result of ${output.toolCallId}: ${String(error)}`,
+        cause: error,
+      });
+    }
+  }
+  const source: ExcerptSource = stored
+    ? { ...draftSource, file: stored.file }
+    : { ...draftSource, notStoredReason: failure ? 'write failed' : 'no session' };
+  const verb = output.isError ? 'failed' : 'completed';
+  const pointer = stored
+    ? `Full output stored as artifact ${id} (${stored.file}). Use artifact_read("${id}", offset, limit) or artifact_search("${id}", pattern) to see more.`
+    : `Full output not stored (${source.notStoredReason}); only this excerpt remains.`;
+  const header = `Tool ${output.toolName} ${verb}. ${summary}\n${pointer}\n`;
+  const room = limit - countGraphemes(header);
+  const content = header + policy.project(output, { budgetChars: room, source }).body;
+
+  return {
+    content,
+    contentLost: true,
+    ...(artifact ? { artifact } : {}),
+    ...(stored ? { stored } : {}),
+    ...(failure ? { failure } : {}),
+  };
+}
