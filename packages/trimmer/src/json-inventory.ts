@@ -195,8 +195,14 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
   while (i < length) {
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      // Pretty-printed input is mostly indentation: skip the whole run in a tight loop.
       sawWhitespace = true;
       i++;
+      while (i < length) {
+        const d = text.charCodeAt(i);
+        if (d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09) break;
+        i++;
+      }
       continue;
     }
     if (c === 0x2c) {

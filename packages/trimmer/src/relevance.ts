@@ -51,24 +51,27 @@ export function queryWords(context: ResultProcessorContext | undefined): string[
   return words;
 }
 
-// Error-like content. A word boundary before each is checked after matching: a leading `\b` in
-// every branch slows the scan of a large input by about 40%.
-const ERROR_SOURCES = [
+// Error-like content, as plain words: the word boundary before each, and the non-zero status
+// after `exit code` / `exit status`, are checked after matching. Plain alternatives keep the
+// scan of a large input about 40% cheaper than per-branch boundaries and groups.
+const ERROR_WORDS = [
   'error',
-  'failed\\b',
+  'failed',
   'failure',
-  'fatal\\b',
+  'fatal',
   'exception',
-  'traceback\\b',
+  'traceback',
   'panic',
-  'critical\\b',
-  'denied\\b',
-  'refused\\b',
-  'timed out\\b',
-  'exit (?:code|status)[ :=]*[1-9]',
-  'crashloopbackoff\\b',
-  'oomkilled\\b',
+  'critical',
+  'denied',
+  'refused',
+  'timed out',
+  'exit code',
+  'exit status',
+  'crashloopbackoff',
+  'oomkilled',
 ];
+const NON_ZERO_STATUS = /[ :=]*[1-9]/y;
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
@@ -99,7 +102,7 @@ export function relevanceTerms(input: {
     if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"` });
     terms.push({ kind: 'query', source: escapeRegExp(word) });
   }
-  for (const source of ERROR_SOURCES) terms.push({ kind: 'error', source });
+  for (const word of ERROR_WORDS) terms.push({ kind: 'error', source: escapeRegExp(word) });
   return terms;
 }
 
@@ -116,8 +119,15 @@ export function findHits(
   if (terms.length > 0 && haystack.length > 0) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const pattern = new RegExp(terms.map((term) => `(?:${term.source})`).join('|'), 'gi');
+    const pattern = new RegExp(terms.map((term) => term.source).join('|'), 'gi');
     const each = terms.map((term) => new RegExp(term.source, 'iy'));
+    let firstError = terms.findIndex((term) => term.kind === 'error');
+    if (firstError < 0) firstError = terms.length;
+    // Error words are plain: their match text names them without probing.
+    const errorTerm = new Map<string, number>();
+    terms.forEach((term, index) => {
+      if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
+    });
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -128,20 +138,25 @@ export function findHits(
         pattern.lastIndex++;
         continue;
       }
-      let term = 0;
-      for (; term < terms.length; term++) {
-        const probe = each[term]!;
+      let term = -1;
+      for (let t = 0; t < firstError; t++) {
+        const probe = each[t]!;
         probe.lastIndex = match.index;
         const found = probe.exec(haystack);
-        if (found && found[0].length === match[0].length) break;
+        if (found && found[0].length === match[0].length) {
+          term = t;
+          break;
+        }
       }
-      if (term === terms.length) continue;
-      if (
-        terms[term]!.kind === 'error' &&
-        match.index > 0 &&
-        WORD_CHAR.test(haystack.charAt(match.index - 1))
-      ) {
-        continue;
+      if (term < 0) {
+        const lower = match[0].toLowerCase();
+        term = errorTerm.get(lower) ?? -1;
+        if (term < 0) continue;
+        if (match.index > 0 && WORD_CHAR.test(haystack.charAt(match.index - 1))) continue;
+        if (lower.startsWith('exit ')) {
+          NON_ZERO_STATUS.lastIndex = match.index + match[0].length;
+          if (!NON_ZERO_STATUS.test(haystack)) continue;
+        }
       }
       positions.push(match.index);
       termOf.push(term);
