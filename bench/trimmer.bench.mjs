@@ -43,7 +43,7 @@ function dominantArray(root) {
       const objects = node.filter(
         (item) => item && typeof item === 'object' && !Array.isArray(item),
       );
-      if (objects.length >= 20) {
+      if (objects.length >= 8) {
         const size = JSON.stringify(node).length;
         if (size > bestSize) {
           best = node;
@@ -59,14 +59,17 @@ function dominantArray(root) {
   return best;
 }
 
-/** String leaves of a record up to two levels down, as [path, value]. */
+/** String leaves of a record up to three objects down, as [path, value], sorted by path. */
 function leaves(record) {
   const out = [];
-  for (const [key, value] of Object.entries(record)) {
-    if (typeof value === 'string') out.push([key, value]);
-    else if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [inner, leaf] of Object.entries(value)) {
-        if (typeof leaf === 'string') out.push([`${key}.${inner}`, leaf]);
+  const stack = [['', record, 0]];
+  while (stack.length > 0) {
+    const [prefix, node, depth] = stack.pop();
+    for (const [key, value] of Object.entries(node)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (typeof value === 'string') out.push([path, value]);
+      else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+        stack.push([path, value, depth + 1]);
       }
     }
   }
