@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProviderServer, type ProviderServer } from '@compaction/distiller/test';
+import {
+  createProviderServer,
+  type ProviderServer,
+  redisServerAvailable,
+  startRedisServer,
+} from '@compaction/distiller/test';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryIo } from '../test-support/memory-io.js';
@@ -129,6 +134,33 @@ describe.skipIf(!binaryBuilt())('the built binary against a local OpenAI-compati
     expect(metadata.strategy).toBe('map-reduce');
     expect(server.requests.length).toBe(metadata.segmentsTotal + 1);
   });
+
+  it.skipIf(!redisServerAvailable() && process.env.CI !== 'true')(
+    'caches in Redis from COMPACTION_REDIS_URL: a repeated run makes no model call',
+    async () => {
+      const redis = await startRedisServer();
+      try {
+        server.setHandler(() => ({ text: 'cached across runs' }));
+        const env = {
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: server.openaiBaseUrl,
+          COMPACTION_REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+        };
+        const input = records(50_000);
+        const first = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
+        const second = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
+        expect(first.stdout).toBe('cached across runs\n');
+        expect(second.stdout).toBe(first.stdout);
+        expect(server.requests).toHaveLength(1);
+        await redis.kill();
+        const down = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
+        expect(down).toMatchObject({ status: 0, stdout: 'cached across runs\n' });
+        expect(server.requests).toHaveLength(2);
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
 
   it('falls open to the floor when the server fails', async () => {
     server.setHandler(() => ({ status: 500 }));

@@ -72,7 +72,9 @@ to standard error when it is a terminal.
 The provider comes from --provider, else the first of OPENAI_API_KEY and ANTHROPIC_API_KEY that
 is set. OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at any compatible server (Ollama, vLLM,
 llama.cpp, a proxy). Without a key the command says so on standard error and prints the
-structural floor. Every COMPACTION_RESULT_DISTILL_* variable applies (see compaction config).
+structural floor. Every COMPACTION_RESULT_DISTILL_* variable applies (see compaction config);
+with COMPACTION_REDIS_URL set, distillations are cached in Redis for
+COMPACTION_RESULT_DISTILL_CACHE_TTL, so a repeated run is a cache hit.
 
 Options:
   --query TEXT      the user's request the distillation must serve (required)
@@ -117,30 +119,41 @@ Examples:
     }
 
     const onProgress = progressWriter(io);
-    const distiller = createDistiller({
-      ...config.distill,
-      preserveKeys: config.trim.preserveKeys,
-      llmDebug: config.llmDebug,
-      ...(client ? { client } : {}),
-      onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
-      ...(onProgress ? { onProgress } : {}),
-    });
-    const processed = await distiller.process(input, budget, {
-      userQuery: query,
-      ...(values.task ? { stepTask: values.task as string } : {}),
-    });
-    for (const record of distiller.llmDebug?.records ?? []) {
-      io.stderr.write(
-        `llm-debug: ${record.description}: ${record.inputBytes} bytes in, ${record.error ? `failed: ${record.error}` : `${Buffer.byteLength(record.output ?? '')} bytes out`}, ${Math.round(record.durationMs)} ms\n`,
-      );
+    // A shared cache turns repeated runs into hits; Redis being down only costs a recomputation.
+    const redis = config.redisUrl
+      ? await (await import('@compaction/distiller/redis')).connectRedisDistillCache({
+          url: config.redisUrl,
+        })
+      : undefined;
+    try {
+      const distiller = createDistiller({
+        ...config.distill,
+        preserveKeys: config.trim.preserveKeys,
+        llmDebug: config.llmDebug,
+        ...(client ? { client } : {}),
+        onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+        ...(onProgress ? { onProgress } : {}),
+        ...(redis ? { cache: redis.cache } : {}),
+      });
+      const processed = await distiller.process(input, budget, {
+        userQuery: query,
+        ...(values.task ? { stepTask: values.task as string } : {}),
+      });
+      for (const record of distiller.llmDebug?.records ?? []) {
+        io.stderr.write(
+          `llm-debug: ${record.description}: ${record.inputBytes} bytes in, ${record.error ? `failed: ${record.error}` : `${Buffer.byteLength(record.output ?? '')} bytes out`}, ${Math.round(record.durationMs)} ms\n`,
+        );
+      }
+      if (values.json) {
+        io.stdout.write(
+          `${JSON.stringify({ text: processed.text, metadata: processed.metadata })}\n`,
+        );
+      } else {
+        io.stdout.write(processed.text.endsWith('\n') ? processed.text : `${processed.text}\n`);
+      }
+      return 0;
+    } finally {
+      redis?.close();
     }
-    if (values.json) {
-      io.stdout.write(
-        `${JSON.stringify({ text: processed.text, metadata: processed.metadata })}\n`,
-      );
-    } else {
-      io.stdout.write(processed.text.endsWith('\n') ? processed.text : `${processed.text}\n`);
-    }
-    return 0;
   },
 };

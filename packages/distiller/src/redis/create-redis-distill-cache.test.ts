@@ -2,14 +2,15 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDistiller } from '../create-distiller.js';
 import { createOpenAIClient } from '../openai/index.js';
-import { createProviderServer, type ProviderServer } from '../test/index.js';
 import {
+  createProviderServer,
+  type ProviderServer,
   type RedisServerProcess,
-  skipRedisTests,
   startRedisServer,
-} from '../test-support/redis-server.js';
+} from '../test/index.js';
 import { sampleRecords } from '../test-support/sample-data.js';
-import { createRedisDistillCache } from './index.js';
+import { skipRedisTests } from '../test-support/skip-redis-tests.js';
+import { connectRedisDistillCache, createRedisDistillCache } from './index.js';
 
 const context = { userQuery: 'which requests failed?', stepTask: 'fetch the logs' };
 
@@ -57,6 +58,19 @@ describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(await cache.get('missing')).toBeUndefined();
+  });
+
+  it('connects by URL for one-shot programs, and fails fast when nothing listens', async () => {
+    const connected = await connectRedisDistillCache({ url: `redis://127.0.0.1:${redis.port}` });
+    await connected.cache.set('url-key', 'v', { ttlMs: 10_000 });
+    expect(await connected.cache.get('url-key')).toBe('v');
+    connected.close();
+
+    const dead = await connectRedisDistillCache({ url: 'redis://127.0.0.1:1', timeoutMs: 200 });
+    const started = performance.now();
+    await expect(dead.cache.get('x')).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(2000);
+    dead.close();
   });
 
   it('shares a distillation between two processes-worth of clients and distillers', async () => {

@@ -1,4 +1,9 @@
 export {
+  type ConnectedRedisDistillCache,
+  type ConnectRedisDistillCacheSettings,
+  connectRedisDistillCache,
+} from './connect-redis-distill-cache.js';
+export {
   createRedisDistillCache,
   type RedisDistillCacheSettings,
   type RedisLike,

@@ -8,3 +8,8 @@ export {
   type ProviderServerSettings,
   type ProviderWireFormat,
 } from './create-provider-server.js';
+export {
+  type RedisServerProcess,
+  redisServerAvailable,
+  startRedisServer,
+} from './start-redis-server.js';

@@ -9,18 +9,6 @@ export function redisServerAvailable(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Tests skip Redis only outside CI; under CI=true a missing binary must fail the run. */
-export function skipRedisTests(): boolean {
-  const available = redisServerAvailable();
-  if (!available && process.env.CI !== 'true') {
-    console.warn(
-      'redis-server is not installed: skipping the Redis cache tests (they run under CI=true)',
-    );
-    return true;
-  }
-  return false;
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -41,6 +29,10 @@ export interface RedisServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts `redis-server` on a free loopback port with persistence off and a temporary working
+ * directory, resolving once it accepts connections. For tests; requires the binary on the PATH.
+ */
 export async function startRedisServer(): Promise<RedisServerProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'compaction-redis-'));
