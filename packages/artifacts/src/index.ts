@@ -5,6 +5,25 @@ export {
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
 } from './artifact-file-system.js';
+export { type ArtifactIdInput, artifactIdFor } from './artifact-id.js';
+export { ARTIFACT_INDEX_FILE, type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
+export {
+  type ArtifactLibrary,
+  type ArtifactMatch,
+  type ArtifactPage,
+  compileSearchPattern,
+  createArtifactLibrary,
+  PAGE_LIMITS,
+  type PageUnit,
+  type SearchOptions,
+} from './artifact-library.js';
+export type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
+export {
+  type ArtifactServer,
+  type ArtifactServerSettings,
+  createArtifactServer,
+  type RunningArtifactServer,
+} from './artifact-server.js';
 export {
   type ArtifactStore,
   type ArtifactStoreSettings,
@@ -12,7 +31,24 @@ export {
   type StoredArtifact,
   type StoreStreamOptions,
 } from './artifact-store.js';
+export {
+  ANTHROPIC_ARTIFACT_TOOLS,
+  type ArtifactToolHandler,
+  type ArtifactToolName,
+  createArtifactToolHandler,
+  OPENAI_ARTIFACT_TOOLS,
+} from './artifact-tools.js';
 export { countGraphemes, createGraphemeCounter, type GraphemeCounter } from './count-graphemes.js';
+export {
+  DEFAULT_PROJECTION_POLICIES,
+  diffPolicy,
+  docPolicy,
+  fallbackPolicy,
+  fileReadPolicy,
+  listPolicy,
+  searchPolicy,
+  terminalPolicy,
+} from './default-projection-policies.js';
 export { describeText, type TextDescription } from './describe-text.js';
 export { type Excerpt, type ExcerptOptions, excerpt, minimumExcerptBudget } from './excerpt.js';
 export {
@@ -21,8 +57,34 @@ export {
   formatCount,
   parseExcerptMarker,
 } from './excerpt-marker.js';
+export {
+  type ExternalizedOutput,
+  type ExternalizeOptions,
+  externalizeToolOutput,
+  MIN_INLINE_LIMIT_CHARS,
+} from './externalize-tool-output.js';
 export { type GraphemeSlice, headGraphemes, tailGraphemes } from './grapheme-window.js';
+export { INSPECTOR_PAGE } from './inspector-page.js';
+export type {
+  Projection,
+  ProjectionContext,
+  ProjectionPolicy,
+  ToolOutput,
+} from './projection-policy.js';
 export { assertSafeId, isSafeId } from './safe-id.js';
+export {
+  loadTranscript,
+  openSessionTranscript,
+  replayTranscript,
+  type SessionTranscript,
+  type SessionTranscriptSettings,
+  type ToolResultEvent,
+  type TranscriptMessage,
+  type TranscriptRecord,
+  type TranscriptToolCall,
+  terminalAssistantMessage,
+  toOpenAIChatMessages,
+} from './session-transcript.js';
 export { sha256Hex } from './sha256-hex.js';
 export {
   type ExcerptStreamOptions,

@@ -1,0 +1,120 @@
+import { rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArtifactServer, type RunningArtifactServer } from './artifact-server.js';
+import { makeSessionDir } from './test-support/make-session-dir.js';
+
+let root: string;
+let ids: { terminal: string; read: string };
+let open: RunningArtifactServer;
+let locked: RunningArtifactServer;
+
+beforeAll(async () => {
+  ({ root, ids } = await makeSessionDir());
+  open = await createArtifactServer({ dir: root }).listen();
+  locked = await createArtifactServer({ dir: root, token: 's3cret' }).listen();
+});
+afterAll(async () => {
+  await open.close();
+  await locked.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A raw GET so paths reach the server exactly as written (fetch would normalise `..`). */
+function get(base: string, path: string, headers: Record<string, string> = {}) {
+  const url = new URL(base);
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, body, headers: response.headers }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
+}
+
+describe('createArtifactServer', () => {
+  it('binds to 127.0.0.1 by default', () => {
+    expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  it('lists sessions and a session’s artifacts with title, kind, size and preview', async () => {
+    const sessions = await get(open.url, '/api/sessions');
+    expect(JSON.parse(sessions.body)).toEqual({ sessions: ['demo-session'] });
+    const list = JSON.parse((await get(open.url, '/api/sessions/demo-session/artifacts')).body);
+    expect(list.artifacts.map((a: { id: string }) => a.id)).toEqual([ids.terminal, ids.read]);
+    expect(list.artifacts[0]).toMatchObject({
+      kind: 'terminal_log',
+      title: 'terminal make test',
+      createdAt: 1_750_000_000_000,
+      path: 'call_term_1.txt',
+    });
+    expect(list.artifacts[1]).toMatchObject({
+      kind: 'file_read',
+      title: 'read_file src/values.ts',
+    });
+    expect(list.artifacts[1].preview.startsWith('export const value0')).toBe(true);
+  });
+
+  it('serves an artifact page by page', async () => {
+    const page = JSON.parse(
+      (await get(open.url, `/api/artifacts/${ids.terminal}?offset=10&limit=5`)).body,
+    );
+    expect(page).toMatchObject({ offset: 10, count: 5, nextOffset: 15 });
+    expect(page.text.split('\n')[0]).toBe('line 11: step 10 ok ✓');
+    const search = JSON.parse(
+      (await get(open.url, `/api/artifacts/${ids.terminal}/search?pattern=quota`)).body,
+    );
+    expect(search.matches).toEqual([
+      { line: 778, text: 'ERROR: disk quota exceeded on /var/lib/data (needle-777)' },
+    ]);
+  });
+
+  it('rejects every path traversal attempt', async () => {
+    const attempts = [
+      '/api/artifacts/..%2F..%2Fetc%2Fpasswd',
+      '/api/artifacts/%2e%2e',
+      '/api/artifacts/../../etc/passwd',
+      '/api/sessions/..%2Fdemo-session/artifacts',
+      '/api/sessions/%2e%2e/artifacts',
+      '/api/sessions/demo-session%00/artifacts',
+      '/api/sessions/demo-session.jsonl%2F..%2F/artifacts',
+      '/api/artifacts/%252e%252e%252fetc',
+      '/api/artifacts/art_x%5C..%5C..',
+      '/api/artifacts/%E0%A4%A',
+      '/api/artifacts/C:%5Cwindows',
+    ];
+    for (const path of attempts) {
+      const response = await get(open.url, path);
+      expect([400, 404], path).toContain(response.status);
+      expect(response.body, path).not.toContain('root:');
+    }
+    expect((await get(open.url, '/api/artifacts/art_000000000000000000000000')).status).toBe(404);
+    expect((await get(open.url, `/api/artifacts/${ids.read}?offset=-1`)).status).toBe(400);
+  });
+
+  it('refuses requests for a non-loopback Host (DNS rebinding)', async () => {
+    expect((await get(open.url, '/api/sessions', { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('needs the bearer token when one is set, for the API only', async () => {
+    expect((await get(locked.url, '/api/sessions')).status).toBe(401);
+    expect((await get(locked.url, '/api/sessions', { authorization: 'Bearer wrong' })).status).toBe(
+      401,
+    );
+    expect(
+      (await get(locked.url, '/api/sessions', { authorization: 'Bearer s3cret' })).status,
+    ).toBe(200);
+    const page = await get(locked.url, '/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+});
