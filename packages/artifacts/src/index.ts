@@ -71,6 +71,7 @@ export type {
   ProjectionPolicy,
   ToolOutput,
 } from './projection-policy.js';
+export { recordStoredArtifact } from './record-stored-artifact.js';
 export { assertSafeId, isSafeId } from './safe-id.js';
 export {
   loadTranscript,

@@ -2,6 +2,10 @@ import type { CliCommand } from '../cli-command.js';
 import { configCommand } from './config-command.js';
 import { digestCommand } from './digest-command.js';
 import { distillCommand } from './distill-command.js';
+import { excerptCommand } from './excerpt-command.js';
+import { readCommand } from './read-command.js';
+import { serveCommand } from './serve-command.js';
+import { storeCommand } from './store-command.js';
 import { trimCommand } from './trim-command.js';
 
 /** Every command, in the order `compaction --help` lists them. */
@@ -9,5 +13,9 @@ export const COMMANDS: readonly CliCommand[] = [
   configCommand,
   digestCommand,
   distillCommand,
+  excerptCommand,
+  readCommand,
+  serveCommand,
+  storeCommand,
   trimCommand,
 ];

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { binaryBuilt, runBinary } from '../test-support/run-binary.js';
+
+const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i + 1} ✓ e\u0301`).join('\r\n');
+const chars = (text: string) =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length;
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe.skipIf(!binaryBuilt())('compaction excerpt (built binary)', () => {
+  it('prints a head/tail excerpt within the budget, saying nothing was stored', () => {
+    const { status, stdout, stderr } = runBinary(['excerpt', '--budget', '500', '-'], {
+      input: lines,
+    });
+    expect(status).toBe(0);
+    expect(stderr).toBe('');
+    expect(chars(stdout)).toBeLessThanOrEqual(500);
+    expect(stdout.startsWith('row 1 ✓ e\u0301\r\n')).toBe(true);
+    expect(stdout.endsWith('row 20000 ✓ e\u0301')).toBe(true);
+    expect(stdout).toContain(`full result not stored (no session), sha256 ${sha256(lines)}`);
+  });
+
+  it('with --session stores the full bytes beside the transcript and names the file by basename', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-excerpt-'));
+    const input = join(dir, 'input.log');
+    writeFileSync(input, lines);
+    const { status, stdout } = runBinary(
+      [
+        'excerpt',
+        '--budget',
+        '400',
+        '--session',
+        'run-1.jsonl',
+        '--id',
+        'call_7',
+        '--json',
+        'input.log',
+      ],
+      { cwd: dir },
+    );
+    expect(status).toBe(0);
+    const parsed = JSON.parse(stdout);
+    expect(parsed.stored).toMatchObject({
+      file: 'call_7.txt',
+      digest: sha256(lines),
+      bytes: Buffer.byteLength(lines),
+    });
+    expect(parsed.artifact.id).toMatch(/^art_[0-9a-f]{24}$/);
+    expect(parsed.text).toContain(`full result: call_7.txt sha256 ${sha256(lines)}`);
+    expect(parsed.text).not.toContain(dir);
+    expect(readFileSync(join(dir, 'run-1.artifacts', 'call_7.txt'), 'utf8')).toBe(lines);
+  });
+
+  it('returns a short input unchanged and refuses bad usage with exit 2', () => {
+    expect(runBinary(['excerpt', '--budget', '500'], { input: 'short' }).stdout).toBe('short');
+    expect(runBinary(['excerpt', '-'], { input: 'x' }).status).toBe(2);
+    expect(runBinary(['excerpt', '--budget', 'ten', '-'], { input: 'x' }).status).toBe(2);
+    const tooSmall = runBinary(['excerpt', '--budget', '20', '-'], { input: lines });
+    expect(tooSmall.status).toBe(1);
+    expect(tooSmall.stderr).toMatch(/below the \d+ chars the excerpt marker needs/);
+  });
+});

@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  createArtifactStore,
+  excerptStream,
+  recordStoredArtifact,
+  transcriptStem,
+} from '@compaction/artifacts';
+import type { CliCommand } from '../cli-command.js';
+import type { CliIo } from '../cli-io.js';
+import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
+import { UsageError } from '../usage-error.js';
+
+/** The input as a byte stream: FILE, or standard input for `-` (or nothing when piped). */
+export function inputStream(
+  path: string | undefined,
+  io: CliIo,
+): AsyncIterable<string | Uint8Array> {
+  if (path !== undefined && path !== '-') return createReadStream(resolve(io.cwd, path));
+  if (path === undefined && io.stdin.isTTY) {
+    throw new UsageError('no input: give a FILE argument or pipe data on standard input (-)');
+  }
+  return io.stdin;
+}
+
+/** A fresh operation id for a result stored from the command line. */
+export function cliOperationId(): string {
+  return `cli-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** `compaction excerpt`: the head/tail excerpt of any input; stores the full bytes with --session. */
+export const excerptCommand: CliCommand = {
+  name: 'excerpt',
+  summary: 'cut a result to a budget of chars with a head/tail excerpt; store it beside a session',
+  help: `Usage: compaction excerpt --budget CHARS [--session TRANSCRIPT] [--id OPID] [--tool NAME] [--json] [FILE|-]
+
+Prints the first 3/4 and the last 1/4 of the input that fit in CHARS characters (grapheme
+clusters), with one marker line between them giving the elided chars, the total bytes and the
+SHA-256. The input is streamed, so it may be larger than memory. With --session, the full bytes
+are written to <transcript-stem>.artifacts/<OPID>.txt beside TRANSCRIPT and indexed, and the
+marker names that file; without it, the marker says the full result was not stored.
+
+Options:
+  --budget CHARS      the excerpt's size in chars, marker included (required)
+  --session PATH      the session transcript to store beside
+  --id OPID           operation id naming the stored file (default: a fresh cli-… id)
+  --tool NAME         tool name for the index
+  --json              print {"text", "contentLost", "stored", "artifact"} instead of the text
+  -h, --help          show this help
+
+Examples:
+  kubectl logs big-pod | compaction excerpt --budget 4000
+  compaction excerpt --budget 16384 --session runs/run-1.jsonl --id call_17 build.log`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      budget: { type: 'string' },
+      session: { type: 'string' },
+      id: { type: 'string' },
+      tool: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
+    const budgetChars = parseIntegerFlag('budget', values.budget as string | undefined);
+    if (budgetChars === undefined) throw new UsageError('--budget CHARS is required');
+    const source = inputStream(positionals[0], io);
+    const session = values.session as string | undefined;
+    let result: Awaited<ReturnType<typeof excerptStream>>;
+    let artifact: unknown = null;
+    if (session === undefined) {
+      result = await excerptStream(source, { budgetChars });
+    } else {
+      const transcriptPath = resolve(io.cwd, session);
+      const store = createArtifactStore({ transcriptPath });
+      const opId = (values.id as string | undefined) ?? cliOperationId();
+      result = await store.storeStream(opId, source, { budgetChars });
+      if (result.failure) io.stderr.write(`warning: ${result.failure.message}\n`);
+      if (result.stored) {
+        artifact = await recordStoredArtifact({
+          dir: store.dir,
+          sessionId: transcriptStem(transcriptPath),
+          stored: result.stored,
+          toolCallId: opId,
+          toolName: values.tool as string | undefined,
+          preview: result.excerpt.head,
+        });
+      }
+    }
+    if (values.json) {
+      io.stdout.write(
+        `${JSON.stringify({ text: result.excerpt.text, contentLost: result.excerpt.contentLost, stored: result.stored ?? null, artifact }, null, 2)}\n`,
+      );
+    } else io.stdout.write(result.excerpt.text);
+    return 0;
+  },
+};

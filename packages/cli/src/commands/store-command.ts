@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { createArtifactStore, recordStoredArtifact, transcriptStem } from '@compaction/artifacts';
+import type { CliCommand } from '../cli-command.js';
+import { parseCommandArgs } from '../parse-command-args.js';
+import { UsageError } from '../usage-error.js';
+import { cliOperationId, inputStream } from './excerpt-command.js';
+
+/** `compaction store`: writes a result beside a session transcript and indexes it. */
+export const storeCommand: CliCommand = {
+  name: 'store',
+  summary: 'store a result in <transcript-stem>.artifacts/ beside a session and index it',
+  help: `Usage: compaction store --session TRANSCRIPT [--id OPID] [--tool NAME] [FILE|-]
+
+Streams the input to <transcript-stem>.artifacts/<OPID>.txt (temp file, then rename), adds it
+to the store's index and prints {"id", "file", "digest", "bytes", "chars"} as JSON. Nothing is
+printed to the conversation; read it back with 'compaction read ID --session TRANSCRIPT'.
+
+Options:
+  --session PATH   the session transcript to store beside (required)
+  --id OPID        operation id naming the file (default: a fresh cli-… id)
+  --tool NAME      tool name for the index
+  -h, --help       show this help
+
+Examples:
+  compaction store --session runs/run-1.jsonl --id call_17 --tool terminal build.log
+  curl -s https://example.org/big.json | compaction store --session runs/run-1.jsonl -`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      session: { type: 'string' },
+      id: { type: 'string' },
+      tool: { type: 'string' },
+    });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
+    const session = values.session as string | undefined;
+    if (session === undefined) throw new UsageError('--session TRANSCRIPT is required');
+    const transcriptPath = resolve(io.cwd, session);
+    const store = createArtifactStore({ transcriptPath });
+    const opId = (values.id as string | undefined) ?? cliOperationId();
+    const result = await store.storeStream(opId, inputStream(positionals[0], io), {
+      budgetChars: 400,
+    });
+    if (!result.stored) throw result.failure ?? new Error('the result was not stored');
+    const record = await recordStoredArtifact({
+      dir: store.dir,
+      sessionId: transcriptStem(transcriptPath),
+      stored: result.stored,
+      toolCallId: opId,
+      toolName: values.tool as string | undefined,
+      preview: result.excerpt.head,
+    });
+    io.stdout.write(`${JSON.stringify({ id: record.id, ...result.stored })}\n`);
+    return 0;
+  },
+};
