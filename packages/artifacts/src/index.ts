@@ -71,6 +71,12 @@ export type {
   ProjectionPolicy,
   ToolOutput,
 } from './projection-policy.js';
+export {
+  type PrunedFile,
+  type PruneOptions,
+  type PruneReport,
+  pruneArtifacts,
+} from './prune-artifacts.js';
 export { recordStoredArtifact } from './record-stored-artifact.js';
 export { assertSafeId, isSafeId } from './safe-id.js';
 export {
