@@ -129,7 +129,8 @@ Examples:
       const distiller = createDistiller({
         ...config.distill,
         preserveKeys: config.trim.preserveKeys,
-        llmDebug: config.llmDebug,
+        // Always recorded: failures are reported on stderr, every call only with LLM-debug on.
+        llmDebug: true,
         ...(client ? { client } : {}),
         onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
         ...(onProgress ? { onProgress } : {}),
@@ -140,8 +141,9 @@ Examples:
         ...(values.task ? { stepTask: values.task as string } : {}),
       });
       for (const record of distiller.llmDebug?.records ?? []) {
+        if (!config.llmDebug && !record.error) continue;
         io.stderr.write(
-          `llm-debug: ${record.description}: ${record.inputBytes} bytes in, ${record.error ? `failed: ${record.error}` : `${Buffer.byteLength(record.output ?? '')} bytes out`}, ${Math.round(record.durationMs)} ms\n`,
+          `${config.llmDebug ? 'llm-debug' : 'warning'}: ${record.description}: ${record.inputBytes} bytes in, ${record.error ? `failed: ${record.error}` : `${Buffer.byteLength(record.output ?? '')} bytes out`}, ${Math.round(record.durationMs)} ms\n`,
         );
       }
       if (values.json) {

@@ -9,6 +9,8 @@ export interface ConnectRedisDistillCacheSettings {
   keyPrefix?: string;
   /** Longest wait for one command, in milliseconds. Default 250. */
   timeoutMs?: number;
+  /** Cancels before the connection is created. */
+  signal?: AbortSignal;
 }
 
 /** A Redis-backed cache with the connection it opened. */
@@ -27,7 +29,9 @@ export interface ConnectedRedisDistillCache {
 export async function connectRedisDistillCache(
   settings: ConnectRedisDistillCacheSettings,
 ): Promise<ConnectedRedisDistillCache> {
+  settings.signal?.throwIfAborted();
   const { Redis } = await import('ioredis');
+  settings.signal?.throwIfAborted();
   const client = new Redis(settings.url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
