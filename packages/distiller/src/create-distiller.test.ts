@@ -280,13 +280,15 @@ describe('map-reduce', () => {
       request.prompt.includes('Segment 1 of') ? { text: 'first extract' } : { hang: true },
     );
     const started = performance.now();
-    const out = await distiller({ mapReduceThresholdBytes: 131_072, deadlineMs: 400 }).process(
+    // Long enough for the answered segment to finish on a loaded machine.
+    const out = await distiller({ mapReduceThresholdBytes: 131_072, deadlineMs: 1500 }).process(
       sampleRecords(400_000),
       4096,
       context,
     );
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeGreaterThanOrEqual(1490);
+    expect(elapsed).toBeLessThan(5000);
     expect(out.text.startsWith('[segment 1 of')).toBe(true);
     expect(out.text).toContain('first extract');
     expect(out.text).toMatch(
