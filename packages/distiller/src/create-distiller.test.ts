@@ -365,6 +365,31 @@ describe('map-reduce', () => {
     }
   });
 
+  it('never exceeds the budget whatever the segments and the reduce answer (property)', async () => {
+    const input = sampleRecords(300_000);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 5000 }), fc.constant(null)), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+        fc.integer({ min: 256, max: 6000 }),
+        async (answers, maxBytes) => {
+          const scripted = createScriptedAIClient((_request, index) => {
+            const answer = answers[index % answers.length];
+            return answer === null || answer === undefined ? new Error('injected') : answer;
+          });
+          const d = createDistiller({ client: scripted, mapReduceThresholdBytes: 131_072 });
+          const out = await d.process(input, maxBytes, context);
+          expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(maxBytes);
+          expect(out.metadata.outputBytes).toBe(utf8ByteLength(out.text));
+          expect(trailingDisclosureNotes(out.text).length > 0).toBe(out.metadata.contentLost);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('falls back to the floor when every segment fails', async () => {
     server.setHandler(() => ({ status: 503 }));
     const result = sampleRecords(400_000);
