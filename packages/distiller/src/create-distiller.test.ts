@@ -224,6 +224,9 @@ describe('map-reduce', () => {
     for (const request of server.requests) {
       expect(utf8ByteLength(request.prompt)).toBeLessThan(131_072 + 1024);
     }
+    // 64-bit ids reach the model verbatim through chunking.
+    expect(server.requests[0]!.prompt).toContain('{"id":9007199254740993,');
+    expect(server.requests.some((r) => r.prompt.includes('"id":9007199254750993,'))).toBe(true);
     const descriptions = d.llmDebug!.records.map((r) => r.description);
     expect(descriptions).toContain(`map-reduce chunk 1/${total}`);
     expect(descriptions).toContain(`map-reduce chunk ${total}/${total}`);
