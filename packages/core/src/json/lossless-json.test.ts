@@ -88,6 +88,32 @@ describe('parseJsonLossless / stringifyJsonLossless', () => {
     );
   });
 
+  it.each([
+    '-0',
+    '-0.0',
+    '0.0000001',
+    '0.000001',
+    '1E5',
+    '1e+5',
+    '1e-7',
+    '100',
+    '1.5e3',
+    '123456789012345.6',
+    '12345678901234.5',
+    '9007199254740993',
+    '900719925474099',
+    '-12345678901234567890',
+    '0.1000000000000000055511151231257827',
+  ])('keeps the number %s exactly inside a document', (token) => {
+    const text = `{"a":[${token}],"b":{"c":${token}}}`;
+    expect(roundTrip(text)).toBe(text);
+  });
+
+  it('skips strings with escaped quotes and backslashes when looking for numbers', () => {
+    const text = String.raw`["a\\",1.0,"b\\\"1.0",-0,"\\\\",12345678901234567890]`;
+    expect(roundTrip(text)).toBe(text);
+  });
+
   it('handles a top-level lossless number', () => {
     expect(roundTrip(' 123456789012345678901234567890 ')).toBe('123456789012345678901234567890');
     expect(roundTrip('1.0')).toBe('1.0');

@@ -12,10 +12,6 @@ export type LosslessParseResult =
   | { ok: true; value: JsonValue; losslessNumbers: number }
   | { ok: false; error: SyntaxError };
 
-// Matches a JSON string literal (skipped) or a JSON number token. Only applied to text that
-// JSON.parse accepts, so every number token outside a string is a real number.
-const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-
 // A per-process nonce keeps sentinels apart from real strings: a string can only collide by
 // containing this exact random token.
 const NONCE = `${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
@@ -25,6 +21,75 @@ const SENTINEL_OUTPUT = new RegExp(`"\\\\u0000ln${NONCE}:([^"]*)"`, 'g');
 
 function roundTrips(token: string): boolean {
   return String(Number(token)) === token;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+
+/** Index of the quote that closes the string opened at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+    let backslashes = 0;
+    for (let k = end - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) break;
+    end = text.indexOf('"', end + 1);
+  }
+  return end;
+}
+
+/**
+ * Start and end offsets of every number token of `text` (valid JSON) that a JavaScript number
+ * cannot reproduce exactly. Strings are skipped with native `indexOf`; a number is sliced and
+ * checked only when its shape allows loss: an exponent, 15 or more digits, a fraction ending in
+ * 0, `-0`, or a fraction small enough for exponent notation. Shorter, plain tokens always
+ * round-trip, so most documents allocate nothing here.
+ */
+function lossyNumberSpans(text: string): number[] {
+  const spans: number[] = [];
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      const end = closingQuote(text, i);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    if (code !== MINUS && (code < ZERO || code > NINE)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let digits = 0;
+    let last = 0;
+    let dot = false;
+    let exponent = false;
+    for (i = start + 1, digits = code === MINUS ? 0 : 1, last = code; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= ZERO && c <= NINE) {
+        digits++;
+        last = c;
+      } else if (c === DOT) dot = true;
+      else if (c === 101 || c === 69 || c === PLUS || c === MINUS) exponent = true;
+      else break;
+    }
+    const first = text.charCodeAt(code === MINUS ? start + 1 : start);
+    const suspicious =
+      exponent ||
+      digits >= 15 ||
+      (dot && last === ZERO) ||
+      (code === MINUS && digits === 1 && first === ZERO) ||
+      (dot && first === ZERO && digits > 6);
+    if (suspicious && !roundTrips(text.slice(start, i))) spans.push(start, i);
+  }
+  return spans;
 }
 
 const BOM = '\uFEFF';
@@ -56,19 +121,17 @@ export function parseJsonLossless(text: string): LosslessParseResult {
     return { ok: true, value: plain, losslessNumbers: 0 };
   }
 
-  let parts: string[] | undefined;
+  const spans = lossyNumberSpans(source);
+  if (spans.length === 0) return { ok: true, value: plain, losslessNumbers: 0 };
+  const parts: string[] = [];
   let last = 0;
-  let count = 0;
-  STRING_OR_NUMBER.lastIndex = 0;
-  for (let match = STRING_OR_NUMBER.exec(source); match; match = STRING_OR_NUMBER.exec(source)) {
-    const token = match[0];
-    if (token.charCodeAt(0) === 34 /* " */ || roundTrips(token)) continue;
-    parts ??= [];
-    parts.push(source.slice(last, match.index), `"${SENTINEL_IN_JSON}${token}"`);
-    last = match.index + token.length;
-    count++;
+  for (let k = 0; k < spans.length; k += 2) {
+    const start = spans[k]!;
+    const end = spans[k + 1]!;
+    parts.push(source.slice(last, start), `"${SENTINEL_IN_JSON}${source.slice(start, end)}"`);
+    last = end;
   }
-  if (!parts) return { ok: true, value: plain, losslessNumbers: 0 };
+  const count = spans.length / 2;
   parts.push(source.slice(last));
   const value = JSON.parse(parts.join('')) as JsonValue;
   return { ok: true, value: reviveSentinels(value), losslessNumbers: count };
