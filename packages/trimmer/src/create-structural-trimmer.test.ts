@@ -234,6 +234,8 @@ describe('createStructuralTrimmer: budget and settings', () => {
     expect(() => trimmer.trim(input, MIN_TRIM_BUDGET_BYTES - 1)).toThrowError(BudgetTooSmallError);
     expect(() => trimmer.trim(input, Number.NaN)).toThrowError(BudgetTooSmallError);
     expect(trimmer.trim('small', 10).text).toBe('small');
+    expect(trimmer.trim(input, Number.POSITIVE_INFINITY).text).toBe(input);
+    expect(() => trimmer.trim(input, -5)).toThrowError(BudgetTooSmallError);
     const view = trimmer.trim(input, MIN_TRIM_BUDGET_BYTES);
     expectHonestView(view, input, MIN_TRIM_BUDGET_BYTES);
   });

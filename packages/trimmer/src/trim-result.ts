@@ -251,7 +251,8 @@ export function trimResult(
   options: TrimOptions,
 ): ProcessedResult {
   const result = typeof input === 'string' ? input : String(input ?? '');
-  const budget = Number.isFinite(maxBytes) ? Math.floor(maxBytes) : Number.NaN;
+  // NaN (or a non-number) is no budget at all; Infinity is an unlimited one.
+  const budget = typeof maxBytes === 'number' ? Math.floor(maxBytes) : Number.NaN;
   const originalBytes = utf8ByteLength(result);
   if (originalBytes <= budget) return { text: result, metadata: losslessMetadata(result, result) };
   const source = result.startsWith(BOM) ? result.slice(1) : result;
