@@ -46,6 +46,7 @@ export function createStructuralTrimmer(
     nestedArrayCap: integerSetting('nestedArrayCap', settings.nestedArrayCap, 500),
     relevanceShare,
     maxJsonNodes: integerSetting('maxJsonNodes', settings.maxJsonNodes, 3_000_000),
+    termCache: new Map(),
   };
   const telemetry = settings.telemetry ?? noopTelemetry;
 

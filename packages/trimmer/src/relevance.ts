@@ -106,12 +106,59 @@ export function relevanceTerms(input: {
   return terms;
 }
 
-/** Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up. */
+/** The compiled form of a term list, reusable across calls with the same terms. */
+export interface CompiledTerms {
+  /** All terms, one alternation, global and case-insensitive. */
+  pattern: RegExp;
+  /** Each term alone, sticky, to name the term a match belongs to. */
+  each: RegExp[];
+  /** Index of the first error term (they come last). */
+  firstError: number;
+  /** Error term index by lower-cased match text. */
+  errorTerm: Map<string, number>;
+}
+
+/** A small per-trimmer cache of compiled term lists, keyed by their sources. */
+export type TermCache = Map<string, CompiledTerms>;
+
+const TERM_CACHE_LIMIT = 64;
+
+function compileTerms(
+  terms: readonly RelevanceTerm[],
+  cache: TermCache | undefined,
+): CompiledTerms {
+  const key = terms.map((term) => `${term.kind}:${term.source}`).join('\u0000');
+  const cached = cache?.get(key);
+  if (cached) return cached;
+  let firstError = terms.findIndex((term) => term.kind === 'error');
+  if (firstError < 0) firstError = terms.length;
+  const errorTerm = new Map<string, number>();
+  terms.forEach((term, index) => {
+    if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
+  });
+  const compiled: CompiledTerms = {
+    pattern: new RegExp(terms.map((term) => term.source).join('|'), 'gi'),
+    each: terms.map((term) => new RegExp(term.source, 'iy')),
+    firstError,
+    errorTerm,
+  };
+  if (cache) {
+    if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
+    cache.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.
+ * `cache` keeps compiled patterns between calls (and lets V8 keep their native code).
+ */
 export function findHits(
   haystack: string,
   terms: readonly RelevanceTerm[],
   unitCount: number,
   maxHits = 200_000,
+  cache?: TermCache,
 ): RelevanceHits {
   const positions: number[] = [];
   const termOf: number[] = [];
@@ -119,15 +166,7 @@ export function findHits(
   if (terms.length > 0 && haystack.length > 0) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const pattern = new RegExp(terms.map((term) => term.source).join('|'), 'gi');
-    const each = terms.map((term) => new RegExp(term.source, 'iy'));
-    let firstError = terms.findIndex((term) => term.kind === 'error');
-    if (firstError < 0) firstError = terms.length;
-    // Error words are plain: their match text names them without probing.
-    const errorTerm = new Map<string, number>();
-    terms.forEach((term, index) => {
-      if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
-    });
+    const { pattern, each, firstError, errorTerm } = compileTerms(terms, cache);
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');

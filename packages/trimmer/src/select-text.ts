@@ -1,4 +1,4 @@
-import { findHits, type RelevanceTerm } from './relevance.js';
+import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 
 /** How a text is split into units. */
 export type TextUnit = 'lines' | 'sentences' | 'records';
@@ -58,6 +58,7 @@ export function selectText(input: {
   unit: TextUnit;
   terms: readonly RelevanceTerm[];
   requireScore: boolean;
+  termCache?: TermCache;
 }): TextSelection | undefined {
   const { text, budget, unit } = input;
   const starts = splitUnits(text, unit);
@@ -70,7 +71,7 @@ export function selectText(input: {
     sizes[i] = ascii ? to - from : Buffer.byteLength(text.slice(from, to), 'utf8');
   }
 
-  const hits = findHits(text, input.terms, total);
+  const hits = findHits(text, input.terms, total, undefined, input.termCache);
   const scores = new Float64Array(total);
   let scored = 0;
   {

@@ -20,7 +20,7 @@ import {
   NODE_STRING,
   scanJson,
 } from './json-inventory.js';
-import { findHits, queryWords, relevanceTerms } from './relevance.js';
+import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
 import { cutRootString, selectJson } from './select-json.js';
 import { isLineOriented, selectText, type TextUnit } from './select-text.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
@@ -28,6 +28,8 @@ import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 /** Resolved settings of a trimmer. */
 export interface TrimOptions {
   preserveKeys: readonly string[];
+  /** Compiled relevance patterns, kept per trimmer. */
+  termCache: TermCache;
   nestedArrayCap: number;
   relevanceShare: number;
   maxJsonNodes: number;
@@ -186,7 +188,7 @@ function jsonView(
     preserveKeys: options.preserveKeys,
     json: true,
   });
-  const hits = findHits(source, terms, inventory.count, 50_000);
+  const hits = findHits(source, terms, inventory.count, 50_000, options.termCache);
   const selection = selectJson(inventory, bodyBudget, hits, options);
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   return {
@@ -225,6 +227,7 @@ function textView(
     unit,
     terms,
     requireScore: !lineOriented,
+    termCache: options.termCache,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
