@@ -1,4 +1,4 @@
-import { clusterEnds, isCertainBoundary, isSimpleUnit } from './grapheme-segmenter.js';
+import { clusterEnds, isCertainBoundary, MERGE_GAP, nextNonSimple } from './grapheme-segmenter.js';
 
 function segmentCount(text: string, from: number, to: number): number {
   let count = 0;
@@ -16,8 +16,7 @@ function countRange(text: string, start: number, end: number): number {
   let count = 0;
   let i = start;
   while (i < end) {
-    let j = i;
-    while (j < end && isSimpleUnit(text.charCodeAt(j))) j++;
+    const j = nextNonSimple(text, i, end);
     if (j === end) {
       count += j - i - crlfPairs(text, i, j);
       break;
@@ -33,7 +32,13 @@ function countRange(text: string, start: number, end: number): number {
     }
     count += simpleEnd - i - crlfPairs(text, i, simpleEnd);
     let k = j + 1;
-    while (k < end && !isCertainBoundary(text, k)) k++;
+    for (;;) {
+      while (k < end && !isCertainBoundary(text, k)) k++;
+      // Dense complex text (emoji, marks) goes to the segmenter in one piece, not one call each.
+      const next = k < end ? nextNonSimple(text, k, end) : end;
+      if (next >= end || next - k >= MERGE_GAP) break;
+      k = next + 1;
+    }
     count += segmentCount(text, simpleEnd, k);
     i = k;
   }

@@ -33,6 +33,16 @@ export function isSimpleUnit(unit: number): boolean {
   return unit <= 0xd7a3 || (unit >= 0xff01 && unit <= 0xff9d);
 }
 
+const NON_SIMPLE =
+  /[^\u0000-\u02ff\u0370-\u0482\u2010-\u205f\u2070-\u20cf\u2100-\u2bff\u3040-\u3098\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9d]/g;
+
+/** Index of the first unit in `text[from, end)` that is not simple, or `end`. */
+export function nextNonSimple(text: string, from: number, end: number): number {
+  NON_SIMPLE.lastIndex = from;
+  const match = NON_SIMPLE.exec(text);
+  return match === null || match.index >= end ? end : match.index;
+}
+
 /**
  * True when a grapheme boundary certainly falls before index `i`, judged from the two code
  * units around it alone: after LF, or between two simple units (`isSimpleUnit`) other than
@@ -87,13 +97,7 @@ export function alignToCodePoint(text: string, i: number): number {
  */
 const SLICE_UNITS = 2048;
 
-/**
- * End index of every grapheme cluster in `text[from, to)`, in order, where `from` is a true
- * boundary. With `openEnd`, the text goes on after `to`, so the last cluster (which it could
- * extend) is not reported. Walks slices of about 2 KiB, each restarted at the start of the
- * previous slice's last cluster, so the cost is linear in `to - from`.
- */
-export function* clusterEnds(
+function* segmenterClusterEnds(
   text: string,
   from: number,
   to: number,
@@ -155,4 +159,72 @@ export function firstTrustedBoundary(
     from = codePointStartBefore(text, end);
   }
   return undefined;
+}
+
+/** Simple runs shorter than this between two complex stretches are segmented with them. */
+export const MERGE_GAP = 48;
+
+/** Longest complex stretch handed to the segmenter at once by `clusterEnds`. */
+const REGION_UNITS = 4096;
+
+/**
+ * End index of every grapheme cluster in `text[from, to)`, in order, where `from` is a true
+ * boundary. With `openEnd`, the text goes on after `to`, so the last cluster (which it could
+ * extend) is not reported. Runs of simple units are walked without the segmenter; the complex
+ * stretches between them go to `Intl.Segmenter` in slices of about 2 KiB (V8's iterator slows
+ * down with the length of the string it walks), so the cost is linear in `to - from`.
+ */
+export function* clusterEnds(
+  text: string,
+  from: number,
+  to: number,
+  openEnd = false,
+): Generator<number, void, undefined> {
+  let start = from;
+  while (start < to) {
+    const complex = nextNonSimple(text, start, to);
+    // Every boundary inside a simple run is certain; the run's last unit may take marks.
+    let runEnd = complex === to ? to : complex - 1;
+    if (
+      runEnd > start &&
+      runEnd < to &&
+      text.charCodeAt(runEnd - 1) === 0x0d &&
+      text.charCodeAt(runEnd) === 0x0a
+    ) {
+      runEnd--;
+    }
+    for (let p = start + 1; p <= runEnd; p++) {
+      if (p === to && openEnd) return;
+      if (text.charCodeAt(p - 1) === 0x0d && text.charCodeAt(p) === 0x0a) continue;
+      yield p;
+    }
+    if (runEnd >= to) return;
+    start = Math.max(start, runEnd);
+    // The stretch ends at a certain boundary, taking in nearby complex units, but stays short
+    // so that walking a window costs what the window holds, not what the text holds.
+    const limit = Math.min(to, start + REGION_UNITS);
+    let end = complex + 1;
+    for (;;) {
+      while (end < limit && !isCertainBoundary(text, end)) end++;
+      const next = end < limit ? nextNonSimple(text, end, limit) : limit;
+      if (next >= limit || next - end >= MERGE_GAP) break;
+      end = next + 1;
+    }
+    if (end === to || isCertainBoundary(text, end)) {
+      yield* segmenterClusterEnds(text, start, end, openEnd && end === to);
+      start = end;
+      continue;
+    }
+    // No certain boundary within reach: keep every cluster but the last, which may go on.
+    let last = start;
+    for (const clusterEnd of segmenterClusterEnds(text, start, end, true)) {
+      yield clusterEnd;
+      last = clusterEnd;
+    }
+    if (last === start) {
+      yield* segmenterClusterEnds(text, start, to, openEnd);
+      return;
+    }
+    start = last;
+  }
 }

@@ -81,4 +81,22 @@ describe('tailGraphemes', () => {
     expect(tail.count).toBe(100);
     expect(big.endsWith(tail.text)).toBe(true);
   });
+
+  it('walks long stretches with no certain boundary (dense emoji) exactly', () => {
+    const clusters = ['👨‍👩‍👧‍👦', '🇫🇷', 'e\u0301', '中', '👍🏽'];
+    const text = clusters.join('').repeat(2000);
+    const prefixLength = (n: number) => {
+      let length = 0;
+      for (let i = 0; i < n; i++) length += clusters[i % clusters.length]!.length;
+      return length;
+    };
+    for (const n of [1, 7, 999, 2501, 4000, 9999]) {
+      const head = headGraphemes(text, n);
+      expect(head.count).toBe(n);
+      expect(head.text.length).toBe(prefixLength(n));
+      const tail = tailGraphemes(text, n);
+      expect(tail.count).toBe(n);
+      expect(text.length - tail.text.length).toBe(prefixLength(10_000 - n));
+    }
+  });
 });
