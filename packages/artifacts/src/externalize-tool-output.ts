@@ -145,7 +145,9 @@ export async function externalizeToolOutput(
   const source: ExcerptSource = stored
     ? { ...draftSource, file: stored.file }
     : { ...draftSource, notStoredReason: failure ? 'write failed' : 'no session' };
-  const verb = output.isError ? 'failed' : 'completed';
+  const failed =
+    output.isError === true || (output.exitCode !== undefined && output.exitCode !== 0);
+  const verb = failed ? 'failed' : 'completed';
   const pointer = stored
     ? `Full output stored as artifact ${id} (${stored.file}). Use artifact_read("${id}", offset, limit) or artifact_search("${id}", pattern) to see more.`
     : `Full output not stored (${source.notStoredReason}); only this excerpt remains.`;

@@ -1,0 +1,140 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixturesAvailable, readFixture } from '@compaction/fixtures';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArtifactIndex } from './artifact-index.js';
+import { createArtifactStore } from './artifact-store.js';
+import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
+import { parseExcerptMarker } from './excerpt-marker.js';
+import { externalizeToolOutput } from './externalize-tool-output.js';
+import { sha256Hex } from './sha256-hex.js';
+import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'externalize-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const TOOLS = [
+  'read_file',
+  'terminal',
+  'apply_patch',
+  'search_files',
+  'list_issues',
+  'skill_view',
+  'mystery_tool',
+];
+
+function markerOf(content: string) {
+  const line = content.split('\n').find((candidate) => candidate.startsWith('[... elided'));
+  return line === undefined ? undefined : parseExcerptMarker(line);
+}
+
+describe('externalizeToolOutput', () => {
+  it('keeps every policy within the inline limit, with a marker naming the stored file', async () => {
+    const store = createArtifactStore({ dir: join(root, 'p.artifacts') });
+    const index = createArtifactIndex({ dir: store.dir });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...TOOLS),
+        fc.array(trickyText(40), { minLength: 50, maxLength: 400 }),
+        fc.integer({ min: 1000, max: 3000 }),
+        fc.boolean(),
+        async (toolName, lines, limit, failed) => {
+          const output = lines.join('\n');
+          const result = await externalizeToolOutput(
+            {
+              toolName,
+              toolCallId: `call_${n++}`,
+              output,
+              args: { path: 'a/b.ts', command: 'make', pattern: 'x' },
+              isError: failed,
+            },
+            { sessionId: 'p', store, index, inlineLimitChars: limit, clock: () => 1 },
+          );
+          expect(referenceCount(result.content)).toBeLessThanOrEqual(limit);
+          if (!result.contentLost) {
+            expect(result.content).toBe(output);
+            return;
+          }
+          expect(result.artifact?.path).toBe(result.stored?.file);
+          expect(markerOf(result.content)).toMatchObject({
+            file: result.stored!.file,
+            digest: sha256Hex(output),
+          });
+          expect(result.content).toContain(`artifact_read("${result.artifact!.id}"`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('says so when there is no store', async () => {
+    const output = 'row\n'.repeat(5000);
+    const result = await externalizeToolOutput(
+      { toolName: 'terminal', toolCallId: 'c1', output },
+      { sessionId: 's' },
+    );
+    expect(result.content).toContain('Full output not stored (no session)');
+    expect(markerOf(result.content)).toMatchObject({
+      notStoredReason: 'no session',
+      digest: sha256Hex(output),
+    });
+  });
+
+  it('refuses an inline limit too small for the pointer and the marker', async () => {
+    await expect(
+      externalizeToolOutput(
+        { toolName: 't', toolCallId: 'c', output: 'x' },
+        { sessionId: 's', inlineLimitChars: 200 },
+      ),
+    ).rejects.toThrow(/inlineLimitChars must be an integer ≥ 1000/);
+  });
+
+  it('matches seed 001 tools to their policies', () => {
+    const pick = (tool: string) =>
+      DEFAULT_PROJECTION_POLICIES.find((policy) => policy.matches(tool))!.name;
+    expect(TOOLS.map(pick)).toEqual([
+      'file-read',
+      'terminal',
+      'diff',
+      'search',
+      'list',
+      'doc',
+      'tool-output',
+    ]);
+  });
+});
+
+describe.skipIf(!fixturesAvailable())('externalizeToolOutput on real payloads', () => {
+  const cases: Array<[string, string, Record<string, unknown>, string]> = [
+    ['diff/troubleshoot-deps-bump.patch', 'apply_patch', {}, '54 files changed'],
+    ['github-api/octokit-paginate-issues-recorded.json', 'list_issues', {}, 'items'],
+    [
+      'logs/agent-pod-logs-ansi-python.txt',
+      'terminal',
+      { command: 'kubectl logs pod' },
+      '$ kubectl logs pod',
+    ],
+    ['unicode/emoji-zwj-sequences.txt', 'read_file', { path: 'emoji.txt' }, 'Read emoji.txt'],
+  ];
+  for (const [path, toolName, args, expected] of cases) {
+    it(`projects ${path} as ${toolName}`, async () => {
+      const output = readFixture(path);
+      const store = createArtifactStore({ dir: join(root, 'f.artifacts') });
+      const result = await externalizeToolOutput(
+        { toolName, toolCallId: `fx_${toolName}`, output, args },
+        { sessionId: 'f', store, index: createArtifactIndex({ dir: store.dir }) },
+      );
+      expect(result.content).toContain(expected);
+      expect(referenceCount(result.content)).toBeLessThanOrEqual(4000);
+      expect(markerOf(result.content)?.digest).toBe(sha256Hex(output));
+    });
+  }
+});
