@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@compaction/core';
+import { CONFIG_KNOBS, type CompactionConfig, InvalidArgumentError } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
 import { artifactIdFor } from './artifact-id.js';
 import type { ArtifactIndex } from './artifact-index.js';
@@ -15,8 +15,10 @@ import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
 export interface ExternalizeOptions {
   /** The session (transcript stem); names the artifact and enters its id. */
   sessionId: string;
-  /** Outputs up to this many chars stay inline. Default 4000 (`artifacts.inlineLimitChars`, `COMPACTION_ARTIFACT_INLINE_LIMIT`). */
+  /** Outputs up to this many chars stay inline. Default: `config.artifacts.inlineLimitChars`, else 4000 (`COMPACTION_ARTIFACT_INLINE_LIMIT` through `loadConfig`). */
   inlineLimitChars?: number;
+  /** Resolved config (`loadConfig`); supplies the inline limit when `inlineLimitChars` is absent. */
+  config?: Pick<CompactionConfig, 'artifacts'>;
   /** Where full outputs go; without one the content says the output was not stored. */
   store?: ArtifactStore;
   /** The store's index; records are added after the file is written. */
@@ -48,6 +50,12 @@ export interface ExternalizedOutput {
 /** Smallest inline limit that leaves room for the pointer lines and an excerpt marker. */
 export const MIN_INLINE_LIMIT_CHARS = 1000;
 
+/** The inline limit's built-in default, from core's knob table (4000). */
+export function defaultInlineLimitChars(): number {
+  const knob = CONFIG_KNOBS.find((candidate) => candidate.path === 'artifacts.inlineLimitChars');
+  return typeof knob?.defaultValue === 'number' ? knob.defaultValue : 4000;
+}
+
 function checkLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < MIN_INLINE_LIMIT_CHARS) {
     throw new InvalidArgumentError({
@@ -68,7 +76,11 @@ export async function externalizeToolOutput(
   output: ToolOutput,
   options: ExternalizeOptions,
 ): Promise<ExternalizedOutput> {
-  const limit = checkLimit(options.inlineLimitChars ?? 4000);
+  const limit = checkLimit(
+    options.inlineLimitChars ??
+      options.config?.artifacts.inlineLimitChars ??
+      defaultInlineLimitChars(),
+  );
   const fits = headGraphemes(output.output, limit + 1);
   if (fits.whole && fits.count <= limit) return { content: output.output, contentLost: false };
 

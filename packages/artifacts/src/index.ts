@@ -58,6 +58,7 @@ export {
   parseExcerptMarker,
 } from './excerpt-marker.js';
 export {
+  defaultInlineLimitChars,
   type ExternalizedOutput,
   type ExternalizeOptions,
   externalizeToolOutput,

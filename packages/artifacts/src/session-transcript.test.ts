@@ -173,3 +173,24 @@ describe('openSessionTranscript settle path', () => {
     expect(records.at(-1)).toMatchObject({ type: 'tool_settled', artifact: null });
   });
 });
+
+describe('inline limit from config', () => {
+  it('takes artifacts.inlineLimitChars from a loaded config (COMPACTION_ARTIFACT_INLINE_LIMIT)', async () => {
+    const { loadConfig } = await import('@compaction/core');
+    const { config } = loadConfig({ env: { COMPACTION_ARTIFACT_INLINE_LIMIT: '1500' } });
+    const session = await openSessionTranscript({ path: join(root, 'cfg.jsonl'), config });
+    const small = await session.settleToolResult({
+      toolName: 'terminal',
+      toolCallId: 'a',
+      output: 'y'.repeat(1500),
+    });
+    expect(small.artifact).toBeUndefined();
+    const big = await session.settleToolResult({
+      toolName: 'terminal',
+      toolCallId: 'b',
+      output: 'y\n'.repeat(1000),
+    });
+    expect(big.artifact).toBeDefined();
+    expect(referenceCount(big.content)).toBeLessThanOrEqual(1500);
+  });
+});

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { CompactionConfig } from '@compaction/core';
 import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
 import { createArtifactIndex } from './artifact-index.js';
@@ -60,8 +61,10 @@ export interface ToolResultEvent {
 export interface SessionTranscriptSettings {
   /** Path of the JSONL transcript; created on first append. */
   path: string;
-  /** Tool outputs up to this many chars stay inline. Default 4000 (`artifacts.inlineLimitChars`, `COMPACTION_ARTIFACT_INLINE_LIMIT`). */
+  /** Tool outputs up to this many chars stay inline. Default: `config.artifacts.inlineLimitChars`, else 4000 (`COMPACTION_ARTIFACT_INLINE_LIMIT` through `loadConfig`). */
   inlineLimitChars?: number;
+  /** Resolved config (`loadConfig`); supplies the inline limit when `inlineLimitChars` is absent. */
+  config?: Pick<CompactionConfig, 'artifacts'>;
   /** Projection policies, first match wins. Default `DEFAULT_PROJECTION_POLICIES`. */
   policies?: readonly ProjectionPolicy[];
   /** The store for full outputs. Default: `<transcript-stem>.artifacts/` beside the transcript. */
@@ -222,6 +225,7 @@ export async function openSessionTranscript(
           ...(settings.inlineLimitChars !== undefined
             ? { inlineLimitChars: settings.inlineLimitChars }
             : {}),
+          ...(settings.config ? { config: settings.config } : {}),
           ...(settings.policies ? { policies: settings.policies } : {}),
           ...(settings.clock ? { clock: settings.clock } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
