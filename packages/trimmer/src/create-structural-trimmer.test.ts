@@ -116,6 +116,16 @@ describe('createStructuralTrimmer: JSON path', () => {
     expect(body.find((item) => item.id === 'rec-01400')?.owner).toBe('team-needle');
   });
 
+  it('favours error-like records without a query', () => {
+    const data = records(3000);
+    data[2100]!.status = 'Failed: container OOMKilled, exit code 137';
+    const input = JSON.stringify({ items: data });
+    const view = trimmer.trim(input, 8192);
+    expectHonestView(view, input, 8192);
+    const body = JSON.parse(viewBody(view));
+    expect(body.items.find((item: { id: string }) => item.id === 'rec-02100')).toEqual(data[2100]);
+  });
+
   it('surfaces preserved keys first, case-insensitively', () => {
     const input = JSON.stringify(
       Array.from({ length: 50 }, (_, i) => ({

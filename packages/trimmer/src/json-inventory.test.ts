@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { minifyRange, scanJson, unitStart } from './json-inventory.js';
+import { findHits, relevanceTerms } from './relevance.js';
 
 function parses(text: string): boolean {
   try {
@@ -68,6 +69,51 @@ describe('scanJson', () => {
           const unit = minifyRange(text, unitStart(inventory, i), inventory.end[i]!);
           expect(inventory.unitBytes[i]).toBe(Buffer.byteLength(unit));
         }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds the same error-like words as the text scan', () => {
+    const words = fc.constantFrom(
+      'error',
+      'Errors',
+      'FAILED',
+      'failure',
+      'fatal',
+      'Exception',
+      'traceback',
+      'panic',
+      'critical',
+      'denied',
+      'refused',
+      'timed out',
+      'exit code 2',
+      'exit status: 0',
+      'CrashLoopBackOff',
+      'oomkilled',
+      'terror',
+      'ok',
+      'x_error',
+      '-error',
+      'the',
+      'timed',
+      'exit',
+      ' ',
+      '.',
+      '\\n',
+      'é',
+    );
+    const text = fc.array(words, { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { maxLength: 6 }), (pairs) => {
+        const json = JSON.stringify(Object.fromEntries(pairs.map(([k, v], i) => [`${i}${k}`, v])));
+        const inventory = scanJson(json, 1_000_000)!;
+        const terms = relevanceTerms({ words: [], preserveKeys: [], json: true });
+        const hits = findHits(json, terms, 1);
+        const first = terms.findIndex((term) => term.kind === 'error');
+        expect(inventory.errorAt).toEqual(hits.positions);
+        expect(inventory.errorWord).toEqual(hits.termOf.map((term) => term - first));
       }),
       { numRuns: 2000 },
     );

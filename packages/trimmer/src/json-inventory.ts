@@ -1,3 +1,5 @@
+import { ERROR_WORDS } from './relevance.js';
+
 /** Node kinds of a `JsonInventory`. */
 export const NODE_OBJECT = 1;
 export const NODE_ARRAY = 2;
@@ -38,6 +40,10 @@ export interface JsonInventory {
   unitBytes: Int32Array;
   /** Position among the parent's children. */
   childIndex: Int32Array;
+  /** Offsets of error-like words inside strings, in text order. */
+  errorAt: number[];
+  /** Index into `ERROR_WORDS` of each. */
+  errorWord: number[];
 }
 
 function isEscaped(text: string, quote: number): boolean {
@@ -73,20 +79,71 @@ for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 const ESCAPES = new Uint8Array(128);
 for (const c of '"\\/bfnrtu') ESCAPES[c.charCodeAt(0)] = 1;
 
-/** Where a scanned string ends and its UTF-8 size; reused across calls of one scan. */
+/**
+ * Where a scanned string ends and its UTF-8 size (reused across the strings of one scan), and
+ * the error-like words met so far: looking for them here, in the loop that already visits every
+ * character of every string, is far cheaper than a second pass with a regular expression.
+ */
 interface StringScan {
   end: number;
   bytes: number;
+  /** Offsets of error-like words (all text of a JSON document is inside its strings). */
+  errorAt: number[];
+  /** Index into `ERROR_WORDS` of each. */
+  errorWord: number[];
+}
+
+/** Error-like words worth at most this many recorded matches. */
+const MAX_ERROR_HITS = 50_000;
+
+// ASCII word characters (letters, digits, underscore), for word boundaries.
+const WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9_]/.test(ch)) WORD[c] = 1;
+}
+
+// The error words by lower-case first letter.
+const ERROR_BY_FIRST: number[][] = Array.from({ length: 128 }, () => []);
+ERROR_WORDS.forEach((word, index) => ERROR_BY_FIRST[word.charCodeAt(0)]!.push(index));
+
+/** Index of the error word starting at `at` (any case), or -1. */
+function errorWordAt(text: string, at: number, first: number): number {
+  for (const index of ERROR_BY_FIRST[first]!) {
+    const word = ERROR_WORDS[index]!;
+    let k = 1;
+    for (; k < word.length; k++) {
+      const w = word.charCodeAt(k);
+      const c = text.charCodeAt(at + k);
+      if (w === 0x20 ? c !== 0x20 : (c | 0x20) !== w) break;
+    }
+    if (k < word.length) continue;
+    if (word.startsWith('exit ')) {
+      // Only a non-zero status: `exit code 0` is not an error.
+      let j = at + word.length;
+      while (
+        text.charCodeAt(j) === 0x20 ||
+        text.charCodeAt(j) === 0x3a ||
+        text.charCodeAt(j) === 0x3d
+      )
+        j++;
+      const d = text.charCodeAt(j);
+      if (d < 0x31 || d > 0x39) continue;
+    }
+    return index;
+  }
+  return -1;
 }
 
 /**
  * Scans the JSON string opening at `open` into `out` (end exclusive, UTF-8 bytes, quotes
- * included); false when it is invalid. Counting bytes here, in the validating loop, costs less
- * than measuring each string again.
+ * included); false when it is invalid. Counting bytes and spotting error-like words here, in
+ * the validating loop, costs less than visiting each string again.
  */
 function scanString(text: string, open: number, out: StringScan): boolean {
   const length = text.length;
   let bytes = 2;
+  let word = false;
   let i = open + 1;
   while (i < length) {
     const c = text.charCodeAt(i);
@@ -106,21 +163,41 @@ function scanString(text: string, open: number, out: StringScan): boolean {
         }
         i += 6;
       } else i += 2;
+      word = e !== 0x22 && e !== 0x5c && e !== 0x2f;
+      continue;
+    }
+    if (c < 0x80) {
+      if (!word) {
+        const first = c | 0x20;
+        if (
+          first < 128 &&
+          ERROR_BY_FIRST[first]!.length > 0 &&
+          c >= 0x41 &&
+          out.errorAt.length < MAX_ERROR_HITS
+        ) {
+          const index = errorWordAt(text, i, first);
+          if (index >= 0) {
+            out.errorAt.push(i);
+            out.errorWord.push(index);
+          }
+        }
+      }
+      word = WORD[c] === 1;
+      i++;
       continue;
     }
     // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
-    if (c >= 0x80) {
-      if (c < 0x800) bytes += 1;
-      else if (c >= 0xd800 && c <= 0xdbff) {
-        const low = text.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          bytes += 2;
-          i += 2;
-          continue;
-        }
+    word = true;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
         bytes += 2;
-      } else bytes += 2;
-    }
+        i += 2;
+        continue;
+      }
+      bytes += 2;
+    } else bytes += 2;
     i++;
   }
   return false;
@@ -174,7 +251,7 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
   let valueBytes = new Int32Array(capacity);
   let unitBytes = new Int32Array(capacity);
   let childIndexes = new Int32Array(capacity);
-  const scanned: StringScan = { end: 0, bytes: 0 };
+  const scanned: StringScan = { end: 0, bytes: 0, errorAt: [], errorWord: [] };
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
@@ -352,6 +429,8 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
     valueBytes,
     unitBytes,
     childIndex: childIndexes,
+    errorAt: scanned.errorAt,
+    errorWord: scanned.errorWord,
   };
 }
 

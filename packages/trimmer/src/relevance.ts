@@ -54,7 +54,7 @@ export function queryWords(context: ResultProcessorContext | undefined): string[
 // Error-like content, as plain words: the word boundary before each, and the non-zero status
 // after `exit code` / `exit status`, are checked after matching. Plain alternatives keep the
 // scan of a large input about 40% cheaper than per-branch boundaries and groups.
-const ERROR_WORDS = [
+export const ERROR_WORDS = [
   'error',
   'failed',
   'failure',
@@ -159,14 +159,19 @@ export function findHits(
   unitCount: number,
   maxHits = 200_000,
   cache?: TermCache,
+  foundErrors?: { at: readonly number[]; word: readonly number[] },
 ): RelevanceHits {
-  const positions: number[] = [];
-  const termOf: number[] = [];
+  let positions: number[] = [];
+  let termOf: number[] = [];
   const counts = new Array<number>(terms.length).fill(0);
-  if (terms.length > 0 && haystack.length > 0) {
+  let errorsFrom = terms.findIndex((term) => term.kind === 'error');
+  if (errorsFrom < 0) errorsFrom = terms.length;
+  // Error words already found by the caller (the JSON scanner) are not scanned for again.
+  const scanned = foundErrors ? terms.slice(0, errorsFrom) : terms;
+  if (scanned.length > 0 && haystack.length > 0) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const { pattern, each, firstError, errorTerm } = compileTerms(terms, cache);
+    const { pattern, each, firstError, errorTerm } = compileTerms(scanned, cache);
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -202,6 +207,29 @@ export function findHits(
       counts[term]!++;
       if (positions.length >= maxHits) break;
     }
+  }
+  if (foundErrors && foundErrors.at.length > 0 && errorsFrom < terms.length) {
+    // Merge the two position-ordered lists.
+    const mergedAt: number[] = [];
+    const mergedTerm: number[] = [];
+    let a = 0;
+    let b = 0;
+    const limit = Math.min(maxHits, positions.length + foundErrors.at.length);
+    while (mergedAt.length < limit) {
+      const takeError =
+        b < foundErrors.at.length && (a >= positions.length || foundErrors.at[b]! < positions[a]!);
+      if (takeError) {
+        const term = errorsFrom + foundErrors.word[b]!;
+        mergedAt.push(foundErrors.at[b++]!);
+        mergedTerm.push(term);
+        counts[term]!++;
+      } else {
+        mergedAt.push(positions[a]!);
+        mergedTerm.push(termOf[a++]!);
+      }
+    }
+    positions = mergedAt;
+    termOf = mergedTerm;
   }
   const units = Math.max(1, unitCount);
   const weights = terms.map((term, index) => {

@@ -188,7 +188,10 @@ function jsonView(
     preserveKeys: options.preserveKeys,
     json: true,
   });
-  const hits = findHits(source, terms, inventory.count, 50_000, options.termCache);
+  const hits = findHits(source, terms, inventory.count, 50_000, options.termCache, {
+    at: inventory.errorAt,
+    word: inventory.errorWord,
+  });
   const selection = selectJson(inventory, bodyBudget, hits, options);
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   return {
