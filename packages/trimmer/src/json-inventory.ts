@@ -105,7 +105,9 @@ for (let c = 0; c < 128; c++) {
 
 // The error words by lower-case first letter.
 const ERROR_BY_FIRST: number[][] = Array.from({ length: 128 }, () => []);
-ERROR_WORDS.forEach((word, index) => ERROR_BY_FIRST[word.charCodeAt(0)]!.push(index));
+for (let index = 0; index < ERROR_WORDS.length; index++) {
+  ERROR_BY_FIRST[ERROR_WORDS[index]!.charCodeAt(0)]!.push(index);
+}
 
 /** Index of the error word starting at `at` (any case), or -1. */
 function errorWordAt(text: string, at: number, first: number): number {
