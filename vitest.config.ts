@@ -3,9 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 const fixturesModule = fileURLToPath(new URL('./internal/fixtures/index.js', import.meta.url));
-const testServicesModule = fileURLToPath(
-  new URL('./internal/test-services/index.js', import.meta.url),
-);
 
 export default defineConfig({
   resolve: {
@@ -13,7 +10,6 @@ export default defineConfig({
     // without a rebuild. Tests of the CLI binary run the built output instead.
     alias: [
       { find: /^@compaction\/fixtures$/, replacement: fixturesModule },
-      { find: /^@compaction\/test-services$/, replacement: testServicesModule },
       {
         find: /^@compaction\/([a-z-]+)\/test$/,
         replacement: `${packagesDir}$1/src/test/index.ts`,

@@ -86,17 +86,20 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   }
 
   const partial = finished.length < total;
-  const notes = partial
-    ? [
-        disclosureNotes.partial({
-          analyzed: finished.length,
-          total,
-          reason: run.deadline.hit
-            ? 'the compaction deadline was reached'
-            : `${total - finished.length} segment model calls failed`,
-        }),
-      ]
-    : [];
+  const notes = [
+    disclosureNotes.distilled({ originalBytes: run.originalBytes }),
+    ...(partial
+      ? [
+          disclosureNotes.partial({
+            analyzed: finished.length,
+            total,
+            reason: run.deadline.hit
+              ? 'the compaction deadline was reached'
+              : `${total - finished.length} segment model calls failed`,
+          }),
+        ]
+      : []),
+  ];
 
   const combined = combineExtracts(finished, total);
   const combinedBytes = utf8ByteLength(combined);
@@ -136,7 +139,7 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
 
   const metadata: ResultTrimMetadata = {
-    contentLost: partial || fitted.cut,
+    contentLost: true,
     originalBytes: run.originalBytes,
     outputBytes: utf8ByteLength(fitted.text),
     strategy: 'map-reduce',

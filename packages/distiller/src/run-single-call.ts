@@ -52,11 +52,15 @@ export async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
     [ATTRIBUTE_NAMES.genAiUsageInputTokens]: completion.usage?.inputTokens,
     [ATTRIBUTE_NAMES.genAiUsageOutputTokens]: completion.usage?.outputTokens,
   });
-  const notes = partial ? [disclosureNotes.partialSource({ coverageRatio: coverage })] : [];
+  // A summary is never the whole result, so it always says what it is.
+  const notes = [
+    disclosureNotes.distilled({ originalBytes, model: completion.model }),
+    ...(partial ? [disclosureNotes.partialSource({ coverageRatio: coverage })] : []),
+  ];
   const fitted = body === '' ? undefined : fitDistilledText(body, notes, run.maxBytes);
   if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
   const metadata: ResultTrimMetadata = {
-    contentLost: partial || fitted.cut,
+    contentLost: true,
     originalBytes,
     outputBytes: utf8ByteLength(fitted.text),
     strategy: 'distilled',

@@ -10,8 +10,12 @@ import { createMemoryDistillCache, createRecordingTelemetry } from '@compaction/
 import type { StepRecord } from '@compaction/digest';
 import { createOpenAIClient } from '@compaction/distiller/openai';
 import { createRedisDistillCache } from '@compaction/distiller/redis';
-import { createProviderServer, type ProviderServer } from '@compaction/distiller/test';
-import { skipRedisTests, startRedisServer } from '@compaction/test-services';
+import {
+  createProviderServer,
+  type ProviderServer,
+  redisServerAvailable,
+  startRedisServer,
+} from '@compaction/distiller/test';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';
@@ -157,7 +161,11 @@ describe('createCompaction: synthesis', () => {
   });
 
   it('shares a Redis distill cache between two factories (second run makes no model call)', async () => {
-    if (skipRedisTests()) return;
+    if (!redisServerAvailable()) {
+      if (process.env.CI === 'true') throw new Error('redis-server is required under CI=true');
+      console.warn('redis-server is not installed: skipping the shared-cache test');
+      return;
+    }
     const redisServer = await startRedisServer();
     const clients = [
       new Redis(redisServer.port, '127.0.0.1'),

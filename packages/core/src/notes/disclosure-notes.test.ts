@@ -13,6 +13,7 @@ import {
 } from './disclosure-notes.js';
 
 const everyNote: Array<[DisclosureNoteKind, string]> = [
+  ['distilled', disclosureNotes.distilled({ originalBytes: 293_000, model: 'gpt-5-mini' })],
   [
     'trimmed',
     disclosureNotes.trimmedUnits({ kept: 12, total: 340, unit: 'fields', budgetBytes: 65536 }),
@@ -44,10 +45,10 @@ describe('disclosure note builders', () => {
   });
 
   it('states the exact counts', () => {
-    expect(everyNote[0]![1]).toContain('12/340 fields kept, 328 dropped');
-    expect(everyNote[2]![1]).toContain('kept 3012 of ~1080013 bytes (0.3%)');
-    expect(everyNote[3]![1]).toContain('~28% of the source by bytes');
-    expect(everyNote[4]![1]).toContain('5 of 7 segments analyzed');
+    expect(everyNote[1]![1]).toContain('12/340 fields kept, 328 dropped');
+    expect(everyNote[3]![1]).toContain('kept 3012 of ~1080013 bytes (0.3%)');
+    expect(everyNote[4]![1]).toContain('~28% of the source by bytes');
+    expect(everyNote[5]![1]).toContain('5 of 7 segments analyzed');
   });
 
   it('keeps a note on one line even when a caller passes newlines', () => {
@@ -97,12 +98,12 @@ describe('stripDisclosureNotes', () => {
   it("never removes a tool's own [truncated: …] trailer", () => {
     const toolOutput = 'line 1\nline 2\n[truncated: 5000 additional lines omitted]';
     expect(stripDisclosureNotes(toolOutput)).toBe(toolOutput);
-    const both = appendDisclosureNotes(toolOutput, [everyNote[1]![1]]);
+    const both = appendDisclosureNotes(toolOutput, [everyNote[2]![1]]);
     expect(stripDisclosureNotes(both)).toBe(toolOutput);
   });
 
   it('leaves note-like lines that are not at the end alone', () => {
-    const text = `${everyNote[0]![1]}\nreal data after it`;
+    const text = `${everyNote[1]![1]}\nreal data after it`;
     expect(stripDisclosureNotes(text)).toBe(text);
   });
 

@@ -9,6 +9,7 @@
 
 /** Every framework note kind, in the order a reader meets them in the seed's catalogue. */
 export type DisclosureNoteKind =
+  | 'distilled'
   | 'trimmed'
   | 'severely-reduced'
   | 'partial-source'
@@ -18,6 +19,7 @@ export type DisclosureNoteKind =
 
 /** The exact opening of each note kind, `[` included. */
 export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, string>> = {
+  distilled: '[distilled: ',
   trimmed: '[trimmed: ',
   'severely-reduced': '[severely reduced: ',
   'partial-source': '[partial source: ',
@@ -27,9 +29,10 @@ export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, strin
 };
 
 const NOTE_LINE =
-  /^\[(trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis): [^\n]*\]$/;
+  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis): [^\n]*\]$/;
 
 const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
+  distilled: 'distilled',
   trimmed: 'trimmed',
   'severely reduced': 'severely-reduced',
   'partial source': 'partial-source',
@@ -57,6 +60,15 @@ function oneLine(text: string): string {
 
 /** Builders for each framework note. Counts are plain integers so notes stay machine-readable. */
 export const disclosureNotes = {
+  /**
+   * The view is a model's summary, not the result itself (beyond seed 002, which discloses only
+   * deterministic drops: a summary that reads as the whole result would be a silent loss).
+   */
+  distilled(input: { originalBytes: number; model?: string }): string {
+    const by = input.model ? ` by ${oneLine(input.model)}` : '';
+    return `[distilled: a summary${by} of ${input.originalBytes} bytes for this request; details it does not mention are UNKNOWN, not absent]`;
+  },
+
   /** Whole units (fields, items, lines, sentences) were dropped to fit the budget. */
   trimmedUnits(input: { kept: number; total: number; unit: string; budgetBytes: number }): string {
     const dropped = input.total - input.kept;
