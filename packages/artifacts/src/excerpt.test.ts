@@ -57,6 +57,24 @@ describe('excerpt', () => {
     );
   });
 
+  it('with maxBytes, stays within both the char budget and the byte budget', () => {
+    fc.assert(
+      fc.property(trickyText(300), fc.nat(200), fc.nat(600), (text, extra, extraBytes) => {
+        const source = sourceOf(text, 'call_2.txt');
+        const budget = minimumExcerptBudget(source) + extra;
+        const maxBytes = minimumExcerptBudget(source) + extraBytes;
+        const result = excerpt(text, budget, source, { maxBytes });
+        expect(referenceCount(result.text)).toBeLessThanOrEqual(budget);
+        expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(maxBytes);
+        if (result.contentLost) {
+          expect(text.startsWith(result.head)).toBe(true);
+          expect(text.endsWith(result.tail)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps three quarters of the kept chars at the head and a quarter at the tail', () => {
     const text = 'x'.repeat(10_000);
     const source = sourceOf(text, 'op-7.txt');

@@ -6,6 +6,11 @@ import { type GraphemeSlice, headGraphemes, tailGraphemes } from './grapheme-win
 export interface ExcerptOptions {
   /** Share of the kept chars taken from the head, 0–1. Default 0.75 (seed 000). */
   headShare?: number;
+  /**
+   * Also keep the excerpt within this many UTF-8 bytes, marker included (for byte-budgeted
+   * prompts). Default: no byte limit, only the char budget.
+   */
+  maxBytes?: number;
 }
 
 /** An excerpt: the text for the conversation and how it was made. */
@@ -75,7 +80,11 @@ export function excerpt(
 ): Excerpt {
   const budget = checkBudget(budgetChars);
   const probe = headGraphemes(text, budget + 1);
-  if (probe.whole && probe.count <= budget) {
+  if (
+    probe.whole &&
+    probe.count <= budget &&
+    (options.maxBytes === undefined || Buffer.byteLength(text) <= options.maxBytes)
+  ) {
     return {
       text,
       contentLost: false,
@@ -116,19 +125,44 @@ export function assembleExcerpt(
       message: `budget of ${budget} chars is below the ${reserved} chars the excerpt marker needs`,
     });
   }
-  const wantHead = headCount(keep, options.headShare);
-  const head = takeHead(wantHead);
-  const tail = takeTail(keep - head.count);
-  const elidedChars = Math.max(0, source.totalChars - head.count - tail.count);
-  const marker = excerptMarker(elidedChars, source);
-  return {
-    text: `${head.text}\n${marker}\n${tail.text}`,
-    contentLost: true,
-    head: head.text,
-    tail: tail.text,
-    marker,
-    headChars: head.count,
-    tailChars: tail.count,
-    elidedChars,
+  const build = (kept: number): Excerpt => {
+    const head = takeHead(headCount(kept, options.headShare));
+    const tail = takeTail(kept - head.count);
+    const elidedChars = Math.max(0, source.totalChars - head.count - tail.count);
+    const marker = excerptMarker(elidedChars, source);
+    return {
+      text: `${head.text}\n${marker}\n${tail.text}`,
+      contentLost: true,
+      head: head.text,
+      tail: tail.text,
+      marker,
+      headChars: head.count,
+      tailChars: tail.count,
+      elidedChars,
+    };
   };
+  const maxBytes = options.maxBytes;
+  const fitsBytes = (candidate: Excerpt) =>
+    maxBytes === undefined || Buffer.byteLength(candidate.text) <= maxBytes;
+  let best = build(keep);
+  if (fitsBytes(best)) return best;
+  // Bytes grow with the chars kept: the largest keep that fits, by bisection.
+  let low = 0;
+  let high = keep - 1;
+  best = build(0);
+  if (!fitsBytes(best)) {
+    throw new InvalidArgumentError({
+      argument: 'maxBytes',
+      message: `maxBytes of ${maxBytes} is below the ${Buffer.byteLength(best.text)} bytes the excerpt marker needs`,
+    });
+  }
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const candidate = build(middle);
+    if (fitsBytes(candidate)) {
+      best = candidate;
+      low = middle;
+    } else high = middle - 1;
+  }
+  return best;
 }

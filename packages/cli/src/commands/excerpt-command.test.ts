@@ -54,6 +54,18 @@ describe.skipIf(!binaryBuilt())('compaction excerpt (built binary)', () => {
     expect(readFileSync(join(dir, 'run-1.artifacts', 'call_7.txt'), 'utf8')).toBe(lines);
   });
 
+  it('honours --max-bytes as well as the char budget', () => {
+    const wide = '日本語のログ行です ✓\n'.repeat(5000);
+    const { status, stdout } = runBinary(
+      ['excerpt', '--budget', '2000', '--max-bytes', '1200', '-'],
+      { input: wide },
+    );
+    expect(status).toBe(0);
+    expect(Buffer.byteLength(stdout)).toBeLessThanOrEqual(1200);
+    expect(chars(stdout)).toBeLessThanOrEqual(2000);
+    expect(stdout).toContain('full result not stored (no session)');
+  });
+
   it('returns a short input unchanged and refuses bad usage with exit 2', () => {
     expect(runBinary(['excerpt', '--budget', '500'], { input: 'short' }).stdout).toBe('short');
     expect(runBinary(['excerpt', '-'], { input: 'x' }).status).toBe(2);

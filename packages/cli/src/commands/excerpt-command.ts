@@ -32,7 +32,7 @@ export function cliOperationId(): string {
 export const excerptCommand: CliCommand = {
   name: 'excerpt',
   summary: 'cut a result to a budget of chars with a head/tail excerpt; store it beside a session',
-  help: `Usage: compaction excerpt --budget CHARS [--session TRANSCRIPT] [--id OPID] [--tool NAME] [--json] [FILE|-]
+  help: `Usage: compaction excerpt --budget CHARS [--max-bytes N] [--session TRANSCRIPT] [--id OPID] [--tool NAME] [--json] [FILE|-]
 
 Prints the first 3/4 and the last 1/4 of the input that fit in CHARS characters (grapheme
 clusters), with one marker line between them giving the elided chars, the total bytes and the
@@ -42,6 +42,7 @@ marker names that file; without it, the marker says the full result was not stor
 
 Options:
   --budget CHARS      the excerpt's size in chars, marker included (required)
+  --max-bytes N       also keep the excerpt within N UTF-8 bytes, marker included
   --session PATH      the session transcript to store beside
   --id OPID           operation id naming the stored file (default: a fresh cli-… id)
   --tool NAME         tool name for the index
@@ -54,6 +55,7 @@ Examples:
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       budget: { type: 'string' },
+      'max-bytes': { type: 'string' },
       session: { type: 'string' },
       id: { type: 'string' },
       tool: { type: 'string' },
@@ -62,17 +64,19 @@ Examples:
     if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
     const budgetChars = parseIntegerFlag('budget', values.budget as string | undefined);
     if (budgetChars === undefined) throw new UsageError('--budget CHARS is required');
+    const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'] as string | undefined);
+    const limits = maxBytes === undefined ? { budgetChars } : { budgetChars, maxBytes };
     const source = inputStream(positionals[0], io);
     const session = values.session as string | undefined;
     let result: Awaited<ReturnType<typeof excerptStream>>;
     let artifact: unknown = null;
     if (session === undefined) {
-      result = await excerptStream(source, { budgetChars });
+      result = await excerptStream(source, limits);
     } else {
       const transcriptPath = resolve(io.cwd, session);
       const store = createArtifactStore({ transcriptPath });
       const opId = (values.id as string | undefined) ?? cliOperationId();
-      result = await store.storeStream(opId, source, { budgetChars });
+      result = await store.storeStream(opId, source, limits);
       if (result.failure) io.stderr.write(`warning: ${result.failure.message}\n`);
       if (result.stored) {
         artifact = await recordStoredArtifact({
