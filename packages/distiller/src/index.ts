@@ -1,6 +1,10 @@
 export { type ChunkedResult, type ChunkResultSettings, chunkResult } from './chunk-result.js';
 export { type ChainClientSettings, createChainClient } from './create-chain-client.js';
 export {
+  type ContinuationDistillerSettings,
+  createContinuationDistiller,
+} from './create-continuation-distiller.js';
+export {
   createDistiller,
   type DistillAIOptions,
   type Distiller,

@@ -239,6 +239,20 @@ describe('createCompaction: other paths', () => {
     expect(JSON.stringify(bound)).toContain('12345678901234567890');
   });
 
+  it('builds the model continuation distiller from the client, even with trimming disabled', async () => {
+    server.resetStats();
+    const compaction = createCompaction({
+      env: { COMPACTION_RESULT_TRIM_ENABLED: 'false' },
+      aiClient: openai(),
+    });
+    const section = await compaction.renderContinuation(steps, { userQuery: 'payments' });
+    expect(section.escalatedStepIds).toEqual(['step-2']);
+    expect(
+      server.requests.filter((r) => r.system.includes('planner that decides the next step')),
+    ).toHaveLength(1);
+    expect(section.text).toContain('[distilled: ');
+  });
+
   it('escalates non-JSON continuation steps to the continuation distiller only when distillation is enabled', async () => {
     const calls: string[] = [];
     const distiller: ContinuationDistiller = {

@@ -20,7 +20,11 @@ import {
   type StepRecord,
   type StepResolver,
 } from '@compaction/digest';
-import type { DistillAIOptions, LlmDebugRecorder } from '@compaction/distiller';
+import {
+  createContinuationDistiller,
+  type DistillAIOptions,
+  type LlmDebugRecorder,
+} from '@compaction/distiller';
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
@@ -161,10 +165,23 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     deps.agentInputProcessor ??
     createAgentInputProcessor({ maxParamBytes: config.trim.maxAgentInputBytes, trimmer });
 
-  const continuationDistiller =
-    config.distill.enabled && config.continuation.maxEscalations > 0
-      ? deps.continuationDistiller
-      : undefined;
+  // Wired independently of trimming (seed 002 §4): it needs distillation enabled, a model or a
+  // replacement, and escalations > 0.
+  const escalationsOn = config.distill.enabled && config.continuation.maxEscalations > 0;
+  const continuationDistiller = !escalationsOn
+    ? undefined
+    : (deps.continuationDistiller ??
+      (settings.aiClient
+        ? createContinuationDistiller({
+            client: settings.aiClient,
+            model: config.distill.model,
+            prefilterBytes: config.distill.prefilterBytes,
+            deadlineMs: config.distill.deadlineMs,
+            trimmer,
+            telemetry,
+            llmDebug: settings.llmDebug,
+          })
+        : undefined));
   const continuation = createPlanningSectionRenderer({
     maxTotalBytes: config.continuation.maxTotalBytes,
     nonJsonFloorBytes: config.continuation.nonJsonFloorBytes,

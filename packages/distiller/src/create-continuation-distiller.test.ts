@@ -1,0 +1,63 @@
+import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContinuationDistiller } from './create-continuation-distiller.js';
+import { createLlmDebugRecorder } from './create-llm-debug-recorder.js';
+import { createOpenAIClient } from './openai/index.js';
+import { createProviderServer, type ProviderServer } from './test/index.js';
+
+let server: ProviderServer;
+beforeAll(async () => {
+  server = await createProviderServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const client = () =>
+  createOpenAIClient({
+    env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.openaiBaseUrl },
+    maxRetries: 0,
+  });
+const log = Array.from({ length: 30_000 }, (_, i) => `line ${i} INFO ok`).join('\n');
+const input = {
+  stepId: 'step-2',
+  result: log,
+  preview: 'line 0 INFO ok',
+  maxBytes: 2000,
+  userQuery: 'any errors?',
+};
+
+describe('createContinuationDistiller', () => {
+  it('summarises a pre-filtered source with the real SDK, within the budget, with the distilled note', async () => {
+    server.setHandler(() => ({ text: 'A log of 30000 INFO lines; no errors. '.repeat(200) }));
+    const debug = createLlmDebugRecorder();
+    const summary = await createContinuationDistiller({
+      client: client(),
+      llmDebug: debug,
+    }).distill(input);
+    expect(utf8ByteLength(summary)).toBeLessThanOrEqual(2000);
+    expect(trailingDisclosureNotes(summary).map((note) => note.kind)).toEqual(['distilled']);
+    const [request] = server.requests.slice(-1);
+    expect(request!.bodyBytes).toBeLessThan(140_000);
+    expect(request!.prompt).toContain('User request: any errors?');
+    expect(debug.records.at(-1)!.description).toBe('continuation summary step-2');
+  });
+
+  it('rejects on a failed call and returns empty for an empty answer (the renderer keeps the preview)', async () => {
+    server.setHandler(() => ({ status: 500 }));
+    await expect(
+      createContinuationDistiller({ client: client() }).distill(input),
+    ).rejects.toThrow();
+    server.setHandler(() => ({ text: '   ' }));
+    expect(await createContinuationDistiller({ client: client() }).distill(input)).toBe('');
+  });
+
+  it('gives up at its deadline', async () => {
+    server.setHandler(() => ({ hang: true }));
+    const started = performance.now();
+    await expect(
+      createContinuationDistiller({ client: client(), deadlineMs: 300 }).distill(input),
+    ).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,106 @@
+import {
+  type AIClient,
+  appendDisclosureNotes,
+  type CompactionTelemetry,
+  type ContinuationDistiller,
+  disclosureNotes,
+  disclosureNotesByteLength,
+  InvalidArgumentError,
+  noopTelemetry,
+  truncateUtf8,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createStructuralTrimmer } from '@compaction/trimmer';
+import type { FloorTrimmer } from './create-distiller.js';
+import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
+import { createModelCaller } from './create-model-caller.js';
+import { distillUserPrompt } from './distill-prompts.js';
+
+/** Settings of `createContinuationDistiller`. */
+export interface ContinuationDistillerSettings {
+  /** The model. Required. */
+  client: AIClient;
+  /** Model alias or name. Default `fast`. `COMPACTION_RESULT_DISTILL_MODEL`. */
+  model?: string;
+  /** Largest source the model is shown (structurally pre-filtered). Default 131072. `COMPACTION_RESULT_DISTILL_PREFILTER`. */
+  prefilterBytes?: number;
+  /** Wall-clock bound per summary in milliseconds; 0 disables. Default 45000. `COMPACTION_RESULT_DISTILL_DEADLINE`. */
+  deadlineMs?: number;
+  /** The pre-filter. Default `createStructuralTrimmer()`. */
+  trimmer?: FloorTrimmer;
+  /** Telemetry seam. Default `noopTelemetry`. */
+  telemetry?: CompactionTelemetry;
+  /** Records every call, described as `continuation summary`. Default none. */
+  llmDebug?: LlmDebugRecorder;
+}
+
+const SYSTEM = `You summarise a non-JSON tool result for a planner that decides the next step of an investigation. The planner never sees the result itself, only your summary.
+- Say what the result is and how it is organised (sections, columns, fields, line formats) so the planner can refer to it.
+- Copy identifiers, names, paths, timestamps, counts and error messages byte for byte; never round or reformat them.
+- Lead with errors, failures and anything bearing on the user's request; then what else the result contains.
+- Never invent content. Be brief.`;
+
+/**
+ * The continuation distiller (seed 002 §6.4) on a model: a short summary of one non-JSON step
+ * for the planning section, from the structurally pre-filtered result, ending with the
+ * `[distilled: …]` note. Rejects on any failure; the renderer then keeps the floor preview.
+ */
+export function createContinuationDistiller(
+  settings: ContinuationDistillerSettings,
+): ContinuationDistiller {
+  if (!settings?.client)
+    throw new InvalidArgumentError({ argument: 'client', message: 'client is required' });
+  const model = settings.model ?? 'fast';
+  const prefilterBytes = settings.prefilterBytes ?? 131_072;
+  const deadlineMs = settings.deadlineMs ?? 45_000;
+  const trimmer = settings.trimmer ?? createStructuralTrimmer();
+  const telemetry = settings.telemetry ?? noopTelemetry;
+  return {
+    async distill(input) {
+      const originalBytes = utf8ByteLength(input.result);
+      const note = disclosureNotes.distilled({ originalBytes });
+      const room = input.maxBytes - disclosureNotesByteLength([note]);
+      if (room <= 0)
+        throw new InvalidArgumentError({
+          argument: 'maxBytes',
+          message: 'maxBytes is too small for a summary',
+        });
+      const source = trimmer.trim(input.result, prefilterBytes, {
+        userQuery: input.userQuery,
+        stepTask: input.stepTask,
+      }).text;
+      const signals = [
+        input.signal,
+        deadlineMs > 0 ? AbortSignal.timeout(deadlineMs) : undefined,
+      ].filter((signal): signal is AbortSignal => signal !== undefined);
+      const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
+      const answer = await telemetry.withSpan(
+        'compaction.continuation_distill',
+        { 'compaction.step_id': input.stepId },
+        (span) =>
+          createModelCaller({
+            client: settings.client,
+            telemetry,
+            llmDebug: settings.llmDebug,
+            model,
+            maxTokens: Math.max(64, Math.ceil(room / 3)),
+            temperature: undefined,
+            signal,
+            deadlineHit: () => signal.aborted && !input.signal?.aborted,
+            span,
+            now: () => performance.now(),
+          }).call({
+            system: `${SYSTEM}\n- Stay under about ${room} bytes.`,
+            prompt: distillUserPrompt(source, {
+              userQuery: input.userQuery,
+              stepTask: input.stepTask,
+            }),
+            description: `continuation summary ${input.stepId}`,
+          }),
+      );
+      const body = answer.text.trim();
+      if (body === '') return '';
+      return appendDisclosureNotes(truncateUtf8(body, room), [note]);
+    },
+  };
+}
