@@ -43,7 +43,7 @@ interface LossyView {
   body: string;
   bodyBytes: number;
   strategy: TrimStrategy;
-  /** Builds the note when the view is representative (≥ 5% kept). */
+  /** The note when the view is representative (≥ 5% kept); below that, severely reduced. */
   note: string;
   units?: { kept: number; total: number };
 }
