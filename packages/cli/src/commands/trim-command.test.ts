@@ -63,14 +63,27 @@ describe.skipIf(!binaryBuilt())('compaction trim (built binary)', () => {
     expect(stdout).toBe('{"id":12345678901234567890,"tags":["a","b"]}');
   });
 
-  it('favours --preserve-keys and trims text line by line', () => {
+  it('trims text line by line, keeping the asked line and the tail', () => {
     const log = Array.from({ length: 2000 }, (_, i) => `line ${i} ok`).join('\n');
     const { stdout } = runBinary(['trim', '--budget', '600', '--task', 'find line 1500'], {
       input: log,
     });
     expect(stdout).toContain('line 1500 ok');
     expect(stdout).toContain('line 1999 ok');
-    expect(trailingDisclosureNotes(stdout)[0]?.kind).toBeDefined();
+    expect(trailingDisclosureNotes(stdout)[0]?.kind).toBe('severely-reduced');
+  });
+
+  it('favours --preserve-keys: preserved fields come first in partly kept objects', () => {
+    const rows = JSON.stringify(
+      Array.from({ length: 60 }, (_, i) => ({ blob: 'b'.repeat(300), seq: i, TraceId: `t-${i}` })),
+    );
+    const { stdout } = runBinary(['trim', '--budget', '1500', '--preserve-keys', 'traceid'], {
+      input: rows,
+    });
+    const body = JSON.parse(stripDisclosureNotes(stdout)) as Array<Record<string, unknown>>;
+    const partial = body.filter((row) => Object.keys(row).length < 3);
+    expect(partial.some((row) => 'TraceId' in row)).toBe(true);
+    for (const row of partial) if ('TraceId' in row) expect(Object.keys(row)[0]).toBe('TraceId');
   });
 
   it('exits 2 on a budget below the minimum or a bad flag', () => {
