@@ -96,17 +96,22 @@ interface StringScan {
 /** Error-like words worth at most this many recorded matches. */
 const MAX_ERROR_HITS = 50_000;
 
-// ASCII word characters (letters, digits, underscore), for word boundaries.
-const WORD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  if (/[A-Za-z0-9_]/.test(ch)) WORD[c] = 1;
-}
-
 // The error words by lower-case first letter.
 const ERROR_BY_FIRST: number[][] = Array.from({ length: 128 }, () => []);
 for (let index = 0; index < ERROR_WORDS.length; index++) {
   ERROR_BY_FIRST[ERROR_WORDS[index]!.charCodeAt(0)]!.push(index);
+}
+
+// Per ASCII character: a word character (letter, digit, underscore), and a letter that can
+// start an error word (either case). One lookup per character in the string loop.
+const CLASS_WORD = 1;
+const CLASS_ERROR_START = 2;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  let kind = /[A-Za-z0-9_]/.test(ch) ? CLASS_WORD : 0;
+  if (/[A-Za-z]/.test(ch) && ERROR_BY_FIRST[c | 0x20]!.length > 0) kind |= CLASS_ERROR_START;
+  ASCII_CLASS[c] = kind;
 }
 
 /** Index of the error word starting at `at` (any case), or -1. */
@@ -169,22 +174,15 @@ function scanString(text: string, open: number, out: StringScan): boolean {
       continue;
     }
     if (c < 0x80) {
-      if (!word) {
-        const first = c | 0x20;
-        if (
-          first < 128 &&
-          ERROR_BY_FIRST[first]!.length > 0 &&
-          c >= 0x41 &&
-          out.errorAt.length < MAX_ERROR_HITS
-        ) {
-          const index = errorWordAt(text, i, first);
-          if (index >= 0) {
-            out.errorAt.push(i);
-            out.errorWord.push(index);
-          }
+      const kind = ASCII_CLASS[c]!;
+      if (!word && (kind & CLASS_ERROR_START) !== 0 && out.errorAt.length < MAX_ERROR_HITS) {
+        const index = errorWordAt(text, i, c | 0x20);
+        if (index >= 0) {
+          out.errorAt.push(i);
+          out.errorWord.push(index);
         }
       }
-      word = WORD[c] === 1;
+      word = (kind & CLASS_WORD) !== 0;
       i++;
       continue;
     }
