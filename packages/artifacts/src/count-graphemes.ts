@@ -87,8 +87,11 @@ export function createGraphemeCounter(): GraphemeCounter {
     push(chunk) {
       if (chunk === '') return;
       const text = carry + chunk;
+      // The carry holds no certain boundary past its start, so only the new part is scanned.
+      const floor = Math.max(1, carry.length);
       let cut = text.length - 1;
-      while (cut > 0 && !isCertainBoundary(text, cut)) cut--;
+      while (cut >= floor && !isCertainBoundary(text, cut)) cut--;
+      if (cut < floor) cut = 0;
       if (cut <= 0 && text.length > CARRY_LIMIT) {
         // No ASCII anchor: every boundary the segmenter reports from a true start is exact
         // except the last, which the next chunk may still extend.
