@@ -92,7 +92,6 @@ export async function externalizeToolOutput(
       message: `no projection policy matches tool ${JSON.stringify(output.toolName)}`,
     });
   }
-  const description = describeText(output.output);
   let stored: StoredArtifact | undefined;
   let failure: ArtifactError | undefined;
   if (options.store) {
@@ -105,6 +104,8 @@ export async function externalizeToolOutput(
       failure = error;
     }
   }
+  // The store measured bytes, chars and digest while writing; measure only when it did not.
+  const description = stored ?? describeText(output.output);
   const id = artifactIdFor({
     sessionId: options.sessionId,
     messageId: options.messageId,
