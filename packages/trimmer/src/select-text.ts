@@ -1,7 +1,7 @@
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 
 /** How a text is split into units. */
-export type TextUnit = 'lines' | 'sentences' | 'records';
+export type TextUnit = 'lines' | 'sentences' | 'records' | 'hunks';
 
 /** The kept view of a text, or `undefined` when no whole unit could be kept. */
 export interface TextSelection {
@@ -20,11 +20,47 @@ const PROSE_LINE_LENGTH = 400;
 const NON_ASCII = /[^\x00-\x7f]/;
 const SENTENCE_END = /[.!?。！？]+["')\]]*[ \t]+|\n+/g;
 
+const DIFF_FILE_START = /(^|\n)diff --git [^\n]*\n/;
+const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
+
+/** True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. */
+export function isUnifiedDiff(text: string): boolean {
+  return DIFF_FILE_START.test(text) && HUNK_START.test(text);
+}
+
 /** True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose. */
 export function isLineOriented(text: string): boolean {
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
   return lines >= 3 && text.length / lines <= PROSE_LINE_LENGTH;
+}
+
+/**
+ * Unit boundaries of a unified diff: each file header block (from `diff --git` to its first
+ * hunk) and each hunk is a unit, and every hunk names its header block as its parent, so a hunk
+ * is never shown without the file it changes. Text before the first file header (a mail header
+ * of `git format-patch`) is one unit of its own.
+ */
+function splitDiff(text: string): { starts: number[]; parents: Int32Array } {
+  const starts: number[] = [0];
+  const isHeader: boolean[] = [text.startsWith('diff --git ')];
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const at = i + 1;
+    if (text.startsWith('diff --git ', at)) {
+      starts.push(at);
+      isHeader.push(true);
+    } else if (text.startsWith('@@ ', at)) {
+      starts.push(at);
+      isHeader.push(false);
+    }
+  }
+  const parents = new Int32Array(starts.length).fill(-1);
+  let header = -1;
+  for (let i = 0; i < starts.length; i++) {
+    if (isHeader[i]) header = i;
+    else if (header >= 0) parents[i] = header;
+  }
+  return { starts, parents };
 }
 
 /** Unit boundaries: `starts[i]` is where unit `i` begins; units tile the text. */
@@ -61,7 +97,9 @@ export function selectText(input: {
   termCache?: TermCache;
 }): TextSelection | undefined {
   const { text, budget, unit } = input;
-  const starts = splitUnits(text, unit);
+  const diff = unit === 'hunks' ? splitDiff(text) : undefined;
+  const starts = diff ? diff.starts : splitUnits(text, unit);
+  const parents = diff?.parents;
   const total = starts.length;
   const ascii = !NON_ASCII.test(text);
   const sizes = new Float64Array(total);
@@ -93,12 +131,29 @@ export function selectText(input: {
     }
   }
   if (scored === 0 && input.requireScore) return undefined;
+  if (parents) {
+    // A file whose header matches (its path names what was asked about) lends its hunks that
+    // relevance, scaled down so a hunk that matches itself still ranks first.
+    for (let i = 0; i < total; i++) {
+      const parent = parents[i]!;
+      if (parent >= 0 && scores[parent]! > 0) {
+        if (scores[i] === 0) scored++;
+        scores[i]! += scores[parent]! / 2;
+      }
+    }
+  }
 
   const keep = new Uint8Array(total);
   let used = 0;
   const take = (i: number, limit: number): boolean => {
     if (keep[i] === 1) return true;
-    if (used + sizes[i]! > limit) return false;
+    const parent = parents ? parents[i]! : -1;
+    const extra = parent >= 0 && keep[parent] === 0 ? sizes[parent]! : 0;
+    if (used + sizes[i]! + extra > limit) return false;
+    if (extra > 0) {
+      keep[parent] = 1;
+      used += extra;
+    }
     keep[i] = 1;
     used += sizes[i]!;
     return true;

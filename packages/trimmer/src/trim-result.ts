@@ -22,7 +22,7 @@ import {
 } from './json-inventory.js';
 import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
 import { cutRootString, selectJson } from './select-json.js';
-import { isLineOriented, selectText, type TextUnit } from './select-text.js';
+import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 
 /** Resolved settings of a trimmer. */
@@ -218,7 +218,13 @@ function textView(
 ): LossyView {
   const ndjson = isNdjson(source);
   const lineOriented = ndjson || isLineOriented(source);
-  const unit: TextUnit = ndjson ? 'records' : lineOriented ? 'lines' : 'sentences';
+  const unit: TextUnit = ndjson
+    ? 'records'
+    : !lineOriented
+      ? 'sentences'
+      : isUnifiedDiff(source)
+        ? 'hunks'
+        : 'lines';
   const terms = relevanceTerms({
     words: queryWords(context),
     preserveKeys: options.preserveKeys,
@@ -242,7 +248,7 @@ function textView(
     note: disclosureNotes.trimmedUnits({
       kept: selection.unitsKept,
       total: selection.unitsTotal,
-      unit: selection.unit,
+      unit: selection.unit === 'hunks' ? 'file headers and hunks' : selection.unit,
       budgetBytes: budget,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
