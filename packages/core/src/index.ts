@@ -47,6 +47,7 @@ export {
   stringifyJsonLossless,
 } from './json/lossless-json.js';
 export { LosslessNumber } from './json/lossless-number.js';
+export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
 export {
   appendDisclosureNotes,
   DISCLOSURE_NOTE_PREFIXES,

@@ -1,11 +1,10 @@
 import {
-  appendDisclosureNotes,
   BudgetTooSmallError,
+  cutWithNote,
   disclosureNotes,
   disclosureNotesByteLength,
   losslessMetadata,
   type ResultProcessor,
-  truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
 
@@ -22,25 +21,22 @@ export function createHeadPreviewProcessor(): ResultProcessor {
       if (originalBytes <= maxBytes) {
         return { text: result, metadata: losslessMetadata(result, result) };
       }
-      // Size the note for the largest count it could name, so the final note never grows.
       const widest = disclosureNotes.trimmedBytes({
         originalBytes,
         keptBytes: maxBytes,
         where: 'head',
       });
-      const room = maxBytes - disclosureNotesByteLength([widest]);
-      if (room < 0) {
+      const cut = cutWithNote(result, maxBytes, (keptBytes) =>
+        disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'head' }),
+      );
+      if (!cut) {
         throw new BudgetTooSmallError({
           budgetBytes: maxBytes,
           minimumBytes: disclosureNotesByteLength([widest]),
           what: 'a head preview with its note',
         });
       }
-      const head = truncateUtf8(result, room);
-      const keptBytes = utf8ByteLength(head);
-      const text = appendDisclosureNotes(head, [
-        disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'head' }),
-      ]);
+      const { text, keptBytes } = cut;
       return {
         text,
         metadata: {

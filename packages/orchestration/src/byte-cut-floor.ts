@@ -1,7 +1,6 @@
 import {
-  appendDisclosureNotes,
+  cutWithNote,
   disclosureNotes,
-  disclosureNotesByteLength,
   type ProcessedResult,
   truncateUtf8,
   utf8ByteLength,
@@ -25,15 +24,12 @@ export function byteCutFloor(result: string, maxBytes: number): ProcessedResult 
       },
     };
   }
-  // The note's own digits depend on the kept size; size it with the largest possible value.
-  const probe = disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes: maxBytes });
-  const room = Math.max(0, maxBytes - disclosureNotesByteLength([probe]));
-  const body = truncateUtf8(result, room);
-  const keptBytes = utf8ByteLength(body);
-  let text = appendDisclosureNotes(body, [
+  const cut = cutWithNote(result, maxBytes, (keptBytes) =>
     disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes }),
-  ]);
-  if (utf8ByteLength(text) > maxBytes) text = truncateUtf8(text, maxBytes);
+  );
+  // A budget too small for the note gets the bare head: still within budget, still flagged.
+  const text = cut ? cut.text : truncateUtf8(result, maxBytes);
+  const keptBytes = cut ? cut.keptBytes : utf8ByteLength(text);
   return {
     text,
     metadata: {

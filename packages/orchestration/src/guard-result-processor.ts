@@ -1,11 +1,9 @@
 import {
-  appendDisclosureNotes,
+  cutWithNote,
   disclosureNotes,
-  disclosureNotesByteLength,
   type ProcessedResult,
   type ResultProcessor,
   trailingDisclosureNotes,
-  truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
 import { byteCutFloor } from './byte-cut-floor.js';
@@ -47,13 +45,10 @@ export function guardResultProcessor(processor: ResultProcessor): ResultProcesso
       let { text } = produced;
       let contentLost = produced.metadata.contentLost;
       if (contentLost && trailingDisclosureNotes(text).length === 0) {
-        const note = disclosureNotes.trimmedBytes({
-          originalBytes,
-          keptBytes: Math.min(utf8ByteLength(text), maxBytes),
-          where: 'custom processor',
-        });
-        const room = Math.max(0, maxBytes - disclosureNotesByteLength([note]));
-        text = appendDisclosureNotes(truncateUtf8(text, room), [note]);
+        const cut = cutWithNote(text, maxBytes, (keptBytes) =>
+          disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'custom processor' }),
+        );
+        if (cut) text = cut.text;
       }
       if (utf8ByteLength(text) > maxBytes) {
         const cut = byteCutFloor(text, maxBytes);
