@@ -14,7 +14,9 @@ describe.skipIf(!binaryBuilt())('the built compaction binary', () => {
     });
     expect(status).toBe(0);
     expect(stderr).toBe('');
-    const knob = JSON.parse(stdout).knobs.find((k: { path: string }) => k.path === 'continuation.maxEscalations');
+    const knob = JSON.parse(stdout).knobs.find(
+      (k: { path: string }) => k.path === 'continuation.maxEscalations',
+    );
     expect(knob).toMatchObject({ value: 0, source: 'env' });
   });
 

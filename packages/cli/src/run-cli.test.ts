@@ -13,7 +13,10 @@ describe('runCli', () => {
   });
 
   it('prints a command help for `help config` and `config --help`', async () => {
-    for (const argv of [['help', 'config'], ['config', '--help']]) {
+    for (const argv of [
+      ['help', 'config'],
+      ['config', '--help'],
+    ]) {
       const { io, stdout } = createMemoryIo();
       expect(await runCli(argv, io)).toBe(0);
       expect(stdout()).toContain('Usage: compaction config');
@@ -44,14 +47,20 @@ describe('compaction config', () => {
     expect(stderr()).toBe('');
     const report = JSON.parse(stdout());
     const knob = (path: string) => report.knobs.find((k: { path: string }) => k.path === path);
-    expect(knob('trim.maxResultBytes')).toMatchObject({ value: 32768, source: 'env', default: 65536 });
+    expect(knob('trim.maxResultBytes')).toMatchObject({
+      value: 32768,
+      source: 'env',
+      default: 65536,
+    });
     expect(knob('distill.enabled')).toMatchObject({ value: false, source: 'env' });
     expect(knob('distill.deadlineMs')).toMatchObject({ value: 45000, source: 'default' });
     expect(report.warnings[0].message).toContain('COMPACTION_RESULT_DISTILL_ENABLED');
   });
 
   it('prints a table and the warnings on stderr in text mode', async () => {
-    const { io, stdout, stderr } = createMemoryIo({ env: { COMPACTION_RESULT_DISTILL_DEADLINE: 'soon' } });
+    const { io, stdout, stderr } = createMemoryIo({
+      env: { COMPACTION_RESULT_DISTILL_DEADLINE: 'soon' },
+    });
     expect(await runCli(['config'], io)).toBe(0);
     expect(stdout().split('\n')[0]).toMatch(/^VARIABLE\s+VALUE\s+SOURCE\s+WHAT IT CONTROLS$/);
     expect(stdout()).toMatch(/COMPACTION_RESULT_DISTILL_DEADLINE\s+45s\s+default/);

@@ -2,7 +2,12 @@ import type { CliIo } from '../cli-io.js';
 
 /** An in-memory `CliIo` for in-process command tests. */
 export function createMemoryIo(
-  input: { stdin?: string; env?: Record<string, string | undefined>; cwd?: string; stdinIsTTY?: boolean } = {},
+  input: {
+    stdin?: string;
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    stdinIsTTY?: boolean;
+  } = {},
 ) {
   const out: string[] = [];
   const err: string[] = [];

@@ -9,14 +9,20 @@ const BUILT = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 /** True when the CLI has been built. */
 export function binaryBuilt(): boolean {
   if (existsSync(BUILT)) return true;
-  if (process.env.CI === 'true') throw new Error(`${BUILT} is missing: build before testing the binary`);
+  if (process.env.CI === 'true')
+    throw new Error(`${BUILT} is missing: build before testing the binary`);
   return false;
 }
 
 /** Runs the built binary synchronously with an environment that carries no COMPACTION_* values. */
 export function runBinary(
   args: string[],
-  options: { input?: string | Buffer; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  options: {
+    input?: string | Buffer;
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+  } = {},
 ) {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
