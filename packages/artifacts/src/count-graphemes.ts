@@ -1,6 +1,42 @@
 import { clusterEnds, isCertainBoundary, MERGE_GAP, nextNonSimple } from './grapheme-segmenter.js';
 
+const SIMPLE_CLASS =
+  '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
+const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u2028-\\u202e';
+const EXTEND_CLASS =
+  '\\u0300-\\u036f\\u20d0-\\u20f0\\ufe00-\\ufe0f\\u{1f3fb}-\\u{1f3ff}\\u{e0020}-\\u{e007f}';
+
+/**
+ * Cluster shapes whose boundaries need no segmenter: CR LF; an emoji with its modifiers,
+ * variation selectors, tags and ZWJ links; a regional-indicator pair; a simple non-control
+ * base with combining marks; one simple unit. Between two such tokens no UAX #29 rule joins
+ * (none ends in ZWJ or Prepend, none starts with an extending unit, and regional indicators are
+ * paired from the start of their run), so a stretch that splits into them exactly is counted
+ * token by token; anything else goes to `Intl.Segmenter`.
+ */
+const EASY_CLUSTER = new RegExp(
+  `\\r\\n|\\p{Extended_Pictographic}[${EXTEND_CLASS}]*(?:\\u200d\\p{Extended_Pictographic}[${EXTEND_CLASS}]*)*|\\p{Regional_Indicator}{1,2}|(?![${CONTROL_CLASS}])[${SIMPLE_CLASS}][${EXTEND_CLASS}]+|[${SIMPLE_CLASS}]`,
+  'uy',
+);
+
+/** Clusters in `text[from, to)` by `EASY_CLUSTER` tokens, or `undefined` when a unit fits none. */
+function easyCount(text: string, from: number, to: number): number | undefined {
+  let count = 0;
+  let at = from;
+  while (at < to) {
+    EASY_CLUSTER.lastIndex = at;
+    if (!EASY_CLUSTER.test(text)) return undefined;
+    const end = EASY_CLUSTER.lastIndex;
+    if (end > to) return undefined;
+    count++;
+    at = end;
+  }
+  return count;
+}
+
 function segmentCount(text: string, from: number, to: number): number {
+  const easy = easyCount(text, from, to);
+  if (easy !== undefined) return easy;
   let count = 0;
   for (const _ of clusterEnds(text, from, to)) count++;
   return count;

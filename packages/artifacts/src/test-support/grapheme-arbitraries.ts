@@ -39,6 +39,17 @@ export const TRICKY_PIECES = [
   'Ωж',
   '\uff76\uff9e',
   '\u0915\u094d\u0937',
+  '1\ufe0f\u20e3',
+  '❤\ufe0f\u200d🔥',
+  '👩🏽\u200d💻',
+  '\u200d👍',
+  '👍\u200d',
+  '🇦🇧🇨',
+  'e\u0301\u200d',
+  '\r\u0301',
+  'Ж\u0483',
+  '한\u0301',
+  '\u0600x',
 ];
 
 /** Strings built from tricky pieces, with runs of ASCII between them. */
