@@ -205,3 +205,16 @@ describe('storeStream', () => {
     expect(result.excerpt).toMatchObject({ text: 'short ✓', contentLost: false });
   });
 });
+
+describe('storeStream with clusters larger than its windows', () => {
+  it('never repeats content when a text that fits in chars does not fit the byte windows', async () => {
+    const family = '👨‍👩‍👧‍👦'; // 11 code units, 25 bytes, one char
+    const text = `${family.repeat(700)}END`;
+    const result = await excerptStream(Readable.from([Buffer.from(text)]), { budgetChars: 1000 });
+    expect(result.description.chars).toBe(703);
+    expect(referenceCount(result.excerpt.text)).toBeLessThanOrEqual(1000);
+    expect(result.excerpt.headChars + result.excerpt.tailChars).toBeLessThan(703);
+    expect(text.startsWith(result.excerpt.head)).toBe(true);
+    expect(text.endsWith(result.excerpt.tail)).toBe(true);
+  });
+});

@@ -118,13 +118,15 @@ export function assembleExcerpt(
   const budget = checkBudget(budgetChars);
   // Sized with the largest elided count it could show: the real marker is never longer.
   const reserved = excerptMarker(source.totalChars, source).length + 2;
-  const keep = budget - reserved;
-  if (keep < 0) {
+  if (budget < reserved) {
     throw new InvalidArgumentError({
       argument: 'budgetChars',
       message: `budget of ${budget} chars is below the ${reserved} chars the excerpt marker needs`,
     });
   }
+  // Fewer than all the chars, so head and tail never overlap even when the streaming path's
+  // windows hold less than a text that would have fitted whole.
+  const keep = Math.min(budget - reserved, Math.max(0, source.totalChars - 1));
   const build = (kept: number): Excerpt => {
     const head = takeHead(headCount(kept, options.headShare));
     const tail = takeTail(kept - head.count);
