@@ -194,3 +194,19 @@ describe('inline limit from config', () => {
     expect(referenceCount(big.content)).toBeLessThanOrEqual(1500);
   });
 });
+
+describe('a crash mid-append', () => {
+  it('ignores the torn last line on load and appends cleanly after it', async () => {
+    const path = join(root, 'torn.jsonl');
+    const { session } = await runTurn(path);
+    const before = session.messages();
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(path, '{"type":"message","message":{"role":"assis');
+    const resumed = await openSessionTranscript({ path });
+    expect(resumed.messages()).toEqual(before);
+    await resumed.append({ role: 'user', content: 'again' });
+    const reopened = await openSessionTranscript({ path });
+    expect(reopened.messages().at(-1)).toEqual({ role: 'user', content: 'again' });
+    expect(reopened.messages()).toHaveLength(before.length + 1);
+  });
+});

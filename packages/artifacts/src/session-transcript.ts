@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CompactionConfig } from '@compaction/core';
 import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
@@ -133,6 +133,19 @@ function parseTranscript(text: string, path: string): TranscriptRecord[] {
   return records;
 }
 
+/** Cuts a final line left without its newline by a crash mid-append, so the next append starts clean. */
+async function dropTornTail(path: string): Promise<void> {
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (data.length === 0 || data[data.length - 1] === 0x0a) return;
+  await truncate(path, data.lastIndexOf(0x0a) + 1);
+}
+
 /** The conversation a transcript's records replay to. Never reads an artifact. */
 export function replayTranscript(records: readonly TranscriptRecord[]): TranscriptMessage[] {
   return records.map((record) =>
@@ -187,6 +200,7 @@ export async function openSessionTranscript(
   const path = settings.path;
   const sessionId = transcriptStem(path);
   const records = await loadTranscript(path, { signal: settings.signal });
+  await dropTornTail(path);
   const messages = replayTranscript(records);
   let store: ArtifactStore | undefined;
   const storeFor = () => {
