@@ -40,6 +40,10 @@ export {
 } from './artifact-tools.js';
 export { countGraphemes, createGraphemeCounter, type GraphemeCounter } from './count-graphemes.js';
 export {
+  type ArtifactProcessorSettings,
+  createArtifactProcessor,
+} from './create-artifact-processor.js';
+export {
   DEFAULT_PROJECTION_POLICIES,
   diffPolicy,
   docPolicy,
