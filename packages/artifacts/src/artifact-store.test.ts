@@ -10,7 +10,7 @@ import { createArtifactStore } from './artifact-store.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
 import { sha256Hex } from './sha256-hex.js';
 import { excerptStream } from './store-stream-excerpt.js';
-import { referenceCount } from './test-support/grapheme-arbitraries.js';
+import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
 
 let root: string;
 beforeEach(async () => {
@@ -216,5 +216,38 @@ describe('storeStream with clusters larger than its windows', () => {
     expect(result.excerpt.headChars + result.excerpt.tailChars).toBeLessThan(703);
     expect(text.startsWith(result.excerpt.head)).toBe(true);
     expect(text.endsWith(result.excerpt.tail)).toBe(true);
+  });
+});
+
+describe('excerptStream on arbitrary byte chunking', () => {
+  it('counts and hashes exactly however the bytes are cut, ASCII chunks included', async () => {
+    const { default: fc } = await import('fast-check');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(trickyText(20), fc.constant('plain ascii run\n')), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        async (parts, cuts) => {
+          const text = parts.join('');
+          const bytes = Buffer.from(text);
+          const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort(
+            (a, b) => a - b,
+          );
+          const chunks: Buffer[] = [];
+          let from = 0;
+          for (const point of [...points, bytes.length]) {
+            chunks.push(bytes.subarray(from, point));
+            from = point;
+          }
+          const decoded = bytes.toString('utf8');
+          const result = await excerptStream(Readable.from(chunks), { budgetChars: 200 });
+          expect(result.description).toEqual({
+            bytes: bytes.byteLength,
+            chars: referenceCount(decoded),
+            digest: sha256Hex(bytes),
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -151,7 +151,10 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
       assertSafeId('operation id', opId);
       options.signal?.throwIfAborted();
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-      const text = typeof content === 'string' ? content : new TextDecoder().decode(content);
+      const text =
+        typeof content === 'string'
+          ? content
+          : new TextDecoder('utf-8', { ignoreBOM: true }).decode(content);
       const write = await beginWrite(opId);
       try {
         await write.write(data);

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ArtifactError } from './artifact-error.js';
 import type { StoredArtifact, TempWrite } from './artifact-store.js';
@@ -43,6 +44,16 @@ function firstLeadByte(data: Uint8Array): number {
   return i;
 }
 
+/** True when `data` does not end inside a UTF-8 sequence (so a decoder holds nothing back). */
+function endsOnCodePoint(data: Uint8Array): boolean {
+  let i = data.length - 1;
+  while (i >= 0 && data.length - 1 - i < 3 && (data[i]! & 0xc0) === 0x80) i--;
+  if (i < 0) return false;
+  const lead = data[i]!;
+  const need = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return data.length - i >= need;
+}
+
 /**
  * Reads `source` to the end once: hashes it, counts its bytes and grapheme clusters, keeps a
  * bounded window of bytes at each end, and (when `beginWrite` is given) copies it to a temp file
@@ -56,7 +67,7 @@ export async function storeStreamExcerpt(
   const budget = options.budgetChars;
   const windowBytes = budget * WINDOW_BYTES_PER_CHAR + WINDOW_SLACK_BYTES;
   const hash = createHash('sha256');
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const counter = createGraphemeCounter();
   const head: Uint8Array[] = [];
   let headBytes = 0;
@@ -65,6 +76,7 @@ export async function storeStreamExcerpt(
   let bytes = 0;
   let write: TempWrite | undefined;
   let failure: ArtifactError | undefined;
+  let clean = true;
 
   const fail = async (error: unknown) => {
     failure = ArtifactError.isInstance(error)
@@ -95,7 +107,13 @@ export async function storeStreamExcerpt(
         }
       }
       hash.update(data);
-      counter.push(decoder.decode(data, { stream: true }));
+      // An ASCII chunk after a clean end needs no decoder, and stays a one-byte string.
+      if (clean && isAscii(data))
+        counter.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'));
+      else {
+        counter.push(decoder.decode(data, { stream: true }));
+        clean = endsOnCodePoint(data);
+      }
       bytes += data.byteLength;
       if (headBytes < windowBytes) {
         const take = data.subarray(0, windowBytes - headBytes);
@@ -150,7 +168,9 @@ export async function storeStreamExcerpt(
   if (bytes <= windowBytes) {
     result = excerpt(Buffer.concat(head).toString('utf8'), budget, marker, options);
   } else {
-    const headText = new TextDecoder('utf-8').decode(Buffer.concat(head), { stream: true });
+    const headText = new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(head), {
+      stream: true,
+    });
     const tailData = Buffer.concat(tail);
     const tailText = tailData.subarray(firstLeadByte(tailData)).toString('utf8');
     result = assembleExcerpt(
