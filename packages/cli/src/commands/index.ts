@@ -3,6 +3,7 @@ import { configCommand } from './config-command.js';
 import { digestCommand } from './digest-command.js';
 import { distillCommand } from './distill-command.js';
 import { excerptCommand } from './excerpt-command.js';
+import { mcpCommand } from './mcp-command.js';
 import { readCommand } from './read-command.js';
 import { serveCommand } from './serve-command.js';
 import { storeCommand } from './store-command.js';
@@ -14,6 +15,7 @@ export const COMMANDS: readonly CliCommand[] = [
   digestCommand,
   distillCommand,
   excerptCommand,
+  mcpCommand,
   readCommand,
   serveCommand,
   storeCommand,

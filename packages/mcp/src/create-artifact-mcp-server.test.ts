@@ -1,0 +1,118 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSessionTranscript } from '@compaction/artifacts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createArtifactMcpServer } from './create-artifact-mcp-server.js';
+
+let root: string;
+let logId: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mcp-artifacts-'));
+  const session = await openSessionTranscript({
+    path: join(root, 'incident-42.jsonl'),
+    clock: () => 1_750_000_000_000,
+  });
+  const log = Array.from({ length: 3000 }, (_, i) =>
+    i === 2222 ? 'ERROR payments: connection pool exhausted txn=txn_777' : `line ${i} INFO ok`,
+  ).join('\n');
+  const settled = await session.settleToolResult({
+    toolName: 'terminal',
+    toolCallId: 'call_1',
+    args: { command: 'kubectl logs payments' },
+    output: log,
+    exitCode: 1,
+    isError: true,
+  });
+  await session.persist();
+  logId = settled.artifact!.id;
+});
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+
+async function connect(settings: { sessionId?: string } = {}) {
+  const server = createArtifactMcpServer({ dir: root, ...settings });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  clients.push(client);
+  return client;
+}
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ type: string; text: string }>)
+    .map((part) => part.text)
+    .join('');
+}
+
+describe('the artifact MCP server with the SDK client', () => {
+  it('lists its three read-only tools', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'artifact_list',
+      'artifact_read',
+      'artifact_search',
+    ]);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
+  });
+
+  it('lists sessions, then a session’s artifacts', async () => {
+    const client = await connect();
+    expect(textOf(await client.callTool({ name: 'artifact_list', arguments: {} }))).toBe(
+      'incident-42',
+    );
+    const listing = textOf(
+      await client.callTool({ name: 'artifact_list', arguments: { sessionId: 'incident-42' } }),
+    );
+    expect(listing).toContain(logId);
+    expect(listing).toContain('terminal_log');
+  });
+
+  it('searches and pages through an artifact', async () => {
+    const client = await connect();
+    const found = textOf(
+      await client.callTool({
+        name: 'artifact_search',
+        arguments: { id: logId, pattern: 'pool exhausted' },
+      }),
+    );
+    expect(found).toContain('2223');
+    expect(found).toContain('txn=txn_777');
+    const page = textOf(
+      await client.callTool({
+        name: 'artifact_read',
+        arguments: { id: logId, offset: 2220, limit: 5 },
+      }),
+    );
+    expect(page).toContain('ERROR payments: connection pool exhausted');
+    expect(page).toContain('next offset 2225');
+  });
+
+  it('answers bad ids, traversal attempts and other sessions with tool errors', async () => {
+    const client = await connect({ sessionId: 'incident-42' });
+    for (const id of ['../../etc/passwd', 'art_doesnotexist', '']) {
+      const result = await client.callTool({ name: 'artifact_read', arguments: { id } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^error: /);
+    }
+    const other = await client.callTool({
+      name: 'artifact_list',
+      arguments: { sessionId: 'someone-else' },
+    });
+    expect(other.isError).toBe(true);
+    const traversal = await connect();
+    const escaped = await traversal.callTool({
+      name: 'artifact_list',
+      arguments: { sessionId: '../..' },
+    });
+    expect(escaped.isError).toBe(true);
+  });
+});

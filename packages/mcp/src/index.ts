@@ -1,0 +1,4 @@
+export {
+  type ArtifactMcpServerSettings,
+  createArtifactMcpServer,
+} from './create-artifact-mcp-server.js';
