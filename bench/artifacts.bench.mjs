@@ -16,10 +16,12 @@ const GB = 1024 * MB;
 const here = fileURLToPath(import.meta.url);
 
 // ---------------------------------------------------------------- 1 GB child processes
-async function* generated(total) {
-  // 64 KiB of log lines with some non-ASCII, reused with a changing counter prefix.
+async function* generated(total, ascii = false) {
+  // 64 KiB of log lines (with a non-ASCII check mark unless `ascii`), reused with a changing
+  // counter prefix.
+  const mark = ascii ? 'ok' : '✓';
   const line = (i) =>
-    `${String(i).padStart(10, '0')} INFO worker-7 processed batch ✓ latency=12ms ${'x'.repeat(30)}\n`;
+    `${String(i).padStart(10, '0')} INFO worker-7 processed batch ${mark} latency=12ms ${'x'.repeat(30)}\n`;
   let block = '';
   for (let i = 0; block.length < 64 * 1024; i++) block += line(i);
   const body = Buffer.from(block);
@@ -50,8 +52,10 @@ if (process.argv[2] === '--child') {
       bytes += chunk.byteLength;
     }
     hash.digest('hex');
-  } else if (mode === 'excerpt') {
-    const result = await excerptStream(generated(GB), { budgetChars: 16_384 });
+  } else if (mode === 'excerpt' || mode === 'excerpt-ascii') {
+    const result = await excerptStream(generated(GB, mode === 'excerpt-ascii'), {
+      budgetChars: 16_384,
+    });
     bytes = result.description.bytes;
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'artifacts-bench-'));
@@ -153,11 +157,13 @@ try {
 // ---------------------------------------------------------------- streaming 1 GB
 const baseline = child('baseline');
 const streamed = child('excerpt');
+const streamedAscii = child('excerpt-ascii');
 const stored = child('store');
-const streamRows = [baseline, streamed, stored].map((run) => [
+const streamRows = [baseline, streamed, streamedAscii, stored].map((run) => [
   {
     baseline: 'generate + sha256 only (baseline)',
     excerpt: 'excerptStream (no store)',
+    'excerpt-ascii': 'excerptStream, pure-ASCII lines',
     store: 'storeStream to disk',
   }[run.mode],
   `${(run.bytes / GB).toFixed(2)} GiB`,
