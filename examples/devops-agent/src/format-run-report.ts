@@ -36,7 +36,7 @@ export function formatRunReport(run: DevopsAgentRun): string {
         ? section.status === 'failed'
           ? `failed-operation evidence (${section.evidence})`
           : 'rejected before dispatch'
-        : (section.metadata?.strategy ?? '?');
+        : `${section.metadata?.strategy ?? '?'}${section.text.includes('\n[full result stored as artifact ') ? ' + stored' : ''}`;
     return [
       section.stepId,
       section.toolName ?? '',
@@ -69,6 +69,14 @@ export function formatRunReport(run: DevopsAgentRun): string {
       `phase 2 bound ${run.binding.template} → ${run.binding.value} (against the full result, not the digest)`,
     );
 
+  if (run.compaction.artifacts) {
+    out.push(
+      '',
+      `Full results of the results that did not fit are in ${run.compaction.artifacts.dir}`,
+      'Open them in the inspector:  pnpm exec compaction serve --dir .demo   (then the printed URL)',
+      'or give them to an MCP client: pnpm exec compaction mcp --dir .demo',
+    );
+  }
   out.push('', 'Did the evidence survive compaction?');
   for (const needle of run.needles) out.push(`  ${needle.found ? 'yes' : 'NO '}  ${needle.what}`);
   out.push(

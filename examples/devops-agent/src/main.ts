@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { join } from 'node:path';
 import { formatRunReport } from './format-run-report.js';
 import { modelFromEnv } from './model-from-env.js';
 import { runDevopsAgent } from './run-devops-agent.js';
@@ -15,5 +16,16 @@ if (aiClient) {
       'Every result is still compacted, disclosed and checked below; set a key to see distillation and map-reduce.',
   );
 }
-const run = await runDevopsAgent({ env, aiClient, log: (line) => console.log(line) });
+// Full results go beside a session transcript in .demo/ (git-ignored), one session per run.
+const transcriptPath = join(
+  process.cwd(),
+  '.demo',
+  `devops-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`,
+);
+const run = await runDevopsAgent({
+  env,
+  aiClient,
+  transcriptPath,
+  log: (line) => console.log(line),
+});
 console.log(formatRunReport(run));

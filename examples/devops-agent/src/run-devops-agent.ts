@@ -42,6 +42,8 @@ export interface DevopsAgentSettings {
   question?: string;
   /** Telemetry for every compaction of the run. Default none. */
   telemetry?: CompactionTelemetry;
+  /** Session transcript path: full results are stored beside it as artifacts. Default none. */
+  transcriptPath?: string;
 }
 
 const DEFAULT_QUESTION =
@@ -191,6 +193,7 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
     env: settings.env,
     aiClient: settings.aiClient,
     telemetry: settings.telemetry,
+    ...(settings.transcriptPath ? { transcriptPath: settings.transcriptPath } : {}),
   });
   const steps: StepRecord[] = [];
   const toolMs: Record<string, number> = {};

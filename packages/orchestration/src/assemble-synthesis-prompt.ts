@@ -65,8 +65,11 @@ export interface SynthesisAssemblyInput {
     maxPromptBytes: number;
     policy?: FailedOperationInputPolicy;
   };
-  /** Adds a line to a success view (such as an artifact marker) and says how many bytes it needs. */
-  annotate?: (step: StepRecord) => Promise<string | undefined>;
+  /**
+   * A line shown under a success's heading, before its view (an artifact marker, say); its
+   * bytes come out of the total budget. Called once per success, before budgets are split.
+   */
+  annotate?: (step: StepRecord, willDistill: boolean) => Promise<string | undefined>;
   userQuery?: string;
   requestId?: string;
   signal?: AbortSignal;
@@ -112,8 +115,8 @@ export async function assembleSynthesisPrompt(
   const annotations = new Map<string, string>();
   if (input.annotate) {
     for (const step of successes) {
-      const line = await input.annotate(step);
-      if (line) annotations.set(step.id, `\n${line}`);
+      const line = await input.annotate(step, input.willDistill(utf8ByteLength(step.result ?? '')));
+      if (line) annotations.set(step.id, `${line}\n`);
     }
   }
   const overhead = successes.reduce(
@@ -162,7 +165,7 @@ export async function assembleSynthesisPrompt(
       const body = processed
         ? processed.text
         : `[result left out: ${utf8ByteLength(step.result ?? '')} bytes did not fit the synthesis budget; its content is UNKNOWN]`;
-      const text = `${heading(step)}${body}${annotations.get(step.id) ?? ''}`;
+      const text = `${heading(step)}${annotations.get(step.id) ?? ''}${body}`;
       contentLost ||= processed ? processed.metadata.contentLost : true;
       successBytes += utf8ByteLength(text);
       sections.push({

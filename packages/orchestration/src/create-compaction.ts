@@ -10,6 +10,7 @@ import {
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
+  utf8ByteLength,
 } from '@compaction/core';
 import {
   createPlanningSectionRenderer,
@@ -31,6 +32,7 @@ import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synt
 import { buildDistillationProcessor } from './build-distillation-processor.js';
 import { byteCutFloor } from './byte-cut-floor.js';
 import { createAgentInputProcessor } from './create-agent-input-processor.js';
+import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 import { guardResultProcessor } from './guard-result-processor.js';
 
 /** Behavioural seams (seed 002 §8.3); each one given replaces the default the factory builds. */
@@ -72,6 +74,14 @@ export interface CreateCompactionSettings {
   failedOperationInputPolicy?: FailedOperationInputPolicy;
   /** Receives configuration warnings. Default: collected in `warnings` only. */
   onWarning?: (message: string) => void;
+  /**
+   * The session transcript: when given, every synthesis result that will not appear whole is
+   * stored in `<transcript-stem>.artifacts/` beside it, and its section carries a marker line
+   * naming the artifact so the model can ask for more with `artifact_read` / `artifact_search`.
+   */
+  transcriptPath?: string;
+  /** Clock for artifact records, in milliseconds since the epoch. Default `Date.now`. */
+  clock?: () => number;
 }
 
 /** Options of one synthesis or continuation call. */
@@ -120,6 +130,8 @@ export interface Compaction {
   ): Promise<PlanningSection>;
   /** Binds `{{step-N.path}}` references against the full step results. */
   resolver(steps: Iterable<StepRecord>): StepResolver;
+  /** The session's artifact store and tools, when `transcriptPath` was given. */
+  readonly artifacts: SynthesisArtifacts | undefined;
 }
 
 /**
@@ -205,6 +217,12 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
   const willDistill = (bytes: number) =>
     distillationActive && bytes > config.distill.thresholdBytes;
+  const artifacts = settings.transcriptPath
+    ? createSynthesisArtifacts({
+        transcriptPath: settings.transcriptPath,
+        ...(settings.clock ? { clock: settings.clock } : {}),
+      })
+    : undefined;
 
   return {
     config,
@@ -234,6 +252,21 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         distilledBytes: config.distill.targetBytes,
         willDistill,
         minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        ...(artifacts
+          ? {
+              // Only results that cannot appear whole are worth a file and a marker.
+              annotate: async (step: StepRecord, distilled: boolean) => {
+                const bytes = utf8ByteLength(step.result ?? '');
+                if (!distilled && bytes <= synthesisBudgets.perResultBytes) return undefined;
+                return (
+                  await artifacts.storeStep(step, {
+                    requestId: options.requestId,
+                    signal: options.signal,
+                  })
+                ).line;
+              },
+            }
+          : {}),
         failedOperationView: {
           ...config.failedOperationView,
           policy: settings.failedOperationInputPolicy,
@@ -244,5 +277,6 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       }),
     renderContinuation: (steps, options = {}) => continuation.render(steps, options),
     resolver: (steps) => createStepResolver(steps),
+    artifacts,
   };
 }

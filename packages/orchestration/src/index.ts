@@ -27,4 +27,5 @@ export {
   type CreateCompactionSettings,
   createCompaction,
 } from './create-compaction.js';
+export { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 export { guardResultProcessor } from './guard-result-processor.js';

@@ -1,0 +1,80 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Hex } from '@compaction/artifacts';
+import { trailingDisclosureNotes } from '@compaction/core';
+import type { StepRecord } from '@compaction/digest';
+import { describe, expect, it } from 'vitest';
+import { createCompaction } from './create-compaction.js';
+
+const bigLog = Array.from({ length: 20_000 }, (_, i) =>
+  i === 15_000 ? 'ERROR disk full on /var/lib/postgres' : `line ${i} INFO ok`,
+).join('\n');
+const steps: StepRecord[] = [
+  {
+    id: 'step-1',
+    status: 'succeeded',
+    toolName: 'fetch_logs',
+    task: 'logs of db-0',
+    result: bigLog,
+  },
+  { id: 'step-2', status: 'succeeded', toolName: 'small', result: '{"ok":true}' },
+];
+
+describe('createCompaction with a transcript path', () => {
+  it('stores results that cannot appear whole beside the transcript and marks their sections', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'orchestration-artifacts-'));
+    try {
+      const compaction = createCompaction({
+        env: {},
+        transcriptPath: join(root, 'run-7.jsonl'),
+        config: { trim: { maxResultBytes: 8192, maxTotalBytes: 16_384 } },
+      });
+      const assembly = await compaction.assembleSynthesis(steps, { requestId: 'req-1' });
+      const [logs, small] = assembly.sections;
+      const marker = logs!.text.split('\n')[1]!;
+      expect(marker).toMatch(
+        /^\[full result stored as artifact (art_[0-9a-f]+) \(\d+ bytes, sha256 [0-9a-f]{16}…\)/,
+      );
+      const id = /artifact (art_[0-9a-f]+)/.exec(marker)![1]!;
+      // The file holds every byte, and its digest is the one the marker names.
+      const file = await readFile(join(root, 'run-7.artifacts', 'req-1-step-1.txt'), 'utf8');
+      expect(file).toBe(bigLog);
+      expect(marker).toContain(sha256Hex(bigLog).slice(0, 16));
+      // The view keeps its disclosure note last, and the whole stays within budget.
+      expect(trailingDisclosureNotes(logs!.text).length).toBe(1);
+      expect(assembly.successBytes).toBeLessThanOrEqual(16_384);
+      // Small results are neither stored nor marked.
+      expect(small!.text).not.toContain('[full result');
+      // The model can read the rest back through the session-scoped tools.
+      const found = await compaction.artifacts!.tools.call('artifact_search', {
+        id,
+        pattern: 'disk full',
+      });
+      expect(found).toContain('ERROR disk full on /var/lib/postgres');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('fails open when the store cannot be written: the view is still there and says so', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'orchestration-artifacts-'));
+    try {
+      // A file where the store directory should be makes every write fail.
+      await writeFile(join(root, 'run-8.artifacts'), 'not a directory');
+      const compaction = createCompaction({
+        env: {},
+        transcriptPath: join(root, 'run-8.jsonl'),
+        config: { trim: { maxResultBytes: 8192, maxTotalBytes: 16_384 } },
+      });
+      const assembly = await compaction.assembleSynthesis(steps);
+      const logs = assembly.sections[0]!;
+      expect(logs.text.split('\n')[1]).toMatch(
+        /^\[full result \(\d+ bytes\) could not be stored: /,
+      );
+      expect(logs.metadata!.contentLost).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { dirname } from 'node:path';
+import {
+  type ArtifactRecord,
+  type ArtifactStore,
+  type ArtifactToolHandler,
+  artifactDirFor,
+  createArtifactLibrary,
+  createArtifactStore,
+  createArtifactToolHandler,
+  recordStoredArtifact,
+  transcriptStem,
+} from '@compaction/artifacts';
+import { utf8ByteLength } from '@compaction/core';
+import type { StepRecord } from '@compaction/digest';
+
+/** Full results of a session stored beside its transcript, and the tools that read them back. */
+export interface SynthesisArtifacts {
+  /** The session id (the transcript's file name without its extension). */
+  readonly sessionId: string;
+  /** `<transcript-stem>.artifacts/` beside the transcript. */
+  readonly dir: string;
+  readonly store: ArtifactStore;
+  /** `artifact_read` / `artifact_search` handlers scoped to this session. */
+  readonly tools: ArtifactToolHandler;
+  /**
+   * Stores a step's full result and returns the marker line for its synthesis section, or a
+   * line saying it could not be stored (never throws: the compaction goes on without it).
+   */
+  storeStep(
+    step: StepRecord,
+    options?: { requestId?: string; signal?: AbortSignal },
+  ): Promise<{
+    line: string;
+    record?: ArtifactRecord;
+  }>;
+}
+
+/** Creates the session's artifact store for the synthesis path. */
+export function createSynthesisArtifacts(settings: {
+  transcriptPath: string;
+  clock?: () => number;
+}): SynthesisArtifacts {
+  const sessionId = transcriptStem(settings.transcriptPath);
+  const dir = artifactDirFor(settings.transcriptPath);
+  const store = createArtifactStore({ transcriptPath: settings.transcriptPath });
+  const library = createArtifactLibrary({ root: dirname(settings.transcriptPath) });
+  const tools = createArtifactToolHandler({ library, sessionId });
+  return {
+    sessionId,
+    dir,
+    store,
+    tools,
+    async storeStep(step, options = {}) {
+      const result = step.result ?? '';
+      const opId = [options.requestId, step.id].filter(Boolean).join('-');
+      try {
+        const stored = await store.store(opId, result, { signal: options.signal });
+        const record = await recordStoredArtifact({
+          dir,
+          sessionId,
+          stored,
+          toolCallId: opId,
+          ...(step.toolName ? { toolName: step.toolName } : {}),
+          title: step.task ?? step.toolName ?? step.id,
+          preview: result.slice(0, 2000),
+          ...(settings.clock ? { clock: settings.clock } : {}),
+          signal: options.signal,
+        });
+        return {
+          record,
+          line: `[full result stored as artifact ${record.id} (${record.bytes} bytes, sha256 ${record.digest.slice(0, 16)}…): read more with artifact_read("${record.id}", offset, limit) or artifact_search("${record.id}", pattern)]`,
+        };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        return {
+          line: `[full result (${utf8ByteLength(result)} bytes) could not be stored: ${reason}; only the view below exists]`,
+        };
+      }
+    },
+  };
+}
