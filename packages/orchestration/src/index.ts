@@ -28,4 +28,10 @@ export {
   createCompaction,
 } from './create-compaction.js';
 export { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
+export {
+  createToolResultHelper,
+  type ToolResultContent,
+  type ToolResultHelper,
+  type ToolResultHelperSettings,
+} from './create-tool-result-helper.js';
 export { guardResultProcessor } from './guard-result-processor.js';

@@ -22,6 +22,10 @@ export interface ProviderRequest {
   bodyBytes: number;
   /** The `authorization` or `x-api-key` header. */
   apiKey: string | undefined;
+  /** Tool results sent back to the model (OpenAI `tool` messages, Anthropic `tool_result` blocks), in order. */
+  toolResults: Array<{ toolCallId: string; content: string }>;
+  /** Names of the tools the request offered. */
+  toolNames: string[];
 }
 
 /** How the server answers one request. */
@@ -38,6 +42,8 @@ export interface ProviderReply {
   malformed?: boolean;
   /** Token usage to report. Default: bytes / 4 of prompt and text. */
   usage?: { inputTokens: number; outputTokens: number };
+  /** Ask the client to call these tools (with `text`, if any, before them). */
+  toolCalls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
 }
 
 /** Decides the reply to a request; `index` counts requests from 0. */
@@ -118,7 +124,40 @@ function parseRequest(
     .map((m) => textOf(m.content))
     .join('\n');
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+  const toolResults: ProviderRequest['toolResults'] = [];
+  for (const message of messages as Array<{
+    role?: string;
+    content?: unknown;
+    tool_call_id?: string;
+  }>) {
+    if (format === 'openai' && message.role === 'tool') {
+      toolResults.push({
+        toolCallId: String(message.tool_call_id ?? ''),
+        content: textOf(message.content),
+      });
+    }
+    if (format === 'anthropic' && message.role === 'user' && Array.isArray(message.content)) {
+      for (const block of message.content as Array<{
+        type?: string;
+        tool_use_id?: string;
+        content?: unknown;
+      }>) {
+        if (block?.type === 'tool_result') {
+          toolResults.push({
+            toolCallId: String(block.tool_use_id ?? ''),
+            content: textOf(block.content),
+          });
+        }
+      }
+    }
+  }
+  const tools = Array.isArray(body.tools)
+    ? (body.tools as Array<{ name?: string; function?: { name?: string } }>)
+    : [];
+  const toolNames = tools.map((tool) => String(tool.function?.name ?? tool.name ?? ''));
   return {
+    toolResults,
+    toolNames,
     format,
     model: typeof body.model === 'string' ? body.model : '',
     system,
@@ -142,6 +181,7 @@ function completionBody(
   text: string,
   usage: { inputTokens: number; outputTokens: number },
   id: number,
+  toolCalls: NonNullable<ProviderReply['toolCalls']> = [],
 ): unknown {
   if (format === 'anthropic') {
     return {
@@ -149,8 +189,16 @@ function completionBody(
       type: 'message',
       role: 'assistant',
       model: request.model,
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
+      content: [
+        ...(text || toolCalls.length === 0 ? [{ type: 'text', text }] : []),
+        ...toolCalls.map((call) => ({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: call.arguments,
+        })),
+      ],
+      stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn',
       stop_sequence: null,
       usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
     };
@@ -160,7 +208,25 @@ function completionBody(
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: toolCalls.length > 0 && !text ? null : text,
+          ...(toolCalls.length > 0
+            ? {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }
+            : {}),
+        },
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      },
+    ],
     usage: {
       prompt_tokens: usage.inputTokens,
       completion_tokens: usage.outputTokens,
@@ -271,12 +337,16 @@ export async function createProviderServer(
       send(response, 200, '{"choices": [{"message": {"content": "unterminated');
       return;
     }
-    const text = reply.text ?? defaultProviderText(parsed);
+    const text = reply.text ?? (reply.toolCalls?.length ? '' : defaultProviderText(parsed));
     const usage = reply.usage ?? {
       inputTokens: Math.ceil(parsed.bodyBytes / 4),
       outputTokens: Math.ceil(Buffer.byteLength(text) / 4),
     };
-    send(response, 200, JSON.stringify(completionBody(format, parsed, text, usage, index)));
+    send(
+      response,
+      200,
+      JSON.stringify(completionBody(format, parsed, text, usage, index, reply.toolCalls)),
+    );
   };
 
   const server = createServer((request, response) => {
