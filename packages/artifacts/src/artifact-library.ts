@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ArtifactError } from './artifact-error.js';
 import { createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { assertSafeId, isSafeId } from './safe-id.js';
 
 const STORE_SUFFIX = '.artifacts';
@@ -54,6 +55,8 @@ export interface ArtifactLibrary {
   sessions(options?: { signal?: AbortSignal }): Promise<string[]>;
   /** The index of one session's store (newest last). Throws for an unsafe session id. */
   list(sessionId: string, options?: { signal?: AbortSignal }): Promise<ArtifactRecord[]>;
+  /** The model calls recorded in one session's store, oldest first. Throws for an unsafe session id. */
+  modelCalls(sessionId: string, options?: { signal?: AbortSignal }): Promise<ModelCallRecord[]>;
   /** The record of an artifact id, searching every session (or only `sessionId`). */
   find(
     id: string,
@@ -207,6 +210,11 @@ export function createArtifactLibrary(settings: { root: string }): ArtifactLibra
     return createArtifactIndex({ dir: storeDir(sessionId) }).list(options);
   }
 
+  async function modelCalls(sessionId: string, options: { signal?: AbortSignal } = {}) {
+    options.signal?.throwIfAborted();
+    return createModelCallLog({ dir: storeDir(sessionId) }).read();
+  }
+
   async function find(id: string, options: { sessionId?: string; signal?: AbortSignal } = {}) {
     assertSafeId('artifact id', id);
     const candidates = options.sessionId ? [options.sessionId] : await sessions(options);
@@ -229,6 +237,7 @@ export function createArtifactLibrary(settings: { root: string }): ArtifactLibra
     root,
     sessions,
     list,
+    modelCalls,
     find,
     async readPage(id, options = {}) {
       const unit: PageUnit = options.unit ?? 'lines';

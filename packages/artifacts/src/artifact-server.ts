@@ -142,6 +142,10 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
       send(response, 200, { sessions: await library.sessions() });
       return;
     }
+    if (resource === 'sessions' && id !== undefined && tail === 'model-calls') {
+      send(response, 200, { sessionId: id, calls: await library.modelCalls(id) });
+      return;
+    }
     if (resource === 'sessions' && id !== undefined && tail === 'artifacts') {
       send(response, 200, { sessionId: id, artifacts: await library.list(id) });
       return;

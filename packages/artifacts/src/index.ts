@@ -70,6 +70,7 @@ export {
 } from './externalize-tool-output.js';
 export { type GraphemeSlice, headGraphemes, tailGraphemes } from './grapheme-window.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
+export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
 export type {
   Projection,
   ProjectionContext,

@@ -27,6 +27,11 @@ export const INSPECTOR_PAGE = `<!doctype html>
   .bar { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }
   .error { color: #b42318; }
   #matches button { font: .8rem ui-monospace, monospace; }
+  nav.tabs button[aria-selected="true"] { font-weight: 600; border-bottom: 2px solid #3056d3; }
+  table { border-collapse: collapse; width: 100%; background: #fff; font-size: .8rem; margin-bottom: 1rem; }
+  th, td { border: 1px solid #d5d9e0; padding: .3rem .5rem; text-align: left; vertical-align: top; }
+  td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  details pre { min-height: 0; max-height: 20rem; overflow: auto; }
 </style>
 </head>
 <body>
@@ -38,7 +43,12 @@ export const INSPECTOR_PAGE = `<!doctype html>
   <ul id="artifacts" data-testid="artifacts"></ul>
 </aside>
 <main>
+  <nav class="tabs bar" role="tablist">
+    <button id="tab-artifacts" role="tab" aria-selected="true" data-testid="tab-artifacts">Artifacts</button>
+    <button id="tab-calls" role="tab" aria-selected="false" data-testid="tab-calls">Model calls</button>
+  </nav>
   <p id="status" class="meta" role="status">Pick a session.</p>
+  <section id="calls" hidden data-testid="calls"></section>
   <section id="viewer" hidden>
     <h2 id="title" data-testid="artifact-title" style="margin-left:0;text-transform:none;font-size:1rem;color:inherit"></h2>
     <p id="summary" class="meta"></p>
@@ -63,7 +73,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
   const token = hash.get('token') || sessionStorage.getItem('compaction-token') || '';
   if (hash.get('token')) { sessionStorage.setItem('compaction-token', token); history.replaceState(null, '', location.pathname); }
   const $ = (id) => document.getElementById(id);
-  const state = { artifact: null, offset: 0, next: null };
+  const state = { artifact: null, offset: 0, next: null, session: null, tab: 'artifacts' };
   const status = (text, error) => { $('status').textContent = text; $('status').className = error ? 'error' : 'meta'; };
   async function api(path) {
     const response = await fetch(path, { headers: token ? { authorization: 'Bearer ' + token } : {} });
@@ -90,6 +100,8 @@ export const INSPECTOR_PAGE = `<!doctype html>
     } catch (e) { status('Could not list sessions: ' + e.message, true); }
   }
   async function loadArtifacts(sessionId) {
+    state.session = sessionId;
+    if (state.tab === 'calls') return loadCalls();
     try {
       const { artifacts } = await api('/api/sessions/' + encodeURIComponent(sessionId) + '/artifacts');
       $('artifacts').replaceChildren();
@@ -117,6 +129,60 @@ export const INSPECTOR_PAGE = `<!doctype html>
     status('Opened ' + a.id + '.');
     return showPage(0);
   }
+  function cell(row, text, className) {
+    const td = document.createElement('td'); td.textContent = text; if (className) td.className = className; row.append(td); return td;
+  }
+  async function loadCalls() {
+    const section = $('calls');
+    section.replaceChildren();
+    if (!state.session) { status('Pick a session to see its model calls.'); return; }
+    try {
+      const { calls } = await api('/api/sessions/' + encodeURIComponent(state.session) + '/model-calls');
+      const groups = new Map();
+      for (const call of calls) {
+        const key = call.requestId || '(no request id)';
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(call);
+      }
+      for (const [requestId, group] of groups) {
+        const heading = document.createElement('h2'); heading.textContent = 'Request ' + requestId + ' · ' + group.length + ' calls';
+        heading.style.marginLeft = '0';
+        const table = document.createElement('table'); table.dataset.testid = 'calls-table';
+        const head = document.createElement('tr');
+        for (const label of ['Call', 'Step', 'Model', 'Input', 'Tokens in/out', 'Duration', 'Result']) { const th = document.createElement('th'); th.textContent = label; head.append(th); }
+        table.append(head);
+        for (const call of group) {
+          const row = document.createElement('tr'); row.dataset.testid = 'call-row';
+          cell(row, call.description); cell(row, call.stepId || ''); cell(row, call.model || '');
+          cell(row, call.inputBytes === undefined ? '' : size(call.inputBytes), 'num');
+          cell(row, call.usage ? call.usage.inputTokens + ' / ' + call.usage.outputTokens : '', 'num');
+          cell(row, call.durationMs === undefined ? '' : Math.round(call.durationMs) + ' ms', 'num');
+          const result = cell(row, '');
+          if (call.error) { result.className = 'error'; result.textContent = 'failed: ' + call.error; }
+          else {
+            const details = document.createElement('details'); const summary = document.createElement('summary');
+            summary.textContent = size(new TextEncoder().encode(call.output || '').length) + ' of output';
+            const pre = document.createElement('pre'); pre.textContent = call.output || '';
+            details.append(summary, pre); result.append(details);
+          }
+          table.append(row);
+        }
+        section.append(heading, table);
+      }
+      status(calls.length ? calls.length + ' model calls recorded in ' + state.session + '.' : 'No model calls recorded in ' + state.session + ' (set COMPACTION_LLM_DEBUG_ENABLED=true).');
+    } catch (e) { status('Could not list model calls: ' + e.message, true); }
+  }
+  function selectTab(tab) {
+    state.tab = tab;
+    $('tab-artifacts').setAttribute('aria-selected', String(tab === 'artifacts'));
+    $('tab-calls').setAttribute('aria-selected', String(tab === 'calls'));
+    $('calls').hidden = tab !== 'calls';
+    $('viewer').hidden = tab !== 'artifacts' || !state.artifact;
+    if (tab === 'calls') loadCalls();
+    else if (state.session) loadArtifacts(state.session);
+  }
+  $('tab-artifacts').addEventListener('click', () => selectTab('artifacts'));
+  $('tab-calls').addEventListener('click', () => selectTab('calls'));
   $('prev').addEventListener('click', () => showPage(Math.max(0, state.offset - PAGE)));
   $('next').addEventListener('click', () => state.next !== null && showPage(state.next));
   $('search').addEventListener('submit', async (event) => {

@@ -335,6 +335,11 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         deadlineHit: () => deadlineHit,
         span,
         now,
+        context: {
+          requestId: context?.requestId,
+          stepId: context?.stepId,
+          toolName: context?.toolName,
+        },
       });
       const run: DistillRun = {
         result,

@@ -18,6 +18,14 @@ export interface LlmDebugRecord {
   durationMs: number;
   /** The failure message, when the call failed. */
   error?: string;
+  /** The request the compaction belonged to, when the caller gave one. */
+  requestId?: string;
+  /** The step whose result was compacted, when the caller gave one. */
+  stepId?: string;
+  /** The tool that produced the result, when the caller gave one. */
+  toolName?: string;
+  /** When the call ended, in milliseconds since the epoch (set by the recorder). */
+  at?: number;
 }
 
 /** Keeps distill calls for inspection (the `llmDebug` knob, `COMPACTION_LLM_DEBUG_ENABLED`). */
@@ -34,6 +42,10 @@ export interface LlmDebugRecorder {
 export interface LlmDebugRecorderSettings {
   /** Most records kept. Default 1000. */
   maxRecords?: number;
+  /** Called with each record as it is added (to persist it, say). Errors it throws are ignored. */
+  onRecord?: (record: LlmDebugRecord) => void;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** An in-memory recorder of distill calls. */
@@ -42,8 +54,14 @@ export function createLlmDebugRecorder(settings: LlmDebugRecorderSettings = {}):
   const records: LlmDebugRecord[] = [];
   return {
     records,
-    record(entry) {
+    record(input) {
+      const entry = { ...input, at: input.at ?? (settings.now ?? Date.now)() };
       records.push(entry);
+      try {
+        settings.onRecord?.(entry);
+      } catch {
+        // Debug recording never breaks a compaction.
+      }
       if (records.length > maxRecords) records.splice(0, records.length - maxRecords);
     },
     clear() {

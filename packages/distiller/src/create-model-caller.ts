@@ -25,6 +25,12 @@ export interface ModelCallerSettings {
   /** The distill span that receives `llm_failed` events. */
   span: TelemetrySpan;
   now: () => number;
+  /** Correlation ids copied onto debug records. */
+  context?: {
+    requestId?: string | undefined;
+    stepId?: string | undefined;
+    toolName?: string | undefined;
+  };
 }
 
 /** One model call of a compaction. */
@@ -54,6 +60,11 @@ export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
       signal.throwIfAborted();
       const inputBytes = utf8ByteLength(system) + utf8ByteLength(prompt);
       llmInputBytes += utf8ByteLength(prompt);
+      const ids = {
+        ...(settings.context?.requestId ? { requestId: settings.context.requestId } : {}),
+        ...(settings.context?.stepId ? { stepId: settings.context.stepId } : {}),
+        ...(settings.context?.toolName ? { toolName: settings.context.toolName } : {}),
+      };
       const started = now();
       const controller = new AbortController();
       const forward = () => controller.abort(signal.reason);
@@ -84,6 +95,7 @@ export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
         );
         llmDebug?.record({
           kind: 'result_distillation',
+          ...ids,
           description,
           model,
           inputBytes,
@@ -101,6 +113,7 @@ export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
         });
         llmDebug?.record({
           kind: 'result_distillation',
+          ...ids,
           description,
           model,
           inputBytes,

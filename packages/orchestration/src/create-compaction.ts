@@ -1,3 +1,4 @@
+import { createModelCallLog } from '@compaction/artifacts';
 import {
   type AgentInputProcessor,
   type AIClient,
@@ -23,6 +24,7 @@ import {
 } from '@compaction/digest';
 import {
   createContinuationDistiller,
+  createLlmDebugRecorder,
   type DistillAIOptions,
   type LlmDebugRecorder,
 } from '@compaction/distiller';
@@ -132,6 +134,10 @@ export interface Compaction {
   resolver(steps: Iterable<StepRecord>): StepResolver;
   /** The session's artifact store and tools, when `transcriptPath` was given. */
   readonly artifacts: SynthesisArtifacts | undefined;
+  /** The model-call recorder, when `llmDebug` is on (persisted beside the transcript when there is one). */
+  readonly llmDebug: LlmDebugRecorder | undefined;
+  /** Resolves when background writes (recorded model calls) have reached the disk. */
+  flush(): Promise<void>;
 }
 
 /**
@@ -152,6 +158,22 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   const deps = settings.deps ?? {};
   const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys, telemetry });
 
+  const artifacts = settings.transcriptPath
+    ? createSynthesisArtifacts({
+        transcriptPath: settings.transcriptPath,
+        ...(settings.clock ? { clock: settings.clock } : {}),
+      })
+    : undefined;
+  // With a transcript, recorded model calls go beside it for the inspector's second tab.
+  const modelCallLog = artifacts ? createModelCallLog({ dir: artifacts.dir }) : undefined;
+  const llmDebug =
+    settings.llmDebug ??
+    (config.llmDebug
+      ? createLlmDebugRecorder(
+          modelCallLog ? { onRecord: (record) => void modelCallLog.append(record) } : {},
+        )
+      : undefined);
+
   const distillationActive =
     !deps.resultProcessor &&
     config.trim.enabled &&
@@ -168,7 +190,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       cache: deps.distillCache,
       telemetry,
       aiOptions: settings.aiOptions,
-      llmDebug: settings.llmDebug,
+      llmDebug,
       onWarning: settings.onWarning,
     });
   const synthesisProcessor = guardResultProcessor(synthesis);
@@ -191,7 +213,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
             deadlineMs: config.distill.deadlineMs,
             trimmer,
             telemetry,
-            llmDebug: settings.llmDebug,
+            llmDebug,
           })
         : undefined));
   const continuation = createPlanningSectionRenderer({
@@ -217,12 +239,6 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
   const willDistill = (bytes: number) =>
     distillationActive && bytes > config.distill.thresholdBytes;
-  const artifacts = settings.transcriptPath
-    ? createSynthesisArtifacts({
-        transcriptPath: settings.transcriptPath,
-        ...(settings.clock ? { clock: settings.clock } : {}),
-      })
-    : undefined;
 
   return {
     config,
@@ -278,5 +294,9 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     renderContinuation: (steps, options = {}) => continuation.render(steps, options),
     resolver: (steps) => createStepResolver(steps),
     artifacts,
+    llmDebug,
+    flush: async () => {
+      await modelCallLog?.flushed();
+    },
   };
 }

@@ -1,0 +1,74 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** File in a store directory that holds one JSON line per recorded model call. */
+export const MODEL_CALLS_FILE = 'model-calls.jsonl';
+
+/**
+ * One model call as the inspector shows it (the distiller's LLM-debug record; every field but
+ * `description` is optional so records of older or other writers still show).
+ */
+export interface ModelCallRecord {
+  description: string;
+  kind?: string;
+  model?: string;
+  requestId?: string;
+  stepId?: string;
+  toolName?: string;
+  inputBytes?: number;
+  output?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  durationMs?: number;
+  error?: string;
+  at?: number;
+}
+
+/** Most records read back (the newest are kept). */
+const MAX_READ = 2000;
+
+/**
+ * An append-only log of model calls in a store directory, for the inspector's second tab. Appends
+ * are serialised and never throw (a debug log must not break a compaction); reading skips lines
+ * that do not parse.
+ */
+export function createModelCallLog(settings: { dir: string }) {
+  const file = join(settings.dir, MODEL_CALLS_FILE);
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    file,
+    /** Appends one record; resolves when it is written (or failed silently). */
+    append(record: ModelCallRecord): Promise<void> {
+      queue = queue
+        .then(() => mkdir(settings.dir, { recursive: true }))
+        .then(() => appendFile(file, `${JSON.stringify(record)}\n`, 'utf8'))
+        .catch(() => {});
+      return queue;
+    },
+    /** Resolves when every append made so far has been written (or has failed silently). */
+    flushed(): Promise<void> {
+      return queue;
+    },
+    /** The records, oldest first (at most the newest 2000). */
+    async read(): Promise<ModelCallRecord[]> {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const records: ModelCallRecord[] = [];
+      for (const line of text.split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          const value = JSON.parse(line) as ModelCallRecord;
+          if (value && typeof value === 'object' && typeof value.description === 'string')
+            records.push(value);
+        } catch {
+          // A torn or foreign line is skipped, not fatal.
+        }
+      }
+      return records.slice(-MAX_READ);
+    },
+  };
+}
