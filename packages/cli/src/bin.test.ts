@@ -26,4 +26,31 @@ describe.skipIf(!binaryBuilt())('the built compaction binary', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain("unknown command 'nope'");
   });
+
+  it('--otel writes spans and metrics to stderr as JSON lines and leaves stdout unchanged', () => {
+    const input = Array.from({ length: 20_000 }, (_, i) => `line ${i} INFO ok`).join('\n');
+    const plain = runBinary(['trim', '--budget', '2000', '-'], { input });
+    const traced = runBinary(['--otel', 'trim', '--budget', '2000', '-'], { input });
+    expect(traced.status).toBe(0);
+    expect(traced.stdout).toBe(plain.stdout);
+    const lines = traced.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const span = lines.find((line) => line.span === 'result_trim.completed');
+    expect(span.attributes['compaction.content_lost']).toBe(true);
+    expect(span.attributes['compaction.original_bytes']).toBeGreaterThan(300_000);
+  });
+
+  it('every command has help with examples, and help exits 0', () => {
+    const list = runBinary(['--help']).stdout;
+    const names = [...list.matchAll(/^ {2}([a-z]+) {2}/gm)].map((match) => match[1]!);
+    expect(names.length).toBeGreaterThanOrEqual(9);
+    for (const name of names) {
+      const { status, stdout } = runBinary([name, '--help']);
+      expect(status).toBe(0);
+      expect(stdout).toContain(`Usage: compaction ${name}`);
+      expect(stdout).toContain('Examples:');
+    }
+  });
 });

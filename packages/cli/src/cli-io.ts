@@ -1,3 +1,5 @@
+import type { CompactionTelemetry } from '@compaction/core';
+
 /** What a command may touch: streams, environment and working directory, all injectable. */
 export interface CliIo {
   /** Standard output: exactly the command's result. */
@@ -10,4 +12,6 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths resolve against. */
   cwd: string;
+  /** Telemetry for the command's compactions (set by the global `--otel` flag). Default none. */
+  telemetry?: CompactionTelemetry;
 }

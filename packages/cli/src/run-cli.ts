@@ -16,6 +16,10 @@ Shrinks large tool and agent results to a byte budget, honestly.
 Commands:
 ${list.join('\n')}
 
+Global options:
+  --otel   emit OpenTelemetry spans and metrics: to OTEL_EXPORTER_OTLP_ENDPOINT when set,
+           else as JSON lines on standard error (standard output is unchanged)
+
 Run 'compaction <command> --help' for a command's options and examples.
 Exit codes: 0 ok, 1 failure, 2 bad usage.
 `;
@@ -26,8 +30,11 @@ function oneLine(message: string): string {
 }
 
 /** Runs `compaction` with `argv` (without node and the script path) and returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+export async function runCli(argv: readonly string[], baseIo: CliIo): Promise<number> {
+  // `--otel` is global: it may stand anywhere and never reaches the command.
+  const otel = argv.includes('--otel');
+  const [name, ...rest] = argv.filter((arg) => arg !== '--otel');
+  let io = baseIo;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const target =
       name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
@@ -43,6 +50,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout.write(`${command.help}\n`);
     return EXIT_CODES.ok;
   }
+  const session = otel ? (await import('./otel-session.js')).startOtelSession(io) : undefined;
+  if (session) io = { ...io, telemetry: session.telemetry };
   try {
     return await command.run(rest, io);
   } catch (error) {
@@ -55,5 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       CompactionError.isInstance(error) || error instanceof Error ? error.message : String(error);
     io.stderr.write(`compaction ${command.name}: ${oneLine(message)}\n`);
     return EXIT_CODES.failure;
+  } finally {
+    await session?.shutdown();
   }
 }

@@ -123,6 +123,7 @@ Examples:
         env: io.env,
         maxTotalBytes: budget,
         floor: createStructuralTrimmer(),
+        ...(io.telemetry ? { telemetry: io.telemetry } : {}),
       }).render(steps);
       io.stdout.write(values.json ? `${JSON.stringify(section)}\n` : `${section.text}\n`);
       return 0;

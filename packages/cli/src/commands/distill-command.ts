@@ -135,6 +135,7 @@ Examples:
         onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
         ...(onProgress ? { onProgress } : {}),
         ...(redis ? { cache: redis.cache } : {}),
+        ...(io.telemetry ? { telemetry: io.telemetry } : {}),
       });
       const processed = await distiller.process(input, budget, {
         userQuery: query,

@@ -18,16 +18,19 @@ Options:
   --offset N       first line (0-based) or char; default 0
   --limit N        lines (default 200, max 1000) or chars (default 20000, max 100000)
   --chars          count offset and limit in chars (UTF-16 code units) instead of lines
+  --json           print the page as {"id", "unit", "offset", "count", "text", "nextOffset", …}
   -h, --help       show this help
 
 Examples:
-  compaction read art_3f9c0d1e2a4b5c6d7e8f9a0b --session runs/run-1.jsonl --offset 200`,
+  compaction read art_3f9c0d1e2a4b5c6d7e8f9a0b --session runs/run-1.jsonl --offset 200
+  compaction read art_3f9c0d1e2a4b5c6d7e8f9a0b --session runs/run-1.jsonl --json | jq .nextOffset`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       session: { type: 'string' },
       offset: { type: 'string' },
       limit: { type: 'string' },
       chars: { type: 'boolean' },
+      json: { type: 'boolean' },
     });
     const [id, extra] = positionals;
     if (id === undefined) throw new UsageError('ID is required');
@@ -42,6 +45,10 @@ Examples:
       limit: parseIntegerFlag('limit', values.limit as string | undefined),
       unit: values.chars ? 'chars' : 'lines',
     });
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(page)}\n`);
+      return 0;
+    }
     io.stdout.write(page.text);
     io.stderr.write(page.nextOffset === null ? 'end\n' : `next offset ${page.nextOffset}\n`);
     return 0;

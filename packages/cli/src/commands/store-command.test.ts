@@ -44,6 +44,22 @@ describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () =
     });
     expect(end.stdout).toBe('line 499: ok');
     expect(end.stderr).toBe('end\n');
+
+    const json = runBinary(
+      ['read', meta.id, '--session', 'run-9.jsonl', '--offset', '321', '--limit', '1', '--json'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: meta.id,
+      unit: 'lines',
+      offset: 321,
+      count: 1,
+      text: 'line 321: FATAL kaboom\n',
+      nextOffset: 322,
+    });
   });
 
   it('refuses traversal ids and unknown artifacts with one line and exit 1', () => {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createArtifactStore, recordStoredArtifact, transcriptStem } from '@compaction/artifacts';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs } from '../parse-command-args.js';
+import { countingStream, progressLine } from '../progress-line.js';
 import { UsageError } from '../usage-error.js';
 import { cliOperationId, inputStream } from './excerpt-command.js';
 
@@ -14,6 +15,7 @@ export const storeCommand: CliCommand = {
 Streams the input to <transcript-stem>.artifacts/<OPID>.txt (temp file, then rename), adds it
 to the store's index and prints {"id", "file", "digest", "bytes", "chars"} as JSON. Nothing is
 printed to the conversation; read it back with 'compaction read ID --session TRANSCRIPT'.
+On a terminal, the bytes stored so far are shown on standard error.
 
 Options:
   --session PATH   the session transcript to store beside (required)
@@ -36,7 +38,9 @@ Examples:
     const transcriptPath = resolve(io.cwd, session);
     const store = createArtifactStore({ transcriptPath });
     const opId = (values.id as string | undefined) ?? cliOperationId();
-    const result = await store.storeStream(opId, inputStream(positionals[0], io), {
+    const progress = progressLine(io);
+    const source = countingStream(inputStream(positionals[0], io), progress, 'storing');
+    const result = await store.storeStream(opId, source, {
       budgetChars: 400,
     });
     if (!result.stored) throw result.failure ?? new Error('the result was not stored');

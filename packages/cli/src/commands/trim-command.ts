@@ -56,10 +56,13 @@ Examples:
     for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
     const budget = budgetFlag ?? config.trim.maxTotalBytes;
     const input = await readInput(positionals[0], io);
-    const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys });
-    let view: ReturnType<typeof trimmer.trim>;
+    const trimmer = createStructuralTrimmer({
+      preserveKeys: config.trim.preserveKeys,
+      ...(io.telemetry ? { telemetry: io.telemetry } : {}),
+    });
+    let view: Awaited<ReturnType<typeof trimmer.process>>;
     try {
-      view = trimmer.trim(input, budget, {
+      view = await trimmer.process(input, budget, {
         userQuery: values.query as string | undefined,
         stepTask: values.task as string | undefined,
       });
