@@ -1,5 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { createArtifactProcessor, createArtifactStore } from '@compaction/artifacts';
 import { type ResultProcessor, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { createProviderServer } from '@compaction/distiller/test';
 import { createStructuralTrimmer } from '@compaction/trimmer';
@@ -146,6 +150,46 @@ describe('createCompactionMiddleware with the AI SDK test model', () => {
     expect(() =>
       createCompactionMiddleware({ processor: createStructuralTrimmer(), maxResultBytes: 0 }),
     ).toThrow(/maxResultBytes/);
+  });
+});
+
+describe('createCompactionMiddleware with the artifact processor', () => {
+  it('stores the full tool result and puts the excerpt with its marker in the prompt', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ai-sdk-artifacts-'));
+    try {
+      const store = createArtifactStore({ transcriptPath: join(root, 'chat.jsonl') });
+      const model = new MockLanguageModelV3({
+        doGenerate: [
+          toolCall('call-1', 'getLogs'),
+          {
+            content: [{ type: 'text', text: 'ok' }],
+            finishReason: { unified: 'stop', raw: undefined },
+            usage,
+            warnings: [],
+          },
+        ],
+      });
+      await generateText({
+        model: wrapLanguageModel({
+          model,
+          middleware: createCompactionMiddleware({
+            processor: createArtifactProcessor({ store }),
+            maxResultBytes: 4096,
+          }),
+        }),
+        tools,
+        stopWhen: stepCountIs(3),
+        prompt: 'logs?',
+      });
+      const view = toolResultText(model.doGenerateCalls[1]!, 'call-1')!;
+      expect(utf8ByteLength(view)).toBeLessThanOrEqual(4096);
+      expect(view).toMatch(
+        /\[\.\.\. elided [\d,]+ chars .* full result: call-1\.txt sha256 [0-9a-f]{64}/,
+      );
+      expect(await readFile(join(store.dir, 'call-1.txt'), 'utf8')).toBe(bigLogs);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 
