@@ -4,30 +4,8 @@
 // walk itself can be told apart from the cost of lossless parsing.
 import { parseJsonLossless } from '@compaction/core';
 import { createDigester } from '@compaction/digest';
-import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
+import { fixturesAvailable, listFixtures, lokiResponse, readFixture } from '@compaction/fixtures';
 import { markdownTable, medianMs, writeResult } from './lib/report.mjs';
-
-function lokiResponse() {
-  const result = [];
-  for (let i = 0; i < 200; i++) {
-    const values = [];
-    for (let j = 0; j < 8; j++) {
-      const line = JSON.stringify({
-        level: j % 3 === 0 ? 'warn' : 'info',
-        ts: `2024-05-01T12:${String(i % 60).padStart(2, '0')}:${String(j).padStart(2, '0')}.123Z`,
-        msg: 'request handled',
-        route: `/api/v1/orders/${i * 31 + j}`,
-        status: 200,
-        duration_ms: j * 7 + i,
-        trace_id: `${i.toString(16).padStart(16, '0')}${j.toString(16).padStart(16, '0')}`,
-        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
-      });
-      values.push([`${1714564800000000000n + BigInt(i * 1_000_000 + j)}`, line]);
-    }
-    result.push({ stream: { app: 'checkout', namespace: 'prod', pod: `checkout-${i}` }, values });
-  }
-  return JSON.stringify({ status: 'success', data: { resultType: 'streams', result } });
-}
 
 const inputs = [{ name: '(generated) Loki query_range, 200 streams', text: lokiResponse() }];
 if (fixturesAvailable()) {

@@ -1,4 +1,5 @@
 import { type JsonValue, parseJsonLossless } from '@compaction/core';
+import { lokiResponse as generateLoki } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createDigester, digestJson } from './create-digester.js';
@@ -18,30 +19,7 @@ function digestOf(text: string, settings: Parameters<typeof createDigester>[0] =
 }
 
 /** A Loki query_range response: 200 streams of {stream, values}, JSON log lines of ~290 chars. */
-function lokiResponse(): string {
-  const result = [];
-  for (let i = 0; i < 200; i++) {
-    const values = [];
-    for (let j = 0; j < 8; j++) {
-      const line = JSON.stringify({
-        level: j % 3 === 0 ? 'warn' : 'info',
-        ts: `2024-05-01T12:${String(i % 60).padStart(2, '0')}:${String(j).padStart(2, '0')}.123Z`,
-        msg: 'request handled',
-        route: `/api/v1/orders/${i * 31 + j}`,
-        status: 200,
-        duration_ms: j * 7 + i,
-        trace_id: `${i.toString(16).padStart(16, '0')}${j.toString(16).padStart(16, '0')}`,
-        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
-      });
-      values.push([`${1714564800000000000n + BigInt(i * 1_000_000 + j)}`, line]);
-    }
-    result.push({
-      stream: { app: 'checkout', namespace: 'prod', pod: `checkout-${i}`, level: 'info' },
-      values,
-    });
-  }
-  return JSON.stringify({ status: 'success', data: { resultType: 'streams', result } });
-}
+const lokiResponse = () => generateLoki({ streamLabels: { level: 'info' } });
 
 const smallCaps = fc.record({
   arraySample: fc.integer({ min: 1, max: 4 }),
