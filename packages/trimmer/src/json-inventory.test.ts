@@ -119,6 +119,115 @@ describe('scanJson', () => {
     );
   });
 
+  // Strings longer than the scanner's short-string loop are finished by native searches: the
+  // same rules must hold there, with escapes, controls and error words anywhere in them.
+  const letterPieces = [
+    'a',
+    'word ',
+    'error',
+    'Failed',
+    'exit code 1',
+    'exit status: 0',
+    'timed out',
+    'ailed',
+    'efused',
+    'raceback',
+    'x_',
+    '-',
+    '.',
+    ' ',
+    '\\n',
+    '\\t',
+    '\\f',
+    '\\r',
+    '\\b',
+    '\\"',
+    '\\\\',
+    '\\/',
+    '\\u00e9',
+    '\\uD83D\\uDE00',
+    'é',
+    '日本',
+  ];
+  const longContent = (pieces: string[]) =>
+    fc.array(fc.constantFrom(...pieces), { minLength: 12, maxLength: 80 }).map((p) => p.join(''));
+  const longDocument = (content: fc.Arbitrary<string>) =>
+    fc
+      .tuple(fc.array(content, { minLength: 1, maxLength: 4 }), fc.boolean())
+      .map(([contents, pretty]) =>
+        contents.length === 1
+          ? `"${contents[0]}"`
+          : `{${contents.map((c, i) => `"k${i}":${pretty ? ' ' : ''}"${c}"`).join(',\n')}}`,
+      );
+  const isAscii = (text: string) => Buffer.byteLength(text) === text.length;
+
+  it('accepts exactly what JSON.parse accepts in long strings', () => {
+    const pieces = [
+      ...letterPieces,
+      '😀',
+      '\ud800',
+      '\n',
+      '\u0001',
+      '\t',
+      '\\x',
+      '\\u12',
+      '"',
+      '\\',
+    ];
+    fc.assert(
+      fc.property(longDocument(longContent(pieces)), (text) => {
+        expect(scanJson(text, 1_000_000) !== undefined).toBe(parses(text));
+        expect(scanJson(text, 1_000_000, isAscii(text)) !== undefined).toBe(parses(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('measures long strings and finds their error-like words as the text scan does', () => {
+    const terms = relevanceTerms({ words: [], preserveKeys: [], json: true });
+    const first = terms.findIndex((term) => term.kind === 'error');
+    fc.assert(
+      fc.property(longDocument(longContent([...letterPieces, '😀', '\ud800'])), (text) => {
+        const inventory = scanJson(text, 1_000_000, isAscii(text))!;
+        expect(inventory.valueBytes[0]).toBe(Buffer.byteLength(minifyRange(text, 0, text.length)));
+        for (let i = 1; i < inventory.count; i++) {
+          const unit = minifyRange(text, unitStart(inventory, i), inventory.end[i]!);
+          expect(inventory.unitBytes[i]).toBe(Buffer.byteLength(unit));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    // (The text scan also reports a word starting at an escape letter, as in `\\failed`; the
+    // scanner does not, whatever the string's length: see the next test.)
+    const plain = letterPieces.filter((piece) => !['ailed', 'efused', 'raceback'].includes(piece));
+    fc.assert(
+      fc.property(longDocument(longContent(plain)), (text) => {
+        const inventory = scanJson(text, 1_000_000, isAscii(text))!;
+        const hits = findHits(text, terms, 1);
+        expect(inventory.errorAt).toEqual(hits.positions);
+        expect(inventory.errorWord).toEqual(hits.termOf.map((term) => term - first));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never starts an error word at an escape letter, in short or long strings', () => {
+    for (const pad of ['', 'a '.repeat(40)]) {
+      for (const [content, hit] of [
+        ['\\failed', false],
+        ['\\refused', false],
+        ['\\timed out', false],
+        ['\\\\failed', true],
+        ['\\"failed', true],
+        ['\\\\\\failed', false],
+      ] as const) {
+        const text = `"${pad}${content}"`;
+        const inventory = scanJson(text, 10)!;
+        expect(inventory.errorAt.length, text).toBe(hit ? 1 : 0);
+      }
+    }
+  });
+
   it('counts values past the node limit without recording them', () => {
     const text = JSON.stringify({ a: [1, 2, 3, { b: 4 }], c: 'x' });
     const inventory = scanJson(text, 3)!;

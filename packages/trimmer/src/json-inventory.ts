@@ -91,6 +91,10 @@ interface StringScan {
   errorAt: number[];
   /** Index into `ERROR_WORDS` of each. */
   errorWord: number[];
+  /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
+  ascii: boolean;
+  /** Offset of the next backslash at or after the last one looked for (text length if none). */
+  nextBackslash: number;
 }
 
 /** Error-like words worth at most this many recorded matches. */
@@ -102,15 +106,18 @@ for (let index = 0; index < ERROR_WORDS.length; index++) {
   ERROR_BY_FIRST[ERROR_WORDS[index]!.charCodeAt(0)]!.push(index);
 }
 
-// Per ASCII character: a word character (letter, digit, underscore), and a letter that can
-// start an error word (either case). One lookup per character in the string loop.
+// Per ASCII character, one lookup in the string loop: a plain character that is not a word
+// character (0), a word character (letter, digit, underscore), one that can also start an error
+// word (either case), or one the loop must handle itself (quote, backslash, control).
 const CLASS_WORD = 1;
-const CLASS_ERROR_START = 2;
+const CLASS_WORD_ERROR_START = 2;
+const CLASS_SPECIAL = 3;
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   let kind = /[A-Za-z0-9_]/.test(ch) ? CLASS_WORD : 0;
-  if (/[A-Za-z]/.test(ch) && ERROR_BY_FIRST[c | 0x20]!.length > 0) kind |= CLASS_ERROR_START;
+  if (/[A-Za-z]/.test(ch) && ERROR_BY_FIRST[c | 0x20]!.length > 0) kind = CLASS_WORD_ERROR_START;
+  if (c < 0x20 || c === 0x22 || c === 0x5c) kind = CLASS_SPECIAL;
   ASCII_CLASS[c] = kind;
 }
 
@@ -152,8 +159,26 @@ function scanString(text: string, open: number, out: StringScan): boolean {
   let bytes = 2;
   let word = false;
   let i = open + 1;
-  while (i < length) {
+  // Short strings (most keys and values) are cheapest in this loop; the rest of a long one is
+  // handed to native searches.
+  const limit = Math.min(length, open + 1 + LONG_STRING_UNITS);
+  while (i < limit) {
     const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      const kind = ASCII_CLASS[c]!;
+      if (kind < CLASS_SPECIAL) {
+        if (kind === CLASS_WORD_ERROR_START && !word && out.errorAt.length < MAX_ERROR_HITS) {
+          const index = errorWordAt(text, i, c | 0x20);
+          if (index >= 0) {
+            out.errorAt.push(i);
+            out.errorWord.push(index);
+          }
+        }
+        word = kind !== 0;
+        i++;
+        continue;
+      }
+    }
     if (c === 0x22) {
       out.end = i + 1;
       out.bytes = bytes + (i - open - 1);
@@ -173,19 +198,6 @@ function scanString(text: string, open: number, out: StringScan): boolean {
       word = e !== 0x22 && e !== 0x5c && e !== 0x2f;
       continue;
     }
-    if (c < 0x80) {
-      const kind = ASCII_CLASS[c]!;
-      if (!word && (kind & CLASS_ERROR_START) !== 0 && out.errorAt.length < MAX_ERROR_HITS) {
-        const index = errorWordAt(text, i, c | 0x20);
-        if (index >= 0) {
-          out.errorAt.push(i);
-          out.errorWord.push(index);
-        }
-      }
-      word = (kind & CLASS_WORD) !== 0;
-      i++;
-      continue;
-    }
     // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
     word = true;
     if (c < 0x800) bytes += 1;
@@ -200,7 +212,117 @@ function scanString(text: string, open: number, out: StringScan): boolean {
     } else bytes += 2;
     i++;
   }
-  return false;
+  return i < length && scanLongString(text, open, i, word, bytes, out);
+}
+
+/** A string this many UTF-16 units long is finished by `scanLongString`. */
+const LONG_STRING_UNITS = 48;
+
+// Whole-content checks of a long string, run on a slice of it (no escapes need decoding: they
+// are ASCII and never contain a control character or start an error word).
+const CONTROL_CHARACTER = /[\x00-\x1f]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ERROR_CANDIDATE = new RegExp(ERROR_WORDS.join('|'), 'gi');
+
+/** Whether the character before `at` is a word character, as the string loop tracks it. */
+function wordBefore(text: string, at: number): boolean {
+  const c = text.charCodeAt(at - 1);
+  return c >= 0x80 || (ASCII_CLASS[c]! !== 0 && ASCII_CLASS[c]! !== CLASS_SPECIAL);
+}
+
+/**
+ * Finishes the string opened at `open` from `from` (a character boundary, `word` and `bytes` as
+ * the string loop left them), with the same result as that loop: its end is found with
+ * `indexOf`, each escape is validated where a backslash search lands, and the content is checked
+ * for control characters, measured and searched for error-like words by regular expressions.
+ */
+function scanLongString(
+  text: string,
+  open: number,
+  from: number,
+  word: boolean,
+  bytes: number,
+  out: StringScan,
+): boolean {
+  const length = text.length;
+  let close = text.indexOf('"', from);
+  if (close < 0) return false;
+  let backslash = out.nextBackslash;
+  if (backslash < from) {
+    backslash = text.indexOf('\\', from);
+    if (backslash < 0) backslash = length;
+  }
+  while (backslash < close) {
+    const e = text.charCodeAt(backslash + 1);
+    if (e >= 128 || ESCAPES[e] !== 1) return false;
+    let after = backslash + 2;
+    if (e === 0x75) {
+      for (let h = after; h < after + 4; h++) {
+        const d = text.charCodeAt(h);
+        if (!(d < 128 && HEX[d] === 1)) return false;
+      }
+      after += 4;
+    }
+    if (after > close) {
+      close = text.indexOf('"', after);
+      if (close < 0) return false;
+    }
+    backslash = text.indexOf('\\', after);
+    if (backslash < 0) backslash = length;
+  }
+  out.nextBackslash = backslash;
+  const content = text.slice(from, close);
+  if (CONTROL_CHARACTER.test(content)) return false;
+  let total = bytes + (close - open - 1);
+  if (!out.ascii) {
+    const first = content.search(NON_ASCII);
+    if (first >= 0) {
+      for (let i = from + first; i < close; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x80) continue;
+        if (c < 0x800) total += 1;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+          const low = text.charCodeAt(i + 1);
+          total += 2;
+          if (low >= 0xdc00 && low <= 0xdfff) i++;
+        } else total += 2;
+      }
+    }
+  }
+  const { errorAt, errorWord } = out;
+  if (errorAt.length < MAX_ERROR_HITS) {
+    // The regular expression only proposes positions; the loop's own rules decide.
+    ERROR_CANDIDATE.lastIndex = 0;
+    for (
+      let match = ERROR_CANDIDATE.exec(content);
+      match !== null && errorAt.length < MAX_ERROR_HITS;
+      match = ERROR_CANDIDATE.exec(content)
+    ) {
+      const at = from + match.index;
+      ERROR_CANDIDATE.lastIndex = match.index + 1;
+      if (at === from ? word : wordBefore(text, at) || isEscaped(text, at)) continue;
+      const index = errorWordAt(text, at, text.charCodeAt(at) | 0x20);
+      if (index >= 0) {
+        errorAt.push(at);
+        errorWord.push(index);
+      }
+    }
+  }
+  out.end = close + 1;
+  out.bytes = total;
+  return true;
+}
+
+/** Offset of the first non-whitespace character at or after `from` (a tight loop of its own). */
+function skipWhitespace(text: string, from: number): number {
+  const length = text.length;
+  let i = from;
+  while (i < length) {
+    const d = text.charCodeAt(i);
+    if (d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09) break;
+    i++;
+  }
+  return i;
 }
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -235,8 +357,10 @@ function scanNumber(text: string, at: number): number {
  * Validates `text` as JSON (RFC 8259, as `JSON.parse` accepts it) and inventories it in the
  * same single pass; `undefined` when it is not JSON. Iterative, so nesting depth is bounded by
  * memory only; no intermediate values are built, which keeps it near native parse speed.
+ * `ascii` promises the text is all ASCII (its UTF-8 size equals its length), which spares the
+ * search for characters to measure in long strings; leave it false when unsure.
  */
-export function scanJson(text: string, maxNodes: number): JsonInventory | undefined {
+export function scanJson(text: string, maxNodes: number, ascii = false): JsonInventory | undefined {
   // The node columns are locals, not fields of an object: optimised code that assumed a field
   // constant (or a class map that a full GC collected) would be thrown away on every call.
   let capacity = Math.max(64, Math.min(maxNodes, text.length >>> 4));
@@ -251,7 +375,14 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
   let valueBytes = new Int32Array(capacity);
   let unitBytes = new Int32Array(capacity);
   let childIndexes = new Int32Array(capacity);
-  const scanned: StringScan = { end: 0, bytes: 0, errorAt: [], errorWord: [] };
+  const scanned: StringScan = {
+    end: 0,
+    bytes: 0,
+    errorAt: [],
+    errorWord: [],
+    ascii,
+    nextBackslash: -1,
+  };
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
@@ -274,12 +405,7 @@ export function scanJson(text: string, maxNodes: number): JsonInventory | undefi
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
       // Pretty-printed input is mostly indentation: skip the whole run in a tight loop.
       sawWhitespace = true;
-      i++;
-      while (i < length) {
-        const d = text.charCodeAt(i);
-        if (d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09) break;
-        i++;
-      }
+      i = skipWhitespace(text, i + 1);
       continue;
     }
     if (c === 0x2c) {

@@ -126,7 +126,22 @@ function childrenOf(s: Selection, u: number, into: number[]): void {
   }
 }
 
-function wholeUnitPass(s: Selection, limit: number): void {
+// Whether a unit could still be kept inside `u`: the cheapest one costs the brackets of `u` and
+// of its unpaid ancestors, one byte of value and a comma. Keeping another unit never makes this
+// cheaper (it pays at least as much as it saves on a shared path), so a container that fails it
+// now fails it for the rest of the pass and the cut pass (whose cuts cost more still).
+function worthDescending(s: Selection, u: number, room: number): boolean {
+  if (s.state[u] === PARTIAL) return room >= 2;
+  const path = pathCost(s, u, room);
+  return path >= 0 && path + skeletonCost(s, u) + 2 <= room;
+}
+
+/**
+ * One breadth-first whole-unit pass. `final` when no pass follows: only then are containers
+ * that cannot hold anything affordable left unvisited (an earlier pass must mark every unit it
+ * visits, since the next pass treats a descended container differently from a dropped one).
+ */
+function wholeUnitPass(s: Selection, limit: number, final: boolean): void {
   const { state, cutCandidate } = s;
   const { kind, unitBytes } = s.inventory;
   const headFill = kind[0] === NODE_ARRAY;
@@ -152,7 +167,7 @@ function wholeUnitPass(s: Selection, limit: number): void {
       const current = state[u]!;
       if (current === WHOLE || current === CUT) continue;
       if (current === PARTIAL || current === OPEN) {
-        nextLevel.push(u);
+        if (!final || worthDescending(s, u, limit - s.used)) nextLevel.push(u);
         continue;
       }
       if (headStopped) continue;
@@ -160,7 +175,7 @@ function wholeUnitPass(s: Selection, limit: number): void {
       if (inHeadOrder) headStopped = true;
       if (isContainer(s, u)) {
         state[u] = OPEN;
-        nextLevel.push(u);
+        if (!final || worthDescending(s, u, limit - s.used)) nextLevel.push(u);
       } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
         cutCandidate[u] = 1;
         s.cutCandidates.push(u);
@@ -318,10 +333,10 @@ export function selectJson(
       ? options.relevanceShare / 2
       : 0;
   if (share > 0) {
-    wholeUnitPass(s, budget - Math.floor(budget * share));
+    wholeUnitPass(s, budget - Math.floor(budget * share), false);
     backfill(s, budget);
   }
-  wholeUnitPass(s, budget);
+  wholeUnitPass(s, budget, true);
   cutPass(s, budget);
   return render(inventory, s.state, s.cutLength, hits);
 }

@@ -153,12 +153,16 @@ function byteCut(
 }
 
 /** The inventory of `source` when it is a JSON document, else `undefined`. */
-function inventoryJson(source: string, options: TrimOptions): JsonInventory | undefined {
+function inventoryJson(
+  source: string,
+  ascii: boolean,
+  options: TrimOptions,
+): JsonInventory | undefined {
   let first = 0;
   while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
   const opening = source.charCodeAt(first);
   if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return undefined;
-  return scanJson(source, options.maxJsonNodes);
+  return scanJson(source, options.maxJsonNodes, ascii);
 }
 
 function jsonView(
@@ -270,7 +274,8 @@ export function trimResult(
   const source = result.startsWith(BOM) ? result.slice(1) : result;
   let inventory: JsonInventory | undefined;
   try {
-    inventory = inventoryJson(source, options);
+    // As many UTF-8 bytes as UTF-16 units: all ASCII (a BOM is not).
+    inventory = inventoryJson(source, originalBytes === result.length, options);
   } catch {
     inventory = undefined;
   }
