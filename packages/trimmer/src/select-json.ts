@@ -37,6 +37,11 @@ export interface SelectJsonOptions {
   nestedArrayCap: number;
   /** Share of the budget held back from the whole-unit pass for relevant units (0–0.9). */
   relevanceShare: number;
+  /**
+   * Descend into every container, even one that cannot hold anything affordable: slower, and
+   * the reference the tests hold the pruned walk to. Default false.
+   */
+  visitAll?: boolean;
 }
 
 /** The kept view of a JSON document. */
@@ -55,16 +60,28 @@ export interface JsonSelection {
 
 // Selection state. An object literal with plain functions, not closures: closures created per
 // call get their own optimised code (context specialisation), re-compiled on every call.
-function createSelection(inventory: JsonInventory, hits: RelevanceHits | undefined, cap: number) {
+function createSelection(
+  inventory: JsonInventory,
+  hits: RelevanceHits | undefined,
+  cap: number,
+  visitAll: boolean,
+) {
   return {
     inventory,
     hits,
     nestedArrayCap: cap,
+    visitAll,
     state: new Uint8Array(inventory.count),
     cutCandidate: new Uint8Array(inventory.count),
     cutCandidates: [] as number[],
     cutLength: new Map<number, number>(),
     used: 2,
+    /** Containers the first pass did not descend into (see `wholeUnitPass`). */
+    skipped: new Uint8Array(0),
+    /** Containers under a skipped one that the first pass would have marked OPEN. */
+    skippedOpen: new Uint8Array(0),
+    /** Levels the first pass went through. */
+    firstPassLevels: 0,
   };
 }
 
@@ -131,23 +148,33 @@ function childrenOf(s: Selection, u: number, into: number[]): void {
 // cheaper (it pays at least as much as it saves on a shared path), so a container that fails it
 // now fails it for the rest of the pass and the cut pass (whose cuts cost more still).
 function worthDescending(s: Selection, u: number, room: number): boolean {
-  if (s.state[u] === PARTIAL) return room >= 2;
+  if (s.visitAll || s.state[u] === PARTIAL) return room >= 2 || s.visitAll;
   const path = pathCost(s, u, room);
   return path >= 0 && path + skeletonCost(s, u) + 2 <= room;
 }
 
 /**
- * One breadth-first whole-unit pass. `final` when no pass follows: only then are containers
- * that cannot hold anything affordable left unvisited (an earlier pass must mark every unit it
- * visits, since the next pass treats a descended container differently from a dropped one).
+ * One breadth-first whole-unit pass; containers that cannot hold anything affordable are not
+ * descended into. A later pass only descends into a container an earlier one marked OPEN (it
+ * never reconsiders keeping it whole), so with `first` the skipped containers are remembered,
+ * and the next pass treats a dropped container under one as OPEN when the first pass would have
+ * reached it (no deeper than it went): the same selection as visiting everything.
  */
-function wholeUnitPass(s: Selection, limit: number, final: boolean): void {
+function wholeUnitPass(s: Selection, limit: number, first: boolean): void {
   const { state, cutCandidate } = s;
-  const { kind, unitBytes } = s.inventory;
+  const { kind, parent, unitBytes } = s.inventory;
   const headFill = kind[0] === NODE_ARRAY;
+  if (first) {
+    s.skipped = new Uint8Array(state.length);
+    s.skippedOpen = new Uint8Array(state.length);
+  }
+  const { skipped, skippedOpen } = s;
+  const ghosts = !first && skipped.length > 0;
+  let depth = 0;
   let level = [0];
   // Below a few bytes of room nothing worth its comma fits; stop rather than walk the rest.
   while (level.length > 0 && limit - s.used >= MIN_FILL_ROOM) {
+    depth++;
     let candidates: number[] = [];
     for (const u of level) childrenOf(s, u, candidates);
     const inHeadOrder = headFill && level.length === 1 && level[0] === 0;
@@ -164,10 +191,25 @@ function wholeUnitPass(s: Selection, limit: number, final: boolean): void {
     const nextLevel: number[] = [];
     let headStopped = false;
     for (const u of candidates) {
-      const current = state[u]!;
+      let current = state[u]!;
       if (current === WHOLE || current === CUT) continue;
+      if (
+        ghosts &&
+        depth <= s.firstPassLevels &&
+        (skipped[parent[u]!] === 1 || skippedOpen[parent[u]!] === 1) &&
+        isContainer(s, u)
+      ) {
+        // The first pass would have reached it (and kept nothing there): its descendants too,
+        // even where the backfill has since kept something inside.
+        skippedOpen[u] = 1;
+        if (current === DROPPED) {
+          state[u] = OPEN;
+          current = OPEN;
+        }
+      }
       if (current === PARTIAL || current === OPEN) {
-        if (!final || worthDescending(s, u, limit - s.used)) nextLevel.push(u);
+        if (worthDescending(s, u, limit - s.used)) nextLevel.push(u);
+        else if (first) skipped[u] = 1;
         continue;
       }
       if (headStopped) continue;
@@ -175,7 +217,8 @@ function wholeUnitPass(s: Selection, limit: number, final: boolean): void {
       if (inHeadOrder) headStopped = true;
       if (isContainer(s, u)) {
         state[u] = OPEN;
-        if (!final || worthDescending(s, u, limit - s.used)) nextLevel.push(u);
+        if (worthDescending(s, u, limit - s.used)) nextLevel.push(u);
+        else if (first) skipped[u] = 1;
       } else if (kind[u] === NODE_STRING && cutCandidate[u] === 0) {
         cutCandidate[u] = 1;
         s.cutCandidates.push(u);
@@ -183,6 +226,8 @@ function wholeUnitPass(s: Selection, limit: number, final: boolean): void {
     }
     level = nextLevel;
   }
+  // Run out of containers with room left, visiting everything would have gone all the way down.
+  if (first) s.firstPassLevels = limit - s.used >= MIN_FILL_ROOM ? Number.POSITIVE_INFINITY : depth;
 }
 
 /** The node whose unit contains `position`. */
@@ -325,7 +370,7 @@ export function selectJson(
   hits: RelevanceHits | undefined,
   options: SelectJsonOptions,
 ): JsonSelection {
-  const s = createSelection(inventory, hits, options.nestedArrayCap);
+  const s = createSelection(inventory, hits, options.nestedArrayCap, options.visitAll === true);
   s.state[0] = PARTIAL;
   const share = hits?.queryMatched
     ? options.relevanceShare
@@ -333,10 +378,10 @@ export function selectJson(
       ? options.relevanceShare / 2
       : 0;
   if (share > 0) {
-    wholeUnitPass(s, budget - Math.floor(budget * share), false);
+    wholeUnitPass(s, budget - Math.floor(budget * share), true);
     backfill(s, budget);
   }
-  wholeUnitPass(s, budget, true);
+  wholeUnitPass(s, budget, false);
   cutPass(s, budget);
   return render(inventory, s.state, s.cutLength, hits);
 }
