@@ -1,5 +1,6 @@
 import {
   ANTHROPIC_ARTIFACT_TOOLS,
+  countGraphemes,
   createArtifactIndex,
   externalizeToolOutput,
   OPENAI_ARTIFACT_TOOLS,
@@ -94,7 +95,10 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
           ...(externalized.artifact ? { artifactId: externalized.artifact.id } : {}),
         };
       }
-      if ([...output.output].length <= inlineLimitChars) {
+      // Chars are grapheme clusters, as everywhere in the artifact store; a string no longer
+      // than the limit in UTF-16 units fits without counting.
+      const text = output.output;
+      if (text.length <= inlineLimitChars || countGraphemes(text) <= inlineLimitChars) {
         return { content: output.output, contentLost: false };
       }
       const stored = await artifacts.storeStep(
