@@ -1,4 +1,5 @@
 import { LosslessNumber } from './lossless-number.js';
+import { suspiciousNumberSpans } from './suspicious-number-spans.js';
 
 /** A parsed JSON value whose numbers keep their exact source text where it matters. */
 export type JsonValue = null | boolean | number | string | LosslessNumber | JsonArray | JsonObject;
@@ -23,71 +24,18 @@ function roundTrips(token: string): boolean {
   return String(Number(token)) === token;
 }
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const MINUS = 45;
-const PLUS = 43;
-const DOT = 46;
-const ZERO = 48;
-const NINE = 57;
-
-/** Index of the quote that closes the string opened at `open`, or -1. */
-function closingQuote(text: string, open: number): number {
-  let end = text.indexOf('"', open + 1);
-  while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
-    let backslashes = 0;
-    for (let k = end - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
-    if (backslashes % 2 === 0) break;
-    end = text.indexOf('"', end + 1);
-  }
-  return end;
-}
-
 /**
  * Start and end offsets of every number token of `text` (valid JSON) that a JavaScript number
- * cannot reproduce exactly. Strings are skipped with native `indexOf`; a number is sliced and
- * checked only when its shape allows loss: an exponent, 15 or more digits, a fraction ending in
- * 0, `-0`, or a fraction small enough for exponent notation. Shorter, plain tokens always
- * round-trip, so most documents allocate nothing here.
+ * cannot reproduce exactly: the scan reports the few tokens whose shape allows loss, and each is
+ * checked exactly. Most documents have none, so they allocate nothing here.
  */
 function lossyNumberSpans(text: string): number[] {
+  const candidates = suspiciousNumberSpans(text);
   const spans: number[] = [];
-  const length = text.length;
-  let i = 0;
-  while (i < length) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
-      const end = closingQuote(text, i);
-      if (end < 0) break;
-      i = end + 1;
-      continue;
-    }
-    if (code !== MINUS && (code < ZERO || code > NINE)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let digits = 0;
-    let last = 0;
-    let dot = false;
-    let exponent = false;
-    for (i = start + 1, digits = code === MINUS ? 0 : 1, last = code; i < length; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= ZERO && c <= NINE) {
-        digits++;
-        last = c;
-      } else if (c === DOT) dot = true;
-      else if (c === 101 || c === 69 || c === PLUS || c === MINUS) exponent = true;
-      else break;
-    }
-    const first = text.charCodeAt(code === MINUS ? start + 1 : start);
-    const suspicious =
-      exponent ||
-      digits >= 15 ||
-      (dot && last === ZERO) ||
-      (code === MINUS && digits === 1 && first === ZERO) ||
-      (dot && first === ZERO && digits > 6);
-    if (suspicious && !roundTrips(text.slice(start, i))) spans.push(start, i);
+  for (let k = 0; k < candidates.length; k += 2) {
+    const start = candidates[k]!;
+    const end = candidates[k + 1]!;
+    if (!roundTrips(text.slice(start, end))) spans.push(start, end);
   }
   return spans;
 }
@@ -102,27 +50,37 @@ const BOM = '\uFEFF';
  */
 export function parseJsonLossless(text: string): LosslessParseResult {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
-  let plain: JsonValue;
+  const spans = lossyNumberSpans(source);
+  if (spans.length > 0) {
+    // One parse of the text with each lossy number turned into a sentinel string. The check
+    // after it keeps an invalid text (`{1.0:2}`, `[1.0.0]`) from passing once rewritten; the
+    // plain parse below then reports the text's own error.
+    const value = parseOrUndefined(withSentinels(source, spans));
+    if (value !== undefined && spansAreNumberValues(source, spans)) {
+      const count = spans.length / 2;
+      return { ok: true, value: reviveSentinels(value, count), losslessNumbers: count };
+    }
+  }
   try {
-    plain = JSON.parse(source) as JsonValue;
+    return { ok: true, value: JSON.parse(source) as JsonValue, losslessNumbers: 0 };
   } catch (error) {
     return {
       ok: false,
       error: error instanceof SyntaxError ? error : new SyntaxError(String(error)),
     };
   }
-  if (typeof plain !== 'object' || plain === null) {
-    if (typeof plain === 'number') {
-      const token = source.trim();
-      return roundTrips(token)
-        ? { ok: true, value: plain, losslessNumbers: 0 }
-        : { ok: true, value: new LosslessNumber(token), losslessNumbers: 1 };
-    }
-    return { ok: true, value: plain, losslessNumbers: 0 };
-  }
+}
 
-  const spans = lossyNumberSpans(source);
-  if (spans.length === 0) return { ok: true, value: plain, losslessNumbers: 0 };
+function parseOrUndefined(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `source` with every span replaced by a JSON string holding the sentinel and the token. */
+function withSentinels(source: string, spans: number[]): string {
   const parts: string[] = [];
   let last = 0;
   for (let k = 0; k < spans.length; k += 2) {
@@ -131,39 +89,67 @@ export function parseJsonLossless(text: string): LosslessParseResult {
     parts.push(source.slice(last, start), `"${SENTINEL_IN_JSON}${source.slice(start, end)}"`);
     last = end;
   }
-  const count = spans.length / 2;
   parts.push(source.slice(last));
-  const value = JSON.parse(parts.join('')) as JsonValue;
-  return { ok: true, value: reviveSentinels(value), losslessNumbers: count };
+  return parts.join('');
+}
+
+const NUMBER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** True when every span is a well-formed number that no `:` follows (so not an object key). */
+function spansAreNumberValues(source: string, spans: number[]): boolean {
+  for (let k = 0; k < spans.length; k += 2) {
+    if (!NUMBER_GRAMMAR.test(source.slice(spans[k], spans[k + 1]))) return false;
+    let next = spans[k + 1]!;
+    let code = source.charCodeAt(next);
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      code = source.charCodeAt(++next);
+    }
+    if (code === 0x3a) return false;
+  }
+  return true;
 }
 
 function sentinelToNumber(value: string): LosslessNumber | undefined {
-  return value.startsWith(SENTINEL) ? new LosslessNumber(value.slice(SENTINEL.length)) : undefined;
+  return value.charCodeAt(0) === 0 && value.startsWith(SENTINEL)
+    ? new LosslessNumber(value.slice(SENTINEL.length))
+    : undefined;
 }
 
-function reviveSentinels(root: JsonValue): JsonValue {
+/** True when something made an enumerable property inherited by every plain object. */
+function objectPrototypeExtended(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
+}
+
+/**
+ * Replaces the `count` sentinel strings of a parsed value by `LosslessNumber`s, in place, and
+ * stops as soon as all are found. Objects are read with `for…in`, much faster than `Object.keys`
+ * on parsed objects, unless something extended `Object.prototype`.
+ */
+function reviveSentinels(root: JsonValue, count: number): JsonValue {
   if (typeof root === 'string') return sentinelToNumber(root) ?? root;
-  const stack: Array<JsonArray | JsonObject> = [];
-  if (typeof root === 'object' && root !== null && !LosslessNumber.isInstance(root))
-    stack.push(root);
-  while (stack.length > 0) {
+  if (typeof root !== 'object' || root === null) return root;
+  const ownKeysOnly = objectPrototypeExtended();
+  const stack: Array<JsonArray | JsonObject> = [root as JsonArray | JsonObject];
+  let left = count;
+  const revive = (container: JsonArray | JsonObject, key: string | number, item: JsonValue) => {
+    if (typeof item === 'string') {
+      const number = sentinelToNumber(item);
+      if (number === undefined) return;
+      Object.defineProperty(container, key, { value: number });
+      left--;
+    } else if (typeof item === 'object' && item !== null) {
+      stack.push(item as JsonArray | JsonObject);
+    }
+  };
+  while (stack.length > 0 && left > 0) {
     const container = stack.pop()!;
     if (Array.isArray(container)) {
-      for (let i = 0; i < container.length; i++) {
-        const item = container[i]!;
-        if (typeof item === 'string') {
-          const number = sentinelToNumber(item);
-          if (number) container[i] = number;
-        } else if (typeof item === 'object' && item !== null) stack.push(item as JsonArray);
-      }
+      for (let i = 0; i < container.length; i++) revive(container, i, container[i]!);
+    } else if (ownKeysOnly) {
+      for (const key of Object.keys(container)) revive(container, key, container[key]!);
     } else {
-      for (const key of Object.keys(container)) {
-        const item = container[key]!;
-        if (typeof item === 'string') {
-          const number = sentinelToNumber(item);
-          if (number) Object.defineProperty(container, key, { value: number });
-        } else if (typeof item === 'object' && item !== null) stack.push(item as JsonObject);
-      }
+      for (const key in container) revive(container, key, container[key]!);
     }
   }
   return root;

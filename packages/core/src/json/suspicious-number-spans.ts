@@ -1,0 +1,182 @@
+import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
+
+/** Which implementation `suspiciousNumberSpans` runs on in this process. */
+export type NumberScanBackend = 'wasm' | 'js';
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+
+/** Index of the quote that closes the string opened at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end > 0 && text.charCodeAt(end - 1) === BACKSLASH) {
+    let backslashes = 0;
+    for (let k = end - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) break;
+    end = text.indexOf('"', end + 1);
+  }
+  return end;
+}
+
+/**
+ * The JavaScript implementation of `suspiciousNumberSpans`: the fallback where WebAssembly is
+ * unavailable (for example `node --jitless`) and the reference the WebAssembly scan is tested
+ * against. Strings are skipped with native `indexOf`; everything else is read unit by unit.
+ */
+export function suspiciousNumberSpansInJs(text: string): number[] {
+  const spans: number[] = [];
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      const end = closingQuote(text, i);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    if (code !== MINUS && (code < ZERO || code > NINE)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let digits = 0;
+    let last = 0;
+    let dot = false;
+    let exponent = false;
+    for (i = start + 1, digits = code === MINUS ? 0 : 1, last = code; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= ZERO && c <= NINE) {
+        digits++;
+        last = c;
+      } else if (c === DOT) dot = true;
+      else if (c === 101 || c === 69 || c === PLUS || c === MINUS) exponent = true;
+      else break;
+    }
+    const first = text.charCodeAt(code === MINUS ? start + 1 : start);
+    const suspicious =
+      exponent ||
+      digits >= 15 ||
+      (dot && last === ZERO) ||
+      (code === MINUS && digits === 1 && first === ZERO) ||
+      (dot && first === ZERO && digits > 6);
+    if (suspicious) spans.push(start, i);
+  }
+  return spans;
+}
+
+// Memory layout of the WebAssembly scan: span pairs first, then the text as UTF-16 units, then
+// zero padding for the 16-unit vector loads that read past the text's end.
+const SPAN_PAIRS = 1024;
+const TEXT_OFFSET = SPAN_PAIRS * 8;
+const PADDING_BYTES = 32;
+const PAGE_BYTES = 65_536;
+/**
+ * One instance is kept and reused while its memory stays under this size (texts up to about 16
+ * million UTF-16 units). WebAssembly memory never shrinks, so a bigger text gets an instance of
+ * its own that is garbage-collected with its memory after the scan.
+ */
+const RETAINED_MEMORY_BYTES = 32 * 2 ** 20;
+
+// The part of the WebAssembly JavaScript API used here. Core compiles without the DOM library,
+// which is where TypeScript declares it, and must load where it is absent (`node --jitless`).
+interface WasmModule {
+  readonly kind?: 'number-scan';
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { readonly exports: object };
+}
+
+interface NumberScanExports {
+  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  count: { readonly value: number };
+  scan(from: number, end: number, out: number, capacity: number): number;
+}
+
+// undefined: not tried yet; null: WebAssembly (or SIMD, or Buffer) is unavailable here.
+let compiledScan: WasmModule | null | undefined;
+let retainedScan: NumberScanExports | undefined;
+
+function compiledModule(): WasmModule | null {
+  if (compiledScan === undefined) {
+    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    try {
+      compiledScan =
+        wasm !== undefined && typeof globalThis.Buffer === 'function'
+          ? new wasm.Module(globalThis.Buffer.from(NUMBER_SCAN_WASM_BASE64, 'base64'))
+          : null;
+    } catch {
+      compiledScan = null;
+    }
+  }
+  return compiledScan;
+}
+
+function withMemory(scan: NumberScanExports, bytes: number): NumberScanExports {
+  const missing = bytes - scan.memory.buffer.byteLength;
+  if (missing > 0) scan.memory.grow(Math.ceil(missing / PAGE_BYTES));
+  return scan;
+}
+
+function scannerFor(module: WasmModule, bytes: number): NumberScanExports {
+  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const create = () => new Instance(module, {}).exports as NumberScanExports;
+  if (bytes > RETAINED_MEMORY_BYTES) return withMemory(create(), bytes);
+  retainedScan ??= create();
+  return withMemory(retainedScan, bytes);
+}
+
+function suspiciousNumberSpansInWasm(text: string, module: WasmModule): number[] {
+  const textBytes = text.length * 2;
+  const scan = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
+  const buffer = scan.memory.buffer;
+  const units = globalThis.Buffer.from(buffer, TEXT_OFFSET, textBytes + PADDING_BYTES);
+  units.write(text, 0, 'utf16le');
+  units.fill(0, textBytes);
+  const pairs = new Int32Array(buffer, 0, SPAN_PAIRS * 2);
+  const spans: number[] = [];
+  const end = TEXT_OFFSET + textBytes;
+  let at = TEXT_OFFSET;
+  while (at < end) {
+    at = scan.scan(at, end, 0, SPAN_PAIRS);
+    const written = scan.count.value * 2;
+    for (let k = 0; k < written; k++) spans.push((pairs[k]! - TEXT_OFFSET) >>> 1);
+    if (written < SPAN_PAIRS * 2) break;
+  }
+  return spans;
+}
+
+/** `'wasm'` when the WebAssembly scan runs in this process, `'js'` when it falls back. */
+export function numberScanBackend(): NumberScanBackend {
+  return compiledModule() === null ? 'js' : 'wasm';
+}
+
+/**
+ * Start and end indices of every number token of `text` (which must be valid JSON: it is not
+ * validated) whose shape allows a JavaScript number to change it: an exponent, 15 or more digits,
+ * a fraction ending in 0, `-0`, or a fraction small enough for exponent notation. Every other
+ * token round-trips exactly, so callers check only these. Number-like text inside strings is never
+ * reported.
+ *
+ * Runs a SIMD WebAssembly scan over the text's UTF-16 units (number-scan.wat), several times
+ * faster than a JavaScript loop, and falls back to `suspiciousNumberSpansInJs` where WebAssembly
+ * is unavailable or its memory cannot grow.
+ */
+export function suspiciousNumberSpans(text: string): number[] {
+  const module = compiledModule();
+  if (module !== null) {
+    try {
+      return suspiciousNumberSpansInWasm(text, module);
+    } catch (error) {
+      // Growing memory fails with a RangeError when the process is out of it.
+      if (!(error instanceof RangeError)) throw error;
+    }
+  }
+  return suspiciousNumberSpansInJs(text);
+}
