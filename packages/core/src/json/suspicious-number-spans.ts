@@ -99,9 +99,17 @@ interface NumberScanExports {
   scan(from: number, end: number, out: number, capacity: number): number;
 }
 
+/** An instance with views over its current memory (recreated when the memory grows). */
+interface NumberScanner {
+  exports: NumberScanExports;
+  memory: ArrayBuffer;
+  units: Buffer;
+  pairs: Int32Array;
+}
+
 // undefined: not tried yet; null: WebAssembly (or SIMD, or Buffer) is unavailable here.
 let compiledScan: WasmModule | null | undefined;
-let retainedScan: NumberScanExports | undefined;
+let retainedScanner: NumberScanner | undefined;
 
 function compiledModule(): WasmModule | null {
   if (compiledScan === undefined) {
@@ -118,34 +126,45 @@ function compiledModule(): WasmModule | null {
   return compiledScan;
 }
 
-function withMemory(scan: NumberScanExports, bytes: number): NumberScanExports {
-  const missing = bytes - scan.memory.buffer.byteLength;
-  if (missing > 0) scan.memory.grow(Math.ceil(missing / PAGE_BYTES));
-  return scan;
+function createScanner(module: WasmModule): NumberScanner {
+  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const exports = new Instance(module, {}).exports as NumberScanExports;
+  return withViews({ exports } as NumberScanner);
 }
 
-function scannerFor(module: WasmModule, bytes: number): NumberScanExports {
-  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  const create = () => new Instance(module, {}).exports as NumberScanExports;
-  if (bytes > RETAINED_MEMORY_BYTES) return withMemory(create(), bytes);
-  retainedScan ??= create();
-  return withMemory(retainedScan, bytes);
+function withViews(scanner: NumberScanner): NumberScanner {
+  const memory = scanner.exports.memory.buffer;
+  scanner.memory = memory;
+  scanner.units = globalThis.Buffer.from(memory, TEXT_OFFSET);
+  scanner.pairs = new Int32Array(memory, 0, SPAN_PAIRS * 2);
+  return scanner;
+}
+
+function withMemory(scanner: NumberScanner, bytes: number): NumberScanner {
+  const missing = bytes - scanner.memory.byteLength;
+  if (missing <= 0) return scanner;
+  scanner.exports.memory.grow(Math.ceil(missing / PAGE_BYTES));
+  return withViews(scanner);
+}
+
+function scannerFor(module: WasmModule, bytes: number): NumberScanner {
+  if (bytes > RETAINED_MEMORY_BYTES) return withMemory(createScanner(module), bytes);
+  retainedScanner ??= createScanner(module);
+  retainedScanner = withMemory(retainedScanner, bytes);
+  return retainedScanner;
 }
 
 function suspiciousNumberSpansInWasm(text: string, module: WasmModule): number[] {
   const textBytes = text.length * 2;
-  const scan = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
-  const buffer = scan.memory.buffer;
-  const units = globalThis.Buffer.from(buffer, TEXT_OFFSET, textBytes + PADDING_BYTES);
+  const { exports, units, pairs } = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
   units.write(text, 0, 'utf16le');
-  units.fill(0, textBytes);
-  const pairs = new Int32Array(buffer, 0, SPAN_PAIRS * 2);
+  units.fill(0, textBytes, textBytes + PADDING_BYTES);
   const spans: number[] = [];
   const end = TEXT_OFFSET + textBytes;
   let at = TEXT_OFFSET;
   while (at < end) {
-    at = scan.scan(at, end, 0, SPAN_PAIRS);
-    const written = scan.count.value * 2;
+    at = exports.scan(at, end, 0, SPAN_PAIRS);
+    const written = exports.count.value * 2;
     for (let k = 0; k < written; k++) spans.push((pairs[k]! - TEXT_OFFSET) >>> 1);
     if (written < SPAN_PAIRS * 2) break;
   }
