@@ -2,7 +2,35 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type JsonValue, parseJsonLossless, stringifyJsonLossless } from './lossless-json.js';
 import { LosslessNumber } from './lossless-number.js';
-import { jsonPair } from './test-support/json-text-arbitraries.js';
+import { scanNumberTokensInJs } from './scan-number-tokens.js';
+import { jsonPair, numberToken } from './test-support/json-text-arbitraries.js';
+
+// An independent reference: every lossy token rewritten as a marked string before a native
+// parse, the marks turned back into LosslessNumber by a full walk.
+function referenceRoundTrip(text: string): string {
+  const { spans } = scanNumberTokensInJs(text);
+  let rewritten = '';
+  let last = 0;
+  for (let k = 0; k < spans.length; k += 3) {
+    const token = text.slice(spans[k], spans[k + 1]);
+    if (String(Number(token)) === token) continue;
+    rewritten += `${text.slice(last, spans[k])}"\\u0001${token}"`;
+    last = spans[k + 1]!;
+  }
+  const revive = (value: JsonValue): JsonValue => {
+    if (typeof value === 'string' && value.startsWith('\u0001')) {
+      return new LosslessNumber(value.slice(1));
+    }
+    if (Array.isArray(value)) return value.map(revive);
+    if (typeof value === 'object' && value !== null && !LosslessNumber.isInstance(value)) {
+      for (const key of Object.keys(value)) {
+        Object.defineProperty(value, key, { value: revive(value[key]!) });
+      }
+    }
+    return value;
+  };
+  return stringifyJsonLossless(revive(JSON.parse(rewritten + text.slice(last)) as JsonValue));
+}
 
 function roundTrip(text: string): string {
   const parsed = parseJsonLossless(text);
@@ -94,6 +122,39 @@ describe('parseJsonLossless / stringifyJsonLossless', () => {
     expect(roundTrip(text)).toBe(text);
     const objects = `${'{"a":'.repeat(depth)}1.0${'}'.repeat(depth)}`;
     expect(roundTrip(objects)).toBe(objects);
+  });
+
+  it.each([
+    ['{"a":[1.0],"b":2,"a":3}', '{"a":3,"b":2}'],
+    ['{"a":[],"b":1.0,"a":5}', '{"a":5,"b":1.0}'],
+    ['{"a":"x","b":1.0,"a":12345678901234567890}', '{"a":12345678901234567890,"b":1.0}'],
+    ['{"b":1.0,"2":12345678901234567890,"c":-0}', '{"2":12345678901234567890,"b":1.0,"c":-0}'],
+    ['[{"x":1.0},{"10":2.50,"9":1e5}]', '[{"x":1.0},{"9":1e5,"10":2.50}]'],
+  ])('puts each exact number where JSON.parse puts its value: %s', (text, expected) => {
+    expect(roundTrip(text)).toBe(expected);
+  });
+
+  it('agrees with a reference on objects with duplicate and index-like keys (property)', () => {
+    const { value: document } = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        numberToken,
+        fc.constantFrom('"s"', 'true', 'null', '"1.0"'),
+        fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(
+            fc.tuple(fc.constantFrom('a', 'b', '0', '1', '10', '__proto__', '1x'), tie('value')),
+            { maxLength: 5 },
+          )
+          .map((entries) => `{${entries.map(([key, item]) => `"${key}":${item}`).join(',')}}`),
+      ),
+    }));
+    fc.assert(
+      fc.property(document, (text) => {
+        expect(roundTrip(text)).toBe(referenceRoundTrip(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('orders index-like keys first, as JavaScript objects do (same object, RFC 8259 leaves order open)', () => {

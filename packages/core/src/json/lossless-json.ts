@@ -1,5 +1,5 @@
 import { LosslessNumber } from './lossless-number.js';
-import { suspiciousNumberSpans } from './suspicious-number-spans.js';
+import { scanNumberTokens } from './scan-number-tokens.js';
 
 /** A parsed JSON value whose numbers keep their exact source text where it matters. */
 export type JsonValue = null | boolean | number | string | LosslessNumber | JsonArray | JsonObject;
@@ -24,66 +24,126 @@ function roundTrips(token: string): boolean {
   return String(Number(token)) === token;
 }
 
-/**
- * Start and end offsets of every number token of `text` (valid JSON) that a JavaScript number
- * cannot reproduce exactly: the scan reports the few tokens whose shape allows loss, and each is
- * checked exactly. Most documents have none, so they allocate nothing here.
- */
-function lossyNumberSpans(text: string): number[] {
-  const candidates = suspiciousNumberSpans(text);
-  const spans: number[] = [];
-  for (let k = 0; k < candidates.length; k += 2) {
-    const start = candidates[k]!;
-    const end = candidates[k + 1]!;
-    if (!roundTrips(text.slice(start, end))) spans.push(start, end);
-  }
-  return spans;
-}
-
 const BOM = '\uFEFF';
 
 /**
  * Parses JSON like `JSON.parse` (so duplicate keys keep the last value, and keys that look like
- * array indices come first when serialized again, as in any JavaScript object), except that every number whose text a JavaScript number cannot
- * reproduce exactly becomes a `LosslessNumber` holding that text. Never throws: invalid JSON
- * returns `{ ok: false }`. A leading byte-order mark is ignored. Handles any nesting depth.
+ * array indices come first when serialized again, as in any JavaScript object), except that
+ * every number whose text a JavaScript number cannot reproduce exactly becomes a
+ * `LosslessNumber` holding that text. Never throws: invalid JSON returns `{ ok: false }`. A
+ * leading byte-order mark is ignored. Handles any nesting depth.
+ *
+ * One native parse, then one scan of the text for number tokens whose shape allows loss (see
+ * `scanNumberTokens`); each is checked exactly. Most documents have none and are done. Otherwise
+ * the parsed tree is walked in text order and the n-th number replaced for the n-th token; when
+ * the tree's order cannot be trusted to be the text's (keys that look like array indices,
+ * duplicate keys, nesting too deep to recurse), the text is parsed once more with each lossy
+ * token rewritten as a sentinel string instead.
  */
 export function parseJsonLossless(text: string): LosslessParseResult {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
-  const spans = lossyNumberSpans(source);
-  if (spans.length > 0) {
-    // One parse of the text with each lossy number turned into a sentinel string. The check
-    // after it keeps an invalid text (`{1.0:2}`, `[1.0.0]`) from passing once rewritten; the
-    // plain parse below then reports the text's own error.
-    const value = parseOrUndefined(withSentinels(source, spans));
-    if (value !== undefined && spansAreNumberValues(source, spans)) {
-      const count = spans.length / 2;
-      return { ok: true, value: reviveSentinels(value, count), losslessNumbers: count };
-    }
-  }
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(source) as JsonValue, losslessNumbers: 0 };
+    value = JSON.parse(source) as JsonValue;
   } catch (error) {
     return {
       ok: false,
       error: error instanceof SyntaxError ? error : new SyntaxError(String(error)),
     };
   }
-}
-
-function parseOrUndefined(text: string): JsonValue | undefined {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return undefined;
+  const scan = scanNumberTokens(source);
+  const lossy: number[] = [];
+  const { spans } = scan;
+  for (let k = 0; k < spans.length; k += 3) {
+    const start = spans[k]!;
+    const end = spans[k + 1]!;
+    if (!roundTrips(source.slice(start, end))) lossy.push(start, end, spans[k + 2]!);
   }
+  if (lossy.length === 0) return { ok: true, value, losslessNumbers: 0 };
+  const losslessNumbers = lossy.length / 3;
+  const attached = attachInTextOrder(value, source, lossy, scan.numbers, scan.strings);
+  if (attached !== undefined) return { ok: true, value: attached, losslessNumbers };
+  const rewritten = JSON.parse(withSentinels(source, lossy)) as JsonValue;
+  return { ok: true, value: reviveSentinels(rewritten, losslessNumbers), losslessNumbers };
 }
 
-/** `source` with every span replaced by a JSON string holding the sentinel and the token. */
+/** Thrown inside `attachInTextOrder` when the tree's order may differ from the text's. */
+const OUT_OF_ORDER = Symbol('out of order');
+
+/**
+ * Replaces, in place, the numbers of a freshly parsed tree at the ordinals of `lossy` (triples
+ * of start, end, ordinal) by `LosslessNumber`s of their source text. The tree is walked in
+ * property order, which is the text's order unless an object has index-like keys (enumerated
+ * first: the walk gives up on any object whose first key starts with a digit) or duplicate keys
+ * (detected after the walk: the tree then holds fewer strings than the text). Returns undefined
+ * when the order cannot be trusted; the tree may then be partly changed and must be dropped.
+ */
+function attachInTextOrder(
+  root: JsonValue,
+  source: string,
+  lossy: number[],
+  numbers: number,
+  strings: number,
+): JsonValue | undefined {
+  if (objectPrototypeExtended()) return undefined;
+  let next = 0;
+  let target = lossy[2]!;
+  let seenNumbers = 0;
+  let seenStrings = 0;
+  const visit = (value: JsonValue): JsonValue => {
+    if (typeof value === 'number') {
+      if (seenNumbers++ !== target) return value;
+      const number = new LosslessNumber(source.slice(lossy[next], lossy[next + 1]));
+      next += 3;
+      target = next < lossy.length ? lossy[next + 2]! : -1;
+      return number;
+    }
+    if (typeof value === 'string') {
+      seenStrings++;
+      return value;
+    }
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i]!;
+        const kept = visit(item);
+        if (kept !== item) value[i] = kept;
+      }
+      return value;
+    }
+    const object = value as JsonObject;
+    let first = true;
+    for (const key in object) {
+      if (first) {
+        const lead = key.charCodeAt(0);
+        if (lead >= 48 && lead <= 57) throw OUT_OF_ORDER;
+        first = false;
+      }
+      seenStrings++;
+      const item = object[key]!;
+      const kept = visit(item);
+      if (kept !== item) Object.defineProperty(object, key, { value: kept });
+    }
+    return value;
+  };
+  let result: JsonValue;
+  try {
+    result = visit(root);
+  } catch (error) {
+    // A RangeError is nesting too deep for recursion; the sentinel path handles any depth.
+    if (error === OUT_OF_ORDER || error instanceof RangeError) return undefined;
+    throw error;
+  }
+  return seenNumbers === numbers && seenStrings === strings && next === lossy.length
+    ? result
+    : undefined;
+}
+
+/** `source` with every span (start, end, ordinal triples) replaced by a sentinel string. */
 function withSentinels(source: string, spans: number[]): string {
   const parts: string[] = [];
   let last = 0;
-  for (let k = 0; k < spans.length; k += 2) {
+  for (let k = 0; k < spans.length; k += 3) {
     const start = spans[k]!;
     const end = spans[k + 1]!;
     parts.push(source.slice(last, start), `"${SENTINEL_IN_JSON}${source.slice(start, end)}"`);
@@ -91,22 +151,6 @@ function withSentinels(source: string, spans: number[]): string {
   }
   parts.push(source.slice(last));
   return parts.join('');
-}
-
-const NUMBER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-
-/** True when every span is a well-formed number that no `:` follows (so not an object key). */
-function spansAreNumberValues(source: string, spans: number[]): boolean {
-  for (let k = 0; k < spans.length; k += 2) {
-    if (!NUMBER_GRAMMAR.test(source.slice(spans[k], spans[k + 1]))) return false;
-    let next = spans[k + 1]!;
-    let code = source.charCodeAt(next);
-    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
-      code = source.charCodeAt(++next);
-    }
-    if (code === 0x3a) return false;
-  }
-  return true;
 }
 
 function sentinelToNumber(value: string): LosslessNumber | undefined {

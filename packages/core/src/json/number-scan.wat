@@ -23,16 +23,23 @@
 
   ;; Spans written by the last `scan` call.
   (global $count (export "count") (mut i32) (i32.const 0))
+  ;; Number tokens and strings (keys included) seen since the caller last set these to 0. A
+  ;; reported span carries the ordinal of its token among all number tokens, which lets a caller
+  ;; find the token's value in a parsed tree; both totals let it check that the tree holds every
+  ;; token in source order (duplicate keys would drop some).
+  (global $numbers (export "numbers") (mut i32) (i32.const 0))
+  (global $strings (export "strings") (mut i32) (i32.const 0))
 
-  ;; Scans units from byte offset $p to $end, writing each reported token as a pair of i32 byte
-  ;; offsets [start, end) at $out, at most $cap pairs. Returns the offset where the scan stopped:
-  ;; $end (or beyond) when done, or the start of the token that found the output full, so a
-  ;; caller that has read the pairs can call again from there. Sets `count` to the pairs written.
+  ;; Scans units from byte offset $p to $end, writing each reported token as three i32 (its start
+  ;; and end byte offsets and its ordinal among the number tokens) at $out, at most $cap of them.
+  ;; Returns the offset where the scan stopped: $end (or beyond) when done, or the start of the
+  ;; token that found the output full, so a caller that has read the spans can call again from
+  ;; there. Sets `count` to the spans written.
   (func (export "scan") (param $p i32) (param $end i32) (param $out i32) (param $cap i32)
     (result i32)
     (local $v v128) (local $mask i32) (local $c i32) (local $n i32)
     (local $start i32) (local $minus i32) (local $first i32) (local $last i32)
-    (local $digits i32) (local $dot i32) (local $exponent i32)
+    (local $digits i32) (local $dot i32) (local $exponent i32) (local $slot i32)
     (block $done
       (loop $next
         ;; Skip to the next quote, minus or digit.
@@ -63,6 +70,7 @@
         ;; A string: skip to its closing quote.
         (if (i32.eq (local.get $c) (i32.const 34))
           (then
+            (global.set $strings (i32.add (global.get $strings) (i32.const 1)))
             (local.set $p (i32.add (local.get $p) (i32.const 2)))
             (loop $string
               (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
@@ -98,6 +106,7 @@
         (local.set $digits (i32.const 0))
         (local.set $dot (i32.const 0))
         (local.set $exponent (i32.const 0))
+        (global.set $numbers (i32.add (global.get $numbers) (i32.const 1)))
         (block $token_end
           (loop $token
             (local.set $c (i32.load16_u (local.get $p)))
@@ -146,17 +155,16 @@
                   (i32.and
                     (i32.eq (local.get $first) (i32.const 48))
                     (i32.gt_u (local.get $digits) (i32.const 6))))))))
-        ;; Output full: stop before this token, so the next call reports it.
+        ;; Output full: stop before this token, so the next call reads it again.
         (if (i32.ge_u (local.get $n) (local.get $cap))
           (then
+            (global.set $numbers (i32.sub (global.get $numbers) (i32.const 1)))
             (local.set $p (local.get $start))
             (br $done)))
-        (i32.store
-          (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
-          (local.get $start))
-        (i32.store offset=4
-          (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
-          (local.get $p))
+        (local.set $slot (i32.add (local.get $out) (i32.mul (local.get $n) (i32.const 12))))
+        (i32.store (local.get $slot) (local.get $start))
+        (i32.store offset=4 (local.get $slot) (local.get $p))
+        (i32.store offset=8 (local.get $slot) (i32.sub (global.get $numbers) (i32.const 1)))
         (local.set $n (i32.add (local.get $n) (i32.const 1)))
         (br $next)))
     (global.set $count (local.get $n))

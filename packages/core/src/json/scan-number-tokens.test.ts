@@ -5,16 +5,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import initWabt from 'wabt';
 import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
-import {
-  numberScanBackend,
-  suspiciousNumberSpans,
-  suspiciousNumberSpansInJs,
-} from './suspicious-number-spans.js';
+import { numberScanBackend, scanNumberTokens, scanNumberTokensInJs } from './scan-number-tokens.js';
 import { jsonPair, numberToken, rawStringLiteral } from './test-support/json-text-arbitraries.js';
 
-const tokens = (text: string, spans: number[]): string[] => {
+const tokens = (text: string): string[] => {
+  const { spans } = scanNumberTokens(text);
   const out: string[] = [];
-  for (let k = 0; k < spans.length; k += 2) out.push(text.slice(spans[k], spans[k + 1]));
+  for (let k = 0; k < spans.length; k += 3) out.push(text.slice(spans[k], spans[k + 1]));
   return out;
 };
 
@@ -34,7 +31,7 @@ const document = fc
       .map((separator) => `[${items.join(separator)}]`),
   );
 
-describe('suspiciousNumberSpans', () => {
+describe('scanNumberTokens', () => {
   it('runs on WebAssembly in Node', () => {
     expect(numberScanBackend()).toBe('wasm');
   });
@@ -42,7 +39,7 @@ describe('suspiciousNumberSpans', () => {
   it('reports exactly the tokens whose shape allows loss, never number-like text in strings', () => {
     const text =
       '{"id":12345678901234567890,"n":42,"s":"1.0 and 1e5\\" -0 99999999999999999","a":[1.0,-0,1E5,0.0000001,1.5,-0.5,123456789012345],"t":true}';
-    expect(tokens(text, suspiciousNumberSpans(text))).toEqual([
+    expect(tokens(text)).toEqual([
       '12345678901234567890',
       '1.0',
       '-0',
@@ -56,7 +53,7 @@ describe('suspiciousNumberSpans', () => {
     fc.assert(
       fc.property(document, (text) => {
         JSON.parse(text);
-        expect(suspiciousNumberSpans(text)).toEqual(suspiciousNumberSpansInJs(text));
+        expect(scanNumberTokens(text)).toEqual(scanNumberTokensInJs(text));
       }),
       { numRuns: 3000 },
     );
@@ -65,31 +62,38 @@ describe('suspiciousNumberSpans', () => {
   it('keeps scanning past a full span buffer (thousands of suspicious tokens)', () => {
     const values = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `${i}.0` : `${i}`));
     const text = `[${values.join(',')}]`;
-    const spans = suspiciousNumberSpans(text);
-    expect(spans).toEqual(suspiciousNumberSpansInJs(text));
-    expect(tokens(text, spans)).toEqual(values.filter((_, i) => i % 3 === 0));
+    const scan = scanNumberTokens(text);
+    expect(scan).toEqual(scanNumberTokensInJs(text));
+    expect(scan.numbers).toBe(5000);
+    expect(tokens(text)).toEqual(values.filter((_, i) => i % 3 === 0));
+    // Each span carries its token's ordinal among all numbers.
+    expect(scan.spans.filter((_, k) => k % 3 === 2)).toEqual(
+      values.flatMap((_, i) => (i % 3 === 0 ? [i] : [])),
+    );
   });
 
   it('does not mistake units whose low byte is a quote or a backslash for either', () => {
     // U+0122 and U+2222 end in 0x22 ("), U+225C in 0x5C (\): none may end or escape a string.
     const text = '["\u0122 1.0", "\u225c", 1.50, "\u2222\u225c\\"", -0, "\ud800", 1e3]';
-    expect(tokens(text, suspiciousNumberSpans(text))).toEqual(['1.50', '-0', '1e3']);
+    expect(tokens(text)).toEqual(['1.50', '-0', '1e3']);
   });
 
   it('scans a text too big for the retained instance on an instance of its own', () => {
     const record = '{"message":"ok, 1.0 retries","id":12345678901234567890,"ratio":0.5},\n';
     const text = `[${record.repeat(300_000)}{}]`;
     expect(text.length * 2).toBeGreaterThan(32 * 2 ** 20);
-    const spans = suspiciousNumberSpans(text);
-    expect(spans.length).toBe(600_000);
-    expect(text.slice(spans.at(-2), spans.at(-1))).toBe('12345678901234567890');
+    const { spans, numbers, strings } = scanNumberTokens(text);
+    expect(spans.length).toBe(3 * 300_000);
+    expect(numbers).toBe(600_000);
+    expect(strings).toBe(1_200_000);
+    expect(text.slice(spans.at(-3), spans.at(-2))).toBe('12345678901234567890');
     // The retained instance still works afterwards.
-    expect(tokens('[1.0]', suspiciousNumberSpans('[1.0]'))).toEqual(['1.0']);
+    expect(tokens('[1.0]')).toEqual(['1.0']);
   });
 
-  it('reports nothing for empty and scalar-free documents', () => {
+  it('reports no span for empty and number-free documents', () => {
     for (const text of ['', '[]', '{}', '"1.0"', '[true,false,null]']) {
-      expect(suspiciousNumberSpans(text)).toEqual([]);
+      expect(scanNumberTokens(text).spans).toEqual([]);
     }
   });
 
@@ -97,7 +101,7 @@ describe('suspiciousNumberSpans', () => {
     it('matches the JavaScript scan', () => {
       for (const fixture of listFixtures({ kind: 'json' })) {
         const text = readFixture(fixture.path);
-        expect(suspiciousNumberSpans(text), fixture.path).toEqual(suspiciousNumberSpansInJs(text));
+        expect(scanNumberTokens(text), fixture.path).toEqual(scanNumberTokensInJs(text));
       }
     });
   });

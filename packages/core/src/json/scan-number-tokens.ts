@@ -1,7 +1,20 @@
 import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
 
-/** Which implementation `suspiciousNumberSpans` runs on in this process. */
+/** Which implementation `scanNumberTokens` runs on in this process. */
 export type NumberScanBackend = 'wasm' | 'js';
+
+/** What `scanNumberTokens` found in a JSON text. */
+export interface NumberTokenScan {
+  /**
+   * One triple per number token whose shape allows loss, in text order: its start and end index
+   * in the text, and its ordinal among all number tokens (0 for the first number of the text).
+   */
+  spans: number[];
+  /** Number tokens in the text. */
+  numbers: number;
+  /** String tokens in the text, object keys included. */
+  strings: number;
+}
 
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -24,17 +37,20 @@ function closingQuote(text: string, open: number): number {
 }
 
 /**
- * The JavaScript implementation of `suspiciousNumberSpans`: the fallback where WebAssembly is
+ * The JavaScript implementation of `scanNumberTokens`: the fallback where WebAssembly is
  * unavailable (for example `node --jitless`) and the reference the WebAssembly scan is tested
  * against. Strings are skipped with native `indexOf`; everything else is read unit by unit.
  */
-export function suspiciousNumberSpansInJs(text: string): number[] {
+export function scanNumberTokensInJs(text: string): NumberTokenScan {
   const spans: number[] = [];
   const length = text.length;
+  let numbers = 0;
+  let strings = 0;
   let i = 0;
   while (i < length) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
+      strings++;
       const end = closingQuote(text, i);
       if (end < 0) break;
       i = end + 1;
@@ -45,6 +61,7 @@ export function suspiciousNumberSpansInJs(text: string): number[] {
       continue;
     }
     const start = i;
+    numbers++;
     let digits = 0;
     let last = 0;
     let dot = false;
@@ -65,15 +82,15 @@ export function suspiciousNumberSpansInJs(text: string): number[] {
       (dot && last === ZERO) ||
       (code === MINUS && digits === 1 && first === ZERO) ||
       (dot && first === ZERO && digits > 6);
-    if (suspicious) spans.push(start, i);
+    if (suspicious) spans.push(start, i, numbers - 1);
   }
-  return spans;
+  return { spans, numbers, strings };
 }
 
-// Memory layout of the WebAssembly scan: span pairs first, then the text as UTF-16 units, then
+// Memory layout of the WebAssembly scan: span triples first, then the text as UTF-16 units, then
 // zero padding for the 16-unit vector loads that read past the text's end.
-const SPAN_PAIRS = 1024;
-const TEXT_OFFSET = SPAN_PAIRS * 8;
+const SPAN_CAPACITY = 1024;
+const TEXT_OFFSET = SPAN_CAPACITY * 12;
 const PADDING_BYTES = 32;
 const PAGE_BYTES = 65_536;
 /**
@@ -96,6 +113,8 @@ interface WasmApi {
 interface NumberScanExports {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   count: { readonly value: number };
+  numbers: { value: number };
+  strings: { value: number };
   scan(from: number, end: number, out: number, capacity: number): number;
 }
 
@@ -104,7 +123,7 @@ interface NumberScanner {
   exports: NumberScanExports;
   memory: ArrayBuffer;
   units: Buffer;
-  pairs: Int32Array;
+  triples: Int32Array;
 }
 
 // undefined: not tried yet; null: WebAssembly (or SIMD, or Buffer) is unavailable here.
@@ -136,7 +155,7 @@ function withViews(scanner: NumberScanner): NumberScanner {
   const memory = scanner.exports.memory.buffer;
   scanner.memory = memory;
   scanner.units = globalThis.Buffer.from(memory, TEXT_OFFSET);
-  scanner.pairs = new Int32Array(memory, 0, SPAN_PAIRS * 2);
+  scanner.triples = new Int32Array(memory, 0, SPAN_CAPACITY * 3);
   return scanner;
 }
 
@@ -154,21 +173,29 @@ function scannerFor(module: WasmModule, bytes: number): NumberScanner {
   return retainedScanner;
 }
 
-function suspiciousNumberSpansInWasm(text: string, module: WasmModule): number[] {
+function scanNumberTokensInWasm(text: string, module: WasmModule): NumberTokenScan {
   const textBytes = text.length * 2;
-  const { exports, units, pairs } = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
+  const { exports, units, triples } = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
   units.write(text, 0, 'utf16le');
   units.fill(0, textBytes, textBytes + PADDING_BYTES);
+  exports.numbers.value = 0;
+  exports.strings.value = 0;
   const spans: number[] = [];
   const end = TEXT_OFFSET + textBytes;
   let at = TEXT_OFFSET;
   while (at < end) {
-    at = exports.scan(at, end, 0, SPAN_PAIRS);
-    const written = exports.count.value * 2;
-    for (let k = 0; k < written; k++) spans.push((pairs[k]! - TEXT_OFFSET) >>> 1);
-    if (written < SPAN_PAIRS * 2) break;
+    at = exports.scan(at, end, 0, SPAN_CAPACITY);
+    const written = exports.count.value * 3;
+    for (let k = 0; k < written; k += 3) {
+      spans.push(
+        (triples[k]! - TEXT_OFFSET) >>> 1,
+        (triples[k + 1]! - TEXT_OFFSET) >>> 1,
+        triples[k + 2]!,
+      );
+    }
+    if (written < SPAN_CAPACITY * 3) break;
   }
-  return spans;
+  return { spans, numbers: exports.numbers.value, strings: exports.strings.value };
 }
 
 /** `'wasm'` when the WebAssembly scan runs in this process, `'js'` when it falls back. */
@@ -177,25 +204,25 @@ export function numberScanBackend(): NumberScanBackend {
 }
 
 /**
- * Start and end indices of every number token of `text` (which must be valid JSON: it is not
- * validated) whose shape allows a JavaScript number to change it: an exponent, 15 or more digits,
- * a fraction ending in 0, `-0`, or a fraction small enough for exponent notation. Every other
- * token round-trips exactly, so callers check only these. Number-like text inside strings is never
- * reported.
+ * Finds, in `text` (which must be valid JSON: it is not validated), every number token whose
+ * shape allows a JavaScript number to change it: an exponent, 15 or more digits, a fraction
+ * ending in 0, `-0`, or a fraction small enough for exponent notation. Every other token
+ * round-trips exactly, so callers check only these. Number-like text inside strings is never
+ * reported. Also counts all number and string tokens.
  *
  * Runs a SIMD WebAssembly scan over the text's UTF-16 units (number-scan.wat), several times
- * faster than a JavaScript loop, and falls back to `suspiciousNumberSpansInJs` where WebAssembly
- * is unavailable or its memory cannot grow.
+ * faster than a JavaScript loop, and falls back to `scanNumberTokensInJs` where WebAssembly is
+ * unavailable or its memory cannot grow.
  */
-export function suspiciousNumberSpans(text: string): number[] {
+export function scanNumberTokens(text: string): NumberTokenScan {
   const module = compiledModule();
   if (module !== null) {
     try {
-      return suspiciousNumberSpansInWasm(text, module);
+      return scanNumberTokensInWasm(text, module);
     } catch (error) {
       // Growing memory fails with a RangeError when the process is out of it.
       if (!(error instanceof RangeError)) throw error;
     }
   }
-  return suspiciousNumberSpansInJs(text);
+  return scanNumberTokensInJs(text);
 }
