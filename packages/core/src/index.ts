@@ -47,6 +47,7 @@ export {
   stringifyJsonLossless,
 } from './json/lossless-json.js';
 export { LosslessNumber } from './json/lossless-number.js';
+export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
 export {
   appendDisclosureNotes,
