@@ -56,7 +56,7 @@ export function createDigester(settings: DigestSettings = {}): Digester {
       digest: result.text,
       contentLost: result.contentLost,
       elisions: result.elisions,
-      digestBytes: utf8ByteLength(result.text),
+      digestBytes: result.bytes,
     };
   };
   return {

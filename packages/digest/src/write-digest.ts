@@ -1,0 +1,145 @@
+import {
+  type JsonArray,
+  type JsonObject,
+  type JsonValue,
+  LosslessNumber,
+  utf8ByteLength,
+} from '@compaction/core';
+import { countCodePoints } from './count-code-points.js';
+import type { DigestCaps } from './digest-settings.js';
+import type { DigestElisions, ValueDigest } from './digest-value.js';
+import { smallestKeys } from './smallest-keys.js';
+
+const ELLIPSIS = 0x2026;
+
+// One shape for arrays and objects keeps the loop's property accesses monomorphic.
+interface Frame {
+  /** The array or object being written. */
+  container: JsonArray | JsonObject;
+  /** The keys to write, in order; undefined for an array. */
+  keys: string[] | undefined;
+  /** Next element or key to write. */
+  index: number;
+  /** Elements or keys to write. */
+  end: number;
+  /** Nesting depth of the container (the root is 1). */
+  depth: number;
+  /** What closes the container: any sentinel, then `]` or `}`. */
+  close: string;
+}
+
+// A data string that starts with "…" is written with the JSON escape \u2026: the parsed value is
+// unchanged, but a reader can tell it from a digest's own "…" sentinels and descriptors.
+function quote(text: string): string {
+  const first = text.charCodeAt(0);
+  // Most keys and short values need no escape; checking is about twice as fast as
+  // JSON.stringify on a short string, and quote only ever sees strings up to the scalar cap.
+  let plain = first !== ELLIPSIS;
+  for (let i = 0; plain && i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    plain = code >= 0x20 && code !== 0x22 && code !== 0x5c && (code < 0xd800 || code > 0xdfff);
+  }
+  if (plain) return `"${text}"`;
+  const json = JSON.stringify(text);
+  return first === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
+}
+
+/**
+ * Writes a digest (see `digestValue`) text by hand, one iterative pass over the kept part.
+ * `digestValue` builds the same bytes faster through the native serializer; this writer is its
+ * fallback and the reference its tests compare against.
+ */
+export function writeDigest(root: JsonValue, caps: DigestCaps): ValueDigest {
+  const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
+  const elisions: DigestElisions = {
+    arraysSampled: 0,
+    objectsSampled: 0,
+    stringsElided: 0,
+    containersElided: 0,
+  };
+  let out = '';
+  const stack: Frame[] = [];
+
+  // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
+  // pushes.
+  const open = (value: JsonValue, depth: number): string => {
+    switch (typeof value) {
+      case 'string': {
+        // Code points never outnumber UTF-16 units, so short strings need no count.
+        if (value.length <= scalarMax) return quote(value);
+        const chars = countCodePoints(value);
+        if (chars <= scalarMax) return quote(value);
+        elisions.stringsElided++;
+        return `"…(${chars} chars)"`;
+      }
+      case 'number':
+        return Number.isFinite(value) ? String(value) : 'null';
+      case 'boolean':
+        return value ? 'true' : 'false';
+    }
+    if (value === null || value === undefined) {
+      return 'null';
+    }
+    if (LosslessNumber.isInstance(value)) {
+      return value.text;
+    }
+    if (Array.isArray(value)) {
+      if (depth > maxDepth && value.length > 0) {
+        elisions.containersElided++;
+        return `"…(array of ${value.length})"`;
+      }
+      const end = Math.min(value.length, arraySample);
+      let close = ']';
+      if (end < value.length) {
+        elisions.arraysSampled++;
+        close = `${end > 0 ? ',' : ''}"…${value.length - end} more of ${value.length}"]`;
+      }
+      stack.push({ container: value, keys: undefined, index: 0, end, depth, close });
+      return '[';
+    }
+    const object = value as JsonObject;
+    let keys = Object.keys(object);
+    if (depth > maxDepth && keys.length > 0) {
+      elisions.containersElided++;
+      return `"…(object of ${keys.length} key${keys.length === 1 ? '' : 's'})"`;
+    }
+    let close = '}';
+    if (keys.length > maxKeys) {
+      elisions.objectsSampled++;
+      const total = keys.length;
+      keys = smallestKeys(keys, maxKeys);
+      let sentinelKey = '…';
+      while (Object.hasOwn(object, sentinelKey)) sentinelKey += '…';
+      close = `${keys.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - keys.length} more of ${total} keys"}`;
+    }
+    stack.push({ container: object, keys, index: 0, end: keys.length, depth, close });
+    return '{';
+  };
+
+  out += open(root, 1);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index < frame.end) {
+      const index = frame.index++;
+      const separator = index > 0 ? ',' : '';
+      if (frame.keys === undefined) {
+        out += separator + open((frame.container as JsonArray)[index]!, frame.depth + 1);
+      } else {
+        const key = frame.keys[index]!;
+        out += `${separator}${quote(key)}:`;
+        out += open((frame.container as JsonObject)[key]!, frame.depth + 1);
+      }
+      continue;
+    }
+    out += frame.close;
+    stack.pop();
+  }
+
+  const contentLost =
+    elisions.arraysSampled +
+      elisions.objectsSampled +
+      elisions.stringsElided +
+      elisions.containersElided >
+    0;
+  return { text: out, bytes: utf8ByteLength(out), contentLost, elisions };
+}
