@@ -156,9 +156,14 @@ describe('digestValue', () => {
 
   it('writes numbers that do not survive a JavaScript number as their source text', () => {
     const big = new LosslessNumber('12345678901234567890');
-    // A LosslessNumber from another copy of core carries the same brand.
-    const foreign = { [Symbol.for('compaction.LosslessNumber')]: true, text: '1.50' };
-    const value = { ids: [big, foreign as unknown as JsonValue, 3] };
+    // A LosslessNumber from another copy of core: another class with the same brand.
+    class OtherLosslessNumber {
+      constructor(readonly text: string) {
+        Object.defineProperty(this, Symbol.for('compaction.LosslessNumber'), { value: true });
+      }
+    }
+    const foreign = new OtherLosslessNumber('1.50') as unknown as JsonValue;
+    const value = { ids: [big, foreign, 3] };
     expect(expectSameAsHandWriter(value, caps(5, 5, 10, 4))).toBe(
       '{"ids":[12345678901234567890,1.50,3]}',
     );

@@ -54,12 +54,6 @@ const DATA = '\u0000\u0001';
 const DATA_JSON = '"\\u0000\\u0001';
 const DATA_ESCAPED = '"\\u2026';
 
-function occurrences(text: string, part: string): number {
-  let count = 0;
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
-  return count;
-}
-
 function setOwn(object: JsonObject, key: string, value: JsonValue): void {
   // Assigning `__proto__` would set the prototype instead of adding a key.
   if (key === '__proto__') {
@@ -105,6 +99,7 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
   let clash = false;
   // Set when the kept part nests deeper than the recursion may go.
   let tooDeep = false;
+  let lossless = 0;
 
   const keyOf = (key: string, source: JsonObject): string => {
     if (key.charCodeAt(0) !== ELLIPSIS) return key;
@@ -143,7 +138,10 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
       return null;
     }
     if (Array.isArray(value)) return visitArray(value, depth);
-    if (LosslessNumber.isInstance(value)) {
+    // A LosslessNumber, from any copy of core, is a class instance and never a plain object:
+    // checking the prototype first spares parsed objects the slower brand lookup.
+    if (Object.getPrototypeOf(value) !== Object.prototype && LosslessNumber.isInstance(value)) {
+      lossless++;
       // A copy from another instance of core would not serialize through this one.
       return value instanceof LosslessNumber
         ? value
@@ -249,15 +247,21 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
 
   const tree = visit(root, 1);
   if (tooDeep) return writeDigest(root, caps);
-  let text = stringifyJsonLossless(tree);
+  // Without numbers to restore, and at a depth the native serializer handles, plain
+  // JSON.stringify writes the same text without a pass looking for number sentinels.
+  let text = lossless > 0 ? stringifyJsonLossless(tree) : JSON.stringify(tree);
   // Data that spells a stand-in itself makes the swap ambiguous: write by hand instead.
-  if (clash || occurrences(text, OWN) !== own) return writeDigest(root, caps);
+  if (clash) return writeDigest(root, caps);
   if (data > 0) {
-    if (occurrences(text, DATA_JSON) !== data) return writeDigest(root, caps);
-    text = text.split(DATA_JSON).join(DATA_ESCAPED);
+    const parts = text.split(DATA_JSON);
+    if (parts.length - 1 !== data) return writeDigest(root, caps);
+    text = parts.join(DATA_ESCAPED);
   }
+  const parts = text.split(OWN);
+  if (parts.length - 1 !== own) return writeDigest(root, caps);
   const bytes = utf8ByteLength(text) + 2 * own;
-  if (own > 0) text = text.replaceAll(OWN, '…');
+  // join builds a flat string, where replaceAll would leave a rope for the caller to flatten.
+  if (own > 0) text = parts.join('…');
 
   const contentLost =
     elisions.arraysSampled +
