@@ -246,12 +246,12 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
   };
 
   const tree = visit(root, 1);
-  if (tooDeep) return writeDigest(root, caps);
+  // Too deep for the recursion, or data that spells a stand-in itself (which makes the swap
+  // ambiguous): the hand writer writes the same digest.
+  if (tooDeep || clash) return writeDigest(root, caps);
   // Without numbers to restore, and at a depth the native serializer handles, plain
   // JSON.stringify writes the same text without a pass looking for number sentinels.
   let text = lossless > 0 ? stringifyJsonLossless(tree) : JSON.stringify(tree);
-  // Data that spells a stand-in itself makes the swap ambiguous: write by hand instead.
-  if (clash) return writeDigest(root, caps);
   if (data > 0) {
     const parts = text.split(DATA_JSON);
     if (parts.length - 1 !== data) return writeDigest(root, caps);
