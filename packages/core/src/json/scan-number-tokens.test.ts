@@ -59,6 +59,29 @@ describe('scanNumberTokens', () => {
     );
   });
 
+  it('carries strings, escapes and numbers across vector boundaries', () => {
+    const body =
+      '"a\\\\\\"b", 12345678901234567890, "\\\\", 1.0, "x\\"1.0", -0, "\u0122\\\\", 1e5, "\\""';
+    for (let shift = 0; shift <= 140; shift++) {
+      // A run of escaped backslashes whose length moves the next quote across a boundary.
+      const run = `${'\\\\'.repeat(shift >> 1)}${shift & 1 ? 'x' : ''}`;
+      const text = `[${' '.repeat(shift)}${body}, "${run}", "${run}\\"", 1.50]`;
+      JSON.parse(text);
+      expect(scanNumberTokens(text), `shift ${shift}`).toEqual(scanNumberTokensInJs(text));
+      expect(tokens(text)).toEqual(['12345678901234567890', '1.0', '-0', '1e5', '1.50']);
+    }
+  });
+
+  it('finds the same spans as the JavaScript scan wherever vectors split a document (property)', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 200 }), document, document, (shift, a, b) => {
+        const text = `[${' '.repeat(shift)}${a},\n${b}]`;
+        expect(scanNumberTokens(text)).toEqual(scanNumberTokensInJs(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('keeps scanning past a full span buffer (thousands of suspicious tokens)', () => {
     const values = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `${i}.0` : `${i}`));
     const text = `[${values.join(',')}]`;
