@@ -38,6 +38,26 @@ export {
   InvalidArgumentError,
 } from './errors.js';
 export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
+export { buildJsonTape, type JsonTapeOutcome } from './json/build-json-tape.js';
+export {
+  type JsonTape,
+  TAPE_ARRAY,
+  TAPE_END,
+  TAPE_ESCAPED_KEY,
+  TAPE_ESCAPED_VALUE,
+  TAPE_FLAGS,
+  TAPE_KEY_END,
+  TAPE_KEY_START,
+  TAPE_KIND,
+  TAPE_LITERAL,
+  TAPE_NEXT,
+  TAPE_NUMBER,
+  TAPE_OBJECT,
+  TAPE_SIZE,
+  TAPE_START,
+  TAPE_STRIDE,
+  TAPE_STRING,
+} from './json/json-tape.js';
 export {
   type JsonArray,
   type JsonObject,

@@ -1,10 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import initWabt from 'wabt';
-import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
 import { numberScanBackend, scanNumberTokens, scanNumberTokensInJs } from './scan-number-tokens.js';
 import { jsonPair, numberToken, rawStringLiteral } from './test-support/json-text-arbitraries.js';
 
@@ -144,15 +141,5 @@ describe('scanNumberTokens', () => {
       },
     );
     expect(output.trim()).toBe('undefined 2 12345678901234567890 1.0');
-  });
-
-  it('ships the module compiled from number-scan.wat (run `pnpm build:wasm` after editing it)', async () => {
-    const wabt = await initWabt();
-    const source = readFileSync(new URL('./number-scan.wat', import.meta.url), 'utf8');
-    const module = wabt.parseWat('number-scan.wat', source, { simd: true });
-    module.validate();
-    const { buffer } = module.toBinary({});
-    module.destroy();
-    expect(NUMBER_SCAN_WASM_BASE64).toBe(Buffer.from(buffer).toString('base64'));
   });
 });

@@ -1,4 +1,11 @@
 import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
+import {
+  compileWasm,
+  growWasmMemory,
+  instantiateWasm,
+  type WasmMemory,
+  type WasmModule,
+} from './wasm-module.js';
 
 /** Which implementation `scanNumberTokens` runs on in this process. */
 export type NumberScanBackend = 'wasm' | 'js';
@@ -92,7 +99,6 @@ export function scanNumberTokensInJs(text: string): NumberTokenScan {
 const SPAN_CAPACITY = 1024;
 const TEXT_OFFSET = SPAN_CAPACITY * 12;
 const PADDING_BYTES = 32;
-const PAGE_BYTES = 65_536;
 /**
  * One instance is kept and reused while its memory stays under this size (texts up to about 16
  * million UTF-16 units). WebAssembly memory never shrinks, so a bigger text gets an instance of
@@ -100,18 +106,8 @@ const PAGE_BYTES = 65_536;
  */
 const RETAINED_MEMORY_BYTES = 32 * 2 ** 20;
 
-// The part of the WebAssembly JavaScript API used here. Core compiles without the DOM library,
-// which is where TypeScript declares it, and must load where it is absent (`node --jitless`).
-interface WasmModule {
-  readonly kind?: 'number-scan';
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule, imports: object) => { readonly exports: object };
-}
-
 interface NumberScanExports {
-  memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   count: { readonly value: number };
   numbers: { value: number };
   strings: { value: number };
@@ -131,24 +127,12 @@ let compiledScan: WasmModule | null | undefined;
 let retainedScanner: NumberScanner | undefined;
 
 function compiledModule(): WasmModule | null {
-  if (compiledScan === undefined) {
-    const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-    try {
-      compiledScan =
-        wasm !== undefined && typeof globalThis.Buffer === 'function'
-          ? new wasm.Module(globalThis.Buffer.from(NUMBER_SCAN_WASM_BASE64, 'base64'))
-          : null;
-    } catch {
-      compiledScan = null;
-    }
-  }
+  if (compiledScan === undefined) compiledScan = compileWasm(NUMBER_SCAN_WASM_BASE64);
   return compiledScan;
 }
 
 function createScanner(module: WasmModule): NumberScanner {
-  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  const exports = new Instance(module, {}).exports as NumberScanExports;
-  return withViews({ exports } as NumberScanner);
+  return withViews({ exports: instantiateWasm<NumberScanExports>(module) } as NumberScanner);
 }
 
 function withViews(scanner: NumberScanner): NumberScanner {
@@ -160,9 +144,8 @@ function withViews(scanner: NumberScanner): NumberScanner {
 }
 
 function withMemory(scanner: NumberScanner, bytes: number): NumberScanner {
-  const missing = bytes - scanner.memory.byteLength;
-  if (missing <= 0) return scanner;
-  scanner.exports.memory.grow(Math.ceil(missing / PAGE_BYTES));
+  if (bytes <= scanner.memory.byteLength) return scanner;
+  growWasmMemory(scanner.exports.memory, bytes);
   return withViews(scanner);
 }
 

@@ -1,0 +1,226 @@
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildJsonTape } from './build-json-tape.js';
+import {
+  type JsonTape,
+  TAPE_ARRAY,
+  TAPE_END,
+  TAPE_ESCAPED_KEY,
+  TAPE_ESCAPED_VALUE,
+  TAPE_FLAGS,
+  TAPE_KEY_END,
+  TAPE_KEY_START,
+  TAPE_KIND,
+  TAPE_LITERAL,
+  TAPE_NEXT,
+  TAPE_NUMBER,
+  TAPE_OBJECT,
+  TAPE_SIZE,
+  TAPE_START,
+  TAPE_STRIDE,
+  TAPE_STRING,
+} from './json-tape.js';
+import { jsonPair, rawStringLiteral } from './test-support/json-text-arbitraries.js';
+
+const field = (tape: JsonTape, record: number, offset: number) =>
+  tape.records[record * TAPE_STRIDE + offset]!;
+
+// A plain check: `expect` per record makes the fixtures (400 000 records) take seconds.
+function check(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`tape: ${what}`);
+}
+
+/**
+ * Rebuilds the value of `record` from the tape alone, checking every field on the way: kinds,
+ * offsets, child counts, skips, key offsets and escape flags. Objects get their members in
+ * order, so a duplicate key keeps its last value at its first place, as with JSON.parse.
+ */
+function rebuild(tape: JsonTape, record: number): unknown {
+  const { text } = tape;
+  const slice = text.slice(field(tape, record, TAPE_START), field(tape, record, TAPE_END));
+  const kind = field(tape, record, TAPE_KIND);
+  const flags = field(tape, record, TAPE_FLAGS);
+  if (kind === TAPE_STRING) {
+    check(slice.includes('\\') === ((flags & TAPE_ESCAPED_VALUE) !== 0), `escape flag of ${slice}`);
+    return JSON.parse(slice);
+  }
+  if (kind === TAPE_NUMBER) {
+    check(/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(slice), `number ${slice}`);
+    return Number(slice);
+  }
+  if (kind === TAPE_LITERAL) return JSON.parse(slice);
+  check(kind === TAPE_OBJECT || kind === TAPE_ARRAY, `kind ${kind}`);
+  const children: number[] = [];
+  for (let child = record + 1; child < field(tape, record, TAPE_NEXT); ) {
+    children.push(child);
+    child = field(tape, child, TAPE_NEXT);
+  }
+  check(children.length === field(tape, record, TAPE_SIZE), `size of ${record}`);
+  if (kind === TAPE_ARRAY) {
+    check(slice.startsWith('[') && slice.endsWith(']'), `array ${record}`);
+    return children.map((child) => {
+      check(field(tape, child, TAPE_KEY_START) === -1, `item key of ${child}`);
+      return rebuild(tape, child);
+    });
+  }
+  check(slice.startsWith('{') && slice.endsWith('}'), `object ${record}`);
+  const object: Record<string, unknown> = {};
+  for (const child of children) {
+    const key = text.slice(field(tape, child, TAPE_KEY_START), field(tape, child, TAPE_KEY_END));
+    check(
+      key.includes('\\') === ((field(tape, child, TAPE_FLAGS) & TAPE_ESCAPED_KEY) !== 0),
+      `key escape flag of ${key}`,
+    );
+    Object.defineProperty(object, JSON.parse(key) as string, {
+      value: rebuild(tape, child),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return object;
+}
+
+function expectTapeOf(text: string): void {
+  const outcome = buildJsonTape(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    expect(outcome, JSON.stringify(text)).toEqual({ ok: false, reason: 'invalid' });
+    return;
+  }
+  if (!outcome.ok) throw new Error(`no tape for valid JSON ${JSON.stringify(text)}`);
+  const { tape } = outcome;
+  expect(field(tape, 0, TAPE_NEXT)).toBe(tape.count);
+  expect(field(tape, 0, TAPE_KEY_START)).toBe(-1);
+  expect(rebuild(tape, 0)).toEqual(parsed);
+}
+
+// A valid text with one edit that usually breaks it: a cut, or a character removed, doubled or
+// replaced by one that matters to a JSON parser.
+const edited = fc
+  .tuple(
+    jsonPair.map((pair) => pair.pretty),
+    fc.nat(),
+    fc.constantFrom('cut', 'remove', 'double', 'replace'),
+    fc.constantFrom(...',:[]{}"\\ 0-.eE+tfnu\u0001\u00a0x'),
+  )
+  .map(([text, at, edit, character]) => {
+    const i = text.length === 0 ? 0 : at % text.length;
+    if (edit === 'cut') return text.slice(0, i);
+    if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
+    if (edit === 'double') return text.slice(0, i + 1) + text.slice(i);
+    return text.slice(0, i) + character + text.slice(i + 1);
+  });
+
+describe('buildJsonTape', () => {
+  it.each([
+    '',
+    ' ',
+    '{}',
+    '[]',
+    '[1,]',
+    '{"a":1,}',
+    '{"a" 1}',
+    '{"a":}',
+    '{,}',
+    '[,]',
+    '01',
+    '-',
+    '-0',
+    '1.',
+    '1.5e',
+    '1e+5',
+    '[.5]',
+    '[+1]',
+    'true',
+    'tru',
+    'null ',
+    ' false',
+    'falsey',
+    '"abc',
+    '"a\\x"',
+    '"a\\u12g4"',
+    '"a\\u12"',
+    '"\u0001"',
+    '"\ud800"',
+    '"\\ud800"',
+    '[[[]]',
+    '{"a":1}}',
+    '{"a":1]',
+    '[1}',
+    '\t\n\r [ 1 , 2 ] \n',
+    '[1 2]',
+    '{"a":1 "b":2}',
+    '{1:2}',
+    '[\u00a01]',
+    '{"__proto__":{"a":1},"a":[],"a":2,"10":1,"9":2}',
+    '\uFEFF{"bom":true}',
+    '{"k\\"":"v\\\\"}',
+  ])('accepts exactly what JSON.parse accepts, with the right tape: %j', (text) => {
+    expectTapeOf(text);
+  });
+
+  it('indexes any document like JSON.parse reads it (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          jsonPair.map((pair) => pair.pretty),
+          jsonPair.map((pair) => pair.minified),
+          fc.array(rawStringLiteral, { maxLength: 6 }).map((items) => `[${items.join(',')}]`),
+        ),
+        expectTapeOf,
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('rejects exactly the edited texts JSON.parse rejects (property)', () => {
+    fc.assert(fc.property(edited, expectTapeOf), { numRuns: 5000 });
+  });
+
+  it('indexes 100 000-deep nesting', () => {
+    const depth = 100_000;
+    const text = `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`;
+    const outcome = buildJsonTape(text);
+    if (!outcome.ok) throw new Error('no tape');
+    expect(outcome.tape.count).toBe(2 * depth + 1);
+    expect(field(outcome.tape, 0, TAPE_NEXT)).toBe(2 * depth + 1);
+    expect(buildJsonTape(text.slice(0, -1))).toEqual({ ok: false, reason: 'invalid' });
+  });
+
+  it('builds a tape bigger than the retained instance, and still works afterwards', () => {
+    const record = '{"id":12345678901234567890,"tags":["a","b"],"ok":true},';
+    const text = `[${record.repeat(400_000)}null]`;
+    const outcome = buildJsonTape(text);
+    if (!outcome.ok) throw new Error('no tape');
+    expect(field(outcome.tape, 0, TAPE_SIZE)).toBe(400_001);
+    expect(outcome.tape.count).toBe(1 + 400_000 * 6 + 1);
+    expectTapeOf('{"small":[1,2]}');
+  });
+
+  it('returns a tape that the next build does not overwrite', () => {
+    const first = buildJsonTape('[1,2,3]');
+    buildJsonTape('{"a":{"b":{"c":[true]}}}');
+    expect(first.ok && Array.from(first.tape.records.slice(0, TAPE_STRIDE))).toEqual([
+      TAPE_ARRAY,
+      0,
+      7,
+      4,
+      3,
+      -1,
+      -1,
+      0,
+    ]);
+  });
+
+  describe.skipIf(!fixturesAvailable())('on every JSON fixture', () => {
+    it('indexes it like JSON.parse reads it', () => {
+      for (const fixture of listFixtures({ kind: 'json' })) {
+        expectTapeOf(readFixture(fixture.path));
+      }
+    });
+  });
+});

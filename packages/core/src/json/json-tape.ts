@@ -1,0 +1,56 @@
+/**
+ * A validated JSON text as a flat index of its values, built without creating them: one record
+ * per value, in text order (pre-order), so a reader visits only the parts it keeps and slices
+ * numbers and strings from the text verbatim.
+ *
+ * Record `i` occupies `records[i * TAPE_STRIDE ... + TAPE_STRIDE)`; record 0 is the root. The
+ * children of a container record `i` are `i + 1`, then `next` of each child in turn, up to
+ * `next` of `i`.
+ */
+export interface JsonTape {
+  /** The text the offsets index (a leading byte-order mark already removed). */
+  readonly text: string;
+  /** Records on the tape. */
+  readonly count: number;
+  /** `count * TAPE_STRIDE` fields. */
+  readonly records: Int32Array;
+}
+
+/** Fields per record. */
+export const TAPE_STRIDE = 8;
+
+/** Field: the value's kind, one of the `TAPE_*` kinds below. */
+export const TAPE_KIND = 0;
+/** Field: index in the text of the value's first unit. */
+export const TAPE_START = 1;
+/** Field: index in the text just past the value's last unit. */
+export const TAPE_END = 2;
+/** Field: the record after this value's subtree (its next sibling, or its parent's next). */
+export const TAPE_NEXT = 3;
+/**
+ * Field: for an array its items, for an object its members as written (a duplicate key counts
+ * each time; JSON.parse keeps the last value at the first one's place); 0 for scalars.
+ */
+export const TAPE_SIZE = 4;
+/** Field: for an object member, index of its key's opening quote; -1 otherwise. */
+export const TAPE_KEY_START = 5;
+/** Field: for an object member, index just past its key's closing quote; -1 otherwise. */
+export const TAPE_KEY_END = 6;
+/** Field: `TAPE_ESCAPED_VALUE` and `TAPE_ESCAPED_KEY` bits. */
+export const TAPE_FLAGS = 7;
+
+/** Kind: an object. */
+export const TAPE_OBJECT = 1;
+/** Kind: an array. */
+export const TAPE_ARRAY = 2;
+/** Kind: a string. */
+export const TAPE_STRING = 3;
+/** Kind: a number (its text is exactly the source token). */
+export const TAPE_NUMBER = 4;
+/** Kind: `true`, `false` or `null`. */
+export const TAPE_LITERAL = 5;
+
+/** Flag: the string value contains a backslash (an escape), so its text is not its value. */
+export const TAPE_ESCAPED_VALUE = 1;
+/** Flag: the member's key contains a backslash. */
+export const TAPE_ESCAPED_KEY = 2;

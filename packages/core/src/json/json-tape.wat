@@ -1,0 +1,337 @@
+;; Validates a JSON text and builds its tape (see json-tape.ts): one 8-field record per value, in
+;; text order, without creating any value. The source of json-tape-wasm.ts: `pnpm build:wasm`
+;; compiles this file with wabt and a core test fails when the two differ.
+;;
+;; The text is given as UTF-16 code units (2 bytes each, little-endian) from byte 0, as
+;; JavaScript holds it; the 64 bytes after it must be zero. Records are written from
+;; $records (8-byte aligned, past the padding) on, and memory grows as they need it.
+;;
+;; It accepts exactly what JSON.parse accepts (RFC 8259): the four whitespace characters, the
+;; three literals, numbers by the grammar (no leading zeros, a digit after `.` and after the
+;; exponent's sign), strings without raw control characters and with only the escapes \" \\ \/
+;; \b \f \n \r \t \uXXXX (lone surrogates are accepted, raw or escaped, as JSON.parse does), and
+;; no trailing commas. Runs of whitespace and string bodies are skipped 16 units at a time: two
+;; 8-lane loads clamped to 0xFF and narrowed to one 16-lane byte vector, so no unit above 0xFF
+;; can look like an ASCII one.
+(module
+  (memory (export "memory") 1)
+
+  ;; Reads a 16-unit vector at $p as 16 bytes, each unit above 0xFF clamped to 0xFF.
+  (func $units (param $p i32) (result v128)
+    (i8x16.narrow_i16x8_u
+      (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+      (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+
+  ;; The end of the number starting at $p, or -1 when it breaks the grammar.
+  (func $number (param $p i32) (result i32)
+    (local $c i32)
+    (if (i32.eq (i32.load16_u (local.get $p)) (i32.const 45))
+      (then (local.set $p (i32.add (local.get $p) (i32.const 2)))))
+    (local.set $c (i32.load16_u (local.get $p)))
+    (if (i32.eq (local.get $c) (i32.const 48))
+      (then (local.set $p (i32.add (local.get $p) (i32.const 2))))
+      (else
+        (if (i32.ge_u (i32.sub (local.get $c) (i32.const 49)) (i32.const 9))
+          (then (return (i32.const -1))))
+        (loop $digits
+          (local.set $p (i32.add (local.get $p) (i32.const 2)))
+          (br_if $digits
+            (i32.lt_u (i32.sub (i32.load16_u (local.get $p)) (i32.const 48)) (i32.const 10))))))
+    ;; A fraction: a dot and at least one digit.
+    (if (i32.eq (i32.load16_u (local.get $p)) (i32.const 46))
+      (then
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (if (i32.ge_u (i32.sub (i32.load16_u (local.get $p)) (i32.const 48)) (i32.const 10))
+          (then (return (i32.const -1))))
+        (loop $fraction
+          (local.set $p (i32.add (local.get $p) (i32.const 2)))
+          (br_if $fraction
+            (i32.lt_u (i32.sub (i32.load16_u (local.get $p)) (i32.const 48)) (i32.const 10))))))
+    ;; An exponent: e or E, an optional sign, at least one digit.
+    (if (i32.eq (i32.or (i32.load16_u (local.get $p)) (i32.const 32)) (i32.const 101))
+      (then
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (local.set $c (i32.load16_u (local.get $p)))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 45)))
+          (then (local.set $p (i32.add (local.get $p) (i32.const 2)))))
+        (if (i32.ge_u (i32.sub (i32.load16_u (local.get $p)) (i32.const 48)) (i32.const 10))
+          (then (return (i32.const -1))))
+        (loop $exponent
+          (local.set $p (i32.add (local.get $p) (i32.const 2)))
+          (br_if $exponent
+            (i32.lt_u (i32.sub (i32.load16_u (local.get $p)) (i32.const 48)) (i32.const 10))))))
+    (local.get $p))
+
+  ;; The end of the literal starting at $p (true, false or null), or -1.
+  (func $literal (param $p i32) (result i32)
+    (local $word i64)
+    (local.set $word (i64.load (local.get $p)))
+    ;; Four UTF-16 units, little-endian: t r u e, n u l l, f a l s (then e).
+    (if (i64.eq (local.get $word) (i64.const 0x0065007500720074))
+      (then (return (i32.add (local.get $p) (i32.const 8)))))
+    (if (i64.eq (local.get $word) (i64.const 0x006c006c0075006e))
+      (then (return (i32.add (local.get $p) (i32.const 8)))))
+    (if (i32.and
+          (i64.eq (local.get $word) (i64.const 0x0073006c00610066))
+          (i32.eq (i32.load16_u offset=8 (local.get $p)) (i32.const 101)))
+      (then (return (i32.add (local.get $p) (i32.const 10)))))
+    (i32.const -1))
+
+  ;; Validates the text in bytes [0, $end) and writes its records from $records on. Returns the
+  ;; number of records, -1 when the text is not JSON, -2 when memory could not grow.
+  (func (export "build") (param $end i32) (param $records i32) (result i32)
+    (local $p i32) (local $c i32) (local $mask i32) (local $v v128)
+    (local $state i32) (local $rec i32) (local $limit i32) (local $count i32)
+    (local $open i32) (local $at i32) (local $kind i32) (local $flags i32)
+    (local $key_start i32) (local $key_end i32) (local $key_flags i32)
+    ;; States: 0 a value; 1 a value or `]`; 2 a key or `}`; 3 a key; 4 `:`; 5 `,` or a close;
+    ;; 6 only whitespace (the root is complete).
+    (local.set $open (i32.const -1))
+    (local.set $rec (local.get $records))
+    (local.set $limit (i32.shl (memory.size) (i32.const 16)))
+    (block $invalid
+      (block $finished
+        (loop $next
+          ;; Skip whitespace: one unit at a time, then 16 at a time for a longer run.
+          (block $skipped
+            (loop $whitespace
+              (local.set $c (i32.load16_u (local.get $p)))
+              (br_if $skipped
+                (i32.eqz
+                  (i32.or
+                    (i32.or (i32.eq (local.get $c) (i32.const 32)) (i32.eq (local.get $c) (i32.const 10)))
+                    (i32.or (i32.eq (local.get $c) (i32.const 13)) (i32.eq (local.get $c) (i32.const 9))))))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (br_if $whitespace (i32.ne (local.get $c) (i32.const 10)))
+              ;; After a line break, indentation: skip it by vectors.
+              (loop $run
+                (local.set $v (call $units (local.get $p)))
+                (local.set $mask
+                  (i32.xor
+                    (i8x16.bitmask
+                      (v128.or
+                        (v128.or
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 32)))
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10))))
+                        (v128.or
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 13)))
+                          (i8x16.eq (local.get $v) (i8x16.splat (i32.const 9))))))
+                    (i32.const 0xffff)))
+                (if (i32.eqz (local.get $mask))
+                  (then
+                    (local.set $p (i32.add (local.get $p) (i32.const 32)))
+                    (br $run))))
+              (local.set $p
+                (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
+              (br $whitespace)))
+          (br_if $finished (i32.ge_u (local.get $p) (local.get $end)))
+
+          ;; `:` after a key.
+          (if (i32.eq (local.get $state) (i32.const 4))
+            (then
+              (br_if $invalid (i32.ne (local.get $c) (i32.const 58)))
+              (local.set $state (i32.const 0))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (br $next)))
+
+          ;; `,` or a close after a member or an item.
+          (if (i32.eq (local.get $state) (i32.const 5))
+            (then
+              (if (i32.eq (local.get $c) (i32.const 44))
+                (then
+                  (local.set $state
+                    (select (i32.const 3) (i32.const 0)
+                      (i32.eq
+                        (i32.load (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5))))
+                        (i32.const 1))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 2)))
+                  (br $next)))))
+
+          ;; A key (or `}` right after `{`).
+          (if (i32.or (i32.eq (local.get $state) (i32.const 2)) (i32.eq (local.get $state) (i32.const 3)))
+            (then
+              (if (i32.eq (local.get $c) (i32.const 34))
+                (then
+                  (local.set $key_start (local.get $p))
+                  (local.set $key_flags (i32.const 0))
+                  (local.set $p (i32.add (local.get $p) (i32.const 2)))
+                  (loop $key
+                    (local.set $v (call $units (local.get $p)))
+                    (local.set $mask
+                      (i8x16.bitmask
+                        (v128.or
+                          (v128.or
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
+                            (i8x16.eq (local.get $v) (i8x16.splat (i32.const 92))))
+                          (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32))))))
+                    (if (i32.eqz (local.get $mask))
+                      (then
+                        (local.set $p (i32.add (local.get $p) (i32.const 32)))
+                        (br $key)))
+                    (local.set $p
+                      (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
+                    (br_if $invalid (i32.ge_u (local.get $p) (local.get $end)))
+                    (local.set $c (i32.load16_u (local.get $p)))
+                    (if (i32.eq (local.get $c) (i32.const 92))
+                      (then
+                        (local.set $key_flags (i32.const 2))
+                        (local.set $p (call $escape (local.get $p)))
+                        (br_if $invalid (i32.lt_s (local.get $p) (i32.const 0)))
+                        (br $key)))
+                    (br_if $invalid (i32.ne (local.get $c) (i32.const 34))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 2)))
+                  (local.set $key_end (local.get $p))
+                  (local.set $state (i32.const 4))
+                  (br $next)))
+              ;; Not a key: only `}` right after `{` may follow.
+              (br_if $invalid (i32.ne (local.get $state) (i32.const 2)))
+              (br_if $invalid (i32.ne (local.get $c) (i32.const 125)))))
+
+          ;; A close: `]` after `[` or an item, `}` after `{` or a member.
+          (if (i32.or
+                (i32.ge_u (local.get $state) (i32.const 5))
+                (i32.and (i32.eq (local.get $state) (i32.const 2)) (i32.eq (local.get $c) (i32.const 125))))
+            (then
+              (br_if $invalid (i32.eq (local.get $state) (i32.const 6)))
+              (local.set $at (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5))))
+              (br_if $invalid
+                (i32.ne
+                  (local.get $c)
+                  (select (i32.const 125) (i32.const 93) (i32.eq (i32.load (local.get $at)) (i32.const 1)))))
+              (i32.store offset=8 (local.get $at) (i32.add (i32.shr_u (local.get $p) (i32.const 1)) (i32.const 1)))
+              ;; `next` held the parent while the container was open.
+              (local.set $open (i32.load offset=12 (local.get $at)))
+              (i32.store offset=12 (local.get $at) (local.get $count))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+              (br $next)))
+          (if (i32.and (i32.eq (local.get $state) (i32.const 1)) (i32.eq (local.get $c) (i32.const 93)))
+            (then
+              (local.set $at (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5))))
+              (i32.store offset=8 (local.get $at) (i32.add (i32.shr_u (local.get $p) (i32.const 1)) (i32.const 1)))
+              (local.set $open (i32.load offset=12 (local.get $at)))
+              (i32.store offset=12 (local.get $at) (local.get $count))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+              (br $next)))
+
+          ;; A value (states 0 and 1): a new record.
+          (if (i32.gt_u (i32.add (local.get $rec) (i32.const 32)) (local.get $limit))
+            (then
+              (if (i32.lt_s
+                    (memory.grow (i32.add (i32.shr_u (local.get $limit) (i32.const 17)) (i32.const 1)))
+                    (i32.const 0))
+                (then (return (i32.const -2))))
+              (local.set $limit (i32.shl (memory.size) (i32.const 16)))))
+          (local.set $at (local.get $rec))
+          (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+          (i32.store offset=4 (local.get $at) (i32.shr_u (local.get $p) (i32.const 1)))
+          (i32.store offset=16 (local.get $at) (i32.const 0))
+          (local.set $flags (i32.const 0))
+          (if (i32.ge_s (local.get $open) (i32.const 0))
+            (then
+              ;; One more child for the open container; a member takes the pending key.
+              (local.set $kind (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5))))
+              (i32.store offset=16 (local.get $kind)
+                (i32.add (i32.load offset=16 (local.get $kind)) (i32.const 1)))
+              (if (i32.eq (i32.load (local.get $kind)) (i32.const 1))
+                (then
+                  (i32.store offset=20 (local.get $at) (i32.shr_u (local.get $key_start) (i32.const 1)))
+                  (i32.store offset=24 (local.get $at) (i32.shr_u (local.get $key_end) (i32.const 1)))
+                  (local.set $flags (local.get $key_flags)))
+                (else
+                  (i32.store offset=20 (local.get $at) (i32.const -1))
+                  (i32.store offset=24 (local.get $at) (i32.const -1)))))
+            (else
+              (i32.store offset=20 (local.get $at) (i32.const -1))
+              (i32.store offset=24 (local.get $at) (i32.const -1))))
+          (local.set $count (i32.add (local.get $count) (i32.const 1)))
+
+          ;; Containers stay open: `next` holds the parent until the close.
+          (if (i32.or (i32.eq (local.get $c) (i32.const 123)) (i32.eq (local.get $c) (i32.const 91)))
+            (then
+              (i32.store (local.get $at) (select (i32.const 1) (i32.const 2) (i32.eq (local.get $c) (i32.const 123))))
+              (i32.store offset=12 (local.get $at) (local.get $open))
+              (i32.store offset=28 (local.get $at) (local.get $flags))
+              (local.set $open (i32.sub (local.get $count) (i32.const 1)))
+              (local.set $state (select (i32.const 2) (i32.const 1) (i32.eq (local.get $c) (i32.const 123))))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (br $next)))
+
+          (if (i32.eq (local.get $c) (i32.const 34))
+            (then
+              (local.set $kind (i32.const 3))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))
+              (loop $string
+                (local.set $v (call $units (local.get $p)))
+                (local.set $mask
+                  (i8x16.bitmask
+                    (v128.or
+                      (v128.or
+                        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
+                        (i8x16.eq (local.get $v) (i8x16.splat (i32.const 92))))
+                      (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32))))))
+                (if (i32.eqz (local.get $mask))
+                  (then
+                    (local.set $p (i32.add (local.get $p) (i32.const 32)))
+                    (br $string)))
+                (local.set $p
+                  (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
+                (br_if $invalid (i32.ge_u (local.get $p) (local.get $end)))
+                (local.set $c (i32.load16_u (local.get $p)))
+                (if (i32.eq (local.get $c) (i32.const 92))
+                  (then
+                    (local.set $flags (i32.or (local.get $flags) (i32.const 1)))
+                    (local.set $p (call $escape (local.get $p)))
+                    (br_if $invalid (i32.lt_s (local.get $p) (i32.const 0)))
+                    (br $string)))
+                (br_if $invalid (i32.ne (local.get $c) (i32.const 34))))
+              (local.set $p (i32.add (local.get $p) (i32.const 2))))
+            (else
+              (if (i32.or
+                    (i32.eq (local.get $c) (i32.const 45))
+                    (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)))
+                (then
+                  (local.set $kind (i32.const 4))
+                  (local.set $p (call $number (local.get $p))))
+                (else
+                  (local.set $kind (i32.const 5))
+                  (local.set $p (call $literal (local.get $p)))))
+              (br_if $invalid (i32.lt_s (local.get $p) (i32.const 0)))))
+          (i32.store (local.get $at) (local.get $kind))
+          (i32.store offset=8 (local.get $at) (i32.shr_u (local.get $p) (i32.const 1)))
+          (i32.store offset=12 (local.get $at) (local.get $count))
+          (i32.store offset=28 (local.get $at) (local.get $flags))
+          (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+          (br $next)))
+      ;; The end of the text: valid only after a complete root value.
+      (br_if $invalid (i32.ne (local.get $state) (i32.const 6)))
+      (return (local.get $count)))
+    (i32.const -1))
+
+  ;; The position after the escape whose backslash is at $p, or -1 when it is not one of
+  ;; \" \\ \/ \b \f \n \r \t \uXXXX.
+  (func $escape (param $p i32) (result i32)
+    (local $c i32) (local $k i32)
+    (local.set $c (i32.load16_u offset=2 (local.get $p)))
+    (if (i32.or
+          (i32.or
+            (i32.or (i32.eq (local.get $c) (i32.const 34)) (i32.eq (local.get $c) (i32.const 92)))
+            (i32.or (i32.eq (local.get $c) (i32.const 47)) (i32.eq (local.get $c) (i32.const 98))))
+          (i32.or
+            (i32.or (i32.eq (local.get $c) (i32.const 102)) (i32.eq (local.get $c) (i32.const 110)))
+            (i32.or (i32.eq (local.get $c) (i32.const 114)) (i32.eq (local.get $c) (i32.const 116)))))
+      (then (return (i32.add (local.get $p) (i32.const 4)))))
+    (if (i32.ne (local.get $c) (i32.const 117)) (then (return (i32.const -1))))
+    (local.set $k (i32.const 4))
+    (loop $hex
+      (local.set $c (i32.load16_u (i32.add (local.get $p) (local.get $k))))
+      (if (i32.eqz
+            (i32.or
+              (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10))
+              (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 32)) (i32.const 97)) (i32.const 6))))
+        (then (return (i32.const -1))))
+      (local.set $k (i32.add (local.get $k) (i32.const 2)))
+      (br_if $hex (i32.lt_u (local.get $k) (i32.const 12))))
+    (i32.add (local.get $p) (i32.const 12)))
+)

@@ -1,0 +1,47 @@
+// The part of the WebAssembly JavaScript API core uses. Core compiles without the DOM library,
+// which is where TypeScript declares it, and must load where it is absent (`node --jitless`).
+
+/** A compiled module. */
+export interface WasmModule {
+  readonly kind?: 'compiled';
+}
+
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { readonly exports: object };
+}
+
+/** A module's exported memory. */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** Bytes per WebAssembly memory page. */
+export const WASM_PAGE_BYTES = 65_536;
+
+/**
+ * Compiles a base64-encoded module, or returns null where WebAssembly (or its SIMD, or Node's
+ * Buffer, which the callers copy text with) is unavailable.
+ */
+export function compileWasm(base64: string): WasmModule | null {
+  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (wasm === undefined || typeof globalThis.Buffer !== 'function') return null;
+  try {
+    return new wasm.Module(globalThis.Buffer.from(base64, 'base64'));
+  } catch {
+    return null;
+  }
+}
+
+/** A new instance of a compiled module (no imports), as its exports. */
+export function instantiateWasm<Exports>(module: WasmModule): Exports {
+  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  return new Instance(module, {}).exports as Exports;
+}
+
+/** Grows `memory` to at least `bytes`. Throws a RangeError when it cannot. */
+export function growWasmMemory(memory: WasmMemory, bytes: number): void {
+  const missing = bytes - memory.buffer.byteLength;
+  if (missing > 0) memory.grow(Math.ceil(missing / WASM_PAGE_BYTES));
+}
