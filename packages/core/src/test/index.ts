@@ -1,3 +1,4 @@
+export { buildJsonTapeInJs } from './build-json-tape-in-js.js';
 export {
   createMemoryDistillCache,
   type MemoryDistillCache,
