@@ -1,6 +1,7 @@
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildJsonTapeInJs } from '../test/build-json-tape-in-js.js';
 import { buildJsonTape } from './build-json-tape.js';
 import {
   type JsonTape,
@@ -174,6 +175,22 @@ describe('buildJsonTape', () => {
         expectTapeOf,
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it('writes the same records as the JavaScript reference builder (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          jsonPair.map((pair) => pair.pretty),
+          fc.array(rawStringLiteral, { maxLength: 6 }).map((items) => `{"a":[${items.join(',')}]}`),
+        ),
+        (text) => {
+          const outcome = buildJsonTape(text);
+          expect(outcome.ok && outcome.tape).toEqual(buildJsonTapeInJs(text));
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 
