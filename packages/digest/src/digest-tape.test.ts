@@ -198,6 +198,20 @@ describe('digestTape', () => {
     );
   });
 
+  it('keeps the last value of a duplicate key at its first place, in small and wide objects', () => {
+    // Keys alike in length and end units, and many members, take other paths to find duplicates.
+    const alike = '{"axb":1,"ayb":2,"axb":3,"a\\u0078b":4,"ayb":[5],"azb":6}';
+    const wide = `{${Array.from({ length: 300 }, (_, i) => `"k${i % 150}":${i}`).join(',')}}`;
+    const wideIndexed = `{${Array.from({ length: 300 }, (_, i) => `"${(i * 7) % 200}":${i}`).join(',')}}`;
+    for (const text of [alike, wide, wideIndexed]) {
+      expectSameAsParsed(text, caps(3, 4, 8, 4));
+      expectSameAsParsed(text, caps(3, 1000, 8, 4));
+      expectSameAsParsed(text, caps(3, 149, 8, 4));
+      expectSameAsParsed(`[${text}]`, caps(3, 10, 8, 1));
+    }
+    expect(expectSameAsParsed(alike, defaults).text).toBe('{"axb":4,"ayb":[5],"azb":6}');
+  });
+
   it('counts the code points of long strings after decoding them', () => {
     for (const text of [
       '"😀😀😀😀"',

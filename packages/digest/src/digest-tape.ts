@@ -22,24 +22,28 @@ import type { DigestElisions, ValueDigest } from './digest-value.js';
 import { smallestKeys } from './smallest-keys.js';
 
 const ELLIPSIS = 0x2026;
-const SURROGATE_START = 0xd800;
-const SURROGATE_END = 0xdfff;
+const COLON = 0x3a;
 const DIGIT_ZERO = 0x30;
 const DIGIT_NINE = 0x39;
 // Array indices run up to 2^32 - 2; a JavaScript object lists such keys first, ascending.
 const MAX_ARRAY_INDEX = 4_294_967_294;
+// Up to this many members, a duplicate key is looked for only among keys of the same signature
+// (see readMembers); beyond, through a map.
+const SIGNED_MEMBERS = 128;
+const SIGNATURE_SHIFT = 22;
+const SIGNATURES = 2 ** (32 - SIGNATURE_SHIFT);
 
 // One shape for arrays and objects keeps the loop's property accesses monomorphic.
 interface Frame {
   /** Record of the next array item to write; unused for an object. */
   cursor: number;
-  /** The object's written keys (quoted, with the colon), in order; undefined for an array. */
+  /** For an object, each kept key as written (JSON and colon), in order. */
   keys: string[] | undefined;
-  /** Record of each written key's value, in order; undefined for an array. */
+  /** For an object, the record of each kept key's value (its last one), in order. */
   values: number[] | undefined;
-  /** Next item or key to write. */
+  /** Next item or member to write. */
   index: number;
-  /** Items or keys to write. */
+  /** Items or members to write. */
   end: number;
   /** Nesting depth of the container (the root is 1). */
   depth: number;
@@ -47,20 +51,18 @@ interface Frame {
   close: string;
 }
 
-/** An object's members as `JSON.parse` keeps them: distinct keys, each with its last value. */
-interface Members {
-  /** Distinct keys in first-occurrence order. */
-  keys: string[];
-  /** Record of each key's last value. */
-  values: number[];
-  /** Index in `keys` of each key, when the object has more than one member. */
-  positions: Map<string, number> | undefined;
-}
-
 /** JSON of a decoded string, a leading "…" written as `\u2026` to tell it from a sentinel. */
 function quote(value: string): string {
   const json = JSON.stringify(value);
   return value.charCodeAt(0) === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
+}
+
+/**
+ * True when `text` has no lone surrogate, so the serializer writes it as it is. Native
+ * (ES2024, Node 20), and instant on a string of Latin-1 units.
+ */
+function isWellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
 /** True when `key` is an array index: canonical decimal, at most 2^32 - 2. */
@@ -78,13 +80,23 @@ function isArrayIndex(key: string): boolean {
   return length < 10 || Number(key) <= MAX_ARRAY_INDEX;
 }
 
+/** The key a written key (its JSON, then a colon) stands for. */
+function decodeKey(written: string): string {
+  return written.includes('\\')
+    ? (JSON.parse(written.slice(0, -1)) as string)
+    : written.slice(1, -2);
+}
+
 /**
  * Digests a JSON text from its tape: exactly the digest `digestValue` makes of the parsed text
  * (see there for the caps), read from the records of the kept part only. Numbers, literals and
  * plain strings and keys are sliced from the text verbatim; a string or key is decoded only
- * when it has an escape, a surrogate or a leading "…", or when its length needs a count.
+ * when it has an escape, a lone surrogate or a leading "…", or when its length needs a count.
  * Objects follow `JSON.parse`: a duplicate key is kept once, at its first place, with its last
  * value; keys that are array indices come first, ascending. Iterative, so any depth is fine.
+ *
+ * Every step on the text is native (slice, compare, hash, concatenate, validate): a loop over
+ * units in JavaScript would cost about as much per unit as parsing it.
  */
 export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
   const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
@@ -97,54 +109,19 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
   };
   const stack: Frame[] = [];
 
-  const keyOf = (member: number): string => {
-    const base = member * TAPE_STRIDE;
+  // A member's key as the digest writes it, with its colon. Written keys are equal exactly when
+  // the keys are, so it is also the key's identity.
+  const writtenKey = (base: number): string => {
     const start = records[base + TAPE_KEY_START]!;
     const end = records[base + TAPE_KEY_END]!;
-    return (records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) === 0
-      ? text.slice(start + 1, end - 1)
-      : (JSON.parse(text.slice(start, end)) as string);
-  };
-
-  const membersOf = (object: number): Members => {
-    const base = object * TAPE_STRIDE;
-    const keys: string[] = [];
-    const values: number[] = [];
-    const size = records[base + TAPE_SIZE]!;
-    if (size === 0) return { keys, values, positions: undefined };
-    const first = object + 1;
-    if (size === 1) return { keys: [keyOf(first)], values: [first], positions: undefined };
-    const positions = new Map<string, number>();
-    const end = records[base + TAPE_NEXT]!;
-    for (let member = first; member < end; member = records[member * TAPE_STRIDE + TAPE_NEXT]!) {
-      const key = keyOf(member);
-      const position = positions.get(key);
-      if (position === undefined) {
-        positions.set(key, keys.length);
-        keys.push(key);
-        values.push(member);
-      } else {
-        values[position] = member;
-      }
+    if ((records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) === 0) {
+      // The colon usually follows the closing quote directly.
+      const written =
+        text.charCodeAt(end) === COLON ? text.slice(start, end + 1) : `${text.slice(start, end)}:`;
+      if (text.charCodeAt(start + 1) !== ELLIPSIS && isWellFormed(written)) return written;
+      return `${quote(text.slice(start + 1, end - 1))}:`;
     }
-    return { keys, values, positions };
-  };
-
-  // Distinct keys of an object, for its descriptor.
-  const keyCount = (object: number): number => {
-    const base = object * TAPE_STRIDE;
-    const size = records[base + TAPE_SIZE]!;
-    if (size <= 1) return size;
-    const seen = new Set<string>();
-    const end = records[base + TAPE_NEXT]!;
-    for (
-      let member = object + 1;
-      member < end;
-      member = records[member * TAPE_STRIDE + TAPE_NEXT]!
-    ) {
-      seen.add(keyOf(member));
-    }
-    return seen.size;
+    return `${quote(JSON.parse(text.slice(start, end)) as string)}:`;
   };
 
   const stringJson = (base: number): string => {
@@ -163,21 +140,90 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
     }
     // Without escapes the text between the quotes is the value, and code points never
     // outnumber its units, so short strings need no count.
-    if (end - start - 2 > scalarMax) {
-      const chars = countCodePoints(text.slice(start + 1, end - 1));
+    const json = text.slice(start, end);
+    if (json.length - 2 > scalarMax) {
+      const chars = countCodePoints(json) - 2;
       if (chars > scalarMax) {
         elisions.stringsElided++;
         return `"…(${chars} chars)"`;
       }
     }
-    // The serializer writes an unescaped string as it is, except a lone surrogate (escaped)
-    // and a leading "…" (escaped by the digest).
-    let plain = text.charCodeAt(start + 1) !== ELLIPSIS;
-    for (let i = start + 1; plain && i < end - 1; i++) {
-      const code = text.charCodeAt(i);
-      plain = code < SURROGATE_START || code > SURROGATE_END;
+    // The serializer writes such a string as it is, except a lone surrogate (escaped) and a
+    // leading "…" (escaped by the digest).
+    return json.charCodeAt(1) !== ELLIPSIS && isWellFormed(json) ? json : quote(json.slice(1, -1));
+  };
+
+  // Per signature of a written key (its length and two of its units), the stamp of the last
+  // object that held a key with it: a key whose signature the object has not had yet is new
+  // without comparing it to any other key.
+  const seen = new Int32Array(SIGNATURES);
+  let stamp = 0;
+
+  // The distinct keys of an object as JSON.parse keeps them, in first-occurrence order, as
+  // written keys, and the record of each one's last value.
+  const readMembers = (object: number, keys: string[], values: number[]): void => {
+    const size = records[object * TAPE_STRIDE + TAPE_SIZE]!;
+    const end = records[object * TAPE_STRIDE + TAPE_NEXT]!;
+    const places = size > SIGNED_MEMBERS ? new Map<string, number>() : undefined;
+    stamp++;
+    for (
+      let member = object + 1;
+      member < end;
+      member = records[member * TAPE_STRIDE + TAPE_NEXT]!
+    ) {
+      const key = writtenKey(member * TAPE_STRIDE);
+      let place = -1;
+      if (places === undefined) {
+        const length = key.length;
+        const signature =
+          (Math.imul(length, 0x9e3779b1) ^
+            Math.imul(key.charCodeAt(1), 0x85ebca6b) ^
+            Math.imul(key.charCodeAt(length - 3), 0xc2b2ae35)) >>>
+          SIGNATURE_SHIFT;
+        if (seen[signature] === stamp) place = keys.indexOf(key);
+        else seen[signature] = stamp;
+      } else {
+        place = places.get(key) ?? -1;
+        if (place < 0) places.set(key, keys.length);
+      }
+      if (place < 0) {
+        keys.push(key);
+        values.push(member);
+      } else {
+        values[place] = member;
+      }
     }
-    return plain ? text.slice(start, end) : quote(text.slice(start + 1, end - 1));
+  };
+
+  // The text of an object's descriptor, or its opening brace (its frame pushed), or all of it.
+  const openObject = (record: number, depth: number): string => {
+    let keys: string[] = [];
+    let values: number[] = [];
+    readMembers(record, keys, values);
+    const total = keys.length;
+    if (depth > maxDepth && total > 0) {
+      elisions.containersElided++;
+      return `"…(object of ${total} key${total === 1 ? '' : 's'})"`;
+    }
+    if (total === 0) return '{}';
+    let close = '}';
+    if (total > maxKeys) {
+      elisions.objectsSampled++;
+      const places = new Map<string, number>();
+      for (let i = 0; i < total; i++) places.set(decodeKey(keys[i]!), i);
+      const smallest = smallestKeys([...places.keys()], maxKeys);
+      const kept = smallest.map((key) => places.get(key)!);
+      keys = kept.map((i) => keys[i]!);
+      values = kept.map((i) => values[i]!);
+      let sentinelKey = '…';
+      while (places.has(sentinelKey)) sentinelKey += '…';
+      close = `${kept.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - kept.length} more of ${total} keys"}`;
+      if (kept.length === 0) return `{${close}`;
+    } else {
+      inObjectOrder(keys, values);
+    }
+    stack.push({ cursor: 0, keys, values, index: 0, end: keys.length, depth, close });
+    return '{';
   };
 
   // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
@@ -186,17 +232,18 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
     const base = record * TAPE_STRIDE;
     const kind = records[base + TAPE_KIND]!;
     if (kind === TAPE_STRING) return stringJson(base);
+    if (kind === TAPE_OBJECT) return openObject(record, depth);
     if (kind === TAPE_ARRAY) {
-      const length = records[base + TAPE_SIZE]!;
-      if (depth > maxDepth && length > 0) {
+      const items = records[base + TAPE_SIZE]!;
+      if (depth > maxDepth && items > 0) {
         elisions.containersElided++;
-        return `"…(array of ${length})"`;
+        return `"…(array of ${items})"`;
       }
-      const end = Math.min(length, arraySample);
+      const end = Math.min(items, arraySample);
       let close = ']';
-      if (end < length) {
+      if (end < items) {
         elisions.arraysSampled++;
-        close = `${end > 0 ? ',' : ''}"…${length - end} more of ${length}"]`;
+        close = `${end > 0 ? ',' : ''}"…${items - end} more of ${items}"]`;
       }
       if (end === 0) return `[${close}`;
       stack.push({
@@ -210,43 +257,6 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
       });
       return '[';
     }
-    if (kind === TAPE_OBJECT) {
-      if (depth > maxDepth) {
-        const total = keyCount(record);
-        if (total > 0) {
-          elisions.containersElided++;
-          return `"…(object of ${total} key${total === 1 ? '' : 's'})"`;
-        }
-      }
-      const members = membersOf(record);
-      const total = members.keys.length;
-      if (total === 0) return '{}';
-      let keys: string[];
-      let values: number[];
-      let close = '}';
-      if (total > maxKeys) {
-        elisions.objectsSampled++;
-        keys = smallestKeys(members.keys, maxKeys);
-        const positions = members.positions ?? new Map([[members.keys[0]!, 0]]);
-        values = keys.map((key) => members.values[positions.get(key)!]!);
-        let sentinelKey = '…';
-        while (positions.has(sentinelKey)) sentinelKey += '…';
-        close = `${keys.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - keys.length} more of ${total} keys"}`;
-        if (keys.length === 0) return `{${close}`;
-      } else {
-        ({ keys, values } = inObjectOrder(members));
-      }
-      stack.push({
-        cursor: 0,
-        keys: keys.map((key) => `${quote(key)}:`),
-        values,
-        index: 0,
-        end: keys.length,
-        depth,
-        close,
-      });
-      return '{';
-    }
     // A number (its source token is what the lossless parse writes) or a literal.
     return text.slice(records[base + TAPE_START]!, records[base + TAPE_END]!);
   };
@@ -256,13 +266,13 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
     const frame = stack[stack.length - 1]!;
     if (frame.index < frame.end) {
       const index = frame.index++;
-      const separator = index > 0 ? ',' : '';
+      if (index > 0) out += ',';
       if (frame.keys === undefined) {
         const item = frame.cursor;
         frame.cursor = records[item * TAPE_STRIDE + TAPE_NEXT]!;
-        out += separator + open(item, frame.depth + 1);
+        out += open(item, frame.depth + 1);
       } else {
-        out += separator + frame.keys[index]!;
+        out += frame.keys[index]!;
         out += open(frame.values![index]!, frame.depth + 1);
       }
       continue;
@@ -280,20 +290,26 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
   return { text: out, bytes: utf8ByteLength(out), contentLost, elisions };
 }
 
-/** Members in a JavaScript object's key order: array indices first, ascending, then the rest. */
-function inObjectOrder(members: Members): { keys: string[]; values: number[] } {
-  const { keys, values } = members;
-  let indices = 0;
-  for (const key of keys) {
-    const first = key.charCodeAt(0);
-    if (first >= DIGIT_ZERO && first <= DIGIT_NINE && isArrayIndex(key)) indices++;
+/** Reorders written keys and their values (in place) as a JavaScript object lists its keys. */
+function inObjectOrder(keys: string[], values: number[]): void {
+  let ranks: number[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    // A written key starts with its quote; an array index has no escape.
+    const lead = keys[i]!.charCodeAt(1);
+    if (lead < DIGIT_ZERO || lead > DIGIT_NINE) continue;
+    const key = keys[i]!.slice(1, -2);
+    if (!isArrayIndex(key)) continue;
+    ranks ??= keys.map(() => -1);
+    ranks[i] = Number(key);
   }
-  if (indices === 0) return members;
+  if (ranks === undefined) return;
   const order = keys.map((_, i) => i);
-  const rank = (i: number): number => (isArrayIndex(keys[i]!) ? Number(keys[i]) : -1);
-  const ranks = order.map(rank);
   const indexed = order.filter((i) => ranks[i]! >= 0).sort((a, b) => ranks[a]! - ranks[b]!);
-  const named = order.filter((i) => ranks[i]! < 0);
-  const sorted = [...indexed, ...named];
-  return { keys: sorted.map((i) => keys[i]!), values: sorted.map((i) => values[i]!) };
+  const sorted = [...indexed, ...order.filter((i) => ranks[i]! < 0)];
+  const sortedKeys = sorted.map((i) => keys[i]!);
+  const sortedValues = sorted.map((i) => values[i]!);
+  for (let i = 0; i < sorted.length; i++) {
+    keys[i] = sortedKeys[i]!;
+    values[i] = sortedValues[i]!;
+  }
 }
