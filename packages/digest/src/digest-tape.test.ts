@@ -203,7 +203,9 @@ describe('digestTape', () => {
     const alike = '{"axb":1,"ayb":2,"axb":3,"a\\u0078b":4,"ayb":[5],"azb":6}';
     const wide = `{${Array.from({ length: 300 }, (_, i) => `"k${i % 150}":${i}`).join(',')}}`;
     const wideIndexed = `{${Array.from({ length: 300 }, (_, i) => `"${(i * 7) % 200}":${i}`).join(',')}}`;
-    for (const text of [alike, wide, wideIndexed]) {
+    // A raw lone surrogate and its escape are one key.
+    const lone = '{"\ud800":1,"\\ud800":2,"b":"\udc00","\\u0031":3,"…":[4],"\\u2026":5}';
+    for (const text of [alike, wide, wideIndexed, lone]) {
       expectSameAsParsed(text, caps(3, 4, 8, 4));
       expectSameAsParsed(text, caps(3, 1000, 8, 4));
       expectSameAsParsed(text, caps(3, 149, 8, 4));
@@ -258,5 +260,7 @@ describe.skipIf(!fixturesAvailable())('digestTape on the shared fixtures', () =>
     expectSameAsParsed(text, defaults);
     expectSameAsParsed(text, caps(1, 3, 8, 3));
     expectSameAsParsed(text, caps(1000, 1000, 100_000, 1000));
+    // Minified, most kept text is contiguous and copied in long runs.
+    expectSameAsParsed(JSON.stringify(JSON.parse(text)), defaults);
   });
 });

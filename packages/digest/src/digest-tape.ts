@@ -22,23 +22,43 @@ import type { DigestElisions, ValueDigest } from './digest-value.js';
 import { smallestKeys } from './smallest-keys.js';
 
 const ELLIPSIS = 0x2026;
+const COMMA = 0x2c;
 const COLON = 0x3a;
 const DIGIT_ZERO = 0x30;
 const DIGIT_NINE = 0x39;
 // Array indices run up to 2^32 - 2; a JavaScript object lists such keys first, ascending.
 const MAX_ARRAY_INDEX = 4_294_967_294;
-// Up to this many members, a duplicate key is looked for only among keys of the same signature
-// (see readMembers); beyond, through a map.
+// Up to this many members, a duplicate key is looked for only among the keys that share its
+// signature (see readMembers); beyond, through a map.
 const SIGNED_MEMBERS = 128;
 const SIGNATURE_SHIFT = 22;
 const SIGNATURES = 2 ** (32 - SIGNATURE_SHIFT);
+// Scratch of readMembers, shared by all calls (digestTape is synchronous, so they never overlap):
+// per signature of a key (its length and two of its units), the stamp of the last object read
+// that had a key with it. A key whose signature its object has not had yet is new without
+// comparing it with any other key.
+let signatureStamps: Int32Array | undefined;
+let lastStamp = 0;
+
+function nextSignatureStamp(): { seen: Int32Array; stamp: number } {
+  if (signatureStamps === undefined || lastStamp === 0x7fffffff) {
+    signatureStamps = new Int32Array(SIGNATURES);
+    lastStamp = 0;
+  }
+  return { seen: signatureStamps, stamp: ++lastStamp };
+}
+
+// Stand-in for the digest's own "…" while it is written (see writeTapeDigest).
+const OWN = '\u007f';
+const OWN_IN_DATA = Symbol('own stand-in in the data');
+const LONE_SURROGATE = Symbol('lone surrogate in a copied string');
 
 // One shape for arrays and objects keeps the loop's property accesses monomorphic.
 interface Frame {
   /** Record of the next array item to write; unused for an object. */
   cursor: number;
-  /** For an object, each kept key as written (JSON and colon), in order. */
-  keys: string[] | undefined;
+  /** For an object, per kept key in order, the member where the key first appears. */
+  keys: number[] | undefined;
   /** For an object, the record of each kept key's value (its last one), in order. */
   values: number[] | undefined;
   /** Next item or member to write. */
@@ -47,7 +67,9 @@ interface Frame {
   end: number;
   /** Nesting depth of the container (the root is 1). */
   depth: number;
-  /** What closes the container: any sentinel, then `]` or `}`. */
+  /** Record of the container. */
+  record: number;
+  /** What closes the container after its last item or member when it is sampled; else ''. */
   close: string;
 }
 
@@ -59,7 +81,7 @@ function quote(value: string): string {
 
 /**
  * True when `text` has no lone surrogate, so the serializer writes it as it is. Native
- * (ES2024, Node 20), and instant on a string of Latin-1 units.
+ * (ES2024, Node 20), instant on a string of Latin-1 units.
  */
 function isWellFormed(text: string): boolean {
   return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -80,26 +102,46 @@ function isArrayIndex(key: string): boolean {
   return length < 10 || Number(key) <= MAX_ARRAY_INDEX;
 }
 
-/** The key a written key (its JSON, then a colon) stands for. */
-function decodeKey(written: string): string {
-  return written.includes('\\')
-    ? (JSON.parse(written.slice(0, -1)) as string)
-    : written.slice(1, -2);
+/**
+ * Digests a JSON text from its tape: exactly the digest `digestValue` makes of the parsed text
+ * (see there for the caps), read from the records of the kept part only. Objects follow
+ * `JSON.parse`: a duplicate key is kept once, at its first place, with its last value; keys
+ * that are array indices come first, ascending. Iterative, so any depth is fine.
+ *
+ * Numbers, literals, brackets and plain strings and keys are copied from the text: kept text
+ * that is contiguous in the source (all of it, in minified JSON, but for elisions) is sliced
+ * once. A string or key is decoded only when it has an escape or a leading "…", or when its
+ * length needs a count. Every step on the text is native (slice, concatenate, validate): a loop
+ * over units in JavaScript costs about as much per unit as parsing it.
+ */
+export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
+  let standIn = true;
+  let checkSurrogates = false;
+  for (;;) {
+    const digest = writeTapeDigest(tape, caps, standIn, checkSurrogates);
+    if (digest === OWN_IN_DATA) standIn = false;
+    else if (digest === LONE_SURROGATE) checkSurrogates = true;
+    else return digest;
+  }
 }
 
 /**
- * Digests a JSON text from its tape: exactly the digest `digestValue` makes of the parsed text
- * (see there for the caps), read from the records of the kept part only. Numbers, literals and
- * plain strings and keys are sliced from the text verbatim; a string or key is decoded only
- * when it has an escape, a lone surrogate or a leading "…", or when its length needs a count.
- * Objects follow `JSON.parse`: a duplicate key is kept once, at its first place, with its last
- * value; keys that are array indices come first, ascending. Iterative, so any depth is fine.
- *
- * Every step on the text is native (slice, compare, hash, concatenate, validate): a loop over
- * units in JavaScript would cost about as much per unit as parsing it.
+ * The digest, or why it must be written again otherwise. `standIn`: write the digest's own "…"
+ * as DEL, swapped back at the end, so that the digest of a Latin-1 text stays a Latin-1 string
+ * until then, which is several times faster to measure and to check (OWN_IN_DATA when the data
+ * has a DEL itself). `checkSurrogates`: check each copied string for a lone surrogate, which
+ * the serializer escapes; without, the whole digest is checked once (LONE_SURROGATE when it has
+ * one: two lone surrogates never pair up across strings, each string being quoted).
  */
-export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
+function writeTapeDigest(
+  tape: JsonTape,
+  caps: DigestCaps,
+  standIn: boolean,
+  checkSurrogates: boolean,
+): ValueDigest | typeof OWN_IN_DATA | typeof LONE_SURROGATE {
   const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
+  const own = standIn ? OWN : '…';
+  let owns = 0;
   const { text, records } = tape;
   const elisions: DigestElisions = {
     arraysSampled: 0,
@@ -108,23 +150,58 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
     containersElided: 0,
   };
   const stack: Frame[] = [];
+  let out = '';
+  // Text copied as it is, not yet added to `out`: [spanStart, spanEnd).
+  let spanStart = 0;
+  let spanEnd = 0;
 
-  // A member's key as the digest writes it, with its colon. Written keys are equal exactly when
-  // the keys are, so it is also the key's identity.
-  const writtenKey = (base: number): string => {
-    const start = records[base + TAPE_KEY_START]!;
-    const end = records[base + TAPE_KEY_END]!;
-    if ((records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) === 0) {
-      // The colon usually follows the closing quote directly.
-      const written =
-        text.charCodeAt(end) === COLON ? text.slice(start, end + 1) : `${text.slice(start, end)}:`;
-      if (text.charCodeAt(start + 1) !== ELLIPSIS && isWellFormed(written)) return written;
-      return `${quote(text.slice(start + 1, end - 1))}:`;
+  const flush = (): void => {
+    if (spanEnd > spanStart) out += text.slice(spanStart, spanEnd);
+    spanStart = spanEnd;
+  };
+  const copy = (start: number, end: number): void => {
+    if (start !== spanEnd) {
+      flush();
+      spanStart = start;
     }
-    return `${quote(JSON.parse(text.slice(start, end)) as string)}:`;
+    spanEnd = end;
+  };
+  const write = (value: string): void => {
+    flush();
+    out += value;
+  };
+  // A punctuation unit: copied when the text has it right where the copy stands.
+  const punctuate = (code: number, value: string): void => {
+    if (text.charCodeAt(spanEnd) === code) spanEnd++;
+    else write(value);
   };
 
-  const stringJson = (base: number): string => {
+  const keyOf = (member: number): string => {
+    const base = member * TAPE_STRIDE;
+    const start = records[base + TAPE_KEY_START]!;
+    const end = records[base + TAPE_KEY_END]!;
+    return (records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) === 0
+      ? text.slice(start + 1, end - 1)
+      : (JSON.parse(text.slice(start, end)) as string);
+  };
+
+  const writeKey = (member: number): void => {
+    const base = member * TAPE_STRIDE;
+    const start = records[base + TAPE_KEY_START]!;
+    const end = records[base + TAPE_KEY_END]!;
+    if (
+      (records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) === 0 &&
+      text.charCodeAt(start + 1) !== ELLIPSIS &&
+      (!checkSurrogates || isWellFormed(text.slice(start, end)))
+    ) {
+      copy(start, end);
+      punctuate(COLON, ':');
+    } else {
+      write(`${quote(keyOf(member))}:`);
+    }
+  };
+
+  const writeString = (base: number): void => {
     const start = records[base + TAPE_START]!;
     const end = records[base + TAPE_END]!;
     if ((records[base + TAPE_FLAGS]! & TAPE_ESCAPED_VALUE) !== 0) {
@@ -133,119 +210,191 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
         const chars = countCodePoints(value);
         if (chars > scalarMax) {
           elisions.stringsElided++;
-          return `"…(${chars} chars)"`;
+          owns++;
+          write(`"${own}(${chars} chars)"`);
+          return;
         }
       }
-      return quote(value);
+      write(quote(value));
+      return;
     }
     // Without escapes the text between the quotes is the value, and code points never
     // outnumber its units, so short strings need no count.
-    const json = text.slice(start, end);
-    if (json.length - 2 > scalarMax) {
-      const chars = countCodePoints(json) - 2;
+    if (end - start - 2 > scalarMax) {
+      const chars = countCodePoints(text.slice(start + 1, end - 1));
       if (chars > scalarMax) {
         elisions.stringsElided++;
-        return `"…(${chars} chars)"`;
+        owns++;
+        write(`"${own}(${chars} chars)"`);
+        return;
       }
     }
     // The serializer writes such a string as it is, except a lone surrogate (escaped) and a
     // leading "…" (escaped by the digest).
-    return json.charCodeAt(1) !== ELLIPSIS && isWellFormed(json) ? json : quote(json.slice(1, -1));
-  };
-
-  // Per signature of a written key (its length and two of its units), the stamp of the last
-  // object that held a key with it: a key whose signature the object has not had yet is new
-  // without comparing it to any other key.
-  const seen = new Int32Array(SIGNATURES);
-  let stamp = 0;
-
-  // The distinct keys of an object as JSON.parse keeps them, in first-occurrence order, as
-  // written keys, and the record of each one's last value.
-  const readMembers = (object: number, keys: string[], values: number[]): void => {
-    const size = records[object * TAPE_STRIDE + TAPE_SIZE]!;
-    const end = records[object * TAPE_STRIDE + TAPE_NEXT]!;
-    const places = size > SIGNED_MEMBERS ? new Map<string, number>() : undefined;
-    stamp++;
-    for (
-      let member = object + 1;
-      member < end;
-      member = records[member * TAPE_STRIDE + TAPE_NEXT]!
+    if (
+      text.charCodeAt(start + 1) !== ELLIPSIS &&
+      (!checkSurrogates || isWellFormed(text.slice(start, end)))
     ) {
-      const key = writtenKey(member * TAPE_STRIDE);
-      let place = -1;
-      if (places === undefined) {
-        const length = key.length;
-        const signature =
-          (Math.imul(length, 0x9e3779b1) ^
-            Math.imul(key.charCodeAt(1), 0x85ebca6b) ^
-            Math.imul(key.charCodeAt(length - 3), 0xc2b2ae35)) >>>
-          SIGNATURE_SHIFT;
-        if (seen[signature] === stamp) place = keys.indexOf(key);
-        else seen[signature] = stamp;
-      } else {
-        place = places.get(key) ?? -1;
-        if (place < 0) places.set(key, keys.length);
-      }
-      if (place < 0) {
-        keys.push(key);
-        values.push(member);
-      } else {
-        values[place] = member;
-      }
+      copy(start, end);
+    } else {
+      write(quote(text.slice(start + 1, end - 1)));
     }
   };
 
-  // The text of an object's descriptor, or its opening brace (its frame pushed), or all of it.
-  const openObject = (record: number, depth: number): string => {
-    let keys: string[] = [];
+  const sameRawKey = (a: number, b: number): boolean => {
+    const startA = records[a * TAPE_STRIDE + TAPE_KEY_START]!;
+    const startB = records[b * TAPE_STRIDE + TAPE_KEY_START]!;
+    const length = records[a * TAPE_STRIDE + TAPE_KEY_END]! - startA;
+    if (records[b * TAPE_STRIDE + TAPE_KEY_END]! - startB !== length) return false;
+    for (let i = 1; i < length - 1; i++) {
+      if (text.charCodeAt(startA + i) !== text.charCodeAt(startB + i)) return false;
+    }
+    return true;
+  };
+
+  // The distinct keys of an object as JSON.parse keeps them: per key, in first-occurrence
+  // order, the member where it first appears and the record of its last value. Returns false
+  // when no key can be an array index (none starts with a digit or has an escape).
+  const readMembers = (object: number, keys: number[], values: number[]): boolean => {
+    const end = records[object * TAPE_STRIDE + TAPE_NEXT]!;
+    if (records[object * TAPE_STRIDE + TAPE_SIZE]! > SIGNED_MEMBERS) {
+      return readDecodedMembers(object, keys, values);
+    }
+    const { seen, stamp } = nextSignatureStamp();
+    let digitLead = false;
+    for (let m = object + 1; m < end; m = records[m * TAPE_STRIDE + TAPE_NEXT]!) {
+      if ((records[m * TAPE_STRIDE + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) !== 0) {
+        keys.length = 0;
+        values.length = 0;
+        return readDecodedMembers(object, keys, values);
+      }
+      // Without escapes, keys are equal exactly when their text is.
+      const start = records[m * TAPE_STRIDE + TAPE_KEY_START]!;
+      const length = records[m * TAPE_STRIDE + TAPE_KEY_END]! - start;
+      const lead = text.charCodeAt(start + 1);
+      if (lead >= DIGIT_ZERO && lead <= DIGIT_NINE) digitLead = true;
+      const signature =
+        (Math.imul(length, 0x9e3779b1) ^
+          Math.imul(lead, 0x85ebca6b) ^
+          Math.imul(text.charCodeAt(start + length - 2), 0xc2b2ae35)) >>>
+        SIGNATURE_SHIFT;
+      let place = -1;
+      if (seen[signature] === stamp) {
+        for (let j = 0; j < keys.length && place < 0; j++) {
+          if (sameRawKey(keys[j]!, m)) place = j;
+        }
+      } else {
+        seen[signature] = stamp;
+      }
+      if (place < 0) {
+        keys.push(m);
+        values.push(m);
+      } else {
+        values[place] = m;
+      }
+    }
+    return digitLead;
+  };
+
+  // `readMembers` by decoded keys, for a wide object or one with an escaped key.
+  const readDecodedMembers = (object: number, keys: number[], values: number[]): boolean => {
+    const end = records[object * TAPE_STRIDE + TAPE_NEXT]!;
+    const places = new Map<string, number>();
+    for (let m = object + 1; m < end; m = records[m * TAPE_STRIDE + TAPE_NEXT]!) {
+      const key = keyOf(m);
+      const place = places.get(key);
+      if (place === undefined) {
+        places.set(key, keys.length);
+        keys.push(m);
+        values.push(m);
+      } else {
+        values[place] = m;
+      }
+    }
+    return true;
+  };
+
+  // Keys that are array indices first, ascending, as a JavaScript object lists them.
+  const inObjectOrder = (keys: number[], values: number[]): void => {
+    let ranks: number[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const base = keys[i]! * TAPE_STRIDE;
+      const lead = text.charCodeAt(records[base + TAPE_KEY_START]! + 1);
+      const escaped = (records[base + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) !== 0;
+      if (!escaped && (lead < DIGIT_ZERO || lead > DIGIT_NINE)) continue;
+      const key = keyOf(keys[i]!);
+      if (!isArrayIndex(key)) continue;
+      ranks ??= keys.map(() => -1);
+      ranks[i] = Number(key);
+    }
+    if (ranks === undefined) return;
+    const order = keys.map((_, i) => i);
+    const indexed = order.filter((i) => ranks[i]! >= 0).sort((a, b) => ranks[a]! - ranks[b]!);
+    const sorted = [...indexed, ...order.filter((i) => ranks[i]! < 0)];
+    const sortedKeys = sorted.map((i) => keys[i]!);
+    const sortedValues = sorted.map((i) => values[i]!);
+    for (let i = 0; i < sorted.length; i++) {
+      keys[i] = sortedKeys[i]!;
+      values[i] = sortedValues[i]!;
+    }
+  };
+
+  const openObject = (record: number, depth: number): void => {
+    let keys: number[] = [];
     let values: number[] = [];
-    readMembers(record, keys, values);
+    const digitLead = readMembers(record, keys, values);
     const total = keys.length;
     if (depth > maxDepth && total > 0) {
       elisions.containersElided++;
-      return `"…(object of ${total} key${total === 1 ? '' : 's'})"`;
+      owns++;
+      write(`"${own}(object of ${total} key${total === 1 ? '' : 's'})"`);
+      return;
     }
-    if (total === 0) return '{}';
-    let close = '}';
+    const start = records[record * TAPE_STRIDE + TAPE_START]!;
+    copy(start, start + 1);
+    let close = '';
     if (total > maxKeys) {
       elisions.objectsSampled++;
       const places = new Map<string, number>();
-      for (let i = 0; i < total; i++) places.set(decodeKey(keys[i]!), i);
-      const smallest = smallestKeys([...places.keys()], maxKeys);
-      const kept = smallest.map((key) => places.get(key)!);
+      for (let i = 0; i < total; i++) places.set(keyOf(keys[i]!), i);
+      const kept = smallestKeys([...places.keys()], maxKeys).map((key) => places.get(key)!);
       keys = kept.map((i) => keys[i]!);
       values = kept.map((i) => values[i]!);
-      let sentinelKey = '…';
-      while (places.has(sentinelKey)) sentinelKey += '…';
-      close = `${kept.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - kept.length} more of ${total} keys"}`;
-      if (kept.length === 0) return `{${close}`;
-    } else {
+      let ellipses = 1;
+      while (places.has('…'.repeat(ellipses))) ellipses++;
+      owns += ellipses + 1;
+      close = `${kept.length > 0 ? ',' : ''}"${own.repeat(ellipses)}":"${own}${total - kept.length} more of ${total} keys"}`;
+    } else if (digitLead) {
       inObjectOrder(keys, values);
     }
-    stack.push({ cursor: 0, keys, values, index: 0, end: keys.length, depth, close });
-    return '{';
+    stack.push({ cursor: 0, keys, values, index: 0, end: keys.length, depth, record, close });
   };
 
-  // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
-  // pushes.
-  const open = (record: number, depth: number): string => {
+  // Writes a scalar or a descriptor, or opens a container and pushes its frame.
+  const open = (record: number, depth: number): void => {
     const base = record * TAPE_STRIDE;
     const kind = records[base + TAPE_KIND]!;
-    if (kind === TAPE_STRING) return stringJson(base);
-    if (kind === TAPE_OBJECT) return openObject(record, depth);
-    if (kind === TAPE_ARRAY) {
+    if (kind === TAPE_STRING) {
+      writeString(base);
+    } else if (kind === TAPE_OBJECT) {
+      openObject(record, depth);
+    } else if (kind === TAPE_ARRAY) {
       const items = records[base + TAPE_SIZE]!;
       if (depth > maxDepth && items > 0) {
         elisions.containersElided++;
-        return `"…(array of ${items})"`;
+        owns++;
+        write(`"${own}(array of ${items})"`);
+        return;
       }
       const end = Math.min(items, arraySample);
-      let close = ']';
+      let close = '';
       if (end < items) {
         elisions.arraysSampled++;
-        close = `${end > 0 ? ',' : ''}"…${items - end} more of ${items}"]`;
+        owns++;
+        close = `${end > 0 ? ',' : ''}"${own}${items - end} more of ${items}"]`;
       }
-      if (end === 0) return `[${close}`;
+      const start = records[base + TAPE_START]!;
+      copy(start, start + 1);
       stack.push({
         cursor: record + 1,
         keys: undefined,
@@ -253,63 +402,56 @@ export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
         index: 0,
         end,
         depth,
+        record,
         close,
       });
-      return '[';
+    } else {
+      // A number (its source token is what the lossless parse writes) or a literal.
+      copy(records[base + TAPE_START]!, records[base + TAPE_END]!);
     }
-    // A number (its source token is what the lossless parse writes) or a literal.
-    return text.slice(records[base + TAPE_START]!, records[base + TAPE_END]!);
   };
 
-  let out = open(0, 1);
+  open(0, 1);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.index < frame.end) {
-      const index = frame.index++;
-      if (index > 0) out += ',';
+      if (frame.index++ > 0) punctuate(COMMA, ',');
       if (frame.keys === undefined) {
         const item = frame.cursor;
         frame.cursor = records[item * TAPE_STRIDE + TAPE_NEXT]!;
-        out += open(item, frame.depth + 1);
+        open(item, frame.depth + 1);
       } else {
-        out += frame.keys[index]!;
-        out += open(frame.values![index]!, frame.depth + 1);
+        writeKey(frame.keys[frame.index - 1]!);
+        open(frame.values![frame.index - 1]!, frame.depth + 1);
       }
       continue;
     }
-    out += frame.close;
+    if (frame.close === '') {
+      // The closing bracket is the container's last unit.
+      const end = records[frame.record * TAPE_STRIDE + TAPE_END]!;
+      copy(end - 1, end);
+    } else {
+      write(frame.close);
+    }
     stack.pop();
   }
+  flush();
 
+  if (!checkSurrogates && !isWellFormed(out)) return LONE_SURROGATE;
+  let bytes = utf8ByteLength(out);
+  if (standIn && owns > 0) {
+    // Each stand-in is one UTF-8 byte; "…" is three.
+    bytes += 2 * owns;
+    const parts = out.split(OWN);
+    if (parts.length - 1 !== owns) return OWN_IN_DATA;
+    // join builds a flat string, where replaceAll would leave a rope for the caller to flatten.
+    out = parts.join('…');
+  }
   const contentLost =
     elisions.arraysSampled +
       elisions.objectsSampled +
       elisions.stringsElided +
       elisions.containersElided >
     0;
-  return { text: out, bytes: utf8ByteLength(out), contentLost, elisions };
-}
-
-/** Reorders written keys and their values (in place) as a JavaScript object lists its keys. */
-function inObjectOrder(keys: string[], values: number[]): void {
-  let ranks: number[] | undefined;
-  for (let i = 0; i < keys.length; i++) {
-    // A written key starts with its quote; an array index has no escape.
-    const lead = keys[i]!.charCodeAt(1);
-    if (lead < DIGIT_ZERO || lead > DIGIT_NINE) continue;
-    const key = keys[i]!.slice(1, -2);
-    if (!isArrayIndex(key)) continue;
-    ranks ??= keys.map(() => -1);
-    ranks[i] = Number(key);
-  }
-  if (ranks === undefined) return;
-  const order = keys.map((_, i) => i);
-  const indexed = order.filter((i) => ranks[i]! >= 0).sort((a, b) => ranks[a]! - ranks[b]!);
-  const sorted = [...indexed, ...order.filter((i) => ranks[i]! < 0)];
-  const sortedKeys = sorted.map((i) => keys[i]!);
-  const sortedValues = sorted.map((i) => values[i]!);
-  for (let i = 0; i < sorted.length; i++) {
-    keys[i] = sortedKeys[i]!;
-    values[i] = sortedValues[i]!;
-  }
+  return { text: out, bytes, contentLost, elisions };
 }
