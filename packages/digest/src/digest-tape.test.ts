@@ -205,7 +205,8 @@ describe('digestTape', () => {
     const wideIndexed = `{${Array.from({ length: 300 }, (_, i) => `"${(i * 7) % 200}":${i}`).join(',')}}`;
     // A raw lone surrogate and its escape are one key.
     const lone = '{"\ud800":1,"\\ud800":2,"b":"\udc00","\\u0031":3,"…":[4],"\\u2026":5}';
-    for (const text of [alike, wide, wideIndexed, lone]) {
+    const manyAlike = `{${Array.from({ length: 14 }, (_, i) => `"a${i % 11}b":${i}`).join(',')}}`;
+    for (const text of [alike, manyAlike, wide, wideIndexed, lone]) {
       expectSameAsParsed(text, caps(3, 4, 8, 4));
       expectSameAsParsed(text, caps(3, 1000, 8, 4));
       expectSameAsParsed(text, caps(3, 149, 8, 4));

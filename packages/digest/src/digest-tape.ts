@@ -31,6 +31,8 @@ const MAX_ARRAY_INDEX = 4_294_967_294;
 // Up to this many members, a duplicate key is looked for only among the keys that share its
 // signature (see readMembers); beyond, through a map.
 const SIGNED_MEMBERS = 128;
+// Keys of one object sharing a signature with an earlier one before it goes through a map.
+const ALIKE_KEYS = 8;
 const SIGNATURE_SHIFT = 22;
 const SIGNATURES = 2 ** (32 - SIGNATURE_SHIFT);
 // Scratch of readMembers, shared by all calls (digestTape is synchronous, so they never overlap):
@@ -262,6 +264,7 @@ function writeTapeDigest(
     }
     const { seen, stamp } = nextSignatureStamp();
     let digitLead = false;
+    let alike = 0;
     for (let m = object + 1; m < end; m = records[m * TAPE_STRIDE + TAPE_NEXT]!) {
       if ((records[m * TAPE_STRIDE + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) !== 0) {
         keys.length = 0;
@@ -280,6 +283,12 @@ function writeTapeDigest(
         SIGNATURE_SHIFT;
       let place = -1;
       if (seen[signature] === stamp) {
+        // Keys made alike on purpose must not make this quadratic.
+        if (++alike > ALIKE_KEYS) {
+          keys.length = 0;
+          values.length = 0;
+          return readDecodedMembers(object, keys, values);
+        }
         for (let j = 0; j < keys.length && place < 0; j++) {
           if (sameRawKey(keys[j]!, m)) place = j;
         }
