@@ -38,7 +38,7 @@ export {
   InvalidArgumentError,
 } from './errors.js';
 export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
-export { buildJsonTape, type JsonTapeOutcome } from './json/build-json-tape.js';
+export { buildJsonTape, type JsonTapeOutcome, withJsonTape } from './json/build-json-tape.js';
 export {
   type JsonTape,
   TAPE_ARRAY,

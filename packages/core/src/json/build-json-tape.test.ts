@@ -2,7 +2,7 @@ import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtur
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildJsonTapeInJs } from '../test/build-json-tape-in-js.js';
-import { buildJsonTape } from './build-json-tape.js';
+import { buildJsonTape, withJsonTape } from './build-json-tape.js';
 import {
   type JsonTape,
   TAPE_ARRAY,
@@ -231,6 +231,26 @@ describe('buildJsonTape', () => {
       -1,
       0,
     ]);
+  });
+
+  it('lends a tape to a reader without a copy, and reads nested tapes from fresh instances', () => {
+    const outer = withJsonTape('{"a":[1,2]}', (tape) => {
+      const before = Array.from(tape.records);
+      const inner = withJsonTape('[true,false,null,"x"]', (nested) => nested.count);
+      const again = buildJsonTape('{"b":{"c":{}}}');
+      // The outer tape is intact after both nested builds.
+      expect(Array.from(tape.records)).toEqual(before);
+      return [tape.count, inner, again.ok && again.tape.count];
+    });
+    expect(outer).toEqual({ ok: true, value: [4, { ok: true, value: 5 }, 3] });
+    expect(withJsonTape('[1,', () => 0)).toEqual({ ok: false, reason: 'invalid' });
+    // The retained instance is free again after a reader that threw.
+    expect(() =>
+      withJsonTape('[1]', () => {
+        throw new Error('reader failed');
+      }),
+    ).toThrow('reader failed');
+    expectTapeOf('{"after":"a throw"}');
   });
 
   describe.skipIf(!fixturesAvailable())('on every JSON fixture', () => {
