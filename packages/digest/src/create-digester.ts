@@ -1,6 +1,7 @@
-import { type JsonValue, parseJsonLossless, utf8ByteLength } from '@compaction/core';
+import { type JsonValue, parseJsonLossless, utf8ByteLength, withJsonTape } from '@compaction/core';
 import { type DigestCaps, type DigestSettings, resolveDigestCaps } from './digest-settings.js';
-import { type DigestElisions, digestValue } from './digest-value.js';
+import { digestTape } from './digest-tape.js';
+import { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
 
 /** The digest of one JSON text. */
 export interface DigestResult {
@@ -14,7 +15,10 @@ export interface DigestResult {
   readonly originalBytes: number;
   /** UTF-8 bytes of `digest`. */
   digestBytes: number;
-  /** Numbers kept as exact source text because a JavaScript number would change them. */
+  /**
+   * Numbers in the digest written as their exact source text because a JavaScript number would
+   * change them (64-bit ids, `1.0`, `-0`, `1e400`).
+   */
   losslessNumbers: number;
 }
 
@@ -40,29 +44,40 @@ export interface Digester {
    */
   digest(text: string): DigestOutcome;
   /** Digests an already parsed value (numbers as `parseJsonLossless` returns them). */
-  digestValue(value: JsonValue): Omit<DigestResult, 'originalBytes' | 'losslessNumbers'>;
+  digestValue(value: JsonValue): Omit<DigestResult, 'originalBytes'>;
 }
 
 /**
  * Creates a digester: structure-complete, always-valid JSON skeletons of JSON results for the
- * continuation planning prompt (seed 002 §6.1). Numbers go through core's lossless JSON, so a
- * 64-bit id survives byte for byte. Output is deterministic for a given input and caps.
+ * continuation planning prompt (seed 002 §6.1). Numbers are copied from the text, so a 64-bit id
+ * survives byte for byte. Output is deterministic for a given input and caps.
+ *
+ * A text is validated and indexed by core's WebAssembly tape (`withJsonTape`) and the digest is
+ * read from the tape, visiting only the kept values; no value of the input is created. Where
+ * WebAssembly is unavailable, the text is parsed with `parseJsonLossless` and the parsed value
+ * walked instead: the digest is the same, byte for byte.
  */
 export function createDigester(settings: DigestSettings = {}): Digester {
   const caps = Object.freeze(resolveDigestCaps(settings));
-  const ofValue = (value: JsonValue) => {
-    const result = digestValue(value, caps);
-    return {
-      digest: result.text,
-      contentLost: result.contentLost,
-      elisions: result.elisions,
-      digestBytes: result.bytes,
-    };
+  const result = (digest: ValueDigest) => ({
+    digest: digest.text,
+    contentLost: digest.contentLost,
+    elisions: digest.elisions,
+    digestBytes: digest.bytes,
+    losslessNumbers: digest.losslessNumbers,
+  });
+  const ofValue = (value: JsonValue) => result(digestValue(value, caps));
+  const ofText = (text: string): ReturnType<typeof ofValue> | SyntaxError => {
+    const read = withJsonTape(text, (tape) => digestTape(tape, caps));
+    if (read.ok) return result(read.value);
+    // Not JSON, or no tape here: the parse gives the reason, or the value to walk.
+    const parsed = parseJsonLossless(text);
+    return parsed.ok ? ofValue(parsed.value) : parsed.error;
   };
   return {
     caps,
     digest(text) {
-      const parsed = parseJsonLossless(text);
+      const digested = ofText(text);
       // Counting UTF-8 bytes of a large non-Latin-1 text costs a sizeable share of a parse, so
       // it is done only when asked for.
       let originalBytes: number | undefined;
@@ -74,12 +89,8 @@ export function createDigester(settings: DigestSettings = {}): Digester {
             return originalBytes;
           },
         }) as T & { readonly originalBytes: number };
-      if (!parsed.ok) return sized({ ok: false as const, error: parsed.error });
-      return sized({
-        ok: true as const,
-        ...ofValue(parsed.value),
-        losslessNumbers: parsed.losslessNumbers,
-      });
+      if (digested instanceof SyntaxError) return sized({ ok: false as const, error: digested });
+      return sized({ ok: true as const, ...digested });
     },
     digestValue: ofValue,
   };

@@ -1,5 +1,6 @@
 import {
   type JsonTape,
+  LosslessNumber,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_ESCAPED_KEY,
@@ -9,6 +10,7 @@ import {
   TAPE_KEY_START,
   TAPE_KIND,
   TAPE_NEXT,
+  TAPE_NUMBER,
   TAPE_OBJECT,
   TAPE_SIZE,
   TAPE_START,
@@ -153,6 +155,7 @@ function writeTapeDigest(
   };
   const stack: Frame[] = [];
   let out = '';
+  let losslessNumbers = 0;
   // Text copied as it is, not yet added to `out`: [spanStart, spanEnd).
   let spanStart = 0;
   let spanEnd = 0;
@@ -416,7 +419,12 @@ function writeTapeDigest(
       });
     } else {
       // A number (its source token is what the lossless parse writes) or a literal.
-      copy(records[base + TAPE_START]!, records[base + TAPE_END]!);
+      const start = records[base + TAPE_START]!;
+      const end = records[base + TAPE_END]!;
+      if (kind === TAPE_NUMBER && LosslessNumber.isNeededFor(text.slice(start, end))) {
+        losslessNumbers++;
+      }
+      copy(start, end);
     }
   };
 
@@ -462,5 +470,5 @@ function writeTapeDigest(
       elisions.stringsElided +
       elisions.containersElided >
     0;
-  return { text: out, bytes, contentLost, elisions };
+  return { text: out, bytes, contentLost, elisions, losslessNumbers };
 }

@@ -33,6 +33,11 @@ export interface ValueDigest {
   contentLost: boolean;
   /** Counts of what was left out. */
   elisions: DigestElisions;
+  /**
+   * Numbers in the digest written as their exact source text because a JavaScript number would
+   * change them (64-bit ids, `1.0`, `-0`, `1e400`).
+   */
+  losslessNumbers: number;
 }
 
 const ELLIPSIS = 0x2026;
@@ -269,5 +274,5 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
       elisions.stringsElided +
       elisions.containersElided >
     0;
-  return { text, bytes, contentLost, elisions };
+  return { text, bytes, contentLost, elisions, losslessNumbers: lossless };
 }

@@ -58,6 +58,7 @@ export function writeDigest(root: JsonValue, caps: DigestCaps): ValueDigest {
     containersElided: 0,
   };
   let out = '';
+  let losslessNumbers = 0;
   const stack: Frame[] = [];
 
   // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
@@ -81,6 +82,7 @@ export function writeDigest(root: JsonValue, caps: DigestCaps): ValueDigest {
       return 'null';
     }
     if (LosslessNumber.isInstance(value)) {
+      losslessNumbers++;
       return value.text;
     }
     if (Array.isArray(value)) {
@@ -141,5 +143,5 @@ export function writeDigest(root: JsonValue, caps: DigestCaps): ValueDigest {
       elisions.stringsElided +
       elisions.containersElided >
     0;
-  return { text: out, bytes: utf8ByteLength(out), contentLost, elisions };
+  return { text: out, bytes: utf8ByteLength(out), contentLost, elisions, losslessNumbers };
 }

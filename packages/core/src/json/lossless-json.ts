@@ -20,10 +20,6 @@ const SENTINEL = `\u0000ln${NONCE}:`;
 const SENTINEL_IN_JSON = `\\u0000ln${NONCE}:`;
 const SENTINEL_OUTPUT = new RegExp(`"\\\\u0000ln${NONCE}:([^"]*)"`, 'g');
 
-function roundTrips(token: string): boolean {
-  return String(Number(token)) === token;
-}
-
 const BOM = '\uFEFF';
 
 /**
@@ -57,7 +53,7 @@ export function parseJsonLossless(text: string): LosslessParseResult {
   for (let k = 0; k < spans.length; k += 3) {
     const start = spans[k]!;
     const end = spans[k + 1]!;
-    if (!roundTrips(source.slice(start, end))) lossy.push(start, end, spans[k + 2]!);
+    if (LosslessNumber.isNeededFor(source.slice(start, end))) lossy.push(start, end, spans[k + 2]!);
   }
   if (lossy.length === 0) return { ok: true, value, losslessNumbers: 0 };
   const losslessNumbers = lossy.length / 3;

@@ -24,6 +24,14 @@ export class LosslessNumber {
     return this.text;
   }
 
+  /**
+   * True when a JavaScript number would write the JSON number token `token` differently
+   * (`12345678901234567890`, `1.0`, `1e400`, `-0`), so it needs a `LosslessNumber` to survive.
+   */
+  static isNeededFor(token: string): boolean {
+    return String(Number(token)) !== token;
+  }
+
   /** True for a `LosslessNumber` from any copy of this package. */
   static isInstance(value: unknown): value is LosslessNumber {
     return typeof value === 'object' && value !== null && LOSSLESS_NUMBER in value;
