@@ -28,6 +28,7 @@ export {
   type DigestSettings,
   resolveDigestCaps,
 } from './digest-settings.js';
+export { digestTape } from './digest-tape.js';
 export { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
 export { jsonStringWithin } from './json-string-within.js';
 export {
