@@ -31,7 +31,7 @@ const RECORD_BYTES = 32;
  * never shrinks, so an instance that grew past it for a big text is dropped after the build and
  * garbage-collected with its memory.
  */
-const RETAINED_MEMORY_BYTES = 64 * 2 ** 20;
+const RETAINED_MEMORY_BYTES = 16 * 2 ** 20;
 
 // undefined: not tried yet; null: unavailable here.
 let compiledTape: WasmModule | null | undefined;

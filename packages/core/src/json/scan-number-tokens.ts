@@ -100,11 +100,11 @@ const SPAN_CAPACITY = 1024;
 const TEXT_OFFSET = SPAN_CAPACITY * 12;
 const PADDING_BYTES = 32;
 /**
- * One instance is kept and reused while its memory stays under this size (texts up to about 16
+ * One instance is kept and reused while its memory stays under this size (texts up to about 8
  * million UTF-16 units). WebAssembly memory never shrinks, so a bigger text gets an instance of
  * its own that is garbage-collected with its memory after the scan.
  */
-const RETAINED_MEMORY_BYTES = 32 * 2 ** 20;
+const RETAINED_MEMORY_BYTES = 16 * 2 ** 20;
 
 interface NumberScanExports {
   memory: WasmMemory;
