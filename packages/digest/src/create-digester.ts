@@ -1,6 +1,6 @@
-import { type JsonValue, parseJsonLossless, utf8ByteLength, withJsonTape } from '@compaction/core';
+import { type JsonValue, utf8ByteLength } from '@compaction/core';
 import { type DigestCaps, type DigestSettings, resolveDigestCaps } from './digest-settings.js';
-import { digestTape } from './digest-tape.js';
+import { digestText } from './digest-text.js';
 import { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
 
 /** The digest of one JSON text. */
@@ -67,12 +67,9 @@ export function createDigester(settings: DigestSettings = {}): Digester {
     losslessNumbers: digest.losslessNumbers,
   });
   const ofValue = (value: JsonValue) => result(digestValue(value, caps));
-  const ofText = (text: string): ReturnType<typeof ofValue> | SyntaxError => {
-    const read = withJsonTape(text, (tape) => digestTape(tape, caps));
-    if (read.ok) return result(read.value);
-    // Not JSON, or no tape here: the parse gives the reason, or the value to walk.
-    const parsed = parseJsonLossless(text);
-    return parsed.ok ? ofValue(parsed.value) : parsed.error;
+  const ofText = (text: string) => {
+    const digest = digestText(text, caps);
+    return digest instanceof SyntaxError ? digest : result(digest);
   };
   return {
     caps,

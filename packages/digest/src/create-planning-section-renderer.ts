@@ -5,7 +5,6 @@ import {
   EVENT_NAMES,
   METRIC_NAMES,
   noopTelemetry,
-  parseJsonLossless,
   type ResultProcessor,
   resolveConfig,
   SPAN_NAMES,
@@ -15,7 +14,7 @@ import {
 import { createHeadPreviewProcessor } from './create-head-preview-processor.js';
 import type { DigestCaps } from './digest-settings.js';
 import { DEFAULT_DIGEST_MAX_DEPTH } from './digest-settings.js';
-import { digestValue } from './digest-value.js';
+import { digestText } from './digest-text.js';
 import {
   type FailedOperationEvidence,
   type FailedOperationInputPolicy,
@@ -356,9 +355,8 @@ export function createPlanningSectionRenderer(
           const renderSuccess = async (i: number): Promise<string> => {
             const step = steps[i]!;
             const result = step.result ?? '';
-            const outcome = parseJsonLossless(result);
-            if (outcome.ok) {
-              const digest = digestValue(outcome.value, caps);
+            const digest = digestText(result, caps);
+            if (!(digest instanceof SyntaxError)) {
               if (digest.contentLost) lossy = true;
               views.set(i, 'digest');
               return `${heading(step, 'succeeded, JSON digest')}\n${digest.text}`;
