@@ -19,7 +19,7 @@ const POSITIONS = [0.35, 0.49, 0.63, 0.78, 0.92];
 // ---------------------------------------------------------------- throughput
 // The baseline and the trim alternate run by run (each after a forced GC, as `medianMs` does),
 // so a burst of load on a shared machine hits both alike; medians of each.
-function interleavedMedians(baseline, candidate, { runs = 31, warmup = 3 } = {}) {
+function interleavedMedians(baseline, candidate, { runs = 31, warmup = 20 } = {}) {
   for (let i = 0; i < warmup; i++) {
     baseline();
     candidate();
@@ -318,7 +318,8 @@ writeResult(
   `## Throughput
 
 Each JSON fixture over 500 KB trimmed to ${THROUGHPUT_BUDGET} bytes (no query), against native
-\`JSON.parse\` of the same string; median of 15 runs after 3 warm-ups, same process.
+\`JSON.parse\` of the same string; median of 31 runs after 20 warm-ups (steady state: the WebAssembly tape and
+the JavaScript are optimised by then), runs alternating with the baseline, same process.
 
 ${throughputTable}
 

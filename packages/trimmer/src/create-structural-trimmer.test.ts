@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   BudgetTooSmallError,
   InvalidArgumentError,
@@ -273,5 +274,28 @@ describe('createStructuralTrimmer: budget and settings', () => {
     await expect(traced.process(input, 2048, { signal: controller.signal })).rejects.toThrow(
       'stop',
     );
+  });
+  it('trims the same where WebAssembly is unavailable (node --jitless)', () => {
+    const dist = new URL('../dist/index.js', import.meta.url);
+    const inputs = [
+      [JSON.stringify(records(300), null, 2), 3000],
+      ['{"error":"OOMKilled: exit code 137","ids":[12345678901234567890,1.0],"s":"é\ud800"}', 300],
+      [`{"items":${JSON.stringify(records(50))},"tail":"${'ü'.repeat(500)}"}`, 1200],
+      ['{"broken":', 300],
+    ] as const;
+    const script = `
+      const { createStructuralTrimmer } = await import(${JSON.stringify(dist.href)});
+      const trimmer = createStructuralTrimmer();
+      const inputs = JSON.parse(process.argv[1]);
+      console.log(JSON.stringify([typeof WebAssembly, ...inputs.map(([text, budget]) => trimmer.trim(text, budget))]));
+    `;
+    const output = execFileSync(
+      process.execPath,
+      ['--jitless', '--input-type=module', '-e', script, JSON.stringify(inputs)],
+      { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+    );
+    const trimmer = createStructuralTrimmer();
+    const here = inputs.map(([text, budget]) => trimmer.trim(text, budget));
+    expect(JSON.parse(output)).toEqual(['undefined', ...JSON.parse(JSON.stringify(here))]);
   });
 });
