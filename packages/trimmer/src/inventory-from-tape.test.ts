@@ -54,7 +54,7 @@ function compare(text: string, maxNodes: number, ascii: boolean): string | undef
       : undefined;
   }
   if (!built.ok) return `the tape says ${built.reason}`;
-  return difference(expected, inventoryFromTape(built.tape, maxNodes, ascii));
+  return difference(expected, inventoryFromTape(built.tape, maxNodes));
 }
 
 /** As trim-result computes it: as many UTF-8 bytes as UTF-16 units. */
@@ -274,7 +274,7 @@ describe('inventoryFromTape', () => {
 
   it('reads a lent tape to the same inventory', () => {
     const text = '{"a": ["Error é", {"b": "exit code 2"}], "c": null}';
-    const lent = withJsonTape(text, (tape) => inventoryFromTape(tape, 3, false));
+    const lent = withJsonTape(text, (tape) => inventoryFromTape(tape, 3));
     expect(lent.ok).toBe(true);
     if (lent.ok) expect(difference(scanJson(text, 3)!, lent.value)).toBeUndefined();
     // The cases the test above covers by chance, pinned.

@@ -2,10 +2,13 @@ import {
   type JsonTape,
   TAPE_ARRAY,
   TAPE_END,
+  TAPE_FLAGS,
   TAPE_KEY_END,
   TAPE_KEY_START,
   TAPE_KIND,
   TAPE_NEXT,
+  TAPE_NON_ASCII_KEY,
+  TAPE_NON_ASCII_VALUE,
   TAPE_OBJECT,
   TAPE_START,
   TAPE_STRIDE,
@@ -19,14 +22,6 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from './json-inventory.js';
-
-const NON_ASCII = /[^\x00-\x7f]/g;
-
-/** Offset of the first character beyond ASCII at or after `from` (text length if none). */
-function nonAsciiFrom(text: string, from: number): number {
-  NON_ASCII.lastIndex = from;
-  return NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : text.length;
-}
 
 /**
  * UTF-8 bytes beyond one per UTF-16 unit in `text[from, to)`: 1 for U+0080–U+07FF, 2 for the
@@ -52,16 +47,16 @@ function extraUtf8Bytes(text: string, from: number, to: number): number {
 
 /**
  * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
- * `scanJson(tape.text, maxNodes, ascii)` field for field, but whitespace and structure cost no
+ * `scanJson(tape.text, maxNodes)` field for field, but whitespace and structure cost no
  * JavaScript. Parents, child positions and minified sizes come from one pass over the records
- * with a stack of open containers; string contents are visited only where they hold characters
- * beyond ASCII (to size them in UTF-8), and error-like words are found by one search of the
+ * with a stack of open containers; string contents are visited only where the tape flags
+ * characters beyond ASCII in them (to size them in UTF-8), and error-like words are found by one search of the
  * whole text under the rules of the string scan (every letter of a JSON text that can start one
  * is inside a string). As there, the first `maxNodes` values in text order are recorded, the
- * rest only counted and sized. `ascii` promises the text is all ASCII; leave it false when unsure.
+ * rest only counted and sized.
  * Keeps nothing of the tape, so it may read a lent one.
  */
-export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = false): JsonInventory {
+export function inventoryFromTape(tape: JsonTape, maxNodes: number): JsonInventory {
   const { text, records } = tape;
   const total = tape.count;
   const count = maxNodes > 0 ? Math.min(total, Math.ceil(maxNodes)) : 0;
@@ -84,9 +79,8 @@ export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = fals
   const stackUnits: number[] = [];
   const stackChildren: number[] = [];
   let depth = 0;
-  // Characters beyond ASCII all sit inside strings; visit a string only when the next one is
-  // inside it. `extraTotal` sums their bytes beyond one per unit.
-  let nonAscii = ascii ? text.length : nonAsciiFrom(text, 0);
+  // Characters beyond ASCII all sit inside strings; the tape flags the strings and keys that
+  // hold any, and only those are visited. `extraTotal` sums their bytes beyond one per unit.
   let extraTotal = 0;
   let rootBytes = 0;
   // The tape's field offsets and kinds as locals: the loop reads them for every record.
@@ -97,6 +91,9 @@ export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = fals
   const nextField = TAPE_NEXT;
   const keyStartField = TAPE_KEY_START;
   const keyEndField = TAPE_KEY_END;
+  const flagsField = TAPE_FLAGS;
+  const nonAsciiKey = TAPE_NON_ASCII_KEY;
+  const nonAsciiValue = TAPE_NON_ASCII_VALUE;
   const objectKind = TAPE_OBJECT;
   const arrayKind = TAPE_ARRAY;
   const stringKind = TAPE_STRING;
@@ -122,15 +119,15 @@ export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = fals
     const start = records[at + startField]!;
     const end = records[at + endField]!;
     const keyStart = records[at + keyStartField]!;
+    const flags = records[at + flagsField]!;
     let key = 0;
     if (keyStart >= 0) {
       const keyEnd = records[at + keyEndField]!;
       key = keyEnd - keyStart;
-      if (nonAscii < keyEnd) {
-        const extra = extraUtf8Bytes(text, nonAscii, keyEnd);
+      if ((flags & nonAsciiKey) !== 0) {
+        const extra = extraUtf8Bytes(text, keyStart, keyEnd);
         key += extra;
         extraTotal += extra;
-        nonAscii = nonAsciiFrom(text, keyEnd);
       }
     }
     let position = 0;
@@ -167,11 +164,10 @@ export function inventoryFromTape(tape: JsonTape, maxNodes: number, ascii = fals
       continue;
     }
     let bytes = end - start;
-    if (nonAscii < end && kind === stringKind) {
-      const extra = extraUtf8Bytes(text, nonAscii, end);
+    if ((flags & nonAsciiValue) !== 0) {
+      const extra = extraUtf8Bytes(text, start, end);
       bytes += extra;
       extraTotal += extra;
-      nonAscii = nonAsciiFrom(text, end);
     }
     const unit = key > 0 ? bytes + key + 1 : bytes;
     if (r < count) {

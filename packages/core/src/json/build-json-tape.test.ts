@@ -15,6 +15,8 @@ import {
   TAPE_KIND,
   TAPE_LITERAL,
   TAPE_NEXT,
+  TAPE_NON_ASCII_KEY,
+  TAPE_NON_ASCII_VALUE,
   TAPE_NUMBER,
   TAPE_OBJECT,
   TAPE_SIZE,
@@ -44,6 +46,10 @@ function rebuild(tape: JsonTape, record: number): unknown {
   const flags = field(tape, record, TAPE_FLAGS);
   if (kind === TAPE_STRING) {
     check(slice.includes('\\') === ((flags & TAPE_ESCAPED_VALUE) !== 0), `escape flag of ${slice}`);
+    check(
+      /[^\x00-\x7f]/.test(slice) === ((flags & TAPE_NON_ASCII_VALUE) !== 0),
+      `non-ASCII flag of ${slice}`,
+    );
     return JSON.parse(slice);
   }
   if (kind === TAPE_NUMBER) {
@@ -72,6 +78,10 @@ function rebuild(tape: JsonTape, record: number): unknown {
     check(
       key.includes('\\') === ((field(tape, child, TAPE_FLAGS) & TAPE_ESCAPED_KEY) !== 0),
       `key escape flag of ${key}`,
+    );
+    check(
+      /[^\x00-\x7f]/.test(key) === ((field(tape, child, TAPE_FLAGS) & TAPE_NON_ASCII_KEY) !== 0),
+      `key non-ASCII flag of ${key}`,
     );
     Object.defineProperty(object, JSON.parse(key) as string, {
       value: rebuild(tape, child),
@@ -162,6 +172,29 @@ describe('buildJsonTape', () => {
     '{"k\\"":"v\\\\"}',
   ])('accepts exactly what JSON.parse accepts, with the right tape: %j', (text) => {
     expectTapeOf(text);
+  });
+
+  it('flags the strings and keys whose text goes beyond ASCII, and only those', () => {
+    // A unit beyond ASCII just past a closing quote shares the string's 16-unit vector; then one
+    // at each lane of a long string or key, and \u escapes, which are ASCII text.
+    const texts = ['["a","\u00e9"]', '{"k":"v","\u00e9":"\u4e2d"}', '["\\u00e9","x\\"\u00e9"]'];
+    for (let at = 0; at < 40; at++) {
+      texts.push(`["${'a'.repeat(at)}\u00e9${'b'.repeat(40 - at)}","c"]`);
+      texts.push(`{"${'k'.repeat(at)}":"${'v'.repeat(at)}","\\ud83d\\ude00":"\u0800"}`);
+      texts.push(`{"${'k'.repeat(at)}\ud83d\ude00":"${'v'.repeat(at)}"}`);
+    }
+    for (const text of texts) {
+      expectTapeOf(text);
+      const outcome = buildJsonTape(text);
+      expect(outcome.ok && outcome.tape).toEqual(buildJsonTapeInJs(text));
+    }
+    const outcome = buildJsonTape('{"\u00e9":"a","b":"\u00e9","c":"\\u00e9"}');
+    if (!outcome.ok) throw new Error('no tape');
+    expect([1, 2, 3].map((record) => field(outcome.tape, record, TAPE_FLAGS))).toEqual([
+      TAPE_NON_ASCII_KEY,
+      TAPE_NON_ASCII_VALUE,
+      TAPE_ESCAPED_VALUE,
+    ]);
   });
 
   it('indexes any document like JSON.parse reads it (property)', () => {

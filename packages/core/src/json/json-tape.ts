@@ -36,7 +36,10 @@ export const TAPE_SIZE = 4;
 export const TAPE_KEY_START = 5;
 /** Field: for an object member, index just past its key's closing quote; -1 otherwise. */
 export const TAPE_KEY_END = 6;
-/** Field: `TAPE_ESCAPED_VALUE` and `TAPE_ESCAPED_KEY` bits. */
+/**
+ * Field: the `TAPE_ESCAPED_VALUE`, `TAPE_ESCAPED_KEY`, `TAPE_NON_ASCII_VALUE` and
+ * `TAPE_NON_ASCII_KEY` bits.
+ */
 export const TAPE_FLAGS = 7;
 
 /** Kind: an object. */
@@ -54,3 +57,10 @@ export const TAPE_LITERAL = 5;
 export const TAPE_ESCAPED_VALUE = 1;
 /** Flag: the member's key contains a backslash. */
 export const TAPE_ESCAPED_KEY = 2;
+/**
+ * Flag: the string value's text holds a unit beyond ASCII (U+0080 on), so its UTF-8 size exceeds
+ * its length. An escape such as `\u00e9` is ASCII text and does not set it.
+ */
+export const TAPE_NON_ASCII_VALUE = 4;
+/** Flag: the member's key text holds a unit beyond ASCII. */
+export const TAPE_NON_ASCII_KEY = 8;

@@ -12,7 +12,8 @@
 ;; \b \f \n \r \t \uXXXX (lone surrogates are accepted, raw or escaped, as JSON.parse does), and
 ;; no trailing commas. Runs of whitespace and string bodies are skipped 16 units at a time: two
 ;; 8-lane loads clamped to 0xFF and narrowed to one 16-lane byte vector, so no unit above 0xFF
-;; can look like an ASCII one.
+;; can look like an ASCII one; a lane from 0x80 on marks a unit beyond ASCII, which flags the
+;; string or key.
 (module
   (memory (export "memory") 1)
 
@@ -83,7 +84,8 @@
     (local $p i32) (local $c i32) (local $mask i32) (local $v v128)
     (local $state i32) (local $rec i32) (local $limit i32) (local $count i32)
     (local $open i32) (local $at i32) (local $kind i32) (local $flags i32)
-    (local $key_start i32) (local $key_end i32) (local $key_flags i32)
+    (local $key_start i32) (local $key_end i32) (local $key_flags i32) (local $high i32)
+    (local $passed v128)
     ;; States: 0 a value; 1 a value or `]`; 2 a key or `}`; 3 a key; 4 `:`; 5 `,` or a close;
     ;; 6 only whitespace (the root is complete).
     (local.set $open (i32.const -1))
@@ -154,6 +156,8 @@
                 (then
                   (local.set $key_start (local.get $p))
                   (local.set $key_flags (i32.const 0))
+                  (local.set $high (i32.const 0))
+                  (local.set $passed (v128.const i64x2 0 0))
                   (local.set $p (i32.add (local.get $p) (i32.const 2)))
                   (loop $key
                     (local.set $v (call $units (local.get $p)))
@@ -166,19 +170,27 @@
                           (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32))))))
                     (if (i32.eqz (local.get $mask))
                       (then
+                        (local.set $passed (v128.or (local.get $passed) (local.get $v)))
                         (local.set $p (i32.add (local.get $p) (i32.const 32)))
                         (br $key)))
+                    ;; Units from 0x80 on: in the lanes before the stop, or in a vector skipped.
+                    (local.set $high
+                      (i32.or (local.get $high)
+                        (i32.and (i8x16.bitmask (local.get $v))
+                          (i32.xor (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))))
                     (local.set $p
                       (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
                     (br_if $invalid (i32.ge_u (local.get $p) (local.get $end)))
                     (local.set $c (i32.load16_u (local.get $p)))
                     (if (i32.eq (local.get $c) (i32.const 92))
                       (then
-                        (local.set $key_flags (i32.const 2))
+                        (local.set $key_flags (i32.or (local.get $key_flags) (i32.const 2)))
                         (local.set $p (call $escape (local.get $p)))
                         (br_if $invalid (i32.lt_s (local.get $p) (i32.const 0)))
                         (br $key)))
                     (br_if $invalid (i32.ne (local.get $c) (i32.const 34))))
+                  (if (i32.or (local.get $high) (i8x16.bitmask (local.get $passed)))
+                    (then (local.set $key_flags (i32.or (local.get $key_flags) (i32.const 8)))))
                   (local.set $p (i32.add (local.get $p) (i32.const 2)))
                   (local.set $key_end (local.get $p))
                   (local.set $state (i32.const 4))
@@ -261,6 +273,8 @@
           (if (i32.eq (local.get $c) (i32.const 34))
             (then
               (local.set $kind (i32.const 3))
+              (local.set $high (i32.const 0))
+              (local.set $passed (v128.const i64x2 0 0))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (loop $string
                 (local.set $v (call $units (local.get $p)))
@@ -273,8 +287,13 @@
                       (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 32))))))
                 (if (i32.eqz (local.get $mask))
                   (then
+                    (local.set $passed (v128.or (local.get $passed) (local.get $v)))
                     (local.set $p (i32.add (local.get $p) (i32.const 32)))
                     (br $string)))
+                (local.set $high
+                  (i32.or (local.get $high)
+                    (i32.and (i8x16.bitmask (local.get $v))
+                      (i32.xor (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))))
                 (local.set $p
                   (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
                 (br_if $invalid (i32.ge_u (local.get $p) (local.get $end)))
@@ -286,6 +305,8 @@
                     (br_if $invalid (i32.lt_s (local.get $p) (i32.const 0)))
                     (br $string)))
                 (br_if $invalid (i32.ne (local.get $c) (i32.const 34))))
+              (if (i32.or (local.get $high) (i8x16.bitmask (local.get $passed)))
+                (then (local.set $flags (i32.or (local.get $flags) (i32.const 4)))))
               (local.set $p (i32.add (local.get $p) (i32.const 2))))
             (else
               (if (i32.or

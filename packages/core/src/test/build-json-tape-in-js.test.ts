@@ -13,6 +13,8 @@ import {
   TAPE_KIND,
   TAPE_LITERAL,
   TAPE_NEXT,
+  TAPE_NON_ASCII_KEY,
+  TAPE_NON_ASCII_VALUE,
   TAPE_NUMBER,
   TAPE_OBJECT,
   TAPE_SIZE,
@@ -21,6 +23,8 @@ import {
   TAPE_STRING,
 } from '../json/json-tape.js';
 import { buildJsonTapeInJs } from './build-json-tape-in-js.js';
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 const field = (tape: JsonTape, index: number, offset: number): number =>
   tape.records[index * TAPE_STRIDE + offset]!;
@@ -145,6 +149,9 @@ function tapeProblem(tape: JsonTape, checkSubtrees: boolean): string | undefined
           } else if (key.includes('\\')) {
             return `record ${c}: backslash in a key without the flag`;
           }
+          if (((field(tape, c, TAPE_FLAGS) & TAPE_NON_ASCII_KEY) !== 0) !== NON_ASCII.test(key)) {
+            return `record ${c}: non-ASCII-key flag`;
+          }
         }
       }
       if (children !== field(tape, i, TAPE_SIZE)) return `record ${i}: size`;
@@ -160,7 +167,12 @@ function tapeProblem(tape: JsonTape, checkSubtrees: boolean): string | undefined
     if (escapedValue !== (kind === TAPE_STRING && slice.includes('\\'))) {
       return `record ${i}: escaped-value flag`;
     }
-    if (flags & ~(TAPE_ESCAPED_VALUE | TAPE_ESCAPED_KEY)) return `record ${i}: unknown flags`;
+    const nonAsciiValue = (flags & TAPE_NON_ASCII_VALUE) !== 0;
+    if (nonAsciiValue !== (kind === TAPE_STRING && NON_ASCII.test(slice))) {
+      return `record ${i}: non-ASCII-value flag`;
+    }
+    const known = TAPE_ESCAPED_VALUE | TAPE_ESCAPED_KEY | TAPE_NON_ASCII_VALUE | TAPE_NON_ASCII_KEY;
+    if (flags & ~known) return `record ${i}: unknown flags`;
   }
   return undefined;
 }

@@ -10,6 +10,8 @@ import {
   TAPE_KIND,
   TAPE_LITERAL,
   TAPE_NEXT,
+  TAPE_NON_ASCII_KEY,
+  TAPE_NON_ASCII_VALUE,
   TAPE_NUMBER,
   TAPE_OBJECT,
   TAPE_SIZE,
@@ -70,17 +72,19 @@ export function buildJsonTapeInJs(text: string): JsonTape | undefined {
 
   // Index just past the closing quote of the string whose opening quote is at `pos`, and
   // whether it contains a backslash.
-  const scanString = (): { end: number; escaped: boolean } => {
+  const scanString = (): { end: number; escaped: boolean; nonAscii: boolean } => {
     let i = pos + 1;
     let escaped = false;
+    let nonAscii = false;
     for (;;) {
       const code = source.charCodeAt(i);
       if (code === BACKSLASH) {
         escaped = true;
         i += 2;
       } else if (code === QUOTE) {
-        return { end: i + 1, escaped };
+        return { end: i + 1, escaped, nonAscii };
       } else {
+        if (code >= 0x80) nonAscii = true;
         i++;
       }
     }
@@ -127,12 +131,12 @@ export function buildJsonTapeInJs(text: string): JsonTape | undefined {
       return;
     }
     if (code === QUOTE) {
-      const { end, escaped } = scanString();
+      const { end, escaped, nonAscii } = scanString();
       const index = addRecord(
         TAPE_STRING,
         keyStart,
         keyEnd,
-        keyFlags | (escaped ? TAPE_ESCAPED_VALUE : 0),
+        keyFlags | (escaped ? TAPE_ESCAPED_VALUE : 0) | (nonAscii ? TAPE_NON_ASCII_VALUE : 0),
       );
       pos = end;
       finish(index, end);
@@ -152,12 +156,16 @@ export function buildJsonTapeInJs(text: string): JsonTape | undefined {
   const readMember = (): void => {
     skipWhitespace();
     const keyStart = pos;
-    const { end, escaped } = scanString();
+    const { end, escaped, nonAscii } = scanString();
     pos = end;
     skipWhitespace();
     if (source.charCodeAt(pos) !== COLON) throw new Error(`expected ':' at ${pos}`);
     pos++;
-    readValue(keyStart, end, escaped ? TAPE_ESCAPED_KEY : 0);
+    readValue(
+      keyStart,
+      end,
+      (escaped ? TAPE_ESCAPED_KEY : 0) | (nonAscii ? TAPE_NON_ASCII_KEY : 0),
+    );
   };
 
   // Reads the first member or item of the container just opened, or closes it when empty.
