@@ -41,6 +41,7 @@ export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 export { buildJsonTape, type JsonTapeOutcome, withJsonTape } from './json/build-json-tape.js';
 export {
   type JsonTape,
+  type JsonTapeWordSearch,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_ESCAPED_KEY,

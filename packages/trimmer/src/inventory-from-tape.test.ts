@@ -44,7 +44,11 @@ function difference(expected: JsonInventory, actual: JsonInventory): string | un
   return undefined;
 }
 
-/** Builds both inventories of `text` and says how they differ (undefined: not at all). */
+/**
+ * Builds the inventories of `text` (by scanJson; off a tape, finding error words by regular
+ * expression and by the lent tape's word search) and says how they differ (undefined: not at
+ * all).
+ */
 function compare(text: string, maxNodes: number, ascii: boolean): string | undefined {
   const expected = scanJson(text, maxNodes, ascii);
   const built = buildJsonTape(text);
@@ -54,7 +58,12 @@ function compare(text: string, maxNodes: number, ascii: boolean): string | undef
       : undefined;
   }
   if (!built.ok) return `the tape says ${built.reason}`;
-  return difference(expected, inventoryFromTape(built.tape, maxNodes));
+  const searched = withJsonTape(text, (tape, search) => inventoryFromTape(tape, maxNodes, search));
+  if (!searched.ok) return `the lent tape says ${searched.reason}`;
+  const regex = difference(expected, inventoryFromTape(built.tape, maxNodes));
+  if (regex !== undefined) return `by regular expression: ${regex}`;
+  const found = difference(expected, searched.value);
+  return found === undefined ? undefined : `by word search: ${found}`;
 }
 
 /** As trim-result computes it: as many UTF-8 bytes as UTF-16 units. */
@@ -270,6 +279,22 @@ describe('inventoryFromTape', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('finds the same error words by word search past a batch of candidates', () => {
+    // Over 1024 candidates (every "err", "den", "tim"...) and over 50 000 error words, in keys,
+    // values and escapes, after characters beyond ASCII and at the ends of strings.
+    const pieces = ['Error', 'err', 'xerror', '\\nerror', 'éerror', '中failed', 'DENIED'];
+    pieces.push('-panic', '_fatal', 'FATAL:');
+    const items: string[] = [];
+    for (let i = 0; i < 140_000; i++) items.push(`"${pieces[i % pieces.length]} ${i}"`);
+    const text = `{"error":[${items.join(',')}],"timed out":"exit code 0","exit status 7":"ok"}`;
+    const lent = withJsonTape(text, (tape, search) => inventoryFromTape(tape, 10, search));
+    if (!lent.ok) throw new Error(`no tape: ${lent.reason}`);
+    expect(difference(scanJson(text, 10)!, lent.value)).toBeUndefined();
+    expect(lent.value.errorAt.length).toBe(50_000);
+    const short = text.slice(0, 20_000).replace(/,"[^"]*$/, ']}');
+    expect(compare(short, 1000, false)).toBeUndefined();
   });
 
   it('reads a lent tape to the same inventory', () => {

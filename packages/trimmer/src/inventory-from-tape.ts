@@ -1,5 +1,6 @@
 import {
   type JsonTape,
+  type JsonTapeWordSearch,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_FLAGS,
@@ -16,6 +17,7 @@ import {
 } from '@compaction/core';
 import {
   collectErrorWords,
+  collectErrorWordsWith,
   type JsonInventory,
   NODE_ARRAY,
   NODE_OBJECT,
@@ -50,13 +52,18 @@ function extraUtf8Bytes(text: string, from: number, to: number): number {
  * `scanJson(tape.text, maxNodes)` field for field, but whitespace and structure cost no
  * JavaScript. Parents, child positions and minified sizes come from one pass over the records
  * with a stack of open containers; string contents are visited only where the tape flags
- * characters beyond ASCII in them (to size them in UTF-8), and error-like words are found by one search of the
- * whole text under the rules of the string scan (every letter of a JSON text that can start one
- * is inside a string). As there, the first `maxNodes` values in text order are recorded, the
- * rest only counted and sized.
- * Keeps nothing of the tape, so it may read a lent one.
+ * characters beyond ASCII in them (to size them in UTF-8), and error-like words are found by one
+ * search of the whole text under the rules of the string scan (every letter of a JSON text that
+ * can start one is inside a string): with `search`, the word search of a lent tape, when given
+ * (a fraction of the cost), else with a regular expression. As there, the first `maxNodes`
+ * values in text order are recorded, the rest only counted and sized. Keeps nothing of the
+ * tape, so it may read a lent one.
  */
-export function inventoryFromTape(tape: JsonTape, maxNodes: number): JsonInventory {
+export function inventoryFromTape(
+  tape: JsonTape,
+  maxNodes: number,
+  search?: JsonTapeWordSearch,
+): JsonInventory {
   const { text, records } = tape;
   const total = tape.count;
   const count = maxNodes > 0 ? Math.min(total, Math.ceil(maxNodes)) : 0;
@@ -194,7 +201,8 @@ export function inventoryFromTape(tape: JsonTape, maxNodes: number): JsonInvento
 
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  collectErrorWords(text, text, 0, false, errorAt, errorWord);
+  if (search) collectErrorWordsWith(search, text, errorAt, errorWord);
+  else collectErrorWords(text, text, 0, false, errorAt, errorWord);
   return {
     text,
     count,

@@ -1,3 +1,4 @@
+import type { JsonTapeWordSearch } from '@compaction/core';
 import { ERROR_WORDS } from './relevance.js';
 
 /** Node kinds of a `JsonInventory`. */
@@ -293,6 +294,35 @@ export function collectErrorWords(
       errorAt.push(at);
       errorWord.push(index);
     }
+  }
+}
+
+/**
+ * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, …)` appends,
+ * with the places to check found by a JSON tape's word search (`withJsonTape`) over the units
+ * already in WebAssembly memory instead of a regular-expression search of the whole text.
+ */
+export function collectErrorWordsWith(
+  search: JsonTapeWordSearch,
+  text: string,
+  errorAt: number[],
+  errorWord: number[],
+): void {
+  let from = 0;
+  while (errorAt.length < MAX_ERROR_HITS) {
+    const batch = search.candidates(ERROR_WORDS, from);
+    if (batch.length === 0) return;
+    for (let i = 0; i < batch.length && errorAt.length < MAX_ERROR_HITS; i++) {
+      const at = batch[i]!;
+      const c = text.charCodeAt(at);
+      if (c >= 0x80 || (at > 0 && (wordBefore(text, at) || isEscaped(text, at)))) continue;
+      const index = errorWordAt(text, at, c | 0x20);
+      if (index >= 0) {
+        errorAt.push(at);
+        errorWord.push(index);
+      }
+    }
+    from = batch[batch.length - 1]! + 1;
   }
 }
 

@@ -166,7 +166,9 @@ function inventoryJson(
   if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return undefined;
   // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
   // JavaScript stands in where there is no WebAssembly.
-  const read = withJsonTape(source, (tape) => inventoryFromTape(tape, options.maxJsonNodes));
+  const read = withJsonTape(source, (tape, search) =>
+    inventoryFromTape(tape, options.maxJsonNodes, search),
+  );
   if (read.ok) return read.value;
   if (read.reason === 'invalid') return undefined;
   return scanJson(source, options.maxJsonNodes, ascii);

@@ -5,6 +5,7 @@ import { buildJsonTapeInJs } from '../test/build-json-tape-in-js.js';
 import { buildJsonTape, withJsonTape } from './build-json-tape.js';
 import {
   type JsonTape,
+  type JsonTapeWordSearch,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_ESCAPED_KEY,
@@ -292,5 +293,100 @@ describe('buildJsonTape', () => {
         expectTapeOf(readFixture(fixture.path));
       }
     });
+  });
+});
+
+/** Every batch of `search.candidates(words, from)` from `from` on, joined. */
+function allCandidates(search: JsonTapeWordSearch, words: readonly string[], from = 0): number[] {
+  const found: number[] = [];
+  for (let batch = search.candidates(words, from); batch.length > 0; ) {
+    found.push(...batch);
+    batch = search.candidates(words, batch[batch.length - 1]! + 1);
+  }
+  return found;
+}
+
+/** Where one of `words` starts in `text`, matched in any ASCII case, from `from` on. */
+function wordStarts(text: string, words: readonly string[], from = 0): number[] {
+  const lower = text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  const starts: number[] = [];
+  for (let at = from; at < text.length; at++) {
+    if (words.some((word) => lower.startsWith(word.toLowerCase(), at))) starts.push(at);
+  }
+  return starts;
+}
+
+function expectCandidates(text: string, words: readonly string[], from: number): void {
+  const lent = withJsonTape(text, (tape, search) => {
+    const found = allCandidates(search, words, from);
+    for (let i = 1; i < found.length; i++) expect(found[i]!).toBeGreaterThan(found[i - 1]!);
+    if (found.length > 0) {
+      expect(found[0]!).toBeGreaterThanOrEqual(Math.max(0, from));
+      expect(found[found.length - 1]!).toBeLessThan(tape.text.length);
+    }
+    const missed = wordStarts(tape.text, words, Math.max(0, from)).filter(
+      (at) => !found.includes(at),
+    );
+    expect(missed).toEqual([]);
+    return found.length;
+  });
+  expect(lent.ok).toBe(true);
+}
+
+describe('withJsonTape word search', () => {
+  const words = ['error', 'Failed', 'exit code', 'oom', 'x', 'ab', 'q"', 'e\\', '{Z'];
+  const piece = fc.constantFrom(
+    ...words,
+    'ERROR',
+    'eRr',
+    'fail',
+    'EXIT CODE',
+    'é',
+    '\u0165',
+    '\u4e2d',
+    '\ud83d\ude00',
+    '\u0145x',
+    ' ',
+    'z',
+    '0',
+  );
+
+  it('finds every place where a word starts, in any case, ascending, in batches (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 12 }), { maxLength: 8 }),
+        fc.integer({ min: -2, max: 60 }),
+        (strings, from) => {
+          const text = JSON.stringify(strings.map((parts) => parts.join('')));
+          expectCandidates(text, words, from);
+          expectCandidates(text, ['ERR'], from);
+          expectCandidates(text, [], from);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('carries on past a full batch and up to the last unit', () => {
+    // 3000 overlapping places, three batches; the last one starts at the closing quote.
+    expectCandidates(`"${'a'.repeat(3000)}"`, ['aa', '"'], 0);
+    expectCandidates(`"${'aB'.repeat(1500)}"`, ['ab', 'ba'], 1);
+    const lent = withJsonTape('"abc"', (_tape, search) => [
+      [...search.candidates(['c"'], 0)],
+      [...search.candidates(['"'], 5)],
+      [...search.candidates(['"'], Number.NaN)],
+    ]);
+    expect(lent).toEqual({ ok: true, value: [[3], [], []] });
+  });
+
+  it('refuses words beyond printable ASCII, and a search after the reader returned', () => {
+    const lent = withJsonTape('[1]', (_tape, search) => {
+      expect(() => search.candidates([''], 0)).toThrow(RangeError);
+      expect(() => search.candidates(['\u00e9t\u00e9'], 0)).toThrow(RangeError);
+      expect(() => search.candidates(['a\nb'], 0)).toThrow(RangeError);
+      return search;
+    });
+    if (!lent.ok) throw new Error('no tape');
+    expect(() => lent.value.candidates(['x'], 0)).toThrow(/only while its reader ran/);
   });
 });

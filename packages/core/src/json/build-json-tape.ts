@@ -1,4 +1,4 @@
-import type { JsonTape } from './json-tape.js';
+import type { JsonTape, JsonTapeWordSearch } from './json-tape.js';
 import { JSON_TAPE_WASM_BASE64 } from './json-tape-wasm.js';
 import {
   compileWasm,
@@ -21,11 +21,18 @@ export type JsonTapeOutcome =
 interface JsonTapeExports {
   memory: WasmMemory;
   build(end: number, records: number): number;
+  find(from: number, end: number, tables: number, out: number, max: number): number;
 }
 
 const BOM = '\uFEFF';
 const PADDING_BYTES = 64;
 const RECORD_BYTES = 32;
+/** Bytes of the word fingerprint tables `find` reads (json-tape.wat). */
+const FINGERPRINT_BYTES = 96;
+/** Candidates `find` writes per call. */
+const CANDIDATE_BATCH = 1024;
+/** Between the padding and the records: the fingerprint tables, then the candidates. */
+const SCRATCH_BYTES = FINGERPRINT_BYTES + 4 * CANDIDATE_BATCH;
 /**
  * One instance is kept and reused while its memory stays under this size. WebAssembly memory
  * never shrinks, so an instance that grew past it for a big text is dropped after the build and
@@ -43,6 +50,8 @@ let retainedInUse = false;
 interface BuiltTape {
   builder: JsonTapeExports;
   tape: JsonTape;
+  /** Where the scratch space for `find` starts in `builder`'s memory. */
+  scratchAt: number;
 }
 
 function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
@@ -50,7 +59,8 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   if (compiledTape === null) return 'unavailable';
   const source = text.startsWith(BOM) ? text.slice(1) : text;
   const textBytes = source.length * 2;
-  const recordsAt = (textBytes + PADDING_BYTES + 7) & ~7;
+  const scratchAt = (textBytes + PADDING_BYTES + 15) & ~15;
+  const recordsAt = scratchAt + SCRATCH_BYTES;
   // Room for the text and a first share of records; the module grows memory for more.
   const firstBytes = recordsAt + RECORD_BYTES * Math.min(source.length + 1, 4096);
   let builder: JsonTapeExports;
@@ -76,7 +86,7 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   if (count === -2) return 'unavailable';
   if (count < 0) return 'invalid';
   const records = new Int32Array(builder.memory.buffer, recordsAt, count * 8);
-  return { builder, tape: { text: source, count, records } };
+  return { builder, tape: { text: source, count, records }, scratchAt };
 }
 
 /** Drops the retained instance once it grew past the size worth keeping. */
@@ -101,22 +111,97 @@ export function buildJsonTape(text: string): JsonTapeOutcome {
   return { ok: true, tape: { text: tape.text, count: tape.count, records } };
 }
 
+// Fingerprint tables by word list (see `fingerprintOf`), computed once per list.
+const fingerprints = new WeakMap<readonly string[], Uint8Array>();
+
+/**
+ * The tables json-tape.wat's `find` reads for `words`: their distinct first three characters (in
+ * either case for a letter), spread over 8 groups; a word shorter than three characters matches
+ * any unit at the positions it lacks.
+ */
+function fingerprintOf(words: readonly string[]): Uint8Array {
+  const cached = fingerprints.get(words);
+  if (cached) return cached;
+  const prefixes = new Set<string>();
+  for (const word of words) {
+    if (typeof word !== 'string' || !/^[\x20-\x7e]+$/.test(word)) {
+      throw new RangeError(`not a word of printable ASCII: ${JSON.stringify(word)}`);
+    }
+    prefixes.add(word.slice(0, 3).toLowerCase());
+  }
+  const tables = new Uint8Array(FINGERPRINT_BYTES);
+  let group = 0;
+  for (const prefix of prefixes) {
+    const bit = 1 << (group++ % 8);
+    for (let k = 0; k < 3; k++) {
+      const low = 32 * k;
+      const high = low + 16;
+      if (k >= prefix.length) {
+        for (let nibble = 0; nibble < 16; nibble++) {
+          tables[low + nibble]! |= bit;
+          tables[high + nibble]! |= bit;
+        }
+        continue;
+      }
+      const unit = prefix.charCodeAt(k);
+      const isLetter = unit >= 0x61 && unit <= 0x7a;
+      for (const variant of isLetter ? [unit, unit - 0x20] : [unit]) {
+        tables[low + (variant & 15)]! |= bit;
+        tables[high + (variant >> 4)]! |= bit;
+      }
+    }
+  }
+  fingerprints.set(words, tables);
+  return tables;
+}
+
+/** The word search over a lent tape's text, in `built`'s memory; `lent()` false ends it. */
+function wordSearch(built: BuiltTape, lent: () => boolean): JsonTapeWordSearch {
+  const { builder, tape, scratchAt } = built;
+  let written: Uint8Array | undefined;
+  return {
+    candidates(words, from) {
+      if (!lent()) throw new Error('the tape was lent only while its reader ran');
+      const tables = fingerprintOf(words);
+      const start = Math.max(0, Math.ceil(from));
+      if (!(start < tape.text.length)) return new Int32Array(0);
+      if (tables !== written) {
+        new Uint8Array(builder.memory.buffer, scratchAt, FINGERPRINT_BYTES).set(tables);
+        written = tables;
+      }
+      const out = scratchAt + FINGERPRINT_BYTES;
+      const found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
+      return new Int32Array(builder.memory.buffer, out, found);
+    },
+  };
+}
+
 /**
  * Like `buildJsonTape`, but hands the tape to `read` without copying its records out of
  * WebAssembly memory, and returns what `read` returns. The tape is valid only while `read` runs:
- * it must not be kept. A `read` that builds tapes itself gets them from fresh instances.
+ * it must not be kept. A `read` that builds tapes itself gets them from fresh instances. `search`
+ * finds where words may start in the text with the units already in WebAssembly memory, for a
+ * fraction of a regular-expression search; it too works only while `read` runs.
  */
 export function withJsonTape<R>(
   text: string,
-  read: (tape: JsonTape) => R,
+  read: (tape: JsonTape, search: JsonTapeWordSearch) => R,
 ): { ok: true; value: R } | { ok: false; reason: 'invalid' | 'unavailable' } {
   const built = build(text);
   if (typeof built === 'string') return { ok: false, reason: built };
   const retained = built.builder === retainedBuilder;
   if (retained) retainedInUse = true;
+  let reading = true;
   try {
-    return { ok: true, value: read(built.tape) };
+    return {
+      ok: true,
+      value: read(
+        built.tape,
+        wordSearch(built, () => reading),
+      ),
+    };
   } finally {
+    reading = false;
     if (retained) retainedInUse = false;
     release(built.builder);
   }

@@ -16,6 +16,20 @@ export interface JsonTape {
   readonly records: Int32Array;
 }
 
+/** Where words may start in a tape's text, read where the text already is (see `withJsonTape`). */
+export interface JsonTapeWordSearch {
+  /**
+   * A batch of offsets in the text, ascending, from `from` on, where one of `words` (printable
+   * ASCII, matched in any case) may start; empty once there are no more. Every place where one
+   * of them starts is in some batch (ask again from just past the last offset), but not every
+   * offset given is such a place (only a fingerprint of the words' first three characters is
+   * compared), so check each. The array is valid until the next call. Pass the same `words` array each
+   * time: its fingerprint is computed once per array. Throws a RangeError for a word that is
+   * empty or not printable ASCII.
+   */
+  candidates(words: readonly string[], from: number): Int32Array;
+}
+
 /** Fields per record. */
 export const TAPE_STRIDE = 8;
 

@@ -1,10 +1,12 @@
 ;; Validates a JSON text and builds its tape (see json-tape.ts): one 8-field record per value, in
-;; text order, without creating any value. The source of json-tape-wasm.ts: `pnpm build:wasm`
-;; compiles this file with wabt and a core test fails when the two differ.
+;; text order, without creating any value; then, on request, finds where words may start in the
+;; text (`find`, for `withJsonTape`'s word search). The source of json-tape-wasm.ts:
+;; `pnpm build:wasm` compiles this file with wabt and a core test fails when the two differ.
 ;;
 ;; The text is given as UTF-16 code units (2 bytes each, little-endian) from byte 0, as
 ;; JavaScript holds it; the 64 bytes after it must be zero. Records are written from
-;; $records (8-byte aligned, past the padding) on, and memory grows as they need it.
+;; $records (8-byte aligned, past the padding and the scratch space `find` uses) on, and memory
+;; grows as they need it.
 ;;
 ;; It accepts exactly what JSON.parse accepts (RFC 8259): the four whitespace characters, the
 ;; three literals, numbers by the grammar (no leading zeros, a digit after `.` and after the
@@ -355,4 +357,64 @@
       (local.set $k (i32.add (local.get $k) (i32.const 2)))
       (br_if $hex (i32.lt_u (local.get $k) (i32.const 12))))
     (i32.add (local.get $p) (i32.const 12)))
+
+  ;; Writes to $out, as i32 unit indices in ascending order, up to $max places in bytes [$p, $end)
+  ;; of the text where one of a set of ASCII words may start, and returns how many it wrote. The
+  ;; set is given as a fingerprint of their first three characters (Teddy, as in Hyperscan): at
+  ;; $tables, for each of the three positions, a 16-byte table by low nibble then one by high
+  ;; nibble, each entry the bits of the word groups whose character at that position has that
+  ;; nibble. A place whose three units agree on some group's bit is a candidate: every place
+  ;; where a word starts is one, not every candidate is such a place. Units above 0xFF are
+  ;; clamped to 0xFF, a nibble no group has; the units after $end, read as padding, are zero.
+  (func (export "find")
+    (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $max i32)
+    (result i32)
+    (local $n i32) (local $mask i32) (local $at i32)
+    (local $a v128) (local $b v128) (local $v v128) (local $m v128) (local $low v128)
+    (local.set $low (i8x16.splat (i32.const 15)))
+    (local.set $a (call $units (local.get $p)))
+    (block $done
+      (loop $scan
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $b (call $units (i32.add (local.get $p) (i32.const 32))))
+        ;; Position 0: the units at each lane.
+        (local.set $m
+          (v128.and
+            (i8x16.swizzle (v128.load (local.get $tables)) (v128.and (local.get $a) (local.get $low)))
+            (i8x16.swizzle (v128.load offset=16 (local.get $tables)) (i8x16.shr_u (local.get $a) (i32.const 4)))))
+        ;; Position 1: the units one lane on.
+        (local.set $v
+          (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $a) (local.get $b)))
+        (local.set $m
+          (v128.and (local.get $m)
+            (v128.and
+              (i8x16.swizzle (v128.load offset=32 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+              (i8x16.swizzle (v128.load offset=48 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        ;; Position 2: two lanes on.
+        (local.set $v
+          (i8x16.shuffle 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 (local.get $a) (local.get $b)))
+        (local.set $m
+          (v128.and (local.get $m)
+            (v128.and
+              (i8x16.swizzle (v128.load offset=64 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+              (i8x16.swizzle (v128.load offset=80 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (local.set $mask
+          (i8x16.bitmask (v128.not (i8x16.eq (local.get $m) (v128.const i64x2 0 0)))))
+        (block $lanes_done
+          (loop $lanes
+            (br_if $lanes_done (i32.eqz (local.get $mask)))
+            (local.set $at
+              (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
+            (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+            (i32.store
+              (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+              (i32.shr_u (local.get $at) (i32.const 1)))
+            (local.set $n (i32.add (local.get $n) (i32.const 1)))
+            (br_if $done (i32.ge_u (local.get $n) (local.get $max)))
+            (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+            (br $lanes)))
+        (local.set $p (i32.add (local.get $p) (i32.const 32)))
+        (local.set $a (local.get $b))
+        (br $scan)))
+    (local.get $n))
 )
