@@ -63,7 +63,12 @@ function compare(text: string, maxNodes: number, ascii: boolean): string | undef
   const regex = difference(expected, inventoryFromTape(built.tape, maxNodes));
   if (regex !== undefined) return `by regular expression: ${regex}`;
   const found = difference(expected, searched.value);
-  return found === undefined ? undefined : `by word search: ${found}`;
+  if (found !== undefined) return `by word search: ${found}`;
+  const bytes = Buffer.byteLength(searched.value.text, 'utf8');
+  if (searched.value.textBytes !== bytes) {
+    return `textBytes: expected ${bytes}, got ${searched.value.textBytes}`;
+  }
+  return undefined;
 }
 
 /** As trim-result computes it: as many UTF-8 bytes as UTF-16 units. */

@@ -199,6 +199,8 @@ export function inventoryFromTape(
     else rootBytes = size;
   }
 
+  // Characters beyond ASCII are the only ones of more than one UTF-8 byte.
+  const textBytes = text.length + extraTotal;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
   if (search) collectErrorWordsWith(search, text, errorAt, errorWord);
@@ -210,7 +212,8 @@ export function inventoryFromTape(
     truncated: total > count,
     // Whitespace outside strings is the only difference between the text's UTF-8 size and the
     // minified document's.
-    minified: rootBytes === text.length + extraTotal,
+    minified: rootBytes === textBytes,
+    textBytes,
     kind: kinds,
     parent: parents,
     next: nexts,

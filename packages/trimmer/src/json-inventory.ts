@@ -24,6 +24,8 @@ export interface JsonInventory {
   truncated: boolean;
   /** The source has no whitespace outside strings, so raw slices are already minified. */
   minified: boolean;
+  /** UTF-8 bytes of `text`, when the inventory's builder measured them (the tape's does). */
+  textBytes?: number;
   kind: Uint8Array;
   parent: Int32Array;
   next: Int32Array;

@@ -40,6 +40,8 @@ export interface TrimOptions {
 /** Under this share of the source kept, the view is flagged as severely reduced. */
 const DEGENERATE_KEPT_RATIO = 0.05;
 const BOM = '\uFEFF';
+/** UTF-8 bytes of a byte-order mark. */
+const BOM_BYTES = 3;
 
 interface LossyView {
   body: string;
@@ -154,10 +156,13 @@ function byteCut(
   };
 }
 
-/** The inventory of `source` when it is a JSON document, else `undefined`. */
+/**
+ * The inventory of `source` when it is a JSON document, else `undefined`. `sourceBytes` is the
+ * UTF-8 size of `source`, or -1 when not measured yet.
+ */
 function inventoryJson(
   source: string,
-  ascii: boolean,
+  sourceBytes: number,
   options: TrimOptions,
 ): JsonInventory | undefined {
   let first = 0;
@@ -171,7 +176,10 @@ function inventoryJson(
   );
   if (read.ok) return read.value;
   if (read.reason === 'invalid') return undefined;
-  return scanJson(source, options.maxJsonNodes, ascii);
+  const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
+  const inventory = scanJson(source, options.maxJsonNodes, bytes === source.length);
+  if (inventory) inventory.textBytes = bytes;
+  return inventory;
 }
 
 function jsonView(
@@ -278,15 +286,30 @@ export function trimResult(
   const result = typeof input === 'string' ? input : String(input ?? '');
   // NaN (or a non-number) is no budget at all; Infinity is an unlimited one.
   const budget = typeof maxBytes === 'number' ? Math.floor(maxBytes) : Number.NaN;
-  const originalBytes = utf8ByteLength(result);
-  if (originalBytes <= budget) return { text: result, metadata: losslessMetadata(result, result) };
-  const source = result.startsWith(BOM) ? result.slice(1) : result;
+  // Every UTF-16 unit is at least one UTF-8 byte: a text of more units than the budget cannot
+  // fit, and its size can wait for the inventory, which measures it on the way (-1 until then).
+  let originalBytes = result.length > budget ? -1 : utf8ByteLength(result);
+  if (originalBytes >= 0 && originalBytes <= budget) {
+    return { text: result, metadata: losslessMetadata(result, result) };
+  }
+  const hasBom = result.startsWith(BOM);
+  const source = hasBom ? result.slice(1) : result;
   let inventory: JsonInventory | undefined;
   try {
-    // As many UTF-8 bytes as UTF-16 units: all ASCII (a BOM is not).
-    inventory = inventoryJson(source, originalBytes === result.length, options);
+    inventory = inventoryJson(
+      source,
+      originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
+      options,
+    );
   } catch {
     inventory = undefined;
+  }
+  if (originalBytes < 0) {
+    // The inventory's text is the result without its byte-order marks (3 bytes each).
+    originalBytes =
+      inventory?.textBytes !== undefined
+        ? inventory.textBytes + BOM_BYTES * (result.length - inventory.text.length)
+        : utf8ByteLength(result);
   }
   if (inventory && inventory.valueBytes[0]! <= budget) {
     // Whitespace is not content: the minified document is the whole result.
