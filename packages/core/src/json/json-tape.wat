@@ -14,16 +14,10 @@
 ;; \b \f \n \r \t \uXXXX (lone surrogates are accepted, raw or escaped, as JSON.parse does), and
 ;; no trailing commas. Runs of whitespace and string bodies are skipped 16 units at a time: two
 ;; 8-lane loads clamped to 0xFF and narrowed to one 16-lane byte vector, so no unit above 0xFF
-;; can look like an ASCII one; a lane from 0x80 on marks a unit beyond ASCII, which flags the
+;; can look like an ASCII one (written out at each use: a call costs the loops a fifth); a lane from 0x80 on marks a unit beyond ASCII, which flags the
 ;; string or key.
 (module
   (memory (export "memory") 1)
-
-  ;; Reads a 16-unit vector at $p as 16 bytes, each unit above 0xFF clamped to 0xFF.
-  (func $units (param $p i32) (result v128)
-    (i8x16.narrow_i16x8_u
-      (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-      (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
 
   ;; The end of the number starting at $p, or -1 when it breaks the grammar.
   (func $number (param $p i32) (result i32)
@@ -109,7 +103,10 @@
               (br_if $whitespace (i32.ne (local.get $c) (i32.const 10)))
               ;; After a line break, indentation: skip it by vectors.
               (loop $run
-                (local.set $v (call $units (local.get $p)))
+                (local.set $v
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+                    (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
                 (local.set $mask
                   (i32.xor
                     (i8x16.bitmask
@@ -162,7 +159,10 @@
                   (local.set $passed (v128.const i64x2 0 0))
                   (local.set $p (i32.add (local.get $p) (i32.const 2)))
                   (loop $key
-                    (local.set $v (call $units (local.get $p)))
+                    (local.set $v
+                      (i8x16.narrow_i16x8_u
+                        (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+                        (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
                     (local.set $mask
                       (i8x16.bitmask
                         (v128.or
@@ -279,7 +279,10 @@
               (local.set $passed (v128.const i64x2 0 0))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (loop $string
-                (local.set $v (call $units (local.get $p)))
+                (local.set $v
+                  (i8x16.narrow_i16x8_u
+                    (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+                    (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
                 (local.set $mask
                   (i8x16.bitmask
                     (v128.or
@@ -372,11 +375,17 @@
     (local $n i32) (local $mask i32) (local $at i32)
     (local $a v128) (local $b v128) (local $v v128) (local $m v128) (local $low v128)
     (local.set $low (i8x16.splat (i32.const 15)))
-    (local.set $a (call $units (local.get $p)))
+    (local.set $a
+      (i8x16.narrow_i16x8_u
+        (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+        (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
     (block $done
       (loop $scan
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $b (call $units (i32.add (local.get $p) (i32.const 32))))
+        (local.set $b
+          (i8x16.narrow_i16x8_u
+            (i16x8.min_u (v128.load offset=32 (local.get $p)) (i16x8.splat (i32.const 255)))
+            (i16x8.min_u (v128.load offset=48 (local.get $p)) (i16x8.splat (i32.const 255)))))
         ;; Position 0: the units at each lane.
         (local.set $m
           (v128.and
