@@ -3,13 +3,45 @@ import {
   type JsonObject,
   type JsonValue,
   LosslessNumber,
-  stringifyJsonLossless,
   utf8ByteLength,
 } from '@compaction/core';
 import { countCodePoints } from './count-code-points.js';
 import type { DigestCaps } from './digest-settings.js';
 import { smallestKeys } from './smallest-keys.js';
-import { writeDigest } from './write-digest.js';
+
+const ELLIPSIS = 0x2026;
+
+// One shape for arrays and objects keeps the loop's property accesses monomorphic.
+interface Frame {
+  /** The array or object being written. */
+  container: JsonArray | JsonObject;
+  /** The keys to write, in order; undefined for an array. */
+  keys: string[] | undefined;
+  /** Next element or key to write. */
+  index: number;
+  /** Elements or keys to write. */
+  end: number;
+  /** Nesting depth of the container (the root is 1). */
+  depth: number;
+  /** What closes the container: any sentinel, then `]` or `}`. */
+  close: string;
+}
+
+// A data string that starts with "…" is written with the JSON escape \u2026: the parsed value is
+// unchanged, but a reader can tell it from a digest's own "…" sentinels and descriptors.
+function quote(text: string): string {
+  const first = text.charCodeAt(0);
+  // Most keys and short values need no escape; checking is about twice as fast as
+  // JSON.stringify on a short string, and quote only ever sees strings up to the scalar cap.
+  let plain = first !== ELLIPSIS;
+  for (let i = 0; plain && i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    plain = code >= 0x20 && code !== 0x22 && code !== 0x5c && (code < 0xd800 || code > 0xdfff);
+  }
+  if (plain) return `"${text}"`;
+  const json = JSON.stringify(text);
+  return first === ELLIPSIS ? `"\\u2026${json.slice(2)}` : json;
+}
 
 /** What a digest left out, by kind. All zero exactly when the digest is the whole value. */
 export interface DigestElisions {
@@ -40,39 +72,6 @@ export interface ValueDigest {
   losslessNumbers: number;
 }
 
-const ELLIPSIS = 0x2026;
-const DIGIT_ZERO = 0x30;
-const DIGIT_NINE = 0x39;
-// The walk recurses once per kept container level. Deeper nesting (possible only under a depth
-// cap raised far above the default) goes to the iterative hand writer instead, so no input can
-// overflow the call stack, here or in the native serializer.
-const RECURSION_LIMIT = 500;
-
-// The digest's own sentinels and descriptors start with "…". The tree carries DEL in its place:
-// a string of Latin-1 characters only serializes faster, and counts its UTF-8 bytes faster, than
-// one with "…" in it. Every DEL in the text is then swapped for "…" (two UTF-8 bytes more each).
-const OWN = '\u007f';
-// A data string or key that starts with "…" is written with the JSON escape \u2026, so a reader
-// can tell it from the digest's own sentinels. The serializer would write "…" raw, so the tree
-// carries this stand-in instead, and its JSON form is swapped for the escape afterwards.
-const DATA = '\u0000\u0001';
-const DATA_JSON = '"\\u0000\\u0001';
-const DATA_ESCAPED = '"\\u2026';
-
-function setOwn(object: JsonObject, key: string, value: JsonValue): void {
-  // Assigning `__proto__` would set the prototype instead of adding a key.
-  if (key === '__proto__') {
-    Object.defineProperty(object, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    object[key] = value;
-  }
-}
-
 /**
  * Digests a parsed JSON value: a structure-complete skeleton that is always valid JSON.
  *
@@ -84,11 +83,9 @@ function setOwn(object: JsonObject, key: string, value: JsonValue): void {
  * - Numbers, booleans and null are kept; a `LosslessNumber` is written as its source text.
  * - A kept string or key that starts with "…" is written with the escape `\u2026`.
  *
- * One pass over the kept part builds the digest as a value that shares every subtree needing no
- * change with `root`, and the native serializer writes it; elided subtrees are never visited or
- * serialized. The iterative hand writer (`writeDigest`, same bytes) takes over when the kept part
- * nests more than 500 levels deep or the data spells one of the walk's stand-ins, so no nesting
- * depth can overflow the call stack.
+ * One iterative pass over the kept part only: elided subtrees are never visited or serialized,
+ * and no nesting depth can overflow the call stack. `digest(text)` reads a JSON text's tape
+ * instead (`digestTape`, the same bytes) and comes here only where WebAssembly is unavailable.
  */
 export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
   const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
@@ -98,175 +95,85 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
     stringsElided: 0,
     containersElided: 0,
   };
-  // Stand-ins written into the tree, and whether a renamed key could not be told from a real one.
-  let own = 0;
-  let data = 0;
-  let clash = false;
-  // Set when the kept part nests deeper than the recursion may go.
-  let tooDeep = false;
-  let lossless = 0;
+  let out = '';
+  let losslessNumbers = 0;
+  const stack: Frame[] = [];
 
-  const keyOf = (key: string, source: JsonObject): string => {
-    if (key.charCodeAt(0) !== ELLIPSIS) return key;
-    const written = DATA + key.slice(1);
-    if (Object.hasOwn(source, written)) clash = true;
-    data++;
-    return written;
-  };
-
-  // The digest of `value`: `value` itself when nothing in it changes, so the serializer walks
-  // the source's own objects.
-  const visit = (value: JsonValue, depth: number): JsonValue => {
-    if (typeof value === 'string') {
-      // Code points never outnumber UTF-16 units, so short strings need no count.
-      if (value.length > scalarMax) {
+  // The text of a scalar or a descriptor, or the opening bracket of a container whose frame it
+  // pushes.
+  const open = (value: JsonValue, depth: number): string => {
+    switch (typeof value) {
+      case 'string': {
+        // Code points never outnumber UTF-16 units, so short strings need no count.
+        if (value.length <= scalarMax) return quote(value);
         const chars = countCodePoints(value);
-        if (chars > scalarMax) {
-          elisions.stringsElided++;
-          own++;
-          return `${OWN}(${chars} chars)`;
-        }
+        if (chars <= scalarMax) return quote(value);
+        elisions.stringsElided++;
+        return `"…(${chars} chars)"`;
       }
-      if (value.charCodeAt(0) === ELLIPSIS) {
-        data++;
-        return DATA + value.slice(1);
+      case 'number':
+        return Number.isFinite(value) ? String(value) : 'null';
+      case 'boolean':
+        return value ? 'true' : 'false';
+    }
+    if (value === null || value === undefined) {
+      return 'null';
+    }
+    if (LosslessNumber.isInstance(value)) {
+      losslessNumbers++;
+      return value.text;
+    }
+    if (Array.isArray(value)) {
+      if (depth > maxDepth && value.length > 0) {
+        elisions.containersElided++;
+        return `"…(array of ${value.length})"`;
       }
-      return value;
+      const end = Math.min(value.length, arraySample);
+      let close = ']';
+      if (end < value.length) {
+        elisions.arraysSampled++;
+        close = `${end > 0 ? ',' : ''}"…${value.length - end} more of ${value.length}"]`;
+      }
+      stack.push({ container: value, keys: undefined, index: 0, end, depth, close });
+      return '[';
     }
-    if (typeof value !== 'object' || value === null) {
-      // Numbers (the serializer writes non-finite ones as null, as the digest does), booleans,
-      // null; undefined (possible only from a direct caller) is written as null in any position.
-      return value === undefined ? null : value;
-    }
-    if (depth > RECURSION_LIMIT) {
-      tooDeep = true;
-      return null;
-    }
-    if (Array.isArray(value)) return visitArray(value, depth);
-    // A LosslessNumber, from any copy of core, is a class instance and never a plain object:
-    // checking the prototype first spares parsed objects the slower brand lookup.
-    if (Object.getPrototypeOf(value) !== Object.prototype && LosslessNumber.isInstance(value)) {
-      lossless++;
-      // A copy from another instance of core would not serialize through this one.
-      return value instanceof LosslessNumber
-        ? value
-        : new LosslessNumber((value as { text: string }).text);
-    }
-    return visitObject(value as JsonObject, depth);
-  };
-
-  const visitArray = (array: JsonArray, depth: number): JsonValue => {
-    const length = array.length;
-    if (depth > maxDepth && length > 0) {
+    const object = value as JsonObject;
+    let keys = Object.keys(object);
+    if (depth > maxDepth && keys.length > 0) {
       elisions.containersElided++;
-      own++;
-      return `${OWN}(array of ${length})`;
+      return `"…(object of ${keys.length} key${keys.length === 1 ? '' : 's'})"`;
     }
-    if (length > arraySample) {
-      elisions.arraysSampled++;
-      const digest: JsonArray = [];
-      for (let i = 0; i < arraySample; i++) digest.push(visit(array[i]!, depth + 1));
-      own++;
-      digest.push(`${OWN}${length - arraySample} more of ${length}`);
-      return digest;
+    let close = '}';
+    if (keys.length > maxKeys) {
+      elisions.objectsSampled++;
+      const total = keys.length;
+      keys = smallestKeys(keys, maxKeys);
+      let sentinelKey = '…';
+      while (Object.hasOwn(object, sentinelKey)) sentinelKey += '…';
+      close = `${keys.length > 0 ? ',' : ''}"${sentinelKey}":"…${total - keys.length} more of ${total} keys"}`;
     }
-    let digest: JsonArray | undefined;
-    for (let i = 0; i < length; i++) {
-      const item = array[i]!;
-      const kept = visit(item, depth + 1);
-      if (digest !== undefined) digest.push(kept);
-      else if (kept !== item) {
-        digest = array.slice(0, i);
-        digest.push(kept);
+    stack.push({ container: object, keys, index: 0, end: keys.length, depth, close });
+    return '{';
+  };
+
+  out += open(root, 1);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index < frame.end) {
+      const index = frame.index++;
+      const separator = index > 0 ? ',' : '';
+      if (frame.keys === undefined) {
+        out += separator + open((frame.container as JsonArray)[index]!, frame.depth + 1);
+      } else {
+        const key = frame.keys[index]!;
+        out += `${separator}${quote(key)}:`;
+        out += open((frame.container as JsonObject)[key]!, frame.depth + 1);
       }
+      continue;
     }
-    return digest ?? array;
-  };
-
-  const visitObject = (object: JsonObject, depth: number): JsonValue => {
-    const keys = Object.keys(object);
-    const total = keys.length;
-    if (depth > maxDepth && total > 0) {
-      elisions.containersElided++;
-      own++;
-      return `${OWN}(object of ${total} key${total === 1 ? '' : 's'})`;
-    }
-    if (total > maxKeys) return visitWideObject(object, keys, depth);
-    // Values in key order without a keyed lookup per key.
-    const values = Object.values(object);
-    let digest: JsonObject | undefined;
-    // True once `digest` is rebuilt key by key because a key is renamed to its stand-in.
-    let rebuilt = false;
-    for (let i = 0; i < total; i++) {
-      const key = keys[i]!;
-      const item = values[i]!;
-      const kept = visit(item, depth + 1);
-      if (rebuilt) {
-        setOwn(digest!, keyOf(key, object), kept);
-      } else if (key.charCodeAt(0) === ELLIPSIS) {
-        // A renamed key must keep its place: rebuild the keys before it in order.
-        const from = digest ?? object;
-        digest = {};
-        for (let j = 0; j < i; j++) setOwn(digest, keys[j]!, from[keys[j]!]!);
-        setOwn(digest, keyOf(key, object), kept);
-        rebuilt = true;
-      } else if (kept !== item) {
-        // A spread copy keeps the source's key order and its fast property layout, which the
-        // serializer walks much faster than an object grown key by key.
-        digest ??= { ...object };
-        setOwn(digest, key, kept);
-      }
-    }
-    return digest ?? object;
-  };
-
-  const visitWideObject = (object: JsonObject, allKeys: string[], depth: number): JsonValue => {
-    elisions.objectsSampled++;
-    const keys = smallestKeys(allKeys, maxKeys);
-    let sentinelKey = OWN;
-    while (Object.hasOwn(object, sentinelKey.replaceAll(OWN, '…'))) sentinelKey += OWN;
-    own += sentinelKey.length + 1;
-    // A kept key spelled with DEL would be overwritten by the sentinel.
-    if (Object.hasOwn(object, sentinelKey)) clash = true;
-    const digest: JsonObject = {};
-    let indexLike = false;
-    for (const key of keys) {
-      const first = key.charCodeAt(0);
-      if (first >= DIGIT_ZERO && first <= DIGIT_NINE) indexLike = true;
-      setOwn(digest, keyOf(key, object), visit(object[key]!, depth + 1));
-    }
-    setOwn(
-      digest,
-      sentinelKey,
-      `${OWN}${allKeys.length - keys.length} more of ${allKeys.length} keys`,
-    );
-    // After a clash the tree is written by hand anyway, and the key order may repeat a key.
-    if (!indexLike || clash) return digest;
-    // A new object lists keys that look like array indices first, in numeric order, but the
-    // digest lists kept keys in code-unit order; the serializer takes a proxy's own keys in the
-    // order its trap lists them.
-    const order = keys.map((key) => (key.charCodeAt(0) === ELLIPSIS ? DATA + key.slice(1) : key));
-    order.push(sentinelKey);
-    return new Proxy(digest, { ownKeys: () => order });
-  };
-
-  const tree = visit(root, 1);
-  // Too deep for the recursion, or data that spells a stand-in itself (which makes the swap
-  // ambiguous): the hand writer writes the same digest.
-  if (tooDeep || clash) return writeDigest(root, caps);
-  // Without numbers to restore, and at a depth the native serializer handles, plain
-  // JSON.stringify writes the same text without a pass looking for number sentinels.
-  let text = lossless > 0 ? stringifyJsonLossless(tree) : JSON.stringify(tree);
-  if (data > 0) {
-    const parts = text.split(DATA_JSON);
-    if (parts.length - 1 !== data) return writeDigest(root, caps);
-    text = parts.join(DATA_ESCAPED);
+    out += frame.close;
+    stack.pop();
   }
-  const parts = text.split(OWN);
-  if (parts.length - 1 !== own) return writeDigest(root, caps);
-  const bytes = utf8ByteLength(text) + 2 * own;
-  // join builds a flat string, where replaceAll would leave a rope for the caller to flatten.
-  if (own > 0) text = parts.join('…');
 
   const contentLost =
     elisions.arraysSampled +
@@ -274,5 +181,5 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
       elisions.stringsElided +
       elisions.containersElided >
     0;
-  return { text, bytes, contentLost, elisions, losslessNumbers: lossless };
+  return { text: out, bytes: utf8ByteLength(out), contentLost, elisions, losslessNumbers };
 }
