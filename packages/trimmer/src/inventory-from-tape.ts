@@ -105,8 +105,8 @@ export function inventoryFromTape(
   const arrayKind = TAPE_ARRAY;
   const stringKind = TAPE_STRING;
 
-  for (let r = 0; r < total; r++) {
-    const at = r * stride;
+  // One step past the last record, so that its closing pass closes every container left open.
+  for (let r = 0; r <= total; r++) {
     // Close the containers whose subtree ended before this record.
     while (depth > 0 && stackNext[depth - 1]! <= r) {
       depth--;
@@ -122,6 +122,8 @@ export function inventoryFromTape(
       if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
       else rootBytes = size;
     }
+    if (r === total) break;
+    const at = r * stride;
     const kind = records[at + kindField]!;
     const start = records[at + startField]!;
     const end = records[at + endField]!;
@@ -183,20 +185,6 @@ export function inventoryFromTape(
     }
     if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
     else rootBytes = bytes;
-  }
-  while (depth > 0) {
-    depth--;
-    const children = stackChildren[depth]!;
-    const size = 2 + stackUnits[depth]! + (children > 0 ? children - 1 : 0);
-    const key = stackKey[depth]!;
-    const unit = key > 0 ? size + key + 1 : size;
-    const id = stackRecord[depth]!;
-    if (id < count) {
-      valueBytes[id] = size;
-      unitBytes[id] = unit;
-    }
-    if (depth > 0) stackUnits[depth - 1] = stackUnits[depth - 1]! + unit;
-    else rootBytes = size;
   }
 
   // Characters beyond ASCII are the only ones of more than one UTF-8 byte.
