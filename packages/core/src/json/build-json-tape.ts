@@ -4,6 +4,7 @@ import {
   compileWasm,
   growWasmMemory,
   instantiateWasm,
+  RETAINED_WASM_MEMORY_BYTES,
   type WasmMemory,
   type WasmModule,
 } from './wasm-module.js';
@@ -33,12 +34,6 @@ const FINGERPRINT_BYTES = 96;
 const CANDIDATE_BATCH = 1024;
 /** Between the padding and the records: the fingerprint tables, then the candidates. */
 const SCRATCH_BYTES = FINGERPRINT_BYTES + 4 * CANDIDATE_BATCH;
-/**
- * One instance is kept and reused while its memory stays under this size. WebAssembly memory
- * never shrinks, so an instance that grew past it for a big text is dropped after the build and
- * garbage-collected with its memory.
- */
-const RETAINED_MEMORY_BYTES = 16 * 2 ** 20;
 
 // undefined: not tried yet; null: unavailable here.
 let compiledTape: WasmModule | null | undefined;
@@ -66,7 +61,7 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   let builder: JsonTapeExports;
   let count: number;
   try {
-    if (firstBytes > RETAINED_MEMORY_BYTES || retainedInUse) {
+    if (firstBytes > RETAINED_WASM_MEMORY_BYTES || retainedInUse) {
       builder = instantiateWasm<JsonTapeExports>(compiledTape);
     } else {
       retainedBuilder ??= instantiateWasm<JsonTapeExports>(compiledTape);
@@ -91,7 +86,10 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
 
 /** Drops the retained instance once it grew past the size worth keeping. */
 function release(builder: JsonTapeExports): void {
-  if (builder === retainedBuilder && builder.memory.buffer.byteLength > RETAINED_MEMORY_BYTES) {
+  if (
+    builder === retainedBuilder &&
+    builder.memory.buffer.byteLength > RETAINED_WASM_MEMORY_BYTES
+  ) {
     retainedBuilder = undefined;
   }
 }

@@ -3,6 +3,7 @@ import {
   compileWasm,
   growWasmMemory,
   instantiateWasm,
+  RETAINED_WASM_MEMORY_BYTES,
   type WasmMemory,
   type WasmModule,
 } from './wasm-module.js';
@@ -99,12 +100,6 @@ export function scanNumberTokensInJs(text: string): NumberTokenScan {
 const SPAN_CAPACITY = 1024;
 const TEXT_OFFSET = SPAN_CAPACITY * 12;
 const PADDING_BYTES = 32;
-/**
- * One instance is kept and reused while its memory stays under this size (texts up to about 8
- * million UTF-16 units). WebAssembly memory never shrinks, so a bigger text gets an instance of
- * its own that is garbage-collected with its memory after the scan.
- */
-const RETAINED_MEMORY_BYTES = 16 * 2 ** 20;
 
 interface NumberScanExports {
   memory: WasmMemory;
@@ -150,7 +145,7 @@ function withMemory(scanner: NumberScanner, bytes: number): NumberScanner {
 }
 
 function scannerFor(module: WasmModule, bytes: number): NumberScanner {
-  if (bytes > RETAINED_MEMORY_BYTES) return withMemory(createScanner(module), bytes);
+  if (bytes > RETAINED_WASM_MEMORY_BYTES) return withMemory(createScanner(module), bytes);
   retainedScanner ??= createScanner(module);
   retainedScanner = withMemory(retainedScanner, bytes);
   return retainedScanner;

@@ -21,6 +21,12 @@ export interface WasmMemory {
 export const WASM_PAGE_BYTES = 65_536;
 
 /**
+ * Memory an instance may keep between calls. WebAssembly memory never shrinks, so an instance
+ * that needs more for one big text is a throwaway one, garbage-collected with its memory.
+ */
+export const RETAINED_WASM_MEMORY_BYTES = 16 * 2 ** 20;
+
+/**
  * Compiles a base64-encoded module, or returns null where WebAssembly (or its SIMD, or Node's
  * Buffer, which the callers copy text with) is unavailable.
  */
