@@ -14,6 +14,14 @@ export interface ResultProcessorContext {
   toolName?: string;
   /** Cancels the work; a processor returns its fail-open floor or rejects with the reason. */
   signal?: AbortSignal;
+  /**
+   * Polled by synchronous passes (the trimmer, the digest) at bounded intervals of work, since a
+   * timer or an abort cannot interrupt synchronous code. Returning `true` asks the pass to stop
+   * and return its cheapest honest view (a bounded head cut with a disclosure note) at once.
+   * The orchestration and the distiller set it from the compaction deadline and `signal`; a
+   * caller may pass its own. Must be cheap (it is called often) and must not throw.
+   */
+  shouldStop?: () => boolean;
 }
 
 /** A processed result: the text for the prompt and the honest account of how it was made. */
