@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 const fixturesModule = fileURLToPath(new URL('./internal/fixtures/index.js', import.meta.url));
+const testRuntimeModule = fileURLToPath(
+  new URL('./internal/test-runtime/index.js', import.meta.url),
+);
 
 export default defineConfig({
   resolve: {
@@ -10,6 +13,7 @@ export default defineConfig({
     // without a rebuild. Tests of the CLI binary run the built output instead.
     alias: [
       { find: /^@compaction\/fixtures$/, replacement: fixturesModule },
+      { find: /^@compaction\/test-runtime$/, replacement: testRuntimeModule },
       {
         find: /^@compaction\/([a-z-]+)\/test$/,
         replacement: `${packagesDir}$1/src/test/index.ts`,
@@ -22,7 +26,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'examples/*/src/**/*.test.ts',
+      'bench/**/*.test.ts',
+      'internal/*/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,0 +1,7 @@
+/** The major version of the Node.js running this process. */
+export declare const NODE_MAJOR: number;
+/**
+ * True when this Node.js is older than `major`, after printing once why `what` is skipped.
+ * `.ci/run` runs the suite on the machine's Node and again on Node 24 LTS.
+ */
+export declare function skipBelowNode(major: number, what: string): boolean;
