@@ -69,6 +69,10 @@ export {
   parseJsonLossless,
   stringifyJsonLossless,
 } from './json/lossless-json.js';
+export {
+  type LosslessJsonFeatures,
+  losslessJsonFeatures,
+} from './json/lossless-json-features.js';
 export { LosslessNumber } from './json/lossless-number.js';
 export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';

@@ -1,7 +1,9 @@
 import {
   type AgentInputChange,
   type AgentInputProcessor,
+  type JsonValue,
   parseJsonLossless,
+  stringifyJsonLossless,
   stripDisclosureNotes,
   utf8ByteLength,
 } from '@compaction/core';
@@ -19,11 +21,13 @@ export interface AgentInputProcessorSettings {
   trimmer?: StructuralTrimmer;
 }
 
-function jsonBytes(value: unknown): number {
+// Through the lossless serializer, so a value bound from `{{step-N.path}}` keeps its exact
+// numbers (64-bit ids included) on every runtime.
+function jsonOf(value: unknown): string | undefined {
   try {
-    return utf8ByteLength(JSON.stringify(value) ?? '');
+    return stringifyJsonLossless(value as JsonValue) ?? undefined;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
@@ -80,10 +84,11 @@ export function createAgentInputProcessor(
           });
           continue;
         }
-        const originalBytes = jsonBytes(value);
+        const json = jsonOf(value);
+        const originalBytes = json === undefined ? 0 : utf8ByteLength(json);
         let next = value;
-        if (originalBytes > cap) {
-          const trimmed = trimmer.trim(JSON.stringify(value), cap, {
+        if (json !== undefined && originalBytes > cap) {
+          const trimmed = trimmer.trim(json, cap, {
             toolName: context?.toolName,
             stepId: context?.stepId,
           });
@@ -93,7 +98,7 @@ export function createAgentInputProcessor(
             changes.push({
               name,
               originalBytes,
-              outputBytes: jsonBytes(next),
+              outputBytes: utf8ByteLength(jsonOf(next) ?? ''),
               contentLost: trimmed.metadata.contentLost,
             });
           }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../errors.js';
 import { type JsonValue, parseJsonLossless, stringifyJsonLossless } from './lossless-json.js';
+import { losslessJsonFeatures, withLosslessJsonFeatures } from './lossless-json-features.js';
 import { LosslessNumber } from './lossless-number.js';
 import { scanNumberTokensInJs } from './scan-number-tokens.js';
 import { jsonPair, numberToken } from './test-support/json-text-arbitraries.js';
@@ -229,5 +231,106 @@ describe('parseJsonLossless / stringifyJsonLossless', () => {
   it('is deterministic', () => {
     const text = '{"b":[1.0,2,{"c":null}],"a":"x"}';
     expect(roundTrip(text)).toBe(roundTrip(text));
+  });
+});
+
+// Both serializer paths run on every engine: the raw-JSON one where the engine has it (Node 21+),
+// and the marker fallback always, forced where the engine would not pick it.
+const serializerPaths = [
+  ...(losslessJsonFeatures().rawJson ? [['JSON.rawJSON', {}] as const] : []),
+  ['marker fallback', { rawJson: false }] as const,
+];
+
+/** A document with 64-bit ids (and other lossy numbers) at random places. */
+const bigIdDocument = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.bigInt({ min: 2n ** 53n + 1n, max: 2n ** 64n }).map(String),
+    numberToken,
+    fc.string().map((s) => JSON.stringify(s)),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+    fc
+      .uniqueArray(fc.tuple(fc.constantFrom('id', 'a', 'b', '7', 'user_id'), tie('value')), {
+        maxLength: 4,
+        selector: ([key]) => key,
+      })
+      .map((entries) => `{${entries.map(([key, item]) => `"${key}":${item}`).join(',')}}`),
+  ),
+})).value;
+
+describe.each(serializerPaths)('serializing LosslessNumber (%s)', (_name, features) => {
+  const run = <T>(fn: () => T): T => withLosslessJsonFeatures(features, fn);
+
+  it('writes a 64-bit id exactly with stringifyJsonLossless and never leaks a marker', () => {
+    const parsed = parseJsonLossless('{"id":12345678901234567890,"n":[1.0,-0,1e400]}');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const text = run(() => stringifyJsonLossless(parsed.value));
+    expect(text).toBe('{"id":12345678901234567890,"n":[1.0,-0,1e400]}');
+  });
+
+  it('gives JSON.stringify the exact number (raw JSON) or its exact digits as a string, never a NUL', () => {
+    const parsed = parseJsonLossless(
+      '{"id":12345678901234567890,"deep":{"ids":[9007199254740993]}}',
+    );
+    if (!parsed.ok) throw parsed.error;
+    const text = run(() => JSON.stringify(parsed.value));
+    expect(text).not.toMatch(/\u0000|\0/);
+    expect(text).toBe(
+      run(() => losslessJsonFeatures().rawJson)
+        ? '{"id":12345678901234567890,"deep":{"ids":[9007199254740993]}}'
+        : '{"id":"12345678901234567890","deep":{"ids":["9007199254740993"]}}',
+    );
+    // Indented output and a top-level number go through the same hook.
+    expect(run(() => JSON.stringify(new LosslessNumber('1.0')))).toMatch(/^"?1\.0"?$/);
+    expect(run(() => JSON.stringify(parsed.value, null, 2))).toContain('12345678901234567890');
+  });
+
+  it('keeps every id digit for digit through parse, stringify and JSON.stringify (property)', () => {
+    fc.assert(
+      fc.property(bigIdDocument, (text) => {
+        const parsed = parseJsonLossless(text);
+        if (!parsed.ok) throw parsed.error;
+        const lossless = run(() => stringifyJsonLossless(parsed.value));
+        const native = run(() => JSON.stringify(parsed.value)) ?? '';
+        expect(lossless).toBe(roundTrip(text));
+        for (const written of [lossless, native]) expect(written).not.toContain('\u0000');
+        for (const id of text.match(/\d{16,}/g) ?? []) {
+          expect(lossless).toContain(id);
+          expect(native).toContain(id);
+        }
+        // The native form parses back to the same ids (as numbers or as digit strings).
+        expect(JSON.parse(native)).toBeDefined();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('serializes nesting too deep for the native serializer', () => {
+    const depth = 100_000;
+    const text = `${'['.repeat(depth)}12345678901234567890${']'.repeat(depth)}`;
+    const parsed = parseJsonLossless(text);
+    if (!parsed.ok) throw parsed.error;
+    expect(run(() => stringifyJsonLossless(parsed.value))).toBe(text);
+  });
+});
+
+describe('LosslessNumber', () => {
+  it.each(['', 'abc', '1.', '.5', '01', '+1', '1e', ' 1', 'NaN', '0x10'])(
+    'refuses %j, which is not a JSON number',
+    (text) => {
+      expect(() => new LosslessNumber(text)).toThrow(InvalidArgumentError);
+    },
+  );
+
+  it('restores the engine path after a forced fallback, even when the callback throws', () => {
+    const before = losslessJsonFeatures();
+    expect(() =>
+      withLosslessJsonFeatures({ rawJson: false }, () => {
+        expect(losslessJsonFeatures().rawJson).toBe(false);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(losslessJsonFeatures()).toEqual(before);
   });
 });

@@ -1,3 +1,9 @@
+import {
+  NUMBER_MARK,
+  NUMBER_MARK_IN_JSON,
+  rawJsonWriter,
+  withNumberMarks,
+} from './lossless-json-features.js';
 import { LosslessNumber } from './lossless-number.js';
 import { scanNumberTokens } from './scan-number-tokens.js';
 
@@ -13,12 +19,7 @@ export type LosslessParseResult =
   | { ok: true; value: JsonValue; losslessNumbers: number }
   | { ok: false; error: SyntaxError };
 
-// A per-process nonce keeps sentinels apart from real strings: a string can only collide by
-// containing this exact random token.
-const NONCE = `${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
-const SENTINEL = `\u0000ln${NONCE}:`;
-const SENTINEL_IN_JSON = `\\u0000ln${NONCE}:`;
-const SENTINEL_OUTPUT = new RegExp(`"\\\\u0000ln${NONCE}:([^"]*)"`, 'g');
+const MARK_OUTPUT = new RegExp(`"${NUMBER_MARK_IN_JSON.replaceAll('\\', '\\\\')}([^"]*)"`, 'g');
 
 const BOM = '\uFEFF';
 
@@ -34,7 +35,8 @@ const BOM = '\uFEFF';
  * the parsed tree is walked in text order and the n-th number replaced for the n-th token; when
  * the tree's order cannot be trusted to be the text's (keys that look like array indices,
  * duplicate keys, nesting too deep to recurse), the text is parsed once more with each lossy
- * token rewritten as a sentinel string instead.
+ * token rewritten as a marked string instead. (A reviver reading `context.source`, where the
+ * engine has it, is exact too but measured slower than both paths: see bench/results.)
  */
 export function parseJsonLossless(text: string): LosslessParseResult {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
@@ -59,8 +61,8 @@ export function parseJsonLossless(text: string): LosslessParseResult {
   const losslessNumbers = lossy.length / 3;
   const attached = attachInTextOrder(value, source, lossy, scan.numbers, scan.strings);
   if (attached !== undefined) return { ok: true, value: attached, losslessNumbers };
-  const rewritten = JSON.parse(withSentinels(source, lossy)) as JsonValue;
-  return { ok: true, value: reviveSentinels(rewritten, losslessNumbers), losslessNumbers };
+  const rewritten = JSON.parse(withMarks(source, lossy)) as JsonValue;
+  return { ok: true, value: reviveMarks(rewritten, losslessNumbers), losslessNumbers };
 }
 
 /** Thrown inside `attachInTextOrder` when the tree's order may differ from the text's. */
@@ -126,7 +128,7 @@ function attachInTextOrder(
   try {
     result = visit(root);
   } catch (error) {
-    // A RangeError is nesting too deep for recursion; the sentinel path handles any depth.
+    // A RangeError is nesting too deep for recursion; the marked-string path handles any depth.
     if (error === OUT_OF_ORDER || error instanceof RangeError) return undefined;
     throw error;
   }
@@ -135,23 +137,23 @@ function attachInTextOrder(
     : undefined;
 }
 
-/** `source` with every span (start, end, ordinal triples) replaced by a sentinel string. */
-function withSentinels(source: string, spans: number[]): string {
+/** `source` with every span (start, end, ordinal triples) replaced by a marked string. */
+function withMarks(source: string, spans: number[]): string {
   const parts: string[] = [];
   let last = 0;
   for (let k = 0; k < spans.length; k += 3) {
     const start = spans[k]!;
     const end = spans[k + 1]!;
-    parts.push(source.slice(last, start), `"${SENTINEL_IN_JSON}${source.slice(start, end)}"`);
+    parts.push(source.slice(last, start), `"${NUMBER_MARK_IN_JSON}${source.slice(start, end)}"`);
     last = end;
   }
   parts.push(source.slice(last));
   return parts.join('');
 }
 
-function sentinelToNumber(value: string): LosslessNumber | undefined {
-  return value.charCodeAt(0) === 0 && value.startsWith(SENTINEL)
-    ? new LosslessNumber(value.slice(SENTINEL.length))
+function markToNumber(value: string): LosslessNumber | undefined {
+  return value.charCodeAt(0) === 0 && value.startsWith(NUMBER_MARK)
+    ? new LosslessNumber(value.slice(NUMBER_MARK.length))
     : undefined;
 }
 
@@ -162,19 +164,19 @@ function objectPrototypeExtended(): boolean {
 }
 
 /**
- * Replaces the `count` sentinel strings of a parsed value by `LosslessNumber`s, in place, and
+ * Replaces the `count` marked strings of a parsed value by `LosslessNumber`s, in place, and
  * stops as soon as all are found. Objects are read with `for…in`, much faster than `Object.keys`
  * on parsed objects, unless something extended `Object.prototype`.
  */
-function reviveSentinels(root: JsonValue, count: number): JsonValue {
-  if (typeof root === 'string') return sentinelToNumber(root) ?? root;
+function reviveMarks(root: JsonValue, count: number): JsonValue {
+  if (typeof root === 'string') return markToNumber(root) ?? root;
   if (typeof root !== 'object' || root === null) return root;
   const ownKeysOnly = objectPrototypeExtended();
   const stack: Array<JsonArray | JsonObject> = [root as JsonArray | JsonObject];
   let left = count;
   const revive = (container: JsonArray | JsonObject, key: string | number, item: JsonValue) => {
     if (typeof item === 'string') {
-      const number = sentinelToNumber(item);
+      const number = markToNumber(item);
       if (number === undefined) return;
       Object.defineProperty(container, key, { value: number });
       left--;
@@ -195,28 +197,21 @@ function reviveSentinels(root: JsonValue, count: number): JsonValue {
   return root;
 }
 
-// Gives LosslessNumber a JSON form the native serializer can emit; the sentinel is swapped back
-// for the raw number text after serialization.
-Object.defineProperty(LosslessNumber.prototype, 'toJSON', {
-  value(this: LosslessNumber) {
-    return `${SENTINEL}${this.text}`;
-  },
-});
-
 /**
  * Serializes a `JsonValue` as minified JSON, writing each `LosslessNumber` as its exact source
- * text. Uses the native serializer and falls back to an iterative one for nesting too deep for
- * the native call stack.
+ * text. Uses the native serializer (with `JSON.rawJSON` where the engine has it, else with
+ * private markers swapped for the raw text afterwards) and falls back to an iterative one for
+ * nesting too deep for the native call stack.
  */
 export function stringifyJsonLossless(value: JsonValue): string {
-  let text: string;
   try {
-    text = JSON.stringify(value);
+    if (rawJsonWriter()) return JSON.stringify(value);
+    const text = withNumberMarks(() => JSON.stringify(value));
+    return text.includes(NUMBER_MARK_IN_JSON) ? text.replace(MARK_OUTPUT, '$1') : text;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return stringifyIteratively(value);
   }
-  return text.includes(SENTINEL_IN_JSON) ? text.replace(SENTINEL_OUTPUT, '$1') : text;
 }
 
 type Frame =

@@ -1,3 +1,4 @@
+export { withLosslessJsonFeatures } from '../json/lossless-json-features.js';
 export { buildJsonTapeInJs } from './build-json-tape-in-js.js';
 export {
   createMemoryDistillCache,
