@@ -191,8 +191,20 @@ export function inventoryFromTape(
   const textBytes = text.length + extraTotal;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  if (search) collectErrorWordsWith(search, text, errorAt, errorWord);
-  else collectErrorWords(text, text, 0, false, errorAt, errorWord);
+  // Keys are in text order on the tape, as the offsets asked about are: one cursor walks them.
+  let cursor = 0;
+  const inKey = (at: number): boolean => {
+    while (
+      cursor < total &&
+      (records[cursor * stride + keyStartField]! < 0 ||
+        records[cursor * stride + keyEndField]! <= at)
+    ) {
+      cursor++;
+    }
+    return cursor < total && records[cursor * stride + keyStartField]! <= at;
+  };
+  if (search) collectErrorWordsWith(search, text, errorAt, errorWord, inKey);
+  else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
   return {
     text,
     count,

@@ -116,7 +116,9 @@ const CLASS_WORD = 1;
 const CLASS_WORD_ERROR_START = 2;
 const CLASS_SPECIAL = 3;
 const ASCII_CLASS = new Uint8Array(128);
+const LOWER_OR_DIGIT = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
+  LOWER_OR_DIGIT[c] = /[a-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
   const ch = String.fromCharCode(c);
   let kind = /[A-Za-z0-9_]/.test(ch) ? CLASS_WORD : 0;
   if (/[A-Za-z]/.test(ch) && ERROR_BY_FIRST[c | 0x20]!.length > 0) kind = CLASS_WORD_ERROR_START;
@@ -155,12 +157,18 @@ function errorWordAt(text: string, at: number, first: number): number {
 /**
  * Scans the JSON string opening at `open` into `out` (end exclusive, UTF-8 bytes, quotes
  * included); false when it is invalid. Counting bytes and spotting error-like words here, in
- * the validating loop, costs less than visiting each string again.
+ * the validating loop, costs less than visiting each string again. A key's words are not
+ * error-like (`failureThreshold` names a setting, not a failure), so `key` skips the search.
  */
-function scanString(text: string, open: number, out: StringScan): boolean {
+function scanString(text: string, open: number, out: StringScan, key: boolean): boolean {
   const length = text.length;
   let bytes = 2;
+  // The character before: a word character, and a lower-case letter or digit (after which a
+  // capital starts a word inside an identifier, as in `OutOfMemoryError`).
   let word = false;
+  let lower = false;
+  // A word found covers its letters: no other starts inside it (`BackOff` in `CrashLoopBackOff`).
+  let notBefore = 0;
   let i = open + 1;
   // Short strings (most keys and values) are cheapest in this loop; the rest of a long one is
   // handed to native searches.
@@ -170,14 +178,22 @@ function scanString(text: string, open: number, out: StringScan): boolean {
     if (c < 0x80) {
       const kind = ASCII_CLASS[c]!;
       if (kind < CLASS_SPECIAL) {
-        if (kind === CLASS_WORD_ERROR_START && !word && out.errorAt.length < MAX_ERROR_HITS) {
+        if (
+          kind === CLASS_WORD_ERROR_START &&
+          !key &&
+          (!word || (lower && c <= 0x5a)) &&
+          i >= notBefore &&
+          out.errorAt.length < MAX_ERROR_HITS
+        ) {
           const index = errorWordAt(text, i, c | 0x20);
           if (index >= 0) {
             out.errorAt.push(i);
             out.errorWord.push(index);
+            notBefore = i + ERROR_WORDS[index]!.length;
           }
         }
         word = kind !== 0;
+        lower = LOWER_OR_DIGIT[c] === 1;
         i++;
         continue;
       }
@@ -197,12 +213,20 @@ function scanString(text: string, open: number, out: StringScan): boolean {
           if (!(d < 128 && HEX[d] === 1)) return false;
         }
         i += 6;
-      } else i += 2;
-      word = e !== 0x22 && e !== 0x5c && e !== 0x2f;
+        // The escape's last hex digit is what a later word sees before it.
+        word = true;
+        lower = LOWER_OR_DIGIT[text.charCodeAt(i - 1)] === 1;
+      } else {
+        // `\n`, `\t`, `\"`…: a separator, as the character it stands for.
+        i += 2;
+        word = false;
+        lower = false;
+      }
       continue;
     }
     // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
     word = true;
+    lower = false;
     if (c < 0x800) bytes += 1;
     else if (c >= 0xd800 && c <= 0xdbff) {
       const low = text.charCodeAt(i + 1);
@@ -215,7 +239,7 @@ function scanString(text: string, open: number, out: StringScan): boolean {
     } else bytes += 2;
     i++;
   }
-  return i < length && scanLongString(text, open, i, word, bytes, out);
+  return i < length && scanLongString(text, open, i, word, lower, notBefore, bytes, out, key);
 }
 
 /** A string this many UTF-16 units long is finished by `scanLongString`. */
@@ -259,30 +283,66 @@ function prefixAlternation(words: readonly string[]): string {
 }
 const ERROR_CANDIDATE = new RegExp(prefixAlternation(ERROR_WORDS), 'gi');
 
-/** Whether the character before `at` is a word character, as the string loop tracks it. */
-function wordBefore(text: string, at: number): boolean {
-  const c = text.charCodeAt(at - 1);
-  return c >= 0x80 || (ASCII_CLASS[c]! !== 0 && ASCII_CLASS[c]! !== CLASS_SPECIAL);
+/** Escape letters that stand for a separator (`\\n`, `\\t`…). */
+const SEPARATOR_ESCAPE = new Uint8Array(128);
+for (const c of 'bfnrt') SEPARATOR_ESCAPE[c.charCodeAt(0)] = 1;
+
+/** Whether `at` is one of the four hex digits of a `\\uXXXX` escape. */
+function insideUnicodeEscape(text: string, at: number): boolean {
+  for (let p = at - 5; p <= at - 2; p++) {
+    if (p >= 0 && text.charCodeAt(p) === 0x5c && text.charCodeAt(p + 1) === 0x75) {
+      if (!isEscaped(text, p)) return true;
+    }
+  }
+  return false;
 }
 
 /**
+ * Whether an error-like word may start at `at`, as the string loop decides it: not inside an
+ * escape, and after a character that is not a word character (an escaped separator such as
+ * `\\n` counts as one), or inside an identifier where a capital follows a lower-case letter or
+ * a digit.
+ */
+function errorStartAllowed(text: string, at: number): boolean {
+  if (isEscaped(text, at) || insideUnicodeEscape(text, at)) return false;
+  const c = text.charCodeAt(at - 1);
+  if (c >= 0x80) return false;
+  const kind = ASCII_CLASS[c]!;
+  if (kind === 0 || kind === CLASS_SPECIAL) return true;
+  if (SEPARATOR_ESCAPE[c] === 1 && isEscaped(text, at - 1)) return true;
+  const first = text.charCodeAt(at);
+  return first >= 0x41 && first <= 0x5a && LOWER_OR_DIGIT[c] === 1;
+}
+
+/**
+ * Whether `at` lies inside a member's key, for searches over a whole document (keys name
+ * settings, not failures). Asked with ascending offsets.
+ */
+export type KeyCheck = (at: number) => boolean;
+
+/**
  * Appends to `errorAt`/`errorWord` (up to `MAX_ERROR_HITS` in all) the error-like words in
- * `content`, which is `text` from `from` on, by the string loop's own rules: a word starts
- * where no word character precedes it (`word` tells for `from` itself) and outside an escape,
- * and `exit code`/`exit status` needs a non-zero status. Every letter of a JSON document is inside
- * a string or a literal that no error word matches, so a whole document can be searched at once.
+ * `content`, which is `text` from `from` on, by the string loop's own rules (see
+ * `errorStartAllowed`; `word` and `lower` describe the character before `from`), and
+ * `exit code`/`exit status` needs a non-zero status. Every letter of a JSON document is inside
+ * a string or a literal that no error word matches, so a whole document can be searched at
+ * once, with `inKey` to leave out the keys. A word found covers its letters (no other starts
+ * inside it), and none starts before `notBefore`.
  */
 export function collectErrorWords(
   text: string,
   content: string,
   from: number,
   word: boolean,
+  lower: boolean,
   errorAt: number[],
   errorWord: number[],
+  inKey?: KeyCheck,
+  notBefore = 0,
 ): void {
   if (errorAt.length >= MAX_ERROR_HITS) return;
   // The regular expression only proposes positions; the loop's own rules decide.
-  ERROR_CANDIDATE.lastIndex = 0;
+  ERROR_CANDIDATE.lastIndex = Math.max(0, notBefore - from);
   for (
     let match = ERROR_CANDIDATE.exec(content);
     match !== null && errorAt.length < MAX_ERROR_HITS;
@@ -290,38 +350,47 @@ export function collectErrorWords(
   ) {
     const at = from + match.index;
     ERROR_CANDIDATE.lastIndex = match.index + 1;
-    if (at === from ? word : wordBefore(text, at) || isEscaped(text, at)) continue;
-    const index = errorWordAt(text, at, text.charCodeAt(at) | 0x20);
+    const first = text.charCodeAt(at);
+    if (at === from ? word && !(lower && first <= 0x5a) : !errorStartAllowed(text, at)) continue;
+    if (inKey?.(at)) continue;
+    const index = errorWordAt(text, at, first | 0x20);
     if (index >= 0) {
       errorAt.push(at);
       errorWord.push(index);
+      ERROR_CANDIDATE.lastIndex = match.index + ERROR_WORDS[index]!.length;
     }
   }
 }
 
 /**
- * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, …)` appends,
- * with the places to check found by a JSON tape's word search (`withJsonTape`) over the units
- * already in WebAssembly memory instead of a regular-expression search of the whole text.
+ * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, false, …)`
+ * appends, with the places to check found by a JSON tape's word search (`withJsonTape`) over
+ * the units already in WebAssembly memory instead of a regular-expression search of the whole
+ * text.
  */
 export function collectErrorWordsWith(
   search: JsonTapeWordSearch,
   text: string,
   errorAt: number[],
   errorWord: number[],
+  inKey?: KeyCheck,
 ): void {
   let from = 0;
+  let notBefore = 0;
   while (errorAt.length < MAX_ERROR_HITS) {
     const batch = search.candidates(ERROR_WORDS, from);
     if (batch.length === 0) return;
     for (let i = 0; i < batch.length && errorAt.length < MAX_ERROR_HITS; i++) {
       const at = batch[i]!;
+      if (at < notBefore) continue;
       const c = text.charCodeAt(at);
-      if (c >= 0x80 || (at > 0 && (wordBefore(text, at) || isEscaped(text, at)))) continue;
+      if (c >= 0x80 || (at > 0 && !errorStartAllowed(text, at))) continue;
+      if (inKey?.(at)) continue;
       const index = errorWordAt(text, at, c | 0x20);
       if (index >= 0) {
         errorAt.push(at);
         errorWord.push(index);
+        notBefore = at + ERROR_WORDS[index]!.length;
       }
     }
     from = batch[batch.length - 1]! + 1;
@@ -339,8 +408,11 @@ function scanLongString(
   open: number,
   from: number,
   word: boolean,
+  lower: boolean,
+  notBefore: number,
   bytes: number,
   out: StringScan,
+  key: boolean,
 ): boolean {
   const length = text.length;
   let close = text.indexOf('"', from);
@@ -387,7 +459,19 @@ function scanLongString(
       }
     }
   }
-  collectErrorWords(text, content, from, word, out.errorAt, out.errorWord);
+  if (!key) {
+    collectErrorWords(
+      text,
+      content,
+      from,
+      word,
+      lower,
+      out.errorAt,
+      out.errorWord,
+      undefined,
+      notBefore,
+    );
+  }
   out.end = close + 1;
   out.bytes = total;
   return true;
@@ -528,7 +612,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
       continue;
     }
     if (c === 0x22 && (expect === EXPECT_KEY || expect === EXPECT_KEY_OR_CLOSE)) {
-      if (!scanString(text, i, scanned)) return undefined;
+      if (!scanString(text, i, scanned, true)) return undefined;
       pendingKey = i;
       pendingKeyBytes = scanned.bytes;
       minified += pendingKeyBytes;
@@ -540,7 +624,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
     let stop: number;
     let kind: number;
     if (c === 0x22) {
-      stop = scanString(text, i, scanned) ? scanned.end : -1;
+      stop = scanString(text, i, scanned, false) ? scanned.end : -1;
       kind = NODE_STRING;
     } else if (c === 0x7b || c === 0x5b) {
       stop = 0;

@@ -8,6 +8,12 @@ export interface RelevanceTerm {
   kind: TermKind;
   /** Regular-expression source (already escaped), matched case-insensitively. */
   source: string;
+  /**
+   * The match must be a whole token: no letter, digit or underscore right before or after it
+   * (`state` does not match inside `alertstate`, `restart` not inside `restartPolicy`). Text in a
+   * script written without spaces (CJK) is not held to it. Default false.
+   */
+  wholeToken?: boolean;
 }
 
 /** Matches of the relevance terms, in text order. */
@@ -28,7 +34,8 @@ const STOPWORDS = new Set(
   how i if in into is it its me my no not of on or our please return show so than that the their
   them then there these they this those to was we were what when where which who whom whose why
   will with would you your about tell find named called value field record entry line item
-  given listed shown mentioned appears appear say says said`.split(/\s+/),
+  given listed shown mentioned appears appear say says said anything something everything
+  wrong happened happening going`.split(/\s+/),
 );
 
 const TOKEN = /[\p{L}\p{N}_][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu;
@@ -54,6 +61,8 @@ export function queryWords(context: ResultProcessorContext | undefined): string[
 // Error-like content, as plain words: the word boundary before each, and the non-zero status
 // after `exit code` / `exit status`, are checked after matching. Plain alternatives keep the
 // scan of a large input about 40% cheaper than per-branch boundaries and groups.
+// A word also starts inside an identifier where a capital follows a lower-case letter or a digit
+// (`OutOfMemoryError`, `SocketTimeoutException`, `ImagePullBackOff`).
 export const ERROR_WORDS = [
   'error',
   'failed',
@@ -70,13 +79,82 @@ export const ERROR_WORDS = [
   'exit status',
   'crashloopbackoff',
   'oomkilled',
+  'backoff',
+  'evicted',
+  'unhealthy',
 ];
 const NON_ZERO_STATUS = /[ :=]*[1-9]/y;
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
+// Scripts written without spaces between words: a token boundary cannot be asked for there.
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+function isAsciiWordCode(c: number): boolean {
+  return (
+    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
+  );
+}
+
+/** Whether the character at `at` continues a token (a letter, digit or underscore). */
+function tokenCharAt(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return false;
+  const c = text.charCodeAt(at);
+  if (c < 0x80) return isAsciiWordCode(c);
+  const ch = text.codePointAt(at)!;
+  const char = String.fromCodePoint(ch);
+  return WORD_CHAR.test(char) && !UNSPACED.test(char);
+}
+
+/** Whether `text[from, to)` stands as a whole token: no token character touches either end. */
+export function isWholeToken(text: string, from: number, to: number): boolean {
+  if (from > 0) {
+    const before = text.charCodeAt(from - 1);
+    // The second half of a surrogate pair: look at the whole character.
+    const at = before >= 0xdc00 && before <= 0xdfff && from > 1 ? from - 2 : from - 1;
+    if (tokenCharAt(text, at) && !unspacedAt(text, from)) return false;
+  }
+  if (to < text.length && tokenCharAt(text, to) && !unspacedAt(text, to - 1)) return false;
+  return true;
+}
+
+function unspacedAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c < 0x80) return false;
+  return UNSPACED.test(String.fromCodePoint(text.codePointAt(at)!));
+}
+
+/**
+ * Whether an error-like word may start at `at` in plain text: at the start, after a character
+ * that is not a letter, digit or underscore, or inside an identifier where a capital follows a
+ * lower-case letter or a digit (`OutOfMemoryError`).
+ */
+export function errorWordBoundary(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const before = text.charCodeAt(at - 1);
+  if (before >= 0x80) return !WORD_CHAR.test(text.charAt(at - 1));
+  if (!isAsciiWordCode(before)) return true;
+  const first = text.charCodeAt(at);
+  return (
+    first >= 0x41 &&
+    first <= 0x5a &&
+    ((before >= 0x61 && before <= 0x7a) || (before >= 0x30 && before <= 0x39))
+  );
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+const LETTERS = /^[a-z]{3,}$/;
+
+/** A query word as a pattern that also takes its plural or singular (`pod` finds `pods`). */
+function tokenSource(word: string): string {
+  if (!LETTERS.test(word)) return escapeRegExp(word);
+  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
+    return `(?:${word}(?:es)?|${word.slice(0, -1)})`;
+  }
+  return `${word}(?:es|s)?`;
 }
 
 /**
@@ -100,7 +178,7 @@ export function relevanceTerms(input: {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
     // same letters inside a longer string, so it is a term of its own, scanned first.
     if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"` });
-    terms.push({ kind: 'query', source: escapeRegExp(word) });
+    terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true });
   }
   for (const word of ERROR_WORDS) terms.push({ kind: 'error', source: escapeRegExp(word) });
   return terms;
@@ -116,6 +194,8 @@ export interface CompiledTerms {
   firstError: number;
   /** Error term index by lower-cased match text. */
   errorTerm: Map<string, number>;
+  /** Per term, whether its matches must be whole tokens. */
+  wholeToken: boolean[];
 }
 
 /** A small per-trimmer cache of compiled term lists, keyed by their sources. */
@@ -127,7 +207,9 @@ function compileTerms(
   terms: readonly RelevanceTerm[],
   cache: TermCache | undefined,
 ): CompiledTerms {
-  const key = terms.map((term) => `${term.kind}:${term.source}`).join('\u0000');
+  const key = terms
+    .map((term) => `${term.kind}:${term.wholeToken ? 't' : ''}:${term.source}`)
+    .join('\u0000');
   const cached = cache?.get(key);
   if (cached) return cached;
   let firstError = terms.findIndex((term) => term.kind === 'error');
@@ -141,6 +223,7 @@ function compileTerms(
     each: terms.map((term) => new RegExp(term.source, 'iy')),
     firstError,
     errorTerm,
+    wholeToken: terms.map((term) => term.wholeToken === true),
   };
   if (cache) {
     if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
@@ -171,7 +254,7 @@ export function findHits(
   if (scanned.length > 0 && haystack.length > 0) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const { pattern, each, firstError, errorTerm } = compileTerms(scanned, cache);
+    const { pattern, each, firstError, errorTerm, wholeToken } = compileTerms(scanned, cache);
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -183,20 +266,35 @@ export function findHits(
         continue;
       }
       let term = -1;
+      let rejected = false;
       for (let t = 0; t < firstError; t++) {
         const probe = each[t]!;
         probe.lastIndex = match.index;
         const found = probe.exec(haystack);
         if (found && found[0].length === match[0].length) {
           term = t;
+          if (
+            wholeToken[t] &&
+            !isWholeToken(haystack, match.index, match.index + found[0].length)
+          ) {
+            rejected = true;
+          }
           break;
         }
+      }
+      if (rejected) {
+        // Another term may still match here or just after (overlapping words).
+        pattern.lastIndex = match.index + 1;
+        continue;
       }
       if (term < 0) {
         const lower = match[0].toLowerCase();
         term = errorTerm.get(lower) ?? -1;
         if (term < 0) continue;
-        if (match.index > 0 && WORD_CHAR.test(haystack.charAt(match.index - 1))) continue;
+        if (!errorWordBoundary(haystack, match.index)) {
+          pattern.lastIndex = match.index + 1;
+          continue;
+        }
         if (lower.startsWith('exit ')) {
           NON_ZERO_STATUS.lastIndex = match.index + match[0].length;
           if (!NON_ZERO_STATUS.test(haystack)) continue;

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { scanJson } from './json-inventory.js';
+import {
+  ERROR_WORDS,
+  errorWordBoundary,
+  findHits,
+  isWholeToken,
+  queryWords,
+  relevanceTerms,
+} from './relevance.js';
+
+function matchedTexts(text: string, words: string[], json = false): string[] {
+  const terms = relevanceTerms({ words, preserveKeys: [], json });
+  const hits = findHits(text, terms, 1);
+  return hits.positions
+    .map((at, h) => ({ at, term: terms[hits.termOf[h]!]! }))
+    .filter(({ term }) => term.kind === 'query')
+    .map(({ at }) => text.slice(at).split(/[\s,;=]/)[0]!);
+}
+
+describe('query words match whole tokens', () => {
+  it('does not match inside a longer word or identifier', () => {
+    expect(matchedTexts('alertstate=firing state=ok', ['state'])).toEqual(['state']);
+    expect(matchedTexts('"f:restartPolicy":{} restart now', ['restart'])).toEqual(['restart']);
+    expect(matchedTexts('rec-014001 rec-01400', ['rec-01400'])).toEqual(['rec-01400']);
+  });
+
+  it('matches across punctuation, and a plural or singular form', () => {
+    expect(matchedTexts('coredns-64fd4b4794-p72lf', ['coredns'])).toEqual([
+      'coredns-64fd4b4794-p72lf',
+    ]);
+    expect(matchedTexts('three pods, one pod', ['pod'])).toEqual(['pods', 'pod']);
+    expect(matchedTexts('three pods, one pod', ['pods'])).toEqual(['pods', 'pod']);
+    expect(matchedTexts('statuses and status', ['status'])).toEqual(['statuses', 'status']);
+  });
+
+  it('keeps matching inside text written without spaces', () => {
+    expect(matchedTexts('全唐诗李白静夜思', ['李白'])).toEqual(['李白静夜思']);
+    expect(isWholeToken('a李白b', 1, 3)).toBe(true);
+    expect(isWholeToken('éstate', 1, 6)).toBe(false);
+  });
+
+  it('drops question words that name nothing', () => {
+    expect(queryWords({ userQuery: 'Is anything wrong? What happened to job-7?' })).toEqual([
+      'job-7',
+    ]);
+  });
+});
+
+describe('error-like words', () => {
+  it('count inside identifiers at a capital, not inside lower-case words', () => {
+    expect(errorWordBoundary('java.lang.OutOfMemoryError', 'java.lang.OutOfMemory'.length)).toBe(
+      true,
+    );
+    expect(errorWordBoundary('SocketTimeoutException', 'SocketTimeout'.length)).toBe(true);
+    expect(errorWordBoundary('terror', 1)).toBe(false);
+    expect(errorWordBoundary('x error', 2)).toBe(true);
+    const terms = relevanceTerms({ words: [], preserveKeys: [], json: false });
+    const hits = findHits(
+      'OutOfMemoryError; SocketTimeoutException; terror; ImagePullBackOff',
+      terms,
+      1,
+    );
+    expect(hits.termOf.map((term) => terms[term]!.source)).toEqual([
+      'error',
+      'exception',
+      'backoff',
+    ]);
+  });
+
+  it('are judged in JSON values, never in keys', () => {
+    const json = JSON.stringify({
+      livenessProbe: { failureThreshold: 3 },
+      'f:restartPolicy': {},
+      errorCount: 0,
+      priorityClassName: 'ok',
+      last: 'java.lang.OutOfMemoryError: heap',
+      cause: 'SocketTimeoutException',
+    });
+    const inventory = scanJson(json, 1000)!;
+    const words = inventory.errorWord.map((index) => ERROR_WORDS[index]);
+    expect(words).toEqual(['error', 'exception']);
+    for (const at of inventory.errorAt) {
+      expect(json.slice(0, at)).toMatch(/:"[^"]*$/);
+    }
+  });
+
+  it('never overlap: a word found covers its letters', () => {
+    const inventory = scanJson(JSON.stringify({ reason: 'CrashLoopBackOff' }), 100)!;
+    expect(inventory.errorWord.map((index) => ERROR_WORDS[index])).toEqual(['crashloopbackoff']);
+  });
+});
