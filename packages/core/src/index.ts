@@ -5,6 +5,7 @@ export type {
   ProcessedAgentInput,
 } from './agent-input-processor.js';
 export type { AIClient, AICompletion, AICompletionRequest, AIUsage } from './ai-client.js';
+export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
 export type {
   ArtifactsConfig,
   CompactionConfig,

@@ -6,7 +6,8 @@ import {
   OPENAI_ARTIFACT_TOOLS,
   type ToolOutput,
 } from '@compaction/artifacts';
-import { type ResultProcessor, resolveConfig, utf8ByteLength } from '@compaction/core';
+import { type ResultProcessor, resolveConfig } from '@compaction/core';
+import { storeWithView } from './create-artifact-mode.js';
 import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
 
 /** Settings of `createToolResultHelper`. */
@@ -101,29 +102,16 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
       if (text.length <= inlineLimitChars || countGraphemes(text) <= inlineLimitChars) {
         return { content: output.output, contentLost: false };
       }
-      const stored = await artifacts.storeStep(
-        {
-          id: output.toolCallId,
-          status: 'succeeded',
-          toolName: output.toolName,
-          result: output.output,
-        },
-        { ...(options.signal ? { signal: options.signal } : {}) },
-      );
-      const view = await settings.processor.process(
-        output.output,
-        Math.max(1, maxResultBytes - utf8ByteLength(stored.line) - 1),
-        {
-          toolName: output.toolName,
-          stepId: output.toolCallId,
-          ...(options.userQuery ? { userQuery: options.userQuery } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        },
-      );
+      const view = await storeWithView(artifacts, settings.processor, text, maxResultBytes, {
+        toolName: output.toolName,
+        stepId: output.toolCallId,
+        ...(options.userQuery ? { userQuery: options.userQuery } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       return {
-        content: `${stored.line}\n${view.text}`,
+        content: view.text,
         contentLost: view.metadata.contentLost,
-        ...(stored.record ? { artifactId: stored.record.id } : {}),
+        ...(view.artifactId ? { artifactId: view.artifactId } : {}),
       };
     },
     handles: (name) => artifacts.tools.handles(name),

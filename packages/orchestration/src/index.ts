@@ -21,6 +21,11 @@ export {
   createAgentInputProcessor,
 } from './create-agent-input-processor.js';
 export {
+  type ArtifactMode,
+  type ArtifactModeSettings,
+  createArtifactMode,
+} from './create-artifact-mode.js';
+export {
   type Compaction,
   type CompactionCallOptions,
   type CompactionDependencies,

@@ -1,4 +1,5 @@
 export { withLosslessJsonFeatures } from '../json/lossless-json-features.js';
+export { bigJsonResult } from './big-json-result.js';
 export { buildJsonTapeInJs } from './build-json-tape-in-js.js';
 export {
   createMemoryDistillCache,

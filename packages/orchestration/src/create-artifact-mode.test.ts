@@ -1,0 +1,81 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResultProcessor } from '@compaction/core';
+import { bigJsonResult } from '@compaction/core/test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createArtifactMode } from './create-artifact-mode.js';
+import { checkArtifactView } from './test/index.js';
+
+const roots: string[] = [];
+afterEach(async () => {
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+});
+async function transcript() {
+  const root = await mkdtemp(join(tmpdir(), 'artifact-mode-'));
+  roots.push(root);
+  return join(root, 's1.jsonl');
+}
+
+describe('createArtifactMode', () => {
+  it('stores 2 MB of JSON whole and gives the model a pointer and a noted view within the budget', async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript(), clock: () => 0 });
+    const result = bigJsonResult();
+    const view = await mode.processor.process(result, 16_384, {
+      stepId: 'call_1',
+      toolName: 'list_pods',
+      userQuery: 'which pod failed?',
+    });
+    const report = await checkArtifactView(view.text, mode.tools);
+    expect(report.bytes).toBeLessThanOrEqual(16_384);
+    expect(report.notes.length).toBeGreaterThan(0);
+    expect(view.metadata.contentLost).toBe(true);
+    expect(view.metadata.outputBytes).toBe(report.bytes);
+    expect(view.text).toContain('checkout-7f9c');
+    expect(report.read?.split('\n')[0]).toContain(`[artifact ${report.artifactId} chars 0-2000`);
+    const searched = await mode.tools.call('artifact_search', {
+      id: report.artifactId,
+      pattern: '18446744073709551615',
+    });
+    expect(searched).toContain('1 matching lines');
+    expect(await readFile(join(mode.dir, 'call_1.txt'), 'utf8')).toBe(result);
+    expect(mode.tools.definitions.map((tool) => tool.name)).toEqual([
+      'artifact_read',
+      'artifact_search',
+    ]);
+  });
+
+  it('passes results that fit through untouched and stores nothing', async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript() });
+    const view = await mode.processor.process('{"ok":true}', 1024, { stepId: 'c1' });
+    expect(view).toEqual({
+      text: '{"ok":true}',
+      metadata: { contentLost: false, originalBytes: 11, outputBytes: 11, strategy: 'unchanged' },
+    });
+  });
+
+  it('keeps an unsafe tool call id out of the file system and still points at the stored result', async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript() });
+    const view = await mode.processor.process('x'.repeat(50_000), 4096, { stepId: '../../etc' });
+    const report = await checkArtifactView(view.text, mode.tools);
+    expect(report.bytes).toBeLessThanOrEqual(4096);
+    expect(report.read).toContain(`[artifact ${report.artifactId}`);
+  });
+
+  it('gives the view alone when the budget cannot hold the pointer line as well', async () => {
+    const calls: number[] = [];
+    const view: ResultProcessor = {
+      async process(_result, maxBytes) {
+        calls.push(maxBytes);
+        return {
+          text: 'v'.repeat(Math.min(maxBytes, 10)),
+          metadata: { contentLost: true, originalBytes: 1, outputBytes: 1, strategy: 'bytes' },
+        };
+      },
+    };
+    const mode = createArtifactMode({ transcriptPath: await transcript(), view });
+    const out = await mode.processor.process('y'.repeat(10_000), 300, { stepId: 'c2' });
+    expect(calls).toEqual([300]);
+    expect(out.text).toBe('vvvvvvvvvv');
+  });
+});

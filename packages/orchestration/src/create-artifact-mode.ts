@@ -1,0 +1,120 @@
+import { isSafeId, OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
+import {
+  type ArtifactToolset,
+  losslessMetadata,
+  type ProcessedResult,
+  type ResultProcessor,
+  type ResultProcessorContext,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
+import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
+
+/** Settings of `createArtifactMode`. */
+export interface ArtifactModeSettings {
+  /** The session transcript; full results go to `<stem>.artifacts/` beside it. Required. */
+  transcriptPath: string;
+  /**
+   * What the model sees of a stored result, under the pointer line. Default: the structural
+   * trimmer (valid JSON for JSON results, with its disclosure note); `compaction.synthesisProcessor`
+   * distills when a model is configured.
+   */
+  view?: ResultProcessor;
+  /** Milliseconds since the epoch, for index records. Default `Date.now`. */
+  clock?: () => number;
+}
+
+/** Full results stored beside a transcript, a processor that points at them, and the tools to read them. */
+export interface ArtifactMode {
+  /** The session id (the transcript's file name without its extension). */
+  readonly sessionId: string;
+  /** Where full results are stored: `<transcript-stem>.artifacts/`. */
+  readonly dir: string;
+  /**
+   * A `ResultProcessor` for any framework adapter: a result within `maxBytes` passes through
+   * untouched; a larger one is stored whole (under `context.stepId`, the tool call id) and
+   * becomes one pointer line naming its `art_` id followed by the view, `maxBytes` in all.
+   */
+  readonly processor: ResultProcessor;
+  /** `artifact_read` and `artifact_search`, scoped to this session. */
+  readonly tools: ArtifactToolset;
+}
+
+const DEFINITIONS: ArtifactToolset['definitions'] = OPENAI_ARTIFACT_TOOLS.map(
+  ({ function: f }) => ({
+    name: f.name,
+    description: f.description,
+    parameters: f.parameters,
+  }),
+);
+
+/**
+ * Stores `result` as an artifact and returns the pointer line followed by `view`'s rendering,
+ * at most `maxBytes` in all. When the budget cannot hold the pointer and a useful view, the view
+ * alone is returned (the result is still stored).
+ */
+export async function storeWithView(
+  artifacts: SynthesisArtifacts,
+  view: ResultProcessor,
+  result: string,
+  maxBytes: number,
+  context: ResultProcessorContext = {},
+): Promise<ProcessedResult & { artifactId?: string }> {
+  const id = isSafeId(context.stepId) ? context.stepId : `result-${sha256Hex(result).slice(0, 16)}`;
+  const stored = await artifacts.storeStep(
+    {
+      id,
+      status: 'succeeded',
+      result,
+      ...(context.toolName ? { toolName: context.toolName } : {}),
+    },
+    context.signal ? { signal: context.signal } : {},
+  );
+  const room = maxBytes - utf8ByteLength(stored.line) - 1;
+  const artifactId = stored.record ? { artifactId: stored.record.id } : {};
+  if (room < MIN_TRIM_BUDGET_BYTES)
+    return { ...(await view.process(result, maxBytes, context)), ...artifactId };
+  const processed = await view.process(result, room, context);
+  const text = `${stored.line}\n${processed.text}`;
+  return {
+    text,
+    metadata: { ...processed.metadata, outputBytes: utf8ByteLength(text) },
+    ...artifactId,
+  };
+}
+
+/**
+ * The artifact mode every framework adapter offers: full bytes stored beside the transcript,
+ * a pointer and a view in the conversation, and the artifact tools to read the rest. Give
+ * `processor` to the adapter and `tools` to its artifact-tool builder.
+ */
+export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode {
+  const artifacts = createSynthesisArtifacts({
+    transcriptPath: settings.transcriptPath,
+    ...(settings.clock ? { clock: settings.clock } : {}),
+  });
+  const view = settings.view ?? createStructuralTrimmer();
+  return {
+    sessionId: artifacts.sessionId,
+    dir: artifacts.dir,
+    processor: {
+      async process(result, maxBytes, context = {}) {
+        context.signal?.throwIfAborted();
+        if (utf8ByteLength(result) <= maxBytes)
+          return { text: result, metadata: losslessMetadata(result, result) };
+        const { artifactId: _, ...processed } = await storeWithView(
+          artifacts,
+          view,
+          result,
+          maxBytes,
+          context,
+        );
+        return processed;
+      },
+    },
+    tools: {
+      definitions: DEFINITIONS,
+      call: (name, args, options) => artifacts.tools.call(name, args, options),
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { type ArtifactViewReport, checkArtifactView } from './check-artifact-view.js';
