@@ -1,5 +1,20 @@
+export type {
+  AiSdkPrompt,
+  CompactedToolResult,
+  CompactionMiddlewareSettings,
+} from './compact-tool-results.js';
 export {
-  type CompactedToolResult,
-  type CompactionMiddlewareSettings,
+  type AiSdkArtifactTool,
+  type ArtifactToolInputSchema,
+  createArtifactTools,
+} from './create-artifact-tools.js';
+export {
+  type CompactionMiddleware,
   createCompactionMiddleware,
+  createCompactionMiddlewareV4,
 } from './create-compaction-middleware.js';
+export {
+  type AiSdkLanguageModel,
+  createLanguageModelClient,
+  type LanguageModelClientSettings,
+} from './create-language-model-client.js';
