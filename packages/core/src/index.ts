@@ -76,6 +76,7 @@ export {
 } from './json/lossless-json-features.js';
 export { LosslessNumber } from './json/lossless-number.js';
 export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
+export { MIN_TRIM_BUDGET_BYTES } from './min-trim-budget.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
 export {
   appendDisclosureNotes,

@@ -6,13 +6,13 @@ import {
   type DistillCache,
   EVENT_NAMES,
   estimateTokens,
+  loadConfig,
   METRIC_NAMES,
   noopTelemetry,
   type ProcessedResult,
   type ResultProcessor,
   type ResultProcessorContext,
   type ResultTrimMetadata,
-  resolveConfig,
   SPAN_NAMES,
   type TelemetrySpan,
   utf8ByteLength,
@@ -166,7 +166,7 @@ function mirrorAttributes(metadata: ResultTrimMetadata) {
 }
 
 function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings {
-  const { distill, trim } = resolveConfig({
+  const { config, warnings } = loadConfig({
     // The environment is read by the caller through loadConfig; defaults come from the knob table.
     env: {},
     options: {
@@ -185,17 +185,17 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
       trim: { preserveKeys: settings.preserveKeys },
     },
   });
+  const { distill, trim } = config;
+  const warn =
+    settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning'));
+  for (const warning of warnings) warn(warning.message);
   const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
   if (!Number.isFinite(cacheTimeoutMs) || cacheTimeoutMs <= 0) {
     throw new RangeError(`cacheTimeoutMs must be a positive number, got ${cacheTimeoutMs}`);
   }
-  let mapReduceThresholdBytes = distill.mapReduceThresholdBytes;
-  if (mapReduceThresholdBytes > 0 && mapReduceThresholdBytes < distill.prefilterBytes) {
-    (settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning')))(
-      `map-reduce byte threshold ${mapReduceThresholdBytes} is below the pre-filter budget ${distill.prefilterBytes} and is ignored (such a result is a single chunk); COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD`,
-    );
-    mapReduceThresholdBytes = 0;
-  }
+  // Below the pre-filter budget a result is a single chunk: loadConfig warned, and it is ignored.
+  const mapReduceThresholdBytes =
+    distill.mapReduceThresholdBytes >= distill.prefilterBytes ? distill.mapReduceThresholdBytes : 0;
   return {
     enabled: distill.enabled,
     thresholdBytes: distill.thresholdBytes,

@@ -122,6 +122,20 @@ describe.each(['openai', 'anthropic'] as const)('%s client over the real SDK', (
   });
 });
 
+describe('a keyless OpenAI-compatible server', () => {
+  it('is reached through a base URL alone, with no Authorization header', async () => {
+    server.resetStats();
+    server.setHandler(() => ({ text: 'local answer' }));
+    const client = createOpenAIClient({
+      env: { OPENAI_BASE_URL: server.openaiBaseUrl },
+      maxRetries: 0,
+    });
+    const answer = await client.complete({ system: 's', prompt: 'p', model: 'fast' });
+    expect(answer.text).toBe('local answer');
+    expect(server.requests[0]!.apiKey).toBeUndefined();
+  });
+});
+
 describe('ready SDK instances', () => {
   it('uses an injected OpenAI or Anthropic client as is, with alias overrides', async () => {
     server.resetStats();

@@ -357,6 +357,39 @@ describe('createCompaction: seams and environment', () => {
     ).toBe(true);
   });
 
+  it('reports each configuration warning once, though every layer resolves the same knobs', () => {
+    const messages: string[] = [];
+    const compaction = createCompaction({
+      env: {
+        COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD: '65536',
+        COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES: '200',
+      },
+      aiClient: openai(),
+      onWarning: (message) => messages.push(message),
+    });
+    expect(messages.filter((m) => m.includes('below the pre-filter budget'))).toHaveLength(1);
+    expect(messages.filter((m) => m.includes('MAX_AGENT_INPUT_BYTES'))).toHaveLength(1);
+    expect(compaction.config.trim.maxAgentInputBytes).toBe(256);
+  });
+
+  it('caps tool-to-tool strings at the raised minimum instead of rejecting them', async () => {
+    const compaction = createCompaction({
+      env: { COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES: '200' },
+      onWarning: () => {},
+    });
+    const { params, changes } = await compaction.agentInputProcessor.process({
+      logs: bigLogs,
+      small: 'ok',
+    });
+    expect(utf8ByteLength(params.logs as string)).toBeLessThanOrEqual(256);
+    expect(changes).toEqual([expect.objectContaining({ name: 'logs', contentLost: true })]);
+    expect(params.small).toBe('ok');
+    const programmatic = createCompaction({ env: {}, config: { trim: { maxAgentInputBytes: 0 } } });
+    expect((await programmatic.agentInputProcessor.process({ logs: bigLogs })).params.logs).toBe(
+      bigLogs,
+    );
+  });
+
   it('reports telemetry through the seam', async () => {
     const telemetry = createRecordingTelemetry();
     const compaction = createCompaction({ env: {}, aiClient: openai(), telemetry });

@@ -153,7 +153,15 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   const loaded = loadConfig({ options: settings.config, env: settings.env });
   const { config } = loaded;
   const warnings = [...loaded.warnings];
-  for (const warning of warnings) settings.onWarning?.(warning.message);
+  // The layers below resolve the same configuration again and see the same problems: each
+  // message reaches the caller once.
+  const reported = new Set<string>();
+  const warn = (message: string) => {
+    if (reported.has(message)) return;
+    reported.add(message);
+    settings.onWarning?.(message);
+  };
+  for (const warning of warnings) warn(warning.message);
   const telemetry = settings.telemetry ?? noopTelemetry;
   const deps = settings.deps ?? {};
   const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys, telemetry });
@@ -191,7 +199,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       telemetry,
       aiOptions: settings.aiOptions,
       llmDebug,
-      onWarning: settings.onWarning,
+      onWarning: warn,
     });
   const synthesisProcessor = guardResultProcessor(synthesis);
   const sourceProcessor = guardResultProcessor(deps.sourceResultProcessor ?? trimmer);

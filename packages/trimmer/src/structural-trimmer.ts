@@ -5,13 +5,8 @@ import type {
   ResultProcessorContext,
 } from '@compaction/core';
 
-/**
- * The smallest budget, in UTF-8 bytes, at which a result that does not fit can be trimmed: room
- * for the longest disclosure note and a useful body. A result that already fits is returned
- * unchanged at any budget; one that must be cut below this budget is refused with core's
- * `BudgetTooSmallError`.
- */
-export const MIN_TRIM_BUDGET_BYTES = 256;
+// Defined in core, which raises every trim-budget knob to it; re-exported for trimmer users.
+export { MIN_TRIM_BUDGET_BYTES } from '@compaction/core';
 
 /** Settings of `createStructuralTrimmer`. Every field is optional. */
 export interface StructuralTrimmerSettings {

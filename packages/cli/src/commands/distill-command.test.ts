@@ -82,6 +82,32 @@ describe('compaction distill (in process)', () => {
     expect(stdout()).toBe(`${floor.text}\n`);
   });
 
+  it('distills through OPENAI_BASE_URL without a key, sending no credential (local servers need none)', async () => {
+    server.setHandler(() => ({ text: 'request 0 failed' }));
+    const { io, stdout, stderr } = createMemoryIo({
+      stdin: records(60_000),
+      env: { OPENAI_BASE_URL: server.openaiBaseUrl },
+    });
+    expect(await distillCommand.run(['--query', 'which failed?', '-'], io)).toBe(0);
+    expect(stderr()).toBe('');
+    expect(stdout()).toMatch(/^request 0 failed\n\[distilled: /);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.apiKey).toBeUndefined();
+  });
+
+  it('says a map-reduce threshold below the pre-filter budget is ignored exactly once', async () => {
+    server.setHandler(() => ({ text: 'summary' }));
+    const { io, stderr } = createMemoryIo({
+      stdin: records(60_000),
+      env: {
+        OPENAI_BASE_URL: server.openaiBaseUrl,
+        COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD: '65536',
+      },
+    });
+    expect(await distillCommand.run(['--query', 'errors?', '-'], io)).toBe(0);
+    expect(stderr().match(/below the pre-filter budget/g)).toHaveLength(1);
+  });
+
   it('shows map-reduce progress on stderr when it is a terminal', async () => {
     server.setHandler(() => ({ text: 'extract' }));
     const { io, stdout, stderr } = createMemoryIo({

@@ -23,7 +23,15 @@ function chooseProvider(flag: string | undefined, env: CliIo['env']): Provider |
   }
   if (env.OPENAI_API_KEY?.trim()) return 'openai';
   if (env.ANTHROPIC_API_KEY?.trim()) return 'anthropic';
+  // A local OpenAI-compatible server (Ollama, vLLM, llama.cpp) needs no key.
+  if (env.OPENAI_BASE_URL?.trim()) return 'openai';
   return undefined;
+}
+
+/** True when `provider` can be called: a key, or for OpenAI a base URL of a keyless server. */
+function hasCredentials(provider: Provider, env: CliIo['env']): boolean {
+  if (env[KEY_VARIABLES[provider]]?.trim()) return true;
+  return provider === 'openai' && Boolean(env.OPENAI_BASE_URL?.trim());
 }
 
 // The provider SDKs are optional: load only the one asked for.
@@ -70,8 +78,9 @@ exactly the distilled text (disclosure notes included); progress of map-reduce s
 to standard error when it is a terminal.
 
 The provider comes from --provider, else the first of OPENAI_API_KEY and ANTHROPIC_API_KEY that
-is set. OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at any compatible server (Ollama, vLLM,
-llama.cpp, a proxy). Without a key the command says so on standard error and prints the
+is set, else OpenAI when OPENAI_BASE_URL is set. OPENAI_BASE_URL / ANTHROPIC_BASE_URL point at any
+compatible server (Ollama, vLLM, llama.cpp, a proxy); a local OpenAI-compatible server needs no
+key. Without a key or a base URL the command says so on standard error and prints the
 structural floor. Every COMPACTION_RESULT_DISTILL_* variable applies (see compaction config);
 with COMPACTION_REDIS_URL set, distillations are cached in Redis for
 COMPACTION_RESULT_DISTILL_CACHE_TTL, so a repeated run is a cache hit.
@@ -86,8 +95,8 @@ Options:
 
 Examples:
   curl -s https://api.example.com/logs | compaction distill --query "which requests failed?" -
-  OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama \\
-    COMPACTION_RESULT_DISTILL_MODEL=llama3.2 compaction distill --query "errors?" logs.json`,
+  OPENAI_BASE_URL=http://localhost:11434/v1 COMPACTION_RESULT_DISTILL_MODEL=llama3.2 \\
+    compaction distill --query "errors?" logs.json`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       query: { type: 'string' },
@@ -103,16 +112,23 @@ Examples:
     const provider = chooseProvider(values.provider as string | undefined, io.env);
 
     const { config, warnings } = loadConfig({ env: io.env });
-    for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
+    // The distiller resolves the same settings and sees the same problems: say each once.
+    const reported = new Set<string>();
+    const warn = (message: string) => {
+      if (reported.has(message)) return;
+      reported.add(message);
+      io.stderr.write(`warning: ${message}\n`);
+    };
+    for (const warning of warnings) warn(warning.message);
     const budget = budgetFlag ?? config.trim.maxTotalBytes;
     const input = await readInput(positionals[0], io);
 
     let client: AIClient | undefined;
     if (!provider) {
       io.stderr.write(
-        'no model API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY to distill; printing the structural floor\n',
+        'no model API key: set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server) to distill; printing the structural floor\n',
       );
-    } else if (!io.env[KEY_VARIABLES[provider]]?.trim()) {
+    } else if (!hasCredentials(provider, io.env)) {
       io.stderr.write(`no ${KEY_VARIABLES[provider]} set: printing the structural floor\n`);
     } else {
       client = await createClient(provider, io.env);
@@ -132,7 +148,7 @@ Examples:
         // Always recorded: failures are reported on stderr, every call only with LLM-debug on.
         llmDebug: true,
         ...(client ? { client } : {}),
-        onWarning: (message) => io.stderr.write(`warning: ${message}\n`),
+        onWarning: warn,
         ...(onProgress ? { onProgress } : {}),
         ...(redis ? { cache: redis.cache } : {}),
         ...(io.telemetry ? { telemetry: io.telemetry } : {}),

@@ -23,6 +23,8 @@ export type KnobKind =
   | 'string'
   | 'list';
 
+import { MIN_TRIM_BUDGET_BYTES } from '../min-trim-budget.js';
+
 /** One knob. */
 export interface KnobDefinition {
   /** Dotted config path, such as `trim.maxResultBytes`. */
@@ -37,6 +39,11 @@ export interface KnobDefinition {
   doc: string;
   /** Where the knob comes from. */
   origin: string;
+  /**
+   * Smallest usable value of a numeric knob (0 stays 0 where it disables): a smaller one, from
+   * an option or the environment, is raised to it with a warning naming the knob. Default none.
+   */
+  minimum?: number;
 }
 
 const knob = (
@@ -46,7 +53,19 @@ const knob = (
   defaultValue: KnobDefinition['defaultValue'],
   doc: string,
   origin: string,
-): KnobDefinition => ({ path, env, kind, defaultValue, doc, origin });
+  minimum?: number,
+): KnobDefinition => ({
+  path,
+  env,
+  kind,
+  defaultValue,
+  doc,
+  origin,
+  ...(minimum === undefined ? {} : { minimum }),
+});
+
+// Budgets handed to the structural trimmer, which cannot cut below this.
+const TRIM = MIN_TRIM_BUDGET_BYTES;
 
 /** All knobs, grouped by layer. */
 export const CONFIG_KNOBS: readonly KnobDefinition[] = [
@@ -65,6 +84,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     65_536,
     'Per-result cap when several results share one synthesis prompt.',
     'seed 002 §4',
+    TRIM,
   ),
   knob(
     'trim.maxTotalBytes',
@@ -73,6 +93,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     196_608,
     'All results of one synthesis prompt together; also the budget of a lone result.',
     'seed 002 §4',
+    TRIM,
   ),
   knob(
     'trim.maxMicroBytes',
@@ -81,14 +102,16 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     65_536,
     'Source data fed to parameter micro-resolution (structural trim, never a model).',
     'seed 002 §4',
+    TRIM,
   ),
   knob(
     'trim.maxAgentInputBytes',
     'COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES',
-    'bytes',
+    'bytes0',
     0,
-    'Per-parameter cap on tool-to-tool data; 0 passes inputs through raw.',
+    'Per-parameter cap on tool-to-tool data; 0 passes inputs through raw; a cap is at least 256.',
     'seed 002 §4',
+    TRIM,
   ),
   knob(
     'trim.schemaMappingThreshold',
@@ -130,6 +153,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     131_072,
     'Stage-1 structural cap before a single-call distill.',
     'seed 002 §5.5',
+    TRIM,
   ),
   knob(
     'distill.targetBytes',
@@ -203,6 +227,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     10_000,
     'Floor-preview size of a non-JSON step in the planning section.',
     'seed 002 §6.5',
+    TRIM,
   ),
   knob(
     'continuation.maxEscalations',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.js';
-import { CONFIG_KNOBS } from './config-knobs.js';
+import { MIN_TRIM_BUDGET_BYTES } from '../min-trim-budget.js';
+import { CONFIG_KNOBS, type KnobDefinition } from './config-knobs.js';
 import { loadConfig } from './load-config.js';
 import { formatDuration, parseDuration } from './parse-duration.js';
 
@@ -124,8 +125,9 @@ describe('parsing environment values (seed 002 §8.1)', () => {
     },
   );
 
-  it('accepts 0 for exactly the three zero-accepting knobs', () => {
+  it('accepts 0 for exactly the four zero-accepting knobs', () => {
     const zero = {
+      COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES: '0',
       COMPACTION_CONTINUATION_MAX_ESCALATIONS: '0',
       COMPACTION_RESULT_TRIM_SCHEMA_MAPPING_THRESHOLD: '0',
       COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD: '0',
@@ -134,6 +136,7 @@ describe('parsing environment values (seed 002 §8.1)', () => {
     expect(config.continuation.maxEscalations).toBe(0);
     expect(config.trim.schemaMappingThreshold).toBe(0);
     expect(config.distill.mapReduceThresholdBytes).toBe(0);
+    expect(config.trim.maxAgentInputBytes).toBe(0);
     expect(sources['continuation.maxEscalations']).toBe('env');
     expect(sources['trim.schemaMappingThreshold']).toBe('env');
     expect(sources['distill.mapReduceThresholdBytes']).toBe('env');
@@ -244,6 +247,10 @@ describe('parseDuration / formatDuration', () => {
     ['1h30m', 5_400_000],
     ['1.5s', 1500],
     ['250ms', 250],
+    ['1500us', 1.5],
+    ['1500\u00b5s', 1.5],
+    ['1500\u03bcs', 1.5],
+    ['2000000ns', 2],
     ['0', 0],
   ])('parses %s', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
@@ -256,6 +263,100 @@ describe('parseDuration / formatDuration', () => {
   it('formats what it parses', () => {
     for (const ms of [45_000, 300_000, 5_400_000, 250, 0]) {
       expect(parseDuration(formatDuration(ms))).toBe(ms);
+    }
+  });
+});
+
+describe('minimums: a trim budget below what the trimmer can cut to is raised, with a warning', () => {
+  it('raises an agent-input cap of 200 from the environment to the minimum and names the knob', () => {
+    const { config, warnings } = load({ COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES: '200' });
+    expect(config.trim.maxAgentInputBytes).toBe(MIN_TRIM_BUDGET_BYTES);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!).toMatchObject({ path: 'trim.maxAgentInputBytes', source: 'env' });
+    expect(warnings[0]!.message).toContain('COMPACTION_RESULT_TRIM_MAX_AGENT_INPUT_BYTES="200"');
+    expect(warnings[0]!.message).toContain(`using ${MIN_TRIM_BUDGET_BYTES}`);
+  });
+
+  it('raises the same cap given as an option, and accepts 0 (no cap) as an option', () => {
+    const raised = load({}, { trim: { maxAgentInputBytes: 200 } });
+    expect(raised.config.trim.maxAgentInputBytes).toBe(MIN_TRIM_BUDGET_BYTES);
+    expect(raised.warnings[0]!).toMatchObject({
+      path: 'trim.maxAgentInputBytes',
+      source: 'option',
+    });
+    expect(raised.warnings[0]!.message).toContain('trim.maxAgentInputBytes: 200');
+    const zero = load({}, { trim: { maxAgentInputBytes: 0 } });
+    expect(zero.config.trim.maxAgentInputBytes).toBe(0);
+    expect(zero.warnings).toEqual([]);
+  });
+
+  it('gives every trim budget the minimum', () => {
+    const minimums = CONFIG_KNOBS.filter((knob) => knob.minimum !== undefined).map((k) => k.path);
+    expect(minimums.sort()).toEqual(
+      [
+        'continuation.nonJsonFloorBytes',
+        'distill.prefilterBytes',
+        'trim.maxAgentInputBytes',
+        'trim.maxMicroBytes',
+        'trim.maxResultBytes',
+        'trim.maxTotalBytes',
+      ].sort(),
+    );
+  });
+});
+
+// The value a valid environment text stands for, before any minimum is applied.
+function parsedForm(knob: KnobDefinition, raw: string): unknown {
+  switch (knob.kind) {
+    case 'boolean':
+      return raw.trim().toLowerCase() === 'true';
+    case 'duration':
+      return parseDuration(raw);
+    case 'string':
+      return raw.trim();
+    default:
+      return Number(raw.trim());
+  }
+}
+
+const SAMPLES: Readonly<Record<KnobDefinition['kind'], string[]>> = {
+  bytes: ['1', '200', '256', '4096', '196608', '0', '-1'],
+  bytes0: ['0', '1', '200', '300', '131072', '-1'],
+  count: ['1', '3', '150000', '0', '-2'],
+  count0: ['0', '1', '8', '-1'],
+  boolean: ['true', 'TRUE', 'false', 'False'],
+  duration: ['45s', '1500ms', '2m', '1h30m', '0', '0s'],
+  string: ['fast', ' smart '],
+  list: [],
+};
+
+describe('every knob: the programmatic form agrees with the environment form', () => {
+  const knobs = CONFIG_KNOBS.filter((knob) => knob.env !== undefined);
+  it.each(knobs.map((knob) => [knob.path, knob] as const))('%s', (_path, knob) => {
+    const at = (config: object) =>
+      knob.path.split('.').reduce<unknown>((node, key) => (node as never)[key], config);
+    for (const raw of SAMPLES[knob.kind]) {
+      const fromEnv = loadConfig({ env: { [knob.env!]: raw } });
+      const value = parsedForm(knob, raw);
+      const options: Record<string, unknown> = {};
+      const segments = knob.path.split('.');
+      let node = options;
+      for (const segment of segments.slice(0, -1)) node = node[segment] = {} as never;
+      node[segments[segments.length - 1]!] = value;
+      const fromOption = () => loadConfig({ env: {}, options: options as never });
+      if (fromEnv.sources[knob.path] === 'env') {
+        // Accepted from the environment: the same value as an option resolves the same way,
+        // with the same warnings about it (a raised minimum, an ignored threshold).
+        const resolved = fromOption();
+        expect(at(resolved.config), `${knob.path} = ${raw}`).toEqual(at(fromEnv.config));
+        expect(resolved.warnings.map((w) => w.path)).toEqual(fromEnv.warnings.map((w) => w.path));
+      } else if (knob.kind === 'duration' && value === 0) {
+        // The seed's rule: 0 disables the deadline or the TTL only when set programmatically.
+        expect(at(fromOption().config)).toBe(0);
+      } else {
+        // Ignored from the environment (non-positive): refused as an option, with the knob named.
+        expect(fromOption, `${knob.path} = ${raw}`).toThrow(ConfigError);
+      }
     }
   });
 });

@@ -6,13 +6,15 @@ import { parseDuration } from './parse-duration.js';
 /** Where a resolved value came from. */
 export type ConfigSource = 'option' | 'env' | 'default';
 
-/** A value that was read but not used, with the variable named so it can be fixed. */
+/** A value that was read but not used as given, with the knob named so it can be fixed. */
 export interface ConfigWarning {
   /** The config path, such as `trim.maxResultBytes`. */
   path: string;
-  /** The environment variable that held the value. */
-  env: string;
-  /** The raw value. */
+  /** The knob's environment variable (which held the value when `source` is `env`). */
+  env: string | undefined;
+  /** Where the value came from. */
+  source: Exclude<ConfigSource, 'default'>;
+  /** The value as given (the raw text of an environment value). */
   value: string;
   /** One line: what was wrong and what was used instead. */
   message: string;
@@ -155,22 +157,49 @@ export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
   const sources: Record<string, ConfigSource> = {};
   const warnings: ConfigWarning[] = [];
 
+  // A numeric value below the knob's minimum is raised to it (0 stays where it disables).
+  const atLeastMinimum = (
+    definition: KnobDefinition,
+    value: unknown,
+    source: 'option' | 'env',
+    raw: string,
+  ): unknown => {
+    const { minimum } = definition;
+    if (minimum === undefined || typeof value !== 'number' || value === 0 || value >= minimum) {
+      return value;
+    }
+    const name =
+      source === 'env'
+        ? `${definition.env}=${JSON.stringify(raw)}`
+        : `${definition.path}: ${value}`;
+    warnings.push({
+      path: definition.path,
+      env: definition.env,
+      source,
+      value: raw,
+      message: `${name} is below the minimum of ${minimum} bytes a structural trim needs; using ${minimum}${definition.env && source === 'option' ? ` (${definition.env})` : ''}`,
+    });
+    return minimum;
+  };
+
   for (const definition of CONFIG_KNOBS) {
     const option = getPath(input.options, definition.path);
     if (option !== undefined) {
-      setPath(config, definition.path, validateOption(definition, option));
+      const value = validateOption(definition, option);
+      setPath(config, definition.path, atLeastMinimum(definition, value, 'option', String(option)));
       sources[definition.path] = 'option';
       continue;
     }
     const raw = definition.env ? env[definition.env] : undefined;
     const read = definition.env && raw !== undefined ? readEnvValue(definition, raw) : undefined;
     if (read && 'value' in read) {
-      setPath(config, definition.path, read.value);
+      setPath(config, definition.path, atLeastMinimum(definition, read.value, 'env', raw!));
       sources[definition.path] = 'env';
       if ('warning' in read) {
         warnings.push({
           path: definition.path,
           env: definition.env!,
+          source: 'env',
           value: raw!,
           message: `${definition.env}=${JSON.stringify(raw)} ${read.warning}`,
         });
@@ -182,6 +211,7 @@ export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
       warnings.push({
         path: definition.path,
         env: definition.env!,
+        source: 'env',
         value: raw!,
         message: `${definition.env}=${JSON.stringify(raw)} ${reason}; using the default (${describeDefault(definition)})`,
       });
@@ -197,8 +227,9 @@ export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
     warnings.push({
       path: 'distill.mapReduceThresholdBytes',
       env: 'COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD',
+      source: sources['distill.mapReduceThresholdBytes'] === 'env' ? 'env' : 'option',
       value: String(mapReduceThresholdBytes),
-      message: `map-reduce byte threshold ${mapReduceThresholdBytes} is below the pre-filter budget ${prefilterBytes} and is ignored (such a result is a single chunk)`,
+      message: `map-reduce byte threshold ${mapReduceThresholdBytes} is below the pre-filter budget ${prefilterBytes} and is ignored (such a result is a single chunk); COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD`,
     });
   }
   return { config: resolved, sources, warnings };

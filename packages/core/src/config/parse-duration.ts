@@ -1,15 +1,16 @@
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
-  µs: 1e-3,
+  µs: 1e-3, // U+00B5 MICRO SIGN
+  μs: 1e-3, // U+03BC GREEK SMALL LETTER MU; Go accepts both
   ms: 1,
   s: 1000,
   m: 60_000,
   h: 3_600_000,
 };
 
-const DURATION = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g;
+const DURATION = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
+const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
 /**
  * Parses a Go-style duration (`45s`, `5m`, `1h30m`, `1.5s`, `250ms`) into milliseconds.

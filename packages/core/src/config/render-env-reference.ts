@@ -12,6 +12,13 @@ const KIND_TEXT: Readonly<Record<KnobDefinition['kind'], string>> = {
   list: 'option only',
 };
 
+function formatKind(knob: KnobDefinition): string {
+  const text = KIND_TEXT[knob.kind];
+  return knob.minimum === undefined
+    ? text
+    : `${text}; a value below ${knob.minimum} is raised to ${knob.minimum}, with a warning`;
+}
+
 function formatDefault(knob: KnobDefinition): string {
   const value = knob.defaultValue;
   if (value === undefined) return '(unset)';
@@ -27,7 +34,7 @@ function formatDefault(knob: KnobDefinition): string {
 export function renderEnvReference(knobs: readonly KnobDefinition[] = CONFIG_KNOBS): string {
   const rows = knobs.map(
     (knob) =>
-      `| ${knob.env ? `\`${knob.env}\`` : '—'} | \`${knob.path}\` | ${formatDefault(knob)} | ${KIND_TEXT[knob.kind]} | ${knob.doc} | ${knob.origin} |`,
+      `| ${knob.env ? `\`${knob.env}\`` : '—'} | \`${knob.path}\` | ${formatDefault(knob)} | ${formatKind(knob)} | ${knob.doc} | ${knob.origin} |`,
   );
   return `# Configuration reference
 
@@ -40,7 +47,9 @@ values and where each came from.
 
 Environment values are read as follows: byte budgets and counts are plain integers (16 KB is
 \`16384\`); an empty value is unset; a zero or negative value is ignored and the default stands,
-except for the three knobs that accept \`0\` as "disabled"; booleans are enabled only by the
+except for the four knobs that accept \`0\` as "disabled" (the same \`0\` is accepted as an
+explicit option); a trim budget below the structural trimmer's minimum (256 bytes) is raised to
+it with a warning naming the knob, from an option or the environment alike; booleans are enabled only by the
 literal \`true\`, so \`1\`, \`yes\` and \`on\` read as false; durations use Go syntax and an
 environment \`0\` is ignored (set \`0\` programmatically to disable the deadline or the cache TTL).
 Every value that is ignored or read unexpectedly is reported as a warning naming its variable.

@@ -12,7 +12,11 @@ import { ModelCallError, toModelCallError } from '../model-call-error.js';
 export interface OpenAIClientSettings {
   /** A ready SDK instance; when given, `apiKey`, `baseURL`, `env`, `maxRetries` and `timeoutMs` are ignored. */
   client?: OpenAI;
-  /** API key. Default: `env.OPENAI_API_KEY`; required when no `client` is given. */
+  /**
+   * API key. Default: `env.OPENAI_API_KEY`. Required for the OpenAI API itself; with a custom
+   * `baseURL` (a local OpenAI-compatible server such as Ollama, vLLM or llama.cpp) it may be left
+   * out, and then no `Authorization` header is sent.
+   */
   apiKey?: string;
   /** Base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp). Default: `env.OPENAI_BASE_URL`, else `https://api.openai.com/v1`. */
   baseURL?: string;
@@ -36,12 +40,15 @@ export function createOpenAIClient(settings: OpenAIClientSettings = {}): AIClien
   const env = settings.env ?? {};
   let sdk = settings.client;
   if (!sdk) {
-    const apiKey = settings.apiKey ?? env.OPENAI_API_KEY?.trim();
-    if (!apiKey)
+    const apiKey = settings.apiKey?.trim() || env.OPENAI_API_KEY?.trim();
+    const customBaseURL = settings.baseURL?.trim() || env.OPENAI_BASE_URL?.trim();
+    if (!apiKey && !customBaseURL)
       throw new MissingCredentialsError({ provider: 'openai', envVar: 'OPENAI_API_KEY' });
     sdk = new OpenAI({
-      apiKey,
-      baseURL: settings.baseURL ?? (env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1'),
+      // The SDK insists on a key; a keyless local server gets none sent (the header is removed).
+      apiKey: apiKey || 'no-key',
+      ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      baseURL: customBaseURL || 'https://api.openai.com/v1',
       organization: env.OPENAI_ORG_ID?.trim() || null,
       project: env.OPENAI_PROJECT_ID?.trim() || null,
       maxRetries: settings.maxRetries ?? 2,
