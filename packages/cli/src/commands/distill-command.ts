@@ -14,7 +14,8 @@ const KEY_VARIABLES: Readonly<Record<Provider, string>> = {
   anthropic: 'ANTHROPIC_API_KEY',
 };
 
-function chooseProvider(flag: string | undefined, env: CliIo['env']): Provider | undefined {
+/** The provider a flag or the environment asks for, if any. */
+export function chooseProvider(flag: string | undefined, env: CliIo['env']): Provider | undefined {
   if (flag !== undefined) {
     if (flag !== 'openai' && flag !== 'anthropic') {
       throw new UsageError(`--provider must be openai or anthropic, got ${JSON.stringify(flag)}`);
@@ -35,7 +36,7 @@ function hasCredentials(provider: Provider, env: CliIo['env']): boolean {
 }
 
 // The provider SDKs are optional: load only the one asked for.
-async function createClient(provider: Provider, env: CliIo['env']): Promise<AIClient> {
+export async function createClient(provider: Provider, env: CliIo['env']): Promise<AIClient> {
   try {
     if (provider === 'openai') {
       const { createOpenAIClient } = await import('@compaction/distiller/openai');

@@ -4,6 +4,7 @@ import { digestCommand } from './digest-command.js';
 import { distillCommand } from './distill-command.js';
 import { excerptCommand } from './excerpt-command.js';
 import { mcpCommand } from './mcp-command.js';
+import { mcpProxyCommand } from './mcp-proxy-command.js';
 import { readCommand } from './read-command.js';
 import { serveCommand } from './serve-command.js';
 import { storeCommand } from './store-command.js';
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CliCommand[] = [
   distillCommand,
   excerptCommand,
   mcpCommand,
+  mcpProxyCommand,
   readCommand,
   serveCommand,
   storeCommand,

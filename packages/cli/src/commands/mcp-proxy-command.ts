@@ -1,0 +1,123 @@
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createMcpProxy } from '@compaction/mcp';
+import { createArtifactMode, createCompaction } from '@compaction/orchestration';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CliCommand } from '../cli-command.js';
+import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
+import { UsageError } from '../usage-error.js';
+import { chooseProvider, createClient } from './distill-command.js';
+
+/** `compaction mcp-proxy -- <command> [args…]`: any stdio MCP server, its big tool results compacted. */
+export const mcpProxyCommand: CliCommand = {
+  name: 'mcp-proxy',
+  summary: 'front a stdio MCP server: oversized tool results compacted, stored as artifacts',
+  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--provider P] -- <command> [args…]
+
+Starts <command> as an MCP server on its standard input and output and serves it again on this
+process's: every request and notification is passed through (tools, resources, prompts,
+completions, logging, list-changed notifications, progress, cancellation), except that a tool
+result larger than --max-bytes is stored whole as an artifact and the client gets one line with
+its art_ id and a structural view of it (valid JSON for JSON, with a disclosure note), --max-bytes
+in all. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
+model instead. The tools artifact_read and artifact_search are added to the server's tools so the
+model can page through and search what was stored. The server's standard error passes through.
+
+Options:
+  --dir DIR         where transcripts and artifacts go (default: <tmp>/compaction-mcp-proxy)
+  --session ID      session id, the artifact store's name (default: proxy-<time>-<pid>)
+  --max-bytes N     budget of one tool result in UTF-8 bytes (default: COMPACTION_RESULT_TRIM_MAX_BYTES,
+                    65536)
+  --provider P      openai or anthropic for distilled views (default: from the API key set)
+  -h, --help        show this help
+
+Examples:
+  compaction mcp-proxy -- npx -y @modelcontextprotocol/server-filesystem /srv/logs
+  # in an MCP client configuration:
+  #   {"command": "npx", "args": ["-y", "-p", "@compaction/cli", "compaction", "mcp-proxy",
+  #                               "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv/logs"]}`,
+  async run(args, io) {
+    const split = args.indexOf('--');
+    const [command, ...commandArgs] = split < 0 ? [] : args.slice(split + 1);
+    if (command === undefined) {
+      throw new UsageError(
+        'the server command goes after --: compaction mcp-proxy -- <command> [args…]',
+      );
+    }
+    const { values, positionals } = parseCommandArgs(args.slice(0, split), {
+      dir: { type: 'string' },
+      session: { type: 'string' },
+      'max-bytes': { type: 'string' },
+      provider: { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'] as string | undefined, 512);
+    const provider = chooseProvider(values.provider as string | undefined, io.env);
+    const compaction = createCompaction({
+      env: io.env,
+      ...(provider ? { aiClient: await createClient(provider, io.env) } : {}),
+      ...(io.telemetry ? { telemetry: io.telemetry } : {}),
+    });
+    const dir = resolve(
+      io.cwd,
+      (values.dir as string | undefined) ?? join(tmpdir(), 'compaction-mcp-proxy'),
+    );
+    const session = (values.session as string | undefined) ?? `proxy-${Date.now()}-${process.pid}`;
+    const artifacts = createArtifactMode({
+      transcriptPath: join(dir, `${session}.jsonl`),
+      view: compaction.synthesisProcessor,
+    });
+
+    const upstream = new Client({ name: 'compaction-mcp-proxy', version: '0.1.0' });
+    try {
+      await upstream.connect(
+        new StdioClientTransport({
+          command,
+          args: commandArgs,
+          cwd: io.cwd,
+          env: Object.fromEntries(
+            Object.entries(io.env).filter(
+              (entry): entry is [string, string] => entry[1] !== undefined,
+            ),
+          ),
+          stderr: 'inherit',
+        }),
+      );
+    } catch (error) {
+      io.stderr.write(
+        `compaction mcp-proxy: could not start ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      await upstream.close().catch(() => {});
+      return 1;
+    }
+    const server = createMcpProxy({
+      upstream,
+      processor: artifacts.processor,
+      tools: artifacts.tools,
+      maxResultBytes: maxBytes ?? compaction.synthesisBudgets.perResultBytes,
+      onCompacted: (event) =>
+        io.stderr.write(
+          `compaction mcp-proxy: ${event.toolName}: ${event.originalBytes} → ${event.outputBytes} bytes (full result in ${artifacts.dir})\n`,
+        ),
+    });
+    // Whoever goes first decides the exit code: the client leaving is a normal end, the
+    // server going away is not.
+    const ended = await new Promise<'client' | 'server'>((done) => {
+      let first: 'client' | 'server' | undefined;
+      const finish = (who: 'client' | 'server') => {
+        if (first) return;
+        first = who;
+        void Promise.allSettled([server.close(), upstream.close()]).then(() => done(who));
+      };
+      upstream.onclose = () => finish('server');
+      server.onclose = () => finish('client');
+      process.stdin.once('end', () => finish('client'));
+      process.once('SIGTERM', () => finish('client'));
+      void server.connect(new StdioServerTransport());
+    });
+    if (ended === 'server') io.stderr.write(`compaction mcp-proxy: ${command} exited\n`);
+    return ended === 'server' ? 1 : 0;
+  },
+};

@@ -1,0 +1,1 @@
+export { createDemoMcpServer, type DemoMcpServerStats } from './create-demo-mcp-server.js';
