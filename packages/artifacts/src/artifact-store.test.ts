@@ -207,13 +207,22 @@ describe('storeStream', () => {
 });
 
 describe('storeStream with clusters larger than its windows', () => {
-  it('never repeats content when a text that fits in chars does not fit the byte windows', async () => {
+  it('returns whole a text that fits in chars when its two windows together hold it', async () => {
     const family = '👨‍👩‍👧‍👦'; // 11 code units, 25 bytes, one char
     const text = `${family.repeat(700)}END`;
     const result = await excerptStream(Readable.from([Buffer.from(text)]), { budgetChars: 1000 });
     expect(result.description.chars).toBe(703);
+    expect(result.excerpt).toMatchObject({ text, contentLost: false });
+  });
+
+  it('never repeats content when a text that fits in chars does not fit the byte windows', async () => {
+    const accented = `e${'\u0301'.repeat(20)}`; // 21 code units, 41 bytes, one char
+    const text = `${accented.repeat(900)}END`;
+    const result = await excerptStream(Readable.from([Buffer.from(text)]), { budgetChars: 1000 });
+    expect(result.description.chars).toBe(903);
+    expect(result.excerpt.contentLost).toBe(true);
     expect(referenceCount(result.excerpt.text)).toBeLessThanOrEqual(1000);
-    expect(result.excerpt.headChars + result.excerpt.tailChars).toBeLessThan(703);
+    expect(result.excerpt.headChars + result.excerpt.tailChars).toBeLessThan(903);
     expect(text.startsWith(result.excerpt.head)).toBe(true);
     expect(text.endsWith(result.excerpt.tail)).toBe(true);
   });

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countGraphemes, createGraphemeCounter } from './count-graphemes.js';
-import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
+import {
+  countGraphemes,
+  createGraphemeCounter,
+  createGraphemeCounterWithLimit,
+} from './count-graphemes.js';
+import { referenceCount, TRICKY_PIECES, trickyText } from './test-support/grapheme-arbitraries.js';
 
 describe('countGraphemes', () => {
   it('counts exactly what Intl.Segmenter counts', () => {
@@ -54,5 +58,65 @@ describe('createGraphemeCounter', () => {
     expect(referenceCount(unit.repeat(3))).toBe(15);
     expect(counter.finish()).toBe(5 * 20_000);
     expect(countGraphemes(text)).toBe(5 * 20_000);
+  });
+
+  it('counts clusters longer than its limit exactly, however the text is split', () => {
+    // Long runs of joining characters after every kind of base, so clusters outgrow a small
+    // limit and the counter must compress them; the reference walks each text whole.
+    const joining = ['\u0301', '\u094d', '\u200d', '\u{1f3fd}', '\ufe0f', '\u{e0061}', '\u0e31'];
+    const longRun = fc
+      .tuple(
+        fc.constantFrom(...TRICKY_PIECES),
+        fc.array(fc.constantFrom(...joining), { minLength: 20, maxLength: 120 }),
+      )
+      .map(([base, marks]) => base + marks.join(''));
+    const text = fc
+      .array(fc.oneof(longRun, fc.constantFrom(...TRICKY_PIECES)), { maxLength: 12 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.integer({ min: 8, max: 64 }),
+        (input, cuts, limit) => {
+          const points = [...new Set(cuts.map((cut) => cut % (input.length + 1)))].sort(
+            (a, b) => a - b,
+          );
+          const counter = createGraphemeCounterWithLimit(limit);
+          let from = 0;
+          for (const point of points) {
+            counter.push(input.slice(from, point));
+            from = point;
+          }
+          counter.push(input.slice(from));
+          expect(counter.finish()).toBe(referenceCount(input));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('counts a stream of one cluster of millions of marks in linear time', () => {
+    const work = [1, 4].map((scale) => {
+      let units = 0;
+      const original = Intl.Segmenter.prototype.segment;
+      Intl.Segmenter.prototype.segment = function (this: Intl.Segmenter, input: string) {
+        units += input.length;
+        return original.call(this, input);
+      };
+      try {
+        const counter = createGraphemeCounter();
+        counter.push('a');
+        const marks = '\u0301'.repeat(65_536);
+        for (let i = 0; i < 16 * scale; i++) counter.push(marks);
+        counter.push('\u0915\u094d'.repeat(40_000));
+        counter.push('\u0915 end');
+        expect(counter.finish()).toBe(6);
+      } finally {
+        Intl.Segmenter.prototype.segment = original;
+      }
+      return units;
+    });
+    expect(work[1]).toBeLessThan(work[0]! * 4.5);
   });
 });

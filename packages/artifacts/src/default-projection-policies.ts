@@ -1,7 +1,7 @@
 import { countGraphemes } from './count-graphemes.js';
 import { assembleExcerpt, excerpt, minimumExcerptBudget } from './excerpt.js';
 import { formatCount } from './excerpt-marker.js';
-import { headGraphemes, tailGraphemes } from './grapheme-window.js';
+import { headGraphemeRun, headGraphemes, tailGraphemeRun } from './grapheme-window.js';
 import type {
   Projection,
   ProjectionContext,
@@ -71,8 +71,8 @@ function tailOnly(
     room,
     context.source,
     {},
-    () => ({ text: '', count: 0, whole: false }),
-    (n) => tailGraphemes(tail, n),
+    () => headGraphemeRun('', 0),
+    (n) => tailGraphemeRun(tail, n),
   );
   return prefix + built.text.replace(/^\n/, '');
 }

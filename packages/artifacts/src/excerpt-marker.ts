@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { InvalidArgumentError } from '@compaction/core';
 
 /** What the marker line says about the whole result. */
 export interface ExcerptSource {
@@ -24,6 +25,60 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\]]+/g, ' ').trim();
 }
 
+function describe(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+function checkCount(value: unknown, argument: string): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError({
+      argument,
+      message: `${argument} must be a non-negative integer, got ${describe(value)}`,
+    });
+  }
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * Throws `InvalidArgumentError` unless `source` is an `ExcerptSource`: `totalChars` and
+ * `totalBytes` non-negative integers, `digest` 64 lowercase hex, `file` and `notStoredReason`
+ * strings when present. A `TextDescription` (`{ chars, bytes, digest }`) is refused with a hint,
+ * since its fields have other names.
+ */
+export function assertExcerptSource(source: unknown): asserts source is ExcerptSource {
+  if (typeof source !== 'object' || source === null) {
+    throw new InvalidArgumentError({
+      argument: 'source',
+      message: `source must be an object { totalChars, totalBytes, digest }, got ${describe(source)}`,
+    });
+  }
+  const fields = source as Record<string, unknown>;
+  if (fields.totalChars === undefined && fields.chars !== undefined) {
+    throw new InvalidArgumentError({
+      argument: 'source.totalChars',
+      message:
+        'source.totalChars is missing: pass { totalChars: d.chars, totalBytes: d.bytes, digest: d.digest } for a describeText() result d',
+    });
+  }
+  checkCount(fields.totalChars, 'source.totalChars');
+  checkCount(fields.totalBytes, 'source.totalBytes');
+  if (typeof fields.digest !== 'string' || !DIGEST.test(fields.digest)) {
+    throw new InvalidArgumentError({
+      argument: 'source.digest',
+      message: `source.digest must be a SHA-256 in 64 lowercase hex digits, got ${describe(fields.digest)}`,
+    });
+  }
+  for (const name of ['file', 'notStoredReason'] as const) {
+    if (fields[name] !== undefined && typeof fields[name] !== 'string') {
+      throw new InvalidArgumentError({
+        argument: `source.${name}`,
+        message: `source.${name} must be a string when given, got ${describe(fields[name])}`,
+      });
+    }
+  }
+}
+
 /**
  * The single marker line between the head and the tail of an excerpt. It names the artifact by
  * basename only (a path would be wrong as soon as the transcript moves), the elided amount in
@@ -31,6 +86,8 @@ function oneLine(text: string): string {
  * name is, so its length in code units is its length in chars.
  */
 export function excerptMarker(elidedChars: number, source: ExcerptSource): string {
+  checkCount(elidedChars, 'elidedChars');
+  assertExcerptSource(source);
   const amount = `elided ${formatCount(elidedChars)} chars (${formatCount(source.totalBytes)} bytes total)`;
   if (source.file !== undefined) {
     return `[... ${amount}; full result: ${basename(source.file)} sha256 ${source.digest} ...]`;

@@ -1,9 +1,11 @@
+import { InvalidArgumentError } from '@compaction/core';
 import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeText } from './describe-text.js';
 import { excerpt, minimumExcerptBudget } from './excerpt.js';
 import { type ExcerptSource, parseExcerptMarker } from './excerpt-marker.js';
+import { graphemeWindowLimit } from './grapheme-window.js';
 import { sha256Hex } from './sha256-hex.js';
 import {
   referenceBoundaries,
@@ -128,6 +130,124 @@ describe('excerpt', () => {
     expect(result.text.length).toBeLessThanOrEqual(2000);
     expect(big.startsWith(result.head)).toBe(true);
     expect(big.endsWith(result.tail)).toBe(true);
+  });
+});
+
+/** Units handed to `Intl.Segmenter` while `run` runs: the excerpt's work, without a clock. */
+function segmentedUnits(run: () => void): number {
+  let units = 0;
+  const original = Intl.Segmenter.prototype.segment;
+  const spy = vi.spyOn(Intl.Segmenter.prototype, 'segment').mockImplementation(function (
+    this: Intl.Segmenter,
+    input: string,
+  ) {
+    units += input.length;
+    return original.call(this, input);
+  });
+  try {
+    run();
+  } finally {
+    spy.mockRestore();
+  }
+  return units;
+}
+
+/** Text whose cluster boundaries all follow a mark or sit between flags, and worse. */
+const HOSTILE: Record<string, (n: number) => string> = {
+  'decomposed accents': (n) => 'e\u0301'.repeat(n),
+  'stacked marks': (n) => 'o\u0308\u0304'.repeat(n),
+  flags: (n) => '🇫🇷'.repeat(n),
+  'clusters of 5000 marks': (n) => `a${'\u0301'.repeat(4999)}`.repeat(n / 100),
+  'conjuncts of 1000 consonants': (n) => `${'\u0915\u094d'.repeat(999)}\u0915 `.repeat(n / 100),
+  'flags after marks': (n) => `${'e\u0301'.repeat(n)}${'🇯🇵'.repeat(n)}`,
+};
+
+describe('excerpt on hostile text', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  for (const [name, make] of Object.entries(HOSTILE)) {
+    it(`on ${name}, segments the same few units at 1x and 4x the input, within budget`, () => {
+      const work = [100_000, 400_000].map((n) => {
+        const text = make(n);
+        const source = sourceOf(text, 'hostile.txt');
+        let result: ReturnType<typeof excerpt> | undefined;
+        const plain = segmentedUnits(() => {
+          result = excerpt(text, 400, source);
+        });
+        const bytes = segmentedUnits(() => {
+          excerpt(text, 400, source, { maxBytes: 600 });
+        });
+        expect(result!.contentLost).toBe(true);
+        expect(referenceCount(result!.text)).toBeLessThanOrEqual(400);
+        expect(text.startsWith(result!.head)).toBe(true);
+        expect(text.endsWith(result!.tail)).toBe(true);
+        // A cut never splits a surrogate pair (the hostile texts hold no lone surrogate).
+        expect(Buffer.from(result!.head).toString()).toBe(result!.head);
+        expect(Buffer.from(result!.tail).toString()).toBe(result!.tail);
+        // One segmentation of each end, with or without a byte budget.
+        expect(bytes).toBeLessThanOrEqual(plain);
+        return plain;
+      });
+      expect(work[1]).toBeLessThanOrEqual(work[0]! * 1.05);
+      expect(work[0]).toBeLessThanOrEqual(8 * graphemeWindowLimit(400));
+    });
+  }
+
+  it('returns whole a text of one cluster of a million marks', () => {
+    const text = `a${'\u0301'.repeat(1_000_000)}`;
+    const result = excerpt(text, 400, sourceOf(text));
+    expect(result).toMatchObject({ text, contentLost: false, headChars: 1 });
+  });
+
+  it('keeps a base with its marks when the window holds a base to cut before', () => {
+    const text = `${'e\u0301\u0302'.repeat(30_000)}`;
+    const result = excerpt(text, 500, sourceOf(text));
+    expect(result.head.endsWith('\u0302')).toBe(true);
+    expect(result.tail.startsWith('e')).toBe(true);
+  });
+});
+
+describe('excerpt arguments', () => {
+  const text = 'x'.repeat(10_000);
+  const described = describeText(text);
+  const source = sourceOf(text);
+  const cases: [string, () => unknown][] = [
+    ['a describeText() result as the source', () => excerpt(text, 400, described as never)],
+    ['NaN totalChars', () => excerpt(text, 400, { ...source, totalChars: Number.NaN })],
+    ['missing totalChars', () => excerpt(text, 400, { ...source, totalChars: undefined as never })],
+    ['negative totalBytes', () => excerpt(text, 400, { ...source, totalBytes: -1 })],
+    ['fractional totalChars', () => excerpt(text, 400, { ...source, totalChars: 1.5 })],
+    ['a digest that is no SHA-256', () => excerpt(text, 400, { ...source, digest: 'abc' })],
+    ['a numeric file name', () => excerpt(text, 400, { ...source, file: 7 as never })],
+    ['a null source', () => excerpt(text, 400, null as never)],
+    ['NaN budget', () => excerpt(text, Number.NaN, source)],
+    ['fractional budget', () => excerpt(text, 400.5, source)],
+    ['Infinity budget', () => excerpt(text, Number.POSITIVE_INFINITY, source)],
+    ['NaN maxBytes', () => excerpt(text, 400, source, { maxBytes: Number.NaN })],
+    ['negative maxBytes', () => excerpt(text, 400, source, { maxBytes: -5 })],
+    ['NaN headShare', () => excerpt(text, 400, source, { headShare: Number.NaN })],
+    ['a non-string text', () => excerpt(42 as never, 400, source)],
+    [
+      'minimumExcerptBudget of a describeText() result',
+      () => minimumExcerptBudget(described as never),
+    ],
+  ];
+  for (const [name, call] of cases) {
+    it(`refuses ${name} with InvalidArgumentError, at once`, () => {
+      let thrown: unknown;
+      try {
+        call();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidArgumentError.isInstance(thrown)).toBe(true);
+    });
+  }
+
+  it('names the fields to pass when given a describeText() result', () => {
+    expect(() => excerpt(text, 400, described as never)).toThrow(
+      /source\.totalChars is missing: pass \{ totalChars: d\.chars/,
+    );
   });
 });
 

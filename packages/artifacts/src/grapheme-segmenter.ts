@@ -58,18 +58,62 @@ export function isCertainBoundary(text: string, i: number): boolean {
 
 const EXTENDING = /[\p{Grapheme_Extend}\u200d]/u;
 const REGIONAL = /\p{Regional_Indicator}/u;
+const PICTOGRAPHIC_OR_REGIONAL = /[\p{Extended_Pictographic}\p{Regional_Indicator}]/u;
 
 /**
  * True when a boundary that a segmenter reported at `i`, having started somewhere before
- * `i - 1`, holds whatever came before the start: the rules that look further back than one
+ * `i - 1`, holds whatever came before the start. The rules that look further back than one
  * character (emoji ZWJ sequences, Indic conjuncts, regional-indicator pairs) only join after an
- * extending character or ZWJ, or before a regional indicator.
+ * extending character or ZWJ, or before a regional indicator; and they only join before an
+ * emoji, a regional indicator or an Indic consonant, none of which is a simple unit. So a
+ * boundary before a simple unit that is no emoji (the `e` of decomposed `e\u0301e\u0301`) holds.
  */
 export function isContextFreeBoundary(text: string, i: number): boolean {
   if (isCertainBoundary(text, i)) return true;
-  const before = String.fromCodePoint(text.codePointAt(codePointStartBefore(text, i))!);
   const after = String.fromCodePoint(text.codePointAt(i)!);
+  if (isSimpleUnit(text.charCodeAt(i)) && !PICTOGRAPHIC_OR_REGIONAL.test(after)) return true;
+  const before = String.fromCodePoint(text.codePointAt(codePointStartBefore(text, i))!);
   return !EXTENDING.test(before) && !REGIONAL.test(after);
+}
+
+/** Characters that attach to what precedes them: marks, emoji modifiers, ZWJ, tags. */
+const ATTACHING = /[\p{M}\p{Grapheme_Extend}\p{Emoji_Modifier}\u200d]/u;
+
+/**
+ * True when a cut before `i` keeps a base with its marks: the code point at `i` does not attach
+ * to what precedes it and the one before is no ZWJ. Not a grapheme boundary in general (a
+ * regional-indicator pair or an Indic conjunct may still be split): the fallback of a window
+ * that found no trusted boundary within its reach.
+ */
+function isSafeCut(text: string, i: number): boolean {
+  if (i <= 0 || i >= text.length) return true;
+  const unit = text.charCodeAt(i);
+  if (unit >= 0xdc00 && unit <= 0xdfff && isHighSurrogate(text.charCodeAt(i - 1))) return false;
+  if (text.charCodeAt(i - 1) === 0x200d) return false;
+  if (unit < 0x300) return true;
+  return !ATTACHING.test(String.fromCodePoint(text.codePointAt(i)!));
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/**
+ * The last safe cut (`isSafeCut`) in `(0, i]`, or `i` moved off a surrogate pair when there is
+ * none: never splits a code point, and keeps a base with its marks when the text allows it.
+ */
+export function safeCutBefore(text: string, i: number): number {
+  for (let p = i; p > 0; p--) if (isSafeCut(text, p)) return p;
+  return alignToCodePoint(text, i);
+}
+
+/**
+ * The first safe cut (`isSafeCut`) in `[i, text.length)`, never 0 (the start of a window that
+ * began mid-stream is no cut to trust), or `i` moved off a surrogate pair when there is none.
+ */
+export function safeCutAfter(text: string, i: number): number {
+  for (let p = Math.max(i, 1); p < text.length; p++) if (isSafeCut(text, p)) return p;
+  return alignToCodePoint(text, i);
 }
 
 /** Index of the code point that ends just before `i` (steps back over a surrogate pair). */

@@ -1,6 +1,14 @@
+import { InvalidArgumentError } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headGraphemes, tailGraphemes } from './grapheme-window.js';
+import {
+  graphemeWindowLimit,
+  headGraphemeRun,
+  headGraphemes,
+  shorterRun,
+  tailGraphemeRun,
+  tailGraphemes,
+} from './grapheme-window.js';
 import {
   referenceBoundaries,
   referenceCount,
@@ -98,5 +106,80 @@ describe('tailGraphemes', () => {
       expect(tail.count).toBe(n);
       expect(text.length - tail.text.length).toBe(prefixLength(10_000 - n));
     }
+  });
+});
+
+/** Pieces of hostile text: no trusted boundary within reach, or clusters of any length. */
+const hostilePiece = fc.oneof(
+  fc.constantFrom('🇫🇷', '🇦', 'e\u0301', '\u0915\u094d', '\u200d', '👩🏽', '\u0301', 'x'),
+  fc.integer({ min: 1, max: 3000 }).map((n) => `a${'\u0301'.repeat(n)}`),
+  fc.integer({ min: 1, max: 600 }).map((n) => '🇯🇵'.repeat(n)),
+);
+const hostileText = fc
+  .array(hostilePiece, { minLength: 1, maxLength: 40 })
+  .map((pieces) => pieces.join(''));
+const splitsPair = (text: string, at: number) =>
+  at > 0 &&
+  at < text.length &&
+  /[\ud800-\udbff]/.test(text[at - 1]!) &&
+  /[\udc00-\udfff]/.test(text[at]!);
+
+describe('grapheme windows past their reach', () => {
+  it('cut hostile text on code points, counting what a segmenter of the cut text counts', () => {
+    fc.assert(
+      fc.property(hostileText, fc.integer({ min: 0, max: 40 }), (text, n) => {
+        const head = headGraphemeRun(text, n);
+        const tail = tailGraphemeRun(text, n, { floor: head.text.length });
+        expect(text.startsWith(head.text) && text.endsWith(tail.text)).toBe(true);
+        expect(head.text.length + tail.text.length).toBeLessThanOrEqual(text.length);
+        expect(splitsPair(text, head.text.length)).toBe(false);
+        expect(splitsPair(text, text.length - tail.text.length)).toBe(false);
+        expect(head.count).toBeLessThanOrEqual(n);
+        expect(tail.count).toBeLessThanOrEqual(n);
+        expect(referenceCount(head.text)).toBe(head.count);
+        expect(referenceCount(tail.text)).toBe(tail.count);
+        // Within its reach a window is exact.
+        if (text.length <= graphemeWindowLimit(n)) {
+          expect(referenceBoundaries(text).has(head.text.length)).toBe(true);
+          expect(head.count).toBe(Math.min(n, referenceCount(text)));
+        }
+        for (let k = 0; k <= head.count; k++) expect(head.take(k)).toBe(shorterRun(head, k).text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('start a tail inside a long run of flags on a code point after a bounded look-behind', () => {
+    const text = `x${'🇫🇷'.repeat(100_000)}`;
+    const tail = tailGraphemeRun(text, 50);
+    expect(tail.count).toBe(50);
+    expect(tail.text.length).toBe(200);
+    expect(splitsPair(text, text.length - tail.text.length)).toBe(false);
+  });
+
+  it('cut a first cluster longer than the reach before a base, or on a code point', () => {
+    const conjunct = '\u0915\u094d'.repeat(50_000);
+    const head = headGraphemeRun(conjunct, 10);
+    expect(head.count).toBe(1);
+    expect(head.text.length).toBeLessThanOrEqual(graphemeWindowLimit(10));
+    expect(conjunct[head.text.length]).toBe('\u0915');
+    const marks = `a${'\u{1d165}'.repeat(50_000)}`;
+    const cut = headGraphemeRun(marks, 10);
+    expect(cut.count).toBe(1);
+    expect(splitsPair(marks, cut.text.length)).toBe(false);
+  });
+
+  it('refuse a count that is not a non-negative integer', () => {
+    for (const n of [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
+      for (const call of [() => headGraphemes('abc', n), () => tailGraphemes('abc', n)]) {
+        expect(() => call()).toThrow(/non-negative integer/);
+        try {
+          call();
+        } catch (error) {
+          expect(InvalidArgumentError.isInstance(error)).toBe(true);
+        }
+      }
+    }
+    expect(() => tailGraphemeRun('abc', 1, { floor: 9 })).toThrow(/floor must be an index/);
   });
 });

@@ -68,7 +68,12 @@ export {
   externalizeToolOutput,
   MIN_INLINE_LIMIT_CHARS,
 } from './externalize-tool-output.js';
-export { type GraphemeSlice, headGraphemes, tailGraphemes } from './grapheme-window.js';
+export {
+  type GraphemeSlice,
+  graphemeWindowLimit,
+  headGraphemes,
+  tailGraphemes,
+} from './grapheme-window.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
 export type {

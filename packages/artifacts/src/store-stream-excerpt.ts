@@ -4,9 +4,15 @@ import { ArtifactError } from './artifact-error.js';
 import type { StoredArtifact, TempWrite } from './artifact-store.js';
 import { createGraphemeCounter } from './count-graphemes.js';
 import type { TextDescription } from './describe-text.js';
-import { assembleExcerpt, type Excerpt, type ExcerptOptions, excerpt } from './excerpt.js';
+import {
+  assembleExcerpt,
+  checkExcerptArguments,
+  type Excerpt,
+  type ExcerptOptions,
+  excerpt,
+} from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
-import { headGraphemes, tailGraphemes } from './grapheme-window.js';
+import { headGraphemeRun, tailGraphemeRun } from './grapheme-window.js';
 
 /** What the streaming path returns. */
 export interface StreamExcerptResult {
@@ -64,7 +70,7 @@ export async function storeStreamExcerpt(
   source: AsyncIterable<string | Uint8Array>,
   options: ExcerptStreamOptions & { opId?: string; beginWrite?: () => Promise<TempWrite> },
 ): Promise<StreamExcerptResult> {
-  const budget = options.budgetChars;
+  const budget = checkExcerptArguments(options.budgetChars, options);
   const windowBytes = budget * WINDOW_BYTES_PER_CHAR + WINDOW_SLACK_BYTES;
   const hash = createHash('sha256');
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -165,8 +171,13 @@ export async function storeStreamExcerpt(
       };
 
   let result: Excerpt;
-  if (bytes <= windowBytes) {
-    result = excerpt(Buffer.concat(head).toString('utf8'), budget, marker, options);
+  if (headBytes + tailBytes >= bytes) {
+    // The two windows meet: the whole text is at hand, and its cuts need no trusted anchor.
+    const whole = Buffer.concat([
+      ...head,
+      Buffer.concat(tail).subarray(headBytes + tailBytes - bytes),
+    ]);
+    result = excerpt(whole.subarray(0, bytes).toString('utf8'), budget, marker, options);
   } else {
     const headText = new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(head), {
       stream: true,
@@ -177,8 +188,8 @@ export async function storeStreamExcerpt(
       budget,
       marker,
       options,
-      (n) => headGraphemes(headText, n, true),
-      (n) => tailGraphemes(tailText, n, true),
+      (n) => headGraphemeRun(headText, n, true),
+      (n) => tailGraphemeRun(tailText, n, { openStart: true }),
     );
   }
   return {
