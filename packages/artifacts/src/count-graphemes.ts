@@ -1,3 +1,4 @@
+import { assertString } from '@compaction/core';
 import { clusterEnds, isCertainBoundary, MERGE_GAP, nextNonSimple } from './grapheme-segmenter.js';
 
 const SIMPLE_CLASS =
@@ -98,6 +99,7 @@ function crlfPairs(text: string, start: number, end: number): number {
  * excerpt) take the count from the store's metadata instead.
  */
 export function countGraphemes(text: string): number {
+  assertString(text, 'text');
   return countRange(text, 0, text.length);
 }
 

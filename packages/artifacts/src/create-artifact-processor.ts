@@ -1,4 +1,6 @@
 import {
+  assertSize,
+  assertString,
   BudgetTooSmallError,
   losslessMetadata,
   type ProcessedResult,
@@ -32,6 +34,8 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
   return {
     async process(result, maxBytes, context = {}): Promise<ProcessedResult> {
       context.signal?.throwIfAborted();
+      assertString(result, 'result');
+      assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
       const originalBytes = utf8ByteLength(result);
       if (originalBytes <= maxBytes)
         return { text: result, metadata: losslessMetadata(result, result) };

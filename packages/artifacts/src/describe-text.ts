@@ -1,3 +1,4 @@
+import { assertString } from '@compaction/core';
 import { countGraphemes } from './count-graphemes.js';
 import { sha256Hex } from './sha256-hex.js';
 
@@ -16,6 +17,7 @@ export interface TextDescription {
  * without a store computes once to fill the marker (the store computes the same while writing).
  */
 export function describeText(text: string): TextDescription {
+  assertString(text, 'text');
   const data = Buffer.from(text, 'utf8');
   return { bytes: data.byteLength, chars: countGraphemes(text), digest: sha256Hex(data) };
 }

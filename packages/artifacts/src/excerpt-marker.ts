@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { InvalidArgumentError } from '@compaction/core';
+import { assertSize, InvalidArgumentError } from '@compaction/core';
 
 /** What the marker line says about the whole result. */
 export interface ExcerptSource {
@@ -15,9 +15,9 @@ export interface ExcerptSource {
   notStoredReason?: string;
 }
 
-/** `391204` → `391,204`, independent of the host locale. */
+/** `391204` → `391,204`, independent of the host locale. `value` is an integer ≥ 0. */
 export function formatCount(value: number): string {
-  const digits = String(Math.max(0, Math.trunc(value)));
+  const digits = String(assertSize(value, 'value'));
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

@@ -6,6 +6,8 @@ export type {
 } from './agent-input-processor.js';
 export type { AIClient, AICompletion, AICompletionRequest, AIUsage } from './ai-client.js';
 export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
+export { type AssertSizeOptions, assertSize } from './assert-size.js';
+export { assertString } from './assert-string.js';
 export type {
   ArtifactsConfig,
   CompactionConfig,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from './errors.js';
 import { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';
 
 const unit = fc.oneof(
@@ -34,7 +35,7 @@ describe('utf8ByteLength', () => {
 describe('truncateUtf8', () => {
   it('never exceeds the budget, returns a prefix, never splits a surrogate pair, and is maximal', () => {
     fc.assert(
-      fc.property(text, fc.integer({ min: -2, max: 400 }), (input, maxBytes) => {
+      fc.property(text, fc.integer({ min: 0, max: 400 }), (input, maxBytes) => {
         const cut = truncateUtf8(input, maxBytes);
         expect(utf8ByteLength(cut)).toBeLessThanOrEqual(Math.max(0, maxBytes));
         expect(input.startsWith(cut)).toBe(true);
@@ -63,7 +64,7 @@ describe('truncateUtf8', () => {
 describe('truncateUtf8Start', () => {
   it('never exceeds the budget, returns a suffix, never splits a surrogate pair, and is maximal', () => {
     fc.assert(
-      fc.property(text, fc.integer({ min: -2, max: 400 }), (input, maxBytes) => {
+      fc.property(text, fc.integer({ min: 0, max: 400 }), (input, maxBytes) => {
         const cut = truncateUtf8Start(input, maxBytes);
         expect(utf8ByteLength(cut)).toBeLessThanOrEqual(Math.max(0, maxBytes));
         expect(input.endsWith(cut)).toBe(true);
@@ -79,5 +80,22 @@ describe('truncateUtf8Start', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('truncateUtf8 and truncateUtf8Start arguments', () => {
+  it('refuse a budget that is NaN, negative, fractional or not a number', () => {
+    for (const cut of [truncateUtf8, truncateUtf8Start]) {
+      for (const maxBytes of [Number.NaN, -1, 2.5, '10' as unknown as number]) {
+        let error: unknown;
+        try {
+          cut('hello', maxBytes);
+        } catch (caught) {
+          error = caught;
+        }
+        expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      }
+      expect(cut('hello', Number.POSITIVE_INFINITY)).toBe('hello');
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { assertSize } from './assert-size.js';
+
 /**
  * Byte accounting. Every budget in Compaction is a count of UTF-8 bytes of the final rendered
  * text, disclosure notes included. A lone surrogate is counted as the three bytes of the U+FFFD
@@ -40,8 +42,10 @@ function codePointAt(text: string, index: number): { bytes: number; units: numbe
 /**
  * The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, cut on a code-point
  * boundary: a surrogate pair is never split. Costs O(maxBytes), whatever the input size.
+ * `maxBytes` is an integer ≥ 0 or Infinity; anything else is an `InvalidArgumentError`.
  */
 export function truncateUtf8(text: string, maxBytes: number): string {
+  assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
   if (maxBytes <= 0) return '';
   // Each UTF-16 unit encodes to at most 3 bytes, so short strings need no scan.
   if (text.length * 3 <= maxBytes) return text;
@@ -59,9 +63,11 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 
 /**
  * The longest suffix of `text` whose UTF-8 encoding fits in `maxBytes`, starting on a
- * code-point boundary. Costs O(maxBytes), whatever the input size.
+ * code-point boundary. Costs O(maxBytes), whatever the input size. `maxBytes` as for
+ * `truncateUtf8`.
  */
 export function truncateUtf8Start(text: string, maxBytes: number): string {
+  assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
   if (maxBytes <= 0) return '';
   if (text.length * 3 <= maxBytes) return text;
   const stop = Math.max(0, text.length - Math.floor(maxBytes));

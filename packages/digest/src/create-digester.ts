@@ -1,4 +1,4 @@
-import { type JsonValue, utf8ByteLength } from '@compaction/core';
+import { assertString, type JsonValue, utf8ByteLength } from '@compaction/core';
 import { type DigestCaps, type DigestSettings, resolveDigestCaps } from './digest-settings.js';
 import { digestText } from './digest-text.js';
 import { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
@@ -74,7 +74,7 @@ export function createDigester(settings: DigestSettings = {}): Digester {
   return {
     caps,
     digest(text) {
-      const digested = ofText(text);
+      const digested = ofText(assertString(text, 'text'));
       // Counting UTF-8 bytes of a large non-Latin-1 text costs a sizeable share of a parse, so
       // it is done only when asked for.
       let originalBytes: number | undefined;

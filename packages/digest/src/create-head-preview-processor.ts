@@ -1,4 +1,6 @@
 import {
+  assertSize,
+  assertString,
   BudgetTooSmallError,
   cutWithNote,
   disclosureNotes,
@@ -17,6 +19,8 @@ import {
 export function createHeadPreviewProcessor(): ResultProcessor {
   return {
     async process(result, maxBytes) {
+      assertString(result, 'result');
+      assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
       const originalBytes = utf8ByteLength(result);
       if (originalBytes <= maxBytes) {
         return { text: result, metadata: losslessMetadata(result, result) };

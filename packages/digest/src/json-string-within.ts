@@ -1,3 +1,5 @@
+import { assertSize, assertString } from '@compaction/core';
+
 /** Bytes of the JSON escape of an ASCII control character, quote or backslash. */
 function escapedAsciiBytes(code: number): number {
   // \b \t \n \f \r \" \\ have two-character escapes; other controls are \u00XX.
@@ -10,10 +12,11 @@ function escapedAsciiBytes(code: number): number {
  * The JSON string literal of the longest prefix of `text` whose literal, escapes included, fits
  * `maxBytes` UTF-8 bytes, as `JSON.stringify` writes it (a lone surrogate becomes `\uXXXX`). A
  * surrogate pair is never split. Below 2 bytes no literal fits and `""` is returned. Costs
- * O(length of the prefix), whatever the size of `text`.
+ * O(length of the prefix), whatever the size of `text`. `maxBytes` is an integer ≥ 0 or Infinity.
  */
 export function jsonStringWithin(text: string, maxBytes: number): string {
-  const budget = maxBytes - 2;
+  assertString(text, 'text');
+  const budget = assertSize(maxBytes, 'maxBytes', { allowInfinity: true }) - 2;
   let used = 0;
   let index = 0;
   while (index < text.length) {

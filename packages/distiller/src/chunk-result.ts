@@ -1,4 +1,6 @@
 import {
+  assertSize,
+  assertString,
   type ChunkStrategy,
   type JsonObject,
   type JsonValue,
@@ -360,10 +362,8 @@ function splitValue(
  * reads as empty. JSON numbers keep their exact source text.
  */
 export function chunkResult(text: string, settings: ChunkResultSettings = {}): ChunkedResult {
-  const maxBytes = settings.maxChunkBytes ?? 131_072;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 64) {
-    throw new RangeError(`maxChunkBytes must be an integer of at least 64, got ${maxBytes}`);
-  }
+  assertString(text, 'text');
+  const maxBytes = assertSize(settings.maxChunkBytes ?? 131_072, 'maxChunkBytes', { min: 64 });
   if (text === '') return { chunks: [], strategy: 'array' };
   const bytes = utf8ByteLength(text);
   const open = text.search(/[^\s\uFEFF]/);

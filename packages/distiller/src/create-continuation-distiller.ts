@@ -1,6 +1,7 @@
 import {
   type AIClient,
   appendDisclosureNotes,
+  assertSize,
   type CompactionTelemetry,
   type ContinuationDistiller,
   disclosureNotes,
@@ -51,8 +52,10 @@ export function createContinuationDistiller(
   if (!settings?.client)
     throw new InvalidArgumentError({ argument: 'client', message: 'client is required' });
   const model = settings.model ?? 'fast';
-  const prefilterBytes = settings.prefilterBytes ?? 131_072;
-  const deadlineMs = settings.deadlineMs ?? 45_000;
+  const prefilterBytes = assertSize(settings.prefilterBytes ?? 131_072, 'prefilterBytes', {
+    min: 1,
+  });
+  const deadlineMs = assertSize(settings.deadlineMs ?? 45_000, 'deadlineMs');
   const trimmer = settings.trimmer ?? createStructuralTrimmer();
   const telemetry = settings.telemetry ?? noopTelemetry;
   return {

@@ -1,6 +1,7 @@
 import {
   DISCLOSURE_NOTE_PREFIXES,
   EVENT_NAMES,
+  InvalidArgumentError,
   METRIC_NAMES,
   stripDisclosureNotes,
   trailingDisclosureNotes,
@@ -65,8 +66,14 @@ describe('routing', () => {
   });
 
   it('refuses a budget that is not a positive integer', async () => {
-    await expect(distiller().process('x', 0)).rejects.toThrow(RangeError);
-    await expect(distiller().process('x', 1.5)).rejects.toThrow(RangeError);
+    for (const budget of [0, 1.5, Number.NaN, -1, '100' as unknown as number]) {
+      await expect(distiller().process('x', budget)).rejects.toSatisfy(
+        InvalidArgumentError.isInstance,
+      );
+    }
+    await expect(distiller().process(7 as unknown as string, 100)).rejects.toSatisfy(
+      InvalidArgumentError.isInstance,
+    );
   });
 
   it('ignores a map-reduce byte threshold below the pre-filter budget, with a warning', () => {

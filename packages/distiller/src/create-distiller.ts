@@ -2,10 +2,13 @@ import { setMaxListeners } from 'node:events';
 import {
   type AIClient,
   ATTRIBUTE_NAMES,
+  assertSize,
+  assertString,
   type CompactionTelemetry,
   type DistillCache,
   EVENT_NAMES,
   estimateTokens,
+  InvalidArgumentError,
   loadConfig,
   METRIC_NAMES,
   noopTelemetry,
@@ -190,8 +193,15 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
     settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning'));
   for (const warning of warnings) warn(warning.message);
   const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
-  if (!Number.isFinite(cacheTimeoutMs) || cacheTimeoutMs <= 0) {
-    throw new RangeError(`cacheTimeoutMs must be a positive number, got ${cacheTimeoutMs}`);
+  if (
+    typeof cacheTimeoutMs !== 'number' ||
+    !Number.isFinite(cacheTimeoutMs) ||
+    cacheTimeoutMs <= 0
+  ) {
+    throw new InvalidArgumentError({
+      argument: 'cacheTimeoutMs',
+      message: `cacheTimeoutMs must be a positive number, got ${String(cacheTimeoutMs)}`,
+    });
   }
   // Below the pre-filter budget a result is a single chunk: loadConfig warned, and it is ignored.
   const mapReduceThresholdBytes =
@@ -412,12 +422,8 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     settings: resolved,
     llmDebug,
     async process(result, maxBytes, context = {}) {
-      if (typeof result !== 'string') {
-        throw new TypeError(`result must be a string, got ${typeof result}`);
-      }
-      if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
-        throw new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`);
-      }
+      assertString(result, 'result');
+      assertSize(maxBytes, 'maxBytes', { min: 1 });
       context.signal?.throwIfAborted();
       const originalBytes = utf8ByteLength(result);
       let processed: ProcessedResult;

@@ -1,4 +1,4 @@
-import type { DistillCache } from '@compaction/core';
+import { assertSize, type DistillCache } from '@compaction/core';
 import { LRUCache } from 'lru-cache';
 
 /** Settings of `createLruDistillCache`. */
@@ -14,14 +14,8 @@ export interface LruDistillCacheSettings {
  * are evicted first, and an entry larger than the whole bound is not stored.
  */
 export function createLruDistillCache(settings: LruDistillCacheSettings = {}): DistillCache {
-  const maxBytes = settings.maxBytes ?? 32 * 1024 * 1024;
-  const defaultTtlMs = settings.defaultTtlMs ?? 300_000;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
-    throw new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`);
-  }
-  if (!Number.isFinite(defaultTtlMs) || defaultTtlMs <= 0) {
-    throw new RangeError(`defaultTtlMs must be a positive number, got ${defaultTtlMs}`);
-  }
+  const maxBytes = assertSize(settings.maxBytes ?? 32 * 1024 * 1024, 'maxBytes', { min: 1 });
+  const defaultTtlMs = assertSize(settings.defaultTtlMs ?? 300_000, 'defaultTtlMs', { min: 1 });
   const cache = new LRUCache<string, string>({
     maxSize: maxBytes,
     sizeCalculation: (value, key) => Buffer.byteLength(value) + Buffer.byteLength(key),

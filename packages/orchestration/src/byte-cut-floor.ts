@@ -1,4 +1,5 @@
 import {
+  assertSize,
   cutWithNote,
   disclosureNotes,
   type ProcessedResult,
@@ -8,10 +9,11 @@ import {
 
 /**
  * The last-resort view when no processor produced anything usable: the head of the result cut
- * on a code-point boundary, with `[reduced without model analysis: …]`. Never over `maxBytes`;
- * a result that fits is returned unchanged.
+ * on a code-point boundary, with `[reduced without model analysis: …]`. Never over `maxBytes`
+ * (an integer ≥ 0 or Infinity); a result that fits is returned unchanged.
  */
 export function byteCutFloor(result: string, maxBytes: number): ProcessedResult {
+  assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
   const originalBytes = utf8ByteLength(result);
   if (originalBytes <= maxBytes) {
     return {

@@ -1,6 +1,7 @@
 import {
   type AgentInputChange,
   type AgentInputProcessor,
+  assertSize,
   type JsonValue,
   parseJsonLossless,
   stringifyJsonLossless,
@@ -40,7 +41,7 @@ function jsonOf(value: unknown): string | undefined {
 export function createAgentInputProcessor(
   settings: AgentInputProcessorSettings = {},
 ): AgentInputProcessor {
-  const cap = settings.maxParamBytes ?? 0;
+  const cap = assertSize(settings.maxParamBytes ?? 0, 'maxParamBytes');
   if (cap <= 0) {
     return {
       async process(params) {

@@ -242,9 +242,11 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     env: {},
   });
 
-  const synthesisBudgets = settings.contextWindowTokens
-    ? budgetsFromContextWindow({ contextWindowTokens: settings.contextWindowTokens })
-    : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
+  // NaN or 0 is a caller's bug, refused there, not a silent fall back to the fixed budgets.
+  const synthesisBudgets =
+    settings.contextWindowTokens !== undefined
+      ? budgetsFromContextWindow({ contextWindowTokens: settings.contextWindowTokens })
+      : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
   const willDistill = (bytes: number) =>
     distillationActive && bytes > config.distill.thresholdBytes;
 

@@ -6,7 +6,7 @@ import {
   OPENAI_ARTIFACT_TOOLS,
   type ToolOutput,
 } from '@compaction/artifacts';
-import { type ResultProcessor, resolveConfig } from '@compaction/core';
+import { assertSize, type ResultProcessor, resolveConfig } from '@compaction/core';
 import { storeWithView } from './create-artifact-mode.js';
 import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
 
@@ -73,8 +73,14 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
     ...(settings.clock ? { clock: settings.clock } : {}),
   });
   const index = createArtifactIndex({ dir: artifacts.dir });
-  const inlineLimitChars = settings.inlineLimitChars ?? config.artifacts.inlineLimitChars;
-  const maxResultBytes = settings.maxResultBytes ?? 16_384;
+  const inlineLimitChars = assertSize(
+    settings.inlineLimitChars ?? config.artifacts.inlineLimitChars,
+    'inlineLimitChars',
+    { min: 1 },
+  );
+  const maxResultBytes = assertSize(settings.maxResultBytes ?? 16_384, 'maxResultBytes', {
+    min: 1,
+  });
 
   return {
     openaiTools: OPENAI_ARTIFACT_TOOLS,

@@ -1,4 +1,5 @@
 import {
+  assertSize,
   cutWithNote,
   disclosureNotes,
   type ProcessedResult,
@@ -26,11 +27,14 @@ function usable(value: unknown): value is ProcessedResult {
  * - a view that says `contentLost` but carries no framework note gets one, like the built-ins;
  * - a view over budget is cut to the budget and disclosed;
  * - byte counts in the metadata are recomputed from the actual text.
- * Cancellation through the context's `AbortSignal` is passed on, not swallowed.
+ * Cancellation through the context's `AbortSignal` is passed on, not swallowed, and so is an
+ * `InvalidArgumentError` for a `maxBytes` that is not an integer ≥ 0 or Infinity (a caller's
+ * bug, checked before the processor runs).
  */
 export function guardResultProcessor(processor: ResultProcessor): ResultProcessor {
   return {
     async process(result, maxBytes, context) {
+      assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
       let produced: unknown;
       try {
         produced = await processor.process(result, maxBytes, context);

@@ -243,12 +243,17 @@ describe('createStructuralTrimmer: budget and settings', () => {
   it('refuses a budget below the minimum when the result must be cut', () => {
     const input = 'x'.repeat(1000);
     expect(() => trimmer.trim(input, MIN_TRIM_BUDGET_BYTES - 1)).toThrowError(BudgetTooSmallError);
-    expect(() => trimmer.trim(input, Number.NaN)).toThrowError(BudgetTooSmallError);
     expect(trimmer.trim('small', 10).text).toBe('small');
     expect(trimmer.trim(input, Number.POSITIVE_INFINITY).text).toBe(input);
-    expect(() => trimmer.trim(input, -5)).toThrowError(BudgetTooSmallError);
     const view = trimmer.trim(input, MIN_TRIM_BUDGET_BYTES);
     expectHonestView(view, input, MIN_TRIM_BUDGET_BYTES);
+  });
+
+  it('refuses a budget that is NaN, negative, fractional or not a number, even for a small result', async () => {
+    for (const budget of [Number.NaN, -5, 300.5, '4096' as unknown as number, undefined as never]) {
+      expect(() => trimmer.trim('small', budget)).toThrowError(InvalidArgumentError);
+      await expect(trimmer.process('small', budget)).rejects.toThrowError(InvalidArgumentError);
+    }
   });
 
   it('validates settings at construction', () => {

@@ -1,5 +1,6 @@
 import {
   ATTRIBUTE_NAMES,
+  assertSize,
   InvalidArgumentError,
   noopTelemetry,
   type ProcessedResult,
@@ -51,7 +52,7 @@ export function createStructuralTrimmer(
   const telemetry = settings.telemetry ?? noopTelemetry;
 
   const trim = (result: string, maxBytes: number, context?: ResultProcessorContext) =>
-    trimResult(result, maxBytes, context, options);
+    trimResult(result, assertSize(maxBytes, 'maxBytes', { allowInfinity: true }), context, options);
 
   return {
     trim,

@@ -44,7 +44,8 @@ export interface StructuralTrimmer extends ResultProcessor {
   /**
    * Synchronous core of `process()`: same result. Never throws for any input, except
    * `BudgetTooSmallError` when `result` does not fit and `maxBytes` is below
-   * `MIN_TRIM_BUDGET_BYTES` (or not a number).
+   * `MIN_TRIM_BUDGET_BYTES`, and `InvalidArgumentError` when `maxBytes` is not an integer ≥ 0
+   * or Infinity (no limit).
    * @param result the full result text
    * @param maxBytes budget in UTF-8 bytes for the returned text, note included
    * @param context the user's query and the step's task steer relevance

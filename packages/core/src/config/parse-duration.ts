@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../errors.js';
+
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
@@ -31,6 +33,12 @@ export function parseDuration(text: string): number | undefined {
 
 /** Formats milliseconds the way `parseDuration` reads them (`45s`, `5m`, `1h30m`, `250ms`). */
 export function formatDuration(ms: number): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+    throw new InvalidArgumentError({
+      argument: 'ms',
+      message: `ms must be a finite number ≥ 0, got ${String(ms)}`,
+    });
+  }
   if (ms === 0) return '0s';
   if (ms < 1000 || ms % 1000 !== 0) return `${ms}ms`;
   let seconds = ms / 1000;
