@@ -23,7 +23,9 @@ export async function runOpenAIToolLoop(settings: {
   log?: (line: string) => void;
 }): Promise<ToolLoopRun> {
   const log = settings.log ?? (() => {});
+  // setup:start tool-loop
   const helper = createToolResultHelper({ transcriptPath: settings.transcriptPath });
+  // setup:end
   const messages: OpenAI.ChatCompletionMessageParam[] = [
     {
       role: 'system',
@@ -32,7 +34,9 @@ export async function runOpenAIToolLoop(settings: {
     },
     { role: 'user', content: QUESTION },
   ];
+  // setup:start tool-loop
   const tools = [{ type: 'function' as const, function: FETCH_LOGS }, ...helper.openaiTools];
+  // setup:end
   const toolMessages: ToolLoopRun['toolMessages'] = [];
   for (let turn = 0; turn < 6; turn++) {
     const response = await settings.client.chat.completions.create({
@@ -50,16 +54,17 @@ export async function runOpenAIToolLoop(settings: {
       const { name, arguments: args } = call.function;
       let content: string;
       if (helper.handles(name)) {
+        // setup:start tool-loop
+        // the model reading a stored output back (artifact_read, artifact_search):
         content = await helper.dispatch(name, args);
+        // setup:end
       } else {
         const parsed = JSON.parse(args || '{}') as { service?: string };
         const output = fetchLogs(parsed.service ?? 'payments');
-        content = (
-          await helper.content(
-            { toolCallId: call.id, toolName: name, args: parsed, output },
-            { userQuery: QUESTION },
-          )
-        ).content;
+        // setup:start tool-loop
+        // any other tool's output: inline when short, else stored with an excerpt and its id:
+        content = (await helper.content({ toolCallId: call.id, toolName: name, output })).content;
+        // setup:end
         log(
           `${name}: ${Buffer.byteLength(output)} bytes of output → ${Buffer.byteLength(content)} bytes in the conversation`,
         );

@@ -1,20 +1,8 @@
 import {
-  InvalidArgumentError,
-  type ProcessedResult,
+  type CompactedToolResult,
+  createToolResultViews,
   type ResultProcessor,
-  utf8ByteLength,
 } from '@compaction/core';
-import { contentDigest } from './content-digest.js';
-
-/** One tool result the middleware compacted. */
-export interface CompactedToolResult {
-  toolCallId: string;
-  toolName: string;
-  /** What the processor returned (view and metadata). */
-  processed: ProcessedResult;
-  /** True when this call reused a view computed for an earlier call. */
-  reused: boolean;
-}
 
 /**
  * What the middleware reads of an AI SDK prompt. `LanguageModelV3Prompt` (AI SDK 6) and
@@ -126,13 +114,6 @@ function outputText(
   }
 }
 
-function positiveInteger(value: number, argument: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, message: `${argument} must be a positive integer` });
-  }
-  return value;
-}
-
 /**
  * The prompt transform behind both middleware versions: every tool result over
  * `maxResultBytes` is replaced by its view, computed once per tool call and content and reused
@@ -144,34 +125,7 @@ export function createToolResultCompaction(
   prompt: Prompt,
   signal: AbortSignal | undefined,
 ) => Promise<Prompt> {
-  if (!settings?.processor || typeof settings.processor.process !== 'function') {
-    throw new InvalidArgumentError({
-      argument: 'processor',
-      message: 'processor must be a ResultProcessor',
-    });
-  }
-  const maxResultBytes = positiveInteger(settings.maxResultBytes ?? 65_536, 'maxResultBytes');
-  const maxCached = positiveInteger(settings.maxCachedResults ?? 1000, 'maxCachedResults');
-  const { processor } = settings;
-  const views = new Map<string, Promise<ProcessedResult>>();
-
-  const viewFor = (
-    key: string,
-    compute: () => Promise<ProcessedResult>,
-  ): { view: Promise<ProcessedResult>; reused: boolean } => {
-    const cached = views.get(key);
-    if (cached) {
-      views.delete(key);
-      views.set(key, cached);
-      return { view: cached, reused: true };
-    }
-    const view = compute();
-    views.set(key, view);
-    // A failed computation is not kept: the next call tries again.
-    view.catch(() => views.delete(key));
-    while (views.size > maxCached) views.delete(views.keys().next().value!);
-    return { view, reused: false };
-  };
+  const views = createToolResultViews(settings);
 
   const compactPart = async (
     part: ToolResultPart,
@@ -179,24 +133,22 @@ export function createToolResultCompaction(
     signal: AbortSignal | undefined,
   ): Promise<ToolResultPart> => {
     const output = outputText(part.output);
-    if (!output || utf8ByteLength(output.text) <= maxResultBytes) return part;
-    const key = `${part.toolCallId}\u0000${await contentDigest(output.text)}`;
-    const { view, reused } = viewFor(key, () =>
-      processor.process(output.text, maxResultBytes, {
-        userQuery: query,
-        toolName: part.toolName,
-        stepId: part.toolCallId,
-        signal,
-      }),
-    );
-    const processed = await view;
+    if (!output) return part;
+    const view = await views.view({
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      text: output.text,
+      ...(query ? { userQuery: query } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    if (!view) return part;
     settings.onCompacted?.({
       toolCallId: part.toolCallId,
       toolName: part.toolName,
-      processed,
-      reused,
+      processed: view.processed,
+      reused: view.reused,
     });
-    return { ...part, output: output.rebuild(processed.text) };
+    return { ...part, output: output.rebuild(view.processed.text) };
   };
 
   return async <Prompt extends AiSdkPrompt>(prompt: Prompt, signal: AbortSignal | undefined) => {

@@ -1,8 +1,5 @@
-export type {
-  AiSdkPrompt,
-  CompactedToolResult,
-  CompactionMiddlewareSettings,
-} from './compact-tool-results.js';
+export type { CompactedToolResult } from '@compaction/core';
+export type { AiSdkPrompt, CompactionMiddlewareSettings } from './compact-tool-results.js';
 export {
   type AiSdkArtifactTool,
   type ArtifactToolInputSchema,

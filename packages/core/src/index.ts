@@ -28,6 +28,7 @@ export {
 } from './config/load-config.js';
 export { formatDuration, parseDuration } from './config/parse-duration.js';
 export { renderEnvReference } from './config/render-env-reference.js';
+export { contentDigest } from './content-digest.js';
 export type {
   ContinuationDistiller,
   ContinuationDistillInput,
@@ -112,6 +113,13 @@ export {
   type MetricName,
   SPAN_NAMES,
 } from './telemetry-names.js';
+export {
+  type CompactedToolResult,
+  createToolResultViews,
+  type ToolResultView,
+  type ToolResultViews,
+  type ToolResultViewsSettings,
+} from './tool-result-views.js';
 export {
   type ChunkStrategy,
   type CombineTruncatedReason,

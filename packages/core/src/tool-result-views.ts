@@ -1,0 +1,98 @@
+import { contentDigest } from './content-digest.js';
+import { InvalidArgumentError } from './errors.js';
+import type { ProcessedResult, ResultProcessor } from './result-processor.js';
+import { utf8ByteLength } from './utf8.js';
+
+/** Settings of `createToolResultViews`. */
+export interface ToolResultViewsSettings {
+  /** Turns one oversized tool result into its view. Required. */
+  processor: ResultProcessor;
+  /** Results larger than this many UTF-8 bytes get a view of at most this size. Default 65536. */
+  maxResultBytes?: number;
+  /** Views kept for reuse, least recently used dropped first. Default 1000. */
+  maxCachedResults?: number;
+}
+
+/** One tool result a framework adapter compacted, as reported to its `onCompacted`. */
+export interface CompactedToolResult {
+  toolCallId: string;
+  toolName: string;
+  /** What the processor returned (view and metadata). */
+  processed: ProcessedResult;
+  /** True when this call reused a view computed for an earlier call. */
+  reused: boolean;
+}
+
+/** The view of one tool result and whether it was computed earlier. */
+export interface ToolResultView {
+  processed: ProcessedResult;
+  reused: boolean;
+}
+
+/** Views of oversized tool results, each computed once. */
+export interface ToolResultViews {
+  /** The budget views are made for. */
+  readonly maxResultBytes: number;
+  /**
+   * The view of one tool result, or `undefined` when it fits. A result is identified by its
+   * tool call id and a SHA-256 of its text: the first call computes the view (with that
+   * call's `userQuery`), later calls get the same bytes back, so a prompt that carries the
+   * result turn after turn keeps a stable prefix for provider prompt caches. A failed
+   * computation is not kept.
+   */
+  view(input: {
+    toolCallId: string;
+    toolName?: string;
+    text: string;
+    userQuery?: string;
+    signal?: AbortSignal;
+  }): Promise<ToolResultView | undefined>;
+}
+
+function positiveInteger(value: number, argument: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new InvalidArgumentError({ argument, message: `${argument} must be a positive integer` });
+  }
+  return value;
+}
+
+/**
+ * The view cache that framework adapters (the AI SDK middleware, the OpenAI Agents input
+ * filter) put in front of a processor, since they see every tool result again on every turn.
+ */
+export function createToolResultViews(settings: ToolResultViewsSettings): ToolResultViews {
+  if (!settings?.processor || typeof settings.processor.process !== 'function') {
+    throw new InvalidArgumentError({
+      argument: 'processor',
+      message: 'processor must be a ResultProcessor',
+    });
+  }
+  const { processor } = settings;
+  const maxResultBytes = positiveInteger(settings.maxResultBytes ?? 65_536, 'maxResultBytes');
+  const maxCached = positiveInteger(settings.maxCachedResults ?? 1000, 'maxCachedResults');
+  const views = new Map<string, Promise<ProcessedResult>>();
+
+  return {
+    maxResultBytes,
+    async view(input) {
+      if (utf8ByteLength(input.text) <= maxResultBytes) return undefined;
+      const key = `${input.toolCallId}\u0000${await contentDigest(input.text)}`;
+      const cached = views.get(key);
+      if (cached) {
+        views.delete(key);
+        views.set(key, cached);
+        return { processed: await cached, reused: true };
+      }
+      const view = processor.process(input.text, maxResultBytes, {
+        stepId: input.toolCallId,
+        ...(input.toolName ? { toolName: input.toolName } : {}),
+        ...(input.userQuery ? { userQuery: input.userQuery } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      views.set(key, view);
+      view.catch(() => views.delete(key));
+      while (views.size > maxCached) views.delete(views.keys().next().value!);
+      return { processed: await view, reused: false };
+    },
+  };
+}
