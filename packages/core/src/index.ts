@@ -92,6 +92,12 @@ export {
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './notes/disclosure-notes.js';
+export {
+  formatLevelBreakdown,
+  type LevelBreakdown,
+  type LevelCount,
+  parseLevelBreakdown,
+} from './notes/level-breakdown.js';
 export type {
   ProcessedResult,
   ResultProcessor,

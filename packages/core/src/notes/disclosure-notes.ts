@@ -1,3 +1,5 @@
+import { formatLevelBreakdown, type LevelBreakdown } from './level-breakdown.js';
+
 /**
  * The disclosure-note registry: the one place that builds every framework note and the one
  * stripper that recognises them. A note is a single line that starts with `[`, names what was
@@ -69,10 +71,19 @@ export const disclosureNotes = {
     return `[distilled: a summary${by} of ${input.originalBytes} bytes for this request; details it does not mention are UNKNOWN, not absent]`;
   },
 
-  /** Whole units (fields, items, lines, sentences) were dropped to fit the budget. */
-  trimmedUnits(input: { kept: number; total: number; unit: string; budgetBytes: number }): string {
+  /**
+   * Whole units (fields, items, lines, sentences) were dropped to fit the budget. `byLevel`
+   * (text views) adds how many units of each level were dropped.
+   */
+  trimmedUnits(input: {
+    kept: number;
+    total: number;
+    unit: string;
+    budgetBytes: number;
+    byLevel?: LevelBreakdown;
+  }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /** A plain byte cut: only the head (or head and tail) survived. */
@@ -81,10 +92,17 @@ export const disclosureNotes = {
     return `[trimmed: ${input.originalBytes} → ${input.keptBytes} bytes kept by byte cut${where}; the rest is UNKNOWN, not absent]`;
   },
 
-  /** Under 5% of the source was kept: too little to be representative. */
-  severelyReduced(input: { keptBytes: number; originalBytes: number }): string {
+  /**
+   * Under 5% of the source was kept: too little to be representative. `byLevel` (text views)
+   * adds how many units of each level were dropped, the same segment `trimmedUnits` adds.
+   */
+  severelyReduced(input: {
+    keptBytes: number;
+    originalBytes: number;
+    byLevel?: LevelBreakdown;
+  }): string {
     const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
-    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%); not representative, treat anything not shown as UNKNOWN]`;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}; not representative, treat anything not shown as UNKNOWN]`;
   },
 
   /** A single-call distill saw only the pre-filtered part of its source. */
