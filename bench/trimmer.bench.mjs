@@ -1,10 +1,10 @@
 // Structural trimmer: throughput against native JSON.parse, and needle retention against three
 // baselines (head cut, head+tail, keyword line filter), all measured in the same run on the
 // shared fixtures. Needles are generated deterministically from the fixtures.
-import { truncateUtf8, truncateUtf8Start } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { markdownTable, writeResult } from './lib/report.mjs';
+import { countOf, headCut, headTail, lineFilter, textNeedles } from './lib/text-baselines.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -48,11 +48,6 @@ for (const fixture of listFixtures({ kind: 'json', minBytes: 500_000 })) {
 }
 
 // ---------------------------------------------------------------- needles
-const count = (haystack, needle) => {
-  let n = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) n++;
-  return n;
-};
 
 /** The array holding the most bytes of object items, found iteratively. */
 function dominantArray(root) {
@@ -120,7 +115,7 @@ function jsonNeedles(path, text) {
       if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
       const unique = leaves(record).filter(([, value]) => {
         const literal = JSON.stringify(value);
-        return value.length >= 3 && value.length <= 120 && count(text, literal) === 1;
+        return value.length >= 3 && value.length <= 120 && countOf(text, literal) === 1;
       });
       if (unique.length < 2) continue;
       const [namePath, nameValue] = unique[0];
@@ -139,89 +134,6 @@ function jsonNeedles(path, text) {
   return needles;
 }
 
-const WORD = /[A-Za-z0-9_][A-Za-z0-9_.:-]*[A-Za-z0-9_]/g;
-const TEXT_PHRASES = [
-  (a, b) => `What does the log say about ${a} and ${b}?`,
-  (a, b) => `Find the line mentioning ${a} ${b}.`,
-  (a, b) => `Is there anything about ${a}? Look for ${b} too.`,
-  (a, b) => `${a} ${b}: what happened there?`,
-  (a, b) => `Show me what is reported for ${b} near ${a}.`,
-];
-
-function textNeedles(path, text) {
-  const lines = text.split('\n');
-  const frequency = new Map();
-  const wordsOf = lines.map((line) => {
-    const words = new Set(
-      (line.match(WORD) ?? []).filter((word) => word.length >= 4).map((w) => w.toLowerCase()),
-    );
-    for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-    return words;
-  });
-  const needles = [];
-  POSITIONS.forEach((position) => {
-    const center = Math.floor(lines.length * position);
-    const window = Math.max(5, Math.floor(lines.length * 0.02));
-    let best;
-    for (let i = Math.max(0, center - window); i < Math.min(lines.length, center + window); i++) {
-      const line = lines[i].trim();
-      if (line.length < 20 || line.length > 400 || count(text, line) !== 1) continue;
-      const rare = [...wordsOf[i]].sort(
-        (a, b) => frequency.get(a) - frequency.get(b) || (a < b ? -1 : a > b ? 1 : 0),
-      );
-      if (rare.length < 2) continue;
-      const score = frequency.get(rare[0]) + frequency.get(rare[1]);
-      if (!best || score < best.score) best = { score, line, words: rare.slice(0, 2) };
-    }
-    if (!best) return;
-    const phrase = TEXT_PHRASES[(needles.length + path.length) % TEXT_PHRASES.length];
-    needles.push({
-      fixture: path,
-      kind: 'text',
-      question: phrase(best.words[0], best.words[1]),
-      mustContain: [best.line],
-    });
-  });
-  return needles;
-}
-
-// ---------------------------------------------------------------- baselines
-const headCut = (text, budget) => truncateUtf8(text, budget);
-const headTail = (text, budget) => {
-  const head = truncateUtf8(text, Math.floor(budget / 2));
-  return `${head}\n${truncateUtf8Start(text, budget - Buffer.byteLength(head) - 1)}`;
-};
-const STOP = new Set(
-  'what the and for with that this does about find line tell show there near from value entry record item whose need identified mentioning reported anything happened look too its say log'.split(
-    ' ',
-  ),
-);
-const lineFilter = (text, budget, question) => {
-  const words = [...new Set(question.toLowerCase().match(/[\p{L}\p{N}_.:-]+/gu) ?? [])]
-    .map((word) => word.replace(/[.:?-]+$/, ''))
-    .filter((word) => word.length >= 3 && !STOP.has(word));
-  const lines = text.split('\n');
-  const scored = [];
-  lines.forEach((line, index) => {
-    const lower = line.toLowerCase();
-    let score = 0;
-    for (const word of words) if (lower.includes(word)) score++;
-    if (score > 0) scored.push({ index, score, bytes: Buffer.byteLength(line) + 1 });
-  });
-  scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  const keep = [];
-  let used = 0;
-  for (const line of scored) {
-    if (used + line.bytes > budget) continue;
-    keep.push(line.index);
-    used += line.bytes;
-  }
-  return keep
-    .sort((a, b) => a - b)
-    .map((index) => lines[index])
-    .join('\n');
-};
-
 const METHODS = {
   trimmer: (text, budget, question) => trimmer.trim(text, budget, { userQuery: question }).text,
   'head cut': headCut,
@@ -235,7 +147,7 @@ for (const fixture of listFixtures()) {
   needles.push(
     ...(fixture.kind === 'json'
       ? jsonNeedles(fixture.path, text)
-      : textNeedles(fixture.path, text)),
+      : textNeedles(fixture.path, text, POSITIONS)),
   );
 }
 

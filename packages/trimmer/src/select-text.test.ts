@@ -1,6 +1,8 @@
+import { parseLevelBreakdown, trailingDisclosureNotes } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { isUnifiedDiff } from './select-text.js';
+import { expectHonestView, viewBody } from './test-support/view-invariants.js';
 
 function routineFile(index: number): string {
   const lines = [
@@ -58,5 +60,214 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       if (line.startsWith('diff --git ')) header = true;
       if (line.startsWith('@@ ')) expect(header).toBe(true);
     }
+  });
+});
+
+/** A routine log: `count` lines of one service doing the same few things. */
+function routineLog(count: number, eol = '\n'): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const time = `2024-05-01T12:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}Z`;
+    const line =
+      i % 3 === 0
+        ? `${time} INFO [worker-${i % 7}] processed batch ${1000 + i} in ${(i * 37) % 90}ms`
+        : i % 3 === 1
+          ? `${time} INFO [worker-${i % 7}] fetched ${(i * 13) % 500} items from queue orders-${i % 4}`
+          : `${time} DEBUG [scheduler] next run in ${(i * 7) % 60}s`;
+    lines.push(line + (eol === '\r\n' ? '\r' : ''));
+  }
+  return lines;
+}
+
+function plantAt(lines: string[], depth: number, planted: string[]): string {
+  const copy = [...lines];
+  copy.splice(Math.floor(lines.length * depth), 0, ...planted);
+  return copy.join('\n');
+}
+
+const trimmer = createStructuralTrimmer();
+const budgetAt = (text: string, share: number) => Math.floor(Buffer.byteLength(text) * share);
+
+describe('logs: what stands out is kept without a query', () => {
+  const anomalies = [
+    '2024-05-01T12:31:07.311Z ERROR [worker-2] ledger write failed: connection reset (txn 77f3)',
+    'src/billing/invoice.py:214:9: severity: E undefined-name "ledger_total" is not defined',
+    'ALERTS{alertname="QueueBacklog", alertstate="firing", queue="orders-2", severity="warning"} 1',
+    'E0501 12:31:07.311204    2231 controller.go:114] failed to sync orders-2: deadline exceeded',
+    'level=fatal msg="cannot open journal" path=/var/lib/app/journal',
+    'worker-2 exited with exit code 137',
+  ];
+  const lines = routineLog(4000);
+
+  it.each(anomalies)(
+    'keeps %j at 3%% of the input, asked nothing or a generic question',
+    (line) => {
+      for (const depth of [0.35, 0.63, 0.92]) {
+        const text = plantAt(lines, depth, [line]);
+        const budget = budgetAt(text, 0.03);
+        for (const context of [undefined, { userQuery: 'is anything wrong?' }]) {
+          const view = trimmer.trim(text, budget, context);
+          expectHonestView(view, text, budget);
+          expect(viewBody(view)).toContain(line);
+        }
+      }
+    },
+  );
+
+  it('keeps a stack trace with its frames and the line before it', () => {
+    const trace = [
+      '2024-05-01T12:31:07.311Z ERROR [worker-2] request failed',
+      'java.lang.IllegalStateException: pool exhausted',
+      '\tat com.example.pool.Pool.acquire(Pool.java:88)',
+      '\tat com.example.api.Handler.handle(Handler.java:41)',
+      'Caused by: java.net.SocketTimeoutException: Read timed out',
+      '\t... 12 more',
+    ];
+    const text = plantAt(lines, 0.5, trace);
+    const view = trimmer.trim(text, budgetAt(text, 0.03));
+    const body = viewBody(view);
+    expect(body).toContain(trace.join('\n'));
+    const before = lines[Math.floor(lines.length * 0.5) - 1]!;
+    expect(body).toContain(`${before}\n${trace[0]}`);
+  });
+
+  it('says in the note how many lines of each level were dropped', () => {
+    const text = plantAt(lines, 0.5, [anomalies[0]!, anomalies[4]!]);
+    for (const share of [0.03, 0.2]) {
+      const budget = budgetAt(text, share);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const note = trailingDisclosureNotes(view.text)[0]!.text;
+      const breakdown = parseLevelBreakdown(note);
+      expect(breakdown?.unit).toBe('lines');
+      const byLevel = Object.fromEntries(
+        breakdown!.counts.map((entry) => [entry.level, [entry.dropped, entry.total]]),
+      );
+      expect(Object.keys(byLevel)).toEqual(['fatal', 'error', 'info', 'debug']);
+      expect(byLevel.fatal).toEqual([0, 1]);
+      expect(byLevel.error).toEqual([0, 1]);
+      const kept = viewBody(view).split('\n');
+      const keptInfo = kept.filter((line) => line.includes(' INFO ')).length;
+      expect(byLevel.info).toEqual([2667 - keptInfo, 2667]);
+      expect(byLevel.debug![1]).toBe(1333);
+      expect(view.metadata.fieldsTotal).toBe(4002);
+      const dropped = breakdown!.counts.reduce((sum, entry) => sum + entry.dropped, 0);
+      expect(dropped).toBe(view.metadata.fieldsDropped);
+    }
+  });
+
+  it('leaves the breakdown out when the budget has no room for it, and never goes over', () => {
+    const text = plantAt(lines, 0.5, [anomalies[0]!]);
+    for (const budget of [256, 300, 400]) {
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+    }
+    expect(
+      parseLevelBreakdown(trailingDisclosureNotes(trimmer.trim(text, 256).text)[0]!.text),
+    ).toBe(undefined);
+  });
+
+  it('keeps what the question names on top of what stands out', () => {
+    const text = plantAt(lines, 0.5, [anomalies[0]!]);
+    const named = lines[3000]!;
+    const view = trimmer.trim(text, budgetAt(text, 0.01), {
+      userQuery: `what happened to batch ${named.match(/batch (\d+)/)?.[1] ?? ''}?`,
+    });
+    expect(named).toContain('batch');
+    expect(viewBody(view)).toContain(named);
+    expect(viewBody(view)).toContain(anomalies[0]);
+  });
+
+  it('handles CRLF logs and keeps their line endings', () => {
+    const crlf = routineLog(3000, '\r\n');
+    const text = plantAt(crlf, 0.7, [`${anomalies[0]}\r`]);
+    const view = trimmer.trim(text, budgetAt(text, 0.03));
+    expectHonestView(view, text, budgetAt(text, 0.03));
+    expect(viewBody(view)).toContain(`${anomalies[0]}\r\n`);
+    expect(
+      viewBody(view)
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => line.endsWith('\r')),
+    ).toBe(true);
+  });
+});
+
+describe('diffs: a hunk too big for the budget is shown around what matters in it', () => {
+  const bigHunk = [
+    'diff --git a/config/app.log b/config/app.log',
+    'index 5555555..6666666 100644',
+    '--- a/config/app.log',
+    '+++ b/config/app.log',
+    '@@ -1,200 +1,201 @@ fixtures',
+    ...Array.from({ length: 100 }, (_, i) => ` 2024-05-01 INFO step ${i} completed in ${i % 9}ms`),
+    '+2024-05-01 ERROR step 100 failed: disk quota exceeded on /var/data',
+    ...Array.from({ length: 100 }, (_, i) => ` 2024-05-01 INFO step ${i + 101} completed`),
+  ].join('\n');
+  const text = `${files.slice(0, 40).join('\n')}\n${bigHunk}\n${files.slice(40).join('\n')}\n`;
+
+  it('keeps the line with its @@ header and file header, never a line without them', () => {
+    const budget = 6000;
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const body = viewBody(view);
+    expect(body).toContain('+2024-05-01 ERROR step 100 failed: disk quota exceeded on /var/data');
+    expect(body).toContain('diff --git a/config/app.log b/config/app.log\n');
+    expect(body).toContain('@@ -1,200 +1,201 @@ fixtures\n');
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(
+      /file headers, hunks and hunk lines|by level/,
+    );
+    let header = false;
+    let hunk = false;
+    for (const line of body.split('\n')) {
+      if (line.startsWith('diff --git ')) {
+        header = true;
+        hunk = false;
+      } else if (line.startsWith('@@ ')) {
+        expect(header).toBe(true);
+        hunk = true;
+      } else if (/^[+ -]/.test(line) && !line.startsWith('+++') && !line.startsWith('---')) {
+        expect(hunk).toBe(true);
+      }
+    }
+  });
+
+  it('still keeps small hunks whole', () => {
+    const view = trimmer.trim(diff, 12_000, { userQuery: 'what changed in the payments deploy?' });
+    expect(view.text).toContain(`${needle}\n`);
+    expect(view.text).toMatch(/\[trimmed: \d+\/\d+ file headers and hunks kept/);
+  });
+});
+
+describe('NDJSON logs: records are judged by their level field', () => {
+  it('keeps the one error record of a JSON log and counts records by level', () => {
+    const records = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({
+        level: 30,
+        time: 1742214812400 + i,
+        reqId: `req-${i}`,
+        msg: 'request completed',
+      }),
+    );
+    const failure = JSON.stringify({
+      level: 50,
+      time: 1742214999999,
+      reqId: 'req-x9',
+      msg: 'upstream timed out',
+    });
+    records.splice(2100, 0, failure);
+    const text = records.join('\n');
+    const budget = budgetAt(text, 0.03);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    expect(view.metadata.strategy).toBe('ndjson');
+    expect(viewBody(view)).toContain(failure);
+    const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
+    expect(breakdown?.unit).toBe('records');
+    expect(breakdown?.counts.find((entry) => entry.level === '50')).toEqual({
+      level: '50',
+      dropped: 0,
+      total: 1,
+    });
   });
 });

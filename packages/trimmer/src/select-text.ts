@@ -1,7 +1,12 @@
+import { formatLevelBreakdown, type LevelBreakdown } from '@compaction/core';
+import { diffUnits } from './diff-units.js';
+import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
+import { sentenceStarts } from './sentence-starts.js';
+import type { StopCheck } from './stop-check.js';
+import { levelBreakdown, type TextUnit, textSignals } from './text-signals.js';
 
-/** How a text is split into units. */
-export type TextUnit = 'lines' | 'sentences' | 'records' | 'hunks';
+export type { TextUnit } from './text-signals.js';
 
 /** The kept view of a text, or `undefined` when no whole unit could be kept. */
 export interface TextSelection {
@@ -10,15 +15,30 @@ export interface TextSelection {
   unitsKept: number;
   unitsTotal: number;
   unit: TextUnit;
+  /** What the note calls the units: `lines`, `file headers and hunks`, … */
+  label: string;
+  /**
+   * Lines (records, sentences) of each level, dropped of total, for the note; absent when no
+   * line has a level or the note would take more than a quarter of the budget.
+   */
+  byLevel?: LevelBreakdown;
 }
 
 /** Shares of the budget given to the end and the start of a text before scored units. */
 const TAIL_SHARE = 0.15;
 const HEAD_SHARE = 0.1;
+/** Query and preserved-key matches rank above what stands out without a query. */
+const QUERY_WEIGHT = 3;
+/** A diff hunk larger than this share of the budget is split into lines. */
+const SPLIT_HUNK_SHARE = 0.25;
+/** Of the best line in a split hunk, the share its header line gets (and lends on). */
+const SPLIT_HUNK_LEND = 0.5;
+/** The level breakdown is left out of the note when it would take more of the budget. */
+const BREAKDOWN_SHARE = 0.25;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
 const PROSE_LINE_LENGTH = 400;
 const NON_ASCII = /[^\x00-\x7f]/;
-const SENTENCE_END = /[.!?。！？]+["')\]]*[ \t]+|\n+/g;
+const NEVER_STOP: StopCheck = () => undefined;
 
 const DIFF_FILE_START = /(^|\n)diff --git [^\n]*\n/;
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
@@ -35,58 +55,29 @@ export function isLineOriented(text: string): boolean {
   return lines >= 3 && text.length / lines <= PROSE_LINE_LENGTH;
 }
 
-/**
- * Unit boundaries of a unified diff: each file header block (from `diff --git` to its first
- * hunk) and each hunk is a unit, and every hunk names its header block as its parent, so a hunk
- * is never shown without the file it changes. Text before the first file header (a mail header
- * of `git format-patch`) is one unit of its own.
- */
-function splitDiff(text: string): { starts: number[]; parents: Int32Array } {
-  const starts: number[] = [0];
-  const isHeader: boolean[] = [text.startsWith('diff --git ')];
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    const at = i + 1;
-    if (text.startsWith('diff --git ', at)) {
-      starts.push(at);
-      isHeader.push(true);
-    } else if (text.startsWith('@@ ', at)) {
-      starts.push(at);
-      isHeader.push(false);
-    }
-  }
-  const parents = new Int32Array(starts.length).fill(-1);
-  let header = -1;
-  for (let i = 0; i < starts.length; i++) {
-    if (isHeader[i]) header = i;
-    else if (header >= 0) parents[i] = header;
-  }
-  return { starts, parents };
-}
-
-/** Unit boundaries: `starts[i]` is where unit `i` begins; units tile the text. */
-function splitUnits(text: string, unit: TextUnit): number[] {
+/** Where each line begins; lines tile the text, each with its own line ending. */
+function lineStarts(text: string, check: StopCheck): number[] {
   const starts = [0];
-  if (unit === 'sentences') {
-    SENTENCE_END.lastIndex = 0;
-    for (let m = SENTENCE_END.exec(text); m; m = SENTENCE_END.exec(text)) {
-      const at = m.index + m[0].length;
-      if (at < text.length) starts.push(at);
-    }
-  } else {
-    for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-      starts.push(i + 1);
+  let sinceCheck = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    starts.push(i + 1);
+    if (i - sinceCheck >= 4096) {
+      check(i - sinceCheck);
+      sinceCheck = i;
     }
   }
   return starts;
 }
 
 /**
- * Keyword-scored selection of whole units (lines, sentences or records) to fit `budget` UTF-8
+ * Selection of whole units (lines, sentences, records or diff hunks) to fit `budget` UTF-8
  * bytes, restored to their original order. The end of the text keeps a share of the budget (a
  * log's totals and failures sit there) and so does the start; the rest goes to the units that
- * match the most (and the rarest) terms, error-like ones included; what is left extends the head
- * and then the tail. Returns `undefined` when no unit is scored and `requireScore` is set, or when
- * no whole unit fits.
+ * match the query and task words (rare ones weigh more) and preserved keys, and to what stands
+ * out with no query at all: lines of a rare or severe level with the lines around them, lines
+ * of a rare shape, and error-like words; what is left extends the head and then the tail.
+ * Returns `undefined` when nothing scores and `requireScore` is set, or when no whole unit fits.
+ * `check` is polled as work is done and throws to stop the pass.
  */
 export function selectText(input: {
   text: string;
@@ -95,21 +86,48 @@ export function selectText(input: {
   terms: readonly RelevanceTerm[];
   requireScore: boolean;
   termCache?: TermCache;
+  check?: StopCheck;
 }): TextSelection | undefined {
-  const { text, budget, unit } = input;
-  const diff = unit === 'hunks' ? splitDiff(text) : undefined;
-  const starts = diff ? diff.starts : splitUnits(text, unit);
+  const { text, unit } = input;
+  const check = input.check ?? NEVER_STOP;
+  check(0);
+  const ascii = !NON_ASCII.test(text);
+  const diff =
+    unit === 'hunks'
+      ? diffUnits(text, Math.floor(input.budget * SPLIT_HUNK_SHARE), ascii, check)
+      : undefined;
+  const starts = diff
+    ? diff.starts
+    : unit === 'sentences'
+      ? sentenceStarts(text, check)
+      : lineStarts(text, check);
   const parents = diff?.parents;
   const total = starts.length;
-  const ascii = !NON_ASCII.test(text);
   const sizes = new Float64Array(total);
   for (let i = 0; i < total; i++) {
     const from = starts[i]!;
     const to = i + 1 < total ? starts[i + 1]! : text.length;
     sizes[i] = ascii ? to - from : Buffer.byteLength(text.slice(from, to), 'utf8');
   }
+  check(total);
 
-  const hits = findHits(text, input.terms, total, undefined, input.termCache);
+  const signals = textSignals({ text, starts, unit, check });
+  const breakdownUnit = unit === 'hunks' ? 'lines' : unit;
+  let budget = input.budget;
+  let withBreakdown = false;
+  if (signals.anyLevel) {
+    // Room for the breakdown at its widest (every unit dropped), so the final note fits.
+    const widest = formatLevelBreakdown(levelBreakdown(signals, undefined, breakdownUnit)).length;
+    if (widest <= budget * BREAKDOWN_SHARE) {
+      budget -= widest;
+      withBreakdown = true;
+    }
+  }
+
+  // Rarity is measured against the same population as the anomaly scores (the lines of a diff,
+  // not its hunks), so a query word and a rare level weigh on one scale.
+  const hits = findHits(text, input.terms, signals.rowLevel.length, undefined, input.termCache);
+  check(total);
   const scores = new Float64Array(total);
   let scored = 0;
   {
@@ -127,35 +145,46 @@ export function selectText(input: {
       if (seen.has(term)) continue;
       seen.add(term);
       if (scores[u] === 0) scored++;
-      scores[u]! += hits.weights[term]!;
+      const weight = hits.weights[term]!;
+      scores[u]! += hits.terms[term]!.kind === 'error' ? weight : QUERY_WEIGHT * weight;
     }
+  }
+  for (let i = 0; i < total; i++) {
+    if (signals.leveled[i] === 1 && scores[i] === 0) scored++;
   }
   if (scored === 0 && input.requireScore) return undefined;
-  if (parents) {
-    // A file whose header matches (its path names what was asked about) lends its hunks that
-    // relevance, scaled down so a hunk that matches itself still ranks first.
+  for (let i = 0; i < total; i++) scores[i]! += signals.anomaly[i]!;
+  if (diff && parents) {
+    // The header line of a split hunk stands for its best line, so the rest of the hunk comes
+    // next; a file whose header matches (its path names what was asked about) lends its hunks
+    // that relevance. Each is scaled down so a unit that matches itself still ranks first.
+    // Parents come before their children, so one pass in order lends down the chain.
     for (let i = 0; i < total; i++) {
       const parent = parents[i]!;
-      if (parent >= 0 && scores[parent]! > 0) {
-        if (scores[i] === 0) scored++;
-        scores[i]! += scores[parent]! / 2;
+      if (parent >= 0 && diff.splitHeader[parent] === 1) {
+        scores[parent] = Math.max(scores[parent]!, SPLIT_HUNK_LEND * scores[i]!);
       }
     }
+    for (let i = 0; i < total; i++) {
+      const parent = parents[i]!;
+      if (parent >= 0 && scores[parent]! > 0) scores[i]! += scores[parent]! / 2;
+    }
   }
+  check(total);
 
   const keep = new Uint8Array(total);
   let used = 0;
+  // A unit is kept only with the units it needs (a hunk's file header; a hunk line's header
+  // line and file header): at most two ancestors, all paid for together.
   const take = (i: number, limit: number): boolean => {
     if (keep[i] === 1) return true;
-    const parent = parents ? parents[i]! : -1;
-    const extra = parent >= 0 && keep[parent] === 0 ? sizes[parent]! : 0;
-    if (used + sizes[i]! + extra > limit) return false;
-    if (extra > 0) {
-      keep[parent] = 1;
-      used += extra;
+    let need = sizes[i]!;
+    for (let p = parents ? parents[i]! : -1; p >= 0 && keep[p] === 0; p = parents![p]!) {
+      need += sizes[p]!;
     }
-    keep[i] = 1;
-    used += sizes[i]!;
+    if (used + need > limit) return false;
+    for (let p = i; p >= 0 && keep[p] === 0; p = parents ? parents[p]! : -1) keep[p] = 1;
+    used += need;
     return true;
   };
   let tailEnd = total;
@@ -164,17 +193,13 @@ export function selectText(input: {
   let headEnd = 0;
   const headLimit = used + Math.floor(budget * HEAD_SHARE);
   while (headEnd < tailEnd && take(headEnd, headLimit)) headEnd++;
-  if (scored > 0) {
-    const ranked: number[] = [];
-    for (let i = 0; i < total; i++) if (scores[i]! > 0 && keep[i] === 0) ranked.push(i);
-    ranked.sort((a, b) => scores[b]! - scores[a]! || a - b);
-    for (const i of ranked) {
-      if (budget - used < 1) break;
-      take(i, budget);
-    }
+  for (const i of rankByScore(scores, check)) {
+    if (budget - used < 1) break;
+    take(i, budget);
   }
   while (headEnd < tailEnd && take(headEnd, budget)) headEnd++;
   while (tailEnd > headEnd && take(tailEnd - 1, budget)) tailEnd--;
+  check(total);
 
   const parts: string[] = [];
   let kept = 0;
@@ -184,5 +209,17 @@ export function selectText(input: {
     parts.push(text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length));
   }
   if (kept === 0) return undefined;
-  return { body: parts.join(''), unitsKept: kept, unitsTotal: total, unit };
+  const selection: TextSelection = {
+    body: parts.join(''),
+    unitsKept: kept,
+    unitsTotal: total,
+    unit,
+    label: !diff
+      ? unit
+      : diff.split
+        ? 'file headers, hunks and hunk lines'
+        : 'file headers and hunks',
+  };
+  if (withBreakdown) selection.byLevel = levelBreakdown(signals, keep, breakdownUnit);
+  return selection;
 }

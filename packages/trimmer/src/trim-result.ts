@@ -3,6 +3,7 @@ import {
   BudgetTooSmallError,
   disclosureNotes,
   disclosureNotesByteLength,
+  type LevelBreakdown,
   losslessMetadata,
   type ProcessedResult,
   type ResultProcessorContext,
@@ -25,6 +26,7 @@ import {
 import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
 import { cutRootString, selectJson } from './select-json.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
+import { createStopCheck } from './stop-check.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 
 /** Resolved settings of a trimmer. */
@@ -50,6 +52,8 @@ interface LossyView {
   /** The note when the view is representative (≥ 5% kept); below that, severely reduced. */
   note: string;
   units?: { kept: number; total: number };
+  /** Text views: units of each level dropped, for whichever note the view gets. */
+  byLevel?: LevelBreakdown;
 }
 
 /** Room to hold back for the note: the longest note any path could emit for this input. */
@@ -86,7 +90,11 @@ function finish(
   const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
   const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
   const note = degenerate
-    ? disclosureNotes.severelyReduced({ keptBytes: view.bodyBytes, originalBytes })
+    ? disclosureNotes.severelyReduced({
+        keptBytes: view.bodyBytes,
+        originalBytes,
+        byLevel: view.byLevel,
+      })
     : view.note;
   const text = appendDisclosureNotes(view.body, [note]);
   const outputBytes = utf8ByteLength(text);
@@ -258,6 +266,7 @@ function textView(
     terms,
     requireScore: !lineOriented,
     termCache: options.termCache,
+    check: createStopCheck(context?.shouldStop),
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
@@ -269,10 +278,12 @@ function textView(
     note: disclosureNotes.trimmedUnits({
       kept: selection.unitsKept,
       total: selection.unitsTotal,
-      unit: selection.unit === 'hunks' ? 'file headers and hunks' : selection.unit,
+      unit: selection.label,
       budgetBytes: budget,
+      byLevel: selection.byLevel,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
+    byLevel: selection.byLevel,
   };
 }
 
@@ -333,7 +344,8 @@ export function trimResult(
       structured ?? textView(source, budget, bodyBudget, originalBytes, context, options);
     return finish(result, originalBytes, budget, view);
   } catch {
-    // A bug must not cost the caller the result: the head cut is always honest and in budget.
+    // A bug must not cost the caller the result, and a caller's `shouldStop` asks for the
+    // cheapest view (the stop check throws): the head cut is always honest and in budget.
     return headCut(result, originalBytes, budget);
   }
 }

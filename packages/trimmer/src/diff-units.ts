@@ -1,0 +1,90 @@
+import type { StopCheck } from './stop-check.js';
+
+/** The units of a unified diff and what each one needs shown with it. */
+export interface DiffUnits {
+  /** Where each unit begins; units tile the text at line boundaries. */
+  starts: number[];
+  /**
+   * The unit that must be kept with each unit, or -1: a hunk's file header block; a line of a
+   * split hunk's, the hunk's header line (whose own parent is the file header).
+   */
+  parents: Int32Array;
+  /** Set for the header line (`@@ … @@`) of a hunk split into lines. */
+  splitHeader: Uint8Array;
+  /** Some hunk was split into lines. */
+  split: boolean;
+}
+
+/**
+ * Units of a unified diff: each file header block (from `diff --git` to its first hunk) and
+ * each hunk, every hunk naming its header block as its parent, so a hunk is never shown without
+ * the file it changes. Text before the first file header (a mail header of `git format-patch`)
+ * is a unit of its own. A hunk of more than `splitAbove` UTF-8 bytes, too big to be one unit of
+ * a view, becomes its header line and then one unit per line, each line needing the header
+ * line: a long hunk can then be shown around what matters in it, never without its `@@` line.
+ */
+export function diffUnits(
+  text: string,
+  splitAbove: number,
+  ascii: boolean,
+  check: StopCheck,
+): DiffUnits {
+  const blockStarts: number[] = [0];
+  const isHeader: boolean[] = [text.startsWith('diff --git ')];
+  let sinceCheck = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    const at = i + 1;
+    if (at - sinceCheck >= 4096) {
+      check(at - sinceCheck);
+      sinceCheck = at;
+    }
+    if (text.startsWith('diff --git ', at)) {
+      blockStarts.push(at);
+      isHeader.push(true);
+    } else if (text.startsWith('@@ ', at)) {
+      blockStarts.push(at);
+      isHeader.push(false);
+    }
+  }
+  const starts: number[] = [];
+  const parents: number[] = [];
+  const splitHeader: number[] = [];
+  let split = false;
+  let fileHeader = -1;
+  for (let b = 0; b < blockStarts.length; b++) {
+    const from = blockStarts[b]!;
+    const to = b + 1 < blockStarts.length ? blockStarts[b + 1]! : text.length;
+    const unit = starts.length;
+    starts.push(from);
+    splitHeader.push(0);
+    if (isHeader[b]) {
+      fileHeader = unit;
+      parents.push(-1);
+      continue;
+    }
+    parents.push(fileHeader);
+    const isHunk = text.startsWith('@@ ', from);
+    if (!isHunk || fileHeader < 0) continue;
+    const bytes = ascii ? to - from : Buffer.byteLength(text.slice(from, to), 'utf8');
+    check(ascii ? 1 : to - from);
+    if (bytes <= splitAbove) continue;
+    const firstBreak = text.indexOf('\n', from);
+    if (firstBreak < 0 || firstBreak + 1 >= to) continue;
+    split = true;
+    splitHeader[unit] = 1;
+    for (let at = firstBreak + 1; at < to; ) {
+      starts.push(at);
+      parents.push(unit);
+      splitHeader.push(0);
+      const next = text.indexOf('\n', at);
+      at = next < 0 || next + 1 > to ? to : next + 1;
+    }
+    check(to - from);
+  }
+  return {
+    starts,
+    parents: Int32Array.from(parents),
+    splitHeader: Uint8Array.from(splitHeader),
+    split,
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * Known levels, least to most severe. A line's level is the index into this list, `NO_LEVEL`,
+ * or a raw category (an id ≥ `LEVEL_NAMES.length`) for a value of a level field that is not a
+ * known word (`"level":30`, `severity: C`).
+ */
+export const LEVEL_NAMES = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal'] as const;
+export const NO_LEVEL = -1;
+export const LEVEL_INFO = 2;
+export const LEVEL_WARN = 4;
+export const LEVEL_ERROR = 5;
+export const LEVEL_FATAL = 6;
+
+// How a line states its level. Lines that state the same level differently usually come from
+// different writers, so the pair (level, form), its signature, is what is counted to tell rare
+// from routine. A firing alert and a failed exit are forms of their own whatever their level.
+const FORM_FIELD = 0;
+const FORM_UPPER = 1;
+const FORM_FENCED = 2;
+const FORM_OPENING = 3;
+const FORM_LETTER = 4;
+const FORM_KLOG = 5;
+const FORM_EXCEPTION = 6;
+const FORM_EXIT = 7;
+const FORM_FIRING = 8;
+/** A signature is `form * LEVEL_SLOTS + level`; `NO_LEVEL` stays itself. */
+const LEVEL_SLOTS = 256;
+
+/** The level of a signature from `detectLevel`. */
+export function levelOf(signature: number): number {
+  return signature === NO_LEVEL ? NO_LEVEL : signature % LEVEL_SLOTS;
+}
+
+/** Interned raw categories of one text: value → id (ids from `LEVEL_NAMES.length` up). */
+export type RawLevels = Map<string, number>;
+
+/** UTF-16 units of a line looked at: levels sit near the start, and work stays bounded. */
+export const LEVEL_WINDOW = 1024;
+const RAW_VALUE_LIMIT = 16;
+/** Raw categories kept apart; a text with more distinct level values has no level field. */
+const RAW_LEVEL_LIMIT = 64;
+
+const WORD_LEVELS = new Map<string, number>([
+  ['trace', 0],
+  ['finest', 0],
+  ['debug', 1],
+  ['verbose', 1],
+  ['fine', 1],
+  ['info', 2],
+  ['information', 2],
+  ['informational', 2],
+  ['notice', 3],
+  ['warn', 4],
+  ['warning', 4],
+  ['error', 5],
+  ['err', 5],
+  ['severe', 5],
+  ['fatal', 6],
+  ['critical', 6],
+  ['crit', 6],
+  ['alert', 6],
+  ['emerg', 6],
+  ['emergency', 6],
+  ['panic', 6],
+]);
+
+/** One-letter levels: `E:` at the start of a line or after `file:1:2:`, `severity: E`, klog `E0312`. */
+const LETTER_LEVELS = new Map<number, number>([
+  [0x54, 0], // T
+  [0x44, 1], // D
+  [0x49, 2], // I
+  [0x57, 4], // W
+  [0x45, 5], // E
+  [0x46, 6], // F
+]);
+
+/** Names of a field whose value is the line's level (`level=warn`, `"severity":"E"`). */
+const LEVEL_KEYS = new Set([
+  'level',
+  'lvl',
+  'loglevel',
+  'log_level',
+  'levelname',
+  'severity',
+  'severitytext',
+  'severity_text',
+]);
+
+/** Names of a field or phrase whose number is an exit status (`exit code 2`, `exit_code=1`). */
+const EXIT_WORDS = new Set([
+  'exit',
+  'exited',
+  'exitcode',
+  'exit_code',
+  'exitstatus',
+  'exit_status',
+  'returncode',
+  'return_code',
+]);
+const EXIT_FILLERS = new Set(['with', 'code', 'status', 'value']);
+const EXIT_LOOKAHEAD = 32;
+
+const ESC = 0x1b;
+const BEL = 0x07;
+
+function isWordCode(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f
+  );
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * The index after the terminal escape sequence at `at` (an ESC): CSI (`ESC [ … final`) and
+ * string sequences (`ESC _ … BEL` or `ESC \`, as Buildkite's timestamps are), bounded by `end`.
+ */
+export function skipTerminalEscape(text: string, at: number, end: number): number {
+  let i = at + 1;
+  if (i >= end) return end;
+  const kind = text.charCodeAt(i);
+  if (kind === 0x5b) {
+    for (i++; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x40 && code <= 0x7e) return i + 1;
+    }
+    return end;
+  }
+  if (kind === 0x5f || kind === 0x5d || kind === 0x50) {
+    for (i++; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code === BEL) return i + 1;
+      if (code === ESC) return Math.min(end, i + 2);
+    }
+    return end;
+  }
+  return i + 1;
+}
+
+/** The value of a `key = value` / `"key": "value"` pair whose key ends at `at`, else ''. */
+function fieldValue(text: string, at: number, end: number): string {
+  let i = at;
+  for (let skipped = 0; i < end && skipped < 3; skipped++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x22 && code !== 0x27 && !isBlank(code)) break;
+    i++;
+  }
+  const separator = text.charCodeAt(i);
+  if (separator !== 0x3a && separator !== 0x3d) return '';
+  i++;
+  for (let skipped = 0; i < end && skipped < 3; skipped++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x22 && code !== 0x27 && !isBlank(code)) break;
+    i++;
+  }
+  const from = i;
+  while (i < end && i - from <= RAW_VALUE_LIMIT && isWordCode(text.charCodeAt(i))) i++;
+  if (i - from > RAW_VALUE_LIMIT) return '';
+  return text.slice(from, i);
+}
+
+function valueLevel(value: string, raw: RawLevels): number {
+  if (value.length === 1 && LETTER_LEVELS.has(value.toUpperCase().charCodeAt(0))) {
+    return LETTER_LEVELS.get(value.toUpperCase().charCodeAt(0))!;
+  }
+  const lower = value.toLowerCase();
+  const known = WORD_LEVELS.get(lower);
+  if (known !== undefined) return known;
+  let id = raw.get(lower);
+  if (id === undefined) {
+    if (raw.size >= RAW_LEVEL_LIMIT || LEVEL_NAMES.length + raw.size >= LEVEL_SLOTS)
+      return NO_LEVEL;
+    id = LEVEL_NAMES.length + raw.size;
+    raw.set(lower, id);
+  }
+  return id;
+}
+
+/** True when the number after an exit word (within a few filler words) is not zero. */
+function exitFailed(text: string, at: number, end: number): boolean {
+  const stop = Math.min(end, at + EXIT_LOOKAHEAD);
+  let i = at;
+  while (i < stop) {
+    const code = text.charCodeAt(i);
+    if (isDigit(code)) {
+      while (i < stop && text.charCodeAt(i) === 0x30) i++;
+      return i < stop && isDigit(text.charCodeAt(i));
+    }
+    if (isWordCode(code)) {
+      const from = i;
+      while (i < stop && isWordCode(text.charCodeAt(i))) i++;
+      if (!EXIT_FILLERS.has(text.slice(from, i).toLowerCase())) return false;
+      continue;
+    }
+    if (
+      !isBlank(code) &&
+      code !== 0x3a &&
+      code !== 0x3d &&
+      code !== 0x28 &&
+      code !== 0x22 &&
+      code !== 0x27 &&
+      code !== 0x2d
+    ) {
+      return false;
+    }
+    i++;
+  }
+  return false;
+}
+
+/** True when `level` is none, a raw category, or a known level below `floor`. */
+function isBelow(level: number, floor: number): boolean {
+  return level === NO_LEVEL || level >= LEVEL_NAMES.length || level < floor;
+}
+
+function endsWithWord(text: string, from: number, to: number, word: string): boolean {
+  return to - from > word.length && text.startsWith(word, to - word.length);
+}
+
+/**
+ * The level signature of the line `text[from, to)` (its level with `levelOf`, and how it was
+ * stated), judged from its first `LEVEL_WINDOW` units, with no
+ * vocabulary of any one tool: a level field (`level=warn`, `"severity":"error"`, `severity: E`),
+ * a level word in upper case (`ERROR`, `WARN`, `FATAL`) or set off as a field (`[error]`,
+ * `<warn>`, `error:` or `warning[E0133]:` opening the line), a one-letter level (`E: …`,
+ * `src/a.rb:3:1: W: …`, klog's `E0312 10:00:00.1 …`), an exception or traceback opening the
+ * line (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero
+ * exit status (`exit code 137`, `exit_code=1`: at least error) and a firing alert (at least
+ * warn). The first level found wins. Terminal escapes (colours) are skipped. `raw` interns
+ * level-field values that are not known words, so rare ones can be told from common ones.
+ */
+export function detectLevel(text: string, from: number, to: number, raw: RawLevels): number {
+  const end = Math.min(to, from + LEVEL_WINDOW);
+  let level = NO_LEVEL;
+  let form = FORM_FIELD;
+  let failedExit = false;
+  let firing = false;
+  let first = true;
+  let previous = 0;
+  let i = from;
+  while (i < end) {
+    const code = text.charCodeAt(i);
+    if (code === ESC) {
+      i = skipTerminalEscape(text, i, end);
+      continue;
+    }
+    if (!isWordCode(code)) {
+      if (code === 0x0d || code === 0x0a) break;
+      if (!isBlank(code)) {
+        // Punctuation before the first word (a diff marker, a bullet) still opens the line.
+        if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
+        previous = code;
+      }
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < end && isWordCode(text.charCodeAt(i))) i++;
+    const length = i - start;
+    const next = i < to ? text.charCodeAt(i) : 0;
+    const before = start > from ? text.charCodeAt(start - 1) : 0;
+    const lower = length <= 13 ? text.slice(start, i).toLowerCase() : '';
+    if (level === NO_LEVEL && lower !== '') {
+      if (LEVEL_KEYS.has(lower)) {
+        const value = fieldValue(text, i, end);
+        if (value !== '') level = valueLevel(value, raw);
+        form = FORM_FIELD;
+      }
+      const word = level === NO_LEVEL ? WORD_LEVELS.get(lower) : undefined;
+      if (word !== undefined) {
+        let upper = true;
+        for (let k = start; k < i && upper; k++) upper = isUpper(text.charCodeAt(k));
+        const fenced =
+          (before === 0x5b || before === 0x3c || before === 0x28 || before === 0x7c) &&
+          (next === 0x5d || next === 0x3e || next === 0x29 || next === 0x7c);
+        const opening = first && (next === 0x3a || next === 0x5b || next === 0x21);
+        if (upper || fenced || opening) {
+          level = word;
+          form = upper ? FORM_UPPER : fenced ? FORM_FENCED : FORM_OPENING;
+        }
+      }
+      if (level === NO_LEVEL && length === 1 && next === 0x3a && (first || previous === 0x3a)) {
+        const after = i + 1 < to ? text.charCodeAt(i + 1) : 0x20;
+        const letter = LETTER_LEVELS.get(code);
+        if (letter !== undefined && (isBlank(after) || after === 0x0d)) {
+          level = letter;
+          form = FORM_LETTER;
+        }
+      }
+      if (
+        level === NO_LEVEL &&
+        first &&
+        length === 5 &&
+        LETTER_LEVELS.has(code) &&
+        code !== 0x54 &&
+        code !== 0x44 &&
+        isDigit(text.charCodeAt(start + 1)) &&
+        isDigit(text.charCodeAt(start + 2)) &&
+        isDigit(text.charCodeAt(start + 3)) &&
+        isDigit(text.charCodeAt(start + 4)) &&
+        next === 0x20 &&
+        isDigit(i + 1 < to ? text.charCodeAt(i + 1) : 0)
+      ) {
+        level = LETTER_LEVELS.get(code)!;
+        form = FORM_KLOG;
+      }
+    }
+    if (lower !== '') {
+      if (EXIT_WORDS.has(lower) && exitFailed(text, i, end)) failedExit = true;
+      else if (lower === 'firing') firing = true;
+    }
+    if (level === NO_LEVEL && first) {
+      // A dotted name opening the line: `java.lang.NullPointerException: …`, `ValueError: …`.
+      let name = i;
+      while (name < end) {
+        const c = text.charCodeAt(name);
+        if (!isWordCode(c) && c !== 0x2e && c !== 0x24) break;
+        name++;
+      }
+      const after = name < to ? text.charCodeAt(name) : 0;
+      const closes = after === 0x3a || after === 0 || after === 0x0d || after === 0x0a;
+      if (
+        (closes &&
+          (endsWithWord(text, start, name, 'Error') ||
+            endsWithWord(text, start, name, 'Exception'))) ||
+        (lower === 'traceback' && next === 0x20 && text.startsWith('(most recent call', i + 1)) ||
+        (lower === 'exception' && text.startsWith(' in thread', i))
+      ) {
+        level = LEVEL_ERROR;
+        form = FORM_EXCEPTION;
+      }
+      i = Math.max(i, name);
+    }
+    first = false;
+    previous = text.charCodeAt(i - 1);
+  }
+  if (failedExit) {
+    if (isBelow(level, LEVEL_ERROR)) level = LEVEL_ERROR;
+    form = FORM_EXIT;
+  } else if (firing) {
+    if (isBelow(level, LEVEL_WARN)) level = LEVEL_WARN;
+    form = FORM_FIRING;
+  }
+  return level === NO_LEVEL ? NO_LEVEL : form * LEVEL_SLOTS + level;
+}
+
+/**
+ * True when the line `text[from, to)` continues the event above it: it is indented (a stack
+ * frame, a wrapped message, a diagnostic's source excerpt) or opens with `Caused by:`.
+ */
+export function isContinuationLine(text: string, from: number, to: number): boolean {
+  if (from >= to) return false;
+  const code = text.charCodeAt(from);
+  if (isBlank(code)) {
+    for (let i = from + 1; i < to && i < from + LEVEL_WINDOW; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0d || c === 0x0a) return false;
+      if (!isBlank(c)) return true;
+    }
+    return false;
+  }
+  return text.startsWith('Caused by:', from);
+}

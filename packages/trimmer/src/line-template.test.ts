@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { lineTemplate } from './line-template.js';
+
+const template = (line: string) => lineTemplate(line, 0, line.length);
+
+describe('lineTemplate', () => {
+  it('gives lines printed by one statement one template, whatever their numbers and ids', () => {
+    expect(
+      template('081109 203615 148 INFO PacketResponder 1 for block blk_3886 terminating'),
+    ).toBe(template('081110 101954 26414 INFO PacketResponder 0 for block blk_-52257 terminating'));
+    expect(template('\u001b[32m12:00:01 ok sent 200 bytes\u001b[0m')).toBe(
+      template('12:00:02 ok sent 4096 bytes'),
+    );
+    expect(template('hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08')).toBe(
+      template('hash QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'),
+    );
+  });
+
+  it('tells different statements apart', () => {
+    expect(template('INFO PacketResponder terminating')).not.toBe(
+      template('WARN Got exception while serving'),
+    );
+    expect(template('ERROR upstream x returned an invalid response')).not.toBe(
+      template('ERROR upstream x returned a valid response'),
+    );
+  });
+
+  it('looks only at the start of a long line', () => {
+    const head = 'INFO request handled '.repeat(20);
+    expect(template(`${head}tail one`)).toBe(template(`${head}another tail`));
+  });
+});

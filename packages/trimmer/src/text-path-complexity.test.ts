@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { expectHonestView } from './test-support/view-invariants.js';
+
+// Every pass of the text path is linear in its input, whatever its shape. Two measures, neither
+// a wall-clock limit: the work the path reports to `shouldStop` (it polls once per fixed amount
+// of work), and the growth of its time from one size to 8 times that size against the growth of
+// a linear reference pass over the same texts, measured alternately in the same run: a linear
+// trim grows about as the reference does (8×), a quadratic one 8 times more (64×).
+
+const trimmer = createStructuralTrimmer();
+const BUDGET = 4096;
+const SMALL = 1 << 18;
+const GROWTH = 8;
+
+/** `unit` repeated to at least `length` UTF-16 units. */
+const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length));
+
+const FAMILIES: Array<[string, (length: number) => string]> = [
+  ['a run of sentence marks', (n) => fill('.', n)],
+  ['runs of mixed marks and closers', (n) => fill('?!.)"', n)],
+  ['sentences with spaces', (n) => fill('It failed. ', n)],
+  ['one long line without newlines', (n) => fill('word ', n)],
+  ['many short lines', (n) => fill('x\n', n)],
+  ['a run of one character', (n) => fill('a', n)],
+  ['CRLF log lines', (n) => fill('2024-05-01 INFO ok\r\n', n)],
+  ['combining marks', (n) => fill('e\u0301\u0302', n)],
+  ['lines of combining marks', (n) => fill('e\u0301\u0302e\u0301 ERROR\n', n)],
+  ['terminal escapes', (n) => fill('\u001b[', n)],
+  ['level words everywhere', (n) => fill('level=level=ERROR exit exit code ', n)],
+  ['indented continuation lines', (n) => fill('ERROR x\n  at y\n', n)],
+  ['diff hunks of one line each', (n) => `diff --git a/x b/x\n${fill('@@ -1 +1 @@\n+a\n', n)}`],
+];
+
+/** Work reported to `shouldStop` (one poll per fixed amount) by one trim of `text`. */
+function polls(text: string): number {
+  let count = 0;
+  const view = trimmer.trim(text, BUDGET, {
+    shouldStop: () => {
+      count++;
+      return false;
+    },
+  });
+  expectHonestView(view, text, BUDGET);
+  return count;
+}
+
+/** A linear pass over `text` that touches every unit and every line, as a trim at least must. */
+function reference(text: string): number {
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) sum += text.charCodeAt(i);
+  return sum + text.split('\n').length + Buffer.byteLength(text);
+}
+
+/** Fastest time of each function over a few rounds, the two alternating, in milliseconds. */
+function fastestMs(...runs: Array<() => unknown>): number[] {
+  const best = runs.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < 5; round++) {
+    runs.forEach((run, index) => {
+      const start = process.hrtime.bigint();
+      run();
+      best[index] = Math.min(best[index]!, Number(process.hrtime.bigint() - start) / 1e6);
+    });
+  }
+  return best;
+}
+
+describe('the text path is linear on every shape', () => {
+  it.each(FAMILIES)('%s: work reported grows as the input does', (_, make) => {
+    const small = polls(make(SMALL));
+    const large = polls(make(SMALL * GROWTH));
+    expect(large).toBeLessThanOrEqual(small * GROWTH * 1.25 + 2);
+  });
+
+  it.each(FAMILIES)(
+    '%s: time grows as a linear reference pass does',
+    (name, make) => {
+      const small = make(SMALL);
+      const large = make(SMALL * GROWTH);
+      const [trimSmall, refSmall, trimLarge, refLarge] = fastestMs(
+        () => trimmer.trim(small, BUDGET),
+        () => reference(small),
+        () => trimmer.trim(large, BUDGET),
+        () => reference(large),
+      );
+      const relative = trimLarge! / trimSmall! / (refLarge! / refSmall!);
+      if (process.env.COMPLEXITY_DEBUG) console.log(name, relative.toFixed(2));
+      // 1 is linear; a quadratic pass gives 8. Other work on the machine moves it by up to about 2×; fixed costs pull a linear trim below 1.
+      expect(relative).toBeLessThan(3.5);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,302 @@
+import type { LevelBreakdown, LevelCount } from '@compaction/core';
+import {
+  detectLevel,
+  isContinuationLine,
+  LEVEL_NAMES,
+  LEVEL_WINDOW,
+  levelOf,
+  NO_LEVEL,
+  type RawLevels,
+} from './line-level.js';
+import { lineTemplate } from './line-template.js';
+import type { StopCheck } from './stop-check.js';
+
+/** How a text is split into units. */
+export type TextUnit = 'lines' | 'sentences' | 'records' | 'hunks';
+
+/**
+ * What stands out in a text, without a query: each unit's anomaly score (0 for routine units)
+ * and the level of every line, to count what a view keeps of each level.
+ */
+export interface TextSignals {
+  /** Per unit: how far its level and its shape stand out from the rest of the text. */
+  anomaly: Float64Array;
+  /** Per unit: set when its own level (not only its shape or a neighbour) stands out. */
+  leveled: Uint8Array;
+  /** Level signature of each row (a line; a unit when units are lines, records or sentences). */
+  rowLevel: Int32Array;
+  /** Unit of each row, when rows are not the units (diffs). */
+  rowUnit: Int32Array | undefined;
+  /** Raw level categories (values of a level field that are not known words), by id. */
+  rawNames: string[];
+  /** Some row has a level. */
+  anyLevel: boolean;
+}
+
+/** Bonus of a level over its rarity alone, by known level (`LEVEL_NAMES` order). */
+const SEVERITY_BONUS = [0, 0, 0, 0, 2, 3, 4];
+/** A level without severity bonus stands out only when at most this share of rows has it. */
+const RARE_SHARE = 0.1;
+/** Weight of how much rarer a line's template is than the text's average line. */
+const TEMPLATE_WEIGHT = 0.5;
+/**
+ * Lines of one template say less each time: the k-th (from 0, in text order) scores
+ * 1 / (1 + k / REPEAT_DECAY) of its own score, so forty copies of one warning do not crowd out
+ * everything else.
+ */
+const REPEAT_DECAY = 4;
+/** Rows after a standing-out line that continue its event (a stack trace) and share its score. */
+const MAX_CONTINUATION = 24;
+const CONTINUATION_SHARE = 0.6;
+const BEFORE_SHARE = 0.4;
+const AFTER_SHARE = 0.3;
+/** Raw categories named in a note; the rest are counted together as `other`. */
+const NAMED_RAW_LEVELS = 4;
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** True when the line holds nothing but spaces and tabs (as far as the window looks). */
+function isBlankLine(text: string, from: number, to: number): boolean {
+  const end = Math.min(to, from + LEVEL_WINDOW);
+  for (let i = from; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09) return false;
+  }
+  return true;
+}
+
+function lineEnd(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from) {
+    const code = text.charCodeAt(end - 1);
+    if (code !== NEWLINE && code !== CARRIAGE_RETURN) break;
+    end--;
+  }
+  return end;
+}
+
+/** Row boundaries of a diff: every physical line, each with the unit it falls in. */
+function diffRows(
+  text: string,
+  starts: readonly number[],
+  check: StopCheck,
+): { rowStarts: number[]; rowUnit: Int32Array } {
+  const rowStarts = [0];
+  let sinceCheck = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
+    rowStarts.push(i + 1);
+    if (i - sinceCheck >= 4096) {
+      check(i - sinceCheck);
+      sinceCheck = i;
+    }
+  }
+  const rowUnit = new Int32Array(rowStarts.length);
+  let unit = 0;
+  for (let r = 0; r < rowStarts.length; r++) {
+    while (unit + 1 < starts.length && starts[unit + 1]! <= rowStarts[r]!) unit++;
+    rowUnit[r] = unit;
+  }
+  return { rowStarts, rowUnit };
+}
+
+/**
+ * The signals of `text` split at `starts` into units of kind `unit`. One pass over each line's
+ * first `LEVEL_WINDOW` units, so the cost is linear in the text whatever its shape.
+ */
+export function textSignals(input: {
+  text: string;
+  starts: readonly number[];
+  unit: TextUnit;
+  check: StopCheck;
+}): TextSignals {
+  const { text, starts, unit, check } = input;
+  const diff = unit === 'hunks' ? diffRows(text, starts, check) : undefined;
+  const rowStarts = diff ? diff.rowStarts : starts;
+  const rows = rowStarts.length;
+  const withShape = unit !== 'sentences';
+  const raw: RawLevels = new Map();
+  const rowLevel = new Int32Array(rows);
+  // Templates are interned to dense ids, so each is counted, weighed and decayed in arrays.
+  const rowTemplate = withShape ? new Int32Array(rows) : undefined;
+  const continuation = withShape ? new Uint8Array(rows) : undefined;
+  const blank = new Uint8Array(rows);
+  const templateIds = new Map<number, number>();
+  let templateCounts = new Int32Array(64);
+  let work = 0;
+  for (let r = 0; r < rows; r++) {
+    let from = rowStarts[r]!;
+    const to = lineEnd(text, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
+    if (diff && from < to) {
+      const marker = text.charCodeAt(from);
+      // The diff marker of a hunk line is not part of the line's content.
+      if (marker === 0x2b || marker === 0x2d || marker === 0x20) from++;
+    }
+    rowLevel[r] = detectLevel(text, from, to, raw);
+    blank[r] = isBlankLine(text, from, to) ? 1 : 0;
+    if (rowTemplate && continuation) {
+      const hash = lineTemplate(text, from, to);
+      let id = templateIds.get(hash);
+      if (id === undefined) {
+        id = templateIds.size;
+        templateIds.set(hash, id);
+        if (id === templateCounts.length) {
+          const grown = new Int32Array(id * 2);
+          grown.set(templateCounts);
+          templateCounts = grown;
+        }
+      }
+      rowTemplate[r] = id;
+      templateCounts[id]!++;
+      continuation[r] = isContinuationLine(text, from, to) ? 1 : 0;
+    }
+    work += Math.min(to - from, LEVEL_WINDOW) + 16;
+    if ((r & 255) === 255) {
+      check(work);
+      work = 0;
+    }
+  }
+  check(work);
+
+  const signatureCounts = new Map<number, number>();
+  for (let r = 0; r < rows; r++) {
+    const signature = rowLevel[r]!;
+    if (signature !== NO_LEVEL)
+      signatureCounts.set(signature, (signatureCounts.get(signature) ?? 0) + 1);
+  }
+  const signatureScores = new Map<number, number>();
+  for (const [signature, count] of signatureCounts) {
+    const level = levelOf(signature);
+    const bonus = level < LEVEL_NAMES.length ? SEVERITY_BONUS[level]! : 0;
+    if (bonus > 0 || count / rows <= RARE_SHARE) {
+      signatureScores.set(signature, bonus + Math.log(1 + rows / count));
+    }
+  }
+
+  const own = new Float64Array(rows);
+  if (rowTemplate) {
+    // How much rarer a line's template is than the average line's: a text whose lines are all
+    // alike or all different gives nothing; one odd line among routine ones stands out.
+    const templates = templateIds.size;
+    const rarity = new Float64Array(templates);
+    let mean = 0;
+    for (let id = 0; id < templates; id++) {
+      rarity[id] = Math.log(1 + rows / templateCounts[id]!);
+      mean += templateCounts[id]! * rarity[id]!;
+    }
+    mean /= Math.max(1, rows);
+    for (let id = 0; id < templates; id++) {
+      rarity[id] = rarity[id]! > mean ? TEMPLATE_WEIGHT * (rarity[id]! - mean) : 0;
+    }
+    for (let r = 0; r < rows; r++) own[r] = rarity[rowTemplate[r]!]!;
+    check(rows);
+  }
+  const standsOut = new Uint8Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const signature = rowLevel[r]!;
+    if (signature === NO_LEVEL) continue;
+    const levelScore = signatureScores.get(signature);
+    if (levelScore !== undefined) {
+      own[r]! += levelScore;
+      standsOut[r] = 1;
+    }
+  }
+  if (rowTemplate) {
+    const seen = new Int32Array(templateIds.size);
+    for (let r = 0; r < rows; r++) {
+      if (own[r] === 0) continue;
+      const k = seen[rowTemplate[r]!]!++;
+      if (k > 0) own[r]! /= 1 + k / REPEAT_DECAY;
+    }
+    check(rows);
+  }
+  // A standing-out line brings the lines of its event (indented continuation lines such as
+  // stack frames) and its neighbours, each below it, so every such line comes before context.
+  // A blank neighbour says nothing; the line beyond it is the neighbour.
+  const score = Float64Array.from(own);
+  for (let r = 0; r < rows; r++) {
+    if (standsOut[r] !== 1) continue;
+    const base = own[r]!;
+    let before = r - 1;
+    if (before >= 0 && blank[before] === 1) before--;
+    if (before >= 0) score[before] = Math.max(score[before]!, BEFORE_SHARE * base);
+    let next = r + 1;
+    if (continuation) {
+      for (; next < rows && next - r <= MAX_CONTINUATION && continuation[next] === 1; next++) {
+        score[next] = Math.max(score[next]!, CONTINUATION_SHARE * base - 0.001 * (next - r));
+      }
+    }
+    if (next < rows && blank[next] === 1) next++;
+    if (next < rows) score[next] = Math.max(score[next]!, AFTER_SHARE * base);
+  }
+  check(rows);
+
+  const units = starts.length;
+  const anomaly = diff ? new Float64Array(units) : score;
+  const leveled = diff ? new Uint8Array(units) : standsOut;
+  if (diff) {
+    for (let r = 0; r < rows; r++) {
+      const u = diff.rowUnit[r]!;
+      if (score[r]! > anomaly[u]!) anomaly[u] = score[r]!;
+      if (standsOut[r] === 1) leveled[u] = 1;
+    }
+  }
+  const rawNames = new Array<string>(raw.size);
+  for (const [name, id] of raw) rawNames[id - LEVEL_NAMES.length] = name;
+  return {
+    anomaly,
+    leveled,
+    rowLevel,
+    rowUnit: diff?.rowUnit,
+    rawNames,
+    anyLevel: signatureCounts.size > 0,
+  };
+}
+
+/**
+ * Rows of each level the view dropped, of how many there were (`keep[u]` is 1 for a kept
+ * unit): the known levels from most to least severe, the commonest raw categories, the rest as
+ * `other`, and `unleveled`. Undefined when no row has a level.
+ */
+export function levelBreakdown(
+  signals: TextSignals,
+  keep: Uint8Array | undefined,
+  unit: string,
+): LevelBreakdown | undefined {
+  if (!signals.anyLevel) return undefined;
+  const known = LEVEL_NAMES.length;
+  const total = new Float64Array(known + signals.rawNames.length + 1);
+  const dropped = new Float64Array(total.length);
+  const none = total.length - 1;
+  const { rowLevel, rowUnit } = signals;
+  for (let r = 0; r < rowLevel.length; r++) {
+    const level = levelOf(rowLevel[r]!);
+    const slot = level === NO_LEVEL ? none : level;
+    total[slot]!++;
+    const u = rowUnit ? rowUnit[r]! : r;
+    if (keep?.[u] !== 1) dropped[slot]!++;
+  }
+  const counts: LevelCount[] = [];
+  for (let level = known - 1; level >= 0; level--) {
+    if (total[level]! > 0) {
+      counts.push({ level: LEVEL_NAMES[level]!, dropped: dropped[level]!, total: total[level]! });
+    }
+  }
+  const raws = signals.rawNames
+    .map((name, index) => ({ name, slot: known + index }))
+    .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
+  let otherDropped = 0;
+  let otherTotal = 0;
+  raws.forEach(({ name, slot }, index) => {
+    if (index < NAMED_RAW_LEVELS) {
+      counts.push({ level: name, dropped: dropped[slot]!, total: total[slot]! });
+    } else {
+      otherDropped += dropped[slot]!;
+      otherTotal += total[slot]!;
+    }
+  });
+  if (otherTotal > 0) counts.push({ level: 'other', dropped: otherDropped, total: otherTotal });
+  if (total[none]! > 0)
+    counts.push({ level: 'unleveled', dropped: dropped[none]!, total: total[none]! });
+  return { unit, counts };
+}
