@@ -100,7 +100,7 @@ describe('logs: what stands out is kept without a query', () => {
   const lines = routineLog(4000);
 
   it.each(anomalies)(
-    'keeps %j at 3%% of the input, asked nothing or a generic question',
+    'keeps %j at a 3 percent budget, asked nothing or a generic question',
     (line) => {
       for (const depth of [0.35, 0.63, 0.92]) {
         const text = plantAt(lines, depth, [line]);
