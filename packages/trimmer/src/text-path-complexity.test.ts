@@ -12,6 +12,11 @@ const trimmer = createStructuralTrimmer();
 const BUDGET = 4096;
 const SMALL = 1 << 18;
 const GROWTH = 8;
+/**
+ * Growth of the trim over growth of the reference: 1 is linear (fixed costs pull it below), a
+ * quadratic pass gives 8; other work on the machine moves one measurement by up to about 2×.
+ */
+const BOUND = 3.5;
 
 /** `unit` repeated to at least `length` UTF-16 units. */
 const fill = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length));
@@ -77,17 +82,21 @@ describe('the text path is linear on every shape', () => {
     (name, make) => {
       const small = make(SMALL);
       const large = make(SMALL * GROWTH);
-      const [trimSmall, refSmall, trimLarge, refLarge] = fastestMs(
-        () => trimmer.trim(small, BUDGET),
-        () => reference(small),
-        () => trimmer.trim(large, BUDGET),
-        () => reference(large),
-      );
-      const relative = trimLarge! / trimSmall! / (refLarge! / refSmall!);
+      // A burst of other work can slow one measurement; a quadratic pass is slow every time, so
+      // the least of a few attempts is what is judged.
+      let relative = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 3 && relative >= BOUND; attempt++) {
+        const [trimSmall, refSmall, trimLarge, refLarge] = fastestMs(
+          () => trimmer.trim(small, BUDGET),
+          () => reference(small),
+          () => trimmer.trim(large, BUDGET),
+          () => reference(large),
+        );
+        relative = Math.min(relative, trimLarge! / trimSmall! / (refLarge! / refSmall!));
+      }
       if (process.env.COMPLEXITY_DEBUG) console.log(name, relative.toFixed(2));
-      // 1 is linear; a quadratic pass gives 8. Other work on the machine moves it by up to about 2×; fixed costs pull a linear trim below 1.
-      expect(relative).toBeLessThan(3.5);
+      expect(relative).toBeLessThan(BOUND);
     },
-    120_000,
+    180_000,
   );
 });
