@@ -1,3 +1,4 @@
+import { assertSize } from './assert-size.js';
 import { contentDigest } from './content-digest.js';
 import { InvalidArgumentError } from './errors.js';
 import type { ProcessedResult, ResultProcessor } from './result-processor.js';
@@ -49,13 +50,6 @@ export interface ToolResultViews {
   }): Promise<ToolResultView | undefined>;
 }
 
-function positiveInteger(value: number, argument: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidArgumentError({ argument, message: `${argument} must be a positive integer` });
-  }
-  return value;
-}
-
 /**
  * The view cache that framework adapters (the AI SDK middleware, the OpenAI Agents input
  * filter) put in front of a processor, since they see every tool result again on every turn.
@@ -68,8 +62,10 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
     });
   }
   const { processor } = settings;
-  const maxResultBytes = positiveInteger(settings.maxResultBytes ?? 65_536, 'maxResultBytes');
-  const maxCached = positiveInteger(settings.maxCachedResults ?? 1000, 'maxCachedResults');
+  const maxResultBytes = assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', {
+    min: 1,
+  });
+  const maxCached = assertSize(settings.maxCachedResults ?? 1000, 'maxCachedResults', { min: 1 });
   const views = new Map<string, Promise<ProcessedResult>>();
 
   return {

@@ -1,5 +1,6 @@
 import {
   type ArtifactToolset,
+  assertSize,
   InvalidArgumentError,
   type ResultProcessor,
   utf8ByteLength,
@@ -71,13 +72,9 @@ export function createMcpProxy(settings: McpProxySettings): Server {
       message: 'processor must be a ResultProcessor',
     });
   }
-  const maxResultBytes = settings.maxResultBytes ?? 65_536;
-  if (!Number.isSafeInteger(maxResultBytes) || maxResultBytes <= 0) {
-    throw new InvalidArgumentError({
-      argument: 'maxResultBytes',
-      message: 'maxResultBytes must be a positive integer',
-    });
-  }
+  const maxResultBytes = assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', {
+    min: 1,
+  });
   const upstreamCapabilities = upstream.getServerCapabilities();
   const upstreamInfo = upstream.getServerVersion();
   if (!upstreamCapabilities || !upstreamInfo) {
