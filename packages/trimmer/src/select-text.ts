@@ -1,5 +1,6 @@
 import { formatLevelBreakdown, type LevelBreakdown } from '@compaction/core';
 import { diffUnits } from './diff-units.js';
+import { lineStarts } from './line-starts.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 import { sentenceStarts } from './sentence-starts.js';
@@ -53,20 +54,6 @@ export function isLineOriented(text: string): boolean {
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
   return lines >= 3 && text.length / lines <= PROSE_LINE_LENGTH;
-}
-
-/** Where each line begins; lines tile the text, each with its own line ending. */
-function lineStarts(text: string, check: StopCheck): number[] {
-  const starts = [0];
-  let sinceCheck = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    starts.push(i + 1);
-    if (i - sinceCheck >= 4096) {
-      check(i - sinceCheck);
-      sinceCheck = i;
-    }
-  }
-  return starts;
 }
 
 /**

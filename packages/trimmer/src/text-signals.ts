@@ -8,6 +8,7 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from './line-level.js';
+import { lineStarts } from './line-starts.js';
 import { lineTemplate } from './line-template.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -82,15 +83,7 @@ function diffRows(
   starts: readonly number[],
   check: StopCheck,
 ): { rowStarts: number[]; rowUnit: Int32Array } {
-  const rowStarts = [0];
-  let sinceCheck = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    rowStarts.push(i + 1);
-    if (i - sinceCheck >= 4096) {
-      check(i - sinceCheck);
-      sinceCheck = i;
-    }
-  }
+  const rowStarts = lineStarts(text, check);
   const rowUnit = new Int32Array(rowStarts.length);
   let unit = 0;
   for (let r = 0; r < rowStarts.length; r++) {
