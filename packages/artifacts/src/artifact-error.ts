@@ -2,14 +2,25 @@ import { CompactionError } from '@compaction/core';
 
 /** Machine codes of `ArtifactError`. */
 export type ArtifactErrorCode =
+  /** An id or file name that could name something outside the store. */
   | 'artifact_invalid_id'
+  /** An argument out of range or of the wrong type (an offset, a limit, an empty pattern). */
+  | 'artifact_invalid_argument'
+  /** No artifact answers to the reference, or its file is gone, or it is a symbolic link. */
   | 'artifact_not_found'
+  /** An operation id that names several artifacts; the message lists their ids. */
+  | 'artifact_ambiguous'
+  /** A regular expression the linear-time engine does not run (look-around, back-references). */
+  | 'artifact_pattern_unsupported'
+  /** A regular expression that does not parse at all. */
+  | 'artifact_pattern_invalid'
   | 'artifact_store_failed'
   | 'artifact_transcript_invalid';
 
 /**
- * An artifact operation the caller must act on: an id that could escape the store, an artifact
- * that is not there, a failed write, or a transcript whose digest check fails.
+ * An artifact operation the caller must act on: an id that could escape the store, a bad
+ * argument or pattern, an artifact that is not there, a failed write, or a transcript whose
+ * digest check fails.
  */
 export class ArtifactError extends CompactionError {
   /** The offending id or path, when there is one. */

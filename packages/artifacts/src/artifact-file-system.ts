@@ -1,4 +1,4 @@
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 
 /** An open file being written. */
 export interface ArtifactWriteHandle {
@@ -21,6 +21,14 @@ export interface ArtifactFileSystem {
   openForWrite(path: string): Promise<ArtifactWriteHandle>;
   /** Atomically replaces `to` with `from`. */
   rename(from: string, to: string): Promise<void>;
+  /**
+   * Gives `from` the second name `to`, failing with `EEXIST` when `to` exists (so nothing is
+   * ever replaced). Optional: without it, or where the filesystem has no hard links, the store
+   * renames instead, which is safe because a name is derived from the content it holds.
+   */
+  link?(from: string, to: string): Promise<void>;
+  /** Size in bytes of `path`, or `undefined` when it does not exist. */
+  size?(path: string): Promise<number | undefined>;
   /** Removes `path`. */
   unlink(path: string): Promise<void>;
 }
@@ -45,5 +53,7 @@ export const nodeArtifactFileSystem: ArtifactFileSystem = {
     };
   },
   rename: (from, to) => rename(from, to),
+  link: (from, to) => link(from, to),
+  size: async (path) => (await stat(path).catch(() => undefined))?.size,
   unlink: (path) => unlink(path),
 };

@@ -1,84 +1,131 @@
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { ArtifactError } from './artifact-error.js';
-import { createArtifactIndex } from './artifact-index.js';
+import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { buildLineIndex, type LineIndex } from './line-index.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
-import { assertSafeId, isSafeId } from './safe-id.js';
+import { openRegularFile } from './open-no-follow.js';
+import {
+  readTextPage,
+  searchText,
+  type TextPage,
+  type TextPosition,
+  type TextSearchResult,
+} from './read-artifact-text.js';
+import { compileSearchPattern } from './search-pattern.js';
 
 const STORE_SUFFIX = '.artifacts';
 
-/** How `readPage` counts `offset` and `limit`. */
-export type PageUnit = 'lines' | 'chars';
-
-/** A page of an artifact. */
-export interface ArtifactPage {
+/** A page of an artifact. Lines and columns count from 1, as `artifact_search` reports them. */
+export interface ArtifactPage extends TextPage {
+  /** The artifact id. */
   id: string;
-  unit: PageUnit;
-  /** First line (0-based) or char of the page. */
-  offset: number;
-  /** Lines or chars in `text` (a line cut at `maxPageChars` still counts as one). */
-  count: number;
-  /** The page. Lines keep their newlines. */
-  text: string;
-  /** Offset of the next page, or `null` at the end. */
-  nextOffset: number | null;
-  /** True when a line longer than `maxPageChars` was cut. */
-  truncatedLine: boolean;
+  /** The file's basename, as the excerpt marker names it. */
+  file: string;
+  /** The session (store directory) it was found in. */
+  sessionId: string;
 }
 
-/** A line that matched a search. */
-export interface ArtifactMatch {
-  /** 1-based line number. */
-  line: number;
-  /** The line, cut to 300 chars. */
-  text: string;
+/** What `search` found in an artifact. */
+export interface ArtifactSearchResult extends TextSearchResult {
+  id: string;
+  file: string;
+  sessionId: string;
+  /** Lines in the whole artifact. */
+  totalLines: number;
 }
 
 /** Options of `search`. */
 export interface SearchOptions {
-  /** Treat `pattern` as a regular expression (bounded, see `compileSearchPattern`). Default false: literal. */
+  /** Treat `pattern` as a regular expression in RE2 syntax (linear time). Default false: literal. */
   regex?: boolean;
   /** Match case. Default false. */
   caseSensitive?: boolean;
   /** Stop after this many matches. Default 50, at most 500. */
   maxMatches?: number;
+  /** Start at this 1-based line (the `next.line` of a previous answer). Default 1. */
+  fromLine?: number;
+  /** Start at this 1-based column of `fromLine`. Default 1. */
+  fromColumn?: number;
+  /** Wall-clock budget in ms, at most the library's `searchTimeMs`. */
+  timeBudgetMs?: number;
   signal?: AbortSignal;
+}
+
+/** Options of `readPage`. */
+export interface ReadPageOptions {
+  /** First line, 1-based (0 is read as 1); negative counts from the end (-50: the last 50 lines). Default 1. */
+  offset?: number;
+  /** 1-based column in the first line to start at, for paging through a long line. Default 1. */
+  column?: number;
+  /** Lines per page. Default 200, at most 1000. */
+  limit?: number;
+  /** Code units per page. Default 20 000, at most 100 000; a longer line is paged in windows. */
+  maxChars?: number;
+  /** Only look in this session's store. */
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+/** An artifact found by id, file name or operation id. */
+export interface ResolvedArtifact {
+  record: ArtifactRecord;
+  /** The session (store directory name without `.artifacts`) it was found in. */
+  sessionId: string;
+  /** The store directory; the file is `join(dir, record.path)`. */
+  dir: string;
+}
+
+/** Settings of `createArtifactLibrary`. */
+export interface ArtifactLibrarySettings {
+  /** Directory of `<session>.jsonl` transcripts and `<session>.artifacts/` stores. Required. */
+  root: string;
+  /** Wall-clock budget of one search in ms. Default 5000. */
+  searchTimeMs?: number;
+  /** Monotonic clock in ms for the search budget. Default `performance.now`. */
+  now?: () => number;
 }
 
 /** Sessions and artifacts under one directory of transcripts (`<session>.jsonl` + `<session>.artifacts/`). */
 export interface ArtifactLibrary {
   /** The directory. */
   readonly root: string;
-  /** Session ids that have a store, sorted. */
+  /** Session ids (store directory names without `.artifacts`, any Unicode), sorted. */
   sessions(options?: { signal?: AbortSignal }): Promise<string[]>;
-  /** The index of one session's store (newest last). Throws for an unsafe session id. */
+  /** The live records of one session's store, oldest first. `artifact_not_found` for an unknown session. */
   list(sessionId: string, options?: { signal?: AbortSignal }): Promise<ArtifactRecord[]>;
-  /** The model calls recorded in one session's store, oldest first. Throws for an unsafe session id. */
+  /** The model calls recorded in one session's store, oldest first. */
   modelCalls(sessionId: string, options?: { signal?: AbortSignal }): Promise<ModelCallRecord[]>;
-  /** The record of an artifact id, searching every session (or only `sessionId`). */
+  /**
+   * The artifact `ref` names: an artifact id (`art_…`), the file basename an excerpt marker
+   * names, or the operation (tool call) id it was stored under. Resolved in the store folder it
+   * is found in, so transcripts can be moved or renamed with their `.artifacts/`. Throws
+   * `artifact_not_found`, or `artifact_ambiguous` for an operation id reused for several results.
+   */
+  resolve(
+    ref: string,
+    options?: { sessionId?: string; signal?: AbortSignal },
+  ): Promise<ResolvedArtifact>;
+  /** `resolve(ref).record`, or `undefined` when nothing answers to `ref`. */
   find(
-    id: string,
+    ref: string,
     options?: { sessionId?: string; signal?: AbortSignal },
   ): Promise<ArtifactRecord | undefined>;
-  /** A page of an artifact by lines (default) or chars. Throws `artifact_not_found`. */
-  readPage(
-    id: string,
-    options?: {
-      offset?: number;
-      limit?: number;
-      unit?: PageUnit;
-      sessionId?: string;
-      signal?: AbortSignal;
-    },
-  ): Promise<ArtifactPage>;
-  /** Lines of an artifact that match `pattern`, with line numbers. */
+  /** A page of an artifact. */
+  readPage(ref: string, options?: ReadPageOptions): Promise<ArtifactPage>;
+  /** Lines of an artifact that match `pattern`, with 1-based line and column numbers. */
   search(
-    id: string,
+    ref: string,
     pattern: string,
     options?: SearchOptions & { sessionId?: string },
-  ): Promise<{ id: string; matches: ArtifactMatch[]; truncated: boolean }>;
+  ): Promise<ArtifactSearchResult>;
+  /** The stored bytes, for a download. Close the handle when done. */
+  openRaw(
+    ref: string,
+    options?: { sessionId?: string; signal?: AbortSignal },
+  ): Promise<ResolvedArtifact & { handle: FileHandle; bytes: number }>;
 }
 
 /** Limits applied to every page. */
@@ -89,262 +136,375 @@ export const PAGE_LIMITS = {
   defaultChars: 20_000,
 } as const;
 
-const MAX_PATTERN = 256;
-// A quantified group that itself holds a quantifier, or a back-reference: the shapes that
-// backtrack exponentially. Refused rather than run.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}?](?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d)/;
-const BACKREFERENCE = /\\[1-9]|\\k</;
-const REGEX_LINE_CHARS = 4096;
+/** Limits of a search. */
+export const SEARCH_LIMITS = { defaultMatches: 50, maxMatches: 500, defaultTimeMs: 5000 } as const;
 
-/**
- * A matcher for `pattern`: a literal substring test by default; with `regex`, a RegExp after
- * refusing patterns longer than 256 chars, nested quantifiers and back-references, applied to
- * at most the first 4096 chars of each line so one line cannot stall the search.
- */
-export function compileSearchPattern(
-  pattern: string,
-  options: { regex?: boolean; caseSensitive?: boolean } = {},
-): (line: string) => boolean {
-  if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > MAX_PATTERN) {
-    throw new ArtifactError({
-      code: 'artifact_invalid_id',
-      message: `search pattern must be 1-${MAX_PATTERN} chars`,
-    });
-  }
-  if (!options.regex) {
-    if (options.caseSensitive) return (line) => line.includes(pattern);
-    const lower = pattern.toLowerCase();
-    return (line) => line.toLowerCase().includes(lower);
-  }
-  if (NESTED_QUANTIFIER.test(pattern) || BACKREFERENCE.test(pattern)) {
-    throw new ArtifactError({
-      code: 'artifact_invalid_id',
-      message:
-        'search pattern refused: nested quantifiers and back-references can run for hours; search for a literal instead',
-    });
-  }
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(pattern, options.caseSensitive ? 'u' : 'iu');
-  } catch (cause) {
-    throw new ArtifactError({
-      code: 'artifact_invalid_id',
-      message: `invalid regular expression: ${String(cause)}`,
-      cause,
-    });
-  }
-  return (line) =>
-    compiled.test(line.length > REGEX_LINE_CHARS ? line.slice(0, REGEX_LINE_CHARS) : line);
+const LINE_INDEX_CACHE = 64;
+
+function invalid(message: string): ArtifactError {
+  return new ArtifactError({ code: 'artifact_invalid_argument', message });
 }
 
-function notFound(id: string): ArtifactError {
-  return new ArtifactError({
-    code: 'artifact_not_found',
-    message: `No artifact ${id}`,
-    subject: id,
-  });
-}
-
-async function* lines(path: string, signal?: AbortSignal): AsyncGenerator<string> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 16, signal });
-  let carry = '';
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let start = 0;
-      const text = carry + chunk;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-        yield text.slice(start, end + 1);
-        start = end + 1;
-      }
-      carry = text.slice(start);
-      // A line with no end in sight is handed over in pieces so memory stays bounded.
-      if (carry.length > 4 * PAGE_LIMITS.maxChars) {
-        yield carry;
-        carry = '';
-      }
-    }
-    if (carry) yield carry;
-  } finally {
-    stream.destroy();
-  }
-}
-
-function clampInt(value: number | undefined, fallback: number, max: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ArtifactError({
-      code: 'artifact_invalid_id',
-      message: `${name} must be a non-negative integer`,
-    });
-  }
+function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw invalid(`${name} must be an integer`);
+  if (value < min) throw invalid(`${name} must be at least ${min}`);
   return Math.min(value, max);
 }
 
-/** A library over the transcripts and stores in `root`. */
-export function createArtifactLibrary(settings: { root: string }): ArtifactLibrary {
+interface StoreRef {
+  sessionId: string;
+  dir: string;
+  index: ArtifactIndex;
+}
+
+interface Entry {
+  store: StoreRef;
+  record: ArtifactRecord;
+}
+
+function addTo(map: Map<string, Entry[]>, key: string | undefined, entry: Entry): void {
+  if (key === undefined) return;
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
+}
+
+function removeFrom(map: Map<string, Entry[]>, key: string | undefined, entry: Entry): void {
+  if (key === undefined) return;
+  const list = map.get(key);
+  if (!list) return;
+  const kept = list.filter(
+    (item) => item.store !== entry.store || item.record.id !== entry.record.id,
+  );
+  if (kept.length) map.set(key, kept);
+  else map.delete(key);
+}
+
+/**
+ * A library over the transcripts and stores in `root`. It keeps every store's index in memory,
+ * in step with the files (only what was appended since is read), so a lookup or a page costs
+ * the same with one session or a thousand. Store folders and artifact files are opened without
+ * following symbolic links, and a store must really be inside `root`.
+ */
+export function createArtifactLibrary(settings: ArtifactLibrarySettings): ArtifactLibrary {
   const root = settings.root;
+  const searchTimeMs = settings.searchTimeMs ?? SEARCH_LIMITS.defaultTimeMs;
+  const now = settings.now ?? (() => performance.now());
+  const stores = new Map<string, StoreRef>();
+  const byId = new Map<string, Entry[]>();
+  const byFile = new Map<string, Entry[]>();
+  const byOp = new Map<string, Entry[]>();
+  const lineIndexes = new Map<string, LineIndex>();
+  let realRoot: string | undefined;
+  let listing: Promise<void> | undefined;
+  let syncing: Promise<void> | undefined;
 
-  async function sessions(options: { signal?: AbortSignal } = {}): Promise<string[]> {
-    options.signal?.throwIfAborted();
-    let names: string[];
+  function openStore(name: string): StoreRef {
+    const sessionId = name.slice(0, -STORE_SUFFIX.length);
+    const dir = join(root, name);
+    const store: StoreRef = { sessionId, dir, index: undefined as unknown as ArtifactIndex };
+    store.index = createArtifactIndex({
+      dir,
+      observer: {
+        added(record) {
+          const entry = { store, record };
+          addTo(byId, record.id, entry);
+          addTo(byFile, record.path, entry);
+          addTo(byOp, record.toolCallId, entry);
+        },
+        removed(record) {
+          const entry = { store, record };
+          removeFrom(byId, record.id, entry);
+          removeFrom(byFile, record.path, entry);
+          removeFrom(byOp, record.toolCallId, entry);
+        },
+      },
+    });
+    return store;
+  }
+
+  async function readListing(): Promise<void> {
+    let entries: import('node:fs').Dirent[];
     try {
-      names = await readdir(root);
+      entries = await readdir(root, { withFileTypes: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      entries = [];
     }
-    const found: string[] = [];
-    for (const name of names) {
-      if (!name.endsWith(STORE_SUFFIX)) continue;
-      const session = name.slice(0, -STORE_SUFFIX.length);
-      if (!isSafeId(session)) continue;
-      if ((await stat(join(root, name)).catch(() => undefined))?.isDirectory()) found.push(session);
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      // A symbolic link is never a store, whatever it points at.
+      if (!entry.isDirectory() || !entry.name.endsWith(STORE_SUFFIX)) continue;
+      if (entry.name.length === STORE_SUFFIX.length) continue;
+      const sessionId = entry.name.slice(0, -STORE_SUFFIX.length);
+      seen.add(sessionId);
+      if (!stores.has(sessionId)) stores.set(sessionId, openStore(entry.name));
     }
-    return found.sort();
+    for (const [sessionId, store] of stores) {
+      if (seen.has(sessionId)) continue;
+      stores.delete(sessionId);
+      for (const record of await store.index.list().catch(() => [])) {
+        const entry = { store, record };
+        removeFrom(byId, record.id, entry);
+        removeFrom(byFile, record.path, entry);
+        removeFrom(byOp, record.toolCallId, entry);
+      }
+    }
   }
 
-  const storeDir = (sessionId: string) =>
-    join(root, `${assertSafeId('session id', sessionId)}${STORE_SUFFIX}`);
+  const refreshListing = () => {
+    listing ??= readListing().finally(() => {
+      listing = undefined;
+    });
+    return listing;
+  };
 
-  async function list(sessionId: string, options: { signal?: AbortSignal } = {}) {
-    return createArtifactIndex({ dir: storeDir(sessionId) }).list(options);
-  }
+  const syncAll = (signal?: AbortSignal) => {
+    syncing ??= (async () => {
+      await refreshListing();
+      await Promise.all(
+        [...stores.values()].map((store) => store.index.sync({ signal }).catch(() => {})),
+      );
+    })().finally(() => {
+      syncing = undefined;
+    });
+    return syncing;
+  };
 
-  async function modelCalls(sessionId: string, options: { signal?: AbortSignal } = {}) {
-    options.signal?.throwIfAborted();
-    return createModelCallLog({ dir: storeDir(sessionId) }).read();
-  }
-
-  async function find(id: string, options: { sessionId?: string; signal?: AbortSignal } = {}) {
-    assertSafeId('artifact id', id);
-    const candidates = options.sessionId ? [options.sessionId] : await sessions(options);
-    for (const session of candidates) {
-      const record = (await list(session, options)).find((item) => item.id === id);
-      if (record) return record;
-    }
+  function storeOf(sessionId: string): StoreRef | undefined {
+    if (typeof sessionId !== 'string') return undefined;
+    const exact = stores.get(sessionId);
+    if (exact) return exact;
+    // The same name in another Unicode normal form (macOS writes NFD).
+    const wanted = sessionId.normalize('NFC');
+    for (const store of stores.values())
+      if (store.sessionId.normalize('NFC') === wanted) return store;
     return undefined;
   }
 
-  async function fileOf(id: string, options: { sessionId?: string; signal?: AbortSignal }) {
-    const record = await find(id, options);
-    if (!record || !isSafeId(record.path) || !isSafeId(record.sessionId)) throw notFound(id);
-    const path = join(storeDir(record.sessionId), record.path);
-    if (!(await stat(path).catch(() => undefined))?.isFile()) throw notFound(id);
-    return path;
+  async function sessionStore(sessionId: string): Promise<StoreRef> {
+    let store = storeOf(sessionId);
+    if (!store) {
+      await refreshListing();
+      store = storeOf(sessionId);
+    }
+    if (!store) {
+      throw new ArtifactError({
+        code: 'artifact_not_found',
+        message: `No session ${JSON.stringify(String(sessionId).slice(0, 200))} with stored artifacts`,
+        subject: String(sessionId),
+      });
+    }
+    return store;
+  }
+
+  function candidates(ref: string, sessionId: string | undefined): Entry[] {
+    const scope = sessionId === undefined ? undefined : storeOf(sessionId);
+    if (sessionId !== undefined && !scope) return [];
+    for (const map of [byId, byFile, byOp]) {
+      const found = (map.get(ref) ?? []).filter((entry) => !scope || entry.store === scope);
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  function pick(ref: string, found: Entry[]): Entry {
+    const ids = [...new Set(found.map((entry) => entry.record.id))];
+    if (ids.length > 1) {
+      throw new ArtifactError({
+        code: 'artifact_ambiguous',
+        message: `${JSON.stringify(ref)} names ${ids.length} artifacts (an operation id used more than once): ${found
+          .slice(0, 10)
+          .map((entry) => `${entry.record.id} (${entry.record.title}, ${entry.record.bytes} bytes)`)
+          .join('; ')}; pass the artifact id`,
+        subject: ref,
+      });
+    }
+    // The same id in two stores (a copied folder): the newest copy.
+    return found.reduce((a, b) => (b.record.createdAt > a.record.createdAt ? b : a));
+  }
+
+  function notFound(ref: string, reason = ''): ArtifactError {
+    return new ArtifactError({
+      code: 'artifact_not_found',
+      message: `No artifact ${JSON.stringify(String(ref).slice(0, 200))}${reason}: pass an artifact id (art_…), the file name an excerpt marker names, or the tool call id it was stored under`,
+      subject: String(ref),
+    });
+  }
+
+  async function insideRoot(dir: string): Promise<boolean> {
+    try {
+      realRoot ??= await realpath(root);
+      return (await realpath(dir)) === join(realRoot, basename(dir));
+    } catch {
+      return false;
+    }
+  }
+
+  async function resolve(ref: string, options: { sessionId?: string; signal?: AbortSignal } = {}) {
+    if (typeof ref !== 'string' || ref.length === 0 || ref.length > 1024) {
+      throw new ArtifactError({
+        code: 'artifact_invalid_id',
+        message: 'artifact reference must be 1-1024 chars',
+      });
+    }
+    options.signal?.throwIfAborted();
+    let found = candidates(ref, options.sessionId);
+    if (found.length === 0) {
+      await syncAll(options.signal);
+      found = candidates(ref, options.sessionId);
+    }
+    if (found.length === 0) {
+      if (options.sessionId !== undefined) await sessionStore(options.sessionId);
+      throw notFound(ref);
+    }
+    const entry = pick(ref, found);
+    return { record: entry.record, sessionId: entry.store.sessionId, dir: entry.store.dir };
+  }
+
+  /** Opens the artifact's file: a regular file, not a link, in a store really inside `root`. */
+  async function open(ref: string, options: { sessionId?: string; signal?: AbortSignal }) {
+    for (let attempt = 0; ; attempt++) {
+      const resolved = await resolve(ref, options);
+      const handle = (await insideRoot(resolved.dir))
+        ? await openRegularFile(join(resolved.dir, resolved.record.path))
+        : undefined;
+      if (handle) return { ...resolved, handle };
+      // The folder may have been renamed since it was read: look once more.
+      if (attempt > 0) throw notFound(ref, ' (its file is missing, or is a symbolic link)');
+      await syncAll(options.signal);
+    }
+  }
+
+  async function lineIndexOf(handle: FileHandle, signal?: AbortSignal): Promise<LineIndex> {
+    const info = await handle.stat();
+    const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+    const cached = lineIndexes.get(key);
+    if (cached) {
+      lineIndexes.delete(key);
+      lineIndexes.set(key, cached);
+      return cached;
+    }
+    const built = await buildLineIndex(handle, info.size, signal);
+    lineIndexes.set(key, built);
+    if (lineIndexes.size > LINE_INDEX_CACHE) lineIndexes.delete(lineIndexes.keys().next().value!);
+    return built;
   }
 
   return {
     root,
-    sessions,
-    list,
-    modelCalls,
-    find,
-    async readPage(id, options = {}) {
-      const unit: PageUnit = options.unit ?? 'lines';
-      if (unit !== 'lines' && unit !== 'chars') {
-        throw new ArtifactError({
-          code: 'artifact_invalid_id',
-          message: 'unit must be lines or chars',
-        });
-      }
-      const path = await fileOf(id, options);
-      const offset = clampInt(options.offset, 0, Number.MAX_SAFE_INTEGER, 'offset');
-      if (unit === 'lines') {
-        const limit = Math.max(
-          1,
-          clampInt(options.limit, PAGE_LIMITS.defaultLines, PAGE_LIMITS.maxLines, 'limit'),
-        );
-        let index = 0;
-        let text = '';
-        let count = 0;
-        let truncatedLine = false;
-        let more = false;
-        for await (const line of lines(path, options.signal)) {
-          if (index++ < offset) continue;
-          if (count === limit || text.length >= PAGE_LIMITS.maxChars) {
-            more = true;
-            break;
-          }
-          const room = PAGE_LIMITS.maxChars - text.length;
-          if (line.length > room) {
-            text += line.slice(0, room);
-            truncatedLine = true;
-          } else text += line;
-          count++;
-        }
-        return {
-          id,
-          unit,
-          offset,
-          count,
-          text,
-          nextOffset: more ? offset + count : null,
-          truncatedLine,
-        };
-      }
-      const limit = Math.max(
-        1,
-        clampInt(options.limit, PAGE_LIMITS.defaultChars, PAGE_LIMITS.maxChars, 'limit'),
-      );
-      let position = 0;
-      let text = '';
-      let more = false;
-      const stream = createReadStream(path, {
-        encoding: 'utf8',
-        highWaterMark: 1 << 16,
-        signal: options.signal,
-      });
-      try {
-        for await (const chunk of stream as AsyncIterable<string>) {
-          const end = position + chunk.length;
-          if (end > offset && text.length < limit + 1) {
-            text += chunk.slice(
-              Math.max(0, offset - position),
-              Math.max(0, offset - position) + (limit + 1 - text.length),
-            );
-          }
-          position = end;
-          if (text.length > limit) break;
-        }
-      } finally {
-        stream.destroy();
-      }
-      if (text.length > limit) {
-        more = true;
-        let cut = limit;
-        // Never end a page between the halves of a surrogate pair.
-        const unitAt = text.charCodeAt(cut - 1);
-        if (unitAt >= 0xd800 && unitAt <= 0xdbff) cut--;
-        text = text.slice(0, cut);
-      }
-      return {
-        id,
-        unit,
-        offset,
-        count: text.length,
-        text,
-        nextOffset: more ? offset + text.length : null,
-        truncatedLine: false,
-      };
+    async sessions(options = {}) {
+      options.signal?.throwIfAborted();
+      await refreshListing();
+      return [...stores.keys()].sort();
     },
-    async search(id, pattern, options = {}) {
-      const test = compileSearchPattern(pattern, options);
-      const max = Math.max(1, Math.min(options.maxMatches ?? 50, 500));
-      const path = await fileOf(id, options);
-      const matches: ArtifactMatch[] = [];
-      let number = 0;
-      let truncated = false;
-      for await (const raw of lines(path, options.signal)) {
-        number++;
-        const line = raw.endsWith('\n') ? raw.slice(0, raw.endsWith('\r\n') ? -2 : -1) : raw;
-        if (!test(line)) continue;
-        if (matches.length === max) {
-          truncated = true;
-          break;
-        }
-        matches.push({ line: number, text: line.length > 300 ? `${line.slice(0, 300)}…` : line });
+    async list(sessionId, options = {}) {
+      const store = await sessionStore(sessionId);
+      return store.index.list(options);
+    },
+    async modelCalls(sessionId, options = {}) {
+      options.signal?.throwIfAborted();
+      const store = await sessionStore(sessionId);
+      return createModelCallLog({ dir: store.dir }).read();
+    },
+    resolve,
+    async find(ref, options = {}) {
+      try {
+        return (await resolve(ref, options)).record;
+      } catch (error) {
+        if (ArtifactError.isInstance(error) && error.code === 'artifact_not_found')
+          return undefined;
+        throw error;
       }
-      return { id, matches, truncated };
+    },
+    async readPage(ref, options = {}) {
+      const limit = integer(
+        options.limit,
+        'limit',
+        PAGE_LIMITS.defaultLines,
+        1,
+        PAGE_LIMITS.maxLines,
+      );
+      const maxChars = integer(
+        options.maxChars,
+        'maxChars',
+        PAGE_LIMITS.defaultChars,
+        1,
+        PAGE_LIMITS.maxChars,
+      );
+      const offset = integer(
+        options.offset,
+        'offset',
+        1,
+        Number.MIN_SAFE_INTEGER,
+        Number.MAX_SAFE_INTEGER,
+      );
+      const column = integer(options.column, 'column', 1, 1, Number.MAX_SAFE_INTEGER);
+      const opened = await open(ref, options);
+      try {
+        const index = await lineIndexOf(opened.handle, options.signal);
+        const line = offset < 0 ? Math.max(1, index.totalLines + offset + 1) : Math.max(1, offset);
+        const page = await readTextPage(
+          opened.handle,
+          index,
+          { line, column: offset < 0 ? 1 : column },
+          {
+            limit,
+            maxChars,
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
+        );
+        return {
+          id: opened.record.id,
+          file: opened.record.path,
+          sessionId: opened.sessionId,
+          ...page,
+        };
+      } finally {
+        await opened.handle.close();
+      }
+    },
+    async search(ref, pattern, options = {}) {
+      const matcher = compileSearchPattern(pattern, options);
+      const maxMatches = integer(
+        options.maxMatches,
+        'maxMatches',
+        SEARCH_LIMITS.defaultMatches,
+        1,
+        SEARCH_LIMITS.maxMatches,
+      );
+      const from: TextPosition = {
+        line: integer(options.fromLine, 'fromLine', 1, 1, Number.MAX_SAFE_INTEGER),
+        column: integer(options.fromColumn, 'fromColumn', 1, 1, Number.MAX_SAFE_INTEGER),
+      };
+      const budget = integer(options.timeBudgetMs, 'timeBudgetMs', searchTimeMs, 1, searchTimeMs);
+      const started = now();
+      const opened = await open(ref, options);
+      try {
+        const index = await lineIndexOf(opened.handle, options.signal);
+        const result = await searchText(opened.handle, index, matcher, from, {
+          maxMatches,
+          deadline: started + budget,
+          now,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        return {
+          id: opened.record.id,
+          file: opened.record.path,
+          sessionId: opened.sessionId,
+          totalLines: index.totalLines,
+          ...result,
+        };
+      } finally {
+        await opened.handle.close();
+      }
+    },
+    async openRaw(ref, options = {}) {
+      const opened = await open(ref, options);
+      const info = await opened.handle.stat();
+      return { ...opened, bytes: info.size };
     },
   };
 }

@@ -7,7 +7,7 @@ export interface ArtifactRecord {
   id: string;
   /** The session (transcript stem) the artifact belongs to. */
   sessionId: string;
-  /** The tool call (operation) id, when known. */
+  /** The tool call (operation) id, when known, exactly as the provider gave it (any shape). */
   toolCallId?: string;
   /** The tool's name, when known. */
   toolName?: string;
@@ -23,6 +23,8 @@ export interface ArtifactRecord {
   chars: number;
   /** Bytes of the stored file. */
   bytes: number;
+  /** Lines of the stored file, as `artifact_read` counts them (absent in older records). */
+  lines?: number;
   /** SHA-256 of the stored file. */
   digest: string;
   /** Basename of the file inside the store directory (never an absolute path). */

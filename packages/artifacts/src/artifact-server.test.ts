@@ -1,16 +1,28 @@
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactServer, type RunningArtifactServer } from './artifact-server.js';
+import { openSessionTranscript } from './session-transcript.js';
+import { sha256Hex } from './sha256-hex.js';
 import { makeSessionDir } from './test-support/make-session-dir.js';
 
 let root: string;
-let ids: { terminal: string; read: string };
+let ids: { terminal: string; read: string; evil: string };
 let open: RunningArtifactServer;
 let locked: RunningArtifactServer;
 
 beforeAll(async () => {
-  ({ root, ids } = await makeSessionDir());
+  const made = await makeSessionDir();
+  root = made.root;
+  const evil = await (
+    await openSessionTranscript({ path: join(root, 'evil.jsonl') })
+  ).settleToolResult({
+    toolName: 'terminal',
+    toolCallId: 'call_evil',
+    output: `${'a'.repeat(34)}!\n`.repeat(2000),
+  });
+  ids = { ...made.ids, evil: evil.artifact!.id };
   open = await createArtifactServer({ dir: root }).listen();
   locked = await createArtifactServer({ dir: root, token: 's3cret' }).listen();
 });
@@ -48,14 +60,14 @@ describe('createArtifactServer', () => {
 
   it('lists sessions and a session’s artifacts with title, kind, size and preview', async () => {
     const sessions = await get(open.url, '/api/sessions');
-    expect(JSON.parse(sessions.body)).toEqual({ sessions: ['demo-session'] });
+    expect(JSON.parse(sessions.body)).toEqual({ sessions: ['demo-session', 'evil'] });
     const list = JSON.parse((await get(open.url, '/api/sessions/demo-session/artifacts')).body);
     expect(list.artifacts.map((a: { id: string }) => a.id)).toEqual([ids.terminal, ids.read]);
     expect(list.artifacts[0]).toMatchObject({
       kind: 'terminal_log',
       title: 'terminal make test',
       createdAt: 1_750_000_000_000,
-      path: 'call_term_1.txt',
+      path: expect.stringMatching(/^call_term_1-[0-9a-f]{16}\.txt$/),
     });
     expect(list.artifacts[1]).toMatchObject({
       kind: 'file_read',
@@ -66,16 +78,61 @@ describe('createArtifactServer', () => {
 
   it('serves an artifact page by page', async () => {
     const page = JSON.parse(
-      (await get(open.url, `/api/artifacts/${ids.terminal}?offset=10&limit=5`)).body,
+      (await get(open.url, `/api/artifacts/${ids.terminal}?offset=11&limit=5`)).body,
     );
-    expect(page).toMatchObject({ offset: 10, count: 5, nextOffset: 15 });
+    expect(page).toMatchObject({
+      line: 11,
+      count: 5,
+      totalLines: 1200,
+      next: { line: 16, column: 1 },
+    });
     expect(page.text.split('\n')[0]).toBe('line 11: step 10 ok ✓');
     const search = JSON.parse(
       (await get(open.url, `/api/artifacts/${ids.terminal}/search?pattern=quota`)).body,
     );
     expect(search.matches).toEqual([
-      { line: 778, text: 'ERROR: disk quota exceeded on /var/lib/data (needle-777)' },
+      {
+        line: 778,
+        column: 13,
+        length: 5,
+        text: 'ERROR: disk quota exceeded on /var/lib/data (needle-777)',
+      },
     ]);
+    const tail = JSON.parse((await get(open.url, `/api/artifacts/${ids.terminal}?offset=-1`)).body);
+    expect(tail).toMatchObject({ line: 1200, count: 1, next: null });
+  });
+
+  it('serves the raw bytes as a download with their sha256', async () => {
+    const list = JSON.parse((await get(open.url, '/api/sessions/demo-session/artifacts')).body);
+    const record = list.artifacts[0];
+    const raw = await get(open.url, `/api/artifacts/${ids.terminal}/raw`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers['content-disposition']).toBe(`attachment; filename="${record.path}"`);
+    expect(raw.headers['x-artifact-sha256']).toBe(record.digest);
+    expect(sha256Hex(raw.body)).toBe(record.digest);
+  });
+
+  it('answers other requests while a catastrophic regex search runs (issue 13, item 1)', async () => {
+    const evil = ['(a|a)+$', '((a+))+$', '(\\w|[a-z])+$', '(a|aa)+$', '.*.*.*.*x'];
+    const searches = evil.map((pattern) =>
+      get(
+        open.url,
+        `/api/artifacts/${ids.evil}/search?regex=true&pattern=${encodeURIComponent(pattern)}`,
+      ),
+    );
+    const sessions = await get(open.url, '/api/sessions');
+    expect(sessions.status).toBe(200);
+    const answers = await Promise.all(searches);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status, evil[i]).toBe(200);
+      const body = JSON.parse(answer.body);
+      expect(body.matches, evil[i]).toEqual([]);
+    }
+  });
+
+  it('refuses to bind beyond loopback without a token', () => {
+    expect(() => createArtifactServer({ dir: root, host: '0.0.0.0' })).toThrow(/give a token/);
+    expect(() => createArtifactServer({ dir: root, host: '0.0.0.0', token: 't' })).not.toThrow();
   });
 
   it('rejects every path traversal attempt', async () => {
@@ -91,6 +148,9 @@ describe('createArtifactServer', () => {
       '/api/artifacts/art_x%5C..%5C..',
       '/api/artifacts/%E0%A4%A',
       '/api/artifacts/C:%5Cwindows',
+      '/api/artifacts/..%2Fdemo-session.artifacts%2Findex.jsonl',
+      '/api/artifacts/index.jsonl',
+      '/api/sessions/..%2F..%2Fetc/artifacts',
     ];
     for (const path of attempts) {
       const response = await get(open.url, path);
@@ -98,7 +158,7 @@ describe('createArtifactServer', () => {
       expect(response.body, path).not.toContain('root:');
     }
     expect((await get(open.url, '/api/artifacts/art_000000000000000000000000')).status).toBe(404);
-    expect((await get(open.url, `/api/artifacts/${ids.read}?offset=-1`)).status).toBe(400);
+    expect((await get(open.url, `/api/artifacts/${ids.read}?offset=1.5`)).status).toBe(400);
   });
 
   it('refuses requests for a non-loopback Host (DNS rebinding)', async () => {

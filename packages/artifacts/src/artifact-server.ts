@@ -1,21 +1,24 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ArtifactError } from './artifact-error.js';
+import { pipeline } from 'node:stream/promises';
+import { InvalidArgumentError } from '@compaction/core';
+import { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 import { createArtifactLibrary } from './artifact-library.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
-import { isSafeId } from './safe-id.js';
 
 /** Settings of `createArtifactServer`. */
 export interface ArtifactServerSettings {
   /** Directory holding `<session>.jsonl` transcripts and `<session>.artifacts/` stores. Required. */
   dir: string;
-  /** Interface to bind. Default `127.0.0.1` (loopback only). */
+  /** Interface to bind. Default `127.0.0.1` (loopback only). Any other needs `token`. */
   host?: string;
   /** Port; 0 picks a free one. Default 0. */
   port?: number;
-  /** When set, every `/api/` request needs `Authorization: Bearer <token>`. Default none. */
+  /** When set, every `/api/` request needs `Authorization: Bearer <token>`. Default none; required beyond loopback. */
   token?: string;
+  /** Wall-clock budget of one search in ms. Default 5000. */
+  searchTimeMs?: number;
 }
 
 /** A running server. */
@@ -67,30 +70,59 @@ function segments(pathname: string): string[] | undefined {
   }
 }
 
-function integer(value: string | null): number | undefined {
+function integer(value: string | null, name: string): number | undefined {
   if (value === null || value === '') return undefined;
-  if (!/^\d{1,15}$/.test(value))
+  if (!/^-?\d{1,15}$/.test(value))
     throw new ArtifactError({
-      code: 'artifact_invalid_id',
-      message: 'offset and limit must be non-negative integers',
+      code: 'artifact_invalid_argument',
+      message: `${name} must be an integer`,
     });
   return Number(value);
 }
 
+const STATUS: Partial<Record<ArtifactErrorCode, number>> = {
+  artifact_not_found: 404,
+  artifact_ambiguous: 409,
+};
+
+const MAX_SEGMENT = 1024;
+
 /**
  * `GET /` (the inspector), `GET /api/sessions`, `GET /api/sessions/:sessionId/artifacts`,
- * `GET /api/artifacts/:artifactId?offset&limit&unit` and
- * `GET /api/artifacts/:artifactId/search?pattern&regex`. Bound to loopback by default, where it
- * also refuses requests whose Host is not a loopback name (DNS rebinding). Every id is checked
- * against `isSafeId` after decoding; nothing outside `dir` can be named.
+ * `GET /api/sessions/:sessionId/model-calls`, `GET /api/artifacts/:ref?offset&column&limit`,
+ * `GET /api/artifacts/:ref/search?pattern&regex&case&max&from_line&from_column` and
+ * `GET /api/artifacts/:ref/raw` (the stored bytes, as a download); `?session=` limits a
+ * lookup to one session. Session ids and artifact references are only ever looked up among the
+ * stores found in `dir`, never joined into a path, so nothing outside can be named. Bound to
+ * loopback by default, where it also refuses requests whose Host is not a loopback name (DNS
+ * rebinding); binding anywhere else without a `token` is refused. Every request gets its own
+ * abort signal (fired when the client goes away or the server closes), and searches yield and
+ * stop at their time budget, so no request holds up another.
  */
 export function createArtifactServer(settings: ArtifactServerSettings): ArtifactServer {
   const host = settings.host ?? '127.0.0.1';
-  const library = createArtifactLibrary({ root: settings.dir });
-  const expected = settings.token ? digest(`Bearer ${settings.token}`) : undefined;
   const loopbackOnly = LOOPBACK.has(host);
+  if (!loopbackOnly && !settings.token) {
+    throw new InvalidArgumentError({
+      argument: 'token',
+      message: `binding ${host} exposes every stored result to the network: give a token (every /api/ request then needs "Authorization: Bearer <token>") or bind 127.0.0.1`,
+    });
+  }
+  if (settings.token !== undefined && settings.token.trim() === '') {
+    throw new InvalidArgumentError({ argument: 'token', message: 'token must not be empty' });
+  }
+  const library = createArtifactLibrary({
+    root: settings.dir,
+    ...(settings.searchTimeMs === undefined ? {} : { searchTimeMs: settings.searchTimeMs }),
+  });
+  const expected = settings.token ? digest(`Bearer ${settings.token}`) : undefined;
+  const closing = new AbortController();
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    signal: AbortSignal,
+  ): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, { error: 'only GET is supported' });
       return;
@@ -107,7 +139,7 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
     const url = new URL(request.url ?? '/', 'http://localhost');
     const rawPath = (request.url ?? '/').split('?')[0]!;
     const parts = segments(rawPath);
-    if (!parts) {
+    if (!parts || parts.some((part) => part.length > MAX_SEGMENT || part.includes('\0'))) {
       send(response, 400, { error: 'malformed path' });
       return;
     }
@@ -134,54 +166,90 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
       }
     }
     const [, resource, id, tail, ...rest] = parts;
-    if (rest.length > 0 || (id !== undefined && !isSafeId(id))) {
-      send(response, 400, { error: 'invalid id' });
+    if (rest.length > 0) {
+      send(response, 404, { error: 'not found' });
       return;
     }
+    const query = url.searchParams;
+    const session = query.get('session') ?? undefined;
+    const scope = { ...(session === undefined ? {} : { sessionId: session }), signal };
     if (resource === 'sessions' && id === undefined) {
-      send(response, 200, { sessions: await library.sessions() });
+      send(response, 200, { sessions: await library.sessions({ signal }) });
       return;
     }
     if (resource === 'sessions' && id !== undefined && tail === 'model-calls') {
-      send(response, 200, { sessionId: id, calls: await library.modelCalls(id) });
+      send(response, 200, { sessionId: id, calls: await library.modelCalls(id, { signal }) });
       return;
     }
     if (resource === 'sessions' && id !== undefined && tail === 'artifacts') {
-      send(response, 200, { sessionId: id, artifacts: await library.list(id) });
+      send(response, 200, { sessionId: id, artifacts: await library.list(id, { signal }) });
       return;
     }
     if (resource === 'artifacts' && id !== undefined && tail === undefined) {
-      const unit = url.searchParams.get('unit') ?? 'lines';
-      if (unit !== 'lines' && unit !== 'chars') {
-        send(response, 400, { error: 'unit must be lines or chars' });
-        return;
-      }
       const page = await library.readPage(id, {
-        offset: integer(url.searchParams.get('offset')),
-        limit: integer(url.searchParams.get('limit')),
-        unit,
+        ...scope,
+        offset: integer(query.get('offset'), 'offset'),
+        column: integer(query.get('column'), 'column'),
+        limit: integer(query.get('limit'), 'limit'),
+        maxChars: integer(query.get('max_chars'), 'max_chars'),
       });
       send(response, 200, page);
       return;
     }
     if (resource === 'artifacts' && id !== undefined && tail === 'search') {
-      const result = await library.search(id, url.searchParams.get('pattern') ?? '', {
-        regex: url.searchParams.get('regex') === 'true',
+      const result = await library.search(id, query.get('pattern') ?? '', {
+        ...scope,
+        regex: query.get('regex') === 'true',
+        caseSensitive: query.get('case') === 'true',
+        maxMatches: integer(query.get('max'), 'max'),
+        fromLine: integer(query.get('from_line'), 'from_line'),
+        fromColumn: integer(query.get('from_column'), 'from_column'),
       });
       send(response, 200, result);
+      return;
+    }
+    if (resource === 'artifacts' && id !== undefined && tail === 'raw') {
+      const raw = await library.openRaw(id, scope);
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': raw.bytes,
+        'content-disposition': `attachment; filename="${raw.record.path}"`,
+        'x-artifact-sha256': raw.record.digest,
+      });
+      if (request.method === 'HEAD') {
+        await raw.handle.close();
+        response.end();
+        return;
+      }
+      const stream = raw.handle.createReadStream({ autoClose: true });
+      await pipeline(stream, response, { signal }).catch(() => response.destroy());
       return;
     }
     send(response, 404, { error: 'not found' });
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (ArtifactError.isInstance(error)) {
-        send(response, error.code === 'artifact_not_found' ? 404 : 400, { error: error.message });
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, closing.signal]);
+    response.once('close', () => controller.abort(new Error('the client went away')));
+    handle(request, response, signal).catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
         return;
       }
-      if (!response.headersSent) send(response, 500, { error: 'internal error' });
-      else response.destroy();
+      if (ArtifactError.isInstance(error)) {
+        send(response, STATUS[error.code as ArtifactErrorCode] ?? 400, {
+          error: error.message,
+          code: error.code,
+        });
+        return;
+      }
+      if (signal.aborted) {
+        response.destroy();
+        return;
+      }
+      send(response, 500, { error: 'internal error' });
     });
   });
 
@@ -197,6 +265,7 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           const close = () =>
             new Promise<void>((done) => {
+              closing.abort(new Error('the server is closing'));
               server.close(() => done());
               server.closeAllConnections();
             });

@@ -8,6 +8,7 @@ import type { ArtifactFileSystem } from './artifact-file-system.js';
 import { nodeArtifactFileSystem } from './artifact-file-system.js';
 import { createArtifactStore } from './artifact-store.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { isSafeId } from './safe-id.js';
 import { sha256Hex } from './sha256-hex.js';
 import { excerptStream } from './store-stream-excerpt.js';
 import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
@@ -27,21 +28,39 @@ describe('createArtifactStore', () => {
     expect(store.dir).toBe(join(root, 'run-42.artifacts'));
     const content = 'héllo\r\nwörld 👨‍👩‍👧\n';
     const stored = await store.store('call_01', content);
+    const file = `call_01-${sha256Hex(content).slice(0, 16)}.txt`;
     expect(stored).toEqual({
-      file: 'call_01.txt',
+      file,
       digest: sha256Hex(content),
       bytes: Buffer.byteLength(content),
       chars: referenceCount(content),
+      lines: 2,
     });
-    const onDisk = await readFile(join(artifactDirFor(transcript), 'call_01.txt'));
+    const onDisk = await readFile(join(artifactDirFor(transcript), file));
     expect(sha256Hex(onDisk)).toBe(stored.digest);
     expect(onDisk.byteLength).toBe(stored.bytes);
-    expect(await readdir(store.dir)).toEqual(['call_01.txt']);
+    expect(await readdir(store.dir)).toEqual([file]);
   });
 
-  it('rejects every id that could leave the directory, before touching the disk', async () => {
+  it('never overwrites: a reused operation id gets a second file, the same bytes reuse the first', async () => {
+    const store = createArtifactStore({ dir: join(root, 's.artifacts') });
+    const a = await store.store('call_0', 'first result\n');
+    const b = await store.store('call_0', 'second result\n');
+    const again = await store.store('call_0', 'first result\n');
+    expect(a.file).not.toBe(b.file);
+    expect(again.file).toBe(a.file);
+    expect(await readFile(join(store.dir, a.file), 'utf8')).toBe('first result\n');
+    expect(await readFile(join(store.dir, b.file), 'utf8')).toBe('second result\n');
+    expect((await readdir(store.dir)).sort()).toEqual([a.file, b.file].sort());
+  });
+
+  it('accepts operation ids of any shape and maps them to safe names inside the directory', async () => {
     const store = createArtifactStore({ dir: join(root, 's.artifacts') });
     const attempts = [
+      'functions.bash:0',
+      'call|abc',
+      'toolu_01A/B',
+      'a'.repeat(300),
       '../escape',
       '..',
       '.',
@@ -52,18 +71,21 @@ describe('createArtifactStore', () => {
       'x/../../y',
       'nul\u0000byte',
       '%2e%2e%2fetc',
-      'ok..two',
       '.hidden',
       'ｆｕｌｌ',
-      'a'.repeat(129),
+      'résumé 🚀',
     ];
-    for (const id of attempts) {
-      await expect(store.store(id, 'x'), id).rejects.toMatchObject({
-        code: 'artifact_invalid_id',
-      });
+    const files = new Set<string>();
+    for (const [i, id] of attempts.entries()) {
+      const stored = await store.store(id, `result ${i}\n`);
+      expect(isSafeId(stored.file), `${JSON.stringify(id)} -> ${stored.file}`).toBe(true);
+      expect(await readFile(join(store.dir, stored.file), 'utf8')).toBe(`result ${i}\n`);
+      files.add(stored.file);
     }
+    expect(files.size).toBe(attempts.length);
+    expect(await readdir(root)).toEqual(['s.artifacts']);
+    expect((await readdir(store.dir)).sort()).toEqual([...files].sort());
     expect(() => store.pathOf('../s.jsonl')).toThrow(/Invalid artifact file/);
-    await expect(readdir(root)).resolves.toEqual([]);
   });
 
   it('fails with artifact_store_failed when a file sits where the directory should be', async () => {
@@ -133,7 +155,8 @@ describe('storeStream', () => {
     expect(excerpt.head.startsWith(line(0))).toBe(true);
     expect(excerpt.tail.endsWith(line(799_999))).toBe(true);
     const marker = parseExcerptMarker(excerpt.marker!);
-    expect(marker).toMatchObject({ file: 'call_big.txt', digest: stored!.digest });
+    expect(marker).toMatchObject({ file: stored!.file, digest: stored!.digest });
+    expect(stored!.file).toBe(`call_big-${stored!.digest.slice(0, 16)}.txt`);
     expect(marker!.elidedChars).toBe(description.chars - excerpt.headChars - excerpt.tailChars);
   });
 

@@ -1,22 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
 import { InvalidArgumentError } from '@compaction/core';
 import { artifactDirFor } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
+import { artifactFileName, operationSlug } from './artifact-file-name.js';
 import {
   type ArtifactFileSystem,
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
 } from './artifact-file-system.js';
+import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import { countGraphemes } from './count-graphemes.js';
 import type { Excerpt, ExcerptOptions } from './excerpt.js';
 import { assertSafeId, isSafeId } from './safe-id.js';
-import { sha256Hex } from './sha256-hex.js';
 import { type StreamExcerptResult, storeStreamExcerpt } from './store-stream-excerpt.js';
 
 /** What a store says about one stored result (seed 000's metadata). */
 export interface StoredArtifact {
-  /** Basename of the file in the store directory, `<operation id>.txt`. */
+  /** Basename of the file in the store directory (`artifactFileName(opId, digest)`). */
   file: string;
   /** Lowercase hex SHA-256 of the file's bytes. */
   digest: string;
@@ -24,6 +25,8 @@ export interface StoredArtifact {
   bytes: number;
   /** Grapheme clusters of the result as text. */
   chars: number;
+  /** Lines of the file (newlines, plus one for a last line without its newline). */
+  lines?: number;
 }
 
 /** Settings of `createArtifactStore`; give `dir` or `transcriptPath`. */
@@ -44,14 +47,19 @@ export interface StoreStreamOptions extends ExcerptOptions {
   signal?: AbortSignal;
 }
 
-/** A directory of full results, one file per operation, written before anything names them. */
+/** A directory of full results, one file per distinct result, written before anything names them. */
 export interface ArtifactStore {
   /** The store directory. */
   readonly dir: string;
+  /** The session the store belongs to: its directory name without `.artifacts`. */
+  readonly sessionId: string;
+  /** The store's index (`index.jsonl`), kept in memory and in step with the file. */
+  readonly index: ArtifactIndex;
   /**
-   * Writes `content` to `<opId>.txt` through a temp file and a rename, so the file either holds
-   * all the bytes or does not exist. Throws `ArtifactError` (`artifact_store_failed`) when the
-   * write fails and `artifact_invalid_id` for an id that could escape the directory.
+   * Writes `content` through a temp file to `artifactFileName(opId, sha256)`, so the file
+   * either holds all the bytes or does not exist, and a reused operation id never replaces an
+   * earlier result. Any operation id is accepted (it is mapped to a safe name). Throws
+   * `ArtifactError` (`artifact_store_failed`) when the write fails.
    */
   store(
     opId: string,
@@ -59,7 +67,7 @@ export interface ArtifactStore {
     options?: { signal?: AbortSignal },
   ): Promise<StoredArtifact>;
   /**
-   * Copies a stream of any size to `<opId>.txt` while hashing and counting it, keeping only a
+   * Copies a stream of any size to the store while hashing and counting it, keeping only a
    * window at each end, and returns the excerpt. A failed write does not fail the call: the
    * stream is still read to the end and the excerpt's marker says the result was not stored.
    */
@@ -75,20 +83,34 @@ export interface ArtifactStore {
 /** A temp-file writer that the streaming path and `store` share. */
 export interface TempWrite {
   write(data: Uint8Array): Promise<void>;
-  /** Syncs, closes and renames into place; returns the file's basename. */
+  /** Syncs, closes and moves into place under a name derived from the content; returns the basename. */
   commit(): Promise<string>;
   /** Closes and removes the temp file, ignoring errors. */
   abandon(): Promise<void>;
+}
+
+/** What a temp write measured, read after `commit`. */
+interface Measured {
+  lines: number;
+  digest: string;
 }
 
 function storeFailed(opId: string, cause: unknown): ArtifactError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new ArtifactError({
     code: 'artifact_store_failed',
-    message: `Could not store the full result of ${opId}: ${reason}`,
-    subject: opId,
+    message: `Could not store the full result of ${JSON.stringify(String(opId).slice(0, 80))}: ${reason}`,
+    subject: String(opId),
     cause,
   });
+}
+
+/** The session id of a store directory: its name without the `.artifacts` suffix. */
+export function storeSessionId(dir: string): string {
+  const name = basename(dir);
+  return name.endsWith('.artifacts') && name.length > '.artifacts'.length
+    ? name.slice(0, -'.artifacts'.length)
+    : name;
 }
 
 /** Creates a store in `settings.dir` (or beside `settings.transcriptPath`). */
@@ -103,11 +125,39 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     });
   }
   const fs = settings.fileSystem ?? nodeArtifactFileSystem;
+  const index = createArtifactIndex({ dir });
 
-  async function beginWrite(opId: string): Promise<TempWrite> {
-    const file = `${opId}.txt`;
+  async function place(tempPath: string, file: string, bytes: number): Promise<string> {
     const finalPath = join(dir!, file);
-    const tempPath = join(dir!, `.${opId}.${randomBytes(6).toString('hex')}.tmp`);
+    if (fs.link) {
+      try {
+        await fs.link(tempPath, finalPath);
+        await fs.unlink(tempPath).catch(() => {});
+        return file;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') {
+          // Same operation, same digest prefix: the same bytes, already stored.
+          if ((await fs.size?.(finalPath)) === bytes) {
+            await fs.unlink(tempPath).catch(() => {});
+            return file;
+          }
+          throw error;
+        }
+        if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS', 'EMLINK'].includes(code ?? ''))
+          throw error;
+      }
+    }
+    await fs.rename(tempPath, finalPath);
+    return file;
+  }
+
+  async function beginWrite(opId: string, measured?: (m: Measured) => void): Promise<TempWrite> {
+    const tempPath = join(dir!, `.${operationSlug(opId)}.${randomBytes(6).toString('hex')}.tmp`);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let newlines = 0;
+    let lastByte = 0x0a;
     let handle: ArtifactWriteHandle | undefined;
     let closed = false;
     try {
@@ -124,13 +174,28 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
         } catch (error) {
           throw storeFailed(opId, error);
         }
+        hash.update(data);
+        bytes += data.byteLength;
+        for (let at = data.indexOf(0x0a); at >= 0; at = data.indexOf(0x0a, at + 1)) newlines++;
+        if (data.byteLength) lastByte = data[data.byteLength - 1]!;
       },
       async commit() {
         try {
           await opened.sync();
           closed = true;
           await opened.close();
-          await fs.rename(tempPath, finalPath);
+          const digest = hash.digest('hex');
+          let file: string;
+          try {
+            file = await place(tempPath, artifactFileName(opId, digest), bytes);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+            // A different file under the short name (a 64-bit prefix collision, or a file put
+            // there by hand): the full digest names this one.
+            file = `${operationSlug(opId)}-${digest}.txt`;
+            await fs.rename(tempPath, join(dir!, file));
+          }
+          measured?.({ lines: newlines + (lastByte === 0x0a ? 0 : 1), digest });
           return file;
         } catch (error) {
           await fs.unlink(tempPath).catch(() => {});
@@ -147,15 +212,19 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
 
   return {
     dir,
+    sessionId: storeSessionId(dir),
+    index,
     async store(opId, content, options = {}) {
-      assertSafeId('operation id', opId);
       options.signal?.throwIfAborted();
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       const text =
         typeof content === 'string'
           ? content
           : new TextDecoder('utf-8', { ignoreBOM: true }).decode(content);
-      const write = await beginWrite(opId);
+      let measured: Measured | undefined;
+      const write = await beginWrite(opId, (m) => {
+        measured = m;
+      });
       try {
         await write.write(data);
         options.signal?.throwIfAborted();
@@ -164,15 +233,26 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
         throw error;
       }
       const file = await write.commit();
-      return { file, digest: sha256Hex(data), bytes: data.byteLength, chars: countGraphemes(text) };
+      return {
+        file,
+        digest: measured!.digest,
+        bytes: data.byteLength,
+        chars: countGraphemes(text),
+        lines: measured!.lines,
+      };
     },
     async storeStream(opId, source, options) {
-      assertSafeId('operation id', opId);
-      return storeStreamExcerpt(source, {
+      let measured: Measured | undefined;
+      const result = await storeStreamExcerpt(source, {
         ...options,
-        opId,
-        beginWrite: () => beginWrite(opId),
+        opId: String(opId),
+        beginWrite: () =>
+          beginWrite(opId, (m) => {
+            measured = m;
+          }),
       });
+      if (result.stored && measured) result.stored.lines = measured.lines;
+      return result;
     },
     pathOf(file) {
       if (!isSafeId(file)) assertSafeId('artifact file', file);

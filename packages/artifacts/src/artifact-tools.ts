@@ -1,30 +1,52 @@
 import { ArtifactError } from './artifact-error.js';
-import type { ArtifactLibrary } from './artifact-library.js';
+import {
+  type ArtifactLibrary,
+  type ArtifactPage,
+  type ArtifactSearchResult,
+  PAGE_LIMITS,
+  SEARCH_LIMITS,
+} from './artifact-library.js';
+import { MAX_PATTERN_CHARS } from './search-pattern.js';
 
-const READ_DESCRIPTION =
-  'Read part of a stored tool output (an artifact) by id. Pages by lines (default) or by chars: pass the nextOffset of the previous page as offset to continue.';
-const SEARCH_DESCRIPTION =
-  'Find the lines of a stored tool output (an artifact) that contain a pattern; returns line numbers to read with artifact_read. The pattern is literal text unless regex is true.';
+/** What each artifact tool and parameter says to the model; shared by every front end (MCP too). */
+export const ARTIFACT_TOOL_TEXT = {
+  read: {
+    description:
+      'Read part of a stored tool output (an artifact). Lines count from 1, the same numbers artifact_search reports. Pass offset (a line number; negative counts from the end, -50 reads the last 50 lines) and limit; the header of each page gives the total line count and the offset of the next page. A line too long for one page is shown in windows: the header then gives the column to pass to continue.',
+    id: 'The artifact: its id (art_…), the file name an excerpt marker names (such as call_1-3f9c0d1e2a4b5c6d.txt), or the tool call id it was stored under.',
+    offset:
+      'First line to read, counting from 1. Negative counts from the end: -50 reads the last 50 lines. Default 1.',
+    limit: `Lines to read. Default ${PAGE_LIMITS.defaultLines}, at most ${PAGE_LIMITS.maxLines}; a page also stops at ${PAGE_LIMITS.defaultChars} chars.`,
+    column:
+      'For a long line: the column of line `offset` to start at, counting from 1 (as artifact_search reports columns). Default 1.',
+  },
+  search: {
+    description:
+      'Find the lines of a stored tool output (an artifact) that contain a pattern. Answers "line:column: text" with lines and columns counting from 1, ready for artifact_read(id, offset=line). Literal and case-insensitive by default; regex uses RE2 syntax (no look-around or back-references). When there are more matches than max_matches, or the time budget runs out, the answer says which from_line to pass to continue.',
+    id: 'The artifact: its id (art_…), the file name an excerpt marker names, or the tool call id it was stored under.',
+    pattern: `Text to look for, 1-${MAX_PATTERN_CHARS} chars. Literal unless regex is true.`,
+    regex:
+      'Treat pattern as a regular expression in RE2 syntax: linear time, no look-around, no back-references. Default false.',
+    caseSensitive: 'Match case exactly. Default false.',
+    maxMatches: `Matches to return. Default ${SEARCH_LIMITS.defaultMatches}, at most ${SEARCH_LIMITS.maxMatches}.`,
+    fromLine:
+      'Line to start at, counting from 1: the from_line a previous answer gave, to see the next matches. Default 1.',
+    fromColumn: 'Column of from_line to start at, counting from 1. Default 1.',
+  },
+} as const;
 
 const READ_PARAMETERS = {
   type: 'object',
   properties: {
-    id: { type: 'string', description: 'The artifact id, such as art_0123abcd...' },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      description: 'First line (0-based) or char. Default 0.',
-    },
+    id: { type: 'string', description: ARTIFACT_TOOL_TEXT.read.id },
+    offset: { type: 'integer', description: ARTIFACT_TOOL_TEXT.read.offset },
     limit: {
       type: 'integer',
       minimum: 1,
-      description: 'Lines (max 1000, default 200) or chars (max 100000, default 20000).',
+      maximum: PAGE_LIMITS.maxLines,
+      description: ARTIFACT_TOOL_TEXT.read.limit,
     },
-    unit: {
-      type: 'string',
-      enum: ['lines', 'chars'],
-      description: 'What offset and limit count. Default lines.',
-    },
+    column: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.read.column },
   },
   required: ['id'],
   additionalProperties: false,
@@ -33,14 +55,18 @@ const READ_PARAMETERS = {
 const SEARCH_PARAMETERS = {
   type: 'object',
   properties: {
-    id: { type: 'string', description: 'The artifact id.' },
-    pattern: { type: 'string', description: 'Text to look for (case-insensitive), 1-256 chars.' },
-    regex: {
-      type: 'boolean',
-      description:
-        'Treat pattern as a regular expression (no nested quantifiers or back-references). Default false.',
+    id: { type: 'string', description: ARTIFACT_TOOL_TEXT.search.id },
+    pattern: { type: 'string', description: ARTIFACT_TOOL_TEXT.search.pattern },
+    regex: { type: 'boolean', description: ARTIFACT_TOOL_TEXT.search.regex },
+    case_sensitive: { type: 'boolean', description: ARTIFACT_TOOL_TEXT.search.caseSensitive },
+    max_matches: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SEARCH_LIMITS.maxMatches,
+      description: ARTIFACT_TOOL_TEXT.search.maxMatches,
     },
-    max_matches: { type: 'integer', minimum: 1, maximum: 500, description: 'Default 50.' },
+    from_line: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.search.fromLine },
+    from_column: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.search.fromColumn },
   },
   required: ['id', 'pattern'],
   additionalProperties: false,
@@ -50,13 +76,17 @@ const SEARCH_PARAMETERS = {
 export const OPENAI_ARTIFACT_TOOLS = [
   {
     type: 'function',
-    function: { name: 'artifact_read', description: READ_DESCRIPTION, parameters: READ_PARAMETERS },
+    function: {
+      name: 'artifact_read',
+      description: ARTIFACT_TOOL_TEXT.read.description,
+      parameters: READ_PARAMETERS,
+    },
   },
   {
     type: 'function',
     function: {
       name: 'artifact_search',
-      description: SEARCH_DESCRIPTION,
+      description: ARTIFACT_TOOL_TEXT.search.description,
       parameters: SEARCH_PARAMETERS,
     },
   },
@@ -64,8 +94,16 @@ export const OPENAI_ARTIFACT_TOOLS = [
 
 /** The artifact tools in Anthropic's Messages `tools` shape. */
 export const ANTHROPIC_ARTIFACT_TOOLS = [
-  { name: 'artifact_read', description: READ_DESCRIPTION, input_schema: READ_PARAMETERS },
-  { name: 'artifact_search', description: SEARCH_DESCRIPTION, input_schema: SEARCH_PARAMETERS },
+  {
+    name: 'artifact_read',
+    description: ARTIFACT_TOOL_TEXT.read.description,
+    input_schema: READ_PARAMETERS,
+  },
+  {
+    name: 'artifact_search',
+    description: ARTIFACT_TOOL_TEXT.search.description,
+    input_schema: SEARCH_PARAMETERS,
+  },
 ] as const;
 
 /** Names of the artifact tools. */
@@ -85,26 +123,78 @@ export interface ArtifactToolHandler {
 
 function parseArgs(args: unknown): Record<string, unknown> {
   if (typeof args === 'string') {
+    let parsed: unknown;
     try {
-      return parseArgs(JSON.parse(args));
+      parsed = JSON.parse(args);
     } catch {
       throw new ArtifactError({
-        code: 'artifact_invalid_id',
+        code: 'artifact_invalid_argument',
         message: 'arguments are not valid JSON',
       });
     }
+    return parseArgs(parsed);
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new ArtifactError({
-      code: 'artifact_invalid_id',
+      code: 'artifact_invalid_argument',
       message: 'arguments must be an object',
     });
   }
   return args as Record<string, unknown>;
 }
 
-const optionalInt = (value: unknown): number | undefined =>
-  value === undefined || value === null ? undefined : (value as number);
+function optionalInt(args: Record<string, unknown>, name: string): number | undefined {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  // Models send numbers as strings now and then; a clean integer string is accepted.
+  const number =
+    typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+    throw new ArtifactError({
+      code: 'artifact_invalid_argument',
+      message: `${name} must be an integer`,
+    });
+  }
+  return number;
+}
+
+/** The header and text of a page, as the tools answer it. */
+export function formatArtifactPage(page: ArtifactPage): string {
+  const where = page.window
+    ? `line ${page.window.line} of ${page.totalLines}, columns ${page.window.from}-${page.window.to} of ${page.window.lineChars} (a long line, shown in windows)`
+    : page.count === 0
+      ? `no lines (the artifact is empty)`
+      : `lines ${page.line}-${page.line + page.count - 1} of ${page.totalLines}`;
+  const next = page.next
+    ? page.next.column > 1
+      ? `next: offset=${page.next.line} column=${page.next.column}`
+      : `next: offset=${page.next.line}`
+    : 'end of artifact';
+  return `[artifact ${page.id} (${page.file}): ${where}; ${next}]\n${page.text}`;
+}
+
+/** The answer of a search, as the tools give it: a header, then `line:column: text` lines. */
+export function formatArtifactSearch(result: ArtifactSearchResult): string {
+  const count = `${result.matches.length}${result.more ? '+' : ''} match${result.matches.length === 1 && !result.more ? '' : 'es'}`;
+  const lines = [
+    `[artifact ${result.id} (${result.file}): ${count}; ${result.totalLines} lines]`,
+    ...result.matches.map((match) => `${match.line}:${match.column}: ${match.text}`),
+  ];
+  if (result.windowedLines > 0) {
+    lines.push(
+      `[${result.windowedLines} line(s) too long to test whole were searched in overlapping windows]`,
+    );
+  }
+  if (result.more && result.next) {
+    const at = `from_line=${result.next.line}${result.next.column > 1 ? ` from_column=${result.next.column}` : ''}`;
+    lines.push(
+      result.stoppedBy === 'time'
+        ? `[stopped by the time budget at line ${result.next.line} of ${result.totalLines}; search again with ${at} to go on]`
+        : `[more matches: search again with ${at}]`,
+    );
+  }
+  return lines.join('\n');
+}
 
 /**
  * Handlers for the artifact tools. With `sessionId`, only that session's artifacts are visible
@@ -123,41 +213,41 @@ export function createArtifactToolHandler(settings: {
       try {
         const args = parseArgs(rawArgs);
         if (typeof args.id !== 'string')
-          throw new ArtifactError({ code: 'artifact_invalid_id', message: 'id must be a string' });
-        if (name === 'artifact_read') {
-          const page = await library.readPage(args.id, {
-            ...scope,
-            offset: optionalInt(args.offset),
-            limit: optionalInt(args.limit),
-            unit: args.unit === 'chars' ? 'chars' : 'lines',
-            signal: options.signal,
+          throw new ArtifactError({
+            code: 'artifact_invalid_argument',
+            message: 'id must be a string',
           });
-          const end = page.offset + page.count;
-          const next =
-            page.nextOffset === null ? 'end of artifact' : `next offset ${page.nextOffset}`;
-          const cut = page.truncatedLine ? '; a long line was cut' : '';
-          return `[artifact ${page.id} ${page.unit} ${page.offset}-${end}; ${next}${cut}]\n${page.text}`;
+        const signal = options.signal ? { signal: options.signal } : {};
+        if (name === 'artifact_read') {
+          const page = await library.readPage(args.id.trim(), {
+            ...scope,
+            offset: optionalInt(args, 'offset'),
+            limit: optionalInt(args, 'limit'),
+            column: optionalInt(args, 'column'),
+            ...signal,
+          });
+          return formatArtifactPage(page);
         }
         if (name === 'artifact_search') {
           if (typeof args.pattern !== 'string')
             throw new ArtifactError({
-              code: 'artifact_invalid_id',
+              code: 'artifact_invalid_argument',
               message: 'pattern must be a string',
             });
-          const result = await library.search(args.id, args.pattern, {
+          const result = await library.search(args.id.trim(), args.pattern, {
             ...scope,
             regex: args.regex === true,
-            maxMatches: optionalInt(args.max_matches),
-            signal: options.signal,
+            caseSensitive: args.case_sensitive === true,
+            maxMatches: optionalInt(args, 'max_matches'),
+            fromLine: optionalInt(args, 'from_line'),
+            fromColumn: optionalInt(args, 'from_column'),
+            ...signal,
           });
-          const head = `[artifact ${result.id}: ${result.matches.length}${result.truncated ? '+' : ''} matching lines]`;
-          return [head, ...result.matches.map((match) => `${match.line}: ${match.text}`)].join(
-            '\n',
-          );
+          return formatArtifactSearch(result);
         }
         return `error: unknown tool ${name}`;
       } catch (error) {
-        if (ArtifactError.isInstance(error)) return `error: ${error.message}`;
+        if (ArtifactError.isInstance(error)) return `error: ${error.code}: ${error.message}`;
         throw error;
       }
     },

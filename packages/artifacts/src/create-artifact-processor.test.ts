@@ -49,8 +49,9 @@ describe('createArtifactProcessor', () => {
     const marker = parseExcerptMarker(
       text.split('\n').find((line) => line.startsWith('[... elided'))!,
     );
-    expect(marker).toMatchObject({ file: 'step-42.txt', digest: sha256Hex(result) });
-    expect(await readFile(join(store.dir, 'step-42.txt'), 'utf8')).toBe(result);
+    const file = `step-42-${sha256Hex(result).slice(0, 16)}.txt`;
+    expect(marker).toMatchObject({ file, digest: sha256Hex(result) });
+    expect(await readFile(join(store.dir, file), 'utf8')).toBe(result);
   });
 
   it('returns a result that fits unchanged and rejects when aborted', async () => {

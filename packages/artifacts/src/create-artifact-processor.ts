@@ -8,27 +8,39 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
+import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
 import { describeText } from './describe-text.js';
 import { excerpt, minimumExcerptBudget } from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
-import { isSafeId } from './safe-id.js';
-import { sha256Hex } from './sha256-hex.js';
+import { headGraphemes } from './grapheme-window.js';
+import { kindForTool } from './kind-for-tool.js';
+import type { ProjectionPolicy } from './projection-policy.js';
+import { artifactPointerLine, buildArtifactRecord } from './record-stored-artifact.js';
 
 /** Settings of `createArtifactProcessor`. */
 export interface ArtifactProcessorSettings {
   /** Where full results go. Default none: the marker says the result was not stored. */
   store?: ArtifactStore;
+  /** The session the records belong to. Default: `store.sessionId` (the store directory's name). */
+  sessionId?: string;
   /** Share of the kept text taken from the head, 0–1. Default 0.75. */
   headShare?: number;
+  /** Routes `context.toolName` to the kind recorded in the index. Default `DEFAULT_PROJECTION_POLICIES`. */
+  policies?: readonly ProjectionPolicy[];
+  /** Milliseconds since the epoch, for index records. Default `Date.now`. */
+  clock?: () => number;
 }
 
 /**
- * The core `ResultProcessor` seam over the excerpt: a result over `maxBytes` becomes a head/tail
- * excerpt of at most `maxBytes` UTF-8 bytes (and as many chars), marker included, and its full
- * bytes go to the store under `context.stepId` (or a digest-derived id). A failed write fails
- * open to the "not stored" marker. Rejects with the signal's reason when it is already aborted,
- * and with `BudgetTooSmallError` when `maxBytes` cannot hold the marker line (~150 bytes).
+ * The core `ResultProcessor` seam over the excerpt, on the same settle path as a session
+ * transcript: a result over `maxBytes` is written to the store (under `context.stepId`, any
+ * shape) and indexed, and the view is one pointer line naming the `art_` id and
+ * `artifact_read`, then a head/tail excerpt whose marker names the file, all within `maxBytes`
+ * UTF-8 bytes (the pointer line is left out when the budget cannot hold it). A failed write or
+ * index append fails open to the "not stored" marker. Rejects with the signal's reason when it is
+ * already aborted, and with `BudgetTooSmallError` when `maxBytes` cannot hold the marker line
+ * (~150 bytes).
  */
 export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}): ResultProcessor {
   return {
@@ -40,16 +52,33 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
       if (originalBytes <= maxBytes)
         return { text: result, metadata: losslessMetadata(result, result) };
       let stored: StoredArtifact | undefined;
+      let record: ArtifactRecord | undefined;
       let failed = false;
-      if (settings.store) {
-        const opId = isSafeId(context.stepId)
-          ? context.stepId
-          : `result-${sha256Hex(result).slice(0, 16)}`;
+      const store = settings.store;
+      if (store) {
         try {
-          stored = await settings.store.store(opId, result, { signal: context.signal });
+          stored = await store.store(context.stepId ?? 'result', result, {
+            signal: context.signal,
+          });
+          const preview = headGraphemes(result, 400).text;
+          record = await store.index.add(
+            buildArtifactRecord({
+              sessionId: settings.sessionId ?? store.sessionId,
+              stored,
+              ...(context.stepId === undefined ? {} : { toolCallId: context.stepId }),
+              ...(context.toolName ? { toolName: context.toolName } : {}),
+              kind: kindForTool(context.toolName, preview, settings.policies),
+              preview,
+              ...(settings.clock ? { clock: settings.clock } : {}),
+            }),
+            { signal: context.signal },
+          );
         } catch (error) {
-          if (!ArtifactError.isInstance(error) || error.code !== 'artifact_store_failed')
+          context.signal?.throwIfAborted();
+          if (ArtifactError.isInstance(error) && error.code !== 'artifact_store_failed')
             throw error;
+          stored = undefined;
+          record = undefined;
           failed = true;
         }
       }
@@ -70,22 +99,27 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
           what: 'an artifact excerpt',
         });
       }
-      // Every char is at least one byte, so a char budget of maxBytes never binds first.
-      const cut = excerpt(result, maxBytes, source, {
-        maxBytes,
+      const pointer = record ? `${artifactPointerLine(record)}\n` : '';
+      const pointerBytes = utf8ByteLength(pointer);
+      const withPointer = pointer !== '' && maxBytes - pointerBytes >= minimumBytes;
+      const room = withPointer ? maxBytes - pointerBytes : maxBytes;
+      // Every char is at least one byte, so a char budget of `room` never binds first.
+      const cut = excerpt(result, room, source, {
+        maxBytes: room,
         ...(settings.headShare === undefined ? {} : { headShare: settings.headShare }),
       });
-      const outputBytes = utf8ByteLength(cut.text);
+      const text = withPointer ? pointer + cut.text : cut.text;
+      const outputBytes = utf8ByteLength(text);
       return {
-        text: cut.text,
+        text,
         metadata: {
-          contentLost: cut.contentLost,
+          contentLost: true,
           originalBytes,
           outputBytes,
           strategy: 'bytes',
           keptRatio:
             originalBytes > 0
-              ? (outputBytes - utf8ByteLength(cut.marker ?? '')) / originalBytes
+              ? (utf8ByteLength(cut.head) + utf8ByteLength(cut.tail)) / originalBytes
               : 1,
         },
       };

@@ -2,12 +2,14 @@ import { countGraphemes } from './count-graphemes.js';
 import { assembleExcerpt, excerpt, minimumExcerptBudget } from './excerpt.js';
 import { formatCount } from './excerpt-marker.js';
 import { headGraphemeRun, headGraphemes, tailGraphemeRun } from './grapheme-window.js';
+import { inferArtifactKind } from './infer-artifact-kind.js';
 import type {
   Projection,
   ProjectionContext,
   ProjectionPolicy,
   ToolOutput,
 } from './projection-policy.js';
+import { matchToolNames } from './tool-name-matcher.js';
 
 const LINE_CHARS = 240;
 
@@ -105,7 +107,22 @@ const size = (context: ProjectionContext) =>
 /** `read_file` and kin: the path, the line range and a head/tail excerpt. */
 export const fileReadPolicy: ProjectionPolicy = {
   name: 'file-read',
-  matches: (tool) => /(^|_)(read|read_file|fs_read|view_file|cat|open_file)$/i.test(tool),
+  kind: 'file_read',
+  matches: matchToolNames({
+    names: [
+      'read',
+      'read_file',
+      'readfile',
+      'file_read',
+      'fs_read',
+      'view_file',
+      'open_file',
+      'cat',
+      'get_file_contents',
+      'read_text_file',
+    ],
+    patterns: [/^read_[a-z0-9_]*file$/],
+  }),
   project(output, context): Projection {
     const path = stringArg(output, 'path', 'file', 'file_path', 'filename') ?? '(unknown path)';
     const from = stringArg(output, 'start_line', 'offset', 'from');
@@ -125,8 +142,24 @@ export const fileReadPolicy: ProjectionPolicy = {
 /** Search tools: compact matches stay inline (first matches, one clipped line each). */
 export const searchPolicy: ProjectionPolicy = {
   name: 'search',
-  matches: (tool) => /(search|grep|find|rg|ripgrep|glob)/i.test(tool),
-  keepInline: () => false,
+  kind: 'tool_output',
+  matches: matchToolNames({
+    names: [
+      'search',
+      'grep',
+      'rg',
+      'ripgrep',
+      'find',
+      'glob',
+      'search_files',
+      'grep_search',
+      'file_search',
+      'find_files',
+      'codebase_search',
+      'search_code',
+    ],
+    patterns: [/^(?:search|grep|find)_[a-z0-9_]+$/, /^[a-z0-9_]+_search$/],
+  }),
   project(output, context): Projection {
     const pattern = stringArg(output, 'pattern', 'query', 'regex', 'q') ?? '';
     const total = lineCount(output.output);
@@ -150,7 +183,26 @@ export const searchPolicy: ProjectionPolicy = {
 /** Terminal commands: command and exit code, then the last ~20 lines (errors first on failure). */
 export const terminalPolicy: ProjectionPolicy = {
   name: 'terminal',
-  matches: (tool) => /(terminal|shell|bash|exec|run_command|command|sh)$/i.test(tool),
+  kind: 'terminal_log',
+  matches: matchToolNames({
+    names: [
+      'terminal',
+      'bash',
+      'sh',
+      'zsh',
+      'shell',
+      'exec',
+      'execute',
+      'command',
+      'local_shell',
+      'run_command',
+      'run_terminal_cmd',
+      'execute_command',
+      'run_shell_command',
+      'shell_command',
+    ],
+    patterns: [/^(?:run|exec|execute)_(?:shell|bash|terminal|command|cmd)$/],
+  }),
   project(output, context): Projection {
     const command = stringArg(output, 'command', 'cmd', 'script') ?? '(command not given)';
     const failed =
@@ -174,7 +226,11 @@ export const terminalPolicy: ProjectionPolicy = {
 /** Patches and diffs: the files touched with +/- counts, then an excerpt. */
 export const diffPolicy: ProjectionPolicy = {
   name: 'diff',
-  matches: (tool) => /(patch|diff|apply_patch|git_diff|edit)/i.test(tool),
+  kind: 'diff',
+  matches: matchToolNames({
+    names: ['patch', 'diff', 'apply_patch', 'git_diff', 'edit', 'edit_file', 'multi_edit'],
+    patterns: [/^(?:git_)?diff_[a-z0-9_]+$/, /^[a-z0-9_]+_diff$/],
+  }),
   project(output, context): Projection {
     const files = new Map<string, { added: number; removed: number }>();
     let current: { added: number; removed: number } | undefined;
@@ -207,7 +263,27 @@ export const diffPolicy: ProjectionPolicy = {
 /** Docs and skills: name, first paragraph and hash, then an excerpt. */
 export const docPolicy: ProjectionPolicy = {
   name: 'doc',
-  matches: (tool) => /(skill|doc|readme|manual|help|browser_snapshot|fetch|web)/i.test(tool),
+  kind: 'doc',
+  matches: matchToolNames({
+    names: [
+      'skill_view',
+      'doc',
+      'docs',
+      'readme',
+      'manual',
+      'help',
+      'browser_snapshot',
+      'fetch',
+      'web_fetch',
+      'webfetch',
+      'fetch_url',
+    ],
+    patterns: [
+      /^skill_[a-z0-9_]+$/,
+      /^browser_[a-z0-9_]+$/,
+      /^(?:get|read|view)_(?:doc|docs|skill|manual)[a-z0-9_]*$/,
+    ],
+  }),
   project(output, context): Projection {
     const name = stringArg(output, 'name', 'skill', 'url', 'path', 'topic') ?? output.toolName;
     const firstParagraph = clip(
@@ -229,7 +305,11 @@ export const docPolicy: ProjectionPolicy = {
 /** Listings (issues, PRs, JSON arrays): the count and the first items. */
 export const listPolicy: ProjectionPolicy = {
   name: 'list',
-  matches: (tool) => /(^list_|_list$|^list$|issues|pulls|prs|ls$)/i.test(tool),
+  kind: 'tool_output',
+  matches: matchToolNames({
+    names: ['ls', 'list', 'list_dir', 'list_directory', 'issues', 'pulls'],
+    patterns: [/^list_[a-z0-9_]+$/, /^[a-z0-9_]+_list$/],
+  }),
   project(output, context): Projection {
     let count: number | undefined;
     const top: string[] = [];
@@ -271,10 +351,11 @@ export const listPolicy: ProjectionPolicy = {
 /** Anything else: a head/tail excerpt. */
 export const fallbackPolicy: ProjectionPolicy = {
   name: 'tool-output',
+  kind: 'tool_output',
   matches: () => true,
   project(output, context): Projection {
     return {
-      kind: 'tool_output',
+      kind: inferArtifactKind(output.output),
       title: output.toolName,
       summary: `Output of ${output.toolName} (${size(context)}).`,
       body: withExcerpt([], output, context),

@@ -1,6 +1,5 @@
 import { CONFIG_KNOBS, type CompactionConfig, InvalidArgumentError } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
-import { artifactIdFor } from './artifact-id.js';
 import type { ArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
@@ -10,6 +9,7 @@ import { describeText } from './describe-text.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
+import { artifactPointerLine, buildArtifactRecord } from './record-stored-artifact.js';
 
 /** Inputs of `externalizeToolOutput` besides the output. */
 export interface ExternalizeOptions {
@@ -21,9 +21,9 @@ export interface ExternalizeOptions {
   config?: Pick<CompactionConfig, 'artifacts'>;
   /** Where full outputs go; without one the content says the output was not stored. */
   store?: ArtifactStore;
-  /** The store's index; records are added after the file is written. */
+  /** The index records are added to after the file is written. Default: `store.index`. */
   index?: ArtifactIndex;
-  /** Projection policies, first match wins. Default `DEFAULT_PROJECTION_POLICIES`. */
+  /** Projection policies, first match wins; a policy's `keepInline` keeps an output whole. Default `DEFAULT_PROJECTION_POLICIES`. */
   policies?: readonly ProjectionPolicy[];
   /** The message the result belongs to, for the artifact id. */
   messageId?: string | number;
@@ -92,6 +92,7 @@ export async function externalizeToolOutput(
       message: `no projection policy matches tool ${JSON.stringify(output.toolName)}`,
     });
   }
+  if (policy.keepInline?.(output)) return { content: output.output, contentLost: false };
   let stored: StoredArtifact | undefined;
   let failure: ArtifactError | undefined;
   if (options.store) {
@@ -106,13 +107,6 @@ export async function externalizeToolOutput(
   }
   // The store measured bytes, chars and digest while writing; measure only when it did not.
   const description = stored ?? describeText(output.output);
-  const id = artifactIdFor({
-    sessionId: options.sessionId,
-    messageId: options.messageId,
-    toolCallId: output.toolCallId,
-    toolName: output.toolName,
-    contentDigest: description.digest,
-  });
   const draftSource: ExcerptSource = {
     totalChars: description.chars,
     totalBytes: description.bytes,
@@ -126,31 +120,27 @@ export async function externalizeToolOutput(
   const summary = headGraphemes(draft.summary.replace(/\s+/g, ' '), 200).text;
   let artifact: ArtifactRecord | undefined;
   if (stored) {
-    const record: ArtifactRecord = {
-      id,
+    const record = buildArtifactRecord({
       sessionId: options.sessionId,
+      stored,
       toolCallId: output.toolCallId,
       toolName: output.toolName,
+      ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
       kind: draft.kind,
-      title: headGraphemes(draft.title, 160).text,
+      title: draft.title,
       summary,
       preview: headGraphemes(output.output, 400).text,
-      chars: stored.chars,
-      bytes: stored.bytes,
-      digest: stored.digest,
-      path: stored.file,
-      createdAt: (options.clock ?? Date.now)(),
-    };
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    const index = options.index ?? options.store?.index;
     try {
-      artifact = options.index
-        ? await options.index.add(record, { signal: options.signal })
-        : record;
+      artifact = index ? await index.add(record, { signal: options.signal }) : record;
     } catch (error) {
       // The file is written but nothing can find it by id: an orphan, reported as not stored.
       stored = undefined;
       failure = new ArtifactError({
         code: 'artifact_store_failed',
-        message: `Could not index the result of ${output.toolCallId}: ${String(error)}`,
+        message: `Could not index the result of ${JSON.stringify(output.toolCallId)}: ${String(error)}`,
         cause: error,
       });
     }
@@ -161,9 +151,10 @@ export async function externalizeToolOutput(
   const failed =
     output.isError === true || (output.exitCode !== undefined && output.exitCode !== 0);
   const verb = failed ? 'failed' : 'completed';
-  const pointer = stored
-    ? `Full output stored as artifact ${id} (${stored.file}). Use artifact_read("${id}", offset, limit) or artifact_search("${id}", pattern) to see more.`
-    : `Full output not stored (${source.notStoredReason}); only this excerpt remains.`;
+  const pointer =
+    stored && artifact
+      ? artifactPointerLine(artifact)
+      : `Full output not stored (${source.notStoredReason}); only this excerpt remains.`;
   const header = `Tool ${output.toolName} ${verb}. ${summary}\n${pointer}\n`;
   const room = limit - countGraphemes(header);
   const content = header + policy.project(output, { budgetChars: room, source }).body;

@@ -1,20 +1,28 @@
 export { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 export { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
+export { artifactFileName, operationSlug } from './artifact-file-name.js';
 export {
   type ArtifactFileSystem,
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
 } from './artifact-file-system.js';
 export { type ArtifactIdInput, artifactIdFor } from './artifact-id.js';
-export { ARTIFACT_INDEX_FILE, type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
+export {
+  ARTIFACT_INDEX_FILE,
+  type ArtifactIndex,
+  type ArtifactIndexObserver,
+  createArtifactIndex,
+} from './artifact-index.js';
 export {
   type ArtifactLibrary,
-  type ArtifactMatch,
+  type ArtifactLibrarySettings,
   type ArtifactPage,
-  compileSearchPattern,
+  type ArtifactSearchResult,
   createArtifactLibrary,
   PAGE_LIMITS,
-  type PageUnit,
+  type ReadPageOptions,
+  type ResolvedArtifact,
+  SEARCH_LIMITS,
   type SearchOptions,
 } from './artifact-library.js';
 export type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
@@ -30,12 +38,16 @@ export {
   createArtifactStore,
   type StoredArtifact,
   type StoreStreamOptions,
+  storeSessionId,
 } from './artifact-store.js';
 export {
   ANTHROPIC_ARTIFACT_TOOLS,
+  ARTIFACT_TOOL_TEXT,
   type ArtifactToolHandler,
   type ArtifactToolName,
   createArtifactToolHandler,
+  formatArtifactPage,
+  formatArtifactSearch,
   OPENAI_ARTIFACT_TOOLS,
 } from './artifact-tools.js';
 export { countGraphemes, createGraphemeCounter, type GraphemeCounter } from './count-graphemes.js';
@@ -74,7 +86,9 @@ export {
   headGraphemes,
   tailGraphemes,
 } from './grapheme-window.js';
+export { inferArtifactKind } from './infer-artifact-kind.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
+export { kindForTool } from './kind-for-tool.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
 export type {
   Projection,
@@ -88,8 +102,24 @@ export {
   type PruneReport,
   pruneArtifacts,
 } from './prune-artifacts.js';
-export { recordStoredArtifact } from './record-stored-artifact.js';
+export type {
+  TextMatch,
+  TextPage,
+  TextPosition,
+  TextSearchResult,
+} from './read-artifact-text.js';
+export {
+  type ArtifactRecordInput,
+  artifactPointerLine,
+  buildArtifactRecord,
+  recordStoredArtifact,
+} from './record-stored-artifact.js';
 export { assertSafeId, isSafeId } from './safe-id.js';
+export {
+  compileSearchPattern,
+  MAX_PATTERN_CHARS,
+  type SearchMatcher,
+} from './search-pattern.js';
 export {
   loadTranscript,
   openSessionTranscript,
@@ -109,3 +139,4 @@ export {
   excerptStream,
   type StreamExcerptResult,
 } from './store-stream-excerpt.js';
+export { matchToolNames, type ToolNameSpec } from './tool-name-matcher.js';

@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactServer, type RunningArtifactServer } from './artifact-server.js';
+import { createArtifactStore } from './artifact-store.js';
 import { createModelCallLog } from './model-call-log.js';
+import { recordStoredArtifact } from './record-stored-artifact.js';
+import { openSessionTranscript } from './session-transcript.js';
+import { sha256Hex } from './sha256-hex.js';
 import { makeSessionDir } from './test-support/make-session-dir.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -19,14 +23,75 @@ if (!available && !runInCi) {
 }
 const screenshotDir = fileURLToPath(new URL('../test-results/', import.meta.url));
 
+const diff = [
+  'diff --git a/src/app.ts b/src/app.ts',
+  '--- a/src/app.ts',
+  '+++ b/src/app.ts',
+  ...Array.from(
+    { length: 400 },
+    (_, i) => `@@ -${i * 10},3 +${i * 10},3 @@\n-const a${i} = 1;\n+const a${i} = 2;`,
+  ),
+].join('\n');
+// Built as text so the 64-bit numbers are exactly what a JSON.parse round trip would change.
+const json = `{"items":[${Array.from({ length: 300 }, (_, i) => `{"id":"9007199254740993${i}","n":1234567890123456789${i % 10},"ok":${i % 2 === 0},"tags":[]}`).join(',')}]}`;
+const warnLog = Array.from({ length: 3000 }, (_, i) =>
+  i % 40 === 7
+    ? `2026-04-24T10:00:00Z WARN worker ${i} slow response`
+    : `2026-04-24T10:00:00Z INFO worker ${i} ok`,
+).join('\n');
+
+async function shot(page: Page, name: string) {
+  await mkdir(screenshotDir, { recursive: true });
+  const path = `${screenshotDir}${name}.png`;
+  await page.screenshot({ path, fullPage: false });
+  expect((await stat(path)).size).toBeGreaterThan(10_000);
+}
+
 describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', () => {
   let root: string;
   let ids: { terminal: string; read: string };
   let server: RunningArtifactServer;
   let browser: Browser;
+  const more: Record<string, string> = {};
 
   beforeAll(async () => {
     ({ root, ids } = await makeSessionDir());
+    let t = 1_750_000_000_000;
+    const session = await openSessionTranscript({
+      path: join(root, 'inspect.jsonl'),
+      clock: () => (t += 60_000),
+    });
+    more.log = (
+      await session.settleToolResult({
+        toolName: 'terminal',
+        toolCallId: 'c_log',
+        args: { command: 'make' },
+        output: warnLog,
+      })
+    ).artifact!.id;
+    more.diff = (
+      await session.settleToolResult({
+        toolName: 'apply_patch',
+        toolCallId: 'c_diff',
+        output: diff,
+      })
+    ).artifact!.id;
+    more.json = (
+      await session.settleToolResult({ toolName: 'fetch_api', toolCallId: 'c_json', output: json })
+    ).artifact!.id;
+    // Stored with no tool name (as `compaction store` does): the kind comes from the content.
+    const store = createArtifactStore({ dir: join(root, 'inspect.artifacts') });
+    const stored = await store.store('cli-1', diff.replace(/a(\d)/g, 'b$1'));
+    more.cliDiff = (
+      await recordStoredArtifact({
+        index: store.index,
+        sessionId: 'inspect',
+        stored,
+        toolCallId: 'cli-1',
+        preview: diff.slice(0, 400),
+        clock: () => (t += 60_000),
+      })
+    ).id;
     server = await createArtifactServer({ dir: root, token: 'tok-123' }).listen();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -48,12 +113,20 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it('lists, opens, pages and searches an artifact', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  async function open(hash = '#token=tok-123') {
+    const context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}#token=tok-123`);
+    await page.goto(`${server.url}${hash}`);
+    return { page, errors };
+  }
 
+  it('lists, opens with line numbers, pages first/next/last/tail, goes to a line', async () => {
+    const { page, errors } = await open();
     await page.getByTestId('sessions').getByText('demo-session').click();
     const artifacts = page.getByTestId('artifacts');
     await expect.poll(() => artifacts.locator('li').count()).toBe(2);
@@ -64,26 +137,154 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     const content = page.getByTestId('content');
     await expect.poll(() => content.textContent()).toContain('line 1: step 0 ok ✓');
     expect(await page.getByTestId('artifact-title').textContent()).toBe('terminal make test');
-    expect(await page.getByTestId('range').textContent()).toBe('lines 1–100');
+    expect(await page.getByTestId('range').textContent()).toBe('lines 1–100 of 1200');
+    expect(await content.locator('.row').first().locator('.ln').textContent()).toBe('1');
 
     await page.getByTestId('next').click();
-    await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 101–200');
-    expect(await content.textContent()).toContain('line 101: step 100 ok ✓');
-    expect(await content.textContent()).not.toContain('line 100: step 99');
+    await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 101–200 of 1200');
+    expect(await content.locator('.row[data-line="101"] .tx').textContent()).toBe(
+      'line 101: step 100 ok ✓',
+    );
+    await page.getByTestId('last').click();
+    await expect
+      .poll(() => page.getByTestId('range').textContent())
+      .toBe('lines 1101–1200 of 1200 (end)');
+    expect(await page.getByTestId('next').isDisabled()).toBe(true);
+    await page.getByTestId('first').click();
+    await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 1–100 of 1200');
+    await page.getByTestId('tail').click();
+    await expect
+      .poll(() => page.getByTestId('range').textContent())
+      .toBe('lines 1101–1200 of 1200 (end)');
 
-    await page.getByTestId('pattern').fill('quota');
-    await page.getByTestId('search').click();
-    await expect.poll(() => page.getByTestId('match-count').textContent()).toBe('1 matching lines');
-    await page.getByTestId('matches').getByText('778: ERROR: disk quota exceeded').click();
-    await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 701–800');
-    expect(await content.textContent()).toContain('needle-777');
-
-    await mkdir(screenshotDir, { recursive: true });
-    const shot = `${screenshotDir}inspector.png`;
-    await page.screenshot({ path: shot, fullPage: true });
-    expect((await stat(shot)).size).toBeGreaterThan(10_000);
+    await page.getByTestId('goto-line').fill('640');
+    await page.getByTestId('goto').click();
+    await expect.poll(() => content.locator('.row.hit').getAttribute('data-line')).toBe('640');
+    expect(await content.locator('.row.hit .tx').textContent()).toBe('line 640: step 639 ok ✓');
+    expect(await page.evaluate('location.hash')).toMatch(
+      /^#session=demo-session&artifact=art_\w+&line=630$/,
+    );
+    await shot(page, 'inspector-goto-line');
     expect(errors).toEqual([]);
-    expect(ids.terminal).toMatch(/^art_/);
+  });
+
+  it('highlights a match and scrolls it into view, and pages past 50 matches', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('sessions').getByText('inspect').click();
+    await page
+      .getByTestId('artifacts')
+      .locator('li')
+      .filter({ hasText: 'terminal make' })
+      .locator('button')
+      .click();
+    await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 1–100 of 3000');
+    await page.getByTestId('pattern').fill('WARN');
+    await page.getByTestId('search').click();
+    await expect.poll(() => page.getByTestId('match-count').textContent()).toBe('50+ matches');
+    await page.getByTestId('more-matches').click();
+    await expect.poll(() => page.getByTestId('match-count').textContent()).toBe('75 matches');
+    expect(await page.getByTestId('more-matches').isHidden()).toBe(true);
+    const last = page.getByTestId('match').last();
+    expect(await last.textContent()).toBe(
+      '2968:22: 2026-04-24T10:00:00Z WARN worker 2967 slow response',
+    );
+    await last.click();
+    const mark = page.getByTestId('content').locator('.row.hit mark');
+    await expect.poll(() => mark.textContent()).toBe('WARN');
+    expect(await page.getByTestId('content').locator('.row.hit').getAttribute('data-line')).toBe(
+      '2968',
+    );
+    // Scrolled into view inside the content box.
+    const visible = await page.evaluate(`(() => {
+      const box = document.getElementById('content').getBoundingClientRect();
+      const hit = document.querySelector('#content .row.hit').getBoundingClientRect();
+      return hit.top >= box.top && hit.bottom <= box.bottom;
+    })()`);
+    expect(visible).toBe(true);
+    expect(await page.getByTestId('content').locator('.row.lvl-warn').count()).toBeGreaterThan(0);
+    await shot(page, 'inspector-search-highlight');
+    expect(errors).toEqual([]);
+  });
+
+  it('filters and sorts by tool, kind and time, shows diff kinds, and links each artifact', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('sessions').getByText('inspect').click();
+    const items = page.getByTestId('artifacts').locator('li');
+    await expect.poll(() => items.count()).toBe(4);
+    // Newest first by default.
+    expect(await items.first().textContent()).toContain('cli-1');
+    expect(await page.getByTestId('kind').allTextContents()).toEqual([
+      'diff',
+      'tool_output',
+      'diff',
+      'terminal_log',
+    ]);
+    await page.getByTestId('sort').selectOption('oldest');
+    expect(await items.first().textContent()).toContain('terminal make');
+    await page.getByTestId('filter-kind').selectOption('diff');
+    await expect.poll(() => items.count()).toBe(2);
+    await page.getByTestId('filter-kind').selectOption('');
+    await page.getByTestId('filter-tool').selectOption('apply_patch');
+    await expect.poll(() => items.count()).toBe(1);
+    await page.getByTestId('filter-tool').selectOption('');
+    await page.getByTestId('filter-age').selectOption('3600000');
+    await expect.poll(() => items.count()).toBe(0);
+    await page.getByTestId('filter-age').selectOption('');
+    await page.getByTestId('sort').selectOption('largest');
+    await expect.poll(() => items.count()).toBe(4);
+    const href = await items
+      .filter({ hasText: 'apply_patch' })
+      .getByTestId('artifact-link')
+      .getAttribute('href');
+    expect(href).toBe(`#session=inspect&artifact=${more.diff}`);
+    await items.filter({ hasText: 'apply_patch' }).locator('button').click();
+    await expect
+      .poll(() => page.getByTestId('content').locator('.row.add').count())
+      .toBeGreaterThan(10);
+    expect(await page.getByTestId('content').locator('.row.del').count()).toBeGreaterThan(10);
+    await shot(page, 'inspector-diff');
+
+    // The link opens the artifact in a fresh page (the token is kept in sessionStorage only).
+    const fresh = await open(`${href}&line=3`);
+    await fresh.page.getByTestId('token').fill('tok-123');
+    await fresh.page.getByTestId('token-save').click();
+    await expect
+      .poll(() => fresh.page.getByTestId('artifact-title').textContent())
+      .toBe('apply_patch (1 files)');
+    expect(
+      await fresh.page.getByTestId('content').locator('.row.hit').getAttribute('data-line'),
+    ).toBe('3');
+    expect(errors).toEqual([]);
+  });
+
+  it('pretty-prints JSON without touching its numbers, and downloads the raw bytes', async () => {
+    const { page, errors } = await open();
+    await page.getByTestId('sessions').getByText('inspect').click();
+    await page
+      .getByTestId('artifacts')
+      .locator('li')
+      .filter({ hasText: 'fetch_api' })
+      .locator('button')
+      .click();
+    await expect
+      .poll(() => page.getByTestId('range').textContent())
+      .toMatch(/line 1, columns 1–\d+ of \d+ \(long line\)|lines 1–1 of 1/);
+    await page.getByTestId('pretty').check();
+    await expect
+      .poll(() => page.getByTestId('range').textContent())
+      .toMatch(/^pretty JSON lines 1–100 of \d+$/);
+    const text = await page.getByTestId('content').textContent();
+    expect(text).toContain('"id": "90071992547409930"');
+    expect(text).toContain('"n": 12345678901234567890');
+    await shot(page, 'inspector-pretty-json');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('download').click(),
+    ]);
+    const path = await download.path();
+    expect(sha256Hex(await readFile(path))).toBe(sha256Hex(json));
+    expect(download.suggestedFilename()).toMatch(/^c_json-[0-9a-f]{16}\.txt$/);
+    expect(errors).toEqual([]);
   });
 
   it('lists the recorded model calls per request in the second tab', async () => {
@@ -117,10 +318,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
       usage: { inputTokens: 17_000, outputTokens: 40 },
       durationMs: 430,
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${server.url}#token=tok-123`);
+    const { page, errors } = await open();
     await page.getByTestId('sessions').getByText('demo-session').click();
     await page.getByTestId('tab-calls').click();
     const rows = page.getByTestId('call-row');
@@ -135,19 +333,21 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     expect(await rows.nth(0).locator('pre').textContent()).toBe(
       'chunk one: pool exhausted at 06:43',
     );
-    await mkdir(screenshotDir, { recursive: true });
-    await page.screenshot({ path: `${screenshotDir}inspector-model-calls.png`, fullPage: true });
+    await shot(page, 'inspector-model-calls');
     await page.getByTestId('tab-artifacts').click();
     await expect.poll(() => page.getByTestId('artifacts').locator('li').count()).toBe(2);
     expect(errors).toEqual([]);
+    expect(ids.read).toMatch(/^art_/);
   });
 
-  it('shows the error instead of data when the token is wrong', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}#token=wrong`);
+  it('shows the error instead of data when the token is wrong, and takes a token typed in', async () => {
+    const { page } = await open('#token=wrong');
     await expect
       .poll(() => page.locator('#status').textContent())
       .toContain('missing or wrong bearer token');
     expect(await page.getByTestId('sessions').locator('li').count()).toBe(0);
+    await page.getByTestId('token').fill('tok-123');
+    await page.getByTestId('token-save').click();
+    await expect.poll(() => page.getByTestId('sessions').locator('li').count()).toBe(2);
   });
 });

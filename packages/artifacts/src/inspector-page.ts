@@ -1,11 +1,16 @@
 /**
- * The inspector: one self-contained page (no external assets) that lists sessions and their
- * artifacts, opens one page by page and searches inside it, through the JSON API of the same
- * server. Artifact text is untrusted and only ever set through `textContent`. A bearer token,
- * when the server needs one, is read from the URL fragment (`#token=…`), which browsers never
- * send to the server or in a Referer.
+ * The inspector: one self-contained page (no external assets) over the JSON API of the same
+ * server. It lists sessions and their artifacts (filter by tool, kind and age; sort by time,
+ * size or tool; a link per artifact), shows an artifact with line numbers page by page (first,
+ * previous, next, last, the tail, go to a line, windows of a long line), searches inside it
+ * (literal or RE2 regex, matches paged past 50, each match highlighted and scrolled into view),
+ * pretty-prints JSON without re-parsing its numbers, colours diffs and logs, and downloads the
+ * raw bytes. Artifact text is untrusted and only ever set through `textContent`. A bearer token,
+ * when the server needs one, is typed into the token field or read from the URL fragment
+ * (`#token=…`, which browsers never send to the server or in a Referer), and kept in
+ * `sessionStorage` only.
  */
-export const INSPECTOR_PAGE = `<!doctype html>
+export const INSPECTOR_PAGE = String.raw`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -13,20 +18,39 @@ export const INSPECTOR_PAGE = `<!doctype html>
 <title>Compaction artifacts</title>
 <style>
   :root { font-family: system-ui, sans-serif; color: #1d2330; background: #f6f7f9; }
-  body { margin: 0; display: grid; grid-template-columns: 20rem 1fr; height: 100vh; }
+  body { margin: 0; display: grid; grid-template-columns: 22rem 1fr; height: 100vh; }
   aside { border-right: 1px solid #d5d9e0; overflow: auto; background: #fff; }
   main { overflow: auto; padding: 1rem 1.5rem; }
   h1 { font-size: 1rem; margin: 0; padding: .75rem 1rem; border-bottom: 1px solid #d5d9e0; }
   h2 { font-size: .8rem; text-transform: uppercase; color: #5b6475; margin: 1rem 1rem .25rem; }
   ul { list-style: none; margin: 0; padding: 0; }
-  li button { all: unset; box-sizing: border-box; display: block; width: 100%; padding: .5rem 1rem; cursor: pointer; }
-  li button:hover, li button[aria-current="true"] { background: #e8eefc; }
+  li { position: relative; }
+  li button.pick { all: unset; box-sizing: border-box; display: block; width: 100%; padding: .5rem 2.5rem .5rem 1rem; cursor: pointer; }
+  li button.pick:hover, li button.pick[aria-current="true"] { background: #e8eefc; }
+  li a.link { position: absolute; right: .6rem; top: .5rem; font-size: .75rem; color: #3056d3; }
   .meta { font-size: .75rem; color: #5b6475; }
+  .kind { display: inline-block; font-size: .7rem; padding: 0 .35rem; border-radius: .6rem; background: #eef0f4; color: #3b4252; }
+  .kind.diff { background: #e6f4ea; color: #1e6b34; }
+  .kind.terminal_log { background: #fff4e0; color: #8a5200; }
+  .kind.file_read { background: #e8eefc; color: #2448a8; }
+  .kind.doc { background: #f3e8fc; color: #6b2aa8; }
   .preview { font: .75rem ui-monospace, monospace; color: #3b4252; white-space: pre-wrap; max-height: 3.2em; overflow: hidden; }
-  pre { background: #fff; border: 1px solid #d5d9e0; padding: .75rem; white-space: pre-wrap; word-break: break-word; font: .8rem/1.4 ui-monospace, monospace; min-height: 10rem; }
-  .bar { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }
+  .filters { display: grid; grid-template-columns: 1fr 1fr; gap: .35rem; padding: 0 1rem; }
+  .filters select, .filters input { font-size: .8rem; min-width: 0; }
+  .token { display: flex; gap: .35rem; padding: .5rem 1rem; border-bottom: 1px solid #d5d9e0; }
+  .token input { flex: 1; min-width: 0; }
+  .bar { display: flex; gap: .4rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }
   .error { color: #b42318; }
-  #matches button { font: .8rem ui-monospace, monospace; }
+  #content { background: #fff; border: 1px solid #d5d9e0; font: .8rem/1.45 ui-monospace, monospace; min-height: 10rem; max-height: 70vh; overflow: auto; }
+  .row { display: grid; grid-template-columns: 5rem 1fr; }
+  .row .ln { color: #8a93a6; text-align: right; padding-right: .75rem; user-select: none; border-right: 1px solid #eef0f4; }
+  .row .tx { white-space: pre-wrap; word-break: break-all; padding-left: .6rem; }
+  .row.hit { background: #fff8c5; }
+  mark { background: #ffd33d; color: inherit; }
+  .row.add .tx { color: #1e6b34; } .row.del .tx { color: #b42318; } .row.hunk .tx { color: #2448a8; }
+  .row.lvl-error .tx { color: #b42318; } .row.lvl-warn .tx { color: #8a5200; }
+  #matches button { all: unset; cursor: pointer; display: block; font: .8rem ui-monospace, monospace; padding: .15rem .3rem; white-space: pre-wrap; word-break: break-all; }
+  #matches button:hover { background: #e8eefc; }
   nav.tabs button[aria-selected="true"] { font-weight: 600; border-bottom: 2px solid #3056d3; }
   table { border-collapse: collapse; width: 100%; background: #fff; font-size: .8rem; margin-bottom: 1rem; }
   th, td { border: 1px solid #d5d9e0; padding: .3rem .5rem; text-align: left; vertical-align: top; }
@@ -37,9 +61,23 @@ export const INSPECTOR_PAGE = `<!doctype html>
 <body>
 <aside>
   <h1>Compaction artifacts</h1>
+  <form id="token-form" class="token">
+    <input id="token" data-testid="token" type="password" placeholder="Bearer token (if the server needs one)" autocomplete="off">
+    <button data-testid="token-save">Use</button>
+  </form>
   <h2>Sessions</h2>
   <ul id="sessions" data-testid="sessions"></ul>
   <h2>Artifacts</h2>
+  <div class="filters">
+    <select id="f-tool" data-testid="filter-tool" aria-label="Tool"><option value="">all tools</option></select>
+    <select id="f-kind" data-testid="filter-kind" aria-label="Kind"><option value="">all kinds</option></select>
+    <select id="f-age" data-testid="filter-age" aria-label="Age">
+      <option value="">any time</option><option value="3600000">last hour</option><option value="86400000">last day</option><option value="604800000">last week</option>
+    </select>
+    <select id="f-sort" data-testid="sort" aria-label="Sort">
+      <option value="newest">newest first</option><option value="oldest">oldest first</option><option value="largest">largest first</option><option value="tool">by tool</option>
+    </select>
+  </div>
   <ul id="artifacts" data-testid="artifacts"></ul>
 </aside>
 <main>
@@ -51,93 +89,242 @@ export const INSPECTOR_PAGE = `<!doctype html>
   <section id="calls" hidden data-testid="calls"></section>
   <section id="viewer" hidden>
     <h2 id="title" data-testid="artifact-title" style="margin-left:0;text-transform:none;font-size:1rem;color:inherit"></h2>
-    <p id="summary" class="meta"></p>
+    <p id="summary" class="meta" data-testid="summary"></p>
     <div class="bar">
+      <button id="first" data-testid="first">« First</button>
       <button id="prev" data-testid="prev">◀ Previous</button>
       <button id="next" data-testid="next">Next ▶</button>
+      <button id="last" data-testid="last">Last »</button>
+      <button id="tail" data-testid="tail">Tail</button>
+      <form id="goto" class="bar" style="margin:0">
+        <input id="goto-line" data-testid="goto-line" type="number" min="1" placeholder="line" style="width:6rem">
+        <button data-testid="goto">Go to line</button>
+      </form>
+      <label id="pretty-label" class="meta" hidden><input id="pretty" data-testid="pretty" type="checkbox"> pretty JSON</label>
+      <button id="download" data-testid="download">Download raw</button>
       <span id="range" class="meta" data-testid="range"></span>
     </div>
-    <pre id="content" data-testid="content"></pre>
+    <div id="content" data-testid="content"></div>
     <form id="search" class="bar">
       <input id="pattern" data-testid="pattern" placeholder="Search in this artifact" maxlength="256" size="30">
+      <label class="meta"><input id="regex" data-testid="regex" type="checkbox"> regex (RE2)</label>
+      <label class="meta"><input id="case" data-testid="case" type="checkbox"> match case</label>
       <button data-testid="search">Search</button>
       <span id="matchCount" class="meta" data-testid="match-count"></span>
     </form>
     <ul id="matches" data-testid="matches"></ul>
+    <button id="more" data-testid="more-matches" hidden>More matches</button>
   </section>
 </main>
 <script>
 (() => {
   const PAGE = 100;
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const token = hash.get('token') || sessionStorage.getItem('compaction-token') || '';
-  if (hash.get('token')) { sessionStorage.setItem('compaction-token', token); history.replaceState(null, '', location.pathname); }
+  const WINDOW = 4000;
+  const PRETTY_MAX = 8 * 1048576;
   const $ = (id) => document.getElementById(id);
-  const state = { artifact: null, offset: 0, next: null, session: null, tab: 'artifacts' };
+  const state = { artifacts: [], artifact: null, page: null, session: null, tab: 'artifacts', search: null, pretty: null, hit: null };
+  let token = sessionStorage.getItem('compaction-token') || '';
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get('token')) {
+    token = hash.get('token');
+    sessionStorage.setItem('compaction-token', token);
+    hash.delete('token');
+    history.replaceState(null, '', location.pathname + (hash.toString() ? '#' + hash.toString() : ''));
+  }
   const status = (text, error) => { $('status').textContent = text; $('status').className = error ? 'error' : 'meta'; };
+  const headers = () => (token ? { authorization: 'Bearer ' + token } : {});
   async function api(path) {
-    const response = await fetch(path, { headers: token ? { authorization: 'Bearer ' + token } : {} });
+    const response = await fetch(path, { headers: headers() });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(body.error || response.statusText);
     return body;
   }
+  const enc = encodeURIComponent;
   const size = (n) => n >= 1048576 ? (n / 1048576).toFixed(1) + ' MB' : n >= 1024 ? (n / 1024).toFixed(1) + ' KB' : n + ' B';
-  function item(list, label, meta, preview, onClick) {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    const strong = document.createElement('div'); strong.textContent = label; button.append(strong);
-    if (meta) { const m = document.createElement('div'); m.className = 'meta'; m.textContent = meta; button.append(m); }
-    if (preview) { const p = document.createElement('div'); p.className = 'preview'; p.textContent = preview; button.append(p); }
-    button.addEventListener('click', () => { for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current'); button.setAttribute('aria-current', 'true'); onClick(); });
-    li.append(button); list.append(li);
+  const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+  const el = (tag, className, text) => { const node = document.createElement(tag); if (className) node.className = className; if (text !== undefined) node.textContent = text; return node; };
+  const linkFor = (session, id, line) => '#session=' + enc(session) + '&artifact=' + enc(id) + (line ? '&line=' + line : '');
+
+  function pickable(list, label, parts, onClick, href) {
+    const li = el('li');
+    const button = el('button', 'pick');
+    button.append(el('div', '', label));
+    for (const part of parts) if (part) button.append(part);
+    button.addEventListener('click', () => { for (const b of list.querySelectorAll('button.pick')) b.removeAttribute('aria-current'); button.setAttribute('aria-current', 'true'); onClick(); });
+    li.append(button);
+    if (href) { const a = el('a', 'link', 'link'); a.href = href; a.dataset.testid = 'artifact-link'; a.title = 'Link to this artifact'; li.append(a); }
+    list.append(li);
+    return button;
   }
+
   async function loadSessions() {
     try {
       const { sessions } = await api('/api/sessions');
       $('sessions').replaceChildren();
-      for (const id of sessions) item($('sessions'), id, '', '', () => loadArtifacts(id));
+      for (const id of sessions) pickable($('sessions'), id, [], () => loadArtifacts(id));
       status(sessions.length ? 'Pick a session.' : 'No sessions with artifacts here.');
-    } catch (e) { status('Could not list sessions: ' + e.message, true); }
+      return sessions;
+    } catch (e) { status('Could not list sessions: ' + e.message, true); return []; }
   }
+
+  function fillSelect(select, values, all) {
+    const current = select.value;
+    select.replaceChildren(el('option', '', all));
+    select.firstChild.value = '';
+    for (const value of values) { const option = el('option', '', value); option.value = value; select.append(option); }
+    select.value = values.includes(current) ? current : '';
+  }
+
+  function renderArtifacts() {
+    const tool = $('f-tool').value, kind = $('f-kind').value, age = Number($('f-age').value), sort = $('f-sort').value;
+    const now = Date.now();
+    const shown = state.artifacts.filter((a) => (!tool || a.toolName === tool) && (!kind || a.kind === kind) && (!age || now - a.createdAt <= age));
+    const by = { newest: (a, b) => b.createdAt - a.createdAt, oldest: (a, b) => a.createdAt - b.createdAt, largest: (a, b) => b.bytes - a.bytes, tool: (a, b) => String(a.toolName || '').localeCompare(String(b.toolName || '')) || b.createdAt - a.createdAt };
+    shown.sort(by[sort] || by.newest);
+    $('artifacts').replaceChildren();
+    for (const a of shown) {
+      const meta = el('div', 'meta');
+      const badge = el('span', 'kind ' + a.kind, a.kind); badge.dataset.testid = 'kind';
+      meta.append(badge, document.createTextNode(' · ' + (a.toolName || 'no tool') + ' · ' + size(a.bytes) + ' · ' + when(a.createdAt)));
+      const button = pickable($('artifacts'), a.title, [meta, el('div', 'preview', a.preview.slice(0, 200))], () => openArtifact(a), linkFor(state.session, a.id));
+      button.dataset.id = a.id;
+    }
+    return shown.length;
+  }
+
   async function loadArtifacts(sessionId) {
     state.session = sessionId;
     if (state.tab === 'calls') return loadCalls();
     try {
-      const { artifacts } = await api('/api/sessions/' + encodeURIComponent(sessionId) + '/artifacts');
-      $('artifacts').replaceChildren();
-      for (const a of artifacts) item($('artifacts'), a.title, a.kind + ' · ' + size(a.bytes) + ' · ' + a.chars + ' chars', a.preview.slice(0, 200), () => openArtifact(a));
+      const { artifacts } = await api('/api/sessions/' + enc(sessionId) + '/artifacts');
+      state.artifacts = artifacts;
+      fillSelect($('f-tool'), [...new Set(artifacts.map((a) => a.toolName).filter(Boolean))].sort(), 'all tools');
+      fillSelect($('f-kind'), [...new Set(artifacts.map((a) => a.kind))].sort(), 'all kinds');
+      renderArtifacts();
       status(artifacts.length + ' artifacts in ' + sessionId + '.');
     } catch (e) { status('Could not list artifacts: ' + e.message, true); }
   }
-  async function showPage(offset) {
+
+  const isJson = (a) => /^\s*[\[{]/.test(a.preview);
+
+  /** Re-indents JSON token by token: strings and numbers are copied verbatim, never parsed. */
+  function prettyJson(text) {
+    let out = '', depth = 0, inString = false, escaped = false;
+    const pad = () => '\n' + '  '.repeat(depth);
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (inString) { out += c; if (escaped) escaped = false; else if (c === '\\') escaped = true; else if (c === '"') inString = false; continue; }
+      if (c === '"') { inString = true; out += c; continue; }
+      if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+      if (c === '{' || c === '[') {
+        let j = i + 1; while (j < text.length && /\s/.test(text[j])) j++;
+        if (text[j] === (c === '{' ? '}' : ']')) { out += c + text[j]; i = j; continue; }
+        depth++; out += c + pad(); continue;
+      }
+      if (c === '}' || c === ']') { depth = Math.max(0, depth - 1); out += pad() + c; continue; }
+      if (c === ',') { out += ',' + pad(); continue; }
+      if (c === ':') { out += ': '; continue; }
+      out += c;
+    }
+    return out;
+  }
+
+  function lineClass(text) {
+    const kind = state.artifact && state.artifact.kind;
+    if (kind === 'diff') return text.startsWith('+') && !text.startsWith('+++') ? 'add' : text.startsWith('-') && !text.startsWith('---') ? 'del' : text.startsWith('@@') ? 'hunk' : '';
+    if (kind === 'terminal_log') return /\b(ERROR|FATAL|FAIL(ED)?|panic|Traceback)\b/.test(text) ? 'lvl-error' : /\bWARN(ING)?\b/.test(text) ? 'lvl-warn' : '';
+    return '';
+  }
+
+  function renderLines(lines, firstLine, firstColumn) {
+    const box = $('content');
+    box.replaceChildren();
+    let target = null;
+    lines.forEach((text, i) => {
+      const number = firstLine + i;
+      const row = el('div', 'row ' + lineClass(text));
+      row.dataset.line = String(number);
+      row.append(el('span', 'ln', i === 0 && firstColumn > 1 ? number + ':' + firstColumn : String(number)));
+      const tx = el('span', 'tx');
+      const hit = state.hit;
+      if (hit && hit.line === number && hit.length === 0) {
+        tx.textContent = text;
+        row.classList.add('hit');
+        target = row;
+      } else if (hit && hit.line === number) {
+        const start = Math.max(0, hit.column - (i === 0 ? firstColumn : 1));
+        const end = Math.min(text.length, start + Math.max(1, hit.length));
+        tx.append(document.createTextNode(text.slice(0, start)), el('mark', '', text.slice(start, end)), document.createTextNode(text.slice(end)));
+        row.classList.add('hit');
+        target = row;
+      } else tx.textContent = text;
+      row.append(tx);
+      box.append(row);
+    });
+    if (target) target.scrollIntoView({ block: 'center' });
+  }
+
+  async function showPage(offset, column) {
     const a = state.artifact;
+    if (state.pretty) return showPretty(offset);
     try {
-      const page = await api('/api/artifacts/' + encodeURIComponent(a.id) + '?offset=' + offset + '&limit=' + PAGE);
-      state.offset = page.offset; state.next = page.nextOffset;
-      $('content').textContent = page.text;
-      $('range').textContent = 'lines ' + (page.offset + 1) + '–' + (page.offset + page.count) + (page.nextOffset === null ? ' (end)' : '');
-      $('prev').disabled = page.offset === 0;
-      $('next').disabled = page.nextOffset === null;
+      const query = '?offset=' + offset + (column > 1 ? '&column=' + column : '') + '&limit=' + PAGE + '&max_chars=' + WINDOW * 5;
+      const page = await api('/api/artifacts/' + enc(a.id) + query + '&session=' + enc(state.session));
+      state.page = page;
+      const lines = page.text.split('\n');
+      if (page.text.endsWith('\n')) lines.pop();
+      renderLines(lines, page.line, page.column);
+      $('range').textContent = page.window
+        ? 'line ' + page.window.line + ', columns ' + page.window.from + '–' + page.window.to + ' of ' + page.window.lineChars + ' (long line)'
+        : page.count ? 'lines ' + page.line + '–' + (page.line + page.count - 1) + ' of ' + page.totalLines + (page.next ? '' : ' (end)') : 'empty';
+      $('prev').disabled = page.line === 1 && page.column === 1;
+      $('first').disabled = $('prev').disabled;
+      $('next').disabled = page.next === null;
+      $('last').disabled = page.next === null;
+      history.replaceState(null, '', location.pathname + linkFor(state.session, a.id, page.line));
     } catch (e) { status('Could not read ' + a.id + ': ' + e.message, true); }
   }
-  function openArtifact(a) {
-    state.artifact = a;
+
+  async function showPretty(offset) {
+    const lines = state.pretty;
+    const total = lines.length;
+    const start = offset < 0 ? Math.max(1, total + offset + 1) : Math.min(Math.max(1, offset), Math.max(1, total));
+    const shown = lines.slice(start - 1, start - 1 + PAGE);
+    state.page = { line: start, column: 1, count: shown.length, totalLines: total, next: start - 1 + PAGE < total ? { line: start + PAGE, column: 1 } : null };
+    renderLines(shown, start, 1);
+    $('range').textContent = 'pretty JSON lines ' + start + '–' + (start + shown.length - 1) + ' of ' + total;
+    $('prev').disabled = start === 1; $('first').disabled = start === 1;
+    $('next').disabled = state.page.next === null; $('last').disabled = state.page.next === null;
+  }
+
+  async function rawText(a) {
+    const response = await fetch('/api/artifacts/' + enc(a.id) + '/raw?session=' + enc(state.session), { headers: headers() });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
+    return response;
+  }
+
+  function openArtifact(a, line) {
+    state.artifact = a; state.pretty = null; state.hit = null; state.search = null;
     $('viewer').hidden = false;
     $('title').textContent = a.title;
-    $('summary').textContent = a.summary + ' (' + a.id + ', sha256 ' + a.digest.slice(0, 12) + '…)';
-    $('matches').replaceChildren(); $('matchCount').textContent = '';
+    $('summary').textContent = a.summary + ' (' + a.id + ' · ' + a.path + ' · sha256 ' + a.digest.slice(0, 12) + '…' + (a.lines !== undefined ? ' · ' + a.lines + ' lines' : '') + ')';
+    $('pretty-label').hidden = !isJson(a) || a.bytes > PRETTY_MAX;
+    $('pretty').checked = false;
+    $('matches').replaceChildren(); $('matchCount').textContent = ''; $('more').hidden = true;
     status('Opened ' + a.id + '.');
-    return showPage(0);
+    if (line) state.hit = { line, column: 1, length: 0 };
+    return showPage(line ? Math.max(1, line - 10) : 1, 1);
   }
+
   function cell(row, text, className) {
-    const td = document.createElement('td'); td.textContent = text; if (className) td.className = className; row.append(td); return td;
+    const td = el('td', className, text); row.append(td); return td;
   }
   async function loadCalls() {
     const section = $('calls');
     section.replaceChildren();
     if (!state.session) { status('Pick a session to see its model calls.'); return; }
     try {
-      const { calls } = await api('/api/sessions/' + encodeURIComponent(state.session) + '/model-calls');
+      const { calls } = await api('/api/sessions/' + enc(state.session) + '/model-calls');
       const groups = new Map();
       for (const call of calls) {
         const key = call.requestId || '(no request id)';
@@ -145,14 +332,14 @@ export const INSPECTOR_PAGE = `<!doctype html>
         groups.get(key).push(call);
       }
       for (const [requestId, group] of groups) {
-        const heading = document.createElement('h2'); heading.textContent = 'Request ' + requestId + ' · ' + group.length + ' calls';
+        const heading = el('h2', '', 'Request ' + requestId + ' · ' + group.length + ' calls');
         heading.style.marginLeft = '0';
-        const table = document.createElement('table'); table.dataset.testid = 'calls-table';
-        const head = document.createElement('tr');
-        for (const label of ['Call', 'Step', 'Model', 'Input', 'Tokens in/out', 'Duration', 'Result']) { const th = document.createElement('th'); th.textContent = label; head.append(th); }
+        const table = el('table'); table.dataset.testid = 'calls-table';
+        const head = el('tr');
+        for (const label of ['Call', 'Step', 'Model', 'Input', 'Tokens in/out', 'Duration', 'Result']) head.append(el('th', '', label));
         table.append(head);
         for (const call of group) {
-          const row = document.createElement('tr'); row.dataset.testid = 'call-row';
+          const row = el('tr'); row.dataset.testid = 'call-row';
           cell(row, call.description); cell(row, call.stepId || ''); cell(row, call.model || '');
           cell(row, call.inputBytes === undefined ? '' : size(call.inputBytes), 'num');
           cell(row, call.usage ? call.usage.inputTokens + ' / ' + call.usage.outputTokens : '', 'num');
@@ -160,10 +347,8 @@ export const INSPECTOR_PAGE = `<!doctype html>
           const result = cell(row, '');
           if (call.error) { result.className = 'error'; result.textContent = 'failed: ' + call.error; }
           else {
-            const details = document.createElement('details'); const summary = document.createElement('summary');
-            summary.textContent = size(new TextEncoder().encode(call.output || '').length) + ' of output';
-            const pre = document.createElement('pre'); pre.textContent = call.output || '';
-            details.append(summary, pre); result.append(details);
+            const details = el('details'); const summary = el('summary', '', size(new TextEncoder().encode(call.output || '').length) + ' of output');
+            details.append(summary, el('pre', '', call.output || '')); result.append(details);
           }
           table.append(row);
         }
@@ -181,22 +366,105 @@ export const INSPECTOR_PAGE = `<!doctype html>
     if (tab === 'calls') loadCalls();
     else if (state.session) loadArtifacts(state.session);
   }
+
+  async function runSearch(from) {
+    const s = state.search;
+    try {
+      const query = '?pattern=' + enc(s.pattern) + '&regex=' + s.regex + '&case=' + s.caseSensitive + '&max=50' + (from ? '&from_line=' + from.line + '&from_column=' + from.column : '');
+      const result = await api('/api/artifacts/' + enc(state.artifact.id) + '/search' + query + '&session=' + enc(state.session));
+      if (!from) $('matches').replaceChildren();
+      s.count += result.matches.length;
+      s.next = result.more ? result.next : null;
+      $('matchCount').textContent = s.count + (result.more ? '+' : '') + ' matches' + (result.stoppedBy === 'time' ? ' (stopped by the time budget)' : '');
+      for (const m of result.matches) {
+        const li = el('li');
+        const button = el('button', '', m.line + ':' + m.column + ': ' + m.text);
+        button.dataset.testid = 'match';
+        button.addEventListener('click', () => {
+          state.hit = { line: m.line, column: m.column, length: m.length };
+          if (state.pretty) { $('pretty').checked = false; state.pretty = null; }
+          const page = state.page;
+          if (page && page.window) return showPage(m.line, Math.max(1, m.column - 200));
+          return showPage(Math.max(1, m.line - 10), m.column > WINDOW ? Math.max(1, m.column - 200) : 1);
+        });
+        li.append(button);
+        $('matches').append(li);
+      }
+      $('more').hidden = !s.next;
+    } catch (e) { status('Search failed: ' + e.message, true); }
+  }
+
   $('tab-artifacts').addEventListener('click', () => selectTab('artifacts'));
   $('tab-calls').addEventListener('click', () => selectTab('calls'));
-  $('prev').addEventListener('click', () => showPage(Math.max(0, state.offset - PAGE)));
-  $('next').addEventListener('click', () => state.next !== null && showPage(state.next));
-  $('search').addEventListener('submit', async (event) => {
+  for (const id of ['f-tool', 'f-kind', 'f-age', 'f-sort']) $(id).addEventListener('change', renderArtifacts);
+  $('first').addEventListener('click', () => showPage(1, 1));
+  $('prev').addEventListener('click', () => {
+    const page = state.page;
+    if (page.window && page.column > 1) return showPage(page.line, Math.max(1, page.column - WINDOW * 5));
+    return showPage(Math.max(1, page.line - PAGE), 1);
+  });
+  $('next').addEventListener('click', () => state.page.next && showPage(state.page.next.line, state.page.next.column));
+  $('last').addEventListener('click', () => {
+    const total = state.page.totalLines;
+    return showPage(Math.max(1, Math.floor((total - 1) / PAGE) * PAGE + 1), 1);
+  });
+  $('tail').addEventListener('click', () => showPage(-PAGE, 1));
+  $('goto').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const line = Math.floor(Number($('goto-line').value));
+    if (!(line >= 1)) return;
+    state.hit = { line, column: 1, length: 0 };
+    return showPage(Math.max(1, line - 10), 1);
+  });
+  $('pretty').addEventListener('change', async () => {
+    if (!$('pretty').checked) { state.pretty = null; return showPage(1, 1); }
+    try {
+      const text = await (await rawText(state.artifact)).text();
+      state.pretty = prettyJson(text).split('\n');
+      state.hit = null;
+      return showPretty(1);
+    } catch (e) { $('pretty').checked = false; status('Could not load the JSON: ' + e.message, true); }
+  });
+  $('download').addEventListener('click', async () => {
+    try {
+      const blob = await (await rawText(state.artifact)).blob();
+      const a = el('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = state.artifact.path;
+      document.body.append(a);
+      a.click();
+      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      status('Downloaded ' + state.artifact.path + ' (' + size(state.artifact.bytes) + ').');
+    } catch (e) { status('Download failed: ' + e.message, true); }
+  });
+  $('search').addEventListener('submit', (event) => {
     event.preventDefault();
     const pattern = $('pattern').value;
     if (!pattern || !state.artifact) return;
-    try {
-      const result = await api('/api/artifacts/' + encodeURIComponent(state.artifact.id) + '/search?pattern=' + encodeURIComponent(pattern));
-      $('matches').replaceChildren();
-      $('matchCount').textContent = result.matches.length + (result.truncated ? '+' : '') + ' matching lines';
-      for (const m of result.matches) item($('matches'), m.line + ': ' + m.text, '', '', () => showPage(Math.floor((m.line - 1) / PAGE) * PAGE));
-    } catch (e) { status('Search failed: ' + e.message, true); }
+    state.search = { pattern, regex: $('regex').checked, caseSensitive: $('case').checked, count: 0, next: null };
+    return runSearch(null);
   });
-  loadSessions();
+  $('more').addEventListener('click', () => state.search && state.search.next && runSearch(state.search.next));
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    token = $('token').value.trim();
+    if (token) sessionStorage.setItem('compaction-token', token); else sessionStorage.removeItem('compaction-token');
+    $('token').value = '';
+    start();
+  });
+
+  /** Lists the sessions, then opens what the fragment links to (#session=…&artifact=…&line=…). */
+  async function start() {
+    const sessions = await loadSessions();
+    const link = new URLSearchParams(location.hash.slice(1));
+    const session = link.get('session'), artifact = link.get('artifact');
+    if (!session || !sessions.includes(session)) return;
+    await loadArtifacts(session);
+    const a = state.artifacts.find((item) => item.id === artifact);
+    const line = Number(link.get('line')) || 0;
+    if (a) openArtifact(a, line > 1 ? line : 0);
+  }
+  start();
 })();
 </script>
 </body>

@@ -1,5 +1,6 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openRegularFile } from './open-no-follow.js';
 
 /** File in a store directory that holds one JSON line per recorded model call. */
 export const MODEL_CALLS_FILE = 'model-calls.jsonl';
@@ -50,12 +51,14 @@ export function createModelCallLog(settings: { dir: string }) {
     },
     /** The records, oldest first (at most the newest 2000). */
     async read(): Promise<ModelCallRecord[]> {
+      // Never through a symbolic link: the log is served over HTTP and MCP.
+      const handle = await openRegularFile(file);
+      if (!handle) return [];
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
       }
       const records: ModelCallRecord[] = [];
       for (const line of text.split('\n')) {

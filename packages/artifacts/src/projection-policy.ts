@@ -44,11 +44,16 @@ export interface Projection {
 export interface ProjectionPolicy {
   /** A name for logs and tests. */
   name: string;
-  /** True when this policy handles `toolName`. */
-  matches(toolName: string): boolean;
   /**
-   * True when an output of this tool stays inline even over the limit (search results are
-   * kept inline as compact matches). Default false.
+   * True when this policy handles `toolName`. Build it with `matchToolNames({ names, patterns })`
+   * so a name is matched exactly or by an anchored pattern, never by a substring.
+   */
+  matches(toolName: string): boolean;
+  /** The kind the policy's outputs are indexed as, for paths that store without projecting. */
+  kind?: ArtifactKind;
+  /**
+   * True when this output stays inline, whole, even over the limit: nothing is stored and the
+   * conversation gets every byte. Default false (no built-in policy sets it).
    */
   keepInline?(output: ToolOutput): boolean;
   /** Builds the projection. Must keep `body` within `context.budgetChars` chars. */

@@ -1,10 +1,12 @@
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { artifactDirFor } from './artifact-dir-for.js';
 import { createArtifactIndex } from './artifact-index.js';
+import { createArtifactLibrary } from './artifact-library.js';
 import { createArtifactStore } from './artifact-store.js';
+import { createArtifactProcessor } from './create-artifact-processor.js';
 import { pruneArtifacts } from './prune-artifacts.js';
 import { openSessionTranscript } from './session-transcript.js';
 
@@ -19,67 +21,112 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** Settles one output per call id and ages its file; returns the file names by call id. */
 async function settled(session: string, calls: string[], ageDays: number) {
   const path = join(root, `${session}.jsonl`);
   const transcript = await openSessionTranscript({ path, clock: () => NOW });
+  const files: Record<string, string> = {};
   for (const call of calls) {
-    await transcript.settleToolResult({
+    const { artifact } = await transcript.settleToolResult({
       toolName: 'terminal',
       toolCallId: call,
       output: `${call}\n`.repeat(2000),
     });
+    files[call] = artifact!.path;
     const time = new Date(NOW - ageDays * DAY);
-    await utimes(join(artifactDirFor(path), `${call}.txt`), time, time);
+    await utimes(join(artifactDirFor(path), artifact!.path), time, time);
   }
-  return path;
+  return files;
 }
 
 describe('pruneArtifacts', () => {
   it('deletes nothing unless asked', async () => {
-    await settled('s1', ['c1'], 30);
+    const files = await settled('s1', ['c1'], 30);
     await expect(pruneArtifacts({ root })).rejects.toThrow(/nothing is pruned by default/);
-    expect(await readdir(join(root, 's1.artifacts'))).toContain('c1.txt');
+    expect(await readdir(join(root, 's1.artifacts'))).toContain(files.c1);
   });
 
-  it('removes by age and rewrites the index, never touching transcripts', async () => {
-    await settled('s1', ['old1'], 30);
-    await settled('s1', ['new1'], 1);
+  it('removes by age and appends a removal line to the index, never touching transcripts', async () => {
+    const old = await settled('s1', ['old1'], 30);
+    const fresh = await settled('s1', ['new1'], 1);
+    const indexBefore = await readFile(join(root, 's1.artifacts', 'index.jsonl'), 'utf8');
     const report = await pruneArtifacts({ root, olderThanMs: 7 * DAY, clock: () => NOW });
     expect(report.removed.map((r) => [r.path, r.reason])).toEqual([
-      ['s1.artifacts/old1.txt', 'age'],
+      [`s1.artifacts/${old.old1}`, 'age'],
     ]);
-    expect((await readdir(join(root, 's1.artifacts'))).sort()).toEqual(['index.jsonl', 'new1.txt']);
+    expect((await readdir(join(root, 's1.artifacts'))).sort()).toEqual(
+      ['index.jsonl', fresh.new1].sort(),
+    );
+    const indexAfter = await readFile(join(root, 's1.artifacts', 'index.jsonl'), 'utf8');
+    expect(indexAfter.startsWith(indexBefore)).toBe(true);
     expect(
       (await createArtifactIndex({ dir: join(root, 's1.artifacts') }).list()).map((r) => r.path),
-    ).toEqual(['new1.txt']);
+    ).toEqual([fresh.new1]);
     expect(await readdir(root)).toContain('s1.jsonl');
   });
 
   it('removes the oldest files until under maxBytes', async () => {
-    await settled('a', ['a1'], 10);
-    await settled('b', ['b1'], 5);
+    const a = await settled('a', ['a1'], 10);
+    const b = await settled('b', ['b1'], 5);
     await settled('c', ['c1'], 1);
     const report = await pruneArtifacts({ root, maxBytes: 7000, clock: () => NOW, dryRun: true });
-    expect(report.removed.map((r) => r.path)).toEqual(['a.artifacts/a1.txt', 'b.artifacts/b1.txt']);
+    expect(report.removed.map((r) => r.path)).toEqual([
+      `a.artifacts/${a.a1}`,
+      `b.artifacts/${b.b1}`,
+    ]);
     expect(report.keptBytes).toBe(6000);
-    expect(await readdir(join(root, 'a.artifacts'))).toContain('a1.txt');
+    expect(await readdir(join(root, 'a.artifacts'))).toContain(a.a1);
   });
 
-  it('removes orphans: stores without a transcript, unnamed files and stale temp files', async () => {
-    await settled('kept', ['k1'], 1);
+  it('removes only what nothing names: unindexed files and stale temp files', async () => {
+    const kept = await settled('kept', ['k1'], 1);
     const gone = await settled('gone', ['g1'], 1);
-    await rm(gone);
-    const store = createArtifactStore({ dir: join(root, 'kept.artifacts') });
-    await store.store('crashed_before_settle', 'x');
+    await rm(join(root, 'gone.jsonl'));
+    const crashed = await createArtifactStore({ dir: join(root, 'kept.artifacts') }).store(
+      'crashed_before_index',
+      'x',
+    );
     const stale = join(root, 'kept.artifacts', '.k2.abc.tmp');
     await writeFile(stale, 'partial');
     await utimes(stale, new Date(NOW - DAY), new Date(NOW - DAY));
     const report = await pruneArtifacts({ root, orphans: true, clock: () => NOW });
-    expect(report.removed.map((r) => r.path).sort()).toEqual([
-      'gone.artifacts/g1.txt',
-      'kept.artifacts/.k2.abc.tmp',
-      'kept.artifacts/crashed_before_settle.txt',
-    ]);
-    expect((await readdir(join(root, 'kept.artifacts'))).sort()).toEqual(['index.jsonl', 'k1.txt']);
+    expect(report.removed.map((r) => r.path).sort()).toEqual(
+      ['kept.artifacts/.k2.abc.tmp', `kept.artifacts/${crashed.file}`].sort(),
+    );
+    expect((await readdir(join(root, 'kept.artifacts'))).sort()).toEqual(
+      ['index.jsonl', kept.k1].sort(),
+    );
+    // The transcript is gone, but the index still names g1: it stays (issue 13, item 11).
+    expect(await readdir(join(root, 'gone.artifacts'))).toContain(gone.g1);
+  });
+
+  it('keeps what the processor path and tool loops stored without any transcript', async () => {
+    const store = createArtifactStore({ dir: join(root, 'tool-loop.artifacts') });
+    const processor = createArtifactProcessor({ store });
+    await processor.process('payload ✓\n'.repeat(2000), 1000, { stepId: 'call_1' });
+    const before = await readdir(store.dir);
+    const report = await pruneArtifacts({ root, orphans: true, clock: () => NOW });
+    expect(report.removed).toEqual([]);
+    expect(await readdir(store.dir)).toEqual(before);
+  });
+
+  it('keeps a file the transcript names even when the index lost its record', async () => {
+    const files = await settled('s', ['c1'], 1);
+    await writeFile(join(root, 's.artifacts', 'index.jsonl'), '');
+    const report = await pruneArtifacts({ root, orphans: true, clock: () => NOW });
+    expect(report.removed).toEqual([]);
+    expect(await readdir(join(root, 's.artifacts'))).toContain(files.c1);
+  });
+
+  it('a library already open stops listing what was pruned, and reads what is left', async () => {
+    const files = await settled('s', ['old', 'new'], 1);
+    const library = createArtifactLibrary({ root });
+    expect(await library.list('s')).toHaveLength(2);
+    const time = new Date(NOW - 30 * DAY);
+    await utimes(join(root, 's.artifacts', files.old!), time, time);
+    await pruneArtifacts({ root, olderThanMs: 7 * DAY, clock: () => NOW });
+    expect((await library.list('s')).map((record) => record.path)).toEqual([files.new]);
+    await expect(library.readPage('old')).rejects.toMatchObject({ code: 'artifact_not_found' });
+    expect((await library.readPage('new', { limit: 1 })).text).toBe('new\n');
   });
 });

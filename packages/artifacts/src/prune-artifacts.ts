@@ -1,8 +1,8 @@
-import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@compaction/core';
-import { ARTIFACT_INDEX_FILE, parseIndexLines } from './artifact-index.js';
-import { isSafeId } from './safe-id.js';
+import { ARTIFACT_INDEX_FILE, createArtifactIndex } from './artifact-index.js';
+import { MODEL_CALLS_FILE } from './model-call-log.js';
 import { loadTranscript } from './session-transcript.js';
 
 /** What to prune; at least one criterion. Nothing is pruned unless asked. */
@@ -14,9 +14,11 @@ export interface PruneOptions {
   /** Then remove the oldest files until all stores together hold at most this many bytes. */
   maxBytes?: number;
   /**
-   * Remove files no transcript names: every file of a store whose transcript is gone, files
-   * the transcript's settle lines never name (a crash between write and settle), and temp files
-   * older than an hour.
+   * Remove files nothing names: files that neither an index record of their store nor a settle
+   * line of its transcript (`<session>.jsonl` beside the store) names (a crash between the write
+   * and the index append), and temp files older than an hour. A store whose transcript cannot
+   * be read loses no orphans. A file an index record names is never an orphan, with or without a
+   * transcript (the CLI, the processor path and tool loops write no transcript).
    */
   orphans?: boolean;
   /** Report what would go without removing anything. Default false. */
@@ -53,8 +55,9 @@ const TEMP_GRACE_MS = 3_600_000;
 
 /**
  * The explicit clean-up an application may call; the library itself never deletes an artifact.
- * Touches only files inside `<session>.artifacts/` directories (never a transcript), and
- * rewrites each store's index without the removed files.
+ * Touches only regular files inside `<session>.artifacts/` directories (never a transcript, a
+ * symbolic link or the index), and appends a removal line to each store's index for the files
+ * it removed, so the index is never rewritten under a concurrent writer.
  */
 export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport> {
   const { root } = options;
@@ -83,22 +86,27 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
     options.signal?.throwIfAborted();
     if (!entry.isDirectory() || !entry.name.endsWith('.artifacts')) continue;
     const session = entry.name.slice(0, -'.artifacts'.length);
-    if (!isSafeId(session)) continue;
+    if (!session) continue;
+    const dir = join(root, entry.name);
     if (options.orphans) {
-      const transcript = join(root, `${session}.jsonl`);
-      const exists = (await stat(transcript).catch(() => undefined))?.isFile() ?? false;
-      if (!exists) named.set(session, null);
-      else {
-        const files = new Set<string>();
-        for (const record of await loadTranscript(transcript, { signal: options.signal })) {
+      const files = new Set<string>();
+      try {
+        for (const record of await createArtifactIndex({ dir }).list({ signal: options.signal }))
+          files.add(record.path);
+        for (const record of await loadTranscript(join(root, `${session}.jsonl`), {
+          signal: options.signal,
+        })) {
           if (record.type === 'tool_settled' && record.artifact) files.add(record.artifact.file);
         }
         named.set(session, files);
+      } catch {
+        // An index or transcript that cannot be read: nothing here is known to be an orphan.
+        named.set(session, null);
       }
     }
-    for (const file of await readdir(join(root, entry.name))) {
-      if (file === ARTIFACT_INDEX_FILE) continue;
-      const info = await stat(join(root, entry.name, file)).catch(() => undefined);
+    for (const file of await readdir(dir)) {
+      if (file === ARTIFACT_INDEX_FILE || file === MODEL_CALLS_FILE) continue;
+      const info = await lstat(join(dir, file)).catch(() => undefined);
       if (!info?.isFile()) continue;
       candidates.push({
         session,
@@ -125,7 +133,7 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
       const files = named.get(candidate.session);
       const orphan = candidate.temp
         ? now - candidate.mtimeMs > TEMP_GRACE_MS
-        : files === null || (files !== undefined && !files.has(candidate.file));
+        : files !== null && files !== undefined && !files.has(candidate.file);
       if (orphan) {
         take(candidate, 'orphan');
         continue;
@@ -160,18 +168,16 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
         if (error.code !== 'ENOENT') throw error;
       },
     );
+    if (candidate.temp) continue;
     const files = touched.get(candidate.session) ?? new Set<string>();
     files.add(candidate.file);
     touched.set(candidate.session, files);
   }
   for (const [session, files] of touched) {
-    const indexPath = join(root, `${session}.artifacts`, ARTIFACT_INDEX_FILE);
-    const text = await readFile(indexPath, 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    const kept = parseIndexLines(text).filter((record) => !files.has(record.path));
-    const temp = `${indexPath}.${process.pid}.tmp`;
-    await writeFile(temp, kept.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    await rename(temp, indexPath);
+    await createArtifactIndex({ dir: join(root, `${session}.artifacts`) }).remove([...files], {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
   }
   return { removed, keptBytes };
 }

@@ -1,44 +1,85 @@
 import { artifactIdFor } from './artifact-id.js';
-import { createArtifactIndex } from './artifact-index.js';
+import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
 import type { StoredArtifact } from './artifact-store.js';
 import { formatCount } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
+import { kindForTool } from './kind-for-tool.js';
 
-/** Adds a stored file to its store's index (for callers that stored outside a transcript). */
-export async function recordStoredArtifact(input: {
-  /** The store directory. */
-  dir: string;
+/** What an index record is built from. */
+export interface ArtifactRecordInput {
+  /** The session (store directory name); enters the artifact id. */
   sessionId: string;
   stored: StoredArtifact;
-  toolCallId: string;
+  /** The tool call (operation) id, any shape. */
+  toolCallId?: string;
   toolName?: string;
+  /** The message the result belongs to, when the host numbers messages; enters the id. */
+  messageId?: string | number;
+  /** Default: from the tool name's policy, else the content (`kindForTool`). */
   kind?: ArtifactKind;
+  /** Default: the tool name, else the operation id. Cut to 160 chars. */
   title?: string;
+  /** Default: `Stored output (N chars, B bytes).` Cut to 200 chars. */
+  summary?: string;
   /** The start of the content, for the preview (cut to 400 chars). */
   preview: string;
+  /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
-  signal?: AbortSignal;
-}): Promise<ArtifactRecord> {
-  const record: ArtifactRecord = {
+}
+
+const oneLine = (text: string, chars: number) =>
+  headGraphemes(text.replace(/\s+/g, ' ').trim(), chars).text;
+
+/** The index record of a stored result: the one shape every front end writes. */
+export function buildArtifactRecord(input: ArtifactRecordInput): ArtifactRecord {
+  const { stored } = input;
+  return {
     id: artifactIdFor({
       sessionId: input.sessionId,
-      toolCallId: input.toolCallId,
+      ...(input.messageId === undefined ? {} : { messageId: input.messageId }),
+      ...(input.toolCallId === undefined ? {} : { toolCallId: input.toolCallId }),
       ...(input.toolName ? { toolName: input.toolName } : {}),
-      contentDigest: input.stored.digest,
+      contentDigest: stored.digest,
     }),
     sessionId: input.sessionId,
-    toolCallId: input.toolCallId,
+    ...(input.toolCallId === undefined ? {} : { toolCallId: input.toolCallId }),
     ...(input.toolName ? { toolName: input.toolName } : {}),
-    kind: input.kind ?? 'tool_output',
-    title: headGraphemes(input.title ?? input.toolName ?? input.toolCallId, 160).text,
-    summary: `Stored output (${formatCount(input.stored.chars)} chars, ${formatCount(input.stored.bytes)} bytes).`,
+    kind: input.kind ?? kindForTool(input.toolName, input.preview),
+    title: oneLine(input.title ?? input.toolName ?? input.toolCallId ?? stored.file, 160),
+    summary: oneLine(
+      input.summary ??
+        `Stored output (${formatCount(stored.chars)} chars, ${formatCount(stored.bytes)} bytes).`,
+      200,
+    ),
     preview: headGraphemes(input.preview, 400).text,
-    chars: input.stored.chars,
-    bytes: input.stored.bytes,
-    digest: input.stored.digest,
-    path: input.stored.file,
+    chars: stored.chars,
+    bytes: stored.bytes,
+    ...(stored.lines === undefined ? {} : { lines: stored.lines }),
+    digest: stored.digest,
+    path: stored.file,
     createdAt: (input.clock ?? Date.now)(),
   };
-  return createArtifactIndex({ dir: input.dir }).add(record, { signal: input.signal });
+}
+
+/**
+ * Adds a stored file to its store's index and resolves to the record the index holds. Pass
+ * the store's `index` (kept in memory, so this costs the same however large the index is);
+ * `dir` opens the index afresh, which reads it whole once.
+ */
+export async function recordStoredArtifact(
+  input: ArtifactRecordInput & { index?: ArtifactIndex; dir?: string; signal?: AbortSignal },
+): Promise<ArtifactRecord> {
+  if (!input.index && !input.dir)
+    throw new TypeError('recordStoredArtifact needs an index or a dir');
+  const index = input.index ?? createArtifactIndex({ dir: input.dir! });
+  return index.add(buildArtifactRecord(input), { signal: input.signal });
+}
+
+/**
+ * The line that tells the model how to get the rest of a stored result: the artifact id, the
+ * file the excerpt marker names, and the two tools with 1-based line numbers.
+ */
+export function artifactPointerLine(record: Pick<ArtifactRecord, 'id' | 'path'>): string {
+  return `Full output stored as artifact ${record.id} (${record.path}). Use artifact_read("${record.id}", offset, limit) to page it by line (lines count from 1; offset -50 reads the last 50) or artifact_search("${record.id}", pattern) to find lines.`;
 }

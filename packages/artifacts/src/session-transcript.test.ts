@@ -62,12 +62,14 @@ describe('openSessionTranscript settle path', () => {
     const settle = records.find((record) => record.type === 'tool_settled');
     expect(settle).toMatchObject({ content, digest: sha256Hex(content) });
     // The full bytes live in the artifact file, and the file is what the marker describes.
-    const file = join(artifactDirFor(path), 'call_read_1.txt');
+    const name = `call_read_1-${sha256Hex(bigFile).slice(0, 16)}.txt`;
+    expect(settled.artifact?.path).toBe(name);
+    const file = join(artifactDirFor(path), name);
     const full = await readFile(file, 'utf8');
     expect(full).toBe(bigFile);
     const markerLine = content.split('\n').find((line) => line.startsWith('[... elided'))!;
     expect(parseExcerptMarker(markerLine)).toMatchObject({
-      file: 'call_read_1.txt',
+      file: name,
       digest: sha256Hex(full),
     });
     expect(content).toContain(`artifact_read("${settled.artifact!.id}"`);
@@ -151,7 +153,7 @@ describe('openSessionTranscript settle path', () => {
       kind: 'tool_output',
       sessionId: 'run-6',
       createdAt: 5,
-      path: 'call_list.txt',
+      path: `call_list-${sha256Hex(output.output).slice(0, 16)}.txt`,
     });
     expect(first.content).toContain('400 items');
   });

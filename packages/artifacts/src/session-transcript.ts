@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import type { CompactionConfig } from '@compaction/core';
 import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
-import { createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { type ArtifactStore, createArtifactStore, type StoredArtifact } from './artifact-store.js';
 import { externalizeToolOutput } from './externalize-tool-output.js';
@@ -235,7 +234,6 @@ export async function openSessionTranscript(
         const settled = await externalizeToolOutput(output, {
           sessionId,
           store: activeStore,
-          index: createArtifactIndex({ dir: activeStore.dir }),
           ...(settings.inlineLimitChars !== undefined
             ? { inlineLimitChars: settings.inlineLimitChars }
             : {}),

@@ -93,7 +93,74 @@ describe('the artifact MCP server with the SDK client', () => {
       }),
     );
     expect(page).toContain('ERROR payments: connection pool exhausted');
-    expect(page).toContain('next offset 2225');
+    expect(page).toContain('lines 2220-2224 of 3000; next: offset=2225');
+    expect(page.split('\n')[4]).toBe('ERROR payments: connection pool exhausted txn=txn_777');
+  });
+
+  it('describes every parameter of every tool', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${name}`).toMatch(
+          /\w{3,}/,
+        );
+      }
+    }
+  });
+
+  it('pages artifact_list past any page size with a cursor, newest first, filtered', async () => {
+    const session = await openSessionTranscript({
+      path: join(root, 'many.jsonl'),
+      clock: (() => {
+        let t = 1_750_000_000_000;
+        return () => t++;
+      })(),
+    });
+    for (let i = 0; i < 230; i++) {
+      await session.settleToolResult({
+        toolName: i % 2 ? 'read_file' : 'terminal',
+        toolCallId: `call_${i}`,
+        output: `result ${i}\n`.repeat(600),
+      });
+    }
+    const client = await connect();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const answer = textOf(
+        await client.callTool({
+          name: 'artifact_list',
+          arguments: { sessionId: 'many', limit: 100, ...(cursor ? { cursor } : {}) },
+        }),
+      );
+      const ids = answer
+        .split('\n')
+        .filter((line) => line.startsWith('art_'))
+        .map((line) => line.split('\t')[0]!);
+      seen.push(...ids);
+      cursor = /pass cursor (art_\w+)/.exec(answer)?.[1];
+      if (!cursor) break;
+    }
+    expect(seen).toHaveLength(230);
+    expect(new Set(seen).size).toBe(230);
+    const newest = textOf(
+      await client.callTool({ name: 'artifact_list', arguments: { sessionId: 'many', limit: 1 } }),
+    );
+    expect(newest).toContain('\tread_file\t');
+    expect(newest).toContain('pass cursor');
+    const terminals = textOf(
+      await client.callTool({
+        name: 'artifact_list',
+        arguments: { sessionId: 'many', tool: 'terminal', limit: 200 },
+      }),
+    );
+    expect(terminals.split('\n').filter((line) => line.startsWith('art_'))).toHaveLength(115);
+    const bad = await client.callTool({
+      name: 'artifact_list',
+      arguments: { sessionId: 'many', cursor: 'art_nope' },
+    });
+    expect(bad.isError).toBe(true);
   });
 
   it('answers bad ids, traversal attempts and other sessions with tool errors', async () => {
@@ -101,7 +168,7 @@ describe('the artifact MCP server with the SDK client', () => {
     for (const id of ['../../etc/passwd', 'art_doesnotexist', '']) {
       const result = await client.callTool({ name: 'artifact_read', arguments: { id } });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^error: /);
+      expect(textOf(result)).toMatch(/^(error: |MCP error -32602: Input validation)/);
     }
     const other = await client.callTool({
       name: 'artifact_list',

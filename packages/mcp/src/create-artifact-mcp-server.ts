@@ -1,6 +1,7 @@
-import { createArtifactLibrary, createArtifactToolHandler } from '@compaction/artifacts';
+import { type ArtifactRecord, createArtifactLibrary } from '@compaction/artifacts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { registerArtifactTools } from './register-artifact-tools.js';
 
 /** Settings of `createArtifactMcpServer`. */
 export interface ArtifactMcpServerSettings {
@@ -14,22 +15,34 @@ export interface ArtifactMcpServerSettings {
   version?: string;
 }
 
-const LIST_LIMIT = 200;
+/** Artifacts per `artifact_list` page: default and most. */
+export const LIST_PAGE = { default: 50, max: 200 } as const;
 
-function text(value: string) {
-  return { content: [{ type: 'text' as const, text: value }] };
+const KINDS = ['tool_output', 'file_read', 'terminal_log', 'diff', 'doc'] as const;
+
+function text(value: string, isError = false) {
+  return {
+    content: [{ type: 'text' as const, text: value }],
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+function listLine(record: ArtifactRecord): string {
+  const when = new Date(record.createdAt).toISOString();
+  const tool = record.toolName ?? '-';
+  return `${record.id}\t${record.kind}\t${tool}\t${record.bytes} bytes\t${when}\t${record.title}\n  ${record.preview.replace(/\s+/g, ' ').slice(0, 160)}`;
 }
 
 /**
- * An MCP server with three read-only tools over stored artifacts: `artifact_list` (sessions, or
- * one session's artifacts with title, kind, size and preview), `artifact_read` (a page by lines
- * or chars) and `artifact_search` (matching lines with numbers). Connect it to any transport
- * (`StdioServerTransport` for `compaction mcp`). Bad ids and arguments come back as tool errors,
- * never as crashes; ids are validated, so nothing outside `dir` is reachable.
+ * An MCP server with three read-only tools over stored artifacts: `artifact_list` (sessions,
+ * or one session's artifacts newest first, filtered by tool or kind and paged with a cursor),
+ * `artifact_read` (a page by lines, 1-based, or a window of a long line) and `artifact_search`
+ * (matching lines with 1-based line and column numbers). Connect it to any transport
+ * (`StdioServerTransport` for `compaction mcp`). Bad ids and arguments come back as tool
+ * errors, never as crashes; nothing outside `dir` is reachable.
  */
 export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): McpServer {
   const library = createArtifactLibrary({ root: settings.dir });
-  const tools = createArtifactToolHandler({ library, sessionId: settings.sessionId });
   const server = new McpServer({
     name: settings.name ?? 'compaction-artifacts',
     version: settings.version ?? '0.1.0',
@@ -39,11 +52,34 @@ export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): Mc
     'artifact_list',
     {
       description:
-        'List the sessions that have stored tool outputs, or the artifacts of one session (id, title, kind, size, preview), newest last.',
-      inputSchema: { sessionId: z.string().min(1).max(200).optional() },
+        'List the sessions that have stored tool outputs (no sessionId), or the artifacts of one session, newest first: id, kind, tool, bytes, time, title and a preview. Filter by tool or kind; when more remain, the answer ends with the cursor to pass for the next page.',
+      inputSchema: {
+        sessionId: z
+          .string()
+          .min(1)
+          .max(1024)
+          .optional()
+          .describe(
+            'The session whose artifacts to list (as artifact_list without it names them). Default: list the sessions.',
+          ),
+        tool: z.string().min(1).max(200).optional().describe('Only artifacts of this tool name.'),
+        kind: z.enum(KINDS).optional().describe('Only artifacts of this kind.'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(LIST_PAGE.max)
+          .optional()
+          .describe(`Artifacts per page. Default ${LIST_PAGE.default}, at most ${LIST_PAGE.max}.`),
+        cursor: z
+          .string()
+          .max(200)
+          .optional()
+          .describe('The cursor a previous answer ended with, to get the next (older) page.'),
+      },
       annotations: { readOnlyHint: true },
     },
-    async ({ sessionId }, extra) => {
+    async ({ sessionId, tool, kind, limit, cursor }, extra) => {
       try {
         const session = sessionId ?? settings.sessionId;
         if (session === undefined) {
@@ -53,66 +89,45 @@ export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): Mc
           );
         }
         if (settings.sessionId !== undefined && session !== settings.sessionId) {
-          return {
-            ...text(`error: this server only serves session ${settings.sessionId}`),
-            isError: true,
-          };
+          return text(`error: this server only serves session ${settings.sessionId}`, true);
         }
-        const records = await library.list(session, { signal: extra.signal });
-        const shown = records.slice(-LIST_LIMIT);
-        const lines = shown.map(
-          (record) =>
-            `${record.id}\t${record.kind}\t${record.bytes} bytes\t${record.title}\n  ${record.preview.replace(/\s+/g, ' ').slice(0, 160)}`,
+        const records = (await library.list(session, { signal: extra.signal }))
+          .filter(
+            (record) =>
+              (tool === undefined || record.toolName === tool) &&
+              (kind === undefined || record.kind === kind),
+          )
+          .reverse();
+        let start = 0;
+        if (cursor !== undefined) {
+          const at = records.findIndex((record) => record.id === cursor);
+          if (at < 0)
+            return text(
+              `error: unknown cursor ${JSON.stringify(cursor)}; list again without it`,
+              true,
+            );
+          start = at + 1;
+        }
+        const shown = records.slice(start, start + (limit ?? LIST_PAGE.default));
+        const lines = shown.map(listLine);
+        const left = records.length - start - shown.length;
+        if (left > 0)
+          lines.push(
+            `(${left} older artifacts: pass cursor ${shown.at(-1)!.id} for the next page)`,
+          );
+        return text(
+          lines.length
+            ? lines.join('\n')
+            : `(no artifacts in session ${session}${tool || kind ? ' matching the filter' : ''})`,
         );
-        if (records.length > shown.length)
-          lines.unshift(`(${records.length - shown.length} older artifacts not listed)`);
-        return text(lines.length ? lines.join('\n') : `(no artifacts in session ${session})`);
       } catch (error) {
-        return {
-          ...text(`error: ${error instanceof Error ? error.message : String(error)}`),
-          isError: true,
-        };
+        return text(`error: ${error instanceof Error ? error.message : String(error)}`, true);
       }
     },
   );
-
-  server.registerTool(
-    'artifact_read',
-    {
-      description:
-        'Read part of a stored tool output by id. Pages by lines (default) or chars: pass the nextOffset of the previous page as offset to continue.',
-      inputSchema: {
-        id: z.string(),
-        offset: z.number().int().min(0).optional(),
-        limit: z.number().int().min(1).optional(),
-        unit: z.enum(['lines', 'chars']).optional(),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    async (args, extra) => {
-      const answer = await tools.call('artifact_read', args, { signal: extra.signal });
-      return { ...text(answer), ...(answer.startsWith('error:') ? { isError: true } : {}) };
-    },
-  );
-
-  server.registerTool(
-    'artifact_search',
-    {
-      description:
-        'Find the lines of a stored tool output that contain a pattern (literal unless regex is true); returns line numbers to read with artifact_read.',
-      inputSchema: {
-        id: z.string(),
-        pattern: z.string(),
-        regex: z.boolean().optional(),
-        max_matches: z.number().int().min(1).max(500).optional(),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    async (args, extra) => {
-      const answer = await tools.call('artifact_search', args, { signal: extra.signal });
-      return { ...text(answer), ...(answer.startsWith('error:') ? { isError: true } : {}) };
-    },
-  );
-
+  registerArtifactTools(server, {
+    library,
+    ...(settings.sessionId === undefined ? {} : { sessionId: settings.sessionId }),
+  });
   return server;
 }

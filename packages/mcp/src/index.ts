@@ -1,9 +1,15 @@
 export {
   type ArtifactMcpServerSettings,
   createArtifactMcpServer,
+  LIST_PAGE,
 } from './create-artifact-mcp-server.js';
 export {
   createMcpProxy,
   type McpCompactedResult,
   type McpProxySettings,
 } from './create-mcp-proxy.js';
+export {
+  type ArtifactMcpToolName,
+  type RegisterArtifactToolsSettings,
+  registerArtifactTools,
+} from './register-artifact-tools.js';

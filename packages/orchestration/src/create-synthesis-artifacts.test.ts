@@ -38,7 +38,10 @@ describe('createCompaction with a transcript path', () => {
       );
       const id = /artifact (art_[0-9a-f]+)/.exec(marker)![1]!;
       // The file holds every byte, and its digest is the one the marker names.
-      const file = await readFile(join(root, 'run-7.artifacts', 'req-1-step-1.txt'), 'utf8');
+      const file = await readFile(
+        join(root, 'run-7.artifacts', `req-1-step-1-${sha256Hex(bigLog).slice(0, 16)}.txt`),
+        'utf8',
+      );
       expect(file).toBe(bigLog);
       expect(marker).toContain(sha256Hex(bigLog).slice(0, 16));
       // The view keeps its disclosure note last, and the whole stays within budget.

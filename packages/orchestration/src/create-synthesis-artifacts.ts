@@ -56,7 +56,7 @@ export function createSynthesisArtifacts(settings: {
       try {
         const stored = await store.store(opId, result, { signal: options.signal });
         const record = await recordStoredArtifact({
-          dir,
+          index: store.index,
           sessionId,
           stored,
           toolCallId: opId,

@@ -44,14 +44,21 @@ describe.skipIf(!binaryBuilt())('compaction excerpt (built binary)', () => {
     expect(status).toBe(0);
     const parsed = JSON.parse(stdout);
     expect(parsed.stored).toMatchObject({
-      file: 'call_7.txt',
+      file: `call_7-${sha256(lines).slice(0, 16)}.txt`,
       digest: sha256(lines),
       bytes: Buffer.byteLength(lines),
     });
     expect(parsed.artifact.id).toMatch(/^art_[0-9a-f]{24}$/);
-    expect(parsed.text).toContain(`full result: call_7.txt sha256 ${sha256(lines)}`);
+    expect(parsed.text).toContain(
+      `full result: call_7-${sha256(lines).slice(0, 16)}.txt sha256 ${sha256(lines)}`,
+    );
     expect(parsed.text).not.toContain(dir);
-    expect(readFileSync(join(dir, 'run-1.artifacts', 'call_7.txt'), 'utf8')).toBe(lines);
+    expect(
+      readFileSync(
+        join(dir, 'run-1.artifacts', `call_7-${sha256(lines).slice(0, 16)}.txt`),
+        'utf8',
+      ),
+    ).toBe(lines);
   });
 
   it('honours --max-bytes as well as the char budget', () => {

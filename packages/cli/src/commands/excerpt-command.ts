@@ -80,7 +80,7 @@ Examples:
       if (result.failure) io.stderr.write(`warning: ${result.failure.message}\n`);
       if (result.stored) {
         artifact = await recordStoredArtifact({
-          dir: store.dir,
+          index: store.index,
           sessionId: transcriptStem(transcriptPath),
           stored: result.stored,
           toolCallId: opId,

@@ -5,6 +5,7 @@ import { distillCommand } from './distill-command.js';
 import { excerptCommand } from './excerpt-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpProxyCommand } from './mcp-proxy-command.js';
+import { pruneCommand } from './prune-command.js';
 import { readCommand } from './read-command.js';
 import { serveCommand } from './serve-command.js';
 import { storeCommand } from './store-command.js';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly CliCommand[] = [
   excerptCommand,
   mcpCommand,
   mcpProxyCommand,
+  pruneCommand,
   readCommand,
   serveCommand,
   storeCommand,

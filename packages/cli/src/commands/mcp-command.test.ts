@@ -39,6 +39,27 @@ describe.skipIf(!binaryBuilt())('compaction mcp (the built binary over stdio)', 
         arguments: { id: settled.artifact!.id, pattern: 'NEEDLE' },
       });
       expect(JSON.stringify(found.content)).toContain('row 4321 NEEDLE');
+      // Issue 13, item 1: a catastrophic pattern returns, and the next call is answered.
+      const evil = await session.settleToolResult({
+        toolName: 'terminal',
+        toolCallId: 'call_evil',
+        output: `${'a'.repeat(34)}!\n`.repeat(5000),
+      });
+      const searches = ['(a|a)+$', '((a+))+$', '(\\w|[a-z])+$', '(a|aa)+$', '.*.*.*.*x'].map(
+        (pattern) =>
+          client.callTool({
+            name: 'artifact_search',
+            arguments: { id: evil.artifact!.id, pattern, regex: true },
+          }),
+      );
+      const listed = await client.callTool({
+        name: 'artifact_list',
+        arguments: { sessionId: 'run-1' },
+      });
+      expect(JSON.stringify(listed.content)).toContain(evil.artifact!.id);
+      for (const result of await Promise.all(searches)) {
+        expect(JSON.stringify(result.content)).toContain(': 0 matches;');
+      }
     } finally {
       await client.close();
     }

@@ -11,14 +11,14 @@ export const serveCommand: CliCommand = {
   help: `Usage: compaction serve --dir DIR [--port N] [--host HOST] [--token TOKEN]
 
 Serves the inspector page at / and the JSON API (GET /api/sessions,
-/api/sessions/:sessionId/artifacts, /api/artifacts/:artifactId?offset&limit) for the
-transcripts and <session>.artifacts/ stores in DIR. Prints the URL on standard output and runs
+/api/sessions/:sessionId/artifacts, /api/artifacts/:ref?offset&limit, …/search?pattern,
+…/raw) for the transcripts and <session>.artifacts/ stores in DIR. Prints the URL on standard output and runs
 until interrupted (Ctrl-C or SIGTERM).
 
 Options:
   --dir DIR        directory of session transcripts (required)
   --port N         port; default 0 (a free one)
-  --host HOST      interface; default 127.0.0.1. Anything else exposes the artifacts: use --token
+  --host HOST      interface; default 127.0.0.1. Any other is refused without --token
   --token TOKEN    require "Authorization: Bearer TOKEN" on the API (open the page with #token=TOKEN)
   -h, --help       show this help
 
@@ -41,6 +41,11 @@ Examples:
     if (token !== undefined && token.trim() === '')
       throw new UsageError('--token must not be empty');
     const host = (values.host as string | undefined) ?? '127.0.0.1';
+    if (!['127.0.0.1', '::1', 'localhost'].includes(host) && !token) {
+      throw new UsageError(
+        `--host ${host} without --token would expose every stored result: add --token (for example --token "$(openssl rand -hex 16)")`,
+      );
+    }
     const running = await createArtifactServer({
       dir: resolve(io.cwd, dir),
       host,
@@ -48,11 +53,6 @@ Examples:
       ...(token ? { token } : {}),
     }).listen();
     io.stdout.write(`${running.url}\n`);
-    if (!['127.0.0.1', '::1', 'localhost'].includes(host) && !token) {
-      io.stderr.write(
-        'warning: serving beyond loopback without --token exposes every stored result\n',
-      );
-    }
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -6,11 +6,11 @@ import { binaryBuilt, runBinary } from '../test-support/run-binary.js';
 
 const log = Array.from(
   { length: 500 },
-  (_, i) => `line ${i}: ${i === 321 ? 'FATAL kaboom' : 'ok'}`,
+  (_, i) => `line ${i + 1}: ${i + 1 === 321 ? 'FATAL kaboom' : 'ok'}`,
 ).join('\n');
 
 describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () => {
-  it('stores a result, then reads it back page by page by lines and by chars', () => {
+  it('stores a result, then reads it back by 1-based lines, from the end and as JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'compaction-store-'));
     writeFileSync(join(dir, 'build.log'), log);
     const stored = runBinary(
@@ -20,9 +20,10 @@ describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () =
     expect(stored.status).toBe(0);
     const meta = JSON.parse(stored.stdout);
     expect(meta).toMatchObject({
-      file: 'call_1.txt',
+      file: expect.stringMatching(/^call_1-[0-9a-f]{16}\.txt$/),
       bytes: Buffer.byteLength(log),
       chars: log.length,
+      lines: 500,
     });
 
     const page = runBinary(
@@ -31,53 +32,67 @@ describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () =
     );
     expect(page.status).toBe(0);
     expect(page.stdout).toBe('line 321: FATAL kaboom\nline 322: ok\n');
-    expect(page.stderr).toBe('next offset 323\n');
+    expect(page.stderr).toContain('lines 321-322 of 500; next: offset=323');
 
-    const chars = runBinary(
-      ['read', meta.id, '--session', 'run-9.jsonl', '--chars', '--offset', '5', '--limit', '4'],
-      { cwd: dir },
-    );
-    expect(chars.stdout).toBe('0: o');
-
-    const end = runBinary(['read', meta.id, '--session', 'run-9.jsonl', '--offset', '499'], {
+    const tail = runBinary(['read', 'call_1', '--session', 'run-9.jsonl', '--tail', '1'], {
       cwd: dir,
     });
-    expect(end.stdout).toBe('line 499: ok');
-    expect(end.stderr).toBe('end\n');
+    expect(tail.stdout).toBe('line 500: ok');
+    expect(tail.stderr).toContain('end of artifact');
+
+    // The file name the excerpt marker would name is accepted too.
+    const byFile = runBinary(['read', meta.file, '--dir', '.', '--offset=-2', '--limit', '1'], {
+      cwd: dir,
+    });
+    expect(byFile.stdout).toBe('line 499: ok\n');
 
     const json = runBinary(
       ['read', meta.id, '--session', 'run-9.jsonl', '--offset', '321', '--limit', '1', '--json'],
-      {
-        cwd: dir,
-      },
+      { cwd: dir },
     );
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout)).toMatchObject({
       id: meta.id,
-      unit: 'lines',
-      offset: 321,
+      line: 321,
       count: 1,
+      totalLines: 500,
       text: 'line 321: FATAL kaboom\n',
-      nextOffset: 322,
+      next: { line: 322, column: 1 },
     });
   });
 
-  it('refuses traversal ids and unknown artifacts with one line and exit 1', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'compaction-read-'));
-    for (const id of ['../run-9.jsonl', '..', 'a/b']) {
-      const result = runBinary(['read', id, '--session', 'run-9.jsonl'], { cwd: dir });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/^compaction read: Invalid artifact id/);
-    }
-    const missing = runBinary(
-      ['read', 'art_000000000000000000000000', '--session', 'run-9.jsonl'],
-      { cwd: dir },
+  it('keeps both results stored under a reused id (issue 13, item 2)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-store-'));
+    writeFileSync(join(dir, 'a.txt'), 'first\n');
+    writeFileSync(join(dir, 'b.txt'), 'second\n');
+    const a = JSON.parse(
+      runBinary(['store', '--session', 's.jsonl', '--id', 'call_0', 'a.txt'], { cwd: dir }).stdout,
     );
-    expect(missing.stderr).toBe('compaction read: No artifact art_000000000000000000000000\n');
+    const b = JSON.parse(
+      runBinary(['store', '--session', 's.jsonl', '--id', 'call_0', 'b.txt'], { cwd: dir }).stdout,
+    );
+    expect(a.file).not.toBe(b.file);
+    expect(runBinary(['read', a.id, '--session', 's.jsonl'], { cwd: dir }).stdout).toBe('first\n');
+    expect(runBinary(['read', b.id, '--session', 's.jsonl'], { cwd: dir }).stdout).toBe('second\n');
+    const ambiguous = runBinary(['read', 'call_0', '--session', 's.jsonl'], { cwd: dir });
+    expect(ambiguous.status).toBe(1);
+    expect(ambiguous.stderr).toContain('names 2 artifacts');
+  });
+
+  it('refuses unknown artifacts with one line and exit 1, and stores any id', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-read-'));
+    for (const id of ['../run-9.jsonl', '..', 'a/b', 'art_000000000000000000000000']) {
+      const result = runBinary(['read', id, '--session', 'run-9.jsonl'], { cwd: dir });
+      expect(result.status, id).toBe(1);
+      expect(result.stderr).toMatch(/^compaction read: No (artifact|session)/);
+    }
     expect(runBinary(['store', '-'], { input: 'x' }).status).toBe(2);
-    expect(
-      runBinary(['store', '--session', 's.jsonl', '--id', '../evil', '-'], { input: 'x', cwd: dir })
-        .status,
-    ).toBe(1);
+    expect(runBinary(['read', 'x'], { cwd: dir }).status).toBe(2);
+    const odd = runBinary(['store', '--session', 's.jsonl', '--id', '../evil', '-'], {
+      input: 'x',
+      cwd: dir,
+    });
+    expect(odd.status).toBe(0);
+    expect(JSON.parse(odd.stdout).file).toMatch(/^evil-[0-9a-f]{16}\.txt$/);
   });
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createArtifactStore, recordStoredArtifact, transcriptStem } from '@compaction/artifacts';
+import { createArtifactStore, recordStoredArtifact } from '@compaction/artifacts';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { countingStream, progressLine } from '../progress-line.js';
@@ -12,15 +12,16 @@ export const storeCommand: CliCommand = {
   summary: 'store a result in <transcript-stem>.artifacts/ beside a session and index it',
   help: `Usage: compaction store --session TRANSCRIPT [--id OPID] [--tool NAME] [FILE|-]
 
-Streams the input to <transcript-stem>.artifacts/<OPID>.txt (temp file, then rename), adds it
-to the store's index and prints {"id", "file", "digest", "bytes", "chars"} as JSON. Nothing is
-printed to the conversation; read it back with 'compaction read ID --session TRANSCRIPT'.
+Streams the input to <transcript-stem>.artifacts/<OPID>-<sha256 prefix>.txt (temp file, then
+a new name: an earlier result stored under the same OPID is never replaced), adds it to the
+store's index and prints {"id", "file", "digest", "bytes", "chars", "lines"} as JSON. Read it
+back with 'compaction read ID --session TRANSCRIPT' (the id, the file name or the OPID).
 On a terminal, the bytes stored so far are shown on standard error.
 
 Options:
   --session PATH   the session transcript to store beside (required)
-  --id OPID        operation id naming the file (default: a fresh cli-… id)
-  --tool NAME      tool name for the index
+  --id OPID        operation id, any text (default: a fresh cli-… id)
+  --tool NAME      tool name for the index (also decides the kind: terminal → terminal_log, …)
   -h, --help       show this help
 
 Examples:
@@ -35,21 +36,19 @@ Examples:
     if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
     const session = values.session as string | undefined;
     if (session === undefined) throw new UsageError('--session TRANSCRIPT is required');
-    const transcriptPath = resolve(io.cwd, session);
-    const store = createArtifactStore({ transcriptPath });
+    const store = createArtifactStore({ transcriptPath: resolve(io.cwd, session) });
     const opId = (values.id as string | undefined) ?? cliOperationId();
     const progress = progressLine(io);
     const source = countingStream(inputStream(positionals[0], io), progress, 'storing');
-    const result = await store.storeStream(opId, source, {
-      budgetChars: 400,
-    });
+    const result = await store.storeStream(opId, source, { budgetChars: 400 });
     if (!result.stored) throw result.failure ?? new Error('the result was not stored');
+    const tool = values.tool as string | undefined;
     const record = await recordStoredArtifact({
-      dir: store.dir,
-      sessionId: transcriptStem(transcriptPath),
+      index: store.index,
+      sessionId: store.sessionId,
       stored: result.stored,
       toolCallId: opId,
-      toolName: values.tool as string | undefined,
+      ...(tool ? { toolName: tool } : {}),
       preview: result.excerpt.head,
     });
     io.stdout.write(`${JSON.stringify({ id: record.id, ...result.stored })}\n`);

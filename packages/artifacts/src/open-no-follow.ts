@@ -1,0 +1,31 @@
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+
+// O_NOFOLLOW is 0 where the platform lacks it; the lstat check in callers covers that case.
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Opens `path` for reading without following a symbolic link in its last component, and only
+ * when it is a regular file. Resolves to `undefined` when it is absent, a link, a directory or
+ * anything else, so callers answer "not found" instead of serving bytes from elsewhere.
+ */
+export async function openRegularFile(path: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NO_FOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    if ((await handle.stat()).isFile()) return handle;
+  } catch {
+    // fall through: an unreadable handle is treated as absent
+  }
+  await handle.close().catch(() => {});
+  return undefined;
+}
+
+/** Opens `path` for appending (created when absent), refusing a symbolic link. */
+export function openForAppend(path: string): Promise<FileHandle> {
+  return open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW, 0o644);
+}
