@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sha256Hex } from '@compaction/artifacts';
 import type { ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,13 +33,17 @@ describe('createArtifactMode', () => {
     expect(view.metadata.contentLost).toBe(true);
     expect(view.metadata.outputBytes).toBe(report.bytes);
     expect(view.text).toContain('checkout-7f9c');
-    expect(report.read?.split('\n')[0]).toContain(`[artifact ${report.artifactId} chars 0-2000`);
+    expect(report.read?.split('\n')[0]).toMatch(
+      new RegExp(`^\\[artifact ${report.artifactId} \\(call_1-[0-9a-f]{16}\\.txt\\): line`),
+    );
     const searched = await mode.tools.call('artifact_search', {
       id: report.artifactId,
       pattern: '18446744073709551615',
     });
-    expect(searched).toContain('1 matching lines');
-    expect(await readFile(join(mode.dir, 'call_1.txt'), 'utf8')).toBe(result);
+    expect(searched).toContain(': 1 match;');
+    expect(
+      await readFile(join(mode.dir, `call_1-${sha256Hex(result).slice(0, 16)}.txt`), 'utf8'),
+    ).toBe(result);
     expect(mode.tools.definitions.map((tool) => tool.name)).toEqual([
       'artifact_read',
       'artifact_search',

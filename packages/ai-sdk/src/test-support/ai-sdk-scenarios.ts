@@ -233,9 +233,10 @@ export function describeAiSdkScenarios(sdk: AiSdkLine): void {
       const report = await checkArtifactView(view, artifacts.tools);
       expect(report.bytes).toBeLessThanOrEqual(16_384);
       expect(report.notes.length).toBeGreaterThan(0);
-      expect(report.read).toContain(`[artifact ${report.artifactId} chars 0-2000`);
+      expect(report.read).toContain(`[artifact ${report.artifactId} (`);
       const found = toolResultText(model.doGenerateCalls[2], 'call-2')!;
-      expect(found).toContain(`[artifact ${report.artifactId}: 1 matching lines]`);
+      expect(found).toContain(`[artifact ${report.artifactId} (`);
+      expect(found).toContain(': 1 match;');
       expect(model.doGenerateCalls[0].tools.map((t: Loose) => t.name).sort()).toEqual([
         'artifact_read',
         'artifact_search',
