@@ -35,7 +35,8 @@ async function offline(): Promise<{ settings: AgentSettings; bodies: () => numbe
 
 // Each agent: the model is offered list_pods and the artifact tools, gets the 2 MB result as a
 // pointer and a view, searches the stored result and answers from what the search found.
-const ANSWER = /^The stored result says: \[artifact art_[0-9a-f]{24}: 1 matching lines\]$/;
+const ANSWER =
+  /^The stored result says: \[artifact art_[0-9a-f]{24} \([^)]+\): 1 match; \d+ lines\]$/;
 
 describe('the example agents, offline against the scripted model', () => {
   it('AI SDK', async () => {
@@ -79,6 +80,6 @@ describe.skipIf(!proxyBuilt())('the example MCP client, through compaction mcp-p
     const run = await runMcpProxyClient({ dir });
     expect(run.viewBytes).toBeLessThanOrEqual(16_384);
     expect(run.pointer).toMatch(/^\[full result stored as artifact art_[0-9a-f]{24} \(\d+ bytes/);
-    expect(run.found).toMatch(/^\[artifact art_[0-9a-f]{24}: 1 matching lines\]$/);
+    expect(run.found).toMatch(/^\[artifact art_[0-9a-f]{24} \([^)]+\): 1 match; \d+ lines\]$/);
   });
 });

@@ -13,7 +13,7 @@ export const mcpCommand: CliCommand = {
 
 Runs a Model Context Protocol server on standard input and output with three read-only tools
 over the stored artifacts of the transcripts in DIR: artifact_list (sessions, or one session's
-artifacts), artifact_read (a page by lines or chars) and artifact_search (matching lines with
+artifacts), artifact_read (a page of lines counted from 1) and artifact_search (matching lines with
 their numbers). It stops when standard input closes. Nothing is written to standard output
 but protocol messages.
 
