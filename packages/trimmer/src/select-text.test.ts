@@ -1,4 +1,5 @@
 import { parseLevelBreakdown, trailingDisclosureNotes } from '@compaction/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { isUnifiedDiff } from './select-text.js';
@@ -269,5 +270,47 @@ describe('NDJSON logs: records are judged by their level field', () => {
       dropped: 0,
       total: 1,
     });
+  });
+});
+
+describe('the level breakdown agrees with what the view kept', () => {
+  const line = fc.oneof(
+    fc.constantFrom(
+      '2024-05-01 INFO ok',
+      '2024-05-01 ERROR failed',
+      'level=warn slow',
+      '[notice] started',
+      '  at frame (x.js:1)',
+      'E0501 12:00:00.1 1 a.go:1] bad',
+      '',
+      '{"level":30,"msg":"x"}',
+    ),
+    fc.string({ unit: 'grapheme', maxLength: 60 }),
+  );
+
+  it('counts every line once, and drops as many lines as the metadata says', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 60, maxLength: 300 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.integer({ min: 256, max: 2000 }),
+        (lines, eol, budget) => {
+          const text = lines.join(eol);
+          const view = trimmer.trim(text, budget);
+          expectHonestView(view, text, budget);
+          const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
+          const breakdown = parseLevelBreakdown(note);
+          if (!breakdown || view.metadata.strategy !== 'text') return;
+          const sum = (key: 'dropped' | 'total') =>
+            breakdown.counts.reduce((total, entry) => total + entry[key], 0);
+          expect(sum('total')).toBe(view.metadata.fieldsTotal);
+          expect(sum('dropped')).toBe(view.metadata.fieldsDropped);
+          checked++;
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    expect(checked).toBeGreaterThan(300);
   });
 });
