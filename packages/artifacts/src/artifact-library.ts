@@ -393,6 +393,29 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     return built;
   }
 
+  /** Opens `ref`, hands its line index to `use`, and closes the file whatever happens. */
+  async function withText<T>(
+    ref: string,
+    options: { sessionId?: string; signal?: AbortSignal },
+    use: (
+      handle: FileHandle,
+      index: LineIndex,
+      found: { id: string; file: string; sessionId: string },
+    ) => Promise<T>,
+  ): Promise<T> {
+    const opened = await open(ref, options);
+    try {
+      const index = await lineIndexOf(opened.handle, options.signal);
+      return await use(opened.handle, index, {
+        id: opened.record.id,
+        file: opened.record.path,
+        sessionId: opened.sessionId,
+      });
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
   return {
     root,
     async sessions(options = {}) {
@@ -442,29 +465,16 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
         Number.MAX_SAFE_INTEGER,
       );
       const column = integer(options.column, 'column', 1, 1, Number.MAX_SAFE_INTEGER);
-      const opened = await open(ref, options);
-      try {
-        const index = await lineIndexOf(opened.handle, options.signal);
+      return withText(ref, options, async (handle, index, found) => {
         const line = offset < 0 ? Math.max(1, index.totalLines + offset + 1) : Math.max(1, offset);
         const page = await readTextPage(
-          opened.handle,
+          handle,
           index,
           { line, column: offset < 0 ? 1 : column },
-          {
-            limit,
-            maxChars,
-            ...(options.signal ? { signal: options.signal } : {}),
-          },
+          { limit, maxChars, ...(options.signal ? { signal: options.signal } : {}) },
         );
-        return {
-          id: opened.record.id,
-          file: opened.record.path,
-          sessionId: opened.sessionId,
-          ...page,
-        };
-      } finally {
-        await opened.handle.close();
-      }
+        return { ...found, ...page };
+      });
     },
     async search(ref, pattern, options = {}) {
       const matcher = compileSearchPattern(pattern, options);
@@ -481,25 +491,15 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       };
       const budget = integer(options.timeBudgetMs, 'timeBudgetMs', searchTimeMs, 1, searchTimeMs);
       const started = now();
-      const opened = await open(ref, options);
-      try {
-        const index = await lineIndexOf(opened.handle, options.signal);
-        const result = await searchText(opened.handle, index, matcher, from, {
+      return withText(ref, options, async (handle, index, found) => {
+        const result = await searchText(handle, index, matcher, from, {
           maxMatches,
           deadline: started + budget,
           now,
           ...(options.signal ? { signal: options.signal } : {}),
         });
-        return {
-          id: opened.record.id,
-          file: opened.record.path,
-          sessionId: opened.sessionId,
-          totalLines: index.totalLines,
-          ...result,
-        };
-      } finally {
-        await opened.handle.close();
-      }
+        return { ...found, totalLines: index.totalLines, ...result };
+      });
     },
     async openRaw(ref, options = {}) {
       const opened = await open(ref, options);

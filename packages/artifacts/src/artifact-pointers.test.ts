@@ -10,6 +10,7 @@ import { artifactDirFor } from './artifact-dir-for.js';
 import { createArtifactIndex } from './artifact-index.js';
 import { createArtifactLibrary } from './artifact-library.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { createArtifactServer } from './artifact-server.js';
 import { createArtifactStore } from './artifact-store.js';
 import { createArtifactToolHandler } from './artifact-tools.js';
 import { createArtifactProcessor } from './create-artifact-processor.js';
@@ -364,6 +365,20 @@ describe('issue 13: every artifact pointer can be followed', () => {
       });
     }
     expect((await library.readPage(artifact!.id, { limit: 1 })).text).toBe('ok line 1 ✓\n');
+    // The same over HTTP (and MCP, which reads through the same library).
+    const server = await createArtifactServer({ dir: join(root, 'lib') }).listen();
+    try {
+      expect(await (await fetch(`${server.url}api/sessions`)).json()).toEqual({ sessions: ['s'] });
+      for (const path of ['art_leak', 'leak.txt/raw', 'art_other/raw', 'secret.txt']) {
+        const response = await fetch(`${server.url}api/artifacts/${path}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.text()).not.toContain('TOP SECRET');
+      }
+      const linked = await fetch(`${server.url}api/sessions/linked/artifacts`);
+      expect(linked.status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 
   it('10. two processes appending to one index lose and corrupt nothing', async () => {

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { ArtifactError } from './artifact-error.js';
 import type { LineIndex } from './line-index.js';
 import type { SearchMatcher } from './search-pattern.js';
-import { createTextCursor } from './text-cursor.js';
+import { openTextCursor } from './text-cursor.js';
 
 /** A place to start a page or a search: a 1-based line and a 1-based column in it. */
 export interface TextPosition {
@@ -55,13 +55,7 @@ export async function readTextPage(
       `offset ${start.line} is past the last line (${totalLines}); lines count from 1, and a negative offset counts from the end`,
     );
   }
-  const cursor = createTextCursor(
-    handle,
-    index.bytes,
-    index.seek(start.line, start.column - 1),
-    options.signal,
-  );
-  await cursor.skipTo(start.line, start.column - 1);
+  const cursor = await openTextCursor(handle, index, start.line, start.column - 1, options.signal);
   const column = cursor.column + 1;
   const first = await cursor.readLine(options.maxChars);
   const body = (text: string) => (text.endsWith('\n') ? text.length - 1 : text.length);
@@ -201,13 +195,7 @@ export async function searchText(
     matcher.literalLength !== undefined
       ? Math.max(0, matcher.literalLength - 1)
       : REGEX_OVERLAP_UNITS;
-  const cursor = createTextCursor(
-    handle,
-    index.bytes,
-    index.seek(from.line, from.column - 1),
-    options.signal,
-  );
-  await cursor.skipTo(from.line, from.column - 1);
+  const cursor = await openTextCursor(handle, index, from.line, from.column - 1, options.signal);
   let lastYield = options.now();
   let carry = '';
   let minColumn = cursor.column;

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { FilePosition } from './line-index.js';
+import type { FilePosition, LineIndex } from './line-index.js';
 
 const READ_BYTES = 256 * 1024;
 
@@ -26,6 +26,19 @@ export interface TextCursor {
 
 const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/** A cursor at (`line`, `column`, 0-based), started from the line index's nearest sample. */
+export async function openTextCursor(
+  handle: FileHandle,
+  index: LineIndex,
+  line: number,
+  column: number,
+  signal?: AbortSignal,
+): Promise<TextCursor> {
+  const cursor = createTextCursor(handle, index.bytes, index.seek(line, column), signal);
+  await cursor.skipTo(line, column);
+  return cursor;
+}
 
 /** A cursor starting at `start` (a sampled position of the file's line index). */
 export function createTextCursor(
