@@ -98,6 +98,11 @@ export {
   type LevelCount,
   parseLevelBreakdown,
 } from './notes/level-breakdown.js';
+export {
+  formatRecordCoverage,
+  parseRecordCoverage,
+  type RecordCoverage,
+} from './notes/record-coverage.js';
 export type {
   ProcessedResult,
   ResultProcessor,

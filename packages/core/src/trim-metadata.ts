@@ -59,6 +59,12 @@ export interface ResultTrimMetadata {
   fieldsTotal?: number;
   /** Structural units dropped. */
   fieldsDropped?: number;
+  /** JSON views of a list: the records of the main list whose identity is in the view. */
+  recordsNamed?: number;
+  /** JSON views of a list: the records in the main list. */
+  recordsTotal?: number;
+  /** JSON views of a list: the records in the view whole. */
+  recordsWhole?: number;
 }
 
 /** Metadata for a view that is the whole input, byte for byte or re-encoded without loss. */

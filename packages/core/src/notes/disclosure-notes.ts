@@ -1,4 +1,5 @@
 import { formatLevelBreakdown, type LevelBreakdown } from './level-breakdown.js';
+import { formatRecordCoverage, type RecordCoverage } from './record-coverage.js';
 
 /**
  * The disclosure-note registry: the one place that builds every framework note and the one
@@ -86,6 +87,22 @@ export const disclosureNotes = {
     return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}; omitted content is UNKNOWN, not absent]`;
   },
 
+  /**
+   * Fields and items of a JSON list were dropped: the unit counts of `trimmedUnits`, then what
+   * the view shows of the records (`formatRecordCoverage`): how many are named and whole, the
+   * fields no record shows, and what the records left out were.
+   */
+  trimmedRecords(input: {
+    kept: number;
+    total: number;
+    unit: string;
+    budgetBytes: number;
+    records: RecordCoverage;
+  }): string {
+    const dropped = input.total - input.kept;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatRecordCoverage(input.records)}; omitted content is UNKNOWN, not absent]`;
+  },
+
   /** A plain byte cut: only the head (or head and tail) survived. */
   trimmedBytes(input: { originalBytes: number; keptBytes: number; where?: string }): string {
     const where = input.where ? ` (${oneLine(input.where)})` : '';
@@ -94,15 +111,18 @@ export const disclosureNotes = {
 
   /**
    * Under 5% of the source was kept: too little to be representative. `byLevel` (text views)
-   * adds how many units of each level were dropped, the same segment `trimmedUnits` adds.
+   * adds how many units of each level were dropped, the same segment `trimmedUnits` adds;
+   * `records` (JSON views of a list) adds what the view shows of the records, the segment
+   * `trimmedRecords` adds.
    */
   severelyReduced(input: {
     keptBytes: number;
     originalBytes: number;
     byLevel?: LevelBreakdown;
+    records?: RecordCoverage;
   }): string {
     const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
-    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}; not representative, treat anything not shown as UNKNOWN]`;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${formatRecordCoverage(input.records)}; not representative, treat anything not shown as UNKNOWN]`;
   },
 
   /** A single-call distill saw only the pre-filtered part of its source. */
