@@ -22,6 +22,13 @@ describe('the devops agent example', () => {
       expect(trailingDisclosureNotes(section.text).length).toBeGreaterThan(0);
     }
     expect(run.binding?.value).toMatch(/^payments-/);
+    // The pod list's view names every pod (and the crash-looping one stands out in it).
+    const pods = (
+      JSON.parse(run.steps[0]!.result as string) as { items: Array<{ metadata: { name: string } }> }
+    ).items.map((pod) => pod.metadata.name);
+    const podView = run.synthesis.sections.find((section) => section.stepId === 'step-1')!.text;
+    expect(pods.filter((name) => !podView.includes(`"${name}"`))).toEqual([]);
+    expect(podView).toContain('CrashLoopBackOff');
     const found = Object.fromEntries(
       run.needles.map((needle) => [needle.what.split(' ')[0], needle.found]),
     );

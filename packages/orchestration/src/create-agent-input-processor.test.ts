@@ -13,11 +13,14 @@ describe('createAgentInputProcessor', () => {
   it('hands a capped tool the exact 64-bit ids of a bound value, never a marker', async () => {
     const resolver = createStepResolver([{ id: 'step-1', status: 'succeeded', result }]);
     const { value } = resolver.resolve('{{step-1.items}}');
-    const processor = createAgentInputProcessor({ maxParamBytes: 2048 });
+    const processor = createAgentInputProcessor({ maxParamBytes: 8192 });
     const { params, changes } = await processor.process({ items: value, first: value });
     expect(changes.map((change) => change.contentLost)).toEqual([true, true]);
-    const items = params.items as Array<{ id: LosslessNumber; name: string }>;
-    expect(items.length).toBeGreaterThan(0);
+    // The trimmer names every record first (by `name`), then adds each one's `id`.
+    const items = (params.items as Array<{ id?: LosslessNumber; name: string }>).filter(
+      (item) => item.id !== undefined,
+    ) as Array<{ id: LosslessNumber; name: string }>;
+    expect(items.length).toBeGreaterThan(50);
     for (const item of items) {
       expect(LosslessNumber.isInstance(item.id)).toBe(true);
       const index = Number(item.name.slice(4));

@@ -10,6 +10,7 @@ import { createRecordingTelemetry } from '@compaction/core/test';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+import { podList, workflowRuns } from './test-support/generated-lists.js';
 import { expectHonestView, numberTokens, viewBody } from './test-support/view-invariants.js';
 
 const trimmer = createStructuralTrimmer();
@@ -65,9 +66,9 @@ describe('createStructuralTrimmer: JSON path', () => {
     for (const item of body.items) expect(Object.keys(item).length).toBeGreaterThan(0);
   });
 
-  it('fills a top-level array from its head', () => {
+  it('breadth-first (seed 002 §4): fills a top-level array from its head', () => {
     const input = JSON.stringify(records(300));
-    const view = trimmer.trim(input, 3000);
+    const view = createStructuralTrimmer({ selection: 'breadth-first' }).trim(input, 3000);
     expectHonestView(view, input, 3000);
     const body = JSON.parse(viewBody(view)) as Array<{ id: string }>;
     const wholeIds = body.filter((item) => Object.keys(item).length === 4).map((item) => item.id);
@@ -75,9 +76,9 @@ describe('createStructuralTrimmer: JSON path', () => {
     expect(wholeIds).toEqual(records(wholeIds.length).map((item) => item.id));
   });
 
-  it('caps a nested array to its first 500 items for the whole-unit pass', () => {
+  it('breadth-first (seed 002 §4): caps a nested array to its first 500 items', () => {
     const input = JSON.stringify({ values: Array.from({ length: 5000 }, (_, i) => i % 10) });
-    const view = trimmer.trim(input, 2000);
+    const view = createStructuralTrimmer({ selection: 'breadth-first' }).trim(input, 2000);
     expectHonestView(view, input, 2000);
     const body = JSON.parse(viewBody(view)) as { values: number[] };
     expect(body.values.length).toBeLessThanOrEqual(500);
@@ -117,14 +118,20 @@ describe('createStructuralTrimmer: JSON path', () => {
     expect(body.find((item) => item.id === 'rec-01400')?.owner).toBe('team-needle');
   });
 
-  it('favours error-like records without a query', () => {
+  it('favours error-like records without a query: identity and the failing field first', () => {
     const data = records(3000);
     data[2100]!.status = 'Failed: container OOMKilled, exit code 137';
     const input = JSON.stringify({ items: data });
     const view = trimmer.trim(input, 8192);
     expectHonestView(view, input, 8192);
     const body = JSON.parse(viewBody(view));
-    expect(body.items.find((item: { id: string }) => item.id === 'rec-02100')).toEqual(data[2100]);
+    expect(body.items.find((item: { id: string }) => item.id === 'rec-02100')).toMatchObject({
+      status: data[2100]!.status,
+    });
+    // Whole once every record is named.
+    const small = JSON.stringify({ items: data.slice(2050, 2150) });
+    const whole = JSON.parse(viewBody(trimmer.trim(small, 12_000)));
+    expect(whole.items.find((item: { id: string }) => item.id === 'rec-02100')).toEqual(data[2100]);
   });
 
   it('surfaces preserved keys first, case-insensitively', () => {
@@ -257,6 +264,9 @@ describe('createStructuralTrimmer: budget and settings', () => {
   });
 
   it('validates settings at construction', () => {
+    expect(() =>
+      createStructuralTrimmer({ selection: 'largest-first' as 'breadth-first' }),
+    ).toThrowError(InvalidArgumentError);
     expect(() => createStructuralTrimmer({ nestedArrayCap: 0 })).toThrowError(InvalidArgumentError);
     expect(() => createStructuralTrimmer({ relevanceShare: 2 })).toThrowError(InvalidArgumentError);
     expect(() => createStructuralTrimmer({ preserveKeys: [1 as unknown as string] })).toThrowError(
@@ -287,17 +297,20 @@ describe('createStructuralTrimmer: budget and settings', () => {
       ['{"error":"OOMKilled: exit code 137","ids":[12345678901234567890,1.0],"s":"é\ud800"}', 300],
       [`{"items":${JSON.stringify(records(50))},"tail":"${'ü'.repeat(500)}"}`, 1200],
       ['{"broken":', 300],
+      [podList(60, 41).json, 6000],
+      [workflowRuns(200, 77).json, 5000],
     ] as const;
     const script = `
       const { createStructuralTrimmer } = await import(${JSON.stringify(dist.href)});
       const trimmer = createStructuralTrimmer();
-      const inputs = JSON.parse(process.argv[1]);
+      const { readFileSync } = await import('node:fs');
+      const inputs = JSON.parse(readFileSync(0, 'utf8'));
       console.log(JSON.stringify([typeof WebAssembly, ...inputs.map(([text, budget]) => trimmer.trim(text, budget))]));
     `;
     const output = execFileSync(
       process.execPath,
-      ['--jitless', '--input-type=module', '-e', script, JSON.stringify(inputs)],
-      { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+      ['--jitless', '--input-type=module', '-e', script],
+      { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, input: JSON.stringify(inputs) },
     );
     const trimmer = createStructuralTrimmer();
     const here = inputs.map(([text, budget]) => trimmer.trim(text, budget));

@@ -42,7 +42,15 @@ export function createStructuralTrimmer(
       message: 'preserveKeys must be an array of strings',
     });
   }
+  const selection = settings.selection ?? 'information-first';
+  if (selection !== 'information-first' && selection !== 'breadth-first') {
+    throw new InvalidArgumentError({
+      argument: 'selection',
+      message: `selection must be 'information-first' or 'breadth-first', got ${String(selection)}`,
+    });
+  }
   const options: TrimOptions = {
+    selection,
     preserveKeys: preserveKeys.filter((key) => key.trim() !== '').map((key) => key.trim()),
     nestedArrayCap: integerSetting('nestedArrayCap', settings.nestedArrayCap, 500),
     relevanceShare,

@@ -1,5 +1,6 @@
 export { createStructuralTrimmer } from './create-structural-trimmer.js';
 export {
+  type JsonSelectionMode,
   MIN_TRIM_BUDGET_BYTES,
   type StructuralTrimmer,
   type StructuralTrimmerSettings,

@@ -11,6 +11,7 @@ const COLUMNS = [
   'next',
   'keyStart',
   'keyBytes',
+  'keyEnd',
   'start',
   'end',
   'valueBytes',

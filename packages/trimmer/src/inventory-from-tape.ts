@@ -19,11 +19,13 @@ import {
   collectErrorWords,
   collectErrorWordsWith,
   type JsonInventory,
+  type KeyCheck,
   NODE_ARRAY,
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
 } from './json-inventory.js';
+import type { StopCheck } from './stop-check.js';
 
 /**
  * UTF-8 bytes beyond one per UTF-16 unit in `text[from, to)`: 1 for U+0080–U+07FF, 2 for the
@@ -48,6 +50,33 @@ function extraUtf8Bytes(text: string, from: number, to: number): number {
 }
 
 /**
+ * Whether an offset lies inside a key of the tape, asked with ascending offsets: keys are in
+ * text order on the tape, so one cursor walks them. (A class, not a closure: a closure made per
+ * call gets its own optimised code, compiled again on every call.)
+ */
+class TapeKeys implements KeyCheck {
+  private cursor = 0;
+  constructor(
+    private readonly records: Int32Array,
+    private readonly total: number,
+  ) {}
+
+  contains(at: number): boolean {
+    const { records, total } = this;
+    let cursor = this.cursor;
+    while (
+      cursor < total &&
+      (records[cursor * TAPE_STRIDE + TAPE_KEY_START]! < 0 ||
+        records[cursor * TAPE_STRIDE + TAPE_KEY_END]! <= at)
+    ) {
+      cursor++;
+    }
+    this.cursor = cursor;
+    return cursor < total && records[cursor * TAPE_STRIDE + TAPE_KEY_START]! <= at;
+  }
+}
+
+/**
  * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
  * `scanJson(tape.text, maxNodes)` field for field, but whitespace and structure cost no
  * JavaScript. Parents, child positions and minified sizes come from one pass over the records
@@ -63,6 +92,7 @@ export function inventoryFromTape(
   tape: JsonTape,
   maxNodes: number,
   search?: JsonTapeWordSearch,
+  check?: StopCheck,
 ): JsonInventory {
   const { text, records } = tape;
   const total = tape.count;
@@ -72,6 +102,7 @@ export function inventoryFromTape(
   const nexts = new Int32Array(count);
   const keyStarts = new Int32Array(count);
   const keyBytes = new Int32Array(count);
+  const keyEnds = new Int32Array(count);
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
   const valueBytes = new Int32Array(count);
@@ -107,6 +138,7 @@ export function inventoryFromTape(
 
   // One step past the last record, so that its closing pass closes every container left open.
   for (let r = 0; r <= total; r++) {
+    if ((r & 16383) === 0 && check) check(16384);
     // Close the containers whose subtree ended before this record.
     while (depth > 0 && stackNext[depth - 1]! <= r) {
       depth--;
@@ -130,8 +162,8 @@ export function inventoryFromTape(
     const keyStart = records[at + keyStartField]!;
     const flags = records[at + flagsField]!;
     let key = 0;
+    const keyEnd = records[at + keyEndField]!;
     if (keyStart >= 0) {
-      const keyEnd = records[at + keyEndField]!;
       key = keyEnd - keyStart;
       if ((flags & nonAsciiKey) !== 0) {
         const extra = extraUtf8Bytes(text, keyStart, keyEnd);
@@ -159,6 +191,7 @@ export function inventoryFromTape(
       nexts[r] = Math.min(next, count);
       keyStarts[r] = keyStart;
       keyBytes[r] = key;
+      keyEnds[r] = keyStart >= 0 ? keyEnd : -1;
       starts[r] = start;
       ends[r] = end;
       childIndexes[r] = position;
@@ -191,18 +224,7 @@ export function inventoryFromTape(
   const textBytes = text.length + extraTotal;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  // Keys are in text order on the tape, as the offsets asked about are: one cursor walks them.
-  let cursor = 0;
-  const inKey = (at: number): boolean => {
-    while (
-      cursor < total &&
-      (records[cursor * stride + keyStartField]! < 0 ||
-        records[cursor * stride + keyEndField]! <= at)
-    ) {
-      cursor++;
-    }
-    return cursor < total && records[cursor * stride + keyStartField]! <= at;
-  };
+  const inKey = new TapeKeys(records, total);
   if (search) collectErrorWordsWith(search, text, errorAt, errorWord, inKey);
   else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
   return {
@@ -219,6 +241,7 @@ export function inventoryFromTape(
     next: nexts,
     keyStart: keyStarts,
     keyBytes,
+    keyEnd: keyEnds,
     start: starts,
     end: ends,
     valueBytes,

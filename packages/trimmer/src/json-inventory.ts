@@ -1,5 +1,6 @@
 import type { JsonTapeWordSearch } from '@compaction/core';
 import { ERROR_WORDS } from './relevance.js';
+import type { StopCheck } from './stop-check.js';
 
 /** Node kinds of a `JsonInventory`. */
 export const NODE_OBJECT = 1;
@@ -33,6 +34,8 @@ export interface JsonInventory {
   keyStart: Int32Array;
   /** UTF-8 bytes of a member's key string, quotes included; 0 for items. */
   keyBytes: Int32Array;
+  /** Offset just past a member's key string (its closing quote), -1 for items and the root. */
+  keyEnd: Int32Array;
   /** Offset of the value. */
   start: Int32Array;
   /** Offset just past the value. */
@@ -304,21 +307,26 @@ function insideUnicodeEscape(text: string, at: number): boolean {
  * a digit.
  */
 function errorStartAllowed(text: string, at: number): boolean {
-  if (isEscaped(text, at) || insideUnicodeEscape(text, at)) return false;
   const c = text.charCodeAt(at - 1);
   if (c >= 0x80) return false;
   const kind = ASCII_CLASS[c]!;
-  if (kind === 0 || kind === CLASS_SPECIAL) return true;
+  // Cheapest tests first: most candidates follow a letter and fail on it.
+  if (kind === 0) return true;
+  if (kind === CLASS_SPECIAL) return c !== 0x5c || !isEscaped(text, at);
   if (SEPARATOR_ESCAPE[c] === 1 && isEscaped(text, at - 1)) return true;
   const first = text.charCodeAt(at);
-  return first >= 0x41 && first <= 0x5a && LOWER_OR_DIGIT[c] === 1;
+  return (
+    first >= 0x41 && first <= 0x5a && LOWER_OR_DIGIT[c] === 1 && !insideUnicodeEscape(text, at)
+  );
 }
 
 /**
- * Whether `at` lies inside a member's key, for searches over a whole document (keys name
+ * Whether an offset lies inside a member's key, for searches over a whole document (keys name
  * settings, not failures). Asked with ascending offsets.
  */
-export type KeyCheck = (at: number) => boolean;
+export interface KeyCheck {
+  contains(at: number): boolean;
+}
 
 /**
  * Appends to `errorAt`/`errorWord` (up to `MAX_ERROR_HITS` in all) the error-like words in
@@ -352,7 +360,7 @@ export function collectErrorWords(
     ERROR_CANDIDATE.lastIndex = match.index + 1;
     const first = text.charCodeAt(at);
     if (at === from ? word && !(lower && first <= 0x5a) : !errorStartAllowed(text, at)) continue;
-    if (inKey?.(at)) continue;
+    if (inKey?.contains(at)) continue;
     const index = errorWordAt(text, at, first | 0x20);
     if (index >= 0) {
       errorAt.push(at);
@@ -385,7 +393,7 @@ export function collectErrorWordsWith(
       if (at < notBefore) continue;
       const c = text.charCodeAt(at);
       if (c >= 0x80 || (at > 0 && !errorStartAllowed(text, at))) continue;
-      if (inKey?.(at)) continue;
+      if (inKey?.contains(at)) continue;
       const index = errorWordAt(text, at, c | 0x20);
       if (index >= 0) {
         errorAt.push(at);
@@ -524,7 +532,12 @@ function scanNumber(text: string, at: number): number {
  * `ascii` promises the text is all ASCII (its UTF-8 size equals its length), which spares the
  * search for characters to measure in long strings; leave it false when unsure.
  */
-export function scanJson(text: string, maxNodes: number, ascii = false): JsonInventory | undefined {
+export function scanJson(
+  text: string,
+  maxNodes: number,
+  ascii = false,
+  check?: StopCheck,
+): JsonInventory | undefined {
   // The node columns are locals, not fields of an object: optimised code that assumed a field
   // constant (or a class map that a full GC collected) would be thrown away on every call.
   let capacity = Math.max(64, Math.min(maxNodes, text.length >>> 4));
@@ -534,6 +547,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
   let nexts = new Int32Array(capacity);
   let keyStarts = new Int32Array(capacity);
   let keyBytes = new Int32Array(capacity);
+  let keyEnds = new Int32Array(capacity);
   let starts = new Int32Array(capacity);
   let ends = new Int32Array(capacity);
   let valueBytes = new Int32Array(capacity);
@@ -558,6 +572,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
   let sawWhitespace = false;
   let expect = EXPECT_VALUE;
   let pendingKey = -1;
+  let pendingKeyEnd = -1;
   let pendingKeyBytes = 0;
   // Minified offset in UTF-8 bytes.
   let minified = 0;
@@ -614,6 +629,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
     if (c === 0x22 && (expect === EXPECT_KEY || expect === EXPECT_KEY_OR_CLOSE)) {
       if (!scanString(text, i, scanned, true)) return undefined;
       pendingKey = i;
+      pendingKeyEnd = scanned.end;
       pendingKeyBytes = scanned.bytes;
       minified += pendingKeyBytes;
       expect = EXPECT_COLON;
@@ -647,6 +663,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
     const level = stackIds.length;
     const parentId = level > 0 ? stackIds[level - 1]! : -1;
     let position = 0;
+    if ((totalValues & 16383) === 0 && check) check(16384);
     if (level > 0) {
       totalValues++;
       position = stackChildren[level - 1]!;
@@ -663,6 +680,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
         nexts = widenInt32(nexts, capacity);
         keyStarts = widenInt32(keyStarts, capacity);
         keyBytes = widenInt32(keyBytes, capacity);
+        keyEnds = widenInt32(keyEnds, capacity);
         starts = widenInt32(starts, capacity);
         ends = widenInt32(ends, capacity);
         valueBytes = widenInt32(valueBytes, capacity);
@@ -674,6 +692,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
       parents[id] = parentId;
       keyStarts[id] = pendingKey;
       keyBytes[id] = pendingKey >= 0 ? pendingKeyBytes : 0;
+      keyEnds[id] = pendingKey >= 0 ? pendingKeyEnd : -1;
       starts[id] = i;
       childIndexes[id] = position;
     } else {
@@ -714,6 +733,7 @@ export function scanJson(text: string, maxNodes: number, ascii = false): JsonInv
     next: nexts,
     keyStart: keyStarts,
     keyBytes,
+    keyEnd: keyEnds,
     start: starts,
     end: ends,
     valueBytes,

@@ -96,11 +96,14 @@ function isAsciiWordCode(c: number): boolean {
   );
 }
 
-/** Whether the character at `at` continues a token (a letter, digit or underscore). */
+/**
+ * Whether the character at `at` continues a token: a letter or digit (an underscore separates
+ * the words of `latency_ms`, as a hyphen does).
+ */
 function tokenCharAt(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
   const c = text.charCodeAt(at);
-  if (c < 0x80) return isAsciiWordCode(c);
+  if (c < 0x80) return c !== 0x5f && isAsciiWordCode(c);
   const ch = text.codePointAt(at)!;
   const char = String.fromCodePoint(ch);
   return WORD_CHAR.test(char) && !UNSPACED.test(char);
@@ -354,8 +357,11 @@ export function lowerBound(positions: readonly number[], at: number): number {
   return low;
 }
 
-/** Sum over the distinct terms matched in `[from, to)` of their weights. */
-export function rangeScore(hits: RelevanceHits, from: number, to: number): number {
+/**
+ * Sum over the distinct terms matched in `[from, to)` of their weights; error-like terms only
+ * with `errors` (default true).
+ */
+export function rangeScore(hits: RelevanceHits, from: number, to: number, errors = true): number {
   let index = lowerBound(hits.positions, from);
   if (index >= hits.positions.length || hits.positions[index]! >= to) return 0;
   let score = 0;
@@ -364,6 +370,7 @@ export function rangeScore(hits: RelevanceHits, from: number, to: number): numbe
     const term = hits.termOf[index]!;
     if (seen.has(term)) continue;
     seen.add(term);
+    if (!errors && hits.terms[term]!.kind === 'error') continue;
     score += hits.weights[term]!;
     if (seen.size === hits.terms.length) break;
   }

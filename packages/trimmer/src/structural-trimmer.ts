@@ -8,6 +8,14 @@ import type {
 // Defined in core, which raises every trim-budget knob to it; re-exported for trimmer users.
 export { MIN_TRIM_BUDGET_BYTES } from '@compaction/core';
 
+/**
+ * How a JSON document that must be cut is selected. `information-first` (the default) names
+ * every record of a list before detailing any, keeps the records that stand out, and drops
+ * constant and redundant fields first; `breadth-first` is the literal rule of seed 002 §4
+ * (shallowest first, largest first within a depth, a top-level array from its head).
+ */
+export type JsonSelectionMode = 'information-first' | 'breadth-first';
+
 /** Settings of `createStructuralTrimmer`. Every field is optional. */
 export interface StructuralTrimmerSettings {
   /**
@@ -17,14 +25,21 @@ export interface StructuralTrimmerSettings {
    */
   preserveKeys?: readonly string[];
   /**
-   * Items of a nested (non-top-level) array that the whole-unit pass considers; later items
-   * can still be reached by the relevance backfill. Integer ≥ 1. Default 500. Option only.
+   * How a JSON document that must be cut is selected (see `JsonSelectionMode`). Default
+   * `'information-first'`. Option only.
+   */
+  selection?: JsonSelectionMode;
+  /**
+   * `breadth-first` only: items of a nested (non-top-level) array that the whole-unit pass
+   * considers; later items can still be reached by the relevance backfill. Integer ≥ 1.
+   * Default 500. Option only.
    */
   nestedArrayCap?: number;
   /**
-   * Share of the body budget (0–0.9) held back from the whole-unit pass for units that match
-   * the query, the task or a preserved key, kept whole or with their path to the root. Half of
-   * it is held when only error-like content matches. Default 0.35. Option only.
+   * `breadth-first` only: share of the body budget (0–0.9) held back from the whole-unit pass
+   * for units that match the query, the task or a preserved key, kept whole or with their path
+   * to the root. Half of it is held when only error-like content matches. Default 0.35. Option
+   * only.
    */
   relevanceShare?: number;
   /**

@@ -3,9 +3,11 @@ import {
   BudgetTooSmallError,
   disclosureNotes,
   disclosureNotesByteLength,
+  formatRecordCoverage,
   type LevelBreakdown,
   losslessMetadata,
   type ProcessedResult,
+  type RecordCoverage,
   type ResultProcessorContext,
   type ResultTrimMetadata,
   type TrimStrategy,
@@ -14,6 +16,7 @@ import {
   utf8ByteLength,
   withJsonTape,
 } from '@compaction/core';
+import { analyzeRecords } from './analyze-records.js';
 import { inventoryFromTape } from './inventory-from-tape.js';
 import { isNdjson } from './is-ndjson.js';
 import {
@@ -24,10 +27,12 @@ import {
   scanJson,
 } from './json-inventory.js';
 import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
-import { cutRootString, selectJson } from './select-json.js';
+import { cutRootString, type JsonSelection } from './render-selection.js';
+import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
+import { selectJsonInformative } from './select-json-informative.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
-import { createStopCheck } from './stop-check.js';
-import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+import { createStopCheck, type StopCheck, TrimStoppedError } from './stop-check.js';
+import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 
 /** Resolved settings of a trimmer. */
 export interface TrimOptions {
@@ -37,6 +42,7 @@ export interface TrimOptions {
   nestedArrayCap: number;
   relevanceShare: number;
   maxJsonNodes: number;
+  selection: JsonSelectionMode;
 }
 
 /** Under this share of the source kept, the view is flagged as severely reduced. */
@@ -54,6 +60,42 @@ interface LossyView {
   units?: { kept: number; total: number };
   /** Text views: units of each level dropped, for whichever note the view gets. */
   byLevel?: LevelBreakdown;
+  /** The unit the counts are of (`fields`, `fields (3 cut short)`). */
+  unit?: string;
+  /** JSON views of a list: what the view shows of its records. */
+  records?: RecordCoverage;
+  /** Bytes of the note held back for the records segment. */
+  recordRoom?: number;
+}
+
+/**
+ * Note bytes held back for the records segment of a JSON view of a list: a twentieth of the
+ * budget, at most 360 (a segment that does not fit is shortened, then left out). It grows with
+ * the budget more slowly than the budget does, so the body's budget never shrinks as the
+ * budget grows.
+ */
+function recordNoteRoom(budget: number): number {
+  return Math.min(360, Math.floor(budget * 0.05));
+}
+
+/**
+ * `records` shortened until its segment fits `room`: the fields no record shows go first, then
+ * the constant fields, then the kinds of records left out; then the whole segment.
+ */
+function fitRecords(records: RecordCoverage | undefined, room: number): RecordCoverage | undefined {
+  if (!records) return undefined;
+  const droppedFields = (records.droppedFields ?? []).slice(0, 4);
+  const omitted = (records.omitted ?? []).slice(0, 3);
+  const constant = (records.constant ?? []).slice(0, 3);
+  const fitted = (): RecordCoverage => ({ ...records, constant, droppedFields, omitted });
+  const size = () => utf8ByteLength(formatRecordCoverage(fitted()));
+  while (size() > room && omitted.length + droppedFields.length + constant.length > 0) {
+    // What was left out matters most to a reader, then what every record has.
+    if (droppedFields.length > 0) droppedFields.pop();
+    else if (constant.length > 0) constant.pop();
+    else omitted.pop();
+  }
+  return size() <= room ? fitted() : undefined;
 }
 
 /** Room to hold back for the note: the longest note any path could emit for this input. */
@@ -89,13 +131,24 @@ function finish(
 ): ProcessedResult {
   const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
   const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
-  const note = degenerate
-    ? disclosureNotes.severelyReduced({
-        keptBytes: view.bodyBytes,
-        originalBytes,
-        byLevel: view.byLevel,
-      })
-    : view.note;
+  const records = fitRecords(view.records, view.recordRoom ?? 0);
+  let note = view.note;
+  if (degenerate) {
+    note = disclosureNotes.severelyReduced({
+      keptBytes: view.bodyBytes,
+      originalBytes,
+      byLevel: view.byLevel,
+      records,
+    });
+  } else if (records && view.units) {
+    note = disclosureNotes.trimmedRecords({
+      kept: view.units.kept,
+      total: view.units.total,
+      unit: view.unit ?? 'fields',
+      budgetBytes: budget,
+      records,
+    });
+  }
   const text = appendDisclosureNotes(view.body, [note]);
   const outputBytes = utf8ByteLength(text);
   if (outputBytes > budget) return headCut(original, originalBytes, budget);
@@ -112,11 +165,17 @@ function finish(
     metadata.fieldsTotal = view.units.total;
     metadata.fieldsDropped = view.units.total - view.units.kept;
   }
+  if (view.records) {
+    metadata.recordsNamed = view.records.named;
+    metadata.recordsTotal = view.records.total;
+    metadata.recordsWhole = view.records.whole;
+  }
   return { text, metadata };
 }
 
 /** The last resort: the first bytes that fit, with the cut disclosed. */
-function headCut(original: string, originalBytes: number, budget: number): ProcessedResult {
+function headCut(original: string, measuredBytes: number, budget: number): ProcessedResult {
+  const originalBytes = measuredBytes >= 0 ? measuredBytes : utf8ByteLength(original);
   const room = noteRoom(originalBytes, budget);
   const body = truncateUtf8(original, budget - room);
   const bodyBytes = utf8ByteLength(body);
@@ -172,6 +231,7 @@ function inventoryJson(
   source: string,
   sourceBytes: number,
   options: TrimOptions,
+  check: StopCheck,
 ): JsonInventory | undefined {
   let first = 0;
   while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
@@ -180,12 +240,12 @@ function inventoryJson(
   // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
   // JavaScript stands in where there is no WebAssembly.
   const read = withJsonTape(source, (tape, search) =>
-    inventoryFromTape(tape, options.maxJsonNodes, search),
+    inventoryFromTape(tape, options.maxJsonNodes, search, check),
   );
   if (read.ok) return read.value;
   if (read.reason === 'invalid') return undefined;
   const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
-  const inventory = scanJson(source, options.maxJsonNodes, bytes === source.length);
+  const inventory = scanJson(source, options.maxJsonNodes, bytes === source.length, check);
   if (inventory) inventory.textBytes = bytes;
   return inventory;
 }
@@ -197,6 +257,7 @@ function jsonView(
   bodyBudget: number,
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
+  check: StopCheck,
 ): LossyView {
   if (inventory.kind[0] === NODE_STRING) {
     const cut = cutRootString(source.trim(), bodyBudget);
@@ -221,9 +282,17 @@ function jsonView(
     at: inventory.errorAt,
     word: inventory.errorWord,
   });
-  const selection = selectJson(inventory, bodyBudget, hits, options);
+  let selection: JsonSelection & { records?: RecordCoverage };
+  let recordRoom = 0;
+  if (options.selection === 'breadth-first') {
+    selection = selectJsonBreadthFirst(inventory, bodyBudget, hits, options, check);
+  } else {
+    const analysis = analyzeRecords(inventory, check);
+    if (analysis.groups.some((group) => group.primary)) recordRoom = recordNoteRoom(budget);
+    selection = selectJsonInformative(inventory, bodyBudget - recordRoom, hits, analysis, check);
+  }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
-  return {
+  const view: LossyView = {
     body: selection.body,
     bodyBytes: selection.bodyBytes,
     strategy: 'json',
@@ -234,7 +303,13 @@ function jsonView(
       budgetBytes: budget,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
+    unit,
   };
+  if (selection.records) {
+    view.records = selection.records;
+    view.recordRoom = recordRoom;
+  }
+  return view;
 }
 
 function textView(
@@ -244,6 +319,7 @@ function textView(
   originalBytes: number,
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
+  check: StopCheck,
 ): LossyView {
   const ndjson = isNdjson(source);
   const lineOriented = ndjson || isLineOriented(source);
@@ -266,7 +342,7 @@ function textView(
     terms,
     requireScore: !lineOriented,
     termCache: options.termCache,
-    check: createStopCheck(context?.shouldStop),
+    check,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
@@ -303,49 +379,68 @@ export function trimResult(
   if (originalBytes >= 0 && originalBytes <= budget) {
     return { text: result, metadata: losslessMetadata(result, result) };
   }
-  const hasBom = result.startsWith(BOM);
-  const source = hasBom ? result.slice(1) : result;
-  let inventory: JsonInventory | undefined;
+  // One meter of work for the whole trim: every pass adds to it and it polls `shouldStop` at
+  // bounded intervals, throwing `TrimStoppedError` when the caller asks to stop.
+  const check = createStopCheck(context?.shouldStop);
   try {
-    inventory = inventoryJson(
-      source,
-      originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
-      options,
-    );
-  } catch {
-    inventory = undefined;
-  }
-  if (originalBytes < 0) {
-    // The inventory's text is the result without its byte-order marks (3 bytes each).
-    originalBytes =
-      inventory?.textBytes !== undefined
-        ? inventory.textBytes + BOM_BYTES * (result.length - inventory.text.length)
-        : utf8ByteLength(result);
-  }
-  if (inventory && inventory.valueBytes[0]! <= budget) {
-    // Whitespace is not content: the minified document is the whole result.
-    const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
-    return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
-  }
-  if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
-    throw new BudgetTooSmallError({
-      budgetBytes: Number.isNaN(budget) ? 0 : budget,
-      minimumBytes: MIN_TRIM_BUDGET_BYTES,
-      what: 'a structural trim',
-    });
-  }
-  const bodyBudget = budget - noteRoom(originalBytes, budget);
-  try {
-    const structured =
-      inventory && inventory.kind[0] !== NODE_SCALAR
-        ? jsonView(source, inventory, budget, bodyBudget, context, options)
-        : undefined;
-    const view =
-      structured ?? textView(source, budget, bodyBudget, originalBytes, context, options);
-    return finish(result, originalBytes, budget, view);
-  } catch {
-    // A bug must not cost the caller the result, and a caller's `shouldStop` asks for the
-    // cheapest view (the stop check throws): the head cut is always honest and in budget.
+    check(1);
+    const hasBom = result.startsWith(BOM);
+    const source = hasBom ? result.slice(1) : result;
+    let inventory: JsonInventory | undefined;
+    try {
+      inventory = inventoryJson(
+        source,
+        originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
+        options,
+        check,
+      );
+    } catch (error) {
+      if (error instanceof TrimStoppedError) throw error;
+      inventory = undefined;
+    }
+    if (originalBytes < 0) {
+      // The inventory's text is the result without its byte-order marks (3 bytes each).
+      originalBytes =
+        inventory?.textBytes !== undefined
+          ? inventory.textBytes + BOM_BYTES * (result.length - inventory.text.length)
+          : utf8ByteLength(result);
+    }
+    if (inventory && inventory.valueBytes[0]! <= budget) {
+      // Whitespace is not content: the minified document is the whole result.
+      const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
+      return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
+    }
+    if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
+      throw new BudgetTooSmallError({
+        budgetBytes: Number.isNaN(budget) ? 0 : budget,
+        minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        what: 'a structural trim',
+      });
+    }
+    const bodyBudget = budget - noteRoom(originalBytes, budget);
+    try {
+      const structured =
+        inventory && inventory.kind[0] !== NODE_SCALAR
+          ? jsonView(source, inventory, budget, bodyBudget, context, options, check)
+          : undefined;
+      const view =
+        structured ?? textView(source, budget, bodyBudget, originalBytes, context, options, check);
+      return finish(result, originalBytes, budget, view);
+    } catch (error) {
+      if (error instanceof TrimStoppedError) throw error;
+      // A bug must not cost the caller the result: the head cut is always honest and in budget.
+      return headCut(result, originalBytes, budget);
+    }
+  } catch (error) {
+    if (!(error instanceof TrimStoppedError)) throw error;
+    // Asked to stop: the cheapest honest view, at once.
+    if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
+      throw new BudgetTooSmallError({
+        budgetBytes: Number.isNaN(budget) ? 0 : budget,
+        minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        what: 'a structural trim',
+      });
+    }
     return headCut(result, originalBytes, budget);
   }
 }

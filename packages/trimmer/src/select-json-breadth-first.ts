@@ -1,13 +1,14 @@
 import {
   type JsonInventory,
-  minifyRange,
   NODE_ARRAY,
   NODE_OBJECT,
   NODE_STRING,
-  stringEnd,
   unitStart,
 } from './json-inventory.js';
 import { type RelevanceHits, rangeScore } from './relevance.js';
+import { type JsonSelection, renderSelection } from './render-selection.js';
+import { cutStringContent, MIN_CUT_CONTENT } from './selection-ledger.js';
+import type { StopCheck } from './stop-check.js';
 
 const DROPPED = 0;
 const WHOLE = 1;
@@ -16,10 +17,6 @@ const CUT = 3;
 /** Descended into, nothing inside kept yet: its brackets are not paid for. */
 const OPEN = 4;
 
-/** Marks a string cut inside (3 UTF-8 bytes). */
-const ELLIPSIS = '\u2026';
-/** A string is only cut inside when this many content bytes fit. */
-const MIN_CUT_CONTENT = 16;
 /** Hit nodes kept per matching record that is too big to keep whole. */
 const MAX_HIT_NODES_PER_RECORD = 8;
 /** Room (bytes) under which the whole-unit pass stops. */
@@ -31,8 +28,8 @@ const MAX_HITS_PER_RECORD = 256;
 /** Matching records the backfill pass looks at. */
 const MAX_BACKFILL_RECORDS = 4_000;
 
-/** Options of `selectJson`. */
-export interface SelectJsonOptions {
+/** Options of `selectJsonBreadthFirst`. */
+export interface BreadthFirstOptions {
   /** Items of a nested array the whole-unit pass considers. */
   nestedArrayCap: number;
   /** Share of the budget held back from the whole-unit pass for relevant units (0–0.9). */
@@ -44,20 +41,6 @@ export interface SelectJsonOptions {
   visitAll?: boolean;
 }
 
-/** The kept view of a JSON document. */
-export interface JsonSelection {
-  /** Minified JSON. */
-  body: string;
-  /** UTF-8 bytes of `body`. */
-  bodyBytes: number;
-  /** Values (fields and items) in the view, partly kept containers included. */
-  unitsKept: number;
-  /** Values in the document other than the root. */
-  unitsTotal: number;
-  /** Strings kept only in part (cut inside, ending in an ellipsis). */
-  cutShort: number;
-}
-
 // Selection state. An object literal with plain functions, not closures: closures created per
 // call get their own optimised code (context specialisation), re-compiled on every call.
 function createSelection(
@@ -65,8 +48,11 @@ function createSelection(
   hits: RelevanceHits | undefined,
   cap: number,
   visitAll: boolean,
+  check: StopCheck | undefined,
 ) {
   return {
+    check,
+    steps: 0,
     inventory,
     hits,
     nestedArrayCap: cap,
@@ -82,7 +68,34 @@ function createSelection(
     skippedOpen: new Uint8Array(0),
     /** Levels the first pass went through. */
     firstPassLevels: 0,
+    /** Per node: the brackets and keys of the path from the root down to it (root excluded). */
+    depthCost: pathPrefix(inventory),
+    /** Nearest opened ancestor, as `depthCost` of it: a max-tag segment tree over the nodes. */
+    opened: new Int32Array(2 * segmentSize(inventory.count)),
+    /** Per node: kept whole, or inside a node kept whole (or cut). */
+    covered: new Uint8Array(inventory.count),
+    /** Fenwick tree of the bytes booked per node, 1-based, to complete a partly kept one. */
+    booked: new Int32Array(inventory.count + 1),
+    /** Path costs asked and containers opened (tests count work with it). */
+    work: 0,
   };
+}
+
+function segmentSize(count: number): number {
+  let size = 1;
+  while (size < count) size *= 2;
+  return size;
+}
+
+/** Per node, the bytes opening every container from the root down to it would cost. */
+function pathPrefix(inventory: JsonInventory): Int32Array {
+  const { count, parent, keyBytes } = inventory;
+  const prefix = new Int32Array(count);
+  for (let u = 1; u < count; u++) {
+    const key = keyBytes[u]!;
+    prefix[u] = prefix[parent[u]!]! + (key > 0 ? key + 1 : 0) + 3;
+  }
+  return prefix;
 }
 
 type Selection = ReturnType<typeof createSelection>;
@@ -97,39 +110,97 @@ function isContainer(s: Selection, u: number): boolean {
   return kind === NODE_OBJECT || kind === NODE_ARRAY;
 }
 
-// Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when an
-// ancestor (or `u` itself) is already kept whole. A descended (OPEN) container pays for its
-// brackets only when something inside it is kept, so a descent that keeps nothing is free.
-// The walk stops at the first paid-for ancestor (whose own path is paid for), or once the cost
-// passes `room`, which bounds it on very deep documents.
-function pathCost(s: Selection, u: number, room: number): number {
-  const { state } = s;
-  const parent = s.inventory.parent;
-  let cost = 0;
-  for (let a = u; a > 0; a = parent[a]!) {
-    const current = state[a]!;
-    if (current === WHOLE || current === CUT) return -1;
-    if (current === PARTIAL) return a === u ? 0 : cost;
-    if (a !== u) cost += skeletonCost(s, a);
-    if (cost > room) return cost;
+function book(s: Selection, u: number, bytes: number): void {
+  const tree = s.booked;
+  for (let i = u + 1; i < tree.length; i += i & -i) tree[i]! += bytes;
+}
+
+function bookedBefore(s: Selection, u: number): number {
+  const tree = s.booked;
+  let sum = 0;
+  for (let i = u; i > 0; i -= i & -i) sum += tree[i]!;
+  return sum;
+}
+
+/** `depthCost` of the nearest opened ancestor-or-self of `u` (the root is always opened). */
+function nearestOpened(s: Selection, u: number): number {
+  const tree = s.opened;
+  let best = 0;
+  for (let i = u + tree.length / 2; i >= 1; i >>= 1) if (tree[i]! > best) best = tree[i]!;
+  return best;
+}
+
+/** Marks `a` opened: every node of its subtree has it as an opened ancestor. */
+function markOpened(s: Selection, a: number): void {
+  const tree = s.opened;
+  const size = tree.length / 2;
+  const value = s.depthCost[a]!;
+  let low = a + size;
+  let high = s.inventory.next[a]! + size;
+  while (low < high) {
+    if (low & 1) {
+      if (tree[low]! < value) tree[low] = value;
+      low++;
+    }
+    if (high & 1) {
+      high--;
+      if (tree[high]! < value) tree[high] = value;
+    }
+    low >>= 1;
+    high >>= 1;
   }
-  return cost;
+}
+
+function cover(s: Selection, u: number): void {
+  const { covered } = s;
+  const { next } = s.inventory;
+  for (let v = u; v < next[u]!; ) {
+    if (covered[v] === 1 && v !== u) {
+      v = next[v]!;
+      continue;
+    }
+    covered[v] = 1;
+    v++;
+  }
+}
+
+// Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when `u`
+// is kept already (whole, cut, or inside a node kept whole). A descended (OPEN) container pays
+// for its brackets only when something inside it is kept, so a descent that keeps nothing is
+// free. The unpaid ancestors are those below the nearest opened one: their costs are the
+// difference of two path prefixes, found in O(log n) however deep the document.
+function pathCost(s: Selection, u: number, _room: number): number {
+  s.work++;
+  if (s.covered[u] === 1) return -1;
+  if (s.state[u] === PARTIAL) return 0;
+  const p = s.inventory.parent[u]!;
+  if (p <= 0) return 0;
+  return s.depthCost[p]! - nearestOpened(s, p);
 }
 
 function openPath(s: Selection, u: number): void {
   const { state } = s;
   const parent = s.inventory.parent;
-  for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) state[a] = PARTIAL;
+  for (let a = parent[u]!; a > 0 && state[a] !== PARTIAL; a = parent[a]!) {
+    s.work++;
+    state[a] = PARTIAL;
+    markOpened(s, a);
+    book(s, a, skeletonCost(s, a));
+  }
 }
 
 function keepWithPath(s: Selection, u: number, limit: number): boolean {
   const path = pathCost(s, u, limit - s.used);
   if (path < 0) return true;
-  const cost = path + s.inventory.unitBytes[u]! + 1;
+  // A partly kept unit has paid for its brackets and what it keeps already.
+  const inside =
+    s.state[u] === PARTIAL ? bookedBefore(s, s.inventory.next[u]!) - bookedBefore(s, u) : 0;
+  const cost = path + s.inventory.unitBytes[u]! + 1 - inside;
   if (s.used + cost > limit) return false;
   openPath(s, u);
-  if (s.state[u] === PARTIAL) s.used -= skeletonCost(s, u);
+  book(s, u, s.inventory.unitBytes[u]! + 1 - inside);
   s.state[u] = WHOLE;
+  cover(s, u);
   s.used += cost;
   return true;
 }
@@ -191,6 +262,7 @@ function wholeUnitPass(s: Selection, limit: number, first: boolean): void {
     const nextLevel: number[] = [];
     let headStopped = false;
     for (const u of candidates) {
+      if ((++s.steps & 4095) === 0 && s.check) s.check(4096);
       let current = state[u]!;
       if (current === WHOLE || current === CUT) continue;
       if (
@@ -253,13 +325,45 @@ interface MatchedRecord {
   hits: number[];
 }
 
+/** Per node, the outermost ancestor-or-self that is an array item, -1 when none. */
+function outermostItems(inventory: JsonInventory): Int32Array {
+  const { count, kind, parent } = inventory;
+  const outer = new Int32Array(count).fill(-1);
+  for (let u = 1; u < count; u++) {
+    const p = parent[u]!;
+    outer[u] = outer[p]! >= 0 ? outer[p]! : kind[p] === NODE_ARRAY ? u : -1;
+  }
+  return outer;
+}
+
+/** The outermost ancestor-or-self of `u` of at most `cap` bytes (`u` when it is bigger). */
+function outermostSmall(s: Selection, u: number, cap: number, memo: Int32Array): number {
+  const { parent, unitBytes } = s.inventory;
+  if (unitBytes[u]! > cap) return u;
+  const chain: number[] = [];
+  let a = u;
+  while (memo[a]! < 0) {
+    chain.push(a);
+    const p = parent[a]!;
+    if (p <= 0 || unitBytes[p]! > cap) break;
+    a = p;
+  }
+  const top = memo[a]! >= 0 ? memo[a]! : a;
+  for (const c of chain) memo[c] = top;
+  return top;
+}
+
 function backfill(s: Selection, limit: number): void {
   const { hits } = s;
   if (!hits || hits.positions.length === 0) return;
   const { inventory } = s;
-  const { kind, parent, unitBytes } = inventory;
+  const { parent, unitBytes } = inventory;
   const recordCap = Math.max(64, Math.floor((limit - s.used) / 2));
   const records = new Map<number, MatchedRecord>();
+  // The outermost array item around each node, and the outermost ancestor small enough to keep:
+  // found once per node (a walk to the root per match would be quadratic on deep documents).
+  const outerItem = outermostItems(inventory);
+  const small = new Int32Array(inventory.count).fill(-1);
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.termOf[h]!;
     const weight = hits.weights[term]!;
@@ -270,13 +374,8 @@ function backfill(s: Selection, limit: number): void {
     if (hits.terms[term]!.kind !== 'key') {
       // The record is the outermost array item around the match (a row of the result), or
       // else the outermost ancestor small enough to keep.
-      let topItem = -1;
-      let topSmall = node;
-      for (let a = node; a > 0; a = parent[a]!) {
-        if (kind[parent[a]!] === NODE_ARRAY) topItem = a;
-        if (unitBytes[a]! <= recordCap) topSmall = a;
-      }
-      record = topItem >= 0 ? topItem : topSmall;
+      const topItem = outerItem[node]!;
+      record = topItem >= 0 ? topItem : outermostSmall(s, node, recordCap, small);
     }
     let entry = records.get(record);
     if (!entry) {
@@ -291,6 +390,7 @@ function backfill(s: Selection, limit: number): void {
   }
   const ranked = [...records.entries()].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
   for (const [record, entry] of ranked.slice(0, MAX_BACKFILL_RECORDS)) {
+    if ((++s.steps & 255) === 0 && s.check) s.check(256);
     if (limit - s.used < 8) break;
     if (keepWithPath(s, record, limit)) continue;
     // Too big to keep whole: keep the largest part around its rarest match that takes at most
@@ -349,7 +449,9 @@ function cutPass(s: Selection, limit: number): void {
     if (length.bytes < MIN_CUT_CONTENT) continue;
     openPath(s, u);
     state[u] = CUT;
+    s.covered[u] = 1;
     s.cutLength.set(u, length.units);
+    book(s, u, 1 + key + 2 + length.bytes + 3);
     s.used += path + 1 + key + 2 + length.bytes + 3;
     if (limit - s.used < MIN_CUT_CONTENT + 8) break;
   }
@@ -364,13 +466,20 @@ function cutPass(s: Selection, limit: number): void {
  * of partly kept objects. What is left is filled by the whole-unit pass again, then by cutting
  * a dropped string inside.
  */
-export function selectJson(
+export function selectJsonBreadthFirst(
   inventory: JsonInventory,
   budget: number,
   hits: RelevanceHits | undefined,
-  options: SelectJsonOptions,
+  options: BreadthFirstOptions,
+  check?: StopCheck,
 ): JsonSelection {
-  const s = createSelection(inventory, hits, options.nestedArrayCap, options.visitAll === true);
+  const s = createSelection(
+    inventory,
+    hits,
+    options.nestedArrayCap,
+    options.visitAll === true,
+    check,
+  );
   s.state[0] = PARTIAL;
   const share = hits?.queryMatched
     ? options.relevanceShare
@@ -383,113 +492,5 @@ export function selectJson(
   }
   wholeUnitPass(s, budget, false);
   cutPass(s, budget);
-  return render(inventory, s.state, s.cutLength, hits);
-}
-
-/**
- * How much of the string content `text[from, to)` fits in `room` UTF-8 bytes without splitting
- * an escape sequence or a character.
- */
-function cutStringContent(
-  text: string,
-  from: number,
-  to: number,
-  room: number,
-): { units: number; bytes: number } {
-  let i = from;
-  let bytes = 0;
-  while (i < to) {
-    const c = text.charCodeAt(i);
-    let units = 1;
-    let size = 1;
-    if (c === 0x5c) {
-      units = text.charCodeAt(i + 1) === 0x75 ? 6 : 2;
-      size = units;
-    } else if (c >= 0x800) {
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
-        const low = text.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) units = 2;
-      }
-      size = units === 2 ? 4 : 3;
-    } else if (c >= 0x80) size = 2;
-    if (bytes + size > room || i + units > to) break;
-    bytes += size;
-    i += units;
-  }
-  return { units: i - from, bytes };
-}
-
-function render(
-  inventory: JsonInventory,
-  state: Uint8Array,
-  cutLength: ReadonlyMap<number, number>,
-  hits: RelevanceHits | undefined,
-): JsonSelection {
-  const { text, count, kind, parent, next, keyStart, start, end } = inventory;
-  const included = new Uint8Array(count);
-  let unitsKept = 0;
-  for (let i = count - 1; i > 0; i--) {
-    const current = state[i]!;
-    if (current === WHOLE || current === CUT) included[i] = 1;
-    else if (current !== PARTIAL) included[i] = 0;
-    if (included[i] === 1) included[parent[i]!] = 1;
-  }
-  const keyPart = (u: number) =>
-    keyStart[u]! >= 0 ? `${text.slice(keyStart[u]!, stringEnd(text, keyStart[u]!) + 1)}:` : '';
-  const wholeText = (u: number) =>
-    inventory.minified
-      ? text.slice(unitStart(inventory, u), end[u]!)
-      : keyPart(u) + minifyRange(text, start[u]!, end[u]!);
-
-  const out: string[] = [];
-  const stack: Array<{ close: string; children: number[]; index: number }> = [];
-  let cutShort = 0;
-  const open = (u: number): void => {
-    const current = state[u]!;
-    if (u > 0) unitsKept += current === WHOLE ? next[u]! - u : 1;
-    if (current === WHOLE) {
-      out.push(wholeText(u));
-      return;
-    }
-    if (current === CUT) {
-      cutShort++;
-      const from = start[u]! + 1;
-      out.push(`${keyPart(u)}"${text.slice(from, from + cutLength.get(u)!)}${ELLIPSIS}"`);
-      return;
-    }
-    const children: number[] = [];
-    for (let c = u + 1; c < next[u]!; c = next[c]!) if (included[c] === 1) children.push(c);
-    if (kind[u] === NODE_OBJECT && hits && hits.positions.length > 0 && children.length > 1) {
-      const scores = new Map<number, number>();
-      for (const c of children) scores.set(c, rangeScore(hits, unitStart(inventory, c), end[c]!));
-      children.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
-    }
-    out.push(keyPart(u) + (kind[u] === NODE_OBJECT ? '{' : '['));
-    stack.push({ close: kind[u] === NODE_OBJECT ? '}' : ']', children, index: 0 });
-  };
-  open(0);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.index >= frame.children.length) {
-      out.push(frame.close);
-      stack.pop();
-      continue;
-    }
-    if (frame.index > 0) out.push(',');
-    open(frame.children[frame.index++]!);
-  }
-  const body = out.join('');
-  return {
-    body,
-    bodyBytes: Buffer.byteLength(body, 'utf8'),
-    unitsKept,
-    unitsTotal: inventory.totalValues,
-    cutShort,
-  };
-}
-
-/** A root string value `text` (quotes included) cut inside to `budget` bytes, still valid JSON. */
-export function cutRootString(text: string, budget: number): string {
-  const length = cutStringContent(text, 1, text.length - 1, Math.max(0, budget - 2 - 3));
-  return `"${text.slice(1, 1 + length.units)}${ELLIPSIS}"`;
+  return { ...renderSelection(inventory, s.state, s.cutLength, hits, check), work: s.work };
 }

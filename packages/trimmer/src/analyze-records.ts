@@ -1,0 +1,912 @@
+import {
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  NODE_SCALAR,
+  NODE_STRING,
+} from './json-inventory.js';
+import {
+  type JsonSignatures,
+  jsonSignatures,
+  STEP_ITEM,
+  STEP_KEY,
+  textFingerprint,
+} from './json-signatures.js';
+import type { StopCheck } from './stop-check.js';
+
+/** A list of records: the objects that share one signature under arrays or maps. */
+export interface RecordGroup {
+  /** The signature its records share. */
+  sig: number;
+  /** Its record nodes, in document order. */
+  records: number[];
+  /** Its records are the members of maps, each named by its key. */
+  keyed: boolean;
+  /**
+   * Signature of the field that names each record (short, unique, present in almost all), or
+   * for keyed records the short field shown beside the key; -1 when none.
+   */
+  identity: number;
+  /**
+   * A second short field that names each record another way (an `id` beside a `name`), shown
+   * right after every record's identity; -1 when none.
+   */
+  alsoIdentity: number;
+  /** Signatures of the fields that tell each record's state (few values, varying), best first. */
+  states: number[];
+  /** One of the document's lists, not a detail inside another list's records. */
+  primary: boolean;
+  /** UTF-8 bytes of its records. */
+  bytes: number;
+}
+
+/** A record that stands out from its list, and the fields that make it stand out. */
+export interface Anomaly {
+  record: number;
+  score: number;
+  /** The nodes that stand out, most telling first. */
+  fields: number[];
+}
+
+/** Column statistics and roles of the records of a document (see `analyzeRecords`). */
+export interface RecordAnalysis {
+  signatures: JsonSignatures;
+  groups: RecordGroup[];
+  /** Group of each signature whose nodes are records, else -1. */
+  groupOfSig: Int32Array;
+  /** Per node: the nearest object strictly above it that is an array item or map member, -1. */
+  recordAbove: Int32Array;
+  /** Per signature: an estimate of the information (bits) one of its nodes carries, subtree included. */
+  nodeBits: Float32Array;
+  /** Records that stand out, most anomalous first (capped). */
+  anomalies: Anomaly[];
+  /** Small nodes outside every record whose value reads like an error. */
+  errorContext: number[];
+  /** Per signature: leaf values seen, distinct ones, the commonest one's count. */
+  values: Int32Array;
+  distinct: Int32Array;
+  top: Int32Array;
+  /** Per signature: records (nearest above) holding it at least once. */
+  presence: Int32Array;
+  /** Per signature: the path of signatures from its group's record down to it (memo). */
+  paths: Map<number, number[]>;
+}
+
+const STATES_PER_RECORD = 2;
+/** Values up to this many UTF-16 units are told apart exactly; longer ones count as distinct. */
+const HASHED_VALUE = 48;
+/** Prefixes compared for redundancy with the previous value of the same field. */
+const NOVELTY_PREFIX = 48;
+/** Values of each field compared for redundancy. */
+const NOVELTY_SAMPLES = 16;
+/** Information assumed for a value with nothing to compare it with. */
+const UNIQUE_BITS = 4;
+/** A record group is primary from this share of the document's bytes. */
+const PRIMARY_SHARE = 0.05;
+/** Or, nested in another group's records, from this share of that group's bytes. */
+const PRIMARY_NESTED_SHARE = 0.4;
+/** Anomaly score from which a record stands out. */
+const ANOMALY_MIN_SCORE = 2;
+/** Fields remembered per anomalous record. */
+const ANOMALY_FIELDS = 4;
+
+const IDENTITY_WORDS: Readonly<Record<string, number>> = {
+  name: 3,
+  title: 2.5,
+  login: 2.5,
+  slug: 2.5,
+  hostname: 2.5,
+  key: 2.2,
+  id: 2,
+  uid: 1.6,
+  uuid: 1.6,
+  sha: 1.6,
+  arn: 1.6,
+  number: 1.8,
+  email: 2,
+  path: 1.5,
+  host: 2,
+};
+const STATE_WORDS = new Set([
+  'status',
+  'state',
+  'phase',
+  'conclusion',
+  'result',
+  'outcome',
+  'level',
+  'severity',
+  'code',
+  'exit',
+  'reason',
+  'message',
+  'error',
+  'health',
+  'type',
+  'condition',
+  'verdict',
+  'ready',
+]);
+
+/** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
+export function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/** The text of signature `s`'s key (as written, escapes and all), or '' when it has none. */
+export function signatureKey(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+): string {
+  if (signatures.step[s] !== STEP_KEY) return '';
+  const u = signatures.first[s]!;
+  return inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
+}
+
+/** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
+export function stateLikeKey(key: string): boolean {
+  return keyWords(key).some((word) => STATE_WORDS.has(word));
+}
+
+/** What the words of a key suggest, cached per key text. */
+interface KeyHints {
+  identity: number;
+  /** The identity word that gives `identity` (`name`, `id`…), '' when none. */
+  identityWord: string;
+  state: boolean;
+}
+
+function keyHints(cache: Map<string, KeyHints>, key: string): KeyHints {
+  let hints = cache.get(key);
+  if (!hints) {
+    const words = keyWords(key);
+    // A key that is the word itself says more than one that merely ends in it.
+    let identity = 0;
+    let identityWord = '';
+    words.forEach((word, i) => {
+      const weight = IDENTITY_WORDS[word] ?? 0;
+      const share = words.length === 1 ? 1 : i === words.length - 1 ? 0.6 : 0.4;
+      if (weight * share > identity) {
+        identity = weight * share;
+        identityWord = word;
+      }
+    });
+    hints = { identity, identityWord, state: words.some((word) => STATE_WORDS.has(word)) };
+    cache.set(key, hints);
+  }
+  return hints;
+}
+
+/** The number a JSON number token stands for, or NaN past 15 digits (ids, not quantities). */
+function numberAt(text: string, from: number, to: number): number {
+  let i = from;
+  let negative = false;
+  if (text.charCodeAt(i) === 0x2d) {
+    negative = true;
+    i++;
+  }
+  if (to - i > 15) return Number.NaN;
+  let value = 0;
+  for (; i < to; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return Number(text.slice(from, to));
+    value = value * 10 + d;
+  }
+  return negative ? -value : value;
+}
+
+/**
+ * A value holding one long run of letters and digits, mixed (a hash, base64, a token): bulk.
+ * Names with a generated suffix (`coredns-64fd4b4794-p72lf`) are runs of words, not opaque.
+ */
+function looksOpaque(text: string, from: number, to: number): boolean {
+  let run = 0;
+  let digits = false;
+  let letters = false;
+  const stop = Math.min(to, from + 128);
+  for (let i = from; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 0x30 && c <= 0x39;
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    if (digit || letter || c === 0x2b || c === 0x2f || c === 0x3d) {
+      run++;
+      digits ||= digit;
+      letters ||= letter;
+      if (run >= 20 && digits && letters) return true;
+    } else {
+      run = 0;
+      digits = false;
+      letters = false;
+    }
+  }
+  return false;
+}
+
+function widenInts(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  const wider = new Int32Array(size);
+  wider.set(array);
+  return wider;
+}
+
+/** What one pass over the nodes inside records gathers, per signature. */
+interface Columns {
+  groups: RecordGroup[];
+  groupOfSig: Int32Array;
+  recordAbove: Int32Array;
+  presence: Int32Array;
+  /** Minified bytes of the nodes (units), all of them. */
+  unitBytes: Float64Array;
+  values: Int32Array;
+  distinct: Int32Array;
+  /** Values too long to tell apart: each counted as distinct, once. */
+  unhashed: Int32Array;
+  top: Int32Array;
+  topEmpty: Uint8Array;
+  entropy: Float64Array;
+  valueBytes: Float64Array;
+  novelBytes: Float64Array;
+  sampledBytes: Float64Array;
+  numbers: Int32Array;
+  numberSum: Float64Array;
+  numberSquares: Float64Array;
+  /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
+  entryOf: Int32Array;
+  entryCount: Int32Array;
+}
+
+/**
+ * The records of a document and the statistics of their fields, in one pass: the record above
+ * each node (the nearest object that is an array item or map member), and per signature the
+ * records holding it, its values (told apart exactly up to `HASHED_VALUE` units), the commonest
+ * one, entropy, bytes, redundancy with the value before, numeric sums.
+ */
+function columns(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  check: StopCheck | undefined,
+): Columns {
+  const { text, count, kind, parent, next, start, end, unitBytes: nodeBytes } = inventory;
+  const sigOf = signatures.of;
+  const sigCount = signatures.count;
+  const { step, nodes: sigNodes, objects: sigObjects } = signatures;
+  // Record signatures: array items or map members, mostly objects, at least two of them.
+  const groupOfSig = new Int32Array(sigCount).fill(-1);
+  const groups: RecordGroup[] = [];
+  for (let s = 1; s < sigCount; s++) {
+    if (step[s] !== STEP_ITEM || sigObjects[s]! < 2 || sigObjects[s]! < 0.8 * sigNodes[s]!)
+      continue;
+    groupOfSig[s] = groups.length;
+    groups.push({
+      sig: s,
+      records: [],
+      keyed: kind[parent[signatures.first[s]!]!] === NODE_OBJECT,
+      identity: -1,
+      alsoIdentity: -1,
+      states: [],
+      primary: false,
+      bytes: 0,
+    });
+  }
+  const recordAbove = new Int32Array(count).fill(-1);
+  const presence = new Int32Array(sigCount);
+  const lastRecord = new Int32Array(sigCount).fill(-1);
+  const lastValue = new Int32Array(sigCount).fill(-1);
+  const unitBytes = new Float64Array(sigCount);
+  const values = new Int32Array(sigCount);
+  const distinct = new Int32Array(sigCount);
+  const unhashed = new Int32Array(sigCount);
+  const valueBytes = new Float64Array(sigCount);
+  const novelBytes = new Float64Array(sigCount);
+  const sampledBytes = new Float64Array(sigCount);
+  const numbers = new Int32Array(sigCount);
+  const numberSum = new Float64Array(sigCount);
+  const numberSquares = new Float64Array(sigCount);
+  const entryOf = new Int32Array(count).fill(-1);
+  let capacity = 1024;
+  let table = new Int32Array(capacity * 2);
+  let mask = capacity * 2 - 1;
+  let entrySig = new Int32Array(capacity);
+  let entryHash = new Int32Array(capacity);
+  let entryCount = new Int32Array(capacity);
+  let entryFirst = new Int32Array(capacity);
+  let entries = 0;
+  for (let u = 1; u < count; u++) {
+    if ((u & 8191) === 0 && check) check(8192);
+    const p = parent[u]!;
+    const record = kind[p] === NODE_OBJECT && groupOfSig[sigOf[p]!]! >= 0 ? p : recordAbove[p]!;
+    recordAbove[u] = record;
+    const s = sigOf[u]!;
+    const k = kind[u]!;
+    if (k === NODE_OBJECT) {
+      const g = groupOfSig[s]!;
+      if (g >= 0) {
+        const group = groups[g]!;
+        group.records.push(u);
+        group.bytes += nodeBytes[u]!;
+      }
+    }
+    if (record < 0) continue;
+    if (lastRecord[s] !== record) {
+      lastRecord[s] = record;
+      presence[s]!++;
+    }
+    unitBytes[s]! += nodeBytes[u]!;
+    if (next[u] !== u + 1) continue;
+    let from = start[u]!;
+    let to = end[u]!;
+    if (k === NODE_STRING) {
+      from++;
+      to--;
+    }
+    const length = to - from;
+    const seen = ++values[s]!;
+    valueBytes[s]! += length;
+    if (length > HASHED_VALUE) {
+      distinct[s]!++;
+      unhashed[s]!++;
+    } else {
+      let h = Math.imul(textFingerprint(text, from, to) ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
+      h = (h ^ (h >>> 15) ^ k) | 0;
+      let slot = h & mask;
+      let entry = -1;
+      for (let e = table[slot]!; e !== 0; e = table[slot]!) {
+        if (entryHash[e - 1] === h && entrySig[e - 1] === s) {
+          entry = e - 1;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (entry < 0) {
+        if (entries >= capacity) {
+          capacity *= 2;
+          entrySig = widenInts(entrySig, capacity);
+          entryHash = widenInts(entryHash, capacity);
+          entryCount = widenInts(entryCount, capacity);
+          entryFirst = widenInts(entryFirst, capacity);
+          table = new Int32Array(capacity * 2);
+          mask = capacity * 2 - 1;
+          for (let e = 0; e < entries; e++) {
+            let at = entryHash[e]! & mask;
+            while (table[at] !== 0) at = (at + 1) & mask;
+            table[at] = e + 1;
+          }
+          slot = h & mask;
+          while (table[slot] !== 0) slot = (slot + 1) & mask;
+        }
+        entry = entries++;
+        entrySig[entry] = s;
+        entryHash[entry] = h;
+        entryFirst[entry] = u;
+        table[slot] = entry + 1;
+        distinct[s]!++;
+      }
+      entryCount[entry]!++;
+      entryOf[u] = entry;
+    }
+    if (seen <= NOVELTY_SAMPLES) {
+      // How much of each value is new next to the previous one (a URL that repeats the
+      // record's id is mostly not), on the first few values of each field.
+      const previous = lastValue[s]!;
+      let common = 0;
+      if (previous >= 0) {
+        const pFrom = kind[previous] === NODE_STRING ? start[previous]! + 1 : start[previous]!;
+        const stop = Math.min(length, NOVELTY_PREFIX, end[previous]! - pFrom);
+        while (
+          common < stop &&
+          text.charCodeAt(from + common) === text.charCodeAt(pFrom + common)
+        ) {
+          common++;
+        }
+      }
+      novelBytes[s]! += Math.max(1, length - common);
+      sampledBytes[s]! += length;
+      lastValue[s] = u;
+    }
+    if (k === NODE_SCALAR) {
+      const c = text.charCodeAt(from);
+      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        const x = numberAt(text, from, to);
+        if (Number.isFinite(x)) {
+          numbers[s]!++;
+          numberSum[s]! += x;
+          numberSquares[s]! += x * x;
+        }
+      }
+    }
+  }
+  const top = new Int32Array(sigCount);
+  const topEmpty = new Uint8Array(sigCount);
+  const entropy = new Float64Array(sigCount);
+  for (let e = 0; e < entries; e++) {
+    const s = entrySig[e]!;
+    const c = entryCount[e]!;
+    if (c > top[s]!) {
+      top[s] = c;
+      const u = entryFirst[e]!;
+      topEmpty[s] =
+        end[u]! - start[u]! <= 2 || (kind[u] === NODE_SCALAR && text.charCodeAt(start[u]!) === 0x6e)
+          ? 1
+          : 0;
+    }
+    const p = c / values[s]!;
+    entropy[s]! -= p * Math.log2(p);
+  }
+  for (let s = 1; s < sigCount; s++) {
+    const n = unhashed[s]!;
+    if (n === 0) continue;
+    if (top[s] === 0) top[s] = 1;
+    entropy[s]! += (n / values[s]!) * Math.log2(values[s]!);
+  }
+  return {
+    groups,
+    groupOfSig,
+    recordAbove,
+    presence,
+    unitBytes,
+    values,
+    distinct,
+    unhashed,
+    top,
+    topEmpty,
+    entropy,
+    valueBytes,
+    novelBytes,
+    sampledBytes,
+    numbers,
+    numberSum,
+    numberSquares,
+    entryOf,
+    entryCount,
+  };
+}
+
+/** The `k` first of `items` in `order`, in order (k small: no full sort). */
+function topFields<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === k && order(item, best[k - 1]!) >= 0) continue;
+    let at = best.length < k ? best.length : k - 1;
+    best[at] = item;
+    while (at > 0 && order(best[at]!, best[at - 1]!) < 0) {
+      [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
+      at--;
+    }
+  }
+  return best;
+}
+
+/**
+ * Finds the lists of records in a document and what their fields say, in a few linear passes:
+ * the records (the innermost repeated objects: array items and map members sharing one
+ * signature), per field the values seen, how many are distinct and how often the commonest
+ * occurs, entropy and redundancy (a URL that repeats the record's id says little), numeric
+ * spread; then per list the field that names each record (its identity) and those that tell
+ * its state, and the records that stand out: a state rare in its list, a key most records lack,
+ * a number far from the rest, an error-like value. Nothing here knows any API's field names;
+ * the few words it weighs (`name`, `id`, `status`, `phase`…) are the generic ones of any list.
+ * `check` is called every few thousand nodes and may throw to stop.
+ */
+export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): RecordAnalysis {
+  const { text, kind, start, end, valueBytes: nodeValueBytes } = inventory;
+  const signatures = jsonSignatures(inventory, check);
+  const sigCount = signatures.count;
+  const { step, nodes: sigNodes, parent: sigParent, depth: sigDepth } = signatures;
+  const gathered = columns(inventory, signatures, check);
+  const { groups, groupOfSig, values, distinct, top, presence, entropy } = gathered;
+
+  // The group whose records hold each signature's nodes (the nearest record signature above).
+  const ownerOfSig = new Int32Array(sigCount).fill(-1);
+  for (let s = 1; s < sigCount; s++) {
+    const p = sigParent[s]!;
+    ownerOfSig[s] = groupOfSig[p]! >= 0 ? groupOfSig[p]! : ownerOfSig[p]!;
+  }
+  // Which lists are the document's own: big enough, and not a small detail of another list.
+  const documentBytes = Math.max(1, nodeValueBytes[0]!);
+  for (const group of groups) {
+    const above = ownerOfSig[group.sig]!;
+    group.primary =
+      group.bytes >= PRIMARY_SHARE * documentBytes &&
+      (above < 0 || group.bytes >= PRIMARY_NESTED_SHARE * groups[above]!.bytes);
+  }
+
+  // Where each signature sits: keys below the nearest record (a field of it when reached through
+  // keys only), lists nested below the nearest primary list, and that list's size (no field
+  // tells its records apart by more than log2 of their count); what its key suggests.
+  const fieldDepth = new Int32Array(sigCount).fill(-1);
+  const keyDepth = new Int32Array(sigCount);
+  const nesting = new Int32Array(sigCount);
+  const primaryRecords = new Int32Array(sigCount);
+  const identityWeight = new Float32Array(sigCount);
+  const identityWord: string[] = new Array(sigCount).fill('');
+  const hinted = new Uint8Array(sigCount);
+  const hintCache = new Map<string, KeyHints>();
+  for (let s = 1; s < sigCount; s++) {
+    const p = sigParent[s]!;
+    const g = groupOfSig[p]!;
+    if (g >= 0) {
+      keyDepth[s] = 1;
+      nesting[s] = groups[g]!.primary ? 0 : nesting[p]! + 1;
+      primaryRecords[s] = groups[g]!.primary ? groups[g]!.records.length : primaryRecords[p]!;
+    } else {
+      keyDepth[s] = keyDepth[p]! + 1;
+      nesting[s] = nesting[p]!;
+      primaryRecords[s] = primaryRecords[p]!;
+    }
+    if (step[s] !== STEP_KEY) continue;
+    if (g >= 0) fieldDepth[s] = 1;
+    else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;
+    if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) continue;
+    const hints = keyHints(hintCache, signatureKey(inventory, signatures, s));
+    identityWeight[s] = hints.identity;
+    identityWord[s] = hints.identityWord;
+    hinted[s] = hints.state ? 1 : 0;
+  }
+
+  // Information per value of each signature inside records: entropy, less what repeats the
+  // value before, capped at what tells the records apart, less for opaque tokens and deep or
+  // nested fields. Outside records, a flat guess that fades with depth.
+  const bits = new Float32Array(sigCount);
+  for (let s = 1; s < sigCount; s++) {
+    if (ownerOfSig[s]! < 0) {
+      bits[s] = UNIQUE_BITS / (1 + sigDepth[s]! / 3);
+      continue;
+    }
+    if (values[s] === 0) continue;
+    let b: number;
+    const sample = signatures.first[s]!;
+    if (values[s]! <= 1) {
+      // A field only one record has: what it says is that it is there (see the anomalies);
+      // an empty object or array under it says nothing more.
+      b = kind[sample] === NODE_OBJECT || kind[sample] === NODE_ARRAY ? 0 : 1;
+    } else {
+      b = entropy[s]!;
+      const novelty = gathered.novelBytes[s]! / Math.max(1, gathered.sampledBytes[s]!);
+      b *= Math.min(1, Math.max(0.05, novelty));
+      if (kind[sample] === NODE_STRING && looksOpaque(text, start[sample]! + 1, end[sample]! - 1)) {
+        b *= 0.3;
+      }
+    }
+    if (primaryRecords[s]! > 1) b = Math.min(b, Math.log2(primaryRecords[s]!));
+    // A record's own fields before those of the lists inside it, shallow before deep.
+    b *= 0.35 ** nesting[s]! * 0.9 ** Math.max(0, keyDepth[s]! - 1);
+    if (hinted[s] === 1) b *= 1.5;
+    bits[s] = b;
+  }
+  // Per node of a signature, its subtree's bits: leaf values' bits summed up the signatures.
+  const nodeBits = new Float32Array(sigCount);
+  for (let s = sigCount - 1; s >= 1; s--) {
+    nodeBits[s]! += bits[s]! * (ownerOfSig[s]! >= 0 ? values[s]! : signatures.leaves[s]!);
+    nodeBits[sigParent[s]!]! += nodeBits[s]!;
+  }
+  for (let s = 1; s < sigCount; s++) nodeBits[s] = nodeBits[s]! / Math.max(1, sigNodes[s]!);
+
+  // Identity and state fields of each group, among the fields of its records.
+  const fieldsOfGroup: number[][] = groups.map(() => []);
+  for (let s = 1; s < sigCount; s++) {
+    if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
+      fieldsOfGroup[ownerOfSig[s]!]!.push(s);
+    }
+  }
+  groups.forEach((group, g) => {
+    const records = group.records.length;
+    let bestIdentity = -1;
+    let bestIdentityScore = Number.NEGATIVE_INFINITY;
+    const stateCandidates: Array<{ s: number; score: number }> = [];
+    const identities: Array<{ s: number; score: number; bytes: number }> = [];
+    for (const s of fieldsOfGroup[g]!) {
+      if (values[s] === 0 || values[s]! < sigNodes[s]!) continue;
+      const sample = signatures.first[s]!;
+      if (kind[sample] === NODE_OBJECT || kind[sample] === NODE_ARRAY) continue;
+      const avgBytes = gathered.valueBytes[s]! / values[s]!;
+      const present = presence[s]! / records;
+      const stateLike = hinted[s] === 1;
+      if (group.keyed) {
+        // Shown beside the key that names the record: short and nearly always there.
+        const score = present - avgBytes / 64 + (stateLike ? 0.5 : 0) - fieldDepth[s]!;
+        if (present >= 0.5 && avgBytes <= 48 && score > bestIdentityScore) {
+          bestIdentity = s;
+          bestIdentityScore = score;
+        }
+      } else if (
+        present >= 0.8 &&
+        distinct[s]! >= 0.98 * values[s]! &&
+        values[s]! <= 1.05 * presence[s]! &&
+        avgBytes <= 100
+      ) {
+        // A field of the record itself named like an identifier says best what the record is;
+        // one level down names it too (`metadata.name`), or names something it refers to
+        // (`user.name`), so it gives way to one up.
+        let score = 1 + identityWeight[s]! - (fieldDepth[s]! - 1) - avgBytes / 48;
+        if (fieldDepth[s] === 1 && identityWeight[s]! > 0) score += 1.5;
+        if (
+          kind[sample] === NODE_STRING &&
+          looksOpaque(text, start[sample]! + 1, end[sample]! - 1)
+        ) {
+          score -= 1;
+        }
+        identities.push({ s, score, bytes: avgBytes });
+        if (score > bestIdentityScore) {
+          bestIdentity = s;
+          bestIdentityScore = score;
+        }
+      }
+      // A state takes few values, each shared by several records (a column that is mostly
+      // null with a few one-off values is not one).
+      const few = distinct[s]! <= Math.max(3, 0.34 * values[s]!);
+      const repeated = values[s]! - top[s]! >= 2 * (distinct[s]! - 1);
+      if (
+        present >= 0.3 &&
+        distinct[s]! >= 2 &&
+        avgBytes <= (stateLike ? 160 : 64) &&
+        ((few && repeated) || (stateLike && distinct[s]! <= 0.9 * values[s]!))
+      ) {
+        // A key that reads as a state outranks any that does not; free text ranks last.
+        const score =
+          (stateLike ? 10 : 0) +
+          (Math.min(2, entropy[s]!) * present * (few ? 1 : 0.3)) / (1 + avgBytes / 24);
+        if (score >= 0.25) stateCandidates.push({ s, score });
+      }
+    }
+    group.identity = bestIdentity;
+    // Another name for each record, short, by another identity word (an `id` beside a `name`,
+    // not an `id_str` beside an `id`).
+    identities.sort((a, b) => b.score - a.score || a.s - b.s);
+    const word = bestIdentity >= 0 ? identityWord[bestIdentity]! : '';
+    const also = identities.find(
+      (candidate) =>
+        candidate.s !== bestIdentity &&
+        candidate.bytes <= 24 &&
+        identityWord[candidate.s] !== '' &&
+        identityWord[candidate.s] !== word,
+    );
+    group.alsoIdentity = also ? also.s : -1;
+    stateCandidates.sort((a, b) => b.score - a.score || a.s - b.s);
+    group.states = stateCandidates
+      .filter((candidate) => candidate.s !== bestIdentity && candidate.s !== group.alsoIdentity)
+      .slice(0, STATES_PER_RECORD)
+      .map((candidate) => candidate.s);
+  });
+
+  const { anomalies, errorContext } = findAnomalies(
+    inventory,
+    signatures,
+    gathered,
+    ownerOfSig,
+    hinted,
+    check,
+  );
+  return {
+    signatures,
+    groups,
+    groupOfSig,
+    recordAbove: gathered.recordAbove,
+    nodeBits,
+    anomalies,
+    errorContext,
+    values,
+    distinct,
+    top,
+    presence,
+    paths: new Map(),
+  };
+}
+
+/** Where anomaly credits go, and what they add up to per record. */
+interface Credits {
+  recordAbove: Int32Array;
+  groupOfSig: Int32Array;
+  sigOf: Int32Array;
+  primaryGroup: Uint8Array;
+  scores: Map<number, Array<{ u: number; score: number }>>;
+}
+
+/** Credits node `u`'s oddity to the innermost primary record around it, else the outermost. */
+function credit(c: Credits, u: number, score: number): void {
+  const { recordAbove, groupOfSig, sigOf } = c;
+  let record = recordAbove[u]!;
+  let outermost = -1;
+  for (let hops = 0; record >= 0 && hops < 64; hops++) {
+    const g = groupOfSig[sigOf[record]!]!;
+    if (g >= 0 && c.primaryGroup[g] === 1) break;
+    if (g >= 0) outermost = record;
+    record = recordAbove[record]!;
+  }
+  if (record < 0) record = outermost;
+  if (record < 0) return;
+  let fields = c.scores.get(record);
+  if (!fields) {
+    fields = [];
+    c.scores.set(record, fields);
+  }
+  if (fields.length < 256) fields.push({ u, score });
+}
+
+/** Records whose values stand out (see `analyzeRecords`), most anomalous first. */
+function findAnomalies(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  gathered: Columns,
+  ownerOfSig: Int32Array,
+  hinted: Uint8Array,
+  check: StopCheck | undefined,
+): { anomalies: Anomaly[]; errorContext: number[] } {
+  const { text, count, kind, start, end, unitBytes } = inventory;
+  const sigOf = signatures.of;
+  const sigCount = signatures.count;
+  const sigParent = signatures.parent;
+  const { groups, groupOfSig, recordAbove, values, distinct, top, presence, entryOf } = gathered;
+  const { entryCount, numbers } = gathered;
+
+  // Per signature, what can make one of its nodes stand out.
+  const groupSize = new Int32Array(sigCount);
+  const rareKey = new Float32Array(sigCount);
+  const categorical = new Uint8Array(sigCount);
+  const mean = new Float64Array(sigCount);
+  const deviation = new Float64Array(sigCount);
+  const threshold = new Float64Array(sigCount);
+  const interesting = new Uint8Array(sigCount);
+  // A key most records lack counts only where its siblings mostly do not (keys that are data,
+  // such as one per IP address, are all rare and say nothing).
+  const rareChildren = new Int32Array(sigCount);
+  const children = new Int32Array(sigCount);
+  for (let s = 1; s < sigCount; s++) {
+    const owner = ownerOfSig[s]!;
+    groupSize[s] = owner >= 0 ? groups[owner]!.records.length : 0;
+    const p = sigParent[s]!;
+    children[p]!++;
+    if (groupSize[s]! >= 5 && presence[s]! <= 0.2 * groupSize[s]!) rareChildren[p]!++;
+  }
+  for (let s = 1; s < sigCount; s++) {
+    const records = groupSize[s]!;
+    if (records === 0) continue;
+    const p = sigParent[s]!;
+    if (records >= 5 && presence[s]! <= 0.2 * records) {
+      const parentRare = p > 0 && groupOfSig[p]! < 0 && presence[p]! <= 0.2 * records;
+      const keysAreData = rareChildren[p]! > Math.max(2, 0.25 * children[p]!);
+      if (!parentRare && !keysAreData) {
+        rareKey[s] = Math.min(1.5, 0.5 * Math.log2(records / Math.max(1, presence[s]!)));
+      }
+    }
+    const n = values[s]!;
+    if (n >= 3 && distinct[s]! >= 2 && distinct[s]! <= Math.max(2, n / 2) && top[s]! >= 0.5 * n) {
+      // Mostly empty, with a few one-off values (an id set on some records): that a value is
+      // there says about as much as a rare key does.
+      categorical[s] =
+        gathered.topEmpty[s] === 1 && n - top[s]! <= 1.5 * (distinct[s]! - 1) ? 2 : 1;
+    }
+    const m = numbers[s]!;
+    if (categorical[s] === 0 && m >= 5) {
+      const average = gathered.numberSum[s]! / m;
+      const variance = gathered.numberSquares[s]! / m - average * average;
+      if (variance > 1e-12 * Math.max(1, average * average)) {
+        mean[s] = average;
+        deviation[s] = Math.sqrt(variance);
+        threshold[s] = Math.min(3, 0.9 * Math.sqrt(m - 1));
+      }
+    }
+    if (rareKey[s]! > 0 || categorical[s]! > 0 || deviation[s]! > 0) interesting[s] = 1;
+  }
+
+  const scores = new Map<number, Array<{ u: number; score: number }>>();
+  const primaryGroup = new Uint8Array(groups.length);
+  groups.forEach((group, g) => {
+    primaryGroup[g] = group.primary ? 1 : 0;
+  });
+  const credits: Credits = { recordAbove, groupOfSig, sigOf, primaryGroup, scores };
+  for (let u = 1; u < count; u++) {
+    if ((u & 8191) === 0 && check) check(8192);
+    const s = sigOf[u]!;
+    if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
+    let score = rareKey[s]!;
+    const entry = entryOf[u]!;
+    if (entry >= 0) {
+      const n = values[s]!;
+      const c = entryCount[entry]!;
+      if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
+        score += (top[s]! / n) * Math.log2(n / c) * (hinted[s] === 1 ? 1.5 : 1);
+      } else if (categorical[s] === 2 && c < top[s]!) {
+        score += Math.min(1.5, 0.5 * Math.log2(n / c));
+      }
+    }
+    if (deviation[s]! > 0 && kind[u] === NODE_SCALAR) {
+      const x = numberAt(text, start[u]!, end[u]!);
+      const z = Math.abs(x - mean[s]!) / deviation[s]!;
+      if (z >= threshold[s]!) score += Math.min(3, 1 + z - threshold[s]!);
+    }
+    if (score > 0) credit(credits, u, score);
+  }
+  // Error-like values: anomalous where they are rare in their field.
+  const errorContext: number[] = [];
+  let lastError = -1;
+  for (const at of inventory.errorAt) {
+    const u = nodeAt(inventory, at);
+    if (u <= 0 || u === lastError) continue;
+    lastError = u;
+    if (recordAbove[u]! < 0) {
+      if (unitBytes[u]! <= 512 && errorContext.length < 16) errorContext.push(u);
+      continue;
+    }
+    const s = sigOf[u]!;
+    const entry = entryOf[u]!;
+    const n = values[s]!;
+    const c = entry >= 0 ? entryCount[entry]! : 1;
+    if (n < 3 || c <= 0.25 * n) credit(credits, u, 2.5);
+  }
+
+  let primaryTotal = 0;
+  for (const group of groups) if (group.primary) primaryTotal += group.records.length;
+  const cap = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
+  const anomalies: Anomaly[] = [];
+  const byScore = (a: { u: number; score: number }, b: { u: number; score: number }) =>
+    b.score - a.score || a.u - b.u;
+  for (const [record, fields] of scores) {
+    // What stands out most decides, the next two add a little: a big record's many small
+    // oddities do not add up to one real one.
+    const best = topFields(fields, ANOMALY_FIELDS, byScore);
+    const score = (best[0]?.score ?? 0) + 0.3 * (best[1]?.score ?? 0) + 0.1 * (best[2]?.score ?? 0);
+    if (score < ANOMALY_MIN_SCORE) continue;
+    anomalies.push({ record, score, fields: best.map((field) => field.u) });
+  }
+  anomalies.sort((a, b) => b.score - a.score || a.record - b.record);
+  anomalies.length = Math.min(anomalies.length, cap);
+  return { anomalies, errorContext };
+}
+
+/**
+ * The node of signature `s` inside record `r` (the first, when a key repeats), found by walking
+ * down from `r` along the signatures between them (reached through keys); -1 when `r` lacks it.
+ */
+export function recordField(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  r: number,
+  s: number,
+): number {
+  if (s < 0) return -1;
+  const { signatures } = analysis;
+  let path = analysis.paths.get(s);
+  if (!path) {
+    path = [];
+    const recordSig = signatures.of[r]!;
+    for (let t = s; t > 0 && t !== recordSig; t = signatures.parent[t]!) path.push(t);
+    path.reverse();
+    analysis.paths.set(s, path);
+  }
+  const { next } = inventory;
+  const sigOf = signatures.of;
+  let u = r;
+  for (const t of path) {
+    let found = -1;
+    for (let c = u + 1; c < next[u]!; c = next[c]!) {
+      if (sigOf[c] === t) {
+        found = c;
+        break;
+      }
+    }
+    if (found < 0) return -1;
+    u = found;
+  }
+  return u;
+}
+
+/** The smallest node whose unit (key included) contains `position`. */
+export function nodeAt(inventory: JsonInventory, position: number): number {
+  const { keyStart, start, end, parent } = inventory;
+  let low = 0;
+  let high = inventory.count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    const at = keyStart[mid]! >= 0 ? keyStart[mid]! : start[mid]!;
+    if (at <= position) low = mid;
+    else high = mid - 1;
+  }
+  let u = low;
+  while (u > 0 && end[u]! <= position) u = parent[u]!;
+  return u;
+}

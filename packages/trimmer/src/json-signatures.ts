@@ -1,0 +1,300 @@
+import {
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  NODE_SCALAR,
+  NODE_STRING,
+} from './json-inventory.js';
+import type { StopCheck } from './stop-check.js';
+
+/** How a signature steps from its parent's: the root's, by key, any item, or one position. */
+export const STEP_ROOT = 0;
+/** A member of a plain object, by its key. */
+export const STEP_KEY = 1;
+/** Any item of an array, or any member of a map (whose keys are data, not field names). */
+export const STEP_ITEM = 2;
+/** The item at one position of a short array of scalars (a tuple, whose positions are fields). */
+export const STEP_INDEX = 3;
+
+/** An object with at least this many members, every one a non-empty object, is a map. */
+const MAP_MIN_MEMBERS = 8;
+/** An array of at most this many items, every one a scalar, is a tuple. */
+const TUPLE_MAX_ITEMS = 16;
+
+/**
+ * The shape of a document: every node's signature, its path from the root with array positions
+ * and map keys left out, so the same field of every record of a list shares one (`items[].
+ * metadata.name`). Signatures are numbered in document order of their first node, so a
+ * signature's parent has a smaller number.
+ */
+export interface JsonSignatures {
+  /** Signature of each node. */
+  of: Int32Array;
+  /** Signatures in all. */
+  count: number;
+  /** Parent signature of each signature (-1 for the root's). */
+  parent: Int32Array;
+  /** `STEP_*` of each signature. */
+  step: Uint8Array;
+  /** The first node with each signature (whose key names it). */
+  first: Int32Array;
+  /** Nodes with each signature. */
+  nodes: Int32Array;
+  /** Per signature: its first node, then per node the next node of the same signature (-1 at the last). */
+  nextSame: Int32Array;
+  /** Per signature: its last node so far (the end of its `nextSame` chain). */
+  last: Int32Array;
+  /** Per signature: minified UTF-8 bytes of its nodes (units, keys included), summed. */
+  bytes: Float64Array;
+  /** Per signature: the biggest of its nodes, in the same bytes. */
+  maxBytes: Int32Array;
+  /** Per signature: its nodes that are leaves (scalars, empty containers). */
+  leaves: Int32Array;
+  /** Nodes of each signature that are objects. */
+  objects: Int32Array;
+  /** Steps from the root to each signature. */
+  depth: Int32Array;
+}
+
+function widen(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  const wider = new Int32Array(size);
+  wider.set(array);
+  return wider;
+}
+
+function isScalarKind(kind: number): boolean {
+  return kind === NODE_STRING || kind === NODE_SCALAR;
+}
+
+/** How the children of container `u` step from it. */
+function childStepOf(inventory: JsonInventory, u: number): number {
+  const { kind, next } = inventory;
+  if (kind[u] === NODE_ARRAY) {
+    let items = 0;
+    for (let c = u + 1; c < next[u]!; c = next[c]!) {
+      if (++items > TUPLE_MAX_ITEMS || !isScalarKind(kind[c]!)) return STEP_ITEM;
+    }
+    return items > 0 ? STEP_INDEX : STEP_ITEM;
+  }
+  let members = 0;
+  for (let c = u + 1; c < next[u]!; c = next[c]!) {
+    if (kind[c] !== NODE_OBJECT || next[c] === c + 1) return STEP_KEY;
+    members++;
+  }
+  return members >= MAP_MIN_MEMBERS ? STEP_ITEM : STEP_KEY;
+}
+
+/**
+ * A fingerprint of the text `text[from, to)`: its length and every character of a text up to
+ * 64 characters long; of a longer one, the first and last sixteen and sixteen spread between.
+ * Exact for the short texts that states and names are; long texts that differ only between
+ * the sampled places share it. Reading a bounded number of characters keeps a pass over every
+ * key and value of a document well below the cost of parsing it.
+ */
+export function textFingerprint(text: string, from: number, to: number): number {
+  const length = to - from;
+  let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
+  if (length <= 64) {
+    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return h;
+  }
+  for (let i = from; i < from + 16; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  const stride = (length - 32) / 17;
+  for (let k = 1; k <= 16; k++) {
+    h = Math.imul(h ^ text.charCodeAt(from + 16 + Math.floor(k * stride)), 0x01000193);
+  }
+  for (let i = to - 16; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** Whether two keys agree on their length and first and last characters. */
+function keysAlign(inventory: JsonInventory, a: number, b: number): boolean {
+  const { text, keyStart, keyEnd } = inventory;
+  const aEnd = keyEnd[a]!;
+  const bEnd = keyEnd[b]!;
+  const aStart = keyStart[a]!;
+  const bStart = keyStart[b]!;
+  return (
+    aEnd - aStart === bEnd - bStart &&
+    text.charCodeAt(aStart + 1) === text.charCodeAt(bStart + 1) &&
+    text.charCodeAt(aEnd - 2) === text.charCodeAt(bEnd - 2)
+  );
+}
+
+/**
+ * The signatures found so far, as growing columns, and the hash table that finds them (slots
+ * hold a signature + 1, 0 when empty). Plain functions work on it, not closures: closures made
+ * per call get their own optimised code, compiled again on every call.
+ */
+function createTable() {
+  const capacity = 256;
+  return {
+    capacity,
+    count: 0,
+    parents: new Int32Array(capacity),
+    steps: new Uint8Array(capacity),
+    firsts: new Int32Array(capacity),
+    nodes: new Int32Array(capacity),
+    objects: new Int32Array(capacity),
+    depths: new Int32Array(capacity),
+    hashes: new Int32Array(capacity),
+    lastObject: new Int32Array(capacity),
+    lastNode: new Int32Array(capacity),
+    bytes: new Float64Array(capacity),
+    maxBytes: new Int32Array(capacity),
+    leaves: new Int32Array(capacity),
+    table: new Int32Array(1024),
+    mask: 1023,
+  };
+}
+
+type SignatureTable = ReturnType<typeof createTable>;
+
+function insertSlot(t: SignatureTable, h: number, s: number): void {
+  let slot = h & t.mask;
+  while (t.table[slot] !== 0) slot = (slot + 1) & t.mask;
+  t.table[slot] = s + 1;
+}
+
+function addSignature(t: SignatureTable, p: number, step: number, h: number, u: number): number {
+  if (t.count >= t.capacity) {
+    const capacity = t.capacity * 2;
+    t.capacity = capacity;
+    t.parents = widen(t.parents, capacity);
+    const steps = new Uint8Array(capacity);
+    steps.set(t.steps);
+    t.steps = steps;
+    t.firsts = widen(t.firsts, capacity);
+    t.nodes = widen(t.nodes, capacity);
+    t.objects = widen(t.objects, capacity);
+    t.depths = widen(t.depths, capacity);
+    t.hashes = widen(t.hashes, capacity);
+    t.lastObject = widen(t.lastObject, capacity);
+    t.lastNode = widen(t.lastNode, capacity);
+    const bytes = new Float64Array(capacity);
+    bytes.set(t.bytes);
+    t.bytes = bytes;
+    t.maxBytes = widen(t.maxBytes, capacity);
+    t.leaves = widen(t.leaves, capacity);
+  }
+  const s = t.count++;
+  t.parents[s] = p;
+  t.steps[s] = step;
+  t.firsts[s] = u;
+  t.depths[s] = p >= 0 ? t.depths[p]! + 1 : 0;
+  t.hashes[s] = h;
+  t.lastObject[s] = -1;
+  t.lastNode[s] = u;
+  if (t.count * 2 > t.table.length) {
+    t.table = new Int32Array(t.table.length * 2);
+    t.mask = t.table.length - 1;
+    for (let known = 0; known < t.count; known++) insertSlot(t, t.hashes[known]!, known);
+  } else insertSlot(t, h, s);
+  return s;
+}
+
+/**
+ * The signatures of `inventory` in one linear pass. A member's key is first compared with the
+ * key at the same place in the previous object of the same signature (the records of a list
+ * mostly repeat their keys in order: two characters and a length decide); failing that, it is
+ * looked up by its fingerprint. Keys that differ only between the sampled characters of their
+ * fingerprint may share a signature: that costs the statistics a little, never the output,
+ * which never depends on signatures for its validity. `check` is called every few thousand
+ * nodes and may throw to stop the pass.
+ */
+export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): JsonSignatures {
+  const { text, count, kind, parent, next, keyStart, keyEnd, childIndex, unitBytes } = inventory;
+  const of = new Int32Array(count);
+  const nextSame = new Int32Array(count).fill(-1);
+  const childStep = new Uint8Array(count);
+  // Per object: the previous object of its signature, and the member of it that lines up with
+  // the next member of this one.
+  const previous = new Int32Array(count);
+  const aligned = new Int32Array(count);
+  const t = createTable();
+  if (count > 0) {
+    aligned[0] = -1;
+    of[0] = addSignature(t, -1, STEP_ROOT, 0, 0);
+    t.nodes[0] = 1;
+    if (kind[0] === NODE_OBJECT || kind[0] === NODE_ARRAY) childStep[0] = childStepOf(inventory, 0);
+  }
+  for (let u = 1; u < count; u++) {
+    if ((u & 4095) === 0 && check) check(4096);
+    const p = parent[u]!;
+    const ps = of[p]!;
+    const step = childStep[p]!;
+    let s = -1;
+    if (step === STEP_KEY) {
+      const candidate = aligned[p]!;
+      if (
+        candidate >= 0 &&
+        parent[candidate] === previous[p] &&
+        keysAlign(inventory, candidate, u)
+      ) {
+        s = of[candidate]!;
+        aligned[p] = next[candidate]!;
+      }
+    }
+    if (s < 0) {
+      let tag: number;
+      if (step === STEP_KEY) tag = textFingerprint(text, keyStart[u]! + 1, keyEnd[u]! - 1);
+      else if (step === STEP_INDEX) tag = childIndex[u]! + 1;
+      else tag = 0x5bd1e995;
+      let h = Math.imul(tag ^ Math.imul(ps + 1, 0x9e3779b1), 0x85ebca6b);
+      h = (h ^ (h >>> 15)) | 0;
+      const { table, mask, hashes, parents, steps, firsts } = t;
+      let slot = h & mask;
+      for (let entry = table[slot]!; entry !== 0; entry = table[slot]!) {
+        const known = entry - 1;
+        if (
+          hashes[known] === h &&
+          parents[known] === ps &&
+          steps[known] === step &&
+          (step !== STEP_INDEX || childIndex[firsts[known]!] === childIndex[u])
+        ) {
+          s = known;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (s < 0) s = addSignature(t, ps, step, h, u);
+      else {
+        nextSame[t.lastNode[s]!] = u;
+        t.lastNode[s] = u;
+      }
+    } else {
+      nextSame[t.lastNode[s]!] = u;
+      t.lastNode[s] = u;
+    }
+    of[u] = s;
+    t.nodes[s]!++;
+    const size = unitBytes[u]!;
+    t.bytes[s]! += size;
+    if (size > t.maxBytes[s]!) t.maxBytes[s] = size;
+    if (next[u] === u + 1) t.leaves[s]!++;
+    const k = kind[u];
+    if (k === NODE_OBJECT) {
+      t.objects[s]!++;
+      childStep[u] = childStepOf(inventory, u);
+      const before = t.lastObject[s]!;
+      previous[u] = before;
+      aligned[u] = before >= 0 && next[before]! > before + 1 ? before + 1 : -1;
+      t.lastObject[s] = u;
+    } else if (k === NODE_ARRAY) childStep[u] = childStepOf(inventory, u);
+  }
+  return {
+    of,
+    count: t.count,
+    parent: t.parents,
+    step: t.steps,
+    first: t.firsts,
+    nodes: t.nodes,
+    nextSame,
+    last: t.lastNode,
+    bytes: t.bytes,
+    maxBytes: t.maxBytes,
+    leaves: t.leaves,
+    objects: t.objects,
+    depth: t.depths,
+  };
+}

@@ -1,0 +1,189 @@
+import {
+  type JsonInventory,
+  minifyRange,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  unitStart,
+} from './json-inventory.js';
+import { type RelevanceHits, rangeScore } from './relevance.js';
+import { CUT, cutStringContent, ELLIPSIS, WHOLE } from './selection-ledger.js';
+import type { StopCheck } from './stop-check.js';
+
+/** The kept view of a JSON document. */
+export interface JsonSelection {
+  /** Minified JSON. */
+  body: string;
+  /** UTF-8 bytes of `body`. */
+  bodyBytes: number;
+  /** Values (fields and items) in the view, partly kept containers included. */
+  unitsKept: number;
+  /** Values in the document other than the root. */
+  unitsTotal: number;
+  /** Strings kept only in part (cut inside, ending in an ellipsis). */
+  cutShort: number;
+  /** A measure of the work the selection did (steps, path costs asked), for tests. */
+  work?: number;
+}
+
+/**
+ * Writes the view a selection describes as minified JSON, slicing every kept value from the
+ * source (numbers and strings verbatim). A partly kept object lists its members that match the
+ * query or a preserved key (and, with `errorsFirst`, error-like words) first, the rest in
+ * source order; everything else keeps source order.
+ * `check` is called every few thousand nodes and may throw to stop.
+ */
+export function renderSelection(
+  inventory: JsonInventory,
+  state: Uint8Array,
+  cutLength: ReadonlyMap<number, number>,
+  hits: RelevanceHits | undefined,
+  check?: StopCheck,
+  errorsFirst = true,
+): JsonSelection {
+  const { kind, next } = inventory;
+  // Error-like words reorder members only where asked (the seed's rule); the query and
+  // preserved keys always do.
+  const ordering =
+    hits && hits.positions.length > 0 && (errorsFirst || hits.queryMatched) ? hits : undefined;
+  const r: Render = {
+    inventory,
+    state,
+    cutLength,
+    ordering,
+    errorsFirst,
+    out: [],
+    unitsKept: 0,
+    cutShort: 0,
+    stackNode: [],
+    stackNext: [],
+    stackOrder: [],
+    stackFirst: [],
+  };
+  let visited = 0;
+  open(r, 0);
+  const { stackNode, stackNext, stackOrder, stackFirst, out } = r;
+  while (stackNode.length > 0) {
+    const top = stackNode.length - 1;
+    const u = stackNode[top]!;
+    const order = stackOrder[top];
+    let child = -1;
+    if (order) {
+      const index = stackNext[top]!;
+      if (index < order.length) {
+        child = order[index]!;
+        stackNext[top] = index + 1;
+      }
+    } else {
+      let c = stackNext[top]!;
+      const stop = next[u]!;
+      // A container is partly kept (PARTIAL) only once something inside it is kept, so the
+      // state alone says what is in the view: WHOLE, PARTIAL and CUT are 1 to 3; dropped and
+      // descended-into-but-empty (the breadth-first OPEN, 4) have no low bits.
+      while (c < stop && (state[c]! & 3) === 0) {
+        if ((++visited & 16383) === 0 && check) check(16384);
+        c = next[c]!;
+      }
+      if (c < stop) {
+        child = c;
+        stackNext[top] = next[c]!;
+      }
+    }
+    if (child < 0) {
+      out.push(kind[u] === NODE_OBJECT ? '}' : ']');
+      stackNode.pop();
+      stackNext.pop();
+      stackOrder.pop();
+      stackFirst.pop();
+      continue;
+    }
+    if (stackFirst[top]) stackFirst[top] = false;
+    else out.push(',');
+    open(r, child);
+  }
+  const body = out.join('');
+  return {
+    body,
+    bodyBytes: Buffer.byteLength(body, 'utf8'),
+    unitsKept: r.unitsKept,
+    unitsTotal: inventory.totalValues,
+    cutShort: r.cutShort,
+  };
+}
+
+/**
+ * What a rendering has written and the containers it has open: the node, and either the next
+ * child to look at (children in source order) or, for an object whose members are reordered,
+ * the list of them and a position. Plain functions work on it, not closures (closures made per
+ * call get their own optimised code, compiled again on every call).
+ */
+interface Render {
+  inventory: JsonInventory;
+  state: Uint8Array;
+  cutLength: ReadonlyMap<number, number>;
+  ordering: RelevanceHits | undefined;
+  errorsFirst: boolean;
+  out: string[];
+  unitsKept: number;
+  cutShort: number;
+  stackNode: number[];
+  stackNext: number[];
+  stackOrder: Array<number[] | undefined>;
+  stackFirst: boolean[];
+}
+
+function pushKey(r: Render, u: number): void {
+  const { keyStart, keyEnd, text } = r.inventory;
+  if (keyStart[u]! >= 0) r.out.push(text.slice(keyStart[u]!, keyEnd[u]!), ':');
+}
+
+/** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
+function open(r: Render, u: number): void {
+  const { inventory, state, out } = r;
+  const { text, kind, next, start, end, valueBytes } = inventory;
+  const current = state[u]!;
+  if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
+  if (current === WHOLE) {
+    pushKey(r, u);
+    // A scalar has no whitespace in it; a container may, outside its strings (an empty one
+    // written `{ }` included).
+    const k = kind[u];
+    if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
+      out.push(text.slice(start[u]!, end[u]!));
+    } else if (valueBytes[u] === 2) out.push(k === NODE_OBJECT ? '{}' : '[]');
+    else out.push(minifyRange(text, start[u]!, end[u]!));
+    return;
+  }
+  if (current === CUT) {
+    r.cutShort++;
+    pushKey(r, u);
+    const from = start[u]! + 1;
+    out.push(`"${text.slice(from, from + r.cutLength.get(u)!)}${ELLIPSIS}"`);
+    return;
+  }
+  pushKey(r, u);
+  const object = kind[u] === NODE_OBJECT;
+  out.push(object ? '{' : '[');
+  let order: number[] | undefined;
+  if (object && r.ordering) {
+    const children: number[] = [];
+    for (let c = u + 1; c < next[u]!; c = next[c]!) if ((state[c]! & 3) !== 0) children.push(c);
+    if (children.length > 1) {
+      const scores = new Map<number, number>();
+      for (const c of children) {
+        scores.set(c, rangeScore(r.ordering, unitStart(inventory, c), end[c]!, r.errorsFirst));
+      }
+      children.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
+    }
+    order = children;
+  }
+  r.stackNode.push(u);
+  r.stackNext.push(order ? 0 : u + 1);
+  r.stackOrder.push(order);
+  r.stackFirst.push(true);
+}
+
+/** A root string value `text` (quotes included) cut inside to `budget` bytes, still valid JSON. */
+export function cutRootString(text: string, budget: number): string {
+  const length = cutStringContent(text, 1, text.length - 1, Math.max(0, budget - 2 - 3));
+  return `"${text.slice(1, 1 + length.units)}${ELLIPSIS}"`;
+}

@@ -1,0 +1,286 @@
+import { parseRecordCoverage, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { fixturesAvailable, readFixture } from '@compaction/fixtures';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzeRecords } from './analyze-records.js';
+import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { scanJson } from './json-inventory.js';
+import { findHits, queryWords, relevanceTerms } from './relevance.js';
+import { type InformativeSelection, selectJsonInformative } from './select-json-informative.js';
+import { CUT, DROPPED } from './selection-ledger.js';
+import { podList, recordList, workflowRuns } from './test-support/generated-lists.js';
+import { expectHonestView, viewBody } from './test-support/view-invariants.js';
+
+const trimmer = createStructuralTrimmer();
+
+/** The value at `path` in a parsed view, read loosely (undefined where the view lacks it). */
+function pick(value: unknown, ...path: Array<string | number>): unknown {
+  return path.reduce<unknown>(
+    (at, key) => (at as Record<string | number, unknown> | undefined)?.[key],
+    value,
+  );
+}
+
+/** The selection of `json` at `budget` bytes of body, as the trimmer makes it. */
+function select(json: string, budget: number, query?: string): InformativeSelection {
+  const inventory = scanJson(json, 1_000_000)!;
+  const terms = relevanceTerms({
+    words: queryWords(query ? { userQuery: query } : undefined),
+    preserveKeys: [],
+    json: true,
+  });
+  const hits = findHits(json, terms, inventory.count, 50_000, undefined, {
+    at: inventory.errorAt,
+    word: inventory.errorWord,
+  });
+  return selectJsonInformative(inventory, budget, hits, analyzeRecords(inventory));
+}
+
+/** Whether every node kept at the smaller budget is kept at the larger (a cut one no shorter). */
+function keptWithin(small: InformativeSelection, large: InformativeSelection): boolean {
+  for (let u = 0; u < small.state.length; u++) {
+    const kept = small.covered[u] === 1 || small.state[u] !== DROPPED;
+    if (!kept) continue;
+    if (large.covered[u] === 0 && large.state[u] === DROPPED) return false;
+    if (small.state[u] === CUT && large.state[u] === CUT) {
+      if (large.cutLength.get(u)! < small.cutLength.get(u)!) return false;
+    }
+  }
+  return true;
+}
+
+describe('information-first selection: every record named first', () => {
+  it('names every pod with its state where the names fit, before any detail', () => {
+    const { json, names } = podList(40, 17);
+    for (const budget of [4000, 8000, 16_000]) {
+      const view = trimmer.trim(json, budget);
+      expectHonestView(view, json, budget);
+      const body = JSON.parse(viewBody(view));
+      const shown = body.items.map((item: { metadata?: { name?: string } }) => item.metadata?.name);
+      expect(shown).toEqual(names);
+      if (budget > 4000) {
+        body.items.forEach((item: { status: { phase: string } }, i: number) => {
+          expect(item.status.phase).toBe(i === 17 ? 'Failed' : 'Running');
+        });
+      }
+      expect(view.metadata).toMatchObject({ recordsNamed: 40, recordsTotal: 40 });
+    }
+  });
+
+  it('says which field every record has with one same value', () => {
+    const { json } = podList(40);
+    const note = trailingDisclosureNotes(trimmer.trim(json, 3000).text)[0]!.text;
+    expect(parseRecordCoverage(note)!.constant).toContainEqual({
+      field: 'status.phase',
+      value: 'Running',
+    });
+  });
+
+  it('names as many as fit, in order, and says how many and what was left out', () => {
+    const { json, names } = podList(400);
+    const view = trimmer.trim(json, 4000);
+    expectHonestView(view, json, 4000);
+    const body = viewBody(view);
+    const named = names.filter((name) => body.includes(`"${name}"`));
+    expect(named.length).toBeGreaterThan(20);
+    expect(named).toEqual(names.slice(0, named.length));
+    const note = trailingDisclosureNotes(view.text)[0]!.text;
+    const records = parseRecordCoverage(note)!;
+    expect(records).toMatchObject({ named: named.length, total: 400, path: 'items[]' });
+    // Left out, by the state the pods vary in (the node they run on).
+    const omitted = records.omitted!;
+    expect(omitted.every((entry) => entry.field === 'spec.nodeName')).toBe(true);
+    expect(omitted.reduce((sum, entry) => sum + entry.count, 0)).toBeLessThanOrEqual(400);
+  });
+
+  it('drops constant and bookkeeping fields before informative ones', () => {
+    const { json } = podList(30);
+    const body = JSON.parse(viewBody(trimmer.trim(json, 12_000)));
+    const first = body.items[0];
+    expect(first.status.podIP).toBeDefined();
+    expect(first.metadata.managedFields).toBeUndefined();
+    expect(first.kind).toBeUndefined();
+  });
+
+  it('keeps the identity and state of CI runs over their URLs', () => {
+    const { json, ids } = workflowRuns(300, 150);
+    const view = trimmer.trim(json, Math.floor(json.length * 0.1));
+    const body = JSON.parse(viewBody(view));
+    const runs = body.workflow_runs as Array<Record<string, unknown>>;
+    expect(runs.map((run) => run.id)).toEqual(ids.slice(0, runs.length));
+    expect(runs.length).toBeGreaterThan(250);
+    for (const run of runs.slice(0, 50)) expect(run.conclusion).toBe('success');
+    expect(runs.find((run) => run.id === ids[150])?.conclusion).toBe('failure');
+    expect(runs[0]!.logs_url).toBeUndefined();
+  });
+
+  it('fills past the first 500 items of a nested array while room remains, in head order', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, v: `v${i % 7}` }));
+    const json = JSON.stringify({ rows });
+    const view = trimmer.trim(json, 65_536);
+    expectHonestView(view, json, 65_536);
+    expect(view.metadata.outputBytes).toBeGreaterThan(0.95 * 65_536);
+    const kept = JSON.parse(viewBody(view)).rows as Array<{ id: number }>;
+    expect(kept.length).toBeGreaterThan(2000);
+    expect(kept.map((row) => row.id)).toEqual(rows.slice(0, kept.length).map((row) => row.id));
+  });
+});
+
+describe('information-first selection: anomalies without a query', () => {
+  it.each([0.35, 0.6, 0.92])('keeps a Failed pod at %s of a list of Running ones', (depth) => {
+    const index = Math.floor(200 * depth);
+    const { json, names } = podList(200, index);
+    const budget = Math.floor(utf8ByteLength(json) * 0.03);
+    for (const context of [undefined, { userQuery: 'is anything wrong?' }]) {
+      const view = trimmer.trim(json, budget, context);
+      expectHonestView(view, json, budget);
+      const pod = (JSON.parse(viewBody(view)).items as unknown[]).find(
+        (item) => pick(item, 'metadata', 'name') === names[index],
+      );
+      expect(pick(pod, 'status')).toMatchObject({ phase: 'Failed', reason: 'Evicted' });
+    }
+  });
+
+  it('keeps the one failed run and the record with an OutOfMemoryError', () => {
+    const { json, ids } = workflowRuns(400, 250);
+    const runs = JSON.parse(viewBody(trimmer.trim(json, 6000))).workflow_runs;
+    expect(runs.find((run: { id: number }) => run.id === ids[250])?.conclusion).toBe('failure');
+    const jobs = Array.from({ length: 300 }, (_, i) => ({
+      job: `job-${i}`,
+      result: i === 211 ? 'java.lang.OutOfMemoryError: Java heap space' : 'done',
+      took: 10 + (i % 5),
+    }));
+    const view = trimmer.trim(JSON.stringify(jobs), 1500);
+    expect(viewBody(view)).toContain('"job-211"');
+    expect(viewBody(view)).toContain('OutOfMemoryError');
+  });
+
+  it('does not take probe settings or restart policies for errors', () => {
+    const { json } = podList(50);
+    const view = trimmer.trim(json, 3000, { userQuery: 'did anything restart?' });
+    expect(viewBody(view)).not.toContain('failureThreshold');
+    expect(viewBody(view)).not.toContain('restartPolicy');
+  });
+});
+
+describe('information-first selection: the query', () => {
+  it('keeps three asked-for records, each with its identity and the asked field', () => {
+    const { json, ids } = workflowRuns(600);
+    const asked = [ids[120]!, ids[333]!, ids[555]!];
+    const budget = Math.floor(utf8ByteLength(json) * 0.03);
+    const view = trimmer.trim(json, budget, {
+      userQuery: `What are the head_sha of runs ${asked.join(', ')}?`,
+    });
+    expectHonestView(view, json, budget);
+    const runs = JSON.parse(viewBody(view)).workflow_runs as Array<Record<string, unknown>>;
+    for (const id of asked) expect(runs.find((run) => run.id === id)?.head_sha).toBeDefined();
+  });
+
+  it('keeps a record that fits whole, whole', () => {
+    const { json, ids } = workflowRuns(600);
+    const view = trimmer.trim(json, 4000, { userQuery: `show run ${ids[480]}` });
+    const runs = JSON.parse(viewBody(view)).workflow_runs as Array<Record<string, unknown>>;
+    const original = JSON.parse(json).workflow_runs[480];
+    expect(runs.find((run) => run.id === ids[480])).toEqual(original);
+  });
+
+  it('treats the innermost repeated objects as the records of an envelope', () => {
+    const hits = Array.from({ length: 400 }, (_, i) => ({
+      _id: `doc-${i}`,
+      _score: 1,
+      _source: { service: `svc-${i % 9}`, latency_ms: 20 + (i % 13), trace: 'z'.repeat(120) },
+    }));
+    const json = JSON.stringify({ responses: [{ took: 3, hits: { total: 400, hits } }] });
+    const view = trimmer.trim(json, 3000, { userQuery: 'what is the latency of svc-4 and svc-7?' });
+    const body = JSON.parse(viewBody(view));
+    const shown = pick(body, 'responses', 0, 'hits', 'hits') as unknown[];
+    const matched = shown.filter((hit) => pick(hit, '_source', 'service') !== undefined);
+    expect(matched.length).toBeGreaterThan(3);
+    for (const hit of matched) expect(pick(hit, '_id')).toMatch(/^doc-\d+$/);
+  });
+
+  it('names the record of a value asked for by value', () => {
+    const { json, names } = podList(300);
+    const started = JSON.parse(json).items[217].status.startTime as string;
+    const view = trimmer.trim(json, 5000, { userQuery: `which pod started at ${started}?` });
+    const pod = (JSON.parse(viewBody(view)).items as unknown[]).find(
+      (item) => pick(item, 'status', 'startTime') === started,
+    );
+    expect(pick(pod, 'metadata', 'name')).toBe(names[217]);
+  });
+});
+
+describe('information-first selection: properties', () => {
+  it('is monotone in the budget: a larger one keeps every node a smaller one kept', () => {
+    fc.assert(
+      fc.property(
+        recordList,
+        fc.double({ min: 0.01, max: 0.9, noNaN: true }),
+        fc.double({ min: 1, max: 3, noNaN: true }),
+        fc.constantFrom(undefined, 'item-0007 failed', 'state'),
+        (json, share, factor, query) => {
+          const small = Math.max(64, Math.floor(json.length * share));
+          const large = Math.floor(small * factor);
+          expect(keptWithin(select(json, small, query), select(json, large, query))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never shows part of a record without its identity', () => {
+    fc.assert(
+      fc.property(recordList, fc.integer({ min: 256, max: 6000 }), (json, budget) => {
+        const view = trimmer.trim(json, budget);
+        expectHonestView(view, json, budget);
+        if (view.metadata.strategy !== 'json') return;
+        const body = JSON.parse(viewBody(view));
+        const records = Array.isArray(body) ? body : (body.items ?? []);
+        for (const record of records as Array<Record<string, unknown>>) {
+          const fields = (record.spec ?? record) as Record<string, unknown>;
+          if (Object.keys(fields).length > 0) expect(fields.id).toMatch(/^item-\d{4}$/);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('names no fewer records at a larger budget (real fixtures)', () => {
+    if (!fixturesAvailable()) return;
+    for (const path of [
+      'k8s/k3s-pods-kube-system.json',
+      'k8s/k3s-events-kube-system.json',
+      'ci-logs/jenkins-apache-builds.json',
+      'github-api/github-events.json',
+    ]) {
+      const json = readFixture(path);
+      let previous = -1;
+      let last: InformativeSelection | undefined;
+      for (const share of [0.01, 0.02, 0.03, 0.05, 0.1, 0.2]) {
+        const selection = select(json, Math.floor(json.length * share));
+        expect(selection.records!.named).toBeGreaterThanOrEqual(previous);
+        if (last) expect(keptWithin(last, selection)).toBe(true);
+        previous = selection.records!.named;
+        last = selection;
+      }
+    }
+  });
+});
+
+describe('information-first selection: linear work', () => {
+  // Work counted by the selection itself (plan steps and containers walked over), never time.
+  const chain = (depth: number, leaf: string) => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
+  it.each([
+    ['a chain of arrays', (d: number) => chain(d, '')],
+    ['a chain with a value at the bottom', (d: number) => chain(d, `1,"${'s'.repeat(40)}"`)],
+    ['a chain of objects', (d: number) => `${'{"k":'.repeat(d)}1${'}'.repeat(d)}`],
+  ])('%s trimmed just below its size', (_name, build) => {
+    const work = [2500, 5000, 10_000, 20_000].map((depth) => {
+      const json = build(depth);
+      const selection = select(json, json.length - 1);
+      expect(selection.bodyBytes).toBeLessThanOrEqual(json.length - 1);
+      return selection.work / depth;
+    });
+    expect(Math.max(...work)).toBeLessThanOrEqual(2 * Math.min(...work) + 4);
+  });
+});

@@ -1,0 +1,648 @@
+import type { RecordCoverage } from '@compaction/core';
+import type { RecordAnalysis, RecordGroup } from './analyze-records.js';
+import { nodeAt, recordField, signatureKey, stateLikeKey } from './analyze-records.js';
+import { type JsonInventory, NODE_OBJECT } from './json-inventory.js';
+import type { RelevanceHits } from './relevance.js';
+import { type JsonSelection, renderSelection } from './render-selection.js';
+import {
+  createSelectionLedger,
+  DROPPED,
+  isContainer,
+  keepCut,
+  keepWhole,
+  pathCost,
+  type SelectionLedger,
+  skeletonCost,
+} from './selection-ledger.js';
+import type { StopCheck } from './stop-check.js';
+
+/** A selection, and what it shows of the document's records. */
+export interface InformativeSelection extends JsonSelection {
+  /** Absent when the document holds no list of records. */
+  records?: RecordCoverage;
+  /** What was kept of each node (`WHOLE`, `PARTIAL`, `CUT` or `DROPPED`; see the ledger). */
+  state: Uint8Array;
+  /** Per node: inside a node kept whole. */
+  covered: Uint8Array;
+  /** Content length (UTF-16 units) of each string cut inside. */
+  cutLength: ReadonlyMap<number, number>;
+  /** Steps of the plan and containers walked over: a measure of the work done. */
+  work: number;
+}
+
+/** Nodes outside records kept first: shallow scalars up to this many bytes… */
+const CONTEXT_BYTES = 128;
+/** …and at most this many of them. */
+const CONTEXT_NODES = 48;
+/** Records the query matches that get their identity and matching fields first. */
+const MATCHED_RECORDS = 40;
+/** Matching fields kept per record in that first pass, each at most this big. */
+const MATCHED_FIELDS = 8;
+const MATCHED_FIELD_BYTES = 512;
+/** A matching record up to this size is then kept whole, before the other records are named. */
+const SMALL_MATCHED_RECORD = 2048;
+/** An anomalous record up to this size is kept whole once every record is named. */
+const SMALL_ANOMALY = 1024;
+const ANOMALY_FIELD_BYTES = 256;
+/** Anomalous records kept whole once every record is named: the strongest few. */
+const WHOLE_ANOMALIES = 10;
+const WHOLE_ANOMALY_SCORE = 4;
+/** Detail buckets: information per byte, best first (the last holds what says nothing). */
+const BUCKETS = 48;
+
+/** Budget spent: the plan stops at the first unit that does not fit (see `selectJsonInformative`). */
+class Spent {}
+const SPENT = new Spent();
+
+function ipbBucket(bits: number, bytes: number): number {
+  if (!(bits > 0)) return BUCKETS - 1;
+  const perByte = bits / Math.max(1, bytes);
+  const bucket = Math.round(-Math.log2(perByte) * 3) + 8;
+  return Math.max(0, Math.min(BUCKETS - 2, bucket));
+}
+
+function createPlan(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  ledger: SelectionLedger,
+  check: StopCheck | undefined,
+) {
+  return {
+    inventory,
+    analysis,
+    ledger,
+    check,
+    steps: 0,
+    /** Records whose identity has been seen to (with the records above them). */
+    ensured: new Uint8Array(inventory.count),
+  };
+}
+
+type Plan = ReturnType<typeof createPlan>;
+
+function tick(plan: Plan): void {
+  if ((++plan.steps & 1023) === 0 && plan.check) plan.check(1024);
+}
+
+function isRecord(plan: Plan, u: number): boolean {
+  const { analysis, inventory } = plan;
+  return inventory.kind[u] === NODE_OBJECT && analysis.groupOfSig[analysis.signatures.of[u]!]! >= 0;
+}
+
+/** The node of record `r`'s identity field, -1 when none. */
+function identityOf(plan: Plan, r: number): number {
+  const { analysis } = plan;
+  const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
+  if (g < 0) return -1;
+  return recordField(plan.inventory, analysis, r, analysis.groups[g]!.identity);
+}
+
+/** Keeps the identity of record `r` (whose records above are seen to). Throws when it does not fit. */
+function nameRecord(plan: Plan, r: number, path = -1): void {
+  const identity = identityOf(plan, r);
+  if (identity >= 0 && plan.ledger.covered[identity] === 0) {
+    let toIdentity = -1;
+    if (path >= 0) {
+      // The path below `r` is a few keys long; above it, the caller knows it.
+      const { ledger } = plan;
+      const { parent } = plan.inventory;
+      toIdentity = 0;
+      let a = parent[identity]!;
+      for (; a !== r && ledger.state[a] === DROPPED; a = parent[a]!) {
+        toIdentity += skeletonCost(ledger, a);
+      }
+      toIdentity +=
+        a === r && ledger.state[r] === DROPPED ? skeletonCost(ledger, r) + path : ledger.filled[a]!;
+    }
+    if (!keepWhole(plan.ledger, identity, toIdentity)) throw SPENT;
+  }
+  plan.ensured[r] = 1;
+}
+
+/** Sees to the identities of every record around `u` (outermost first; `u` itself if one). */
+function ensureAround(plan: Plan, u: number, self: boolean): void {
+  const { recordAbove } = plan.analysis;
+  let first = self && isRecord(plan, u) ? u : recordAbove[u]!;
+  if (first < 0 || plan.ensured[first] === 1) return;
+  const chain: number[] = [];
+  for (; first >= 0 && plan.ensured[first] === 0; first = recordAbove[first]!) chain.push(first);
+  for (let i = chain.length - 1; i >= 0; i--) nameRecord(plan, chain[i]!);
+}
+
+/**
+ * Keeps `u` whole, after the identities of the records around it; a container that does not
+ * fit is split (`expand`), a string cut to the room left. Throws once the budget is spent.
+ */
+function keepUnit(plan: Plan, u: number): void {
+  tick(plan);
+  const { ledger } = plan;
+  if (ledger.covered[u] === 1) return;
+  ensureAround(plan, u, false);
+  if (keepWhole(ledger, u)) return;
+  if (isContainer(plan.inventory, u)) {
+    expand(plan, u);
+    return;
+  }
+  keepCut(ledger, u);
+  throw SPENT;
+}
+
+/** Bucket of node `u`: the information per byte of its field (its signature) inside records. */
+function nodeBucket(plan: Plan, u: number): number {
+  return ipbBucket(
+    plan.analysis.nodeBits[plan.analysis.signatures.of[u]!]!,
+    plan.inventory.unitBytes[u]! + 1,
+  );
+}
+
+/** The children of `u` in the order a split keeps them: items from the head, members by information per byte. */
+function orderedChildren(plan: Plan, u: number): number[] {
+  const { kind, next } = plan.inventory;
+  const children: number[] = [];
+  for (let c = u + 1; c < next[u]!; c = next[c]!) children.push(c);
+  if (kind[u] !== NODE_OBJECT || children.length < 2) return children;
+  const bucket = new Map<number, number>();
+  for (const c of children) bucket.set(c, nodeBucket(plan, c));
+  return children.sort((a, b) => bucket.get(a)! - bucket.get(b)! || a - b);
+}
+
+/**
+ * Splits `root`, which does not fit whole: its children in order, each kept whole if it fits,
+ * else split in turn (a record first shows its identity), until one does not fit. One descent,
+ * carrying the cost of the path down, so even a chain of thousands of containers costs linear
+ * time. Throws once the budget is spent.
+ */
+function expand(plan: Plan, root: number): void {
+  const { ledger } = plan;
+  const { state } = ledger;
+  if (isRecord(plan, root) && plan.ensured[root] === 0) nameRecord(plan, root);
+  // Per open frame, what putting its container in the view costs while it is still closed
+  // (its path, comma and brackets): a first child of it pays that and its own bytes.
+  const frames: Array<{ u: number; children: number[]; index: number; open: number }> = [
+    {
+      u: root,
+      children: orderedChildren(plan, root),
+      index: 0,
+      open: state[root] !== DROPPED ? 0 : pathCost(ledger, root) + skeletonCost(ledger, root),
+    },
+  ];
+  while (frames.length > 0) {
+    tick(plan);
+    const frame = frames[frames.length - 1]!;
+    if (frame.index >= frame.children.length) {
+      frames.pop();
+      continue;
+    }
+    const c = frame.children[frame.index++]!;
+    if (ledger.covered[c] === 1) continue;
+    const toChild = state[frame.u] !== DROPPED ? ledger.filled[frame.u]! : frame.open;
+    if (keepWhole(ledger, c, toChild)) continue;
+    if (!isContainer(plan.inventory, c)) {
+      keepCut(ledger, c, toChild);
+      throw SPENT;
+    }
+    if (isRecord(plan, c) && plan.ensured[c] === 0) nameRecord(plan, c, toChild);
+    const toOpened = state[frame.u] !== DROPPED ? ledger.filled[frame.u]! : frame.open;
+    frames.push({
+      u: c,
+      children: orderedChildren(plan, c),
+      index: 0,
+      open: state[c] !== DROPPED ? 0 : toOpened + skeletonCost(ledger, c),
+    });
+  }
+}
+
+function keepIfSmall(plan: Plan, u: number, limit: number): void {
+  if (u >= 0 && plan.inventory.unitBytes[u]! <= limit) keepUnit(plan, u);
+}
+
+function keepStates(plan: Plan, r: number): void {
+  const { analysis } = plan;
+  const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
+  if (g < 0) return;
+  for (const s of analysis.groups[g]!.states) {
+    keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+  }
+}
+
+function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
+  return analysis.groups
+    .filter((group) => group.primary)
+    .sort((a, b) => a.records[0]! - b.records[0]!);
+}
+
+/** Shallow small scalars outside every record: a list's envelope (`kind`, `total_count`). */
+function contextNodes(plan: Plan): number[] {
+  const { kind, next, unitBytes } = plan.inventory;
+  const { recordAbove } = plan.analysis;
+  const nodes: number[] = [];
+  let visited = 0;
+  const visit = (u: number, depth: number) => {
+    for (
+      let c = u + 1;
+      c < next[u]! && nodes.length < CONTEXT_NODES && visited < 512;
+      c = next[c]!
+    ) {
+      visited++;
+      if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
+      if (next[c] === c + 1) {
+        if (unitBytes[c]! <= CONTEXT_BYTES) nodes.push(c);
+      } else if (depth < 2 && (kind[c] === NODE_OBJECT || kind[c] !== NODE_OBJECT))
+        visit(c, depth + 1);
+    }
+  };
+  if (plan.inventory.count > 0) visit(0, 1);
+  return nodes;
+}
+
+interface Matches {
+  /** Records the query names, best first, each with the nodes that match. */
+  records: Array<{ record: number; nodes: number[] }>;
+  /** Matching nodes outside every record. */
+  loose: number[];
+  /** Matching nodes of terms found in most records (a key name asked for), in text order. */
+  common: number[];
+}
+
+/**
+ * The records the query (or a preserved key) picks out: those holding a term that few records
+ * hold, ranked by the rarity of the terms they hold.
+ */
+function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
+  const matches: Matches = { records: [], loose: [], common: [] };
+  if (!hits?.queryMatched) return matches;
+  const { inventory, analysis } = plan;
+  const { recordAbove } = analysis;
+  let totalRecords = 0;
+  for (const group of analysis.groups) if (group.primary) totalRecords += group.records.length;
+  const termRecords = hits.terms.map(() => new Set<number>());
+  const found: Array<{ node: number; record: number; term: number }> = [];
+  for (let h = 0; h < hits.positions.length; h++) {
+    const term = hits.termOf[h]!;
+    if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
+    const node = nodeAt(inventory, hits.positions[h]!);
+    if (node <= 0) continue;
+    const record = isRecord(plan, node) ? node : recordAbove[node]!;
+    termRecords[term]!.add(record);
+    found.push({ node, record, term });
+  }
+  const selectiveLimit = Math.max(3, 0.25 * totalRecords);
+  const selective = termRecords.map((records) => records.size <= selectiveLimit);
+  const byRecord = new Map<
+    number,
+    { score: number; terms: Set<number>; nodes: number[]; common: number[] }
+  >();
+  for (const { node, record, term } of found) {
+    if (record < 0) {
+      if (matches.loose[matches.loose.length - 1] !== node) matches.loose.push(node);
+      continue;
+    }
+    if (!selective[term]) {
+      matches.common.push(node);
+      continue;
+    }
+    let entry = byRecord.get(record);
+    if (!entry) {
+      entry = { score: 0, terms: new Set(), nodes: [], common: [] };
+      byRecord.set(record, entry);
+    }
+    if (!entry.terms.has(term)) {
+      entry.terms.add(term);
+      entry.score += hits.weights[term]!;
+    }
+    if (entry.nodes[entry.nodes.length - 1] !== node) entry.nodes.push(node);
+  }
+  // Within a matched record, the fields a common term names (`html_url` asked for by name).
+  for (const node of matches.common) {
+    for (let r = recordAbove[node]!; r >= 0; r = recordAbove[r]!) {
+      const entry = byRecord.get(r);
+      if (entry) {
+        entry.nodes.push(node);
+        break;
+      }
+    }
+  }
+  matches.records = [...byRecord.entries()]
+    .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+    .slice(0, MATCHED_RECORDS)
+    .map(([record, entry]) => ({ record, nodes: entry.nodes }));
+  return matches;
+}
+
+/** A unit kept or split as one in the detail pass: a leaf, or a subtree up to this size. */
+const ATOM_BYTES = 256;
+
+/**
+ * The fields of the detail pass, best first: the signatures whose nodes are its units (every
+ * node of them a leaf or at most `ATOM_BYTES`, the outermost such), ordered by the information
+ * per byte of their nodes, then document order of the field. Linear in the signatures; the
+ * nodes of each are then walked along their signature's chain, so nothing is sorted per node.
+ */
+function detailFields(plan: Plan): number[] {
+  const { signatures, nodeBits } = plan.analysis;
+  const { count: sigs, parent, maxBytes, leaves, nodes, bytes } = signatures;
+  const inside = new Uint8Array(sigs);
+  const buckets: number[][] = Array.from({ length: BUCKETS }, () => []);
+  for (let s = 1; s < sigs; s++) {
+    const p = parent[s]!;
+    if (p > 0 && inside[p] !== 0) {
+      inside[s] = 1;
+      continue;
+    }
+    const bucket = ipbBucket(nodeBits[s]!, bytes[s]! / nodes[s]! + 1);
+    if (maxBytes[s]! <= ATOM_BYTES || leaves[s] === nodes[s]) {
+      inside[s] = 1;
+      buckets[bucket]!.push(s);
+    } else if (leaves[s]! > 0) {
+      // Some nodes of it are big containers (split further down), some leaves: the leaves.
+      buckets[bucket]!.push(~s);
+    }
+  }
+  return buckets.flat();
+}
+
+/**
+ * Runs the plan, in this order, until the first unit that does not fit: the envelope's small
+ * fields; the records the query picks out (identity and matching fields, then whole when small);
+ * the records that stand out (identity, state and what stands out); every record's identity,
+ * then its other name (an `id` beside a `name`), then its states; the anomalous records whole
+ * when small, the matched records whole, the strongest anomalies whole; then every other value
+ * by the information per byte of its field. Each step keeps a unit whole when it
+ * fits and splits it when not, and a record is never shown without its identity.
+ */
+function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonly number[]): void {
+  const { analysis } = plan;
+  for (const u of contextNodes(plan)) keepUnit(plan, u);
+  for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
+
+  const matches = findMatches(plan, hits);
+  for (const { record, nodes } of matches.records) {
+    ensureAround(plan, record, true);
+    keepStates(plan, record);
+    for (const node of nodes.slice(0, MATCHED_FIELDS)) keepIfSmall(plan, node, MATCHED_FIELD_BYTES);
+  }
+  for (const node of matches.loose.slice(0, MATCHED_RECORDS)) {
+    keepIfSmall(plan, node, MATCHED_FIELD_BYTES);
+  }
+  for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
+
+  // What makes each anomalous record stand out, with its identity and state (whole records
+  // come once every record is named: many small oddities must not crowd the names out).
+  for (const anomaly of analysis.anomalies) {
+    ensureAround(plan, anomaly.record, true);
+    keepStates(plan, anomaly.record);
+    for (const field of anomaly.fields) {
+      if (plan.inventory.unitBytes[field]! <= ANOMALY_FIELD_BYTES) keepUnit(plan, field);
+      else ensureAround(plan, field, true);
+    }
+  }
+
+  const groups = primaryGroups(analysis);
+  for (const group of groups) {
+    for (const r of group.records) ensureAround(plan, r, true);
+  }
+  for (const group of groups) {
+    if (group.alsoIdentity < 0) continue;
+    for (const r of group.records) {
+      keepIfSmall(plan, recordField(plan.inventory, analysis, r, group.alsoIdentity), 128);
+    }
+  }
+  // The first state of every record, then the second.
+  for (let i = 0; i < 2; i++) {
+    for (const group of groups) {
+      const s = group.states[i];
+      if (s === undefined) continue;
+      for (const r of group.records)
+        keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+    }
+  }
+  for (const u of preserved) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
+
+  for (const anomaly of analysis.anomalies) {
+    keepIfSmall(plan, anomaly.record, SMALL_ANOMALY);
+  }
+  for (const { record } of matches.records) keepUnit(plan, record);
+  for (const anomaly of analysis.anomalies.slice(0, WHOLE_ANOMALIES)) {
+    if (anomaly.score >= WHOLE_ANOMALY_SCORE) keepUnit(plan, anomaly.record);
+  }
+
+  const { first, nextSame } = analysis.signatures;
+  const { next } = plan.inventory;
+  for (const field of detailFields(plan)) {
+    const leavesOnly = field < 0;
+    for (let u = first[leavesOnly ? ~field : field]!; u >= 0; u = nextSame[u]!) {
+      if (!leavesOnly || next[u] === u + 1) keepUnit(plan, u);
+    }
+  }
+}
+
+/** The preserved-key matches, as nodes, in text order. */
+function preservedNodes(inventory: JsonInventory, hits: RelevanceHits | undefined): number[] {
+  const nodes: number[] = [];
+  if (!hits) return nodes;
+  for (let h = 0; h < hits.positions.length; h++) {
+    if (hits.terms[hits.termOf[h]!]!.kind !== 'key') continue;
+    const node = nodeAt(inventory, hits.positions[h]!);
+    if (node > 0 && nodes[nodes.length - 1] !== node) nodes.push(node);
+  }
+  return nodes;
+}
+
+/** Path of a signature from the root: keys joined by dots, `[]` for any item, `{}` for a map's members. */
+export function signaturePath(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  s: number,
+  from = 0,
+): string {
+  const { signatures } = analysis;
+  const parts: string[] = [];
+  for (let t = s; t > from; t = signatures.parent[t]!) {
+    const u = signatures.first[t]!;
+    const step = signatures.step[t];
+    if (step === 1)
+      parts.push(`.${inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1)}`);
+    else if (step === 2)
+      parts.push(inventory.kind[inventory.parent[u]!] === NODE_OBJECT ? '.*' : '[]');
+    else parts.push(`[${inventory.childIndex[u]}]`);
+  }
+  return parts.reverse().join('').replace(/^\./, '');
+}
+
+/**
+ * Fields of the group's records that every record has with one same short value, and that no
+ * record in the view shows: what a reader would otherwise have to guess (`status.phase` =
+ * `Running` in every pod). States first, then shallow ones; three at most.
+ */
+function constantFields(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  shownAny: Uint8Array,
+): Array<{ field: string; value: string }> {
+  const { signatures, values, distinct, presence } = analysis;
+  const records = group.records.length;
+  const found: Array<{ s: number; rank: number }> = [];
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    if (signatures.step[s] !== 1 || presence[s] !== records || values[s] !== records) continue;
+    if (distinct[s] !== 1 || shownAny[s] === 1) continue;
+    let depth = 0;
+    let t = s;
+    for (; t !== group.sig && t > 0 && signatures.step[t] === 1 && depth < 3; depth++) {
+      t = signatures.parent[t]!;
+    }
+    if (t !== group.sig) continue;
+    const u = signatures.first[s]!;
+    if (inventory.unitBytes[u]! > 64) continue;
+    const state = stateLikeKey(signatureKey(inventory, signatures, s));
+    found.push({ s, rank: (state ? 0 : 10) + depth });
+  }
+  found.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  return found.slice(0, 3).map(({ s }) => {
+    const u = signatures.first[s]!;
+    const value = inventory.text.slice(inventory.start[u]!, inventory.end[u]!);
+    return {
+      field: signaturePath(inventory, analysis, s, group.sig),
+      value: value.startsWith('"') ? value.slice(1, -1) : value,
+    };
+  });
+}
+
+function coverage(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  ledger: SelectionLedger,
+): RecordCoverage | undefined {
+  const groups = analysis.groups.filter((group) => group.primary);
+  if (groups.length === 0) return undefined;
+  const group = groups.reduce((best, g) => (g.bytes > best.bytes ? g : best));
+  const { state, covered } = ledger;
+  const shown = (u: number) => covered[u] === 1 || state[u] !== DROPPED;
+  let named = 0;
+  let whole = 0;
+  const omittedByValue = new Map<string, number>();
+  const firstState = group.states[0] ?? -1;
+  for (const r of group.records) {
+    if (covered[r] === 1) whole++;
+    const identity = recordField(inventory, analysis, r, group.identity);
+    const isNamed = identity >= 0 ? shown(identity) : shown(r);
+    if (isNamed) {
+      named++;
+      continue;
+    }
+    const stateNode = recordField(inventory, analysis, r, firstState);
+    const value =
+      stateNode >= 0
+        ? inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!)
+        : '';
+    omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
+  }
+  const omitted: Array<{ count: number; field: string; value: string }> = [];
+  if (firstState >= 0) {
+    const field = signaturePath(inventory, analysis, firstState, group.sig);
+    for (const [value, count] of [...omittedByValue.entries()].sort(
+      (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+    )) {
+      if (value === '') continue;
+      omitted.push({ count, field, value: value.startsWith('"') ? value.slice(1, -1) : value });
+    }
+  }
+  // Fields no record shows: the outermost such, among those most records have.
+  const { signatures } = analysis;
+  const sigOf = signatures.of;
+  const shownAny = new Uint8Array(signatures.count);
+  const candidate = new Uint8Array(signatures.count);
+  const bytes = new Float64Array(signatures.count);
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    const p = signatures.parent[s]!;
+    if (signatures.step[s] !== 1) continue;
+    if (p === group.sig || (candidate[p] === 1 && signatures.parent[p] === group.sig)) {
+      if (analysis.presence[s]! >= 0.5 * group.records.length) candidate[s] = 1;
+    }
+  }
+  // Constant fields a level further down are told too: mark what is shown of them.
+  const deep = new Uint8Array(signatures.count);
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    const p = signatures.parent[s]!;
+    if (
+      signatures.step[s] === 1 &&
+      candidate[p] === 1 &&
+      signatures.parent[signatures.parent[p]!] === group.sig
+    ) {
+      deep[s] = 1;
+    }
+  }
+  const { next, kind, unitBytes } = inventory;
+  // The fields (and their fields, two levels down) of every record: what is shown of each.
+  for (const r of group.records) {
+    for (let c = r + 1; c < next[r]!; c = next[c]!) {
+      const cs = sigOf[c]!;
+      if (candidate[cs] === 0) continue;
+      bytes[cs]! += unitBytes[c]!;
+      if (covered[c] === 1 || state[c] !== DROPPED) shownAny[cs] = 1;
+      if (kind[c] !== NODE_OBJECT) continue;
+      for (let g = c + 1; g < next[c]!; g = next[g]!) {
+        const gs = sigOf[g]!;
+        if (candidate[gs] === 0) continue;
+        bytes[gs]! += unitBytes[g]!;
+        if (covered[g] === 1 || state[g] !== DROPPED) shownAny[gs] = 1;
+        if (kind[g] !== NODE_OBJECT) continue;
+        for (let h = g + 1; h < next[g]!; h = next[h]!) {
+          const hs = sigOf[h]!;
+          if (deep[hs] === 1 && (covered[h] === 1 || state[h] !== DROPPED)) shownAny[hs] = 1;
+        }
+      }
+    }
+  }
+  const dropped: Array<{ s: number; bytes: number }> = [];
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    if (candidate[s] === 0 || shownAny[s] === 1) continue;
+    const p = signatures.parent[s]!;
+    if (p !== group.sig && shownAny[p] === 0) continue;
+    dropped.push({ s, bytes: bytes[s]! });
+  }
+  dropped.sort((a, b) => b.bytes - a.bytes || a.s - b.s);
+  return {
+    path: signaturePath(inventory, analysis, group.sig),
+    total: group.records.length,
+    named,
+    whole,
+    constant: constantFields(inventory, analysis, group, shownAny),
+    droppedFields: dropped.map((entry) => signaturePath(inventory, analysis, entry.s, group.sig)),
+    omitted,
+  };
+}
+
+/**
+ * The information-first selection (the default): spends the budget on what a reader needs
+ * first, in a fixed order that does not depend on the budget (see `runPlan`), stopping at the
+ * first unit that does not fit (a string there is cut to the room left). Because the order is
+ * fixed and the view is always a prefix of it, a larger budget keeps everything a smaller one
+ * kept: a record named at one budget is named at every larger one.
+ */
+export function selectJsonInformative(
+  inventory: JsonInventory,
+  budget: number,
+  hits: RelevanceHits | undefined,
+  analysis: RecordAnalysis,
+  check?: StopCheck,
+): InformativeSelection {
+  const ledger = createSelectionLedger(inventory, budget);
+  const plan = createPlan(inventory, analysis, ledger, check);
+  try {
+    runPlan(plan, hits, preservedNodes(inventory, hits));
+  } catch (error) {
+    if (error !== SPENT) throw error;
+  }
+  const rendered = renderSelection(inventory, ledger.state, ledger.cutLength, hits, check, false);
+  const selection: InformativeSelection = {
+    ...rendered,
+    state: ledger.state,
+    covered: ledger.covered,
+    cutLength: ledger.cutLength,
+    work: plan.steps + ledger.walked,
+  };
+  const records = coverage(inventory, analysis, ledger);
+  if (records) selection.records = records;
+  return selection;
+}
