@@ -3,8 +3,9 @@
 // shared fixtures. Needles are generated deterministically from the fixtures.
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import { createStructuralTrimmer } from '@compaction/trimmer';
+import { jsonNeedles, POSITIONS } from './lib/json-needles.mjs';
 import { markdownTable, writeResult } from './lib/report.mjs';
-import { countOf, headCut, headTail, lineFilter, textNeedles } from './lib/text-baselines.mjs';
+import { headCut, headTail, lineFilter, textNeedles } from './lib/text-baselines.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -14,7 +15,6 @@ if (!fixturesAvailable()) {
 const trimmer = createStructuralTrimmer();
 const THROUGHPUT_BUDGET = 65_536;
 const SHARES = [0.03, 0.1];
-const POSITIONS = [0.35, 0.49, 0.63, 0.78, 0.92];
 
 // ---------------------------------------------------------------- throughput
 // The baseline and the trim alternate run by run (each after a forced GC, as `medianMs` does),
@@ -48,91 +48,6 @@ for (const fixture of listFixtures({ kind: 'json', minBytes: 500_000 })) {
 }
 
 // ---------------------------------------------------------------- needles
-
-/** The array holding the most bytes of object items, found iteratively. */
-function dominantArray(root) {
-  let best;
-  let bestSize = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      const objects = node.filter(
-        (item) => item && typeof item === 'object' && !Array.isArray(item),
-      );
-      if (objects.length >= 8) {
-        const size = JSON.stringify(node).length;
-        if (size > bestSize) {
-          best = node;
-          bestSize = size;
-        }
-      }
-      for (const item of node) if (item && typeof item === 'object') stack.push(item);
-    } else if (node && typeof node === 'object') {
-      for (const value of Object.values(node))
-        if (value && typeof value === 'object') stack.push(value);
-    }
-  }
-  return best;
-}
-
-/** String leaves of a record up to three objects down, as [path, value], sorted by path. */
-function leaves(record) {
-  const out = [];
-  const stack = [['', record, 0]];
-  while (stack.length > 0) {
-    const [prefix, node, depth] = stack.pop();
-    for (const [key, value] of Object.entries(node)) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (typeof value === 'string') out.push([path, value]);
-      else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
-        stack.push([path, value, depth + 1]);
-      }
-    }
-  }
-  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
-const JSON_PHRASES = [
-  (ask, name, value) => `What is the ${ask} of the record whose ${name} is ${value}?`,
-  (ask, name, value) => `For the entry with ${name} = ${value}, what is its ${ask}?`,
-  (ask, name, value) => `Find ${value} (${name}) and tell me the ${ask}.`,
-  (ask, name, value) => `${ask} for ${name} ${value}?`,
-  (ask, name, value) => `I need the ${ask} value of the item identified by ${name} ${value}.`,
-];
-const lastSegment = (path) => path.split('.').pop();
-
-function jsonNeedles(path, text) {
-  const array = dominantArray(JSON.parse(text));
-  if (!array) return [];
-  const needles = [];
-  const used = new Set();
-  POSITIONS.forEach((position, index) => {
-    for (let offset = 0; offset < array.length; offset++) {
-      const at = Math.floor(array.length * position) + offset;
-      if (used.has(at)) continue;
-      const record = array[at];
-      if (!record || typeof record !== 'object' || Array.isArray(record)) continue;
-      const unique = leaves(record).filter(([, value]) => {
-        const literal = JSON.stringify(value);
-        return value.length >= 3 && value.length <= 120 && countOf(text, literal) === 1;
-      });
-      if (unique.length < 2) continue;
-      const [namePath, nameValue] = unique[0];
-      const [askPath, askValue] = unique[1 + ((index * 7) % (unique.length - 1))];
-      const phrase = JSON_PHRASES[(needles.length + path.length) % JSON_PHRASES.length];
-      used.add(at);
-      needles.push({
-        fixture: path,
-        kind: 'json',
-        question: phrase(lastSegment(askPath), lastSegment(namePath), nameValue),
-        mustContain: [JSON.stringify(askValue), JSON.stringify(nameValue)],
-      });
-      break;
-    }
-  });
-  return needles;
-}
 
 const METHODS = {
   trimmer: (text, budget, question) => trimmer.trim(text, budget, { userQuery: question }).text,
