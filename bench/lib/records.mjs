@@ -92,7 +92,7 @@ export function identifierPath(records) {
   );
   const rank = (entry) => {
     const name = NAMES.indexOf(String(entry.path[entry.path.length - 1]).toLowerCase());
-    return (name >= 0 ? 0 : 100) + entry.path.length * 10 + (name >= 0 ? name : 0);
+    return (name >= 0 ? 0 : 100) + entry.path.length * 10 + Math.max(name, 0);
   };
   candidates.sort(
     (a, b) =>

@@ -46,6 +46,8 @@ export interface Anomaly {
   score: number;
   /** The nodes that stand out, most telling first. */
   fields: number[];
+  /** How much each of `fields` stands out. */
+  fieldScores: number[];
 }
 
 /** Column statistics and roles of the records of a document (see `analyzeRecords`). */
@@ -755,6 +757,14 @@ function findAnomalies(
   // such as one per IP address, are all rare and say nothing).
   const rareChildren = new Int32Array(sigCount);
   const children = new Int32Array(sigCount);
+  // Whether a signature's subtree holds any value at all (bookkeeping such as
+  // `"f:affinity": {".": {}}` holds only empty objects: a rare key there says nothing).
+  const holdsValue = new Uint8Array(sigCount);
+  for (let s = sigCount - 1; s >= 1; s--) {
+    const sample = signatures.first[s]!;
+    if (kind[sample] === NODE_STRING || kind[sample] === NODE_SCALAR) holdsValue[s] = 1;
+    if (holdsValue[s] === 1) holdsValue[sigParent[s]!] = 1;
+  }
   for (let s = 1; s < sigCount; s++) {
     const owner = ownerOfSig[s]!;
     groupSize[s] = owner >= 0 ? groups[owner]!.records.length : 0;
@@ -769,7 +779,7 @@ function findAnomalies(
     if (records >= 5 && presence[s]! <= 0.2 * records) {
       const parentRare = p > 0 && groupOfSig[p]! < 0 && presence[p]! <= 0.2 * records;
       const keysAreData = rareChildren[p]! > Math.max(2, 0.25 * children[p]!);
-      if (!parentRare && !keysAreData) {
+      if (!parentRare && !keysAreData && holdsValue[s] === 1) {
         rareKey[s] = Math.min(1.5, 0.5 * Math.log2(records / Math.max(1, presence[s]!)));
       }
     }
@@ -845,13 +855,22 @@ function findAnomalies(
   const anomalies: Anomaly[] = [];
   const byScore = (a: { u: number; score: number }, b: { u: number; score: number }) =>
     b.score - a.score || a.u - b.u;
-  for (const [record, fields] of scores) {
+  for (const [record, credited] of scores) {
+    // One entry per node (a value can be rare and read like an error both).
+    const byNode = new Map<number, number>();
+    for (const { u, score } of credited) byNode.set(u, (byNode.get(u) ?? 0) + score);
+    const fields = [...byNode].map(([u, score]) => ({ u, score }));
     // What stands out most decides, the next two add a little: a big record's many small
     // oddities do not add up to one real one.
     const best = topFields(fields, ANOMALY_FIELDS, byScore);
     const score = (best[0]?.score ?? 0) + 0.3 * (best[1]?.score ?? 0) + 0.1 * (best[2]?.score ?? 0);
     if (score < ANOMALY_MIN_SCORE) continue;
-    anomalies.push({ record, score, fields: best.map((field) => field.u) });
+    anomalies.push({
+      record,
+      score,
+      fields: best.map((field) => field.u),
+      fieldScores: best.map((field) => field.score),
+    });
   }
   anomalies.sort((a, b) => b.score - a.score || a.record - b.record);
   anomalies.length = Math.min(anomalies.length, cap);

@@ -1,7 +1,7 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { RecordAnalysis, RecordGroup } from './analyze-records.js';
 import { nodeAt, recordField, signatureKey, stateLikeKey } from './analyze-records.js';
-import { type JsonInventory, NODE_OBJECT } from './json-inventory.js';
+import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 import type { RelevanceHits } from './relevance.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import {
@@ -44,6 +44,8 @@ const SMALL_MATCHED_RECORD = 2048;
 /** An anomalous record up to this size is kept whole once every record is named. */
 const SMALL_ANOMALY = 1024;
 const ANOMALY_FIELD_BYTES = 256;
+/** A second field of an anomalous record shown before every record is named stands out this much. */
+const STRONG_FIELD = 3;
 /** Anomalous records kept whole once every record is named: the strongest few. */
 const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
@@ -212,6 +214,13 @@ function expand(plan: Plan, root: number): void {
   }
 }
 
+/** A field that makes a record stand out: whole when small, else the records around it named. */
+function keepAnomalyField(plan: Plan, field: number | undefined): void {
+  if (field === undefined) return;
+  if (plan.inventory.unitBytes[field]! <= ANOMALY_FIELD_BYTES) keepUnit(plan, field);
+  else ensureAround(plan, field, true);
+}
+
 function keepIfSmall(plan: Plan, u: number, limit: number): void {
   if (u >= 0 && plan.inventory.unitBytes[u]! <= limit) keepUnit(plan, u);
 }
@@ -247,8 +256,10 @@ function contextNodes(plan: Plan): number[] {
       if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
       if (next[c] === c + 1) {
         if (unitBytes[c]! <= CONTEXT_BYTES) nodes.push(c);
-      } else if (depth < 2 && (kind[c] === NODE_OBJECT || kind[c] !== NODE_OBJECT))
+      } else if (depth < 2 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
+        // A list's array holds records, not envelope: not looked into.
         visit(c, depth + 1);
+      }
     }
   };
   if (plan.inventory.count > 0) visit(0, 1);
@@ -364,10 +375,10 @@ function detailFields(plan: Plan): number[] {
 /**
  * Runs the plan, in this order, until the first unit that does not fit: the envelope's small
  * fields; the records the query picks out (identity and matching fields, then whole when small);
- * the records that stand out (identity, state and what stands out); every record's identity,
- * then its other name (an `id` beside a `name`), then its states; the anomalous records whole
- * when small, the matched records whole, the strongest anomalies whole; then every other value
- * by the information per byte of its field. Each step keeps a unit whole when it
+ * the records that stand out (identity and what stands out most); every record's identity,
+ * then its other name (an `id` beside a `name`), then its states; the rest of what stands out;
+ * the anomalous records whole when small, the matched records whole, the strongest anomalies
+ * whole; then every other value by the information per byte of its field. Each step keeps a unit whole when it
  * fits and splits it when not, and a record is never shown without its identity.
  */
 function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonly number[]): void {
@@ -386,15 +397,13 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   }
   for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
 
-  // What makes each anomalous record stand out, with its identity and state (whole records
-  // come once every record is named: many small oddities must not crowd the names out).
+  // Each anomalous record's identity and what makes it stand out most; the rest of what
+  // stands out, and whole records, come once every record is named (many small oddities must
+  // not crowd the names out).
   for (const anomaly of analysis.anomalies) {
     ensureAround(plan, anomaly.record, true);
-    keepStates(plan, anomaly.record);
-    for (const field of anomaly.fields) {
-      if (plan.inventory.unitBytes[field]! <= ANOMALY_FIELD_BYTES) keepUnit(plan, field);
-      else ensureAround(plan, field, true);
-    }
+    keepAnomalyField(plan, anomaly.fields[0]);
+    if (anomaly.fieldScores[1]! >= STRONG_FIELD) keepAnomalyField(plan, anomaly.fields[1]);
   }
 
   const groups = primaryGroups(analysis);
@@ -418,6 +427,10 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   }
   for (const u of preserved) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
 
+  for (const anomaly of analysis.anomalies) {
+    keepStates(plan, anomaly.record);
+    for (const field of anomaly.fields.slice(1)) keepAnomalyField(plan, field);
+  }
   for (const anomaly of analysis.anomalies) {
     keepIfSmall(plan, anomaly.record, SMALL_ANOMALY);
   }
