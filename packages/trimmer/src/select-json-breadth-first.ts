@@ -68,11 +68,11 @@ function createSelection(
     skippedOpen: new Uint8Array(0),
     /** Levels the first pass went through. */
     firstPassLevels: 0,
-    /** Per node: the brackets and keys of the path from the root down to it (root excluded). */
+    /** For each node, the brackets and keys of the path from the root down to it (root excluded). */
     depthCost: pathPrefix(inventory),
     /** Nearest opened ancestor, as `depthCost` of it: a max-tag segment tree over the nodes. */
     opened: new Int32Array(2 * segmentSize(inventory.count)),
-    /** Per node: kept whole, or inside a node kept whole (or cut). */
+    /** For each node, whether it is kept whole, or inside a node kept whole (or cut). */
     covered: new Uint8Array(inventory.count),
     /** Fenwick tree of the bytes booked per node, 1-based, to complete a partly kept one. */
     booked: new Int32Array(inventory.count + 1),
