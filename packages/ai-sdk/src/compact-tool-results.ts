@@ -131,9 +131,9 @@ export function createToolResultCompaction(
     part: ToolResultPart,
     query: string | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<ToolResultPart> => {
+  ): Promise<{ part: ToolResultPart; event?: CompactedToolResult }> => {
     const output = outputText(part.output);
-    if (!output) return part;
+    if (!output) return { part };
     const view = await views.view({
       toolCallId: part.toolCallId,
       toolName: part.toolName,
@@ -141,30 +141,44 @@ export function createToolResultCompaction(
       ...(query ? { userQuery: query } : {}),
       ...(signal ? { signal } : {}),
     });
-    if (!view) return part;
-    settings.onCompacted?.({
-      toolCallId: part.toolCallId,
-      toolName: part.toolName,
-      processed: view.processed,
-      reused: view.reused,
-    });
-    return { ...part, output: output.rebuild(view.processed.text) };
+    if (!view) return { part };
+    return {
+      part: { ...part, output: output.rebuild(view.processed.text) },
+      event: {
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        processed: view.processed,
+        reused: view.reused,
+      },
+    };
   };
 
   return async <Prompt extends AiSdkPrompt>(prompt: Prompt, signal: AbortSignal | undefined) => {
     const messages = prompt as unknown as readonly PromptMessage[];
     const query = settings.userQuery ? settings.userQuery(prompt) : latestUserText(messages);
+    // Views are computed concurrently; events are reported afterwards, in prompt order, so a
+    // listener sees the same sequence on every run.
+    const events: CompactedToolResult[] = [];
     const compacted = await Promise.all(
       messages.map(async (message) => {
-        if (message.role !== 'tool' || typeof message.content === 'string') return message;
-        const content = await Promise.all(
+        if (message.role !== 'tool' || typeof message.content === 'string') {
+          return { message, events: [] };
+        }
+        const parts = await Promise.all(
           message.content.map((part) =>
-            part.type === 'tool-result' ? compactPart(part as ToolResultPart, query, signal) : part,
+            part.type === 'tool-result'
+              ? compactPart(part as ToolResultPart, query, signal)
+              : { part, event: undefined },
           ),
         );
-        return { ...message, content };
+        return {
+          message: { ...message, content: parts.map((entry) => entry.part) },
+          events: parts.flatMap((entry) => (entry.event ? [entry.event] : [])),
+        };
       }),
     );
-    return compacted as unknown as Prompt;
+    for (const entry of compacted) events.push(...entry.events);
+    if (settings.onCompacted) for (const event of events) settings.onCompacted(event);
+    return compacted.map((entry) => entry.message) as unknown as Prompt;
   };
 }

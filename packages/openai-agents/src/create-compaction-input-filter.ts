@@ -80,8 +80,11 @@ export function createCompactionInputFilter(
   const views = createToolResultViews(settings);
   return async ({ modelData }) => {
     const query = (settings.userQuery ?? latestUserText)(modelData.input);
+    // Views are computed concurrently; events are reported afterwards, in input order, so a
+    // listener sees the same sequence on every run.
+    const events: CompactedToolResult[] = [];
     const input = await Promise.all(
-      modelData.input.map(async (item) => {
+      modelData.input.map(async (item, index) => {
         if (item.type !== 'function_call_result') return item;
         const output = outputText(item.output);
         if (!output) return item;
@@ -92,15 +95,16 @@ export function createCompactionInputFilter(
           ...(query ? { userQuery: query } : {}),
         });
         if (!view) return item;
-        settings.onCompacted?.({
+        events[index] = {
           toolCallId: item.callId,
           toolName: item.name,
           processed: view.processed,
           reused: view.reused,
-        });
+        };
         return { ...item, output: output.rebuild(view.processed.text) };
       }),
     );
+    if (settings.onCompacted) for (const event of events) if (event) settings.onCompacted(event);
     return { ...modelData, input };
   };
 }
