@@ -33,6 +33,7 @@ export type {
   ContinuationDistiller,
   ContinuationDistillInput,
 } from './continuation-distiller.js';
+export { createShouldStop, type ShouldStopSettings } from './create-should-stop.js';
 export type { DistillCache } from './distill-cache.js';
 export {
   BudgetTooSmallError,

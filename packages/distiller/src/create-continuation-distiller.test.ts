@@ -1,7 +1,13 @@
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import {
+  type ResultProcessorContext,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createStructuralTrimmer } from '@compaction/trimmer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContinuationDistiller } from './create-continuation-distiller.js';
 import { createLlmDebugRecorder } from './create-llm-debug-recorder.js';
+import { DistillDeadlineError } from './distill-deadline-error.js';
 import { createOpenAIClient } from './openai/index.js';
 import { createProviderServer, type ProviderServer } from './test/index.js';
 
@@ -59,5 +65,30 @@ describe('createContinuationDistiller', () => {
       createContinuationDistiller({ client: client(), deadlineMs: 300 }).distill(input),
     ).rejects.toThrow();
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('asks for no summary when its synchronous pre-filter ran into the deadline', async () => {
+    const clock = { now: 0 };
+    const polls: boolean[] = [];
+    const trimmer = {
+      trim(result: string, maxBytes: number, context: ResultProcessorContext = {}) {
+        // A pre-filter on a hostile input: one millisecond per unit of work, polling as it goes.
+        while (!context.shouldStop?.()) clock.now++;
+        polls.push(true);
+        return createStructuralTrimmer().trim(result.slice(0, maxBytes), maxBytes);
+      },
+    };
+    const before = server.requests.length;
+    await expect(
+      createContinuationDistiller({
+        client: client(),
+        deadlineMs: 2000,
+        trimmer,
+        now: () => clock.now,
+      }).distill(input),
+    ).rejects.toSatisfy(DistillDeadlineError.isInstance);
+    expect(clock.now).toBe(2000);
+    expect(polls).toEqual([true]);
+    expect(server.requests.length).toBe(before);
   });
 });

@@ -4,6 +4,7 @@ import {
   assertSize,
   type CompactionTelemetry,
   type ContinuationDistiller,
+  createShouldStop,
   disclosureNotes,
   disclosureNotesByteLength,
   InvalidArgumentError,
@@ -15,6 +16,7 @@ import { createStructuralTrimmer } from '@compaction/trimmer';
 import type { FloorTrimmer } from './create-distiller.js';
 import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
 import { createModelCaller } from './create-model-caller.js';
+import { DistillDeadlineError } from './distill-deadline-error.js';
 import { distillUserPrompt } from './distill-prompts.js';
 
 /** Settings of `createContinuationDistiller`. */
@@ -33,6 +35,8 @@ export interface ContinuationDistillerSettings {
   telemetry?: CompactionTelemetry;
   /** Records every call, described as `continuation summary`. Default none. */
   llmDebug?: LlmDebugRecorder;
+  /** Monotonic clock in milliseconds. Default `performance.now`. */
+  now?: () => number;
 }
 
 const SYSTEM = `You summarise a non-JSON tool result for a planner that decides the next step of an investigation. The planner never sees the result itself, only your summary.
@@ -58,6 +62,7 @@ export function createContinuationDistiller(
   const deadlineMs = assertSize(settings.deadlineMs ?? 45_000, 'deadlineMs');
   const trimmer = settings.trimmer ?? createStructuralTrimmer();
   const telemetry = settings.telemetry ?? noopTelemetry;
+  const now = settings.now ?? (() => performance.now());
   return {
     async distill(input) {
       const originalBytes = utf8ByteLength(input.result);
@@ -68,10 +73,20 @@ export function createContinuationDistiller(
           argument: 'maxBytes',
           message: 'maxBytes is too small for a summary',
         });
+      // The pre-filter is synchronous: it sees the deadline through shouldStop, and a summary
+      // whose pre-filter ran into it is not asked for (the floor preview stays).
+      const shouldStop = createShouldStop({
+        signal: input.signal,
+        deadline: deadlineMs > 0 ? now() + deadlineMs : undefined,
+        now,
+      });
       const source = trimmer.trim(input.result, prefilterBytes, {
         userQuery: input.userQuery,
         stepTask: input.stepTask,
+        ...(shouldStop ? { shouldStop } : {}),
       }).text;
+      input.signal?.throwIfAborted();
+      if (shouldStop?.()) throw new DistillDeadlineError({ deadlineMs });
       const signals = [
         input.signal,
         deadlineMs > 0 ? AbortSignal.timeout(deadlineMs) : undefined,
@@ -91,7 +106,7 @@ export function createContinuationDistiller(
             signal,
             deadlineHit: () => signal.aborted && !input.signal?.aborted,
             span,
-            now: () => performance.now(),
+            now,
           }).call({
             system: `${SYSTEM}\n- Stay under about ${room} bytes.`,
             prompt: distillUserPrompt(source, {

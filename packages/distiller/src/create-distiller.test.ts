@@ -1,8 +1,11 @@
 import {
+  cutWithNote,
   DISCLOSURE_NOTE_PREFIXES,
+  disclosureNotes,
   EVENT_NAMES,
   InvalidArgumentError,
   METRIC_NAMES,
+  type ResultProcessorContext,
   stripDisclosureNotes,
   trailingDisclosureNotes,
   utf8ByteLength,
@@ -410,6 +413,123 @@ describe('map-reduce', () => {
       context,
     );
     expect(out).toEqual(floor(result, 4096));
+  });
+});
+
+/**
+ * A Stage-1 pre-filter and floor that works like a trimmer on a hostile input: it advances the
+ * injected clock by one millisecond per unit of work and polls `shouldStop` at each, stopping
+ * with a head cut when told to. It records what each call saw.
+ */
+function pollingTrimmer(clock: { now: number }, workUnits: number) {
+  const calls: Array<{ maxBytes: number; polls: number; stopped: boolean; stoppedAt: number }> = [];
+  const real = createStructuralTrimmer();
+  return {
+    calls,
+    trim(result: string, maxBytes: number, context: ResultProcessorContext = {}) {
+      const call = { maxBytes, polls: 0, stopped: false, stoppedAt: -1 };
+      calls.push(call);
+      for (let unit = 0; unit < workUnits; unit++) {
+        call.polls++;
+        if (context.shouldStop?.()) {
+          call.stopped = true;
+          call.stoppedAt = clock.now;
+          // The cheapest honest view: a head cut with its note.
+          const originalBytes = utf8ByteLength(result);
+          const cut = cutWithNote(result, maxBytes, (keptBytes) =>
+            disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'head' }),
+          )!;
+          return {
+            text: cut.text,
+            metadata: {
+              contentLost: true,
+              originalBytes,
+              outputBytes: utf8ByteLength(cut.text),
+              strategy: 'bytes' as const,
+            },
+          };
+        }
+        clock.now++;
+      }
+      return real.trim(result, maxBytes, context);
+    },
+  };
+}
+
+describe('the deadline reaches synchronous work through shouldStop', () => {
+  const hostile = sampleRecords(60_000);
+
+  it('without a model, the floor is stopped at the deadline on the injected clock', async () => {
+    const clock = { now: 0 };
+    const trimmer = pollingTrimmer(clock, 1_000_000);
+    const out = await createDistiller({ trimmer, deadlineMs: 2000, now: () => clock.now }).process(
+      hostile,
+      4096,
+      context,
+    );
+    expect(trimmer.calls).toHaveLength(1);
+    expect(trimmer.calls[0]).toMatchObject({ stopped: true, stoppedAt: 2000, polls: 2001 });
+    expect(out.metadata.contentLost).toBe(true);
+    expect(utf8ByteLength(out.text)).toBeLessThanOrEqual(4096);
+  });
+
+  it('with a model, Stage 1 stops at the deadline and the floor cuts short without a call', async () => {
+    const clock = { now: 0 };
+    const trimmer = pollingTrimmer(clock, 1_000_000);
+    const out = await distiller({ trimmer, deadlineMs: 2000, now: () => clock.now }).process(
+      sampleRecords(200_000),
+      4096,
+      context,
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(trimmer.calls.map((call) => [call.maxBytes, call.stopped])).toEqual([
+      [131_072, true],
+      [4096, true],
+    ]);
+    expect(trimmer.calls[0]!.stoppedAt).toBe(2000);
+    // The floor found its poll already fired: one look, no more work.
+    expect(trimmer.calls[1]!.polls).toBe(1);
+    expect(out.metadata.contentLost).toBe(true);
+  });
+
+  it('a floor after a failed model call gets the rest of the deadline, then a grace', async () => {
+    server.setHandler(() => ({ status: 500 }));
+    const clock = { now: 0 };
+    const trimmer = pollingTrimmer(clock, 1_000_000);
+    // Stage 1 is quick here (the pre-filter budget holds the result), so only the floor works.
+    const result = sampleRecords(100_000);
+    await distiller({ trimmer, deadlineMs: 10_000, now: () => clock.now }).process(
+      result,
+      4096,
+      context,
+    );
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(trimmer.calls).toHaveLength(1);
+    expect(trimmer.calls[0]).toMatchObject({ maxBytes: 4096, stopped: true, stoppedAt: 10_000 });
+
+    // The model answered after the deadline: the floor still gets a grace of a tenth of it.
+    const late = { now: 0 };
+    const lateTrimmer = pollingTrimmer(late, 1_000_000);
+    server.setHandler(() => {
+      late.now = 20_000;
+      return { status: 500 };
+    });
+    await distiller({ trimmer: lateTrimmer, deadlineMs: 10_000, now: () => late.now }).process(
+      result,
+      4096,
+      context,
+    );
+    expect(lateTrimmer.calls[0]).toMatchObject({ stopped: true, stoppedAt: 21_000 });
+  });
+
+  it("stops with the caller's own poll, which it keeps watching", async () => {
+    const clock = { now: 0 };
+    const trimmer = pollingTrimmer(clock, 1_000_000);
+    await createDistiller({ trimmer, deadlineMs: 0, now: () => clock.now }).process(hostile, 4096, {
+      ...context,
+      shouldStop: () => clock.now >= 500,
+    });
+    expect(trimmer.calls[0]).toMatchObject({ stopped: true, stoppedAt: 500 });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   assertSize,
   assertString,
   type CompactionTelemetry,
+  createShouldStop,
   type DistillCache,
   EVENT_NAMES,
   estimateTokens,
@@ -222,6 +223,11 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
   };
 }
 
+/** How long past the deadline a floor after a model call may take before it cuts short. */
+function floorGraceMs(deadlineMs: number): number {
+  return Math.min(1000, Math.max(250, deadlineMs / 10));
+}
+
 /**
  * The Layer-2 synthesis processor (seed 002 §5). A result over `thresholdBytes` with a client
  * is distilled: pre-filtered to `prefilterBytes` by the structural trimmer and summarised by
@@ -278,6 +284,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     maxBytes: number,
     context: ResultProcessorContext,
     span: TelemetrySpan,
+    floor: (cutShort?: boolean) => ProcessedResult,
   ): Promise<ProcessedResult> => {
     const activeClient = client!;
     const attributes = { [ATTRIBUTE_NAMES.toolName]: context.toolName };
@@ -370,7 +377,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         },
         onProgress: settings.onProgress,
         distillSystem,
-        floor: () => floorOf(result, maxBytes, context),
+        floor,
         call: (input) => caller.call(input),
       };
 
@@ -425,6 +432,31 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       assertString(result, 'result');
       assertSize(maxBytes, 'maxBytes', { min: 1 });
       context.signal?.throwIfAborted();
+      // A timer cannot interrupt the synchronous trimmer (Stage 1 and the floor): it polls the
+      // deadline and the signal through shouldStop instead, and cuts short when they fire.
+      const deadlineAt = resolved.deadlineMs > 0 ? now() + resolved.deadlineMs : undefined;
+      const caller = context;
+      const polled = (deadline: number | undefined): ResultProcessorContext => {
+        const shouldStop = createShouldStop({
+          signal: caller.signal,
+          deadline,
+          now,
+          shouldStop: caller.shouldStop,
+        });
+        return shouldStop ? { ...caller, shouldStop } : caller;
+      };
+      context = polled(deadlineAt);
+      // The floor after a model call has what is left of the deadline, and at least a grace of
+      // a tenth of it (0.25–1 s), so a model that timed out still leaves an ordinary result its
+      // structural floor; after Stage 1 ran into the deadline it cuts short at once.
+      const floor = (cutShort = false): ProcessedResult =>
+        floorOf(
+          result,
+          maxBytes,
+          cutShort || deadlineAt === undefined
+            ? context
+            : polled(Math.max(deadlineAt, now() + floorGraceMs(resolved.deadlineMs))),
+        );
       const originalBytes = utf8ByteLength(result);
       let processed: ProcessedResult;
       if (!client || !resolved.enabled || originalBytes <= resolved.thresholdBytes) {
@@ -439,7 +471,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
             [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
           },
           async (span) => {
-            const output = await distill(result, originalBytes, maxBytes, context, span);
+            const output = await distill(result, originalBytes, maxBytes, context, span, floor);
             span.setAttributes({
               [ATTRIBUTE_NAMES.outputBytes]: output.metadata.outputBytes,
               [ATTRIBUTE_NAMES.contentLost]: output.metadata.contentLost,

@@ -31,8 +31,11 @@ export interface DistillRun {
   deadline: { readonly hit: boolean };
   /** One model call with telemetry and debug recording; rejects on failure. */
   call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
-  /** The structural floor at the output budget. */
-  floor(): ProcessedResult;
+  /**
+   * The structural floor at the output budget. `cutShort`: synchronous work already ran into
+   * the deadline, so the floor returns its cheapest honest view at once.
+   */
+  floor(cutShort?: boolean): ProcessedResult;
   /** The Stage-1 pre-filter and floor. */
   trimmer: FloorTrimmer;
   /** Sum of UTF-8 bytes sent to the model so far. */

@@ -35,6 +35,10 @@ export async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
     [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
     [ATTRIBUTE_NAMES.prefilteredBytes]: utf8ByteLength(llmSource),
   });
+  // Stage 1 ran into the deadline (or the caller stopped it): no time is left for a model call.
+  if (run.context.shouldStop?.()) {
+    return { processed: run.floor(true), cacheable: false, fellBack: true };
+  }
 
   let completion: AICompletion;
   try {
