@@ -1,7 +1,9 @@
 import { assertString, type JsonValue, utf8ByteLength } from '@compaction/core';
 import { type DigestCaps, type DigestSettings, resolveDigestCaps } from './digest-settings.js';
+import { DigestStoppedError } from './digest-stopped-error.js';
 import { digestText } from './digest-text.js';
 import { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
+import type { DigestPassOptions } from './digest-work-poll.js';
 
 /** The digest of one JSON text. */
 export interface DigestResult {
@@ -27,8 +29,11 @@ export type DigestOutcome =
   | ({ ok: true } & DigestResult)
   | {
       ok: false;
-      /** Why the text is not JSON. */
-      error: SyntaxError;
+      /**
+       * Why the text is not JSON, or `DigestStoppedError` when `options.shouldStop` stopped the
+       * digest: either way the caller shows its non-JSON preview instead.
+       */
+      error: SyntaxError | DigestStoppedError;
       /** UTF-8 bytes of the input text (counted when first read). */
       readonly originalBytes: number;
     };
@@ -40,9 +45,10 @@ export interface Digester {
   /**
    * Digests a JSON text (a leading byte-order mark is ignored). Never throws: text that is not
    * JSON returns `{ ok: false }` with the parser's reason, so a caller can fall back to a
-   * non-JSON preview.
+   * non-JSON preview, and so does a digest stopped by `options.shouldStop` (polled every 4096
+   * values, with `DigestStoppedError`).
    */
-  digest(text: string): DigestOutcome;
+  digest(text: string, options?: DigestPassOptions): DigestOutcome;
   /** Digests an already parsed value (numbers as `parseJsonLossless` returns them). */
   digestValue(value: JsonValue): Omit<DigestResult, 'originalBytes'>;
 }
@@ -67,14 +73,20 @@ export function createDigester(settings: DigestSettings = {}): Digester {
     losslessNumbers: digest.losslessNumbers,
   });
   const ofValue = (value: JsonValue) => result(digestValue(value, caps));
-  const ofText = (text: string) => {
-    const digest = digestText(text, caps);
+  const ofText = (text: string, options: DigestPassOptions) => {
+    let digest: ValueDigest | SyntaxError;
+    try {
+      digest = digestText(text, caps, options);
+    } catch (error) {
+      if (DigestStoppedError.isInstance(error)) return error;
+      throw error;
+    }
     return digest instanceof SyntaxError ? digest : result(digest);
   };
   return {
     caps,
-    digest(text) {
-      const digested = ofText(assertString(text, 'text'));
+    digest(text, options = {}) {
+      const digested = ofText(assertString(text, 'text'), options);
       // Counting UTF-8 bytes of a large non-Latin-1 text costs a sizeable share of a parse, so
       // it is done only when asked for.
       let originalBytes: number | undefined;
@@ -86,7 +98,9 @@ export function createDigester(settings: DigestSettings = {}): Digester {
             return originalBytes;
           },
         }) as T & { readonly originalBytes: number };
-      if (digested instanceof SyntaxError) return sized({ ok: false as const, error: digested });
+      if (digested instanceof SyntaxError || DigestStoppedError.isInstance(digested)) {
+        return sized({ ok: false as const, error: digested });
+      }
       return sized({ ok: true as const, ...digested });
     },
     digestValue: ofValue,

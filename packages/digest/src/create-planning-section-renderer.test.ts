@@ -365,3 +365,33 @@ describe('createPlanningSectionRenderer edge cases', () => {
     expect(section.text).toContain('"inputs":{"__proto__":{"x":1}}');
   });
 });
+
+describe('the planning section under a poll that says stop', () => {
+  it('previews JSON steps whose digest was stopped, handing the floor the same poll', async () => {
+    const wide = JSON.stringify(
+      Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])),
+    );
+    const seen: Array<(() => boolean) | undefined> = [];
+    const floor = createHeadPreviewProcessor();
+    const renderer = createPlanningSectionRenderer({
+      env,
+      digestMaxKeys: 100_000,
+      floor: {
+        process: (result, maxBytes, context) => {
+          seen.push(context?.shouldStop);
+          return floor.process(result, maxBytes, context);
+        },
+      },
+    });
+    const shouldStop = () => true;
+    const steps = [textStep('step-1', wide), jsonStep('step-2', 2_000)];
+    steps[0] = { ...steps[0]!, result: wide };
+    const section = await renderer.render(steps, { shouldStop });
+    const views = Object.fromEntries(section.views.map((entry) => [entry.stepId, entry.view]));
+    // The wide object outlasts one poll interval and is previewed; the small one is digested.
+    expect(views['step-1']).toBe('preview');
+    expect(views['step-2']).toBe('digest');
+    expect(seen).toEqual([shouldStop]);
+    expect(section.contentLost).toBe(true);
+  });
+});

@@ -14,7 +14,9 @@ import {
 import { createHeadPreviewProcessor } from './create-head-preview-processor.js';
 import type { DigestCaps } from './digest-settings.js';
 import { DEFAULT_DIGEST_MAX_DEPTH } from './digest-settings.js';
+import { DigestStoppedError } from './digest-stopped-error.js';
 import { digestText } from './digest-text.js';
+import type { ValueDigest } from './digest-value.js';
 import {
   type FailedOperationEvidence,
   type FailedOperationInputPolicy,
@@ -81,6 +83,12 @@ export interface PlanningSectionRenderOptions {
   userQuery?: string;
   /** Request id for telemetry correlation. */
   requestId?: string;
+  /**
+   * Polled by the synchronous digest of each JSON step (every 4096 values) and handed to the
+   * floor: once it returns true, steps still to render get the floor's cheapest preview. The
+   * orchestration sets it from the compaction deadline.
+   */
+  shouldStop?: () => boolean;
 }
 
 /** How a step appears in the section. */
@@ -253,6 +261,20 @@ export function createPlanningSectionRenderer(
   const maxEscalations =
     settings.distiller && config.distill.enabled ? continuation.maxEscalations : 0;
 
+  // The digest, why the text is not JSON, or undefined when the poll stopped it (the floor's
+  // preview then stands in, cut short by the same poll).
+  function digestOrStop(
+    result: string,
+    options: PlanningSectionRenderOptions,
+  ): ValueDigest | SyntaxError | undefined {
+    try {
+      return digestText(result, caps, { shouldStop: options.shouldStop });
+    } catch (error) {
+      if (DigestStoppedError.isInstance(error)) return undefined;
+      throw error;
+    }
+  }
+
   async function preview(
     step: StepRecord,
     result: string,
@@ -265,6 +287,7 @@ export function createPlanningSectionRenderer(
       userQuery: options.userQuery,
       requestId: options.requestId,
       signal: options.signal,
+      ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
     };
     try {
       const { text, metadata } = await floor.process(
@@ -355,8 +378,8 @@ export function createPlanningSectionRenderer(
           const renderSuccess = async (i: number): Promise<string> => {
             const step = steps[i]!;
             const result = step.result ?? '';
-            const digest = digestText(result, caps);
-            if (!(digest instanceof SyntaxError)) {
+            const digest = digestOrStop(result, options);
+            if (!(digest instanceof SyntaxError) && digest !== undefined) {
               if (digest.contentLost) lossy = true;
               views.set(i, 'digest');
               return `${heading(step, 'succeeded, JSON digest')}\n${digest.text}`;

@@ -21,6 +21,7 @@ import {
 import { countCodePoints } from './count-code-points.js';
 import type { DigestCaps } from './digest-settings.js';
 import type { DigestElisions, ValueDigest } from './digest-value.js';
+import { type DigestPassOptions, digestWorkPoll } from './digest-work-poll.js';
 import { smallestKeys } from './smallest-keys.js';
 
 const ELLIPSIS = 0x2026;
@@ -118,11 +119,16 @@ function isArrayIndex(key: string): boolean {
  * length needs a count. Every step on the text is native (slice, concatenate, validate): a loop
  * over units in JavaScript costs about as much per unit as parsing it.
  */
-export function digestTape(tape: JsonTape, caps: DigestCaps): ValueDigest {
+export function digestTape(
+  tape: JsonTape,
+  caps: DigestCaps,
+  options: DigestPassOptions = {},
+): ValueDigest {
   let standIn = true;
   let checkSurrogates = false;
+  const poll = digestWorkPoll(options.shouldStop);
   for (;;) {
-    const digest = writeTapeDigest(tape, caps, standIn, checkSurrogates);
+    const digest = writeTapeDigest(tape, caps, standIn, checkSurrogates, poll);
     if (digest === OWN_IN_DATA) standIn = false;
     else if (digest === LONE_SURROGATE) checkSurrogates = true;
     else return digest;
@@ -142,6 +148,7 @@ function writeTapeDigest(
   caps: DigestCaps,
   standIn: boolean,
   checkSurrogates: boolean,
+  poll: (() => void) | undefined,
 ): ValueDigest | typeof OWN_IN_DATA | typeof LONE_SURROGATE {
   const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
   const own = standIn ? OWN : '…';
@@ -269,6 +276,7 @@ function writeTapeDigest(
     let digitLead = false;
     let alike = 0;
     for (let m = object + 1; m < end; m = records[m * TAPE_STRIDE + TAPE_NEXT]!) {
+      poll?.();
       if ((records[m * TAPE_STRIDE + TAPE_FLAGS]! & TAPE_ESCAPED_KEY) !== 0) {
         keys.length = 0;
         values.length = 0;
@@ -313,6 +321,7 @@ function writeTapeDigest(
     const end = records[object * TAPE_STRIDE + TAPE_NEXT]!;
     const places = new Map<string, number>();
     for (let m = object + 1; m < end; m = records[m * TAPE_STRIDE + TAPE_NEXT]!) {
+      poll?.();
       const key = keyOf(m);
       const place = places.get(key);
       if (place === undefined) {
@@ -430,6 +439,7 @@ function writeTapeDigest(
 
   open(0, 1);
   while (stack.length > 0) {
+    poll?.();
     const frame = stack[stack.length - 1]!;
     if (frame.index < frame.end) {
       if (frame.index++ > 0) punctuate(COMMA, ',');

@@ -7,6 +7,7 @@ import {
 } from '@compaction/core';
 import { countCodePoints } from './count-code-points.js';
 import type { DigestCaps } from './digest-settings.js';
+import { type DigestPassOptions, digestWorkPoll } from './digest-work-poll.js';
 import { smallestKeys } from './smallest-keys.js';
 
 const ELLIPSIS = 0x2026;
@@ -87,8 +88,13 @@ export interface ValueDigest {
  * and no nesting depth can overflow the call stack. `digest(text)` reads a JSON text's tape
  * instead (`digestTape`, the same bytes) and comes here only where WebAssembly is unavailable.
  */
-export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
+export function digestValue(
+  root: JsonValue,
+  caps: DigestCaps,
+  options: DigestPassOptions = {},
+): ValueDigest {
   const { arraySample, scalarMax, maxKeys, maxDepth } = caps;
+  const poll = digestWorkPoll(options.shouldStop);
   const elisions: DigestElisions = {
     arraysSampled: 0,
     objectsSampled: 0,
@@ -158,6 +164,7 @@ export function digestValue(root: JsonValue, caps: DigestCaps): ValueDigest {
 
   out += open(root, 1);
   while (stack.length > 0) {
+    poll?.();
     const frame = stack[stack.length - 1]!;
     if (frame.index < frame.end) {
       const index = frame.index++;

@@ -28,8 +28,10 @@ export {
   type DigestSettings,
   resolveDigestCaps,
 } from './digest-settings.js';
+export { DigestStoppedError } from './digest-stopped-error.js';
 export { digestTape } from './digest-tape.js';
 export { type DigestElisions, digestValue, type ValueDigest } from './digest-value.js';
+export { DIGEST_POLL_INTERVAL, type DigestPassOptions } from './digest-work-poll.js';
 export { jsonStringWithin } from './json-string-within.js';
 export {
   type FailedOperationEvidence,

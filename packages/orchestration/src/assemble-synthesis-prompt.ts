@@ -73,6 +73,8 @@ export interface SynthesisAssemblyInput {
   userQuery?: string;
   requestId?: string;
   signal?: AbortSignal;
+  /** Handed to the processor of every view (see `ResultProcessorContext.shouldStop`). */
+  shouldStop?: () => boolean;
   /** Views computed at once. Default 4. */
   concurrency?: number;
 }
@@ -148,6 +150,7 @@ export async function assembleSynthesisPrompt(
       requestId: input.requestId,
       toolName: step.toolName,
       signal: input.signal,
+      ...(input.shouldStop ? { shouldStop: input.shouldStop } : {}),
     });
     return { budget, processed, durationMs: performance.now() - started };
   });

@@ -28,6 +28,8 @@ export interface DistillationProcessorInput {
   llmDebug?: LlmDebugRecorder;
   /** Receives configuration warnings (such as an ignored map-reduce threshold). */
   onWarning?: (message: string) => void;
+  /** Monotonic clock in milliseconds for the deadline. Default `performance.now`. */
+  now?: () => number;
 }
 
 /**
@@ -63,5 +65,6 @@ export function buildDistillationProcessor(
     aiOptions: input.aiOptions,
     llmDebug: config.llmDebug ? (input.llmDebug ?? true) : false,
     onWarning: input.onWarning ?? (() => {}),
+    ...(input.now ? { now: input.now } : {}),
   });
 }

@@ -406,3 +406,73 @@ describe('createCompaction: seams and environment', () => {
     expect(compaction.synthesisBudgets).toEqual({ totalBytes: 28_000, perResultBytes: 9333 });
   });
 });
+
+describe('createCompaction: the deadline reaches synchronous work', () => {
+  /** A processor that records the poll each call carries. */
+  function recording() {
+    const polls: Array<(() => boolean) | undefined> = [];
+    const processor: ResultProcessor = {
+      async process(result, maxBytes, context) {
+        polls.push(context?.shouldStop);
+        return {
+          text: result.slice(0, maxBytes),
+          metadata: {
+            contentLost: result.length > maxBytes,
+            originalBytes: result.length,
+            outputBytes: Math.min(result.length, maxBytes),
+            strategy: 'bytes',
+          },
+        };
+      },
+    };
+    return { processor, polls };
+  }
+
+  it('gives synthesis, source and continuation calls a poll of the deadline on the injected clock', async () => {
+    const clock = { now: 0 };
+    const synthesis = recording();
+    const source = recording();
+    const compaction = createCompaction({
+      env: {},
+      config: { distill: { deadlineMs: 2000 } },
+      now: () => clock.now,
+      deps: { resultProcessor: synthesis.processor, sourceResultProcessor: source.processor },
+    });
+    const big = 'log line\n'.repeat(20_000);
+    await compaction.assembleSynthesis([{ id: 'step-1', status: 'succeeded', result: big }]);
+    await compaction.compactSource(big);
+    const controller = new AbortController();
+    const section = await compaction.renderContinuation(
+      [{ id: 'step-2', status: 'succeeded', result: big }],
+      { signal: controller.signal },
+    );
+    expect(section.views[0]!.view).toBe('preview');
+    const [synthesisPoll] = synthesis.polls;
+    const [sourcePoll] = source.polls;
+    expect(synthesisPoll!()).toBe(false);
+    expect(sourcePoll!()).toBe(false);
+    clock.now = 2000;
+    expect(synthesisPoll!()).toBe(true);
+    expect(sourcePoll!()).toBe(true);
+  });
+
+  it('renders continuation digests under the same deadline: a stopped digest becomes a preview', async () => {
+    const wide = JSON.stringify(
+      Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])),
+    );
+    const render = async (msPerPoll: number) => {
+      let clock = 0;
+      // Each reading of the clock stands for msPerPoll of work: the digest polls as it goes.
+      const compaction = createCompaction({
+        env: {},
+        config: { distill: { deadlineMs: 2000 }, continuation: { digestMaxKeys: 100_000 } },
+        now: () => (clock += msPerPoll),
+      });
+      return compaction.renderContinuation([{ id: 'step-1', status: 'succeeded', result: wide }]);
+    };
+    expect((await render(1)).views[0]!.view).toBe('digest');
+    const late = await render(200);
+    expect(late.views[0]!.view).toBe('preview');
+    expect(late.contentLost).toBe(true);
+  });
+});

@@ -7,6 +7,7 @@ import {
   type CompactionTelemetry,
   type ConfigWarning,
   type ContinuationDistiller,
+  createShouldStop,
   type DistillCache,
   loadConfig,
   noopTelemetry,
@@ -31,6 +32,7 @@ import {
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
+import { boundByDeadline } from './bound-by-deadline.js';
 import { buildDistillationProcessor } from './build-distillation-processor.js';
 import { byteCutFloor } from './byte-cut-floor.js';
 import { createAgentInputProcessor } from './create-agent-input-processor.js';
@@ -84,6 +86,11 @@ export interface CreateCompactionSettings {
   transcriptPath?: string;
   /** Clock for artifact records, in milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Monotonic clock in milliseconds for the compaction deadline (`distill.deadlineMs`), which
+   * every synthesis, source and continuation call polls. Default `performance.now`.
+   */
+  now?: () => number;
 }
 
 /** Options of one synthesis or continuation call. */
@@ -91,6 +98,8 @@ export interface CompactionCallOptions {
   userQuery?: string;
   requestId?: string;
   signal?: AbortSignal;
+  /** An extra poll that stops synchronous work early (see `ResultProcessorContext.shouldStop`). */
+  shouldStop?: () => boolean;
 }
 
 /** Every compaction path, built from one configuration. */
@@ -200,9 +209,15 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       aiOptions: settings.aiOptions,
       llmDebug,
       onWarning: warn,
+      now: settings.now,
     });
-  const synthesisProcessor = guardResultProcessor(synthesis);
-  const sourceProcessor = guardResultProcessor(deps.sourceResultProcessor ?? trimmer);
+  // Every compaction, with a model or without, is bounded by the deadline: the synchronous
+  // trimmer and digest see it through the shouldStop poll.
+  const deadline = { deadlineMs: config.distill.deadlineMs, now: settings.now };
+  const synthesisProcessor = guardResultProcessor(boundByDeadline(synthesis, deadline));
+  const sourceProcessor = guardResultProcessor(
+    boundByDeadline(deps.sourceResultProcessor ?? trimmer, deadline),
+  );
   const agentInputProcessor =
     deps.agentInputProcessor ??
     createAgentInputProcessor({ maxParamBytes: config.trim.maxAgentInputBytes, trimmer });
@@ -269,6 +284,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         signal: options.signal,
         stepId: options.stepId,
         toolName: options.toolName,
+        ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       }),
     assembleSynthesis: (steps, options = {}) =>
       assembleSynthesisPrompt(steps, {
@@ -300,8 +316,18 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         userQuery: options.userQuery,
         requestId: options.requestId,
         signal: options.signal,
+        shouldStop: options.shouldStop,
       }),
-    renderContinuation: (steps, options = {}) => continuation.render(steps, options),
+    renderContinuation: (steps, options = {}) => {
+      const now = settings.now ?? (() => performance.now());
+      const shouldStop = createShouldStop({
+        signal: options.signal,
+        deadline: config.distill.deadlineMs > 0 ? now() + config.distill.deadlineMs : undefined,
+        now,
+        shouldStop: options.shouldStop,
+      });
+      return continuation.render(steps, { ...options, ...(shouldStop ? { shouldStop } : {}) });
+    },
     resolver: (steps) => createStepResolver(steps),
     artifacts,
     llmDebug,

@@ -7,6 +7,7 @@ import {
   type ToolOutput,
 } from '@compaction/artifacts';
 import { assertSize, type ResultProcessor, resolveConfig } from '@compaction/core';
+import { boundByDeadline } from './bound-by-deadline.js';
 import { storeWithView } from './create-artifact-mode.js';
 import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
 
@@ -82,12 +83,17 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
     min: 1,
   });
 
+  // The view is bounded by the compaction deadline, which synchronous work sees as shouldStop.
+  const processor = settings.processor
+    ? boundByDeadline(settings.processor, { deadlineMs: config.distill.deadlineMs })
+    : undefined;
+
   return {
     openaiTools: OPENAI_ARTIFACT_TOOLS,
     anthropicTools: ANTHROPIC_ARTIFACT_TOOLS,
     artifactsDir: artifacts.dir,
     async content(output, options = {}) {
-      if (!settings.processor) {
+      if (!processor) {
         const externalized = await externalizeToolOutput(output, {
           sessionId: artifacts.sessionId,
           store: artifacts.store,
@@ -108,7 +114,7 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
       if (text.length <= inlineLimitChars || countGraphemes(text) <= inlineLimitChars) {
         return { content: output.output, contentLost: false };
       }
-      const view = await storeWithView(artifacts, settings.processor, text, maxResultBytes, {
+      const view = await storeWithView(artifacts, processor, text, maxResultBytes, {
         toolName: output.toolName,
         stepId: output.toolCallId,
         ...(options.userQuery ? { userQuery: options.userQuery } : {}),

@@ -11,6 +11,7 @@ export {
   type SynthesisAssemblyInput,
   type SynthesisSection,
 } from './assemble-synthesis-prompt.js';
+export { boundByDeadline, type DeadlineSettings } from './bound-by-deadline.js';
 export {
   buildDistillationProcessor,
   type DistillationProcessorInput,
