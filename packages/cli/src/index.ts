@@ -1,6 +1,7 @@
 export type { CliCommand } from './cli-command.js';
 export type { CliIo } from './cli-io.js';
 export { COMMANDS } from './commands/index.js';
-export { readInput } from './read-input.js';
+export { InputTooLargeError } from './input-too-large-error.js';
+export { type ReadInputOptions, readInput } from './read-input.js';
 export { EXIT_CODES, runCli } from './run-cli.js';
 export { UsageError } from './usage-error.js';
