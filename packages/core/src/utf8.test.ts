@@ -30,6 +30,19 @@ describe('utf8ByteLength', () => {
     expect(utf8ByteLength('\uD800')).toBe(3);
     expect(utf8ByteLength('')).toBe(0);
   });
+
+  it('agrees with encoding the text, short or longer than the encoder scratch (property)', () => {
+    const encoder = new TextEncoder();
+    const long = fc
+      .tuple(text, fc.integer({ min: 0, max: 20_000 }), text)
+      .map(([head, padding, tail]) => `${head}${'x'.repeat(padding)}😀${tail}`);
+    fc.assert(
+      fc.property(fc.oneof(text, long), (input) => {
+        expect(utf8ByteLength(input)).toBe(encoder.encode(input).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('truncateUtf8', () => {

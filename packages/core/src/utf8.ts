@@ -3,7 +3,7 @@ import { assertSize } from './assert-size.js';
 /**
  * Byte accounting. Every budget in Compaction is a count of UTF-8 bytes of the final rendered
  * text, disclosure notes included. A lone surrogate is counted as the three bytes of the U+FFFD
- * it becomes when encoded, which is what `Buffer.byteLength` and `TextEncoder` both do.
+ * it becomes when encoded, which is what `TextEncoder` (and Node's `Buffer.byteLength`) do.
  */
 
 const HIGH_SURROGATE_START = 0xd800;
@@ -11,9 +11,34 @@ const HIGH_SURROGATE_END = 0xdbff;
 const LOW_SURROGATE_START = 0xdc00;
 const LOW_SURROGATE_END = 0xdfff;
 
+// Below this many units a loop beats a call into the encoder.
+const SHORT_TEXT_UNITS = 32;
+const SCRATCH_BYTES = 3 * 4096;
+const encoder = new TextEncoder();
+let scratch: Uint8Array | undefined;
+
 /** UTF-8 byte length of `text` as it will be sent or stored. */
 export function utf8ByteLength(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  const length = text.length;
+  if (length < SHORT_TEXT_UNITS) {
+    let bytes = 0;
+    for (let index = 0; index < length; ) {
+      const point = codePointAt(text, index);
+      bytes += point.bytes;
+      index += point.units;
+    }
+    return bytes;
+  }
+  // The encoder measures natively; it writes into a small scratch buffer, a slice at a time
+  // (slices share the string's storage), and always stops between code points.
+  scratch ??= new Uint8Array(SCRATCH_BYTES);
+  let bytes = 0;
+  for (let from = 0; from < length; ) {
+    const { read, written } = encoder.encodeInto(from === 0 ? text : text.slice(from), scratch);
+    bytes += written;
+    from += read;
+  }
+  return bytes;
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -8,6 +8,7 @@ import {
   type WasmMemory,
   type WasmModule,
 } from './wasm-module.js';
+import { writeUtf16Units } from './write-utf16-units.js';
 
 /** The outcome of `buildJsonTape`. */
 export type JsonTapeOutcome =
@@ -68,9 +69,9 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
       builder = retainedBuilder;
     }
     growWasmMemory(builder.memory, firstBytes);
-    const units = globalThis.Buffer.from(builder.memory.buffer, 0, textBytes + PADDING_BYTES);
-    units.write(source, 0, 'utf16le');
-    units.fill(0, textBytes);
+    const units = new Uint16Array(builder.memory.buffer, 0, (textBytes + PADDING_BYTES) / 2);
+    writeUtf16Units(source, units);
+    units.fill(0, source.length);
     count = builder.build(textBytes, recordsAt);
   } catch (error) {
     // Memory that cannot grow surfaces as a RangeError.

@@ -7,6 +7,7 @@ import {
   type WasmMemory,
   type WasmModule,
 } from './wasm-module.js';
+import { writeUtf16Units } from './write-utf16-units.js';
 
 /** Which implementation `scanNumberTokens` runs on in this process. */
 export type NumberScanBackend = 'wasm' | 'js';
@@ -113,11 +114,11 @@ interface NumberScanExports {
 interface NumberScanner {
   exports: NumberScanExports;
   memory: ArrayBuffer;
-  units: Buffer;
+  units: Uint16Array;
   triples: Int32Array;
 }
 
-// undefined: not tried yet; null: WebAssembly (or SIMD, or Buffer) is unavailable here.
+// undefined: not tried yet; null: WebAssembly (or its SIMD) is unavailable here.
 let compiledScan: WasmModule | null | undefined;
 let retainedScanner: NumberScanner | undefined;
 
@@ -133,7 +134,7 @@ function createScanner(module: WasmModule): NumberScanner {
 function withViews(scanner: NumberScanner): NumberScanner {
   const memory = scanner.exports.memory.buffer;
   scanner.memory = memory;
-  scanner.units = globalThis.Buffer.from(memory, TEXT_OFFSET);
+  scanner.units = new Uint16Array(memory, TEXT_OFFSET);
   scanner.triples = new Int32Array(memory, 0, SPAN_CAPACITY * 3);
   return scanner;
 }
@@ -154,8 +155,8 @@ function scannerFor(module: WasmModule, bytes: number): NumberScanner {
 function scanNumberTokensInWasm(text: string, module: WasmModule): NumberTokenScan {
   const textBytes = text.length * 2;
   const { exports, units, triples } = scannerFor(module, TEXT_OFFSET + textBytes + PADDING_BYTES);
-  units.write(text, 0, 'utf16le');
-  units.fill(0, textBytes, textBytes + PADDING_BYTES);
+  writeUtf16Units(text, units);
+  units.fill(0, text.length, text.length + PADDING_BYTES / 2);
   exports.numbers.value = 0;
   exports.strings.value = 0;
   const spans: number[] = [];

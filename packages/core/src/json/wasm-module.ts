@@ -26,15 +26,23 @@ export const WASM_PAGE_BYTES = 65_536;
  */
 export const RETAINED_WASM_MEMORY_BYTES = 16 * 2 ** 20;
 
+/** The bytes of a base64 text, with `atob`, which browsers, edge runtimes and Node all have. */
+function decodeBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /**
- * Compiles a base64-encoded module, or returns null where WebAssembly (or its SIMD, or Node's
- * Buffer, which the callers copy text with) is unavailable.
+ * Compiles a base64-encoded module, or returns null where WebAssembly (or its SIMD) is
+ * unavailable, as under `node --jitless`.
  */
 export function compileWasm(base64: string): WasmModule | null {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (wasm === undefined || typeof globalThis.Buffer !== 'function') return null;
+  if (wasm === undefined) return null;
   try {
-    return new wasm.Module(globalThis.Buffer.from(base64, 'base64'));
+    return new wasm.Module(decodeBase64(base64));
   } catch {
     return null;
   }

@@ -10,6 +10,8 @@ import { formatRecordCoverage, type RecordCoverage } from './record-coverage.js'
  * delete the tool's own truncation signal.
  */
 
+import { utf8ByteLength } from '../utf8.js';
+
 /** Every framework note kind, in the order a reader meets them in the seed's catalogue. */
 export type DisclosureNoteKind =
   | 'distilled'
@@ -166,7 +168,7 @@ export function appendDisclosureNotes(body: string, notes: readonly string[]): s
 /** Bytes that `appendDisclosureNotes` adds for `notes` (newlines included). */
 export function disclosureNotesByteLength(notes: readonly string[]): number {
   let bytes = 0;
-  for (const note of notes) bytes += 1 + Buffer.byteLength(note, 'utf8');
+  for (const note of notes) bytes += 1 + utf8ByteLength(note);
   return bytes;
 }
 
