@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { createMemoryIo } from './test-support/memory-io.js';
@@ -21,6 +22,17 @@ describe('runCli', () => {
       expect(await runCli(argv, io)).toBe(0);
       expect(stdout()).toContain('Usage: compaction config');
       expect(stdout()).toContain('Examples:');
+    }
+  });
+
+  it('prints the package version for --version, -v and -V, exit 0', async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    for (const flag of ['--version', '-v', '-V']) {
+      const { io, stdout } = createMemoryIo();
+      expect(await runCli([flag], io)).toBe(0);
+      expect(stdout()).toBe(`${version}\n`);
     }
   });
 

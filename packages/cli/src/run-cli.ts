@@ -1,7 +1,18 @@
 import { CompactionError } from '@compaction/core';
 import type { CliIo } from './cli-io.js';
+import { cliVersion } from './cli-version.js';
 import { COMMANDS } from './commands/index.js';
+import { importOptionalPeer } from './import-optional-peer.js';
+import type { OtelSession } from './otel-session.js';
 import { UsageError } from './usage-error.js';
+
+/** The optional peers `--otel` loads. */
+const OTEL_PEERS = [
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+];
 
 /** Exit codes: 0 success, 1 failure (one-line message), 2 bad usage. */
 export const EXIT_CODES = { ok: 0, failure: 1, usage: 2 } as const;
@@ -17,8 +28,11 @@ Commands:
 ${list.join('\n')}
 
 Global options:
-  --otel   emit OpenTelemetry spans and metrics: to OTEL_EXPORTER_OTLP_ENDPOINT when set,
-           else as JSON lines on standard error (standard output is unchanged)
+  --otel      emit OpenTelemetry spans and metrics: to OTEL_EXPORTER_OTLP_ENDPOINT when set,
+              else as JSON lines on standard error (standard output is unchanged); needs the
+              optional peers @opentelemetry/api, @opentelemetry/sdk-node,
+              @opentelemetry/sdk-trace-base and @opentelemetry/sdk-metrics
+  --version   print the version of @compaction/cli
 
 Run 'compaction <command> --help' for a command's options and examples.
 Exit codes: 0 ok, 1 failure, 2 bad usage.
@@ -35,6 +49,10 @@ export async function runCli(argv: readonly string[], baseIo: CliIo): Promise<nu
   const otel = argv.includes('--otel');
   const [name, ...rest] = argv.filter((arg) => arg !== '--otel');
   let io = baseIo;
+  if (name === '--version' || name === '-v' || name === '-V') {
+    io.stdout.write(`${cliVersion()}\n`);
+    return EXIT_CODES.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const target =
       name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
@@ -50,9 +68,16 @@ export async function runCli(argv: readonly string[], baseIo: CliIo): Promise<nu
     io.stdout.write(`${command.help}\n`);
     return EXIT_CODES.ok;
   }
-  const session = otel ? (await import('./otel-session.js')).startOtelSession(io) : undefined;
-  if (session) io = { ...io, telemetry: session.telemetry };
+  let session: OtelSession | undefined;
   try {
+    if (otel) {
+      const { startOtelSession } = await importOptionalPeer(() => import('./otel-session.js'), {
+        feature: '--otel',
+        packages: OTEL_PEERS,
+      });
+      session = startOtelSession(io);
+      io = { ...io, telemetry: session.telemetry };
+    }
     return await command.run(rest, io);
   } catch (error) {
     if (UsageError.isInstance(error)) {

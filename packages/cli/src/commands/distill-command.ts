@@ -3,6 +3,7 @@ import { loadConfig } from '@compaction/core';
 import { createDistiller, type DistillProgress } from '@compaction/distiller';
 import type { CliCommand } from '../cli-command.js';
 import type { CliIo } from '../cli-io.js';
+import { importOptionalPeer } from '../import-optional-peer.js';
 import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
 import { readInput } from '../read-input.js';
 import { UsageError } from '../usage-error.js';
@@ -35,23 +36,20 @@ function hasCredentials(provider: Provider, env: CliIo['env']): boolean {
   return provider === 'openai' && Boolean(env.OPENAI_BASE_URL?.trim());
 }
 
-// The provider SDKs are optional: load only the one asked for.
+// The provider SDKs are optional peers: load only the one asked for.
 export async function createClient(provider: Provider, env: CliIo['env']): Promise<AIClient> {
-  try {
-    if (provider === 'openai') {
-      const { createOpenAIClient } = await import('@compaction/distiller/openai');
-      return createOpenAIClient({ env });
-    }
-    const { createAnthropicClient } = await import('@compaction/distiller/anthropic');
-    return createAnthropicClient({ env });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND') {
-      const pkg = provider === 'openai' ? 'openai' : '@anthropic-ai/sdk';
-      throw new Error(`the ${provider} provider needs the ${pkg} package: npm install ${pkg}`);
-    }
-    throw error;
+  if (provider === 'openai') {
+    const { createOpenAIClient } = await importOptionalPeer(
+      () => import('@compaction/distiller/openai'),
+      { feature: 'the openai provider', packages: ['openai'] },
+    );
+    return createOpenAIClient({ env });
   }
+  const { createAnthropicClient } = await importOptionalPeer(
+    () => import('@compaction/distiller/anthropic'),
+    { feature: 'the anthropic provider', packages: ['@anthropic-ai/sdk'] },
+  );
+  return createAnthropicClient({ env });
 }
 
 function progressWriter(io: CliIo): ((progress: DistillProgress) => void) | undefined {
@@ -137,10 +135,15 @@ Examples:
 
     const onProgress = progressWriter(io);
     // A shared cache turns repeated runs into hits; Redis being down only costs a recomputation.
-    const redis = config.redisUrl
-      ? await (await import('@compaction/distiller/redis')).connectRedisDistillCache({
-          url: config.redisUrl,
-        })
+    const redisUrl = config.redisUrl;
+    const redis = redisUrl
+      ? await importOptionalPeer(
+          async () =>
+            (await import('@compaction/distiller/redis')).connectRedisDistillCache({
+              url: redisUrl,
+            }),
+          { feature: 'COMPACTION_REDIS_URL (the shared distill cache)', packages: ['ioredis'] },
+        )
       : undefined;
     try {
       const distiller = createDistiller({
