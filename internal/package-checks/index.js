@@ -28,7 +28,11 @@ export function publishedPackages() {
  */
 function pnpmCommand() {
   const execPath = process.env.npm_execpath;
-  if (execPath && /pnpm/.test(execPath)) return { file: process.execPath, args: [execPath] };
+  if (execPath && /pnpm/.test(execPath)) {
+    // pnpm 12 is a native executable; older ones are a script for Node.
+    if (/\.[cm]?js$/.test(execPath)) return { file: process.execPath, args: [execPath] };
+    return { file: execPath, args: [] };
+  }
   return { file: 'npx', args: ['-y', 'pnpm@12.4.2'] };
 }
 

@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '@compaction/core';
 import type { StopCheck } from './stop-check.js';
 
 /** The units of a unified diff and what each one needs shown with it. */
@@ -65,7 +66,7 @@ export function diffUnits(
     parents.push(fileHeader);
     const isHunk = text.startsWith('@@ ', from);
     if (!isHunk || fileHeader < 0) continue;
-    const bytes = ascii ? to - from : Buffer.byteLength(text.slice(from, to), 'utf8');
+    const bytes = ascii ? to - from : utf8ByteLength(text.slice(from, to));
     check(ascii ? 1 : to - from);
     if (bytes <= splitAbove) continue;
     const firstBreak = text.indexOf('\n', from);

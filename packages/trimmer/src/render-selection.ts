@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '@compaction/core';
 import {
   type JsonInventory,
   minifyRange,
@@ -103,7 +104,7 @@ export function renderSelection(
   const body = out.join('');
   return {
     body,
-    bodyBytes: Buffer.byteLength(body, 'utf8'),
+    bodyBytes: utf8ByteLength(body),
     unitsKept: r.unitsKept,
     unitsTotal: inventory.totalValues,
     cutShort: r.cutShort,

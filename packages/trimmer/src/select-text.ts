@@ -1,4 +1,4 @@
-import { formatLevelBreakdown, type LevelBreakdown } from '@compaction/core';
+import { formatLevelBreakdown, type LevelBreakdown, utf8ByteLength } from '@compaction/core';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
 import { rankByScore } from './rank-by-score.js';
@@ -94,7 +94,7 @@ export function selectText(input: {
   for (let i = 0; i < total; i++) {
     const from = starts[i]!;
     const to = i + 1 < total ? starts[i + 1]! : text.length;
-    sizes[i] = ascii ? to - from : Buffer.byteLength(text.slice(from, to), 'utf8');
+    sizes[i] = ascii ? to - from : utf8ByteLength(text.slice(from, to));
   }
   check(total);
 

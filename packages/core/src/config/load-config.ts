@@ -33,7 +33,7 @@ export interface LoadedConfig {
 export interface LoadConfigInput {
   /** Explicit options; each given value wins over the environment and the default. */
   options?: CompactionConfigOptions;
-  /** The environment to read. Default `process.env`, read at call time. */
+  /** The environment to read. Default `process.env`, read at call time (none where the runtime has no `process`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -152,7 +152,9 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
  * `ConfigError`, since the caller wrote it and must fix it.
  */
 export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
-  const env = input.env ?? process.env;
+  // `process` is Node's (and Bun's, and Deno's); browsers and edge runtimes have no environment.
+  const env =
+    input.env ?? (globalThis as { process?: { env: LoadConfigInput['env'] } }).process?.env ?? {};
   const config: Record<string, unknown> = {};
   const sources: Record<string, ConfigSource> = {};
   const warnings: ConfigWarning[] = [];

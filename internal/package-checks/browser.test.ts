@@ -1,0 +1,131 @@
+// The trimmer and the digest as a browser gets them: bundled by esbuild for the browser platform
+// (no Node built-ins, no Buffer, no process), then run in real headless Chromium on a real
+// fixture, with the WebAssembly paths in use. The page's answers must equal Node's.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fixturesAvailable, readFixture } from '@compaction/fixtures';
+import { build } from 'esbuild';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const runInCi = process.env.CI === 'true';
+if (!available && !runInCi) {
+  console.warn(
+    `browser.test: ${CHROMIUM} not found, skipping the browser bundle test (apt-get install chromium)`,
+  );
+}
+const ENTRY = fileURLToPath(new URL('./browser/compaction-in-browser.ts', import.meta.url));
+// 64-bit ids, non-ASCII text (the portable UTF-16 copy), and 630 KB: every wasm path works.
+const FIXTURE = 'bigint/twitter-search-results.json';
+const BUDGET = 8192;
+const QUERY = 'which tweets mention the 2012 Olympics?';
+
+interface PageAnswer {
+  hasBuffer: boolean;
+  hasProcess: boolean;
+  numberScanBackend: string;
+  tapeOk: boolean;
+  losslessOk: boolean;
+  trimmed: string;
+  trimmedBytes: number;
+  contentLost: boolean;
+  digest: string | null;
+}
+
+async function bundleForBrowser(): Promise<string> {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    globalName: 'Compaction',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    absWorkingDir: REPO_ROOT,
+  });
+  return result.outputFiles[0]!.text;
+}
+
+describe('the browser bundle', () => {
+  it('bundles for the browser platform without a Node built-in', async () => {
+    const bundle = await bundleForBrowser();
+    expect(bundle).toContain('WebAssembly');
+    expect(bundle).not.toMatch(/require\(["']node:/);
+    // Free uses of Node globals; a feature test through globalThis (globalThis.Buffer) is fine.
+    expect(bundle.match(/(?<![.\w$])(?:(?:Buffer|process)\s*\.|require\s*\()/g)).toBeNull();
+  }, 60_000);
+});
+
+describe.skipIf((!available && !runInCi) || !fixturesAvailable())('in headless Chromium', () => {
+  let browser: BrowserContext;
+  let profile: string;
+  let answer: PageAnswer;
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'compaction-chromium-'));
+    // A fresh profile each run (Playwright passes it as --user-data-dir).
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.setContent('<!doctype html><title>compaction</title>');
+    await page.addScriptTag({ content: await bundleForBrowser() });
+    answer = await page.evaluate(
+      ([text, budget, query]) =>
+        (
+          globalThis as unknown as { Compaction: { run(...args: unknown[]): PageAnswer } }
+        ).Compaction.run(text, budget, query),
+      [readFixture(FIXTURE), BUDGET, QUERY] as const,
+    );
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('runs where there is no Buffer and no process, on the WebAssembly paths', () => {
+    expect(answer.hasBuffer).toBe(false);
+    expect(answer.hasProcess).toBe(false);
+    expect(answer.numberScanBackend).toBe('wasm');
+    expect(answer.tapeOk).toBe(true);
+    expect(answer.losslessOk).toBe(true);
+  });
+
+  it('trims the fixture within its budget, saying it lost content, exactly as Node does', async () => {
+    const { createStructuralTrimmer } = await import('@compaction/trimmer');
+    const inNode = createStructuralTrimmer().trim(readFixture(FIXTURE), BUDGET, {
+      userQuery: QUERY,
+    });
+    expect(answer.trimmedBytes).toBeLessThanOrEqual(BUDGET);
+    expect(answer.contentLost).toBe(true);
+    expect(answer.trimmed).toBe(inNode.text);
+  });
+
+  it('digests the fixture exactly as Node does, 64-bit ids intact', async () => {
+    const { createDigester } = await import('@compaction/digest');
+    const inNode = createDigester().digest(readFixture(FIXTURE));
+    expect(inNode.ok).toBe(true);
+    expect(answer.digest).toBe(inNode.ok ? inNode.digest : null);
+    expect(answer.digest).toMatch(/\d{18,}/);
+  });
+});
