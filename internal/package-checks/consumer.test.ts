@@ -28,8 +28,20 @@ const REDIS = existsSync('/usr/bin/redis-server') || process.env.CI === 'true';
 // each installable combination.
 const PEERS =
   NODE_MAJOR >= 22
-    ? ['openai@^7', 'ioredis@^6', '@anthropic-ai/sdk@^1', '@opentelemetry/api@^1']
-    : ['openai@^6', 'ioredis@^6', '@anthropic-ai/sdk@^1', '@opentelemetry/api@^1'];
+    ? [
+        'openai@^7',
+        'ioredis@^6',
+        '@anthropic-ai/sdk@^1',
+        '@opentelemetry/api@^1',
+        'gpt-tokenizer@^4',
+      ]
+    : [
+        'openai@^6',
+        'ioredis@^6',
+        '@anthropic-ai/sdk@^1',
+        '@opentelemetry/api@^1',
+        'gpt-tokenizer@^4',
+      ];
 
 let scratch: string;
 let packed: PackedPackage[];

@@ -1,4 +1,4 @@
-import { estimateTokens, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import type { DevopsAgentRun } from './run-devops-agent.js';
 
 function kb(bytes: number): string {
@@ -22,8 +22,11 @@ function table(header: string[], rows: string[][]): string {
 /** The human-readable report of a run: one row per result, the continuation view, the answer. */
 export function formatRunReport(run: DevopsAgentRun): string {
   const out: string[] = [];
+  const counter = run.compaction.tokenCounter;
+  const tokens = (text: string) => counter.countTokens(text);
   out.push(
     '',
+    `Tokens counted with ${counter.name}.`,
     `Synthesis prompt (budget ${kb(run.compaction.synthesisBudgets.totalBytes)} in all, ${kb(run.compaction.synthesisBudgets.perResultBytes)} per result):`,
   );
   const rows = run.synthesis.sections.map((section) => {
@@ -42,16 +45,16 @@ export function formatRunReport(run: DevopsAgentRun): string {
       section.toolName ?? '',
       section.status === 'succeeded' ? `${kb(original)} → ${kb(view)}` : `— → ${kb(view)}`,
       section.status === 'succeeded'
-        ? `${estimateTokens(original)} → ${estimateTokens(view)}`
-        : `${estimateTokens(view)}`,
+        ? `${tokens(step.result ?? '')} → ${tokens(section.text)}`
+        : `${tokens(section.text)}`,
       decision,
       notes.length ? notes.join(', ') : section.metadata?.contentLost === false ? '(lossless)' : '',
       section.durationMs !== undefined ? `${section.durationMs.toFixed(0)} ms` : '',
     ];
   });
-  out.push(table(['step', 'tool', 'bytes', 'tokens (est.)', 'decision', 'notes', 'time'], rows));
+  out.push(table(['step', 'tool', 'bytes', 'tokens', 'decision', 'notes', 'time'], rows));
   out.push(
-    `total: ${kb(run.synthesis.bytes)} (~${estimateTokens(run.synthesis.bytes)} tokens) from ${kb(run.steps.reduce((s, step) => s + utf8ByteLength(step.result ?? ''), 0))} of results`,
+    `total: ${kb(run.synthesis.bytes)} (${tokens(run.synthesis.text)} tokens) from ${kb(run.steps.reduce((s, step) => s + utf8ByteLength(step.result ?? ''), 0))} of results`,
   );
 
   out.push(

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
+import { byteEstimateTokenCounter } from '@compaction/core';
 import { formatRunReport } from './format-run-report.js';
 import { modelFromEnv } from './model-from-env.js';
 import { runDevopsAgent } from './run-devops-agent.js';
@@ -16,6 +17,13 @@ if (aiClient) {
       'Every result is still compacted, disclosed and checked below; set a key to see distillation and map-reduce.',
   );
 }
+// gpt-tokenizer is optional: with it, routing and the report count o200k tokens exactly; without
+// it, UTF-8 bytes / 3.5, which undercounts logs and numbers.
+const tokenCounter = await import('@compaction/core/gpt-tokenizer').then(
+  ({ createGptTokenCounter }) => createGptTokenCounter(),
+  () => byteEstimateTokenCounter,
+);
+console.log(`Tokens: ${tokenCounter.name}`);
 // Full results go beside a session transcript in .demo/ (git-ignored), one session per run.
 const transcriptPath = join(
   process.cwd(),
@@ -26,6 +34,7 @@ const run = await runDevopsAgent({
   env,
   aiClient,
   transcriptPath,
+  tokenCounter,
   log: (line) => console.log(line),
 });
 console.log(formatRunReport(run));

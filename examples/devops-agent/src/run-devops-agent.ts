@@ -1,4 +1,4 @@
-import type { AIClient, CompactionTelemetry, JsonValue } from '@compaction/core';
+import type { AIClient, CompactionTelemetry, JsonValue, TokenCounter } from '@compaction/core';
 import type { PlanningSection, StepRecord } from '@compaction/digest';
 import {
   type Compaction,
@@ -44,6 +44,8 @@ export interface DevopsAgentSettings {
   telemetry?: CompactionTelemetry;
   /** Session transcript path: full results are stored beside it as artifacts. Default none. */
   transcriptPath?: string;
+  /** Counts tokens for routing and for the report. Default: UTF-8 bytes / 3.5. */
+  tokenCounter?: TokenCounter;
 }
 
 const DEFAULT_QUESTION =
@@ -193,6 +195,7 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
     env: settings.env,
     aiClient: settings.aiClient,
     telemetry: settings.telemetry,
+    ...(settings.tokenCounter ? { tokenCounter: settings.tokenCounter } : {}),
     ...(settings.transcriptPath ? { transcriptPath: settings.transcriptPath } : {}),
   });
   const steps: StepRecord[] = [];

@@ -126,6 +126,11 @@ export {
   SPAN_NAMES,
 } from './telemetry-names.js';
 export {
+  byteEstimateTokenCounter,
+  countTokensForLimit,
+  type TokenCounter,
+} from './token-counter.js';
+export {
   type CompactedToolResult,
   createToolResultViews,
   type ToolResultView,

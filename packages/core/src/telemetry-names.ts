@@ -117,6 +117,7 @@ export const ATTRIBUTE_NAMES = {
   distilledBytes: 'compaction.distilled_bytes',
   cachedBytes: 'compaction.cached_bytes',
   estimatedTokens: 'compaction.estimated_tokens',
+  tokenCounter: 'compaction.token_counter',
   chunksTotal: 'compaction.chunks_total',
   chunksCompleted: 'compaction.chunks_completed',
   combinedBytes: 'compaction.combined_bytes',

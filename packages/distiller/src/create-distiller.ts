@@ -4,11 +4,12 @@ import {
   ATTRIBUTE_NAMES,
   assertSize,
   assertString,
+  byteEstimateTokenCounter,
   type CompactionTelemetry,
   createShouldStop,
+  countTokensForLimit,
   type DistillCache,
   EVENT_NAMES,
-  estimateTokens,
   InvalidArgumentError,
   loadConfig,
   METRIC_NAMES,
@@ -19,6 +20,7 @@ import {
   type ResultTrimMetadata,
   SPAN_NAMES,
   type TelemetrySpan,
+  type TokenCounter,
   utf8ByteLength,
 } from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
@@ -87,8 +89,14 @@ export interface DistillerSettings {
   cacheTtlMs?: number;
   /** Wall-clock bound on one compaction in milliseconds; 0 disables. Default 45000. `COMPACTION_RESULT_DISTILL_DEADLINE`. */
   deadlineMs?: number;
-  /** Estimated tokens above which a result map-reduces. Default 150000. `COMPACTION_RESULT_DISTILL_CONTEXT_TOKENS`. */
+  /** Tokens (as `tokenCounter` counts them) above which a result map-reduces. Default 150000. `COMPACTION_RESULT_DISTILL_CONTEXT_TOKENS`. */
   contextTokens?: number;
+  /**
+   * Counts tokens for `contextTokens`, for a result and for the combined extracts before the
+   * reduce call. Default `byteEstimateTokenCounter` (UTF-8 bytes / 3.5), which undercounts logs
+   * and numbers; `createGptTokenCounter()` from `@compaction/core/gpt-tokenizer` counts exactly.
+   */
+  tokenCounter?: TokenCounter;
   /** Size above which a result map-reduces regardless of tokens; 0 disables; below `prefilterBytes` it is ignored with a warning. Default 0. `COMPACTION_RESULT_DISTILL_MAPREDUCE_THRESHOLD`. */
   mapReduceThresholdBytes?: number;
   /** Segment calls in flight at once. Default 8. `COMPACTION_RESULT_DISTILL_MAP_CONCURRENCY`. */
@@ -244,6 +252,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     settings.trimmer ?? createStructuralTrimmer({ preserveKeys: [...resolved.preserveKeys] });
   const client = settings.client;
   const cache = settings.cache;
+  const tokenCounter = settings.tokenCounter ?? byteEstimateTokenCounter;
   const now = settings.now ?? (() => performance.now());
   const llmDebug =
     settings.llmDebug === true
@@ -267,6 +276,8 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     contextTokens: resolved.contextTokens,
     mapReduceThresholdBytes: resolved.mapReduceThresholdBytes,
     preserveKeys: resolved.preserveKeys.map((key) => key.toLowerCase()).sort(),
+    // Another counter may route differently; the default keeps existing keys.
+    ...(settings.tokenCounter ? { tokenCounter: tokenCounter.name } : {}),
   };
 
   const mirror = async (processed: ProcessedResult, originalBytes: number) => {
@@ -377,11 +388,17 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         },
         onProgress: settings.onProgress,
         distillSystem,
+        tokenCounter,
         floor,
         call: (input) => caller.call(input),
       };
 
-      const estimatedTokens = estimateTokens(originalBytes);
+      const estimatedTokens = countTokensForLimit(
+        tokenCounter,
+        result,
+        originalBytes,
+        resolved.contextTokens,
+      );
       const route =
         estimatedTokens > resolved.contextTokens
           ? 'context'
@@ -395,6 +412,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
           [ATTRIBUTE_NAMES.reason]: route,
           [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
           [ATTRIBUTE_NAMES.estimatedTokens]: estimatedTokens,
+          [ATTRIBUTE_NAMES.tokenCounter]: tokenCounter.name,
         });
         outcome = await runMapReduce(run);
       } else {

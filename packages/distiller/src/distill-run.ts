@@ -3,6 +3,7 @@ import type {
   ProcessedResult,
   ResultProcessorContext,
   TelemetrySpan,
+  TokenCounter,
 } from '@compaction/core';
 import type {
   DistillProgress,
@@ -42,4 +43,6 @@ export interface DistillRun {
   readonly llmInputBytes: number;
   onProgress: ((progress: DistillProgress) => void) | undefined;
   distillSystem: string;
+  /** Counts tokens against `settings.contextTokens`. */
+  tokenCounter: TokenCounter;
 }

@@ -1,9 +1,9 @@
 import {
   ATTRIBUTE_NAMES,
   type CombineTruncatedReason,
+  countTokensForLimit,
   disclosureNotes,
   EVENT_NAMES,
-  estimateTokens,
   type ResultTrimMetadata,
   utf8ByteLength,
 } from '@compaction/core';
@@ -109,7 +109,10 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
     body = finished[0]!.text;
   } else if (signal.aborted) {
     reduceProblem = 'reduce_failed';
-  } else if (estimateTokens(combinedBytes) > settings.contextTokens) {
+  } else if (
+    countTokensForLimit(run.tokenCounter, combined, combinedBytes, settings.contextTokens) >
+    settings.contextTokens
+  ) {
     reduceProblem = 'over_context';
   } else {
     try {

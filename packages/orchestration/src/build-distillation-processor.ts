@@ -3,6 +3,7 @@ import type {
   CompactionConfig,
   CompactionTelemetry,
   DistillCache,
+  TokenCounter,
 } from '@compaction/core';
 import {
   createDistiller,
@@ -30,6 +31,8 @@ export interface DistillationProcessorInput {
   onWarning?: (message: string) => void;
   /** Monotonic clock in milliseconds for the deadline. Default `performance.now`. */
   now?: () => number;
+  /** Counts tokens for the distiller's context check. Default: UTF-8 bytes / 3.5. */
+  tokenCounter?: TokenCounter;
 }
 
 /**
@@ -59,6 +62,7 @@ export function buildDistillationProcessor(
     cacheTtlMs: config.distill.cacheTtlMs,
     deadlineMs: config.distill.deadlineMs,
     contextTokens: config.distill.contextTokens,
+    tokenCounter: input.tokenCounter,
     mapReduceThresholdBytes: config.distill.mapReduceThresholdBytes,
     mapConcurrency: config.distill.mapConcurrency,
     preserveKeys: config.trim.preserveKeys,

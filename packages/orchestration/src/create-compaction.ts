@@ -2,6 +2,7 @@ import { createModelCallLog } from '@compaction/artifacts';
 import {
   type AgentInputProcessor,
   type AIClient,
+  byteEstimateTokenCounter,
   type CompactionConfig,
   type CompactionConfigOptions,
   type CompactionTelemetry,
@@ -12,6 +13,7 @@ import {
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
+  type TokenCounter,
   utf8ByteLength,
 } from '@compaction/core';
 import {
@@ -74,6 +76,13 @@ export interface CreateCompactionSettings {
    * shares of it (a quarter in all, a twelfth per result) instead of the fixed byte budgets.
    */
   contextWindowTokens?: number;
+  /**
+   * Counts tokens for the distiller's context check (`distill.contextTokens`): which results
+   * map-reduce, and whether the extracts fit one reduce call. Default `byteEstimateTokenCounter`
+   * (UTF-8 bytes / 3.5); `createGptTokenCounter()` from `@compaction/core/gpt-tokenizer` counts
+   * exactly. `tokenCounter.name` on the result says which one is used.
+   */
+  tokenCounter?: TokenCounter;
   /** Which inputs of failed attempts may appear in prompts. Default: all. */
   failedOperationInputPolicy?: FailedOperationInputPolicy;
   /** Receives configuration warnings. Default: collected in `warnings` only. */
@@ -118,6 +127,8 @@ export interface Compaction {
   readonly agentInputProcessor: AgentInputProcessor;
   /** Continuation planning-section renderer. */
   readonly continuation: PlanningSectionRenderer;
+  /** What counts tokens for routing (`name` says which). */
+  readonly tokenCounter: TokenCounter;
   /** Synthesis budgets in effect, in bytes. */
   readonly synthesisBudgets: { totalBytes: number; perResultBytes: number };
   /** Whether a synthesis result of this size will be sent to a model. */
@@ -210,6 +221,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       llmDebug,
       onWarning: warn,
       now: settings.now,
+      tokenCounter: settings.tokenCounter,
     });
   // Every compaction, with a model or without, is bounded by the deadline: the synchronous
   // trimmer and digest see it through the shouldStop poll.
@@ -273,6 +285,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     sourceProcessor,
     agentInputProcessor,
     continuation,
+    tokenCounter: settings.tokenCounter ?? byteEstimateTokenCounter,
     synthesisBudgets,
     willDistill,
     usesSchemaMapping: (bytes) =>

@@ -1,0 +1,5 @@
+export {
+  createGptTokenCounter,
+  type GptTokenCounterSettings,
+  type GptTokenizerModule,
+} from './create-gpt-token-counter.js';
