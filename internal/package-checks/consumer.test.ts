@@ -331,7 +331,7 @@ describe('the CLI installed without its optional peers', () => {
     );
     expect(distill.code).toBe(1);
     expect(distill.stderr).toContain(
-      'compaction distill --provider openai needs openai, an optional peer of @compaction/cli that is not installed: npm install openai beside @compaction/cli',
+      'the openai provider needs openai, an optional peer of @compaction/cli that is not installed: npm install openai beside @compaction/cli',
     );
     const otel = await attempt(bin(), ['--otel', 'trim', 'pods.json'], dir);
     expect(otel.code).toBe(1);
