@@ -20,6 +20,15 @@ if (!available && !runInCi) {
   );
 }
 const ENTRY = fileURLToPath(new URL('./browser/compaction-in-browser.ts', import.meta.url));
+// The artifacts package needs Node for its store; its excerpt must not, so it is bundled alone.
+const EXCERPT = join(REPO_ROOT, 'packages/artifacts/dist/excerpt.js');
+const LOG_FIXTURE = 'logs/loghub-OpenSSH_2k.log';
+const EXCERPT_SOURCE = {
+  totalChars: 0,
+  totalBytes: 0,
+  digest: '0'.repeat(64),
+  file: 'runs/s1.artifacts/op-7.txt',
+};
 // 64-bit ids, non-ASCII text (the portable UTF-16 copy), and 630 KB: every wasm path works.
 const FIXTURE = 'bigint/twitter-search-results.json';
 const BUDGET = 8192;
@@ -37,13 +46,13 @@ interface PageAnswer {
   digest: string | null;
 }
 
-async function bundleForBrowser(): Promise<string> {
+async function bundleForBrowser(entry = ENTRY, globalName = 'Compaction'): Promise<string> {
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     platform: 'browser',
     format: 'iife',
-    globalName: 'Compaction',
+    globalName,
     target: 'es2022',
     write: false,
     logLevel: 'silent',
@@ -53,12 +62,14 @@ async function bundleForBrowser(): Promise<string> {
 }
 
 describe('the browser bundle', () => {
-  it('bundles for the browser platform without a Node built-in', async () => {
+  it('bundles core, the trimmer, the digest and the excerpt without a Node built-in', async () => {
     const bundle = await bundleForBrowser();
     expect(bundle).toContain('WebAssembly');
-    expect(bundle).not.toMatch(/require\(["']node:/);
-    // Free uses of Node globals; a feature test through globalThis (globalThis.Buffer) is fine.
-    expect(bundle.match(/(?<![.\w$])(?:(?:Buffer|process)\s*\.|require\s*\()/g)).toBeNull();
+    for (const text of [bundle, await bundleForBrowser(EXCERPT, 'CompactionExcerpt')]) {
+      expect(text).not.toMatch(/require\(["']node:/);
+      // Free uses of Node globals; a feature test through globalThis (globalThis.Buffer) is fine.
+      expect(text.match(/(?<![.\w$])(?:(?:Buffer|process)\s*\.|require\s*\()/g)).toBeNull();
+    }
   }, 60_000);
 });
 
@@ -66,6 +77,9 @@ describe.skipIf((!available && !runInCi) || !fixturesAvailable())('in headless C
   let browser: BrowserContext;
   let profile: string;
   let answer: PageAnswer;
+  let excerptText: string;
+  const log = () => readFixture(LOG_FIXTURE);
+  const source = () => ({ ...EXCERPT_SOURCE, totalChars: log().length, totalBytes: log().length });
 
   beforeAll(async () => {
     profile = mkdtempSync(join(tmpdir(), 'compaction-chromium-'));
@@ -94,6 +108,16 @@ describe.skipIf((!available && !runInCi) || !fixturesAvailable())('in headless C
           globalThis as unknown as { Compaction: { run(...args: unknown[]): PageAnswer } }
         ).Compaction.run(text, budget, query),
       [readFixture(FIXTURE), BUDGET, QUERY] as const,
+    );
+    await page.addScriptTag({ content: await bundleForBrowser(EXCERPT, 'CompactionExcerpt') });
+    excerptText = await page.evaluate(
+      ([text, excerptSource]) =>
+        (
+          globalThis as unknown as {
+            CompactionExcerpt: { excerpt(...args: unknown[]): { text: string } };
+          }
+        ).CompactionExcerpt.excerpt(text, 2000, excerptSource, { maxBytes: 4000 }).text,
+      [log(), source()] as const,
     );
     expect(errors).toEqual([]);
   }, 120_000);
@@ -127,5 +151,13 @@ describe.skipIf((!available && !runInCi) || !fixturesAvailable())('in headless C
     expect(inNode.ok).toBe(true);
     expect(answer.digest).toBe(inNode.ok ? inNode.digest : null);
     expect(answer.digest).toMatch(/\d{18,}/);
+  });
+
+  it('cuts the same excerpt of a real log as Node, marker and byte limit included', async () => {
+    const { excerpt } = await import('@compaction/artifacts');
+    const inNode = excerpt(log(), 2000, source(), { maxBytes: 4000 });
+    expect(excerptText).toBe(inNode.text);
+    expect(excerptText).toContain('full result: op-7.txt sha256 ');
+    expect(new TextEncoder().encode(excerptText).length).toBeLessThanOrEqual(4000);
   });
 });

@@ -1,5 +1,9 @@
-import { basename } from 'node:path';
 import { assertSize, InvalidArgumentError } from '@compaction/core';
+
+/** The last segment of a path, `/` or `\\` separated: the excerpt runs where `node:path` does not. */
+function fileName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
 
 /** What the marker line says about the whole result. */
 export interface ExcerptSource {
@@ -90,7 +94,7 @@ export function excerptMarker(elidedChars: number, source: ExcerptSource): strin
   assertExcerptSource(source);
   const amount = `elided ${formatCount(elidedChars)} chars (${formatCount(source.totalBytes)} bytes total)`;
   if (source.file !== undefined) {
-    return `[... ${amount}; full result: ${basename(source.file)} sha256 ${source.digest} ...]`;
+    return `[... ${amount}; full result: ${fileName(source.file)} sha256 ${source.digest} ...]`;
   }
   const reason = oneLine(source.notStoredReason ?? 'no session');
   return `[... ${amount}; full result not stored (${reason}), sha256 ${source.digest} ...]`;

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@compaction/core';
+import { InvalidArgumentError, utf8ByteLength } from '@compaction/core';
 import { countGraphemes } from './count-graphemes.js';
 import { assertExcerptSource, type ExcerptSource, excerptMarker } from './excerpt-marker.js';
 import {
@@ -128,7 +128,7 @@ export function excerpt(
   if (
     count !== undefined &&
     count <= budget &&
-    (maxBytes === undefined || Buffer.byteLength(text) <= maxBytes)
+    (maxBytes === undefined || utf8ByteLength(text) <= maxBytes)
   ) {
     return {
       text,
@@ -205,7 +205,7 @@ export function assembleExcerpt(
     };
   };
   const fitsBytes = (candidate: Excerpt) =>
-    maxBytes === undefined || Buffer.byteLength(candidate.text) <= maxBytes;
+    maxBytes === undefined || utf8ByteLength(candidate.text) <= maxBytes;
   let best = build(keep);
   if (fitsBytes(best)) return best;
   // Bytes grow with the chars kept: the largest keep that fits, by bisection over the runs
@@ -216,7 +216,7 @@ export function assembleExcerpt(
   if (!fitsBytes(best)) {
     throw new InvalidArgumentError({
       argument: 'maxBytes',
-      message: `maxBytes of ${maxBytes} is below the ${Buffer.byteLength(best.text)} bytes the excerpt marker needs`,
+      message: `maxBytes of ${maxBytes} is below the ${utf8ByteLength(best.text)} bytes the excerpt marker needs`,
     });
   }
   while (low < high) {
