@@ -50,6 +50,18 @@ function tarballs(names?: readonly string[]): string[] {
   return packed.filter((pkg) => !names || names.includes(pkg.name)).map((pkg) => pkg.tarball);
 }
 
+/** `name` and every published package it depends on, as the packed manifests say. */
+function withDependencies(name: string, into = new Set<string>()): string[] {
+  into.add(name);
+  const pkg = packed.find((candidate) => candidate.name === name)!;
+  const manifest = JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    if (packed.some((candidate) => candidate.name === dependency) && !into.has(dependency))
+      withDependencies(dependency, into);
+  }
+  return [...into];
+}
+
 /** A fresh npm project with the given packages installed, as `npm install` leaves it. */
 async function createProject(
   name: string,
@@ -124,7 +136,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+}, 180_000);
 
 describe(`the packed packages in a new npm project (Node ${process.versions.node})`, () => {
   let app: string;
@@ -286,11 +298,9 @@ describe('the CLI installed without its optional peers', () => {
   const bin = () => join(dir, 'node_modules/.bin/compaction');
 
   beforeAll(async () => {
-    dir = await createProject(
-      'cli-only',
-      tarballs().filter((tarball) => !tarball.includes('ai-sdk')),
-      ['--prefer-offline'],
-    );
+    dir = await createProject('cli-only', tarballs(withDependencies('@compaction/cli')), [
+      '--prefer-offline',
+    ]);
     writeFileSync(
       join(dir, 'pods.json'),
       JSON.stringify({

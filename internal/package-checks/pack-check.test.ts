@@ -2,22 +2,20 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPackageFolder, packAndCheck, REPO_ROOT } from './index.js';
+import { checkPackageFolder, packAndCheck, publishedPackages, REPO_ROOT } from './index.js';
 
 describe('the pack check', () => {
   it('passes every published tarball as pnpm pack writes it', async () => {
     const results = await packAndCheck();
-    expect(results.map((result) => result.name)).toEqual([
-      '@compaction/ai-sdk',
-      '@compaction/artifacts',
-      '@compaction/cli',
-      '@compaction/core',
-      '@compaction/digest',
-      '@compaction/distiller',
-      '@compaction/mcp',
-      '@compaction/orchestration',
-      '@compaction/trimmer',
-    ]);
+    const names = results.map((result) => result.name);
+    expect(names).toEqual(
+      publishedPackages()
+        .map((pkg) => pkg.name)
+        .sort(),
+    );
+    expect(names).toEqual(
+      expect.arrayContaining(['@compaction/core', '@compaction/trimmer', '@compaction/cli']),
+    );
     expect(results.flatMap((result) => result.problems)).toEqual([]);
   }, 180_000);
 
