@@ -47,11 +47,9 @@ describe('the AI SDK middleware on an edge runtime', () => {
 
   it('compacts a 2 MB tool result where only web-platform globals exist', async () => {
     const code = await bundle();
-    // What an edge runtime (Vercel Edge, Cloudflare Workers, Deno) offers: no process or
-    // require. Buffer is still lent while core's byte counting uses it (issue 15 moves core to
-    // TextEncoder); the middleware itself uses none.
+    // What an edge runtime (Vercel Edge, Cloudflare Workers, Deno) offers: no process,
+    // require or Buffer.
     const sandbox: Record<string, unknown> = {
-      Buffer,
       TextEncoder,
       TextDecoder,
       crypto: globalThis.crypto,
