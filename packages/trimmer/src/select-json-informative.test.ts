@@ -76,6 +76,51 @@ describe('information-first selection: every record named first', () => {
     });
   });
 
+  describe('the records note says what a reader can rely on, at every budget', () => {
+    // 300 pods of two fields; every pod is Running, so `phase` is what gets dropped.
+    const json = JSON.stringify({
+      items: Array.from({ length: 300 }, (_, i) => ({ name: `pod-${i}`, phase: 'Running' })),
+    });
+    const noteAt = (budget: number) => {
+      const view = trimmer.trim(json, budget);
+      expectHonestView(view, json, budget);
+      const note = trailingDisclosureNotes(view.text)[0]!.text;
+      const body = viewBody(view);
+      const named = Array.from({ length: 300 }, (_, i) => `"pod-${i}"`).filter((name) =>
+        body.includes(name),
+      ).length;
+      return { note, named, records: parseRecordCoverage(note), body };
+    };
+
+    it.each([600, 1200, 3000])(
+      'at %i bytes: named of total, whole, and phase=Running dropped',
+      (budget) => {
+        const { note, named, records, body } = noteAt(budget);
+        expect(body).not.toContain('"phase"');
+        expect(records).toMatchObject({ named, total: 300, whole: 0 });
+        expect(named).toBeGreaterThan(0);
+        // The constant field once, with its value, as dropped from every record: never "has"
+        // and "lacks" the same field.
+        expect(records!.constant).toEqual([{ field: 'phase', value: 'Running' }]);
+        expect(records!.droppedFields ?? []).not.toContain('phase');
+        expect(note).not.toMatch(/every record (has|lacks)/);
+        expect(note.match(/phase=Running/g)!.length).toBeLessThanOrEqual(2);
+        // What the left-out pods were: all Running.
+        const omitted = records!.omitted ?? [];
+        expect(
+          omitted.reduce((sum, entry) => sum + entry.count, 0) + (records!.omittedMore ?? 0),
+        ).toBe(300 - named);
+      },
+    );
+
+    it('keeps the segment, shortened rather than dropped, down to the smallest budget', () => {
+      for (let budget = 256; budget <= 4000; budget += 97) {
+        const { named, records } = noteAt(budget);
+        expect(records, `records segment at ${budget}`).toMatchObject({ named, total: 300 });
+      }
+    });
+  });
+
   it('names as many as fit, in order, and says how many and what was left out', () => {
     const { json, names } = podList(400);
     const view = trimmer.trim(json, 4000);

@@ -492,7 +492,7 @@ function constantFields(
   analysis: RecordAnalysis,
   group: RecordGroup,
   shownAny: Uint8Array,
-): Array<{ field: string; value: string }> {
+): Array<{ field: string; value: string; state: boolean }> {
   const { signatures, values, distinct, presence } = analysis;
   const records = group.records.length;
   const found: Array<{ s: number; rank: number }> = [];
@@ -511,14 +511,37 @@ function constantFields(
     found.push({ s, rank: (state ? 0 : 10) + depth });
   }
   found.sort((a, b) => a.rank - b.rank || a.s - b.s);
-  return found.slice(0, 3).map(({ s }) => {
+  return found.slice(0, 3).map(({ s, rank }) => {
     const u = signatures.first[s]!;
     const value = inventory.text.slice(inventory.start[u]!, inventory.end[u]!);
     return {
       field: signaturePath(inventory, analysis, s, group.sig),
       value: value.startsWith('"') ? value.slice(1, -1) : value,
+      state: rank < 10,
     };
   });
+}
+
+/** The list the records note tells of: the biggest of the document's lists, if any. */
+function mainGroup(analysis: RecordAnalysis): RecordGroup | undefined {
+  const groups = analysis.groups.filter((group) => group.primary);
+  if (groups.length === 0) return undefined;
+  return groups.reduce((best, g) => (g.bytes > best.bytes ? g : best));
+}
+
+/**
+ * The head of the records note of any view of this document, at its longest (every record
+ * named and whole), or `undefined` when the document has no list: what the note must hold room
+ * for before anything is selected.
+ */
+export function recordsHead(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+): RecordCoverage | undefined {
+  const group = mainGroup(analysis);
+  if (!group) return undefined;
+  const total = group.records.length;
+  return { path: signaturePath(inventory, analysis, group.sig), total, named: total, whole: total };
 }
 
 function coverage(
@@ -526,9 +549,8 @@ function coverage(
   analysis: RecordAnalysis,
   ledger: SelectionLedger,
 ): RecordCoverage | undefined {
-  const groups = analysis.groups.filter((group) => group.primary);
-  if (groups.length === 0) return undefined;
-  const group = groups.reduce((best, g) => (g.bytes > best.bytes ? g : best));
+  const group = mainGroup(analysis);
+  if (!group) return undefined;
   const { state, covered } = ledger;
   const shown = (u: number) => covered[u] === 1 || state[u] !== DROPPED;
   let named = 0;
@@ -551,14 +573,19 @@ function coverage(
     omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
   }
   const omitted: Array<{ count: number; field: string; value: string }> = [];
+  // Records left out without a value to tell them by are counted all the same.
+  let omittedMore = 0;
   if (firstState >= 0) {
     const field = signaturePath(inventory, analysis, firstState, group.sig);
     for (const [value, count] of [...omittedByValue.entries()].sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
     )) {
-      if (value === '') continue;
-      omitted.push({ count, field, value: value.startsWith('"') ? value.slice(1, -1) : value });
+      if (value === '') omittedMore += count;
+      else
+        omitted.push({ count, field, value: value.startsWith('"') ? value.slice(1, -1) : value });
     }
+  } else {
+    omittedMore = group.records.length - named;
   }
   // Fields no record shows: the outermost such, among those most records have.
   const { signatures } = analysis;
@@ -615,15 +642,27 @@ function coverage(
     dropped.push({ s, bytes: bytes[s]! });
   }
   dropped.sort((a, b) => b.bytes - a.bytes || a.s - b.s);
-  return {
+  const constant = constantFields(inventory, analysis, group, shownAny);
+  // With no state that varies, the left-out records are told by a state every record shares.
+  const sharedState = constant.find((entry) => entry.state);
+  if (omittedMore > 0 && firstState < 0 && sharedState) {
+    omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
+    omittedMore = 0;
+  }
+  const told = new Set(constant.map((entry) => entry.field));
+  const records: RecordCoverage = {
     path: signaturePath(inventory, analysis, group.sig),
     total: group.records.length,
     named,
     whole,
-    constant: constantFields(inventory, analysis, group, shownAny),
-    droppedFields: dropped.map((entry) => signaturePath(inventory, analysis, entry.s, group.sig)),
+    constant: constant.map(({ field, value }) => ({ field, value })),
+    droppedFields: dropped
+      .map((entry) => signaturePath(inventory, analysis, entry.s, group.sig))
+      .filter((field) => !told.has(field)),
     omitted,
   };
+  if (omittedMore > 0) records.omittedMore = omittedMore;
+  return records;
 }
 
 /**

@@ -29,7 +29,7 @@ import {
 import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
 import { cutRootString, type JsonSelection } from './render-selection.js';
 import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
-import { selectJsonInformative } from './select-json-informative.js';
+import { recordsHead, selectJsonInformative } from './select-json-informative.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './stop-check.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
@@ -68,32 +68,81 @@ interface LossyView {
   recordRoom?: number;
 }
 
+/** Note bytes held back beyond the records head for one dropped field and one kind left out. */
+const RECORD_NOTE_FLOOR_EXTRA = 80;
+
 /**
  * Note bytes held back for the records segment of a JSON view of a list: a twentieth of the
- * budget, at most 360 (a segment that does not fit is shortened, then left out). It grows with
- * the budget more slowly than the budget does, so the body's budget never shrinks as the
- * budget grows.
+ * budget, at most 360, and never less than the segment's head (`head`, at its longest) plus
+ * room for one dropped field and one kind of record left out — unless that is more than a
+ * fifth of the budget. It grows with the budget more slowly than the budget does, so the
+ * body's budget does not shrink as the budget grows.
  */
-function recordNoteRoom(budget: number): number {
-  return Math.min(360, Math.floor(budget * 0.05));
+function recordNoteRoom(budget: number, head: RecordCoverage): number {
+  const floor = utf8ByteLength(formatRecordCoverage(head)) + RECORD_NOTE_FLOOR_EXTRA;
+  return Math.max(
+    Math.min(360, Math.floor(budget * 0.05)),
+    Math.min(floor, Math.floor(budget / 5)),
+  );
 }
 
 /**
- * `records` shortened until its segment fits `room`: the fields no record shows go first, then
- * the constant fields, then the kinds of records left out; then the whole segment.
+ * `records` shortened until its segment fits `room`, gracefully: the lists lose their last
+ * entries first (fields no record shows, then constant fields, then kinds of records left
+ * out), each down to one, a `+N more` saying how many went; then the path; then the last kind
+ * left out; then the last dropped field, its `+N more` last. The named, whole and total counts always stay;
+ * `undefined` only when even they do not fit.
  */
 function fitRecords(records: RecordCoverage | undefined, room: number): RecordCoverage | undefined {
   if (!records) return undefined;
-  const droppedFields = (records.droppedFields ?? []).slice(0, 4);
-  const omitted = (records.omitted ?? []).slice(0, 3);
-  const constant = (records.constant ?? []).slice(0, 3);
-  const fitted = (): RecordCoverage => ({ ...records, constant, droppedFields, omitted });
+  const constant = [...(records.constant ?? [])];
+  const droppedFields = [...(records.droppedFields ?? [])];
+  const omitted = [...(records.omitted ?? [])];
+  let droppedMore = records.droppedMore ?? 0;
+  let omittedMore = records.omittedMore ?? 0;
+  let path = records.path;
+  const fitted = (): RecordCoverage => {
+    const result: RecordCoverage = { ...records, path, constant, droppedFields, omitted };
+    delete result.droppedMore;
+    delete result.omittedMore;
+    if (droppedMore > 0) result.droppedMore = droppedMore;
+    if (omittedMore > 0) result.omittedMore = omittedMore;
+    return result;
+  };
   const size = () => utf8ByteLength(formatRecordCoverage(fitted()));
-  while (size() > room && omitted.length + droppedFields.length + constant.length > 0) {
-    // What was left out matters most to a reader, then what every record has.
+  const popDropped = () => {
     if (droppedFields.length > 0) droppedFields.pop();
-    else if (constant.length > 0) constant.pop();
-    else omitted.pop();
+    else constant.pop();
+    droppedMore++;
+  };
+  const popOmitted = () => {
+    omittedMore += omitted.pop()!.count;
+  };
+  // At most three of each kind of entry, whatever the room.
+  while (constant.length > 3) {
+    constant.pop();
+    droppedMore++;
+  }
+  while (droppedFields.length > 4) {
+    droppedFields.pop();
+    droppedMore++;
+  }
+  while (omitted.length > 3) popOmitted();
+  while (size() > room) {
+    const listed = constant.length + droppedFields.length;
+    if (listed > 1) popDropped();
+    else if (omitted.length > 1) popOmitted();
+    else if (path !== '') path = '';
+    else if (omitted.length > 0) popOmitted();
+    // How many were left out is the total less the named: the marker says nothing more.
+    else if (omittedMore > 0) omittedMore = 0;
+    else if (listed > 0) popDropped();
+    else if (droppedMore > 0) droppedMore = 0;
+    else break;
+  }
+  if (path === '' && records.path !== '') {
+    path = records.path;
+    if (size() > room) path = '';
   }
   return size() <= room ? fitted() : undefined;
 }
@@ -288,7 +337,8 @@ function jsonView(
     selection = selectJsonBreadthFirst(inventory, bodyBudget, hits, options, check);
   } else {
     const analysis = analyzeRecords(inventory, check);
-    if (analysis.groups.some((group) => group.primary)) recordRoom = recordNoteRoom(budget);
+    const head = recordsHead(inventory, analysis);
+    if (head) recordRoom = recordNoteRoom(budget, head);
     selection = selectJsonInformative(inventory, bodyBudget - recordRoom, hits, analysis, check);
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';

@@ -30,7 +30,7 @@ describe('record coverage segment', () => {
       records: example,
     });
     expect(note).toBe(
-      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named, 2 whole at items[]; every record has involvedObject.namespace=kube-system; every record lacks metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
+      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named, 2 whole at items[]; dropped from every record: involvedObject.namespace=kube-system, metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
     );
     expect(disclosureNoteKind(note)).toBe('trimmed');
     expect(parseRecordCoverage(note)).toEqual(example);
@@ -50,6 +50,60 @@ describe('record coverage segment', () => {
     expect(formatRecordCoverage(undefined)).toBe('');
   });
 
+  it('tells a constant field once, as dropped from every record with its one value', () => {
+    // The field is both constant and shown by no record: one statement, not "has" and "lacks".
+    const note = disclosureNotes.trimmedRecords({
+      kept: 297,
+      total: 901,
+      unit: 'fields',
+      budgetBytes: 3000,
+      records: {
+        path: 'items[]',
+        total: 300,
+        named: 148,
+        whole: 0,
+        constant: [{ field: 'phase', value: 'Running' }],
+        droppedFields: ['phase', 'labels'],
+      },
+    });
+    expect(note).toContain('; dropped from every record: phase=Running, labels;');
+    expect(note.match(/phase/g)).toHaveLength(1);
+    expect(parseRecordCoverage(note)).toEqual({
+      path: 'items[]',
+      total: 300,
+      named: 148,
+      whole: 0,
+      constant: [{ field: 'phase', value: 'Running' }],
+      droppedFields: ['labels'],
+    });
+  });
+
+  it('says how much a shortened list left out, and parses without the path', () => {
+    const records: RecordCoverage = {
+      path: '',
+      total: 300,
+      named: 17,
+      whole: 0,
+      constant: [{ field: 'phase', value: 'Running' }],
+      droppedMore: 3,
+      omitted: [{ count: 280, field: 'phase', value: 'Running' }],
+      omittedMore: 3,
+    };
+    const segment = formatRecordCoverage(records);
+    expect(segment).toBe(
+      '; records 17/300 named, 0 whole; dropped from every record: phase=Running, +3 more; omitted 280 with phase=Running, +3 more',
+    );
+    const note = disclosureNotes.severelyReduced({
+      keptBytes: 400,
+      originalBytes: 11_001,
+      records,
+    });
+    expect(parseRecordCoverage(note)).toEqual(records);
+    expect(
+      parseRecordCoverage(formatRecordCoverage({ ...records, omitted: [], constant: [] }) + ']'),
+    ).toEqual({ path: '', total: 300, named: 17, whole: 0, droppedMore: 3, omittedMore: 3 });
+  });
+
   it('keeps data from breaking the line or the syntax', () => {
     fc.assert(
       fc.property(
@@ -62,9 +116,11 @@ describe('record coverage segment', () => {
             total: count + 1,
             named: count,
             whole: 0,
-            droppedFields: [field, value],
+            droppedFields: [`d${field}`, `e${value}`],
+            droppedMore: count,
             omitted: [{ count, field, value }],
-            constant: [{ field, value }],
+            omittedMore: count + 1,
+            constant: [{ field: `c${field}`, value }],
           };
           const note = disclosureNotes.trimmedRecords({
             kept: 1,
@@ -81,6 +137,8 @@ describe('record coverage segment', () => {
           expect(parsed.omitted).toHaveLength(1);
           expect(parsed.omitted![0]!.count).toBe(count);
           expect(parsed.constant).toHaveLength(1);
+          expect(parsed.droppedMore ?? 0).toBe(count);
+          expect(parsed.omittedMore).toBe(count + 1);
         },
       ),
       { numRuns: 500 },

@@ -11,11 +11,21 @@ export interface RecordCoverage {
   named: number;
   /** Records in the view whole. */
   whole: number;
-  /** Fields (paths within a record) that no record in the view shows, biggest first. */
+  /**
+   * Fields (paths within a record) that no record in the view shows, biggest first; those in
+   * `constant` are told there instead.
+   */
   droppedFields?: readonly string[];
+  /** More fields no record shows, beyond those listed (the note was shortened to fit). */
+  droppedMore?: number;
   /** Records left out entirely, grouped by the value of one state field, commonest first. */
   omitted?: ReadonlyArray<{ count: number; field: string; value: string }>;
-  /** Fields every record has with one same value, not shown (`status.phase` = `Running`). */
+  /** More records left out, beyond the kinds listed in `omitted` (shortened to fit). */
+  omittedMore?: number;
+  /**
+   * Fields that no record in the view shows and that every record has with one same value
+   * (`status.phase` = `Running`): dropped from every record, and what they all said.
+   */
   constant?: ReadonlyArray<{ field: string; value: string }>;
 }
 
@@ -32,61 +42,76 @@ function piece(text: string): string {
     .replace(/[\u0000-\u001f\u007f;,=[\]]+/g, ' ')
     .replace(/\ue000/g, '[]')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    .replace(/^\++/, '');
   return clean.length > MAX_PIECE ? `${clean.slice(0, MAX_PIECE - 1)}…` : clean || '?';
 }
 
 /**
  * The note segment for `records`, with a leading `; `:
- * `; records 7/7 named, 2 whole at items[]; every record has status.phase=Running; every record
- * lacks metadata.managedFields, spec.tolerations; omitted 61 with type=Normal, 3 with
- * type=Warning`. Each part after the first is left out when its list is empty. Counts are plain integers; paths and values are cleaned of
- * the separators, so the segment splits on `; ` and its lists on `, `.
+ * `; records 7/7 named, 2 whole at items[]; dropped from every record: status.phase=Running,
+ * metadata.managedFields, spec.tolerations, +2 more; omitted 61 with type=Normal, +3 more`.
+ * The fields no record shows form one list: `field=value` when every record has that one
+ * value, the bare path otherwise, and `+N more` when the list was shortened (N more fields);
+ * in the omitted list `+N more` counts the records of the kinds not listed. A part is left out
+ * when it has nothing to say, the path (` at …`) only when the note has no room for it. Counts
+ * are plain integers; paths and values are cleaned of the separators (and of a leading `+`), so
+ * the segment splits on `; ` and its lists on `, `.
  */
 export function formatRecordCoverage(records: RecordCoverage | undefined): string {
   if (!records) return '';
-  let segment = `; records ${records.named}/${records.total} named, ${records.whole} whole at ${piece(records.path)}`;
-  if (records.constant && records.constant.length > 0) {
-    const parts = records.constant.map((entry) => `${piece(entry.field)}=${piece(entry.value)}`);
-    segment += `; every record has ${parts.join(', ')}`;
-  }
-  if (records.droppedFields && records.droppedFields.length > 0) {
-    segment += `; every record lacks ${records.droppedFields.map(piece).join(', ')}`;
-  }
-  if (records.omitted && records.omitted.length > 0) {
-    const parts = records.omitted.map(
-      (entry) => `${entry.count} with ${piece(entry.field)}=${piece(entry.value)}`,
-    );
-    segment += `; omitted ${parts.join(', ')}`;
-  }
+  let segment = `; records ${records.named}/${records.total} named, ${records.whole} whole`;
+  if (records.path !== '') segment += ` at ${piece(records.path)}`;
+  const constant = records.constant ?? [];
+  const told = new Set(constant.map((entry) => entry.field));
+  const dropped = [
+    ...constant.map((entry) => `${piece(entry.field)}=${piece(entry.value)}`),
+    ...(records.droppedFields ?? []).filter((field) => !told.has(field)).map(piece),
+  ];
+  if (records.droppedMore) dropped.push(`+${records.droppedMore} more`);
+  if (dropped.length > 0) segment += `; dropped from every record: ${dropped.join(', ')}`;
+  const omitted = (records.omitted ?? []).map(
+    (entry) => `${entry.count} with ${piece(entry.field)}=${piece(entry.value)}`,
+  );
+  if (records.omittedMore) omitted.push(`+${records.omittedMore} more`);
+  if (omitted.length > 0) segment += `; omitted ${omitted.join(', ')}`;
   return segment;
 }
 
 /** A parsed records segment (see `formatRecordCoverage`), or `undefined` when a note has none. */
 export function parseRecordCoverage(note: string): RecordCoverage | undefined {
-  const head = /; records (\d+)\/(\d+) named, (\d+) whole at ([^;]+?)(?=; |\]$)/.exec(note);
+  const head = /; records (\d+)\/(\d+) named, (\d+) whole(?: at ([^;]+?))?(?=; |\]$)/.exec(note);
   if (!head) return undefined;
   const records: RecordCoverage = {
-    path: head[4]!,
+    path: head[4] ?? '',
     total: Number(head[2]),
     named: Number(head[1]),
     whole: Number(head[3]),
   };
-  const has = /; every record has ([^;]+?)(?=; |\]$)/.exec(note);
-  if (has) {
-    records.constant = has[1]!.split(', ').map((part) => {
-      const match = /^([^=]*)=(.*)$/.exec(part)!;
-      return { field: match[1]!, value: match[2]! };
-    });
+  const dropped = /; dropped from every record: ([^;]+?)(?=; |\]$)/.exec(note);
+  if (dropped) {
+    const constant: Array<{ field: string; value: string }> = [];
+    const fields: string[] = [];
+    for (const part of dropped[1]!.split(', ')) {
+      const more = /^\+(\d+) more$/.exec(part);
+      const pair = /^([^=]*)=(.*)$/.exec(part);
+      if (more) records.droppedMore = Number(more[1]);
+      else if (pair) constant.push({ field: pair[1]!, value: pair[2]! });
+      else fields.push(part);
+    }
+    if (constant.length > 0) records.constant = constant;
+    if (fields.length > 0) records.droppedFields = fields;
   }
-  const lacks = /; every record lacks ([^;]+?)(?=; |\]$)/.exec(note);
-  if (lacks) records.droppedFields = lacks[1]!.split(', ');
-  const omitted = /; omitted (\d+ with [^;]+?)(?=; |\]$)/.exec(note);
+  const omitted = /; omitted ((?:\d+ with |\+\d+ more)[^;]*?)(?=; |\]$)/.exec(note);
   if (omitted) {
-    records.omitted = omitted[1]!.split(', ').map((part) => {
-      const match = /^(\d+) with ([^=]*)=(.*)$/.exec(part)!;
-      return { count: Number(match[1]), field: match[2]!, value: match[3]! };
-    });
+    const kinds: Array<{ count: number; field: string; value: string }> = [];
+    for (const part of omitted[1]!.split(', ')) {
+      const more = /^\+(\d+) more$/.exec(part);
+      const kind = /^(\d+) with ([^=]*)=(.*)$/.exec(part);
+      if (more) records.omittedMore = Number(more[1]);
+      else if (kind) kinds.push({ count: Number(kind[1]), field: kind[2]!, value: kind[3]! });
+    }
+    if (kinds.length > 0) records.omitted = kinds;
   }
   return records;
 }
