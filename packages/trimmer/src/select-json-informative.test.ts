@@ -229,6 +229,35 @@ describe('information-first selection: the query', () => {
     expect(runs.find((run) => run.id === ids[480])).toEqual(original);
   });
 
+  it('keeps every asked-for record that fits whole, whole, though naming opened it first', () => {
+    // The first pass names every record (opening each); the query's records that fit whole
+    // are then completed whole, not left as fragments (issue 14, item 4).
+    const { json } = podList(300);
+    const items = JSON.parse(json).items as Array<{ metadata: { name: string } }>;
+    const asked = [60, 165, 270].map((i) => items[i]!);
+    for (const budget of [4000, 8000, Math.floor(utf8ByteLength(json) * 0.03)]) {
+      const view = trimmer.trim(json, budget, {
+        userQuery: `show ${asked.map((pod) => pod.metadata.name).join(', ')}`,
+      });
+      expectHonestView(view, json, budget);
+      const shown = JSON.parse(viewBody(view)).items as Array<{ metadata?: { name?: string } }>;
+      for (const pod of asked) {
+        expect(shown.find((item) => item.metadata?.name === pod.metadata.name)).toEqual(pod);
+      }
+    }
+  });
+
+  it('keeps an asked-for record whole with the breadth-first option too, where it fits', () => {
+    const breadthFirst = createStructuralTrimmer({ selection: 'breadth-first' });
+    const { json, ids } = workflowRuns(600);
+    const original = JSON.parse(json).workflow_runs[480];
+    for (const budget of [4000, 8000]) {
+      const view = breadthFirst.trim(json, budget, { userQuery: `show run ${ids[480]}` });
+      const runs = JSON.parse(viewBody(view)).workflow_runs as Array<Record<string, unknown>>;
+      expect(runs.find((run) => run.id === ids[480])).toEqual(original);
+    }
+  });
+
   it('treats the innermost repeated objects as the records of an envelope', () => {
     const hits = Array.from({ length: 400 }, (_, i) => ({
       _id: `doc-${i}`,
