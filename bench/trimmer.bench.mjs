@@ -13,20 +13,20 @@ if (!fixturesAvailable()) {
 }
 
 const trimmer = createStructuralTrimmer();
+const breadthFirst = createStructuralTrimmer({ selection: 'breadth-first' });
 const THROUGHPUT_BUDGET = 65_536;
 const SHARES = [0.03, 0.1];
 
 // ---------------------------------------------------------------- throughput
-// The baseline and the trim alternate run by run (each after a forced GC, as `medianMs` does),
-// so a burst of load on a shared machine hits both alike; medians of each.
-function interleavedMedians(baseline, candidate, { runs = 31, warmup = 20 } = {}) {
+// The baseline and the trims alternate run by run (each after a forced GC, as `medianMs` does),
+// so a burst of load on a shared machine hits all alike; medians of each.
+function interleavedMedians(fns, { runs = 31, warmup = 20 } = {}) {
   for (let i = 0; i < warmup; i++) {
-    baseline();
-    candidate();
+    for (const fn of fns) fn();
   }
-  const times = [[], []];
+  const times = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    [baseline, candidate].forEach((fn, which) => {
+    fns.forEach((fn, which) => {
       globalThis.gc?.();
       const start = process.hrtime.bigint();
       fn();
@@ -40,11 +40,12 @@ function interleavedMedians(baseline, candidate, { runs = 31, warmup = 20 } = {}
 const throughputRows = [];
 for (const fixture of listFixtures({ kind: 'json', minBytes: 500_000 })) {
   const text = readFixture(fixture.path);
-  const [parseMs, trimMs] = interleavedMedians(
+  const [parseMs, trimMs, breadthMs] = interleavedMedians([
     () => JSON.parse(text),
     () => trimmer.trim(text, THROUGHPUT_BUDGET),
-  );
-  throughputRows.push({ path: fixture.path, bytes: fixture.bytes, parseMs, trimMs });
+    () => breadthFirst.trim(text, THROUGHPUT_BUDGET),
+  ]);
+  throughputRows.push({ path: fixture.path, bytes: fixture.bytes, parseMs, trimMs, breadthMs });
 }
 
 // ---------------------------------------------------------------- needles
@@ -105,13 +106,23 @@ const recall = (kinds, method, share) => {
 };
 
 const throughputTable = markdownTable(
-  ['fixture', 'bytes', 'JSON.parse ms', 'trim to 64 KiB ms', 'ratio (target ≤ 2×)'],
+  [
+    'fixture',
+    'bytes',
+    'JSON.parse ms',
+    'trim to 64 KiB ms',
+    'ratio (target ≤ 2×)',
+    'breadth-first ms',
+    'breadth-first ratio',
+  ],
   throughputRows.map((row) => [
     row.path,
     String(row.bytes),
     row.parseMs.toFixed(2),
     row.trimMs.toFixed(2),
     `${(row.trimMs / row.parseMs).toFixed(2)}×`,
+    row.breadthMs.toFixed(2),
+    `${(row.breadthMs / row.parseMs).toFixed(2)}×`,
   ]),
 );
 const groups = [
@@ -146,7 +157,9 @@ writeResult(
 
 Each JSON fixture over 500 KB trimmed to ${THROUGHPUT_BUDGET} bytes (no query), against native
 \`JSON.parse\` of the same string; median of 31 runs after 20 warm-ups (steady state: the WebAssembly tape and
-the JavaScript are optimised by then), runs alternating with the baseline, same process.
+the JavaScript are optimised by then), runs alternating with the baseline, same process. The
+default (information-first) selection and the \`selection: 'breadth-first'\` option (seed 002 §4)
+side by side; the target is the default's.
 
 ${throughputTable}
 
