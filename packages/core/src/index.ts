@@ -4,7 +4,13 @@ export type {
   AgentInputProcessor,
   ProcessedAgentInput,
 } from './agent-input-processor.js';
-export type { AIClient, AICompletion, AICompletionRequest, AIUsage } from './ai-client.js';
+export type {
+  AIClient,
+  AICompletion,
+  AICompletionRequest,
+  AIRoute,
+  AIUsage,
+} from './ai-client.js';
 export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
@@ -79,6 +85,7 @@ export {
   losslessJsonFeatures,
 } from './json/lossless-json-features.js';
 export { LosslessNumber } from './json/lossless-number.js';
+export { fitsWhole, minifiedJsonBytes } from './json/minified-json-bytes.js';
 export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
 export { MIN_TRIM_BUDGET_BYTES } from './min-trim-budget.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';

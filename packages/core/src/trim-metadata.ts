@@ -18,7 +18,8 @@ export type TrimStrategy =
   | 'map-reduce'
   | 'floor'
   | 'passthrough'
-  | 'custom';
+  | 'custom'
+  | 'omitted';
 
 /**
  * What a processor did to a result. Downstream honesty keys on `contentLost` alone: never infer

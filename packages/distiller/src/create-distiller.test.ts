@@ -52,6 +52,18 @@ function distiller(settings: DistillerSettings = {}) {
 }
 
 describe('routing', () => {
+  it('never summarises a result over the threshold that fits its budget whole', async () => {
+    const fits = sampleRecords(30_000);
+    const out = await distiller().process(fits, 65_536, context);
+    expect(server.requests).toHaveLength(0);
+    expect(out).toEqual(floor(fits, 65_536));
+    expect(out.metadata.contentLost).toBe(false);
+    const pretty = JSON.stringify(JSON.parse(sampleRecords(30_000)), null, 2);
+    const minified = await distiller().process(pretty, 32_768, context);
+    expect(server.requests).toHaveLength(0);
+    expect(minified.metadata).toMatchObject({ contentLost: false, strategy: 'minified' });
+  });
+
   it('trims a result at or below the threshold without calling the model', async () => {
     const small = sampleRecords(10_000);
     const out = await distiller().process(small, 4096, context);
@@ -250,6 +262,32 @@ describe('map-reduce', () => {
       'compaction.chunks_completed': total,
       'compaction.chunk_strategy': 'array',
     });
+  });
+
+  it('names the model in its [distilled] note and says "1 segment model call failed"', async () => {
+    server.setHandler((request) =>
+      request.prompt.includes('Segment 2 of') ? { status: 500 } : { text: 'ok' },
+    );
+    const out = await distiller({ mapReduceThresholdBytes: 131_072 }).process(
+      sampleRecords(400_000),
+      4096,
+      context,
+    );
+    const notes = trailingDisclosureNotes(out.text).map((note) => note.text);
+    expect(notes[0]).toMatch(/^\[distilled: a summary by gpt-5-mini of \d+ bytes/);
+    expect(out.text).toContain('(1 segment model call failed)');
+  });
+
+  it('sizes segments to a lowered context window, so no call overflows the model', async () => {
+    server.setHandler(() => ({ text: 'extract' }));
+    const contextTokens = 4000;
+    const out = await distiller({ contextTokens }).process(sampleRecords(100_000), 4096, context);
+    expect(out.metadata.strategy).toBe('map-reduce');
+    expect(out.metadata.segmentsTotal).toBeGreaterThan(8);
+    for (const request of server.requests) {
+      const tokens = (utf8ByteLength(request.system) + utf8ByteLength(request.prompt)) / 3.5;
+      expect(tokens + (request.maxTokens ?? 0)).toBeLessThanOrEqual(contextTokens);
+    }
   });
 
   it('honours a lower concurrency limit and reaches it', async () => {

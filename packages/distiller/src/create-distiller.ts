@@ -4,12 +4,14 @@ import {
   ATTRIBUTE_NAMES,
   assertSize,
   assertString,
+  BYTES_PER_TOKEN,
   byteEstimateTokenCounter,
   type CompactionTelemetry,
   countTokensForLimit,
   createShouldStop,
   type DistillCache,
   EVENT_NAMES,
+  fitsWhole,
   InvalidArgumentError,
   loadConfig,
   METRIC_NAMES,
@@ -29,11 +31,17 @@ import { createModelCaller } from './create-model-caller.js';
 import {
   decodeDistillCacheEntry,
   distillCacheKey,
+  distillInputDigest,
   encodeDistillCacheEntry,
 } from './distill-cache-entry.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
-import { DISTILL_PROMPT_VERSION, distillSystemPrompt } from './distill-prompts.js';
+import {
+  DISTILL_PROMPT_VERSION,
+  distillSystemPrompt,
+  distillUserPrompt,
+} from './distill-prompts.js';
 import type { DistillOutcome, DistillRun } from './distill-run.js';
+import { summaryTargetBytes } from './distilled-view-bytes.js';
 import { runMapReduce } from './run-map-reduce.js';
 import { runSingleCall } from './run-single-call.js';
 
@@ -87,6 +95,13 @@ export interface DistillerSettings {
   model?: string;
   /** Cache entry lifetime in milliseconds; 0 disables caching. Default 300000. `COMPACTION_RESULT_DISTILL_CACHE_TTL`. */
   cacheTtlMs?: number;
+  /**
+   * Shared secret for the cache: entries are written with an HMAC-SHA256 and an entry without a
+   * valid one is a miss, so a party that can write to a shared cache (a Redis several services
+   * use) cannot plant answers. Default none: entries are checked against the input but not
+   * authenticated. `COMPACTION_RESULT_DISTILL_CACHE_SECRET`.
+   */
+  cacheSecret?: string;
   /** Wall-clock bound on one compaction in milliseconds; 0 disables. Default 45000. `COMPACTION_RESULT_DISTILL_DEADLINE`. */
   deadlineMs?: number;
   /** Tokens (as `tokenCounter` counts them) above which a result map-reduces. Default 150000. `COMPACTION_RESULT_DISTILL_CONTEXT_TOKENS`. */
@@ -125,6 +140,8 @@ export interface ResolvedDistillerSettings {
   targetBytes: number;
   model: string;
   cacheTtlMs: number;
+  /** Whether cache entries are authenticated (the secret itself is not exposed). */
+  cacheAuthenticated: boolean;
   deadlineMs: number;
   contextTokens: number;
   /** 0 when disabled or ignored for being below `prefilterBytes`. */
@@ -141,6 +158,9 @@ export interface Distiller extends ResultProcessor {
   /** The LLM-debug recorder, when `llmDebug` is on. */
   readonly llmDebug: LlmDebugRecorder | undefined;
 }
+
+// The smallest source a model call is given, however small the configured context.
+const MIN_SOURCE_BYTES = 1024;
 
 async function bounded<T>(
   operation: () => Promise<T>,
@@ -177,7 +197,9 @@ function mirrorAttributes(metadata: ResultTrimMetadata) {
   };
 }
 
-function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings {
+function resolveSettings(
+  settings: DistillerSettings,
+): ResolvedDistillerSettings & { cacheSecret: string | undefined } {
   const { config, warnings } = loadConfig({
     // The environment is read by the caller through loadConfig; defaults come from the knob table.
     env: {},
@@ -189,6 +211,7 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
         targetBytes: settings.targetBytes,
         model: settings.model,
         cacheTtlMs: settings.cacheTtlMs,
+        cacheSecret: settings.cacheSecret,
         deadlineMs: settings.deadlineMs,
         contextTokens: settings.contextTokens,
         mapReduceThresholdBytes: settings.mapReduceThresholdBytes,
@@ -222,12 +245,14 @@ function resolveSettings(settings: DistillerSettings): ResolvedDistillerSettings
     targetBytes: distill.targetBytes,
     model: distill.model,
     cacheTtlMs: distill.cacheTtlMs,
+    cacheAuthenticated: distill.cacheSecret !== undefined,
     deadlineMs: distill.deadlineMs,
     contextTokens: distill.contextTokens,
     mapReduceThresholdBytes,
     mapConcurrency: distill.mapConcurrency,
     preserveKeys: Object.freeze([...trim.preserveKeys]),
     cacheTimeoutMs,
+    cacheSecret: distill.cacheSecret,
   };
 }
 
@@ -246,7 +271,7 @@ function floorGraceMs(deadlineMs: number): number {
  * framework note and `contentLost`.
  */
 export function createDistiller(settings: DistillerSettings = {}): Distiller {
-  const resolved = resolveSettings(settings);
+  const { cacheSecret, ...resolved } = resolveSettings(settings);
   const telemetry = settings.telemetry ?? noopTelemetry;
   const trimmer: FloorTrimmer =
     settings.trimmer ?? createStructuralTrimmer({ preserveKeys: [...resolved.preserveKeys] });
@@ -263,11 +288,8 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
   const aiOptions = settings.aiOptions ?? {};
   const model = aiOptions.model ?? resolved.model;
   const maxTokens = aiOptions.maxTokens ?? Math.ceil((resolved.targetBytes / 3.5) * 2);
-  const distillSystem = aiOptions.system ?? distillSystemPrompt(resolved.targetBytes);
   const salt = {
     prompt: DISTILL_PROMPT_VERSION,
-    provider: client?.provider ?? '',
-    model,
     maxTokens,
     temperature: aiOptions.temperature ?? null,
     system: aiOptions.system ?? null,
@@ -319,17 +341,31 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     setMaxListeners(resolved.mapConcurrency + 10, signal);
 
     try {
-      const cacheKey =
-        cache && resolved.cacheTtlMs > 0
-          ? distillCacheKey({
-              result,
-              stepTask: context.stepTask,
-              userQuery: context.userQuery,
-              maxBytes,
-              salt,
-            })
+      // The route the calls will take (seed 002 §5.3): part of the key, so a remapped alias or
+      // another provider order never reuses an answer; an unstable route bypasses the cache.
+      // A client without routes is keyed on its provider and the requested model.
+      const preflight = activeClient.route?.({
+        model,
+        maxTokens,
+        ...(aiOptions.temperature !== undefined ? { temperature: aiOptions.temperature } : {}),
+      });
+      const input =
+        cache && resolved.cacheTtlMs > 0 && preflight?.stable !== false
+          ? { digest: distillInputDigest(result), bytes: originalBytes }
           : undefined;
-      if (cache && cacheKey) {
+      const cacheKey = input
+        ? distillCacheKey({
+            resultDigest: input.digest,
+            stepTask: context.stepTask,
+            userQuery: context.userQuery,
+            maxBytes,
+            salt: {
+              ...salt,
+              route: preflight?.fingerprint ?? `${activeClient.provider}#${model}`,
+            },
+          })
+        : undefined;
+      if (cache && cacheKey && input) {
         let hit: ProcessedResult | undefined;
         try {
           const value = await bounded(
@@ -337,7 +373,15 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
             resolved.cacheTimeoutMs,
             signal,
           );
-          hit = value === undefined ? undefined : decodeDistillCacheEntry(value, maxBytes);
+          hit =
+            value === undefined
+              ? undefined
+              : decodeDistillCacheEntry(value, {
+                  key: cacheKey,
+                  maxBytes,
+                  input,
+                  secret: cacheSecret,
+                });
         } catch {
           callerSignal?.throwIfAborted();
           hit = undefined;
@@ -369,10 +413,27 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
           toolName: context?.toolName,
         },
       });
+      // The model is asked for a summary that leaves room for its notes within this budget.
+      const summaryBytes = summaryTargetBytes(resolved.targetBytes, maxBytes);
+      const distillSystem = aiOptions.system ?? distillSystemPrompt(summaryBytes);
+      // One call's source: the pre-filter budget, less when the context window (with the
+      // prompt around the source and room for the answer) is smaller.
+      const frameBytes =
+        utf8ByteLength(distillSystem) +
+        utf8ByteLength(distillUserPrompt('', context, { index: 99_999, total: 99_999 }));
+      const contextBytes = Math.floor(
+        (resolved.contextTokens - maxTokens) * BYTES_PER_TOKEN - frameBytes,
+      );
+      const sourceBytes = Math.max(
+        MIN_SOURCE_BYTES,
+        Math.min(resolved.prefilterBytes, contextBytes),
+      );
       const run: DistillRun = {
         result,
         originalBytes,
         maxBytes,
+        summaryBytes,
+        sourceBytes,
         context,
         settings: resolved,
         signal,
@@ -422,14 +483,22 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       telemetry.record(METRIC_NAMES.distillDuration, (now() - started) / 1000, attributes);
       if (outcome.fellBack) telemetry.count(METRIC_NAMES.distillFailed, 1, attributes);
 
-      if (cache && cacheKey && outcome.cacheable && !deadlineHit) {
+      // Written only when every call went where the preflight said (no failover).
+      const sameRoute =
+        preflight === undefined ||
+        [...caller.routes].every((taken) => taken === preflight.fingerprint);
+      if (cache && cacheKey && input && outcome.cacheable && !deadlineHit && sameRoute) {
         try {
           await bounded(
             () =>
-              cache.set(cacheKey, encodeDistillCacheEntry(outcome.processed), {
-                ttlMs: resolved.cacheTtlMs,
-                signal,
-              }),
+              cache.set(
+                cacheKey,
+                encodeDistillCacheEntry(outcome.processed, input, {
+                  key: cacheKey,
+                  secret: cacheSecret,
+                }),
+                { ttlMs: resolved.cacheTtlMs, signal },
+              ),
             resolved.cacheTimeoutMs,
             signal,
           );
@@ -477,7 +546,13 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         );
       const originalBytes = utf8ByteLength(result);
       let processed: ProcessedResult;
-      if (!client || !resolved.enabled || originalBytes <= resolved.thresholdBytes) {
+      // A result that fits its budget whole (minified, for JSON) is never summarised.
+      if (
+        !client ||
+        !resolved.enabled ||
+        originalBytes <= resolved.thresholdBytes ||
+        fitsWhole(result, maxBytes, originalBytes)
+      ) {
         processed = floorOf(result, maxBytes, context);
       } else {
         processed = await telemetry.withSpan(

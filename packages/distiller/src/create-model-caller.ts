@@ -38,6 +38,8 @@ export interface ModelCaller {
   call(input: { system: string; prompt: string; description: string }): Promise<AICompletion>;
   /** User-prompt UTF-8 bytes sent so far. */
   readonly llmInputBytes: number;
+  /** The route every answer so far reported (`AICompletion.route`), undefined where one did not. */
+  readonly routes: ReadonlySet<string | undefined>;
 }
 
 function errorMessage(error: unknown): string {
@@ -52,10 +54,12 @@ function errorMessage(error: unknown): string {
 export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
   const { client, telemetry, llmDebug, model, signal, span, now } = settings;
   let llmInputBytes = 0;
+  const routes = new Set<string | undefined>();
   return {
     get llmInputBytes() {
       return llmInputBytes;
     },
+    routes,
     async call({ system, prompt, description }) {
       signal.throwIfAborted();
       const inputBytes = utf8ByteLength(system) + utf8ByteLength(prompt);
@@ -93,6 +97,7 @@ export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
             return answer;
           },
         );
+        routes.add(completion.route);
         llmDebug?.record({
           kind: 'result_distillation',
           ...ids,

@@ -1,20 +1,37 @@
-import { createHash } from 'node:crypto';
-import type { ProcessedResult, ResultTrimMetadata } from '@compaction/core';
-import { utf8ByteLength } from '@compaction/core';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  type ProcessedResult,
+  type ResultTrimMetadata,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
 
-/** Version of the cached envelope; entries of any other version are misses. */
-export const DISTILL_CACHE_ENVELOPE_VERSION = 1;
+/**
+ * Version of the cached envelope; entries of any other version are misses. Version 2 records
+ * the input's digest and size and, with a shared secret, an HMAC over the whole entry.
+ */
+export const DISTILL_CACHE_ENVELOPE_VERSION = 2;
 
 /** Everything a cached distillation depends on. */
 export interface DistillCacheKeyInput {
-  result: string;
+  /** SHA-256 of the result, hex (`distillInputDigest`). */
+  resultDigest: string;
   /** The step's task (the instruction). */
   stepTask?: string | undefined;
   userQuery?: string | undefined;
   /** The output budget in bytes. */
   maxBytes: number;
-  /** Config that changes what the model sees or says: prompt version, model, sizes, routing, preserve keys, per-call overrides. */
+  /**
+   * Config that changes what the model sees or says: prompt version, the route fingerprint
+   * (provider order, resolved models, endpoints), sizes, routing, preserve keys, per-call
+   * overrides. Never a secret.
+   */
   salt: Readonly<Record<string, unknown>>;
+}
+
+/** The hex SHA-256 of a result: the cache key's input part and the envelope's input check. */
+export function distillInputDigest(result: string): string {
+  return createHash('sha256').update(result, 'utf8').digest('hex');
 }
 
 /** A hex SHA-256 over every input, each length-prefixed so no two inputs can collide by concatenation. */
@@ -29,25 +46,80 @@ export function distillCacheKey(input: DistillCacheKeyInput): string {
   part(String(input.maxBytes));
   part(input.userQuery ?? '\u0000');
   part(input.stepTask ?? '\u0000');
-  part(input.result);
+  part(input.resultDigest);
   return hash.digest('hex');
 }
 
-/** The cached value: the output and its trim metadata, so a hit reads like a fresh run. */
-export function encodeDistillCacheEntry(processed: ProcessedResult): string {
-  return JSON.stringify({
+/** The input an envelope must have been made from. */
+export interface DistillCacheInput {
+  /** `distillInputDigest(result)`. */
+  digest: string;
+  /** UTF-8 bytes of the result. */
+  bytes: number;
+}
+
+interface Envelope {
+  v: number;
+  input: DistillCacheInput;
+  text: string;
+  metadata: ResultTrimMetadata;
+  mac?: string;
+}
+
+function mac(secret: string, key: string, envelope: Omit<Envelope, 'mac'>): string {
+  return createHmac('sha256', secret)
+    .update(JSON.stringify([key, envelope.v, envelope.input, envelope.text, envelope.metadata]))
+    .digest('hex');
+}
+
+/**
+ * The cached value: the output and its trim metadata (so a hit reads like a fresh run), the
+ * digest and size of the input it was made from, and, when `secret` is given, an HMAC-SHA256
+ * over all of it and the key.
+ */
+export function encodeDistillCacheEntry(
+  processed: ProcessedResult,
+  input: DistillCacheInput,
+  options: { key: string; secret?: string | undefined },
+): string {
+  const envelope: Omit<Envelope, 'mac'> = {
     v: DISTILL_CACHE_ENVELOPE_VERSION,
+    input: { digest: input.digest, bytes: input.bytes },
     text: processed.text,
     metadata: processed.metadata,
-  });
+  };
+  return JSON.stringify(
+    options.secret ? { ...envelope, mac: mac(options.secret, options.key, envelope) } : envelope,
+  );
+}
+
+/** What a cached envelope is checked against. */
+export interface DecodeDistillCacheOptions {
+  /** The cache key it was read under (covered by the HMAC). */
+  key: string;
+  /** The output budget of this request. */
+  maxBytes: number;
+  /** The input at hand: the envelope must record the same digest and size. */
+  input: DistillCacheInput;
+  /** The shared secret; when set, an entry without a valid HMAC is a miss. */
+  secret?: string | undefined;
 }
 
 const NUMBER_FIELDS = ['originalBytes', 'outputBytes'] as const;
 
-/** The processed result in `value`, or undefined when it is not a valid current envelope for `maxBytes`. */
+function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * The processed result in `value`, or undefined (a miss) unless it is a current envelope made
+ * from the input at hand, for this budget, shaped like a distillation (content lost, the
+ * `[distilled: …]` note first among its closing notes, sizes that match its text) and, with a
+ * secret, carrying a valid HMAC.
+ */
 export function decodeDistillCacheEntry(
   value: string,
-  maxBytes: number,
+  options: DecodeDistillCacheOptions,
 ): ProcessedResult | undefined {
   let parsed: unknown;
   try {
@@ -56,13 +128,32 @@ export function decodeDistillCacheEntry(
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { v, text, metadata } = parsed as { v?: unknown; text?: unknown; metadata?: unknown };
+  const envelope = parsed as Partial<Record<keyof Envelope, unknown>>;
+  const { v, input, text, metadata } = envelope;
   if (v !== DISTILL_CACHE_ENVELOPE_VERSION || typeof text !== 'string') return undefined;
+  if (typeof input !== 'object' || input === null) return undefined;
+  const recorded = input as Partial<DistillCacheInput>;
+  if (recorded.digest !== options.input.digest || recorded.bytes !== options.input.bytes) {
+    return undefined;
+  }
   if (typeof metadata !== 'object' || metadata === null) return undefined;
   const meta = metadata as Record<string, unknown>;
-  if (typeof meta.contentLost !== 'boolean') return undefined;
   if (NUMBER_FIELDS.some((field) => typeof meta[field] !== 'number')) return undefined;
+  if (meta.originalBytes !== options.input.bytes) return undefined;
+  // Only distillations are cached, and a distillation is never the whole input.
+  if (meta.contentLost !== true) return undefined;
+  if (trailingDisclosureNotes(text)[0]?.kind !== 'distilled') return undefined;
   const bytes = utf8ByteLength(text);
-  if (bytes > maxBytes || meta.outputBytes !== bytes) return undefined;
+  if (bytes > options.maxBytes || meta.outputBytes !== bytes) return undefined;
+  if (options.secret) {
+    if (typeof envelope.mac !== 'string') return undefined;
+    const expected = mac(options.secret, options.key, {
+      v,
+      input: { digest: recorded.digest, bytes: recorded.bytes },
+      text,
+      metadata: meta as unknown as ResultTrimMetadata,
+    });
+    if (!sameHex(envelope.mac, expected)) return undefined;
+  }
   return { text, metadata: meta as unknown as ResultTrimMetadata };
 }

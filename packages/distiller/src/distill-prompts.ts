@@ -2,7 +2,7 @@
  * Version of the prompts below. It is part of every cache key, so changing a prompt must bump
  * it, or cached distillations made under the old wording would be served.
  */
-export const DISTILL_PROMPT_VERSION = 'distill-prompt-v1';
+export const DISTILL_PROMPT_VERSION = 'distill-prompt-v2';
 
 const FIDELITY_RULES = `Rules:
 - Copy identifiers, keys, names, timestamps and numeric values byte for byte exactly as they appear in the source. Never round, reformat, abbreviate or convert them (a 19-digit id stays 19 digits).

@@ -25,6 +25,13 @@ export interface DistillRun {
   result: string;
   originalBytes: number;
   maxBytes: number;
+  /** The summary size the model is asked for: the target, less the notes' room in a tight budget. */
+  summaryBytes: number;
+  /**
+   * Largest source one model call receives: the pre-filter budget, or less when the context
+   * window minus the prompt frame and the answer's room is smaller (the map-reduce chunk size).
+   */
+  sourceBytes: number;
   context: ResultProcessorContext;
   settings: Readonly<ResolvedDistillerSettings>;
   signal: AbortSignal;

@@ -29,6 +29,11 @@ export {
 } from './distill-cache-entry.js';
 export { DistillDeadlineError } from './distill-deadline-error.js';
 export { DISTILL_PROMPT_VERSION } from './distill-prompts.js';
+export {
+  DISTILLED_NOTE_ROOM_BYTES,
+  distilledViewBytes,
+  MAX_NOTE_MODEL_BYTES,
+} from './distilled-view-bytes.js';
 export { MissingCredentialsError } from './missing-credentials-error.js';
 export {
   DEFAULT_MODEL_ALIASES,

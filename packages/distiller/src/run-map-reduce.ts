@@ -11,6 +11,7 @@ import pLimit from 'p-limit';
 import { chunkResult } from './chunk-result.js';
 import { distillUserPrompt, reduceSystemPrompt, reduceUserPrompt } from './distill-prompts.js';
 import type { DistillOutcome, DistillRun } from './distill-run.js';
+import { failedSegmentsReason, noteModel } from './distilled-view-bytes.js';
 import { fitDistilledText } from './fit-distilled-text.js';
 
 function combineExtracts(
@@ -23,17 +24,18 @@ function combineExtracts(
 }
 
 /**
- * Map-reduce distillation (seed 002 §5.2): split into segments of at most the pre-filter
- * budget, distil them `mapConcurrency` at a time, then reduce the extracts in one more call.
+ * Map-reduce distillation (seed 002 §5.2): split into segments of at most `run.sourceBytes` (the
+ * pre-filter budget, or less when the model's context is smaller), distil them `mapConcurrency` at a time, then reduce the extracts in one more call.
  * Segments that fail or miss the deadline are skipped and disclosed with `[partial: …]`; when
  * the reduce cannot run (failure, deadline, or extracts too large for the context) the
  * extracts themselves are used, cut with `[findings truncated: …]` if they exceed the budget.
  */
 export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   const { settings, signal, span, context } = run;
-  const { chunks, strategy } = chunkResult(run.result, { maxChunkBytes: settings.prefilterBytes });
+  const { chunks, strategy } = chunkResult(run.result, { maxChunkBytes: run.sourceBytes });
   const total = chunks.length;
   const extracts: Array<string | undefined> = new Array(total);
+  const models: Array<string | undefined> = new Array(total);
   let completed = 0;
   let failed = 0;
   const limit = pLimit(settings.mapConcurrency);
@@ -52,6 +54,7 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
           const text = answer.text.trim();
           if (text === '') throw new Error('empty extract');
           extracts[position] = text;
+          models[position] = answer.model;
           completed++;
         } catch {
           failed++;
@@ -86,24 +89,23 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   }
 
   const partial = finished.length < total;
-  const notes = [
-    disclosureNotes.distilled({ originalBytes: run.originalBytes }),
-    ...(partial
-      ? [
-          disclosureNotes.partial({
-            analyzed: finished.length,
-            total,
-            reason: run.deadline.hit
-              ? 'the compaction deadline was reached'
-              : `${total - finished.length} segment model calls failed`,
-          }),
-        ]
-      : []),
-  ];
+  const coverageNotes = partial
+    ? [
+        disclosureNotes.partial({
+          analyzed: finished.length,
+          total,
+          reason: run.deadline.hit
+            ? 'the compaction deadline was reached'
+            : failedSegmentsReason(total - finished.length),
+        }),
+      ]
+    : [];
 
   const combined = combineExtracts(finished, total);
   const combinedBytes = utf8ByteLength(combined);
   let body: string | undefined;
+  // The note names the model that wrote the view: the reduce's, else the segments'.
+  let writers: Array<string | undefined> = models;
   let reduceProblem: CombineTruncatedReason | undefined;
   if (total === 1) {
     body = finished[0]!.text;
@@ -117,17 +119,22 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   } else {
     try {
       const answer = await run.call({
-        system: reduceSystemPrompt(settings.targetBytes),
+        system: reduceSystemPrompt(run.summaryBytes),
         prompt: reduceUserPrompt(finished, total, context),
         description: 'map-reduce reduce',
       });
       body = answer.text.trim() || undefined;
       if (body === undefined) reduceProblem = 'reduce_failed';
+      else writers = [answer.model];
     } catch {
       reduceProblem = 'reduce_failed';
     }
   }
 
+  const notes = [
+    disclosureNotes.distilled({ originalBytes: run.originalBytes, model: noteModel(writers) }),
+    ...coverageNotes,
+  ];
   let fitted: ReturnType<typeof fitDistilledText>;
   let combineTruncated = false;
   if (body !== undefined) {

@@ -9,20 +9,21 @@ import {
 } from '@compaction/core';
 import { distillUserPrompt } from './distill-prompts.js';
 import type { DistillOutcome, DistillRun } from './distill-run.js';
+import { noteModel } from './distilled-view-bytes.js';
 import { fitDistilledText } from './fit-distilled-text.js';
 
 /**
  * The two-stage single call (seed 002 §5.1): Stage 1 trims the result to the pre-filter budget
- * with the structural trimmer (disclosed with `[partial source: …]` when it dropped content),
+ * (`run.sourceBytes`: less when the model's context is smaller) with the structural trimmer (disclosed with `[partial source: …]` when it dropped content),
  * Stage 2 asks the model for a summary. Any failure returns the floor.
  */
 export async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
-  const { result, originalBytes, settings, span } = run;
+  const { result, originalBytes, span } = run;
   let llmSource = result;
   let coverage = 1;
   let partial = false;
-  if (originalBytes > settings.prefilterBytes) {
-    const stage1 = run.trimmer.trim(run.result, settings.prefilterBytes, run.context);
+  if (originalBytes > run.sourceBytes) {
+    const stage1 = run.trimmer.trim(run.result, run.sourceBytes, run.context);
     llmSource = stage1.text;
     if (stage1.metadata.contentLost) {
       partial = true;
@@ -58,7 +59,7 @@ export async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
   });
   // A summary is never the whole result, so it always says what it is.
   const notes = [
-    disclosureNotes.distilled({ originalBytes, model: completion.model }),
+    disclosureNotes.distilled({ originalBytes, model: noteModel([completion.model]) }),
     ...(partial ? [disclosureNotes.partialSource({ coverageRatio: coverage })] : []),
   ];
   const fitted = body === '' ? undefined : fitDistilledText(body, notes, run.maxBytes);

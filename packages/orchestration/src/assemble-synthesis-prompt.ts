@@ -1,4 +1,6 @@
 import {
+  disclosureNotes,
+  fitsWhole,
   type ProcessedResult,
   type ResultProcessor,
   type ResultTrimMetadata,
@@ -50,14 +52,26 @@ export interface SynthesisAssemblyInput {
   processor: ResultProcessor;
   /** Budget of all success views together, headings included. */
   totalBytes: number;
-  /** Cap per success view. */
+  /**
+   * Cap per success view when several successes share the prompt; a lone success gets the whole
+   * `totalBytes` (seed 002 §4: the total is the per-call budget of a single result).
+   */
   perResultBytes: number;
-  /** Post-distill footprint used for allocation. */
+  /** Footprint of a distilled view, its notes included (`distilledViewBytes(targetBytes)`). */
   distilledBytes: number;
-  /** Whether a result of this many bytes will be distilled. */
+  /**
+   * Whether a result of this many bytes is over the distill threshold with a model to send it
+   * to. A result that fits its undistilled share whole (minified, for JSON) is never distilled.
+   */
   willDistill: (bytes: number) => boolean;
   /** Smallest budget worth giving a result; below it the result is left out and says so. */
   minimumBytes: number;
+  /**
+   * The structural floor. A result meant to be distilled whose distillation fell open is
+   * floored again at the share it would have had undistilled (the budget other views left
+   * unused), instead of keeping a floor the size of a summary. Default none.
+   */
+  floor?: ResultProcessor;
   failedOperationView: {
     enabled: boolean;
     maxInputBytes: number;
@@ -80,6 +94,11 @@ export interface SynthesisAssemblyInput {
 }
 
 const MESSAGE_BYTES = 300;
+
+/** True for a view a model wrote (a distillation), as opposed to a structural floor. */
+function isModelView(metadata: ResultTrimMetadata): boolean {
+  return metadata.strategy === 'distilled' || metadata.strategy === 'map-reduce';
+}
 
 function heading(step: StepRecord, suffix = ''): string {
   return `### ${step.id}${step.toolName ? ` · ${step.toolName}` : ''}${suffix}\n`;
@@ -104,57 +123,124 @@ async function mapLimited<T, R>(
 
 /**
  * Puts several step results into one synthesis prompt. Successful results share the total
- * budget (max-min fair, with results that will be distilled sized at their post-distill
- * footprint) and each is compacted by `processor` to its share; failed steps enter through the
- * failed-operation evidence view, bounded separately; bindings rejected before dispatch are
- * shown as such, not as tool failures.
+ * budget max-min fairly (a lone result gets all of it; several are capped per result); a result
+ * is distilled only when it is over the threshold and does not fit its undistilled share whole,
+ * and is then sized at its distilled footprint, notes included, so the rest get more. Each is
+ * compacted by `processor` to its share; a distillation that fell open is floored again with
+ * the budget left unused. Failed steps enter through the failed-operation evidence view,
+ * bounded separately; bindings rejected before dispatch are shown as such, not as tool failures.
  */
 export async function assembleSynthesisPrompt(
   steps: readonly StepRecord[],
   input: SynthesisAssemblyInput,
 ): Promise<SynthesisAssembly> {
   const successes = steps.filter((step) => step.status === 'succeeded');
+  const sizes = new Map(successes.map((step) => [step.id, utf8ByteLength(step.result ?? '')]));
+  const cap = successes.length === 1 ? input.totalBytes : input.perResultBytes;
+  const headings = successes.reduce((sum, step) => sum + utf8ByteLength(heading(step)) + 2, 0);
+  const allocate = (distilled: ReadonlySet<string>, totalBytes: number) =>
+    allocateSynthesisBudgets(
+      successes.map((step) => ({
+        id: step.id,
+        bytes: sizes.get(step.id)!,
+        willDistill: distilled.has(step.id),
+      })),
+      {
+        perResultBytes: cap,
+        totalBytes: Math.max(1, totalBytes),
+        distilledBytes: input.distilledBytes,
+        minimumBytes: input.minimumBytes,
+      },
+    );
+
+  // A result is distilled only when it does not fit the share it would get undistilled.
+  const undistilled = allocate(new Set(), input.totalBytes - headings);
+  const distilled = new Set(
+    successes
+      .filter((step) => {
+        const bytes = sizes.get(step.id)!;
+        return (
+          input.willDistill(bytes) &&
+          !fitsWhole(step.result ?? '', undistilled.get(step.id)!, bytes)
+        );
+      })
+      .map((step) => step.id),
+  );
+
   const annotations = new Map<string, string>();
   if (input.annotate) {
     for (const step of successes) {
-      const line = await input.annotate(step, input.willDistill(utf8ByteLength(step.result ?? '')));
+      const line = await input.annotate(step, distilled.has(step.id));
       if (line) annotations.set(step.id, `${line}\n`);
     }
   }
-  const overhead = successes.reduce(
-    (sum, step) =>
-      sum + utf8ByteLength(heading(step)) + utf8ByteLength(annotations.get(step.id) ?? '') + 2,
-    0,
-  );
-  const budgets = allocateSynthesisBudgets(
-    successes.map((step) => {
-      const bytes = utf8ByteLength(step.result ?? '');
-      return { id: step.id, bytes, willDistill: input.willDistill(bytes) };
-    }),
-    {
-      perResultBytes: input.perResultBytes,
-      totalBytes: Math.max(1, input.totalBytes - overhead),
-      distilledBytes: input.distilledBytes,
-      minimumBytes: input.minimumBytes,
-    },
-  );
+  const overhead =
+    headings +
+    successes.reduce((sum, step) => sum + utf8ByteLength(annotations.get(step.id) ?? ''), 0);
+  const viewsBytes = input.totalBytes - overhead;
+  const budgets = allocate(distilled, viewsBytes);
+  const context = (step: StepRecord) => ({
+    userQuery: input.userQuery,
+    stepTask: step.task,
+    stepId: step.id,
+    requestId: input.requestId,
+    toolName: step.toolName,
+    signal: input.signal,
+    ...(input.shouldStop ? { shouldStop: input.shouldStop } : {}),
+  });
   const views = await mapLimited(successes, input.concurrency ?? 4, async (step) => {
     const budget = budgets.get(step.id)!;
     const result = step.result ?? '';
     if (budget === 0 && result !== '') return { budget, processed: undefined, durationMs: 0 };
     const started = performance.now();
-    const processed: ProcessedResult = await input.processor.process(result, Math.max(budget, 0), {
-      userQuery: input.userQuery,
-      stepTask: step.task,
-      stepId: step.id,
-      requestId: input.requestId,
-      toolName: step.toolName,
-      signal: input.signal,
-      ...(input.shouldStop ? { shouldStop: input.shouldStop } : {}),
-    });
+    const processed: ProcessedResult = await input.processor.process(
+      result,
+      Math.max(budget, 0),
+      context(step),
+    );
     return { budget, processed, durationMs: performance.now() - started };
   });
   const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
+  const leftOut = (step: StepRecord) =>
+    disclosureNotes.resultLeftOut({ originalBytes: sizes.get(step.id)! });
+
+  // A distillation that fell open got a floor the size of a summary: floor it again with the
+  // budget the other views left unused, up to the share it would have had undistilled.
+  const fellOpen = successes.filter((step) => {
+    const { processed } = viewById.get(step.id)!;
+    return distilled.has(step.id) && processed !== undefined && !isModelView(processed.metadata);
+  });
+  if (input.floor && fellOpen.length > 0) {
+    let room = viewsBytes;
+    for (const step of successes) {
+      if (fellOpen.includes(step)) continue;
+      const { processed } = viewById.get(step.id)!;
+      room -= utf8ByteLength(processed ? processed.text : leftOut(step));
+    }
+    const order = [...fellOpen].sort((a, b) => sizes.get(a.id)! - sizes.get(b.id)!);
+    let reserved = order.reduce((sum, step) => sum + viewById.get(step.id)!.budget, 0);
+    for (let k = 0; k < order.length; k++) {
+      const step = order[k]!;
+      const view = viewById.get(step.id)!;
+      reserved -= view.budget;
+      const surplus = Math.max(0, room - reserved - view.budget);
+      const share = Math.min(
+        cap,
+        sizes.get(step.id)!,
+        view.budget + Math.floor(surplus / (order.length - k)),
+      );
+      if (share > view.budget) {
+        const started = performance.now();
+        const processed = await input.floor.process(step.result ?? '', share, context(step));
+        viewById.set(step.id, {
+          budget: share,
+          processed,
+          durationMs: view.durationMs + performance.now() - started,
+        });
+      }
+      room -= utf8ByteLength(viewById.get(step.id)!.processed!.text);
+    }
+  }
 
   const failedCount = steps.filter((step) => step.status === 'failed').length;
   let evidenceLeft = input.failedOperationView.maxPromptBytes;
@@ -165,11 +251,17 @@ export async function assembleSynthesisPrompt(
   for (const step of steps) {
     if (step.status === 'succeeded') {
       const { budget, processed, durationMs } = viewById.get(step.id)!;
-      const body = processed
-        ? processed.text
-        : `[result left out: ${utf8ByteLength(step.result ?? '')} bytes did not fit the synthesis budget; its content is UNKNOWN]`;
+      const body = processed ? processed.text : leftOut(step);
       const text = `${heading(step)}${annotations.get(step.id) ?? ''}${body}`;
-      contentLost ||= processed ? processed.metadata.contentLost : true;
+      const metadata: ResultTrimMetadata = processed
+        ? processed.metadata
+        : {
+            contentLost: true,
+            originalBytes: sizes.get(step.id)!,
+            outputBytes: utf8ByteLength(body),
+            strategy: 'omitted',
+          };
+      contentLost ||= metadata.contentLost;
       successBytes += utf8ByteLength(text);
       sections.push({
         stepId: step.id,
@@ -177,7 +269,7 @@ export async function assembleSynthesisPrompt(
         status: step.status,
         text,
         budgetBytes: budget,
-        metadata: processed?.metadata,
+        metadata,
         durationMs,
       });
       continue;

@@ -60,6 +60,7 @@ export function buildDistillationProcessor(
     targetBytes: config.distill.targetBytes,
     model: config.distill.model,
     cacheTtlMs: config.distill.cacheTtlMs,
+    cacheSecret: config.distill.cacheSecret,
     deadlineMs: config.distill.deadlineMs,
     contextTokens: config.distill.contextTokens,
     tokenCounter: input.tokenCounter,

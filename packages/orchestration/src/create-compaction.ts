@@ -29,6 +29,7 @@ import {
   createContinuationDistiller,
   createLlmDebugRecorder,
   type DistillAIOptions,
+  distilledViewBytes,
   type LlmDebugRecorder,
 } from '@compaction/distiller';
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
@@ -131,7 +132,11 @@ export interface Compaction {
   readonly tokenCounter: TokenCounter;
   /** Synthesis budgets in effect, in bytes. */
   readonly synthesisBudgets: { totalBytes: number; perResultBytes: number };
-  /** Whether a synthesis result of this size will be sent to a model. */
+  /**
+   * Whether a synthesis result of this size is over the distill threshold with a model to send
+   * it to. `assembleSynthesis` also keeps whole (minified, for JSON) a result that fits the
+   * share it would get undistilled.
+   */
   willDistill(resultBytes: number): boolean;
   /** Whether parameter micro-resolution should switch to schema-guided mapping for a source this size. */
   usesSchemaMapping(sourceBytes: number): boolean;
@@ -227,6 +232,8 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   // trimmer and digest see it through the shouldStop poll.
   const deadline = { deadlineMs: config.distill.deadlineMs, now: settings.now };
   const synthesisProcessor = guardResultProcessor(boundByDeadline(synthesis, deadline));
+  // A synthesis distillation that fell open is floored again with the budget others left.
+  const floorProcessor = guardResultProcessor(boundByDeadline(trimmer, deadline));
   const sourceProcessor = guardResultProcessor(
     boundByDeadline(deps.sourceResultProcessor ?? trimmer, deadline),
   );
@@ -304,9 +311,10 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         processor: synthesisProcessor,
         totalBytes: synthesisBudgets.totalBytes,
         perResultBytes: synthesisBudgets.perResultBytes,
-        distilledBytes: config.distill.targetBytes,
+        distilledBytes: distilledViewBytes(config.distill.targetBytes),
         willDistill,
         minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        floor: floorProcessor,
         ...(artifacts
           ? {
               // Only results that cannot appear whole are worth a file and a marker.

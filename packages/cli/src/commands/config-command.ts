@@ -11,6 +11,7 @@ function valueAt(config: object, path: string): unknown {
 
 function display(kind: string, value: unknown): string {
   if (value === undefined) return '(unset)';
+  if (kind === 'secret') return '(set)';
   if (kind === 'duration') return formatDuration(value as number);
   if (Array.isArray(value)) return value.length ? value.join(',') : '(none)';
   return String(value);
@@ -40,7 +41,13 @@ Examples:
     const knobs = CONFIG_KNOBS.map((knob) => ({
       path: knob.path,
       env: knob.env ?? null,
-      value: valueAt(config, knob.path) ?? null,
+      // A secret's value is never printed, only whether it is set.
+      value:
+        knob.kind === 'secret'
+          ? valueAt(config, knob.path) === undefined
+            ? null
+            : '(set)'
+          : (valueAt(config, knob.path) ?? null),
       source: sources[knob.path],
       default: knob.defaultValue ?? null,
       kind: knob.kind,

@@ -88,7 +88,9 @@ describe('compaction distill (in process)', () => {
       stdin: records(60_000),
       env: { OPENAI_BASE_URL: server.openaiBaseUrl },
     });
-    expect(await distillCommand.run(['--query', 'which failed?', '-'], io)).toBe(0);
+    expect(
+      await distillCommand.run(['--query', 'which failed?', '--budget', '8192', '-'], io),
+    ).toBe(0);
     expect(stderr()).toBe('');
     expect(stdout()).toMatch(/^request 0 failed\n\[distilled: /);
     expect(server.requests).toHaveLength(1);
@@ -131,7 +133,16 @@ describe.skipIf(!binaryBuilt())('the built binary against a local OpenAI-compati
     const file = join(dir, 'logs.json');
     writeFileSync(file, records(60_000));
     const { status, stdout, stderr } = await runAsync(
-      ['distill', '--query', 'which requests failed?', '--task', 'fetch logs', file],
+      [
+        'distill',
+        '--query',
+        'which requests failed?',
+        '--task',
+        'fetch logs',
+        '--budget',
+        '8192',
+        file,
+      ],
       { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.openaiBaseUrl },
     );
     expect(stderr).toBe('');
@@ -175,13 +186,14 @@ describe.skipIf(!binaryBuilt())('the built binary against a local OpenAI-compati
           COMPACTION_REDIS_URL: `redis://127.0.0.1:${redis.port}`,
         };
         const input = records(50_000);
-        const first = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
-        const second = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
+        const args = ['distill', '--query', 'errors?', '--budget', '8192', '-'];
+        const first = await runAsync(args, env, input);
+        const second = await runAsync(args, env, input);
         expect(first.stdout).toMatch(/^cached across runs\n\[distilled: .*\]\n$/);
         expect(second.stdout).toBe(first.stdout);
         expect(server.requests).toHaveLength(1);
         await redis.kill();
-        const down = await runAsync(['distill', '--query', 'errors?', '-'], env, input);
+        const down = await runAsync(args, env, input);
         expect(down).toMatchObject({ status: 0, stdout: first.stdout });
         expect(server.requests).toHaveLength(2);
       } finally {

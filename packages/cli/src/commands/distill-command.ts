@@ -70,8 +70,9 @@ export const distillCommand: CliCommand = {
   help: `Usage: compaction distill --query TEXT [--task TEXT] [--budget BYTES] [--provider openai|anthropic] [--json] [FILE|-]
 
 Distills FILE (or standard input) for the question in --query: a result over the distill
-threshold is pre-filtered structurally and summarised by the provider's fast model, or split
-into segments that are distilled concurrently and reduced when it is very large. Smaller
+threshold that does not fit the budget whole is pre-filtered structurally and summarised by the
+provider's fast model, or split into segments that are distilled concurrently and reduced when
+it is very large. A result that fits the budget (minified, for JSON) is printed whole; smaller
 results, and every model failure, get the deterministic structural trim. Standard output is
 exactly the distilled text (disclosure notes included); progress of map-reduce segments goes
 to standard error when it is a terminal.

@@ -30,6 +30,8 @@ export interface DistillConfig {
   model: string;
   /** How long a cached distillation is reused, in milliseconds; 0 (option only) disables. Default 5m. `COMPACTION_RESULT_DISTILL_CACHE_TTL`. */
   cacheTtlMs: number;
+  /** Shared secret that authenticates distill cache entries (HMAC-SHA256). Default none. `COMPACTION_RESULT_DISTILL_CACHE_SECRET`. */
+  cacheSecret: string | undefined;
   /** Wall-clock bound on one compaction, in milliseconds; 0 (option only) disables. Default 45s. `COMPACTION_RESULT_DISTILL_DEADLINE`. */
   deadlineMs: number;
   /** Estimated tokens above which a result is map-reduced. Default 150000. `COMPACTION_RESULT_DISTILL_CONTEXT_TOKENS`. */

@@ -11,6 +11,7 @@
  * - `boolean`: enabled only by the literal `true` (any case); any other value reads as false.
  * - `duration`: a Go-style duration (`45s`, `5m`); 0 from the environment is ignored.
  * - `string`: trimmed text; empty is unset.
+ * - `secret`: like `string`, but never shown: `compaction config` prints only whether it is set.
  * - `list`: option only (no environment variable).
  */
 export type KnobKind =
@@ -21,6 +22,7 @@ export type KnobKind =
   | 'boolean'
   | 'duration'
   | 'string'
+  | 'secret'
   | 'list';
 
 import { MIN_TRIM_BUDGET_BYTES } from '../min-trim-budget.js';
@@ -178,6 +180,14 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     300_000,
     'How long an identical distillation is reused when a cache is supplied.',
     'seed 002 §5.5',
+  ),
+  knob(
+    'distill.cacheSecret',
+    'COMPACTION_RESULT_DISTILL_CACHE_SECRET',
+    'secret',
+    undefined,
+    'Shared secret that authenticates distill cache entries (HMAC-SHA256); unset: entries are checked against their input but not authenticated.',
+    'beyond seed 002 §5.3',
   ),
   knob(
     'distill.deadlineMs',

@@ -313,6 +313,7 @@ function parsedForm(knob: KnobDefinition, raw: string): unknown {
     case 'duration':
       return parseDuration(raw);
     case 'string':
+    case 'secret':
       return raw.trim();
     default:
       return Number(raw.trim());
@@ -327,6 +328,7 @@ const SAMPLES: Readonly<Record<KnobDefinition['kind'], string[]>> = {
   boolean: ['true', 'TRUE', 'false', 'False'],
   duration: ['45s', '1500ms', '2m', '1h30m', '0', '0s'],
   string: ['fast', ' smart '],
+  secret: ['s3cr3t', ' spaced '],
   list: [],
 };
 

@@ -79,6 +79,7 @@ function readEnvValue(definition: KnobDefinition, raw: string): EnvRead {
       return { value: ms };
     }
     case 'string':
+    case 'secret':
       return { value: text };
     case 'list':
       return undefined;
@@ -86,6 +87,7 @@ function readEnvValue(definition: KnobDefinition, raw: string): EnvRead {
 }
 
 function describeDefault(definition: KnobDefinition): string {
+  if (definition.kind === 'secret') return 'unset';
   const value = definition.defaultValue;
   return value === undefined ? 'unset' : JSON.stringify(value);
 }
@@ -114,6 +116,7 @@ function validateOption(definition: KnobDefinition, value: unknown): unknown {
       if (typeof value !== 'boolean') fail('must be a boolean');
       return value;
     case 'string':
+    case 'secret':
       if (typeof value !== 'string' || value.trim() === '') fail('must be a non-empty string');
       return (value as string).trim();
     case 'list':

@@ -9,6 +9,7 @@ const KIND_TEXT: Readonly<Record<KnobDefinition['kind'], string>> = {
   boolean: 'only the literal `true` (any case) enables; any other value is false',
   duration: 'duration such as `45s`, `5m`, `1h30m` (0 from the environment: default)',
   string: 'text (empty: default)',
+  secret: 'text (empty: unset); never printed, `compaction config` shows only whether it is set',
   list: 'option only',
 };
 

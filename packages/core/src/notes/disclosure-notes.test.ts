@@ -33,6 +33,7 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
     'reduced-without-model-analysis',
     disclosureNotes.reducedWithoutModelAnalysis({ originalBytes: 90_000, keptBytes: 8000 }),
   ],
+  ['result-left-out', disclosureNotes.resultLeftOut({ originalBytes: 5_000_000 })],
 ];
 
 describe('disclosure note builders', () => {

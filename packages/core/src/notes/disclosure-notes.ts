@@ -20,7 +20,8 @@ export type DisclosureNoteKind =
   | 'partial-source'
   | 'partial'
   | 'findings-truncated'
-  | 'reduced-without-model-analysis';
+  | 'reduced-without-model-analysis'
+  | 'result-left-out';
 
 /** The exact opening of each note kind, `[` included. */
 export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, string>> = {
@@ -31,10 +32,11 @@ export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, strin
   partial: '[partial: ',
   'findings-truncated': '[findings truncated: ',
   'reduced-without-model-analysis': '[reduced without model analysis: ',
+  'result-left-out': '[result left out: ',
 };
 
 const NOTE_LINE =
-  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis): [^\n]*\]$/;
+  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis|result left out): [^\n]*\]$/;
 
 const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   distilled: 'distilled',
@@ -44,6 +46,7 @@ const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   partial: 'partial',
   'findings truncated': 'findings-truncated',
   'reduced without model analysis': 'reduced-without-model-analysis',
+  'result left out': 'result-left-out',
 };
 
 /** A share in [0, 1] as a short percentage: one decimal below 10%, whole numbers above. */
@@ -149,6 +152,11 @@ export const disclosureNotes = {
   /** No processor analysed the result; the prompt assembly cut it by bytes. */
   reducedWithoutModelAnalysis(input: { originalBytes: number; keptBytes: number }): string {
     return `[reduced without model analysis: ${input.originalBytes} → ${input.keptBytes} bytes; no model read the dropped part, treat it as UNKNOWN]`;
+  },
+
+  /** A result got no room at all in a shared prompt: only this note stands for it. */
+  resultLeftOut(input: { originalBytes: number }): string {
+    return `[result left out: ${input.originalBytes} bytes did not fit the synthesis budget; its content is UNKNOWN, not absent]`;
   },
 } as const;
 

@@ -7,6 +7,7 @@ import {
   resolveModelAlias,
 } from '../model-aliases.js';
 import { ModelCallError, toModelCallError } from '../model-call-error.js';
+import { routeFingerprint } from '../route-fingerprint.js';
 
 /** Settings of `createAnthropicClient`. */
 export interface AnthropicClientSettings {
@@ -52,8 +53,14 @@ export function createAnthropicClient(settings: AnthropicClientSettings = {}): A
   const models = { ...DEFAULT_MODEL_ALIASES.anthropic, ...settings.models };
   const defaultMaxTokens = settings.defaultMaxTokens ?? 2048;
 
+  const fingerprint = (model: string) =>
+    routeFingerprint({ provider: 'anthropic', baseURL: client.baseURL, model });
+
   return {
     provider: 'anthropic',
+    route(request) {
+      return { fingerprint: fingerprint(resolveModelAlias(request.model, models)), stable: true };
+    },
     async complete(request): Promise<AICompletion> {
       const model = resolveModelAlias(request.model, models);
       let response: Anthropic.Message;
@@ -83,6 +90,7 @@ export function createAnthropicClient(settings: AnthropicClientSettings = {}): A
       return {
         text,
         model: response.model ?? model,
+        route: fingerprint(model),
         ...(response.usage
           ? {
               usage: {

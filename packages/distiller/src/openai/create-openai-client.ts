@@ -7,6 +7,7 @@ import {
   resolveModelAlias,
 } from '../model-aliases.js';
 import { ModelCallError, toModelCallError } from '../model-call-error.js';
+import { routeFingerprint } from '../route-fingerprint.js';
 
 /** Settings of `createOpenAIClient`. */
 export interface OpenAIClientSettings {
@@ -59,8 +60,19 @@ export function createOpenAIClient(settings: OpenAIClientSettings = {}): AIClien
   const models = { ...DEFAULT_MODEL_ALIASES.openai, ...settings.models };
   const maxTokensField = settings.maxTokensField ?? 'max_completion_tokens';
 
+  const fingerprint = (model: string) =>
+    routeFingerprint({
+      provider: 'openai',
+      baseURL: client.baseURL,
+      model,
+      options: { maxTokensField },
+    });
+
   return {
     provider: 'openai',
+    route(request) {
+      return { fingerprint: fingerprint(resolveModelAlias(request.model, models)), stable: true };
+    },
     async complete(request): Promise<AICompletion> {
       const model = resolveModelAlias(request.model, models);
       let response: OpenAI.Chat.Completions.ChatCompletion;
@@ -91,6 +103,7 @@ export function createOpenAIClient(settings: OpenAIClientSettings = {}): AIClien
       return {
         text,
         model: response.model ?? model,
+        route: fingerprint(model),
         ...(response.usage
           ? {
               usage: {

@@ -2,6 +2,7 @@ import { stripDisclosureNotes } from '@compaction/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDistiller } from '../create-distiller.js';
+import { DISTILL_CACHE_ENVELOPE_VERSION, distillInputDigest } from '../distill-cache-entry.js';
 import { createOpenAIClient } from '../openai/index.js';
 import {
   createProviderServer,
@@ -26,13 +27,14 @@ describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-
     clients.push(client);
     return client;
   };
-  const distiller = (client: Redis, timeoutMs = 250) =>
+  const distiller = (client: Redis, timeoutMs = 250, cacheSecret?: string) =>
     createDistiller({
       client: createOpenAIClient({
         env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.openaiBaseUrl },
         maxRetries: 0,
       }),
       cache: createRedisDistillCache({ client, timeoutMs }),
+      ...(cacheSecret ? { cacheSecret } : {}),
     });
 
   beforeAll(async () => {
@@ -101,7 +103,76 @@ describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-
     const out = await d.process(result, 4096, context);
     expect(stripDisclosureNotes(out.text)).toBe('recomputed');
     expect(provider.requests).toHaveLength(2);
-    for (const key of keys) expect(JSON.parse((await client.get(key))!).v).toBe(1);
+    for (const key of keys) {
+      expect(JSON.parse((await client.get(key))!).v).toBe(DISTILL_CACHE_ENVELOPE_VERSION);
+    }
+  });
+
+  it('refuses a well-formed forged envelope: it must match the input and read as a distillation', async () => {
+    provider.setHandler(() => ({ text: 'real summary' }));
+    const client = connect();
+    await client.flushdb();
+    const result = sampleRecords(300_000, 11);
+    await distiller(client).process(result, 4096, context);
+    const [key] = await client.keys('compaction:distill:*');
+    const real = JSON.parse((await client.get(key!))!);
+    const forgeries = [
+      // A lossless claim for a 300 KB input, no note, a tiny original size.
+      {
+        ...real,
+        text: 'invented',
+        metadata: { contentLost: false, originalBytes: 8, outputBytes: 8 },
+      },
+      // A plausible distillation made from another input.
+      { ...real, input: { digest: distillInputDigest('other'), bytes: real.input.bytes } },
+      { ...real, input: { ...real.input, bytes: 8 } },
+      // Right input, but the text is not a distillation.
+      {
+        ...real,
+        text: 'invented',
+        metadata: { ...real.metadata, outputBytes: 8 },
+      },
+    ];
+    for (const forged of forgeries) {
+      await client.set(key!, JSON.stringify(forged));
+      provider.resetStats();
+      const out = await distiller(client).process(result, 4096, context);
+      expect(stripDisclosureNotes(out.text)).toBe('real summary');
+      expect(provider.requests).toHaveLength(1);
+    }
+  });
+
+  it('authenticates entries with a shared secret: an unsigned or wrongly signed entry is a miss', async () => {
+    provider.setHandler(() => ({ text: 'signed summary' }));
+    const client = connect();
+    await client.flushdb();
+    const result = sampleRecords(40_000, 12);
+    const secret = 'correct horse battery staple';
+    const first = await distiller(client, 250, secret).process(result, 4096, context);
+    const [key] = await client.keys('compaction:distill:*');
+    const signed = JSON.parse((await client.get(key!))!);
+    expect(signed.mac).toMatch(/^[0-9a-f]{64}$/);
+    expect(await client.get(key!)).not.toContain(secret);
+
+    provider.resetStats();
+    expect(await distiller(client, 250, secret).process(result, 4096, context)).toEqual(first);
+    expect(provider.requests).toHaveLength(0);
+
+    const { mac: _mac, ...unsigned } = signed;
+    for (const tampered of [
+      unsigned,
+      { ...signed, mac: '0'.repeat(64) },
+      { ...signed, text: signed.text.replace('signed', 'forged') },
+    ]) {
+      await client.set(key!, JSON.stringify(tampered));
+      provider.resetStats();
+      await distiller(client, 250, secret).process(result, 4096, context);
+      expect(provider.requests).toHaveLength(1);
+    }
+    // Another secret cannot read the entries either.
+    provider.resetStats();
+    await distiller(client, 250, 'another secret').process(result, 4096, context);
+    expect(provider.requests).toHaveLength(1);
   });
 
   it('stays bounded when Redis is slow', async () => {
