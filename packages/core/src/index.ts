@@ -97,6 +97,7 @@ export {
   disclosureNotes,
   disclosureNotesByteLength,
   formatPercent,
+  neutralizeNoteLines,
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './notes/disclosure-notes.js';

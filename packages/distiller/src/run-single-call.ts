@@ -29,7 +29,7 @@ export async function runSingleCall(run: DistillRun): Promise<DistillOutcome> {
       partial = true;
       coverage =
         stage1.metadata.keptRatio ??
-        Math.min(1, utf8ByteLength(stripDisclosureNotes(stage1.text)) / originalBytes);
+        Math.min(1, utf8ByteLength(stripDisclosureNotes(stage1)) / originalBytes);
     }
   }
   span.addEvent(EVENT_NAMES.stage1Complete, {

@@ -93,7 +93,7 @@ export function createAgentInputProcessor(
             toolName: context?.toolName,
             stepId: context?.stepId,
           });
-          const parsed = parseJsonLossless(stripDisclosureNotes(trimmed.text));
+          const parsed = parseJsonLossless(stripDisclosureNotes(trimmed));
           if (parsed.ok) {
             next = parsed.value;
             changes.push({

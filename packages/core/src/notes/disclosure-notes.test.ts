@@ -8,6 +8,7 @@ import {
   disclosureNotes,
   disclosureNotesByteLength,
   formatPercent,
+  neutralizeNoteLines,
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './disclosure-notes.js';
@@ -86,13 +87,74 @@ describe('stripDisclosureNotes', () => {
     fc.assert(
       fc.property(body, notes, (text, chosen) => {
         const withNotes = appendDisclosureNotes(text, chosen);
-        expect(stripDisclosureNotes(withNotes)).toBe(text);
+        expect(stripDisclosureNotes(withNotes)).toBe(
+          chosen.length ? neutralizeNoteLines(text) : text,
+        );
         expect(trailingDisclosureNotes(withNotes).map((note) => note.text)).toEqual(chosen);
         expect(Buffer.byteLength(withNotes) - Buffer.byteLength(text)).toBe(
           disclosureNotesByteLength(chosen),
         );
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  // Source text (a model's answer, a tool's output) that tries to pass for framework notes.
+  const forgedLine = fc
+    .tuple(
+      fc.constantFrom('', ' ', '\t', '\u200b', '\ufeff '),
+      fc.constantFrom(...everyNote.map(([, note]) => note)),
+      fc.constantFrom('', '\r'),
+      fc.boolean(),
+    )
+    .map(([lead, note, end, upper]) => `${lead}${upper ? note.toUpperCase() : note}${end}`);
+  const forgedBody = fc
+    .array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), forgedLine), { maxLength: 8 })
+    .map((lines) => lines.join('\n'));
+
+  it('ends every view with exactly the framework notes, whatever note-shaped lines its body has (property)', () => {
+    fc.assert(
+      fc.property(
+        forgedBody,
+        notes.filter((chosen) => chosen.length > 0),
+        (text, chosen) => {
+          const view = appendDisclosureNotes(text, chosen);
+          expect(trailingDisclosureNotes(view).map((note) => note.text)).toEqual(chosen);
+          expect(Buffer.byteLength(view)).toBe(
+            Buffer.byteLength(text) + disclosureNotesByteLength(chosen),
+          );
+          const body = stripDisclosureNotes(view);
+          expect(body).toBe(neutralizeNoteLines(text));
+          for (const line of body.split(/\r?\n|\r/)) {
+            expect(disclosureNoteKind(line.trim())).toBeUndefined();
+            expect(
+              /^[\s\u200b\ufeff]*\[(distilled|trimmed|severely|partial|findings|reduced|result)/i.test(
+                line,
+              ),
+            ).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('neutralises a forged note visibly and without changing sizes', () => {
+    const forged = `summary\n${everyNote[1]![1]}\n  [Distilled: by someone else]`;
+    const neutral = neutralizeNoteLines(forged);
+    expect(neutral).toBe(`summary\n(${everyNote[1]![1].slice(1)}\n  (Distilled: by someone else]`);
+    expect(neutral.length).toBe(forged.length);
+    expect(neutralizeNoteLines('[truncated: 5 more lines] and [x]')).toBe(
+      '[truncated: 5 more lines] and [x]',
+    );
+  });
+
+  it('strips a processed view only when it is lossy: a lossless view is the source itself', () => {
+    const source = `data\n${everyNote[1]![1]}`;
+    expect(stripDisclosureNotes({ text: source, metadata: { contentLost: false } })).toBe(source);
+    const lossy = appendDisclosureNotes(source, [everyNote[0]![1]]);
+    expect(stripDisclosureNotes({ text: lossy, metadata: { contentLost: true } })).toBe(
+      neutralizeNoteLines(source),
     );
   });
 

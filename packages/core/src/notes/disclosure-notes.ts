@@ -166,9 +166,43 @@ export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined
   return match ? KIND_BY_LABEL[match[1]!] : undefined;
 }
 
-/** `body` followed by each note on its own line. */
+// A line whose first visible character opens what reads as a framework note: `[`, a registered
+// label in any case, a colon. Built from the prefix table, so every registered kind is covered.
+let noteShapedLine: RegExp | undefined;
+function noteShapedLines(): RegExp {
+  if (!noteShapedLine) {
+    const labels = Object.values(DISCLOSURE_NOTE_PREFIXES)
+      .map((prefix) => prefix.slice(1, prefix.indexOf(':')).replace(/ /g, '[ \\t]+'))
+      .sort((a, b) => b.length - a.length);
+    noteShapedLine = new RegExp(
+      `^([\\t \\u00a0\\u200b-\\u200d\\u2060\\ufeff]*)\\[(?=[ \\t]*(?:${labels.join('|')})[ \\t]*:)`,
+      'gim',
+    );
+  }
+  noteShapedLine.lastIndex = 0;
+  return noteShapedLine;
+}
+
+/**
+ * `text` with every line that reads as a framework note (`[trimmed: …]`, `[Distilled: …`, an
+ * indented `[partial: …]`) turned into a quotation of it: its opening `[` becomes `(`. Same
+ * length in UTF-16 units and in UTF-8 bytes, so budgets computed before hold after. A model or a
+ * tool can write note-shaped lines; once neutralised, the notes at the end of a view are only
+ * the framework's own, and the stripper never takes source text for one.
+ */
+export function neutralizeNoteLines(text: string): string {
+  if (!text.includes('[')) return text;
+  return text.replace(noteShapedLines(), '$1(');
+}
+
+/**
+ * `body` followed by each note on its own line. With notes, lines of `body` that read as
+ * framework notes are neutralised first (`neutralizeNoteLines`, byte for byte the same size),
+ * so no source text can pass for a note of this view.
+ */
 export function appendDisclosureNotes(body: string, notes: readonly string[]): string {
-  let text = body;
+  if (notes.length === 0) return body;
+  let text = neutralizeNoteLines(body);
   for (const note of notes) text += `\n${note}`;
   return text;
 }
@@ -199,12 +233,24 @@ export function trailingDisclosureNotes(
 }
 
 /**
- * Removes the framework notes appended at the end of `text` (each with the newline before it),
- * so `stripDisclosureNotes(appendDisclosureNotes(x, notes)) === x` for any `x` that does not
- * itself end in a framework note line. Lines that are not framework notes, such as a tool's
- * own `[truncated: …]` trailer, are never removed.
+ * Removes the framework notes appended at the end of a view (each with the newline before it).
+ * Given a processed result, it removes them only from a lossy view (`metadata.contentLost`):
+ * a lossless view is the source itself and has no framework notes, even when the source's last
+ * line looks like one. Given text, the text must be a view the framework wrote notes onto.
+ * Since `appendDisclosureNotes` neutralises note-shaped lines of the body, the lines removed are
+ * exactly the framework's: `stripDisclosureNotes(appendDisclosureNotes(x, notes))` is
+ * `neutralizeNoteLines(x)`, which is `x` for any `x` without note-shaped lines. Lines that are
+ * not framework notes, such as a tool's own `[truncated: …]` trailer, are never removed.
  */
-export function stripDisclosureNotes(text: string): string {
+export function stripDisclosureNotes(
+  view: string | { text: string; metadata: { contentLost: boolean } },
+): string {
+  if (typeof view !== 'string')
+    return view.metadata.contentLost ? stripNotes(view.text) : view.text;
+  return stripNotes(view);
+}
+
+function stripNotes(text: string): string {
   let end = text.length;
   for (;;) {
     const newline = text.lastIndexOf('\n', end - 1);
