@@ -106,3 +106,25 @@ export class InvalidArgumentError extends CompactionError {
     return CompactionError.hasMarker(error, 'InvalidArgumentError');
   }
 }
+
+/** A seam (your processor, distiller or tool-input transform) did not settle within its deadline. */
+export class SeamDeadlineError extends CompactionError {
+  /** Which seam: `resultProcessor`, `sourceResultProcessor`, `continuationDistiller`, `agentInputProcessor`, … */
+  readonly seam: string;
+  /** The deadline it was given, in milliseconds. */
+  readonly deadlineMs: number;
+
+  constructor(input: { seam: string; deadlineMs: number }) {
+    super({
+      message: `${input.seam} did not settle within the compaction deadline of ${input.deadlineMs} ms`,
+      code: 'seam_deadline',
+    });
+    this.name = 'SeamDeadlineError';
+    this.seam = input.seam;
+    this.deadlineMs = input.deadlineMs;
+  }
+
+  static override isInstance(error: unknown): error is SeamDeadlineError {
+    return CompactionError.hasMarker(error, 'SeamDeadlineError');
+  }
+}

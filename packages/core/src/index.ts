@@ -14,6 +14,7 @@ export type {
 export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
+export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';
 export type {
   ArtifactsConfig,
   CompactionConfig,
@@ -47,6 +48,7 @@ export {
   type CompactionErrorOptions,
   ConfigError,
   InvalidArgumentError,
+  SeamDeadlineError,
 } from './errors.js';
 export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 export { buildJsonTape, type JsonTapeOutcome, withJsonTape } from './json/build-json-tape.js';
@@ -117,6 +119,7 @@ export type {
   ResultProcessor,
   ResultProcessorContext,
 } from './result-processor.js';
+export { resultTrimSpanAttributes } from './result-trim-span-attributes.js';
 export {
   type CompactionTelemetry,
   noopTelemetry,

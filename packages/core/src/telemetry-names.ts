@@ -14,6 +14,8 @@ export const SPAN_NAMES = {
   continuationBudget: 'compaction.continuation_budget',
   /** One model call made by a distiller. */
   modelCall: 'compaction.model_call',
+  /** One summary of a non-JSON step by the continuation distiller. */
+  continuationDistill: 'compaction.continuation_distill',
 } as const;
 
 /** Span event names (on the active distill or continuation span). */
@@ -105,8 +107,15 @@ export const METRIC_DEFINITIONS: Readonly<Record<MetricName, MetricDefinition>> 
   },
 };
 
-/** Attribute names. */
+/**
+ * Attribute names. Two metric labels keep seed 002 §10's names as they are, so dashboards
+ * built for it work: `agent_name` on the distillation metrics (the agent the compaction serves,
+ * the `agentName` setting, `unnamed` when not given) and `module` on the continuation metrics
+ * (always `orchestration`).
+ */
 export const ATTRIBUTE_NAMES = {
+  agentName: 'agent_name',
+  module: 'module',
   requestId: 'compaction.request_id',
   stepId: 'compaction.step_id',
   toolName: 'compaction.tool_name',

@@ -5,6 +5,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { createRecordingTelemetry } from '@compaction/core/test';
+import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -281,6 +282,8 @@ describe('createPlanningSectionRenderer', () => {
     expect(telemetry.total(METRIC_NAMES.continuationSectionBytes)).toBe(section.bytes);
     expect(telemetry.total(METRIC_NAMES.continuationStepsShown)).toBe(2);
     expect(telemetry.total(METRIC_NAMES.continuationStepsEvicted)).toBe(1);
+    // Seed 002 §10's label on every continuation metric.
+    for (const metric of telemetry.metrics) expect(metric.attributes.module).toBe('orchestration');
     const [retention] = telemetry.events('failure_evidence.continuation_retention');
     expect(retention?.attributes['compaction.retained_with_projection']).toEqual(['c']);
   });
@@ -393,5 +396,80 @@ describe('the planning section under a poll that says stop', () => {
     expect(views['step-2']).toBe('digest');
     expect(seen).toEqual([shouldStop]);
     expect(section.contentLost).toBe(true);
+  });
+});
+
+const WIDE = JSON.stringify(
+  Object.fromEntries(
+    Array.from({ length: 50 }, (_, i) => [
+      `k${i}`,
+      Object.fromEntries(
+        Array.from({ length: 50 }, (_, j) => [`v${j}`, `${i}-${j}-`.padEnd(200, 'x')]),
+      ),
+    ]),
+  ),
+);
+
+describe('bounding the newest digest (issue: one 498 KB digest took the whole section)', () => {
+  const available = fixturesAvailable();
+  if (!available && process.env.CI === 'true')
+    throw new Error('fixtures are required under CI=true');
+
+  it.skipIf(!available)(
+    'tightens the caps of an oversized newest digest until it fits, and says so',
+    async () => {
+      const twilio = readFixture('cloud/openapi-twilio-api-v2010.json');
+      const steps: StepRecord[] = [
+        jsonStep('step-1', 2000),
+        failedStep('step-2', { q: 'x' }),
+        { id: 'step-3', status: 'succeeded', toolName: 'openapi', result: twilio },
+      ];
+      const section = await createPlanningSectionRenderer({ env }).render(steps);
+      const target = 196_608;
+      expect(section.bytes).toBeLessThanOrEqual(target + 1024);
+      expect(section.views.find((view) => view.stepId === 'step-3')!.view).toBe('digest');
+      expect(section.text).toMatch(
+        /## step-3 \(openapi\): succeeded, JSON digest with tightened caps \(keys \d+, array sample \d+, strings \d+ chars, depth \d+\) to fit \d+ bytes\n\{/,
+      );
+      expect(section.text).toContain('[FAILED: timeout');
+      expect(section.contentLost).toBe(true);
+      // The digest is still valid JSON, every key it shows addressable.
+      const digest = section.text
+        .split('to fit')[1]!
+        .split('\n')
+        .slice(1)
+        .join('\n')
+        .split('\n\n')[0]!;
+      expect(() => JSON.parse(digest)).not.toThrow();
+
+      // The seed's literal rule stays available: the newest digest whatever its size.
+      const literal = await createPlanningSectionRenderer({ env, boundNewestDigest: false }).render(
+        steps,
+      );
+      expect(literal.bytes).toBeGreaterThan(400_000);
+      expect(literal.overTarget).toBe(true);
+    },
+  );
+
+  it('leaves a newest digest that fits alone, and bounds any oversized one (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2000, max: 40_000 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (target, failures) => {
+          // 50 × 50 strings of 200 characters: a digest of about 0.5 MB at the default caps.
+          const steps: StepRecord[] = [
+            ...Array.from({ length: failures }, (_, i) => failedStep(`f-${i}`)),
+            { id: 'big', status: 'succeeded', result: WIDE },
+          ];
+          const renderer = createPlanningSectionRenderer({ env, maxTotalBytes: target });
+          const section = await renderer.render(steps);
+          const fixed = (await renderer.render(steps.slice(0, failures))).bytes;
+          expect(section.bytes).toBeLessThanOrEqual(Math.max(target, fixed + 4096) + 512);
+          expect(section.text).toContain('with tightened caps');
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });

@@ -2,6 +2,9 @@ import {
   ATTRIBUTE_NAMES,
   type CompactionTelemetry,
   type ContinuationDistiller,
+  callWithDeadline,
+  cutWithNote,
+  disclosureNotes,
   EVENT_NAMES,
   METRIC_NAMES,
   noopTelemetry,
@@ -69,8 +72,23 @@ export interface PlanningSectionSettings {
   floor?: ResultProcessor;
   /** Summarises escalated non-JSON steps. Default none (no escalation). */
   distiller?: ContinuationDistiller;
+  /**
+   * Deadline of each `floor` and `distiller` call in milliseconds; 0 disables. A call that has
+   * not settled a second after it (its signal aborts at it) is abandoned: a floor falls back to
+   * the head preview, a summary to the floor preview. Default 45000.
+   * `COMPACTION_RESULT_DISTILL_DEADLINE`.
+   */
+  deadlineMs?: number;
   /** Telemetry seam. Default `noopTelemetry`. */
   telemetry?: CompactionTelemetry;
+  /**
+   * Bound the newest success's digest, which is always shown: when it alone is larger than what
+   * the failures leave of the target, its caps (keys, array sample, string length, then depth)
+   * are tightened until it fits, and its heading says so. Default true. `false` keeps seed 002
+   * §6.3's literal rule (the newest digest is shown whatever its size, so one 500 KB digest can
+   * take the section far past its target). Option only.
+   */
+  boundNewestDigest?: boolean;
   /** Environment to read the `COMPACTION_*` variables from. Default `process.env`, read once by the factory. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -130,6 +148,32 @@ export interface PlanningSectionRenderer {
     options?: PlanningSectionRenderOptions,
   ): Promise<PlanningSection>;
 }
+
+// The share the newest success always gets, however much the force-kept failures take.
+const MIN_NEWEST_SHARE_BYTES = 4096;
+
+// The loosest caps tightened one step: halve keys and samples, then string length, then depth.
+function tighter(caps: DigestCaps): DigestCaps | undefined {
+  if (caps.maxKeys > 1 || caps.arraySample > 1) {
+    return {
+      ...caps,
+      maxKeys: Math.max(1, Math.floor(caps.maxKeys / 2)),
+      arraySample: Math.max(1, Math.floor(caps.arraySample / 2)),
+      scalarMax: Math.max(16, Math.floor(caps.scalarMax / 2)),
+    };
+  }
+  if (caps.scalarMax > 16)
+    return { ...caps, scalarMax: Math.max(16, Math.floor(caps.scalarMax / 2)) };
+  if (caps.maxDepth > 2) return { ...caps, maxDepth: Math.max(2, Math.floor(caps.maxDepth / 2)) };
+  return undefined;
+}
+
+function describeCaps(caps: DigestCaps): string {
+  return `keys ${caps.maxKeys}, array sample ${caps.arraySample}, strings ${caps.scalarMax} chars, depth ${caps.maxDepth}`;
+}
+
+// The continuation metrics carry seed 002 §10's label.
+const MODULE = { [ATTRIBUTE_NAMES.module]: 'orchestration' };
 
 const SEPARATOR = '\n\n';
 const SEPARATOR_BYTES = 2;
@@ -232,6 +276,7 @@ export function createPlanningSectionRenderer(
   const config = resolveConfig({
     env: settings.env,
     options: {
+      distill: { deadlineMs: settings.deadlineMs },
       continuation: {
         maxTotalBytes: settings.maxTotalBytes,
         nonJsonFloorBytes: settings.nonJsonFloorBytes,
@@ -260,6 +305,8 @@ export function createPlanningSectionRenderer(
   const telemetry = settings.telemetry ?? noopTelemetry;
   const maxEscalations =
     settings.distiller && config.distill.enabled ? continuation.maxEscalations : 0;
+  const { deadlineMs } = config.distill;
+  const boundNewest = settings.boundNewestDigest ?? true;
 
   // The digest, why the text is not JSON, or undefined when the poll stopped it (the floor's
   // preview then stands in, cut short by the same poll).
@@ -290,10 +337,14 @@ export function createPlanningSectionRenderer(
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
     };
     try {
-      const { text, metadata } = await floor.process(
-        result,
-        continuation.nonJsonFloorBytes,
-        context,
+      const { text, metadata } = await callWithDeadline(
+        (signal) =>
+          floor.process(result, continuation.nonJsonFloorBytes, {
+            ...context,
+            signal,
+            shouldStop: () => signal.aborted,
+          }),
+        { seam: 'floor', deadlineMs, signal: options.signal },
       );
       if (utf8ByteLength(text) <= continuation.nonJsonFloorBytes) {
         return { text, contentLost: metadata.contentLost };
@@ -375,14 +426,57 @@ export function createPlanningSectionRenderer(
           // Non-JSON steps whose floor preview had to leave something out: escalation candidates.
           const cutPreviews = new Map<number, string>();
 
-          const renderSuccess = async (i: number): Promise<string> => {
+          // The newest success is always shown; its digest is bounded by what the fixed entries
+          // leave of the target (at least a small floor), its caps tightened until it fits.
+          const newestShare = Math.max(
+            target - fixedBytes - SEPARATOR_BYTES,
+            Math.min(target, MIN_NEWEST_SHARE_BYTES),
+          );
+          const tightenedDigest = (step: StepRecord, result: string, share: number): string => {
+            lossy = true;
+            let tight = caps;
+            for (;;) {
+              const next = tighter(tight);
+              if (!next) break;
+              tight = next;
+              const digest = digestText(result, tight) as Exclude<
+                ReturnType<typeof digestText>,
+                SyntaxError
+              >;
+              const text = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}) to fit ${share} bytes`)}\n${digest.text}`;
+              if (utf8ByteLength(text) <= share) return text;
+            }
+            // Even the tightest caps leave too much (deep or wide beyond sampling): the head of the
+            // tightest digest, cut with a note, keeps the section bounded.
+            const digest = digestText(result, tight) as Exclude<
+              ReturnType<typeof digestText>,
+              SyntaxError
+            >;
+            const head = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}), cut to fit ${share} bytes`)}\n`;
+            const cut = cutWithNote(
+              digest.text,
+              Math.max(0, share - utf8ByteLength(head)),
+              (kept) =>
+                disclosureNotes.trimmedBytes({
+                  originalBytes: utf8ByteLength(digest.text),
+                  keptBytes: kept,
+                  where: 'planning-section digest',
+                }),
+            );
+            return `${head}${cut ? cut.text : ''}`;
+          };
+
+          const renderSuccess = async (i: number, newest: boolean): Promise<string> => {
             const step = steps[i]!;
             const result = step.result ?? '';
             const digest = digestOrStop(result, options);
             if (!(digest instanceof SyntaxError) && digest !== undefined) {
               if (digest.contentLost) lossy = true;
               views.set(i, 'digest');
-              return `${heading(step, 'succeeded, JSON digest')}\n${digest.text}`;
+              const what = 'succeeded, JSON digest';
+              const text = `${heading(step, what)}\n${digest.text}`;
+              if (!newest || !boundNewest || utf8ByteLength(text) <= newestShare) return text;
+              return tightenedDigest(step, result, newestShare);
             }
             const floorView = await preview(step, result, options);
             if (floorView.contentLost) {
@@ -404,9 +498,9 @@ export function createPlanningSectionRenderer(
           for (let k = successes.length - 1; k >= 0 && (keeping || keepingWithout); k--) {
             const i = successes[k]!;
             options.signal?.throwIfAborted();
-            const text = await renderSuccess(i);
-            const bytes = SEPARATOR_BYTES + utf8ByteLength(text);
             const newest = k === successes.length - 1;
+            const text = await renderSuccess(i, newest);
+            const bytes = SEPARATOR_BYTES + utf8ByteLength(text);
             if (keeping && (newest || used + bytes <= target)) {
               kept.add(i);
               texts.set(i, text);
@@ -425,19 +519,23 @@ export function createPlanningSectionRenderer(
             .sort((a, b) => b - a)
             .slice(0, maxEscalations);
           if (escalate.length > 0) {
-            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length);
+            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length, MODULE);
             const settled = await Promise.allSettled(
               escalate.map(async (i) => {
                 const step = steps[i]!;
-                const summary = await settings.distiller!.distill({
-                  stepId: step.id,
-                  result: step.result ?? '',
-                  preview: cutPreviews.get(i)!,
-                  maxBytes: continuation.nonJsonFloorBytes,
-                  userQuery: options.userQuery,
-                  stepTask: step.task,
-                  signal: options.signal,
-                });
+                const summary = await callWithDeadline(
+                  (signal) =>
+                    settings.distiller!.distill({
+                      stepId: step.id,
+                      result: step.result ?? '',
+                      preview: cutPreviews.get(i)!,
+                      maxBytes: continuation.nonJsonFloorBytes,
+                      userQuery: options.userQuery,
+                      stepTask: step.task,
+                      signal,
+                    }),
+                  { seam: 'continuationDistiller', deadlineMs, signal: options.signal },
+                );
                 if (
                   typeof summary === 'string' &&
                   summary.trim() !== '' &&
@@ -497,9 +595,9 @@ export function createPlanningSectionRenderer(
               [ATTRIBUTE_NAMES.retainedWithoutProjection]: keptWithout,
             });
           }
-          telemetry.record(METRIC_NAMES.continuationSectionBytes, bytes);
-          telemetry.record(METRIC_NAMES.continuationStepsShown, shown);
-          telemetry.record(METRIC_NAMES.continuationStepsEvicted, evicted.length);
+          telemetry.record(METRIC_NAMES.continuationSectionBytes, bytes, MODULE);
+          telemetry.record(METRIC_NAMES.continuationStepsShown, shown, MODULE);
+          telemetry.record(METRIC_NAMES.continuationStepsEvicted, evicted.length, MODULE);
 
           return {
             text,

@@ -1,5 +1,6 @@
 import {
   type AIClient,
+  ATTRIBUTE_NAMES,
   appendDisclosureNotes,
   assertSize,
   type CompactionTelemetry,
@@ -9,6 +10,7 @@ import {
   disclosureNotesByteLength,
   InvalidArgumentError,
   noopTelemetry,
+  SPAN_NAMES,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -18,6 +20,7 @@ import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
 import { createModelCaller } from './create-model-caller.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
 import { distillUserPrompt } from './distill-prompts.js';
+import { MAX_NOTE_MODEL_BYTES, noteModel } from './distilled-view-bytes.js';
 
 /** Settings of `createContinuationDistiller`. */
 export interface ContinuationDistillerSettings {
@@ -66,8 +69,11 @@ export function createContinuationDistiller(
   return {
     async distill(input) {
       const originalBytes = utf8ByteLength(input.result);
-      const note = disclosureNotes.distilled({ originalBytes });
-      const room = input.maxBytes - disclosureNotesByteLength([note]);
+      // The note names the model that answered; room is kept for the longest name it can show.
+      const noteBy = (model: string | undefined) =>
+        disclosureNotes.distilled({ originalBytes, model: noteModel([model]) });
+      const room =
+        input.maxBytes - disclosureNotesByteLength([noteBy('m'.repeat(MAX_NOTE_MODEL_BYTES))]);
       if (room <= 0)
         throw new InvalidArgumentError({
           argument: 'maxBytes',
@@ -93,8 +99,8 @@ export function createContinuationDistiller(
       ].filter((signal): signal is AbortSignal => signal !== undefined);
       const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
       const answer = await telemetry.withSpan(
-        'compaction.continuation_distill',
-        { 'compaction.step_id': input.stepId },
+        SPAN_NAMES.continuationDistill,
+        { [ATTRIBUTE_NAMES.stepId]: input.stepId },
         (span) =>
           createModelCaller({
             client: settings.client,
@@ -118,7 +124,7 @@ export function createContinuationDistiller(
       );
       const body = answer.text.trim();
       if (body === '') return '';
-      return appendDisclosureNotes(truncateUtf8(body, room), [note]);
+      return appendDisclosureNotes(truncateUtf8(body, room), [noteBy(answer.model)]);
     },
   };
 }

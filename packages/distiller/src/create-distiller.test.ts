@@ -628,9 +628,12 @@ describe('caching', () => {
     server.setHandler(() => ({ text: 'cached summary' }));
     const telemetry = createRecordingTelemetry();
     const cache = createLruDistillCache();
-    const d = distiller({ cache, telemetry });
+    const d = distiller({ cache, telemetry, llmDebug: true });
     const result = sampleRecords(300_000);
     const first = await d.process(result, 4096, context);
+    // Says why when a call failed (a flake under load shows up as the floor here).
+    const errors = JSON.stringify(d.llmDebug!.records.map((record) => record.error));
+    expect(first.metadata.strategy, errors).toBe('distilled');
     const second = await d.process(result, 4096, context);
     expect(second).toEqual(first);
     expect(server.requests).toHaveLength(1);

@@ -19,7 +19,7 @@ import {
   type ProcessedResult,
   type ResultProcessor,
   type ResultProcessorContext,
-  type ResultTrimMetadata,
+  resultTrimSpanAttributes,
   SPAN_NAMES,
   type TelemetrySpan,
   type TokenCounter,
@@ -128,6 +128,8 @@ export interface DistillerSettings {
   onWarning?: (message: string) => void;
   /** Receives map-reduce progress after each segment. Default none. */
   onProgress?: (progress: DistillProgress) => void;
+  /** The agent this distiller serves: the `agent_name` label of its metrics (seed 002 §10). Default `unnamed`. */
+  agentName?: string;
   /** Monotonic clock in milliseconds. Default `performance.now`. */
   now?: () => number;
 }
@@ -181,20 +183,6 @@ async function bounded<T>(
   } finally {
     if (onAbort) limit.removeEventListener('abort', onAbort);
   }
-}
-
-function mirrorAttributes(metadata: ResultTrimMetadata) {
-  return {
-    [ATTRIBUTE_NAMES.contentLost]: metadata.contentLost,
-    [ATTRIBUTE_NAMES.sourceCoverageRatio]: metadata.sourceCoverageRatio,
-    [ATTRIBUTE_NAMES.llmInputBytes]: metadata.llmInputBytes,
-    [ATTRIBUTE_NAMES.segmentsAnalyzed]: metadata.segmentsAnalyzed,
-    [ATTRIBUTE_NAMES.segmentsTotal]: metadata.segmentsTotal,
-    [ATTRIBUTE_NAMES.partialCoverage]: metadata.partialCoverage,
-    [ATTRIBUTE_NAMES.combineTruncated]: metadata.combineTruncated,
-    [ATTRIBUTE_NAMES.originalBytes]: metadata.originalBytes,
-    [ATTRIBUTE_NAMES.outputBytes]: metadata.outputBytes,
-  };
 }
 
 function resolveSettings(
@@ -279,6 +267,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
   const cache = settings.cache;
   const tokenCounter = settings.tokenCounter ?? byteEstimateTokenCounter;
   const now = settings.now ?? (() => performance.now());
+  const agentName = settings.agentName?.trim() || 'unnamed';
   const llmDebug =
     settings.llmDebug === true
       ? createLlmDebugRecorder()
@@ -302,10 +291,20 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     ...(settings.tokenCounter ? { tokenCounter: tokenCounter.name } : {}),
   };
 
-  const mirror = async (processed: ProcessedResult, originalBytes: number) => {
+  // The result_trim.completed mirror carries the step's ids; on the model path it is a child of
+  // the compaction.result_distill span.
+  const mirror = async (
+    processed: ProcessedResult,
+    originalBytes: number,
+    context: ResultProcessorContext,
+  ) => {
     const { metadata } = processed;
     if (!metadata.contentLost && metadata.outputBytes === originalBytes) return;
-    await telemetry.withSpan(SPAN_NAMES.resultTrimCompleted, mirrorAttributes(metadata), () => {});
+    await telemetry.withSpan(
+      SPAN_NAMES.resultTrimCompleted,
+      resultTrimSpanAttributes(metadata, context),
+      () => {},
+    );
   };
 
   const floorOf = (result: string, maxBytes: number, context: ResultProcessorContext) =>
@@ -320,7 +319,10 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     floor: (cutShort?: boolean) => ProcessedResult,
   ): Promise<ProcessedResult> => {
     const activeClient = client!;
-    const attributes = { [ATTRIBUTE_NAMES.toolName]: context.toolName };
+    const attributes = {
+      [ATTRIBUTE_NAMES.agentName]: agentName,
+      [ATTRIBUTE_NAMES.toolName]: context.toolName,
+    };
     telemetry.count(METRIC_NAMES.distillTriggered, 1, attributes);
     const started = now();
     const callerSignal = context.signal;
@@ -569,11 +571,13 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
               [ATTRIBUTE_NAMES.outputBytes]: output.metadata.outputBytes,
               [ATTRIBUTE_NAMES.contentLost]: output.metadata.contentLost,
             });
+            await mirror(output, originalBytes, context);
             return output;
           },
         );
+        return processed;
       }
-      await mirror(processed, originalBytes);
+      await mirror(processed, originalBytes, context);
       return processed;
     },
   };

@@ -1,5 +1,7 @@
 import { EVENT_NAMES, METRIC_NAMES, SPAN_NAMES } from '@compaction/core';
 import { createOpenTelemetry } from '@compaction/core/otel';
+import { context as otelContext } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   AggregationTemporality,
   InMemoryMetricExporter,
@@ -19,11 +21,15 @@ import { createProviderServer, type ProviderServer } from './test/index.js';
 import { sampleRecords } from './test-support/sample-data.js';
 
 let server: ProviderServer;
+// As an application's OpenTelemetry SDK does: spans started inside another become its children.
+const contextManager = new AsyncLocalStorageContextManager();
 beforeAll(async () => {
   server = await createProviderServer();
+  otelContext.setGlobalContextManager(contextManager.enable());
 });
 afterAll(async () => {
   await server.close();
+  otelContext.disable();
 });
 
 function otel() {
@@ -55,7 +61,14 @@ function otel() {
     }
     return values;
   };
-  return { telemetry, spans, metricValues, meterProvider };
+  const labels = (name: string) =>
+    exporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics)
+      .flatMap((scope) => scope.metrics)
+      .filter((metric) => metric.descriptor.name === name)
+      .flatMap((metric) => metric.dataPoints.map((point) => point.attributes));
+  return { telemetry, spans, metricValues, meterProvider, labels };
 }
 
 const client = () =>
@@ -73,11 +86,12 @@ const context = {
 describe('distiller telemetry through the OpenTelemetry SDK', () => {
   it('emits the distill span with stage events, the trim mirror and the metrics', async () => {
     server.setHandler(() => ({ text: 'summary', usage: { inputTokens: 900, outputTokens: 12 } }));
-    const { telemetry, spans, metricValues, meterProvider } = otel();
+    const { telemetry, spans, metricValues, meterProvider, labels } = otel();
     const distiller = createDistiller({
       client: client(),
       telemetry,
       cache: createLruDistillCache(),
+      agentName: 'devops-chat-agent',
     });
     const result = sampleRecords(300_000);
     await distiller.process(result, 4096, context);
@@ -114,12 +128,20 @@ describe('distiller telemetry through the OpenTelemetry SDK', () => {
     expect(mirrors[0]!.attributes).toMatchObject({
       'compaction.content_lost': true,
       'compaction.partial_coverage': true,
+      'compaction.step_id': 'step-1',
+      'compaction.request_id': 'req-1',
     });
+    // The mirror and the model call are children of their distill span.
+    expect(mirrors[0]!.parentSpanContext?.spanId).toBe(distill[0]!.spanContext().spanId);
+    expect(call.parentSpanContext?.spanId).toBe(distill[0]!.spanContext().spanId);
     expect(mirrors[0]!.attributes['compaction.source_coverage_ratio']).toBeLessThan(1);
     expect(mirrors[0]!.attributes['compaction.llm_input_bytes']).toBeGreaterThan(100_000);
 
     const values = await metricValues();
     expect(values.get(METRIC_NAMES.distillTriggered)).toBe(2);
+    expect(labels(METRIC_NAMES.distillTriggered)).toContainEqual(
+      expect.objectContaining({ agent_name: 'devops-chat-agent' }),
+    );
     expect(values.get(METRIC_NAMES.distillCacheMiss)).toBe(1);
     expect(values.get(METRIC_NAMES.distillCacheHit)).toBe(1);
     expect(values.get(METRIC_NAMES.distillDuration)).toBe(1);

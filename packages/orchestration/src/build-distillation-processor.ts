@@ -33,6 +33,8 @@ export interface DistillationProcessorInput {
   now?: () => number;
   /** Counts tokens for the distiller's context check. Default: UTF-8 bytes / 3.5. */
   tokenCounter?: TokenCounter;
+  /** The `agent_name` label of the distillation metrics. Default `unnamed`. */
+  agentName?: string;
 }
 
 /**
@@ -71,5 +73,6 @@ export function buildDistillationProcessor(
     llmDebug: config.llmDebug ? (input.llmDebug ?? true) : false,
     onWarning: input.onWarning ?? (() => {}),
     ...(input.now ? { now: input.now } : {}),
+    ...(input.agentName ? { agentName: input.agentName } : {}),
   });
 }

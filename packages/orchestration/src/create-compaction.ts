@@ -8,6 +8,7 @@ import {
   type CompactionTelemetry,
   type ConfigWarning,
   type ContinuationDistiller,
+  callWithDeadline,
   createShouldStop,
   type DistillCache,
   loadConfig,
@@ -68,6 +69,8 @@ export interface CreateCompactionSettings {
   deps?: CompactionDependencies;
   /** Telemetry. Default `noopTelemetry`. */
   telemetry?: CompactionTelemetry;
+  /** The agent this compaction serves: the `agent_name` label of the distillation metrics. Default `unnamed`. */
+  agentName?: string;
   /** Per-call model overrides for the synthesis distiller. */
   aiOptions?: DistillAIOptions;
   /** LLM-debug recorder for distill calls (used when `llmDebug` is on). */
@@ -227,19 +230,40 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
       onWarning: warn,
       now: settings.now,
       tokenCounter: settings.tokenCounter,
+      ...(settings.agentName ? { agentName: settings.agentName } : {}),
     });
   // Every compaction, with a model or without, is bounded by the deadline: the synchronous
-  // trimmer and digest see it through the shouldStop poll.
-  const deadline = { deadlineMs: config.distill.deadlineMs, now: settings.now };
-  const synthesisProcessor = guardResultProcessor(boundByDeadline(synthesis, deadline));
+  // trimmer and digest see it through the shouldStop poll. Every seam you replace also runs
+  // under a timer on the deadline and the caller's signal, and a replaced processor gets the
+  // result_trim.completed span the built-ins emit themselves.
+  const seamDeadlineMs = config.distill.deadlineMs;
+  const deadline = { deadlineMs: seamDeadlineMs, now: settings.now };
+  const synthesisProcessor = guardResultProcessor(
+    boundByDeadline(synthesis, deadline),
+    deps.resultProcessor ? { seam: 'resultProcessor', deadlineMs: seamDeadlineMs, telemetry } : {},
+  );
   // A synthesis distillation that fell open is floored again with the budget others left.
   const floorProcessor = guardResultProcessor(boundByDeadline(trimmer, deadline));
-  const sourceProcessor = guardResultProcessor(
-    boundByDeadline(deps.sourceResultProcessor ?? trimmer, deadline),
-  );
-  const agentInputProcessor =
-    deps.agentInputProcessor ??
-    createAgentInputProcessor({ maxParamBytes: config.trim.maxAgentInputBytes, trimmer });
+  const sourceProcessor = deps.sourceResultProcessor
+    ? guardResultProcessor(boundByDeadline(deps.sourceResultProcessor, deadline), {
+        seam: 'sourceResultProcessor',
+        deadlineMs: seamDeadlineMs,
+        telemetry,
+      })
+    : guardResultProcessor(boundByDeadline(trimmer, deadline));
+  const customAgentInput = deps.agentInputProcessor;
+  // A tool-input transform may be a redactor: past its deadline the call fails (closed) with a
+  // SeamDeadlineError rather than dispatching parameters it never processed.
+  const agentInputProcessor: AgentInputProcessor = customAgentInput
+    ? {
+        process: (params, context) =>
+          callWithDeadline((signal) => customAgentInput.process(params, { ...context, signal }), {
+            seam: 'agentInputProcessor',
+            deadlineMs: seamDeadlineMs,
+            signal: context?.signal,
+          }),
+      }
+    : createAgentInputProcessor({ maxParamBytes: config.trim.maxAgentInputBytes, trimmer });
 
   // Wired independently of trimming (seed 002 §4): it needs distillation enabled, a model or a
   // replacement, and escalations > 0.
@@ -272,6 +296,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     inputPolicy: settings.failedOperationInputPolicy,
     floor: trimmer,
     distiller: continuationDistiller,
+    deadlineMs: config.distill.deadlineMs,
     telemetry,
     env: {},
   });

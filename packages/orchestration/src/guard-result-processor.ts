@@ -1,9 +1,13 @@
 import {
   assertSize,
+  type CompactionTelemetry,
+  callWithDeadline,
   cutWithNote,
   disclosureNotes,
   type ProcessedResult,
   type ResultProcessor,
+  resultTrimSpanAttributes,
+  SPAN_NAMES,
   trailingDisclosureNotes,
   utf8ByteLength,
 } from '@compaction/core';
@@ -20,10 +24,29 @@ function usable(value: unknown): value is ProcessedResult {
   );
 }
 
+/** Settings of `guardResultProcessor`. */
+export interface GuardSettings {
+  /** The seam's name, for errors and telemetry. Default `resultProcessor`. */
+  seam?: string;
+  /**
+   * Deadline of one call in milliseconds; 0 disables. The processor's `signal` aborts (and its
+   * `shouldStop` turns true) at the deadline; one that has not settled a second later is
+   * abandoned and the result gets the byte-cut floor. Default 0. The orchestration passes
+   * `distill.deadlineMs` (`COMPACTION_RESULT_DISTILL_DEADLINE`) for the seams you replace.
+   */
+  deadlineMs?: number;
+  /**
+   * When given, a `result_trim.completed` span is emitted for every view that differs from the
+   * input (for processors that do not emit their own, such as yours). Default none.
+   */
+  telemetry?: CompactionTelemetry;
+}
+
 /**
  * Holds any `ResultProcessor` (yours included) to the built-ins' contract:
- * - a processor that throws, rejects, or returns nothing usable (no text for a non-empty input,
- *   malformed metadata) falls back to the byte-cut floor with `[reduced without model analysis: …]`;
+ * - a processor that throws, rejects, does not settle within `deadlineMs`, or returns nothing
+ *   usable (no text for a non-empty input, malformed metadata) falls back to the byte-cut floor
+ *   with `[reduced without model analysis: …]`;
  * - a view that says `contentLost` but carries no framework note gets one, like the built-ins;
  * - a view over budget is cut to the budget and disclosed;
  * - byte counts in the metadata are recomputed from the actual text.
@@ -31,43 +54,76 @@ function usable(value: unknown): value is ProcessedResult {
  * `InvalidArgumentError` for a `maxBytes` that is not an integer ≥ 0 or Infinity (a caller's
  * bug, checked before the processor runs).
  */
-export function guardResultProcessor(processor: ResultProcessor): ResultProcessor {
+export function guardResultProcessor(
+  processor: ResultProcessor,
+  settings: GuardSettings = {},
+): ResultProcessor {
+  const seam = settings.seam ?? 'resultProcessor';
+  const deadlineMs = settings.deadlineMs ?? 0;
+  const { telemetry } = settings;
+  const guarded = async (
+    result: string,
+    maxBytes: number,
+    context: Parameters<ResultProcessor['process']>[2],
+  ): Promise<ProcessedResult> => {
+    let produced: unknown;
+    try {
+      produced = await callWithDeadline(
+        (signal) =>
+          processor.process(result, maxBytes, {
+            ...context,
+            signal,
+            shouldStop: () => signal.aborted || context?.shouldStop?.() === true,
+          }),
+        { seam, deadlineMs, signal: context?.signal },
+      );
+    } catch (error) {
+      if (context?.signal?.aborted && error === context.signal.reason) throw error;
+      return byteCutFloor(result, maxBytes);
+    }
+    if (!usable(produced) || (produced.text === '' && result !== ''))
+      return byteCutFloor(result, maxBytes);
+
+    const originalBytes = utf8ByteLength(result);
+    let { text } = produced;
+    let contentLost = produced.metadata.contentLost;
+    if (contentLost && trailingDisclosureNotes(text).length === 0) {
+      const cut = cutWithNote(text, maxBytes, (keptBytes) =>
+        disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'custom processor' }),
+      );
+      if (cut) text = cut.text;
+    }
+    if (utf8ByteLength(text) > maxBytes) {
+      const cut = byteCutFloor(text, maxBytes);
+      text = cut.text;
+      contentLost = true;
+    }
+    return {
+      text,
+      metadata: {
+        ...produced.metadata,
+        contentLost,
+        originalBytes,
+        outputBytes: utf8ByteLength(text),
+      },
+    };
+  };
   return {
     async process(result, maxBytes, context) {
       assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
-      let produced: unknown;
-      try {
-        produced = await processor.process(result, maxBytes, context);
-      } catch (error) {
-        if (context?.signal?.aborted && error === context.signal.reason) throw error;
-        return byteCutFloor(result, maxBytes);
+      const processed = await guarded(result, maxBytes, context);
+      if (telemetry && (processed.metadata.contentLost || processed.text !== result)) {
+        try {
+          await telemetry.withSpan(
+            SPAN_NAMES.resultTrimCompleted,
+            resultTrimSpanAttributes(processed.metadata, context),
+            () => undefined,
+          );
+        } catch {
+          // Telemetry never breaks the host.
+        }
       }
-      if (!usable(produced) || (produced.text === '' && result !== ''))
-        return byteCutFloor(result, maxBytes);
-
-      const originalBytes = utf8ByteLength(result);
-      let { text } = produced;
-      let contentLost = produced.metadata.contentLost;
-      if (contentLost && trailingDisclosureNotes(text).length === 0) {
-        const cut = cutWithNote(text, maxBytes, (keptBytes) =>
-          disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'custom processor' }),
-        );
-        if (cut) text = cut.text;
-      }
-      if (utf8ByteLength(text) > maxBytes) {
-        const cut = byteCutFloor(text, maxBytes);
-        text = cut.text;
-        contentLost = true;
-      }
-      return {
-        text,
-        metadata: {
-          ...produced.metadata,
-          contentLost,
-          originalBytes,
-          outputBytes: utf8ByteLength(text),
-        },
-      };
+      return processed;
     },
   };
 }

@@ -40,4 +40,4 @@ export {
   type ToolResultHelper,
   type ToolResultHelperSettings,
 } from './create-tool-result-helper.js';
-export { guardResultProcessor } from './guard-result-processor.js';
+export { type GuardSettings, guardResultProcessor } from './guard-result-processor.js';
