@@ -11,7 +11,8 @@ export function modelFromEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): AIClient | undefined {
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
-    return createOpenAIClient({ env, apiKey: env.OPENAI_API_KEY || 'not-needed-by-local-servers' });
+    // A local OpenAI-compatible server needs no key: the client then sends none.
+    return createOpenAIClient({ env });
   }
   if (env.ANTHROPIC_API_KEY) return createAnthropicClient({ env });
   return undefined;

@@ -177,8 +177,25 @@ export async function assembleSynthesisPrompt(
   const overhead =
     headings +
     successes.reduce((sum, step) => sum + utf8ByteLength(annotations.get(step.id) ?? ''), 0);
-  const viewsBytes = input.totalBytes - overhead;
-  const budgets = allocate(distilled, viewsBytes);
+  const leftOut = (step: StepRecord) =>
+    disclosureNotes.resultLeftOut({ originalBytes: sizes.get(step.id)! });
+  // A result that gets no budget is stood for by its note, which takes room too: allocate again
+  // without that room until the set of results left out stops growing.
+  let viewsBytes = input.totalBytes - overhead;
+  let budgets = allocate(distilled, viewsBytes);
+  for (let reserved = 0; ; ) {
+    const notes = successes.reduce(
+      (sum, step) =>
+        budgets.get(step.id) === 0 && (step.result ?? '') !== ''
+          ? sum + utf8ByteLength(leftOut(step))
+          : sum,
+      0,
+    );
+    if (notes <= reserved) break;
+    reserved = notes;
+    viewsBytes = input.totalBytes - overhead - reserved;
+    budgets = allocate(distilled, viewsBytes);
+  }
   const context = (step: StepRecord) => ({
     userQuery: input.userQuery,
     stepTask: step.task,
@@ -201,8 +218,6 @@ export async function assembleSynthesisPrompt(
     return { budget, processed, durationMs: performance.now() - started };
   });
   const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
-  const leftOut = (step: StepRecord) =>
-    disclosureNotes.resultLeftOut({ originalBytes: sizes.get(step.id)! });
 
   // A distillation that fell open got a floor the size of a summary: floor it again with the
   // budget the other views left unused, up to the share it would have had undistilled.

@@ -159,6 +159,24 @@ describe('synthesis budgets', () => {
     expect(assembly.successBytes).toBeLessThanOrEqual(TOTAL);
   });
 
+  it('leaves out, with a registered note and metadata, a result that cannot get the smallest useful budget', async () => {
+    const compaction = createCompaction({ env: {}, config: { trim: { maxTotalBytes: 3000 } } });
+    const steps = Array.from({ length: 12 }, (_, i) => step(`step-${i + 1}`, logLines(2000, 5)));
+    const assembly = await compaction.assembleSynthesis(steps);
+    const left = assembly.sections.filter((section) => section.metadata!.strategy === 'omitted');
+    expect(left.length).toBeGreaterThan(0);
+    for (const section of left) {
+      expect(trailingDisclosureNotes(section.text).map((note) => note.kind)).toEqual([
+        'result-left-out',
+      ]);
+      expect(section.metadata).toMatchObject({
+        contentLost: true,
+        originalBytes: utf8ByteLength(steps[0]!.result!),
+      });
+    }
+    expect(assembly.successBytes).toBeLessThanOrEqual(3000);
+  });
+
   it('keeps the whole prompt within the total however the model fails (property over result mixes)', async () => {
     server.setHandler((_request, index) =>
       index % 2 ? { status: 500 } : { text: 'x'.repeat(9000) },
