@@ -20,6 +20,22 @@ describe.skipIf(!binaryBuilt())('the built compaction binary', () => {
     expect(knob).toMatchObject({ value: 0, source: 'env' });
   });
 
+  it('never prints the cache secret, only that it is set', () => {
+    const secret = 'do-not-print-me';
+    const json = runBinary(['config', '--json'], {
+      env: { COMPACTION_RESULT_DISTILL_CACHE_SECRET: secret },
+    });
+    const text = runBinary(['config'], { env: { COMPACTION_RESULT_DISTILL_CACHE_SECRET: secret } });
+    for (const run of [json, text]) {
+      expect(run.status).toBe(0);
+      expect(run.stdout + run.stderr).not.toContain(secret);
+    }
+    const knob = JSON.parse(json.stdout).knobs.find(
+      (k: { path: string }) => k.path === 'distill.cacheSecret',
+    );
+    expect(knob).toMatchObject({ value: '(set)', source: 'env' });
+  });
+
   it('exits 2 on bad usage with a message on stderr and nothing on stdout', () => {
     const { status, stdout, stderr } = runBinary(['nope']);
     expect(status).toBe(2);
