@@ -394,7 +394,9 @@ describe('the planning section under a poll that says stop', () => {
     // The wide object outlasts one poll interval and is previewed; the small one is digested.
     expect(views['step-1']).toBe('preview');
     expect(views['step-2']).toBe('digest');
-    expect(seen).toEqual([shouldStop]);
+    // The floor polls the caller's poll (under the seam deadline's own).
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.()).toBe(true);
     expect(section.contentLost).toBe(true);
   });
 });

@@ -342,7 +342,8 @@ export function createPlanningSectionRenderer(
           floor.process(result, continuation.nonJsonFloorBytes, {
             ...context,
             signal,
-            shouldStop: () => signal.aborted,
+            // The floor stops at the seam deadline or with the caller's own poll.
+            shouldStop: () => signal.aborted || options.shouldStop?.() === true,
           }),
         { seam: 'floor', deadlineMs, signal: options.signal },
       );
