@@ -109,6 +109,8 @@ describe('budgetsFromContextWindow', () => {
     expect(budgetsFromContextWindow({ contextWindowTokens: 200_000 })).toEqual({
       totalBytes: 175_000,
       perResultBytes: 58_333,
+      totalTokens: 50_000,
+      perResultTokens: 16_666,
     });
     expect(() => budgetsFromContextWindow({ contextWindowTokens: 0 })).toThrow();
     expect(() => budgetsFromContextWindow({ contextWindowTokens: 1000, totalShare: 2 })).toThrow();

@@ -77,10 +77,16 @@ export interface ContextWindowBudgetSettings {
   bytesPerToken?: number;
 }
 
-/** Total and per-result synthesis budgets as fractions of a model's context window. */
+/**
+ * Total and per-result synthesis budgets as fractions of a model's context window, in bytes
+ * (the window's token shares at `bytesPerToken`) and in tokens (the shares themselves, which a
+ * `TokenCounter` can check; see `createCompaction`'s `tokenCounter`).
+ */
 export function budgetsFromContextWindow(settings: ContextWindowBudgetSettings): {
   totalBytes: number;
   perResultBytes: number;
+  totalTokens: number;
+  perResultTokens: number;
 } {
   const { contextWindowTokens } = settings;
   const totalShare = settings.totalShare ?? 0.25;
@@ -105,5 +111,7 @@ export function budgetsFromContextWindow(settings: ContextWindowBudgetSettings):
     totalBytes,
     Math.floor(contextWindowTokens * bytesPerToken * perResultShare),
   );
-  return { totalBytes, perResultBytes };
+  const totalTokens = Math.floor(contextWindowTokens * totalShare);
+  const perResultTokens = Math.min(totalTokens, Math.floor(contextWindowTokens * perResultShare));
+  return { totalBytes, perResultBytes, totalTokens, perResultTokens };
 }

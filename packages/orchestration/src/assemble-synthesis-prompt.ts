@@ -43,6 +43,11 @@ export interface SynthesisAssembly {
   contentLost: boolean;
   /** Bytes of the success views (bounded by the total budget). */
   successBytes: number;
+  /**
+   * Tokens of the success views as the `tokenCounter` counts them, when `createCompaction` was
+   * given a counter and `contextWindowTokens` (the views then fit the window's token share).
+   */
+  successTokens?: number;
   /** Bytes of the failed-operation evidence (bounded separately). */
   evidenceBytes: number;
 }

@@ -36,6 +36,7 @@ import {
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
+import { assembleWithinTokens, type SynthesisByteBudgets } from './assemble-within-tokens.js';
 import { boundByDeadline } from './bound-by-deadline.js';
 import { buildDistillationProcessor } from './build-distillation-processor.js';
 import { byteCutFloor } from './byte-cut-floor.js';
@@ -302,10 +303,13 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   });
 
   // NaN or 0 is a caller's bug, refused there, not a silent fall back to the fixed budgets.
-  const synthesisBudgets =
+  const windowBudgets =
     settings.contextWindowTokens !== undefined
       ? budgetsFromContextWindow({ contextWindowTokens: settings.contextWindowTokens })
-      : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
+      : undefined;
+  const synthesisBudgets = windowBudgets
+    ? { totalBytes: windowBudgets.totalBytes, perResultBytes: windowBudgets.perResultBytes }
+    : { totalBytes: config.trim.maxTotalBytes, perResultBytes: config.trim.maxResultBytes };
   const willDistill = (bytes: number) =>
     distillationActive && bytes > config.distill.thresholdBytes;
 
@@ -331,39 +335,55 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         toolName: options.toolName,
         ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       }),
-    assembleSynthesis: (steps, options = {}) =>
-      assembleSynthesisPrompt(steps, {
-        processor: synthesisProcessor,
-        totalBytes: synthesisBudgets.totalBytes,
-        perResultBytes: synthesisBudgets.perResultBytes,
-        distilledBytes: distilledViewBytes(config.distill.targetBytes),
-        willDistill,
-        minimumBytes: MIN_TRIM_BUDGET_BYTES,
-        floor: floorProcessor,
-        ...(artifacts
-          ? {
-              // Only results that cannot appear whole are worth a file and a marker.
-              annotate: async (step: StepRecord, distilled: boolean) => {
-                const bytes = utf8ByteLength(step.result ?? '');
-                if (!distilled && bytes <= synthesisBudgets.perResultBytes) return undefined;
-                return (
-                  await artifacts.storeStep(step, {
-                    requestId: options.requestId,
-                    signal: options.signal,
-                  })
-                ).line;
-              },
-            }
-          : {}),
-        failedOperationView: {
-          ...config.failedOperationView,
-          policy: settings.failedOperationInputPolicy,
-        },
-        userQuery: options.userQuery,
-        requestId: options.requestId,
-        signal: options.signal,
-        shouldStop: options.shouldStop,
-      }),
+    assembleSynthesis: (steps, options = {}) => {
+      // A result is stored once however many assemblies the token check makes.
+      const stored = new Map<string, Promise<string>>();
+      const assemble = (budgets: SynthesisByteBudgets) =>
+        assembleSynthesisPrompt(steps, {
+          processor: synthesisProcessor,
+          totalBytes: budgets.totalBytes,
+          perResultBytes: budgets.perResultBytes,
+          distilledBytes: distilledViewBytes(config.distill.targetBytes),
+          willDistill,
+          minimumBytes: MIN_TRIM_BUDGET_BYTES,
+          floor: floorProcessor,
+          ...(artifacts
+            ? {
+                // Only results that cannot appear whole are worth a file and a marker.
+                annotate: async (step: StepRecord, distilled: boolean) => {
+                  const bytes = utf8ByteLength(step.result ?? '');
+                  if (!distilled && bytes <= budgets.perResultBytes) return undefined;
+                  let line = stored.get(step.id);
+                  if (!line) {
+                    line = artifacts
+                      .storeStep(step, { requestId: options.requestId, signal: options.signal })
+                      .then((artifact) => artifact.line);
+                    stored.set(step.id, line);
+                  }
+                  return line;
+                },
+              }
+            : {}),
+          failedOperationView: {
+            ...config.failedOperationView,
+            policy: settings.failedOperationInputPolicy,
+          },
+          userQuery: options.userQuery,
+          requestId: options.requestId,
+          signal: options.signal,
+          shouldStop: options.shouldStop,
+        });
+      // With a window and a counter, the views are held to the window's token shares as the
+      // counter counts them (the byte budgets assume 3.5 bytes per token).
+      return windowBudgets && settings.tokenCounter
+        ? assembleWithinTokens(assemble, {
+            budgets: synthesisBudgets,
+            totalTokens: windowBudgets.totalTokens,
+            perResultTokens: windowBudgets.perResultTokens,
+            tokenCounter: settings.tokenCounter,
+          })
+        : assemble(synthesisBudgets);
+    },
     renderContinuation: (steps, options = {}) => {
       const now = settings.now ?? (() => performance.now());
       const shouldStop = createShouldStop({
