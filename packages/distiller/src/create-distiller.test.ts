@@ -290,6 +290,28 @@ describe('map-reduce', () => {
     }
   });
 
+  it('sizes segments by the tokenCounter when it counts the text denser than 3.5 bytes a token', async () => {
+    server.setHandler(() => ({ text: 'extract' }));
+    const contextTokens = 20_000;
+    // Two bytes a token, like numeric logs under o200k: 128 KB segments would be 64 000 tokens.
+    const tokenCounter = {
+      name: 'two bytes per token',
+      countTokens: (text: string) => Math.ceil(utf8ByteLength(text) / 2),
+    };
+    const out = await distiller({ contextTokens, tokenCounter }).process(
+      sampleRecords(200_000),
+      4096,
+      context,
+    );
+    expect(out.metadata.strategy).toBe('map-reduce');
+    expect(server.requests.length).toBeGreaterThan(2);
+    for (const request of server.requests) {
+      const tokens =
+        tokenCounter.countTokens(request.system) + tokenCounter.countTokens(request.prompt);
+      expect(tokens + (request.maxTokens ?? 0)).toBeLessThanOrEqual(contextTokens);
+    }
+  });
+
   it('honours a lower concurrency limit and reaches it', async () => {
     server.setHandler(() => ({ latencyMs: 250, text: 'x' }));
     await distiller({ mapConcurrency: 3 }).process(sampleRecords(900_000), 4096, context);

@@ -423,8 +423,20 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       const frameBytes =
         utf8ByteLength(distillSystem) +
         utf8ByteLength(distillUserPrompt('', context, { index: 99_999, total: 99_999 }));
+      const estimatedTokens = countTokensForLimit(
+        tokenCounter,
+        result,
+        originalBytes,
+        resolved.contextTokens,
+      );
+      // Bytes a token of this result: the counter's measure when it counted the whole result
+      // (a custom counter on a result over the context), else the 3.5 estimate.
+      const bytesPerToken =
+        tokenCounter !== byteEstimateTokenCounter && originalBytes > resolved.contextTokens
+          ? Math.min(BYTES_PER_TOKEN, originalBytes / Math.max(1, estimatedTokens))
+          : BYTES_PER_TOKEN;
       const contextBytes = Math.floor(
-        (resolved.contextTokens - maxTokens) * BYTES_PER_TOKEN - frameBytes,
+        (resolved.contextTokens - maxTokens) * bytesPerToken - frameBytes,
       );
       const sourceBytes = Math.max(
         MIN_SOURCE_BYTES,
@@ -456,12 +468,6 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         call: (input) => caller.call(input),
       };
 
-      const estimatedTokens = countTokensForLimit(
-        tokenCounter,
-        result,
-        originalBytes,
-        resolved.contextTokens,
-      );
       const route =
         estimatedTokens > resolved.contextTokens
           ? 'context'
