@@ -453,6 +453,34 @@ describe('bounding the newest digest (issue: one 498 KB digest took the whole se
     },
   );
 
+  it.skipIf(!available)(
+    'tightens under the poll: a stop during tightening shows the floor preview, in bounds',
+    async () => {
+      const twilio = readFixture('cloud/openapi-twilio-api-v2010.json');
+      const steps: StepRecord[] = [{ id: 'big', status: 'succeeded', result: twilio }];
+      const target = 196_608;
+      // The polls of the loose digest alone (the seed's literal rule makes no other).
+      let loosePolls = 0;
+      await createPlanningSectionRenderer({ env, boundNewestDigest: false }).render(steps, {
+        shouldStop: () => (loosePolls++, false),
+      });
+      expect(loosePolls).toBeGreaterThan(0);
+      const renderer = createPlanningSectionRenderer({ env });
+      let polls = 0;
+      const tightened = await renderer.render(steps, { shouldStop: () => (polls++, false) });
+      expect(tightened.text).toContain('with tightened caps');
+      // The tightening passes poll too.
+      expect(polls).toBeGreaterThan(loosePolls);
+      // Stopped right after the loose digest: the floor's preview stands in, in bounds.
+      let seen = 0;
+      const stopped = await renderer.render(steps, { shouldStop: () => ++seen > loosePolls });
+      expect(stopped.views[0]!.view).toBe('preview');
+      expect(stopped.text).not.toContain('with tightened caps');
+      expect(stopped.contentLost).toBe(true);
+      expect(stopped.bytes).toBeLessThanOrEqual(target);
+    },
+  );
+
   it('leaves a newest digest that fits alone, and bounds any oversized one (property)', async () => {
     await fc.assert(
       fc.asyncProperty(

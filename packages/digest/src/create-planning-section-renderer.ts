@@ -313,9 +313,10 @@ export function createPlanningSectionRenderer(
   function digestOrStop(
     result: string,
     options: PlanningSectionRenderOptions,
+    digestCaps: DigestCaps = caps,
   ): ValueDigest | SyntaxError | undefined {
     try {
-      return digestText(result, caps, { shouldStop: options.shouldStop });
+      return digestText(result, digestCaps, { shouldStop: options.shouldStop });
     } catch (error) {
       if (DigestStoppedError.isInstance(error)) return undefined;
       throw error;
@@ -433,26 +434,27 @@ export function createPlanningSectionRenderer(
             target - fixedBytes - SEPARATOR_BYTES,
             Math.min(target, MIN_NEWEST_SHARE_BYTES),
           );
-          const tightenedDigest = (step: StepRecord, result: string, share: number): string => {
+          // Undefined when the poll stopped a digest: the floor's preview then stands in.
+          const tightenedDigest = (
+            step: StepRecord,
+            result: string,
+            share: number,
+          ): string | undefined => {
             lossy = true;
             let tight = caps;
             for (;;) {
               const next = tighter(tight);
               if (!next) break;
               tight = next;
-              const digest = digestText(result, tight) as Exclude<
-                ReturnType<typeof digestText>,
-                SyntaxError
-              >;
+              const digest = digestOrStop(result, options, tight) as ValueDigest | undefined;
+              if (!digest) return undefined;
               const text = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}) to fit ${share} bytes`)}\n${digest.text}`;
               if (utf8ByteLength(text) <= share) return text;
             }
             // Even the tightest caps leave too much (deep or wide beyond sampling): the head of the
             // tightest digest, cut with a note, keeps the section bounded.
-            const digest = digestText(result, tight) as Exclude<
-              ReturnType<typeof digestText>,
-              SyntaxError
-            >;
+            const digest = digestOrStop(result, options, tight) as ValueDigest | undefined;
+            if (!digest) return undefined;
             const head = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}), cut to fit ${share} bytes`)}\n`;
             const cut = cutWithNote(
               digest.text,
@@ -477,7 +479,8 @@ export function createPlanningSectionRenderer(
               const what = 'succeeded, JSON digest';
               const text = `${heading(step, what)}\n${digest.text}`;
               if (!newest || !boundNewest || utf8ByteLength(text) <= newestShare) return text;
-              return tightenedDigest(step, result, newestShare);
+              const tightened = tightenedDigest(step, result, newestShare);
+              if (tightened !== undefined) return tightened;
             }
             const floorView = await preview(step, result, options);
             if (floorView.contentLost) {
