@@ -9,10 +9,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpProxy, type McpCompactedResult } from './create-mcp-proxy.js';
+import {
+  createMcpProxy,
+  type McpCompactedResult,
+  mcpProxyClientCapabilities,
+} from './create-mcp-proxy.js';
 import { createDemoMcpServer } from './test/index.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -21,11 +29,16 @@ afterEach(async () => {
 });
 
 /** Demo server ← upstream client | proxy ← the MCP client under test, all in process. */
-async function start(options: { artifacts?: boolean; maxResultBytes?: number } = {}) {
+async function start(
+  options: { artifacts?: boolean; maxResultBytes?: number; client?: Client } = {},
+) {
   const demo = createDemoMcpServer();
   const [upstreamSide, demoSide] = InMemoryTransport.createLinkedPair();
   await demo.server.connect(demoSide);
-  const upstream = new Client({ name: 'proxy', version: '1.0.0' });
+  const upstream = new Client(
+    { name: 'proxy', version: '1.0.0' },
+    { capabilities: mcpProxyClientCapabilities },
+  );
   await upstream.connect(upstreamSide);
   const root = await mkdtemp(join(tmpdir(), 'mcp-proxy-'));
   const artifacts = createArtifactMode({ transcriptPath: join(root, 's1.jsonl') });
@@ -39,7 +52,7 @@ async function start(options: { artifacts?: boolean; maxResultBytes?: number } =
   });
   const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
   await proxy.connect(proxySide);
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = options.client ?? new Client({ name: 'test-client', version: '1.0.0' });
   await client.connect(clientSide);
   cleanups.push(
     () => rm(root, { recursive: true, force: true }),
@@ -68,6 +81,12 @@ describe('createMcpProxy in front of a real MCP server', () => {
       'count_slowly',
       'add_tool',
       'stats',
+      'ask_model',
+      'ask_model_briefly',
+      'list_roots',
+      'ask_user',
+      'log',
+      'pods_log',
       'artifact_read',
       'artifact_search',
     ]);
@@ -113,7 +132,10 @@ describe('createMcpProxy in front of a real MCP server', () => {
     expect(await client.callTool({ name: 'echo', arguments: { text: 'héllo' } })).toEqual({
       content: [{ type: 'text', text: 'héllo' }],
     });
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['demo://readme']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      'demo://pods.log',
+      'demo://readme',
+    ]);
     expect(await client.readResource({ uri: 'demo://readme' })).toEqual({
       contents: [{ uri: 'demo://readme', text: 'prod cluster, 40 nodes' }],
     });
@@ -153,6 +175,124 @@ describe('createMcpProxy in front of a real MCP server', () => {
     await client.callTool({ name: 'add_tool', arguments: {} });
     await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThan(0);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('extra');
+  });
+
+  it('relays what the server asks the client: sampling with progress, roots, elicitation, cancellation', async () => {
+    const client = new Client(
+      { name: 'desktop', version: '1.0.0' },
+      { capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: {} } },
+    );
+    let samplingCancelled = 0;
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      const question = request.params.messages[0]!.content as { type: string; text?: string };
+      if (question.type === 'text' && question.text === 'wait') {
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+        samplingCancelled++;
+        throw new Error('cancelled');
+      }
+      const token = request.params._meta?.progressToken;
+      if (token !== undefined) {
+        for (const progress of [1, 2]) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total: 2 },
+          });
+        }
+        // The SDK drops a progress notification read in the same chunk as its request's
+        // answer (the answer removes the progress handler first), so the model takes a moment.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return {
+        role: 'assistant',
+        model: 'local-model',
+        content: {
+          type: 'text',
+          text: `an answer to ${question.type === 'text' ? question.text : '?'}`,
+        },
+      };
+    });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: 'file:///srv/logs', name: 'logs' }],
+    }));
+    client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+      action: 'accept',
+      content: { ok: request.params.message === 'Restart checkout?' },
+    }));
+    const { stats } = await start({ client });
+    expect(
+      textOf(await client.callTool({ name: 'ask_model', arguments: { question: 'why?' } })),
+    ).toBe('local-model: an answer to why? (progress 1,2)');
+    expect(textOf(await client.callTool({ name: 'list_roots', arguments: {} }))).toBe(
+      'file:///srv/logs',
+    );
+    expect(textOf(await client.callTool({ name: 'ask_user', arguments: {} }))).toBe(
+      'accept {"ok":true}',
+    );
+    // The server gives up on its sampling request; the client's handler sees the cancellation.
+    expect(textOf(await client.callTool({ name: 'ask_model_briefly', arguments: {} }))).toBe(
+      'gave up',
+    );
+    await expect.poll(() => samplingCancelled, { timeout: 5000 }).toBe(1);
+    await client.sendRootsListChanged();
+    await expect.poll(() => stats.rootsChanged, { timeout: 5000 }).toBe(1);
+  });
+
+  it("relays the client's answer when it cannot do what the server asks", async () => {
+    const { client } = await start();
+    const asked = await client.callTool({ name: 'ask_model', arguments: { question: 'why?' } });
+    expect(asked.isError).toBe(true);
+    expect(textOf(asked)).toMatch(/-32601.*Method not found/);
+    expect(textOf(asked)).not.toMatch(/MCP error -32601: MCP error/);
+  });
+
+  it('forwards the logging level and the log messages', async () => {
+    const { client } = await start();
+    const messages: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => {
+      messages.push(notification.params.data);
+    });
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'log', arguments: {} });
+    await expect.poll(() => messages.length, { timeout: 5000 }).toBe(2);
+    expect(messages).toEqual(['info message', 'error message']);
+  });
+
+  it('compacts a large embedded resource and a large resources/read, storing each whole', async () => {
+    const { client, artifacts, compacted } = await start({ maxResultBytes: 8192 });
+    const result = await client.callTool({ name: 'pods_log', arguments: {} });
+    const parts = result.content as Array<{
+      type: string;
+      text?: string;
+      resource?: { uri: string; text?: string; mimeType?: string };
+    }>;
+    expect(parts.map((part) => part.type)).toEqual(['text', 'resource']);
+    expect(parts[0]!.text).toBe('The pod log:');
+    const embedded = parts[1]!.resource!;
+    expect(embedded.uri).toBe('demo://pods.log');
+    const report = await checkArtifactView(embedded.text!, artifacts.tools);
+    expect(utf8ByteLength('The pod log:') + report.bytes).toBeLessThanOrEqual(8192);
+    expect(report.notes.length).toBeGreaterThan(0);
+    const found = await client.callTool({
+      name: 'artifact_search',
+      arguments: { id: report.artifactId, pattern: 'OOMKilled' },
+    });
+    expect(textOf(found)).toContain(': 1 match;');
+
+    const read = await client.readResource({ uri: 'demo://pods.log' });
+    expect(read.contents).toHaveLength(1);
+    const content = read.contents[0] as { uri: string; text: string };
+    expect(content.uri).toBe('demo://pods.log');
+    const readReport = await checkArtifactView(content.text, artifacts.tools);
+    expect(readReport.bytes).toBeLessThanOrEqual(8192);
+    expect(readReport.artifactId).not.toBe(report.artifactId);
+    expect(compacted.map((event) => event.toolName)).toEqual([
+      'pods_log',
+      'resources/read demo://pods.log',
+    ]);
+    // Small resources still pass unchanged.
+    expect(await client.readResource({ uri: 'demo://readme' })).toEqual({
+      contents: [{ uri: 'demo://readme', text: 'prod cluster, 40 nodes' }],
+    });
   });
 
   it('without artifact tools it compacts in place and adds nothing', async () => {

@@ -12,12 +12,17 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
+  type ClientCapabilities,
   ListToolsRequestSchema,
   ListToolsResultSchema,
   type Notification,
   type ProgressToken,
+  ReadResourceRequestSchema,
+  type ReadResourceResult,
+  ReadResourceResultSchema,
   ResultSchema,
   type ServerCapabilities,
+  SetLevelRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -40,8 +45,21 @@ export interface McpProxySettings {
   onCompacted?: (event: McpCompactedResult) => void;
 }
 
-/** One tool result the proxy compacted. */
+/**
+ * What the proxy's own client (the one connected to the upstream server) should declare, so the
+ * server may ask for sampling, roots and elicitation and send roots list-changed notifications:
+ * those requests are relayed to the MCP client in front, and when it cannot answer one its error
+ * is relayed back. Pass as `new Client(info, { capabilities: mcpProxyClientCapabilities })`.
+ */
+export const mcpProxyClientCapabilities: ClientCapabilities = {
+  sampling: {},
+  elicitation: {},
+  roots: { listChanged: true },
+};
+
+/** One tool result (or resource read) the proxy compacted. */
 export interface McpCompactedResult {
+  /** The tool's name, or `resources/read <uri>` for a resource. */
   toolName: string;
   originalBytes: number;
   outputBytes: number;
@@ -58,11 +76,56 @@ function safeStepId(toolName: string, n: number): string {
 }
 
 /**
- * An MCP server that fronts `upstream`: every request and notification is forwarded both ways
- * (tools, resources, prompts, completions, logging, list-changed notifications, progress and
- * cancellation), except that tool results larger than `maxResultBytes` come back as the
- * processor's view, and `tools` are added to the tool list and answered here. Connect it to
- * the client's transport (`StdioServerTransport` for `compaction mcp-proxy`).
+ * Budgets for texts that together must fit `budget` bytes: the small ones keep their size, the
+ * large ones share what is left equally (water filling), so one huge text does not starve a
+ * short caption beside it.
+ */
+function shareBudget(sizes: readonly number[], budget: number): number[] {
+  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
+  const shares = sizes.slice();
+  let left = budget;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const fair = Math.floor(left / (order.length - k));
+    shares[i] = Math.min(sizes[i]!, fair);
+    left -= shares[i]!;
+  }
+  return shares;
+}
+
+/**
+ * An error answer from the other side, rethrown so the protocol sends its code, message and data
+ * on unchanged (the SDK's `McpError` prefixes its message with `MCP error <code>: `).
+ */
+function relayError(error: unknown): never {
+  const { code, data, message } = (error ?? {}) as {
+    code?: unknown;
+    data?: unknown;
+    message?: unknown;
+  };
+  if (typeof code !== 'number' || !Number.isSafeInteger(code) || typeof message !== 'string') {
+    throw error;
+  }
+  const prefix = `MCP error ${code}: `;
+  throw Object.assign(
+    new Error(message.startsWith(prefix) ? message.slice(prefix.length) : message),
+    {
+      code,
+      ...(data === undefined ? {} : { data }),
+    },
+  );
+}
+
+/**
+ * An MCP server that fronts `upstream`: every request and notification is relayed both ways
+ * (tools, resources, prompts, completions, the logging level and log messages, list-changed
+ * notifications, and what the server asks of the client: sampling, roots, elicitation), with
+ * progress and cancellation passed on for requests in either direction. Only two things
+ * differ: a tool result or `resources/read` result whose text is larger than `maxResultBytes`
+ * comes back as the processor's view (text parts, embedded text resources and resource
+ * contents), and `tools` are added to the tool list and answered here. Create `upstream` with
+ * `mcpProxyClientCapabilities`, and connect the proxy to the client's transport
+ * (`StdioServerTransport` for `compaction mcp-proxy`).
  */
 export function createMcpProxy(settings: McpProxySettings): Server {
   const { upstream, processor } = settings;
@@ -115,41 +178,78 @@ export function createMcpProxy(settings: McpProxySettings): Server {
         }),
   });
 
+  /** Views of `texts` that together fit `maxResultBytes`; texts that already fit come back as they are. */
+  const compactTexts = async (
+    texts: readonly string[],
+    toolName: string,
+    signal: AbortSignal,
+  ): Promise<string[]> => {
+    const sizes = texts.map(utf8ByteLength);
+    if (sizes.reduce((sum, size) => sum + size, 0) <= maxResultBytes) return texts.slice();
+    const shares = shareBudget(sizes, maxResultBytes);
+    const views: string[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (shares[i]! >= sizes[i]!) {
+        views.push(texts[i]!);
+        continue;
+      }
+      const processed = await processor.process(texts[i]!, shares[i]!, {
+        toolName,
+        stepId: safeStepId(toolName, ++calls),
+        signal,
+      });
+      settings.onCompacted?.({
+        toolName,
+        originalBytes: sizes[i]!,
+        outputBytes: utf8ByteLength(processed.text),
+        contentLost: processed.metadata.contentLost,
+      });
+      views.push(processed.text);
+    }
+    return views;
+  };
+
   const compact = async (
     result: CallToolResult,
     toolName: string,
     signal: AbortSignal,
   ): Promise<CallToolResult> => {
     const content = result.content ?? [];
+    type Part = (typeof content)[number];
     const texts = content.filter((part) => part.type === 'text');
-    const text =
+    const main =
       texts.length > 0
         ? texts.map((part) => part.text).join('\n')
         : result.structuredContent !== undefined
           ? JSON.stringify(result.structuredContent)
           : '';
-    const originalBytes = utf8ByteLength(text);
-    if (originalBytes <= maxResultBytes) return result;
-    const processed = await processor.process(text, maxResultBytes, {
-      toolName,
-      stepId: safeStepId(toolName, ++calls),
-      signal,
+    const embedded = content.flatMap((part, i) =>
+      part.type === 'resource' && 'text' in part.resource ? [i] : [],
+    );
+    const inputs = [
+      main,
+      ...embedded.map((i) => (content[i] as { resource: { text: string } }).resource.text),
+    ];
+    const views = await compactTexts(inputs, toolName, signal);
+    if (views.every((view, i) => view === inputs[i])) return result;
+    // An embedded resource keeps its place and uri; its text becomes the view (plain text now).
+    const withResources = content.map((part, i): Part => {
+      const k = embedded.indexOf(i);
+      if (k < 0 || part.type !== 'resource') return part;
+      const view = views[k + 1]!;
+      return view === inputs[k + 1]
+        ? part
+        : { ...part, resource: { ...part.resource, mimeType: 'text/plain', text: view } };
     });
-    settings.onCompacted?.({
-      toolName,
-      originalBytes,
-      outputBytes: utf8ByteLength(processed.text),
-      contentLost: processed.metadata.contentLost,
-    });
+    if (views[0] === main) return { ...result, content: withResources };
     // The view stands for the text parts (in the place of the first) and for structuredContent,
     // which is the same payload as JSON; images, audio and resources stay where they were.
-    type Part = (typeof content)[number];
-    const view: Part = { type: 'text', text: processed.text };
-    const first = content.findIndex((part) => part.type === 'text');
+    const view: Part = { type: 'text', text: views[0]! };
+    const first = withResources.findIndex((part) => part.type === 'text');
     const parts: Part[] =
       first < 0
-        ? [view, ...content]
-        : content.flatMap((part, i): Part[] =>
+        ? [view, ...withResources]
+        : withResources.flatMap((part, i): Part[] =>
             i === first ? [view] : part.type === 'text' ? [] : [part],
           );
     const { structuredContent: _, ...kept } = result;
@@ -157,11 +257,13 @@ export function createMcpProxy(settings: McpProxySettings): Server {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const page = await upstream.request(
-      { method: 'tools/list', ...(request.params ? { params: request.params } : {}) },
-      ListToolsResultSchema,
-      { ...FORWARD_OPTIONS, signal: extra.signal },
-    );
+    const page = await upstream
+      .request(
+        { method: 'tools/list', ...(request.params ? { params: request.params } : {}) },
+        ListToolsResultSchema,
+        { ...FORWARD_OPTIONS, signal: extra.signal },
+      )
+      .catch(relayError);
     // A compacted result drops its structuredContent, so no tool may promise one to the client.
     const tools: Tool[] = page.tools
       .filter((tool) => !addedNames.has(tool.name))
@@ -190,25 +292,63 @@ export function createMcpProxy(settings: McpProxySettings): Server {
         ...(answer.startsWith('error:') ? { isError: true } : {}),
       };
     }
-    const result = await upstream.request(
-      { method: 'tools/call', params: request.params },
-      CallToolResultSchema,
-      forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
-    );
+    const result = await upstream
+      .request(
+        { method: 'tools/call', params: request.params },
+        CallToolResultSchema,
+        forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
+      )
+      .catch(relayError);
     return compact(result, name, extra.signal);
   });
 
-  // Everything else goes through unchanged, both ways.
-  server.fallbackRequestHandler = async (request, extra) =>
-    upstream.request(
-      { method: request.method, ...(request.params ? { params: request.params } : {}) },
-      ResultSchema,
-      forwardOptions(
-        extra.signal,
-        (request.params?._meta as { progressToken?: ProgressToken } | undefined)?.progressToken,
-        extra.sendNotification,
-      ),
-    );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const result: ReadResourceResult = await upstream
+      .request(
+        { method: 'resources/read', params: request.params },
+        ReadResourceResultSchema,
+        forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
+      )
+      .catch(relayError);
+    const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
+    const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
+    const views = await compactTexts(inputs, `resources/read ${request.params.uri}`, extra.signal);
+    if (views.every((view, k) => view === inputs[k])) return result;
+    return {
+      ...result,
+      contents: result.contents.map((content, i) => {
+        const k = texts.indexOf(i);
+        return k < 0 || views[k] === inputs[k]
+          ? content
+          : { ...content, mimeType: 'text/plain', text: views[k]! };
+      }),
+    };
+  });
+
+  // Everything else goes through unchanged, both ways: requests of the client to the server
+  // (the Server answers logging/setLevel itself unless told otherwise) and of the server to
+  // the client (sampling, roots, elicitation), and notifications.
+  const relay =
+    (to: Client | Server) =>
+    async (
+      request: { method: string; params?: Record<string, unknown> },
+      extra: { signal: AbortSignal; sendNotification: (n: Notification) => Promise<void> },
+    ) =>
+      to
+        .request(
+          { method: request.method, ...(request.params ? { params: request.params } : {}) },
+          ResultSchema,
+          forwardOptions(
+            extra.signal,
+            (request.params?._meta as { progressToken?: ProgressToken } | undefined)?.progressToken,
+            extra.sendNotification,
+          ),
+        )
+        .catch(relayError);
+  server.fallbackRequestHandler = relay(upstream);
+  if (upstreamCapabilities.logging)
+    server.setRequestHandler(SetLevelRequestSchema, relay(upstream));
+  upstream.fallbackRequestHandler = relay(server);
   server.fallbackNotificationHandler = async (notification) => {
     await upstream.notification(notification).catch(() => {});
   };

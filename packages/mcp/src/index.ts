@@ -7,6 +7,7 @@ export {
   createMcpProxy,
   type McpCompactedResult,
   type McpProxySettings,
+  mcpProxyClientCapabilities,
 } from './create-mcp-proxy.js';
 export {
   type ArtifactMcpToolName,

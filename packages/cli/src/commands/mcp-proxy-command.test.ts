@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BINARY, binaryBuilt, runBinary } from '../test-support/run-binary.js';
 
@@ -72,6 +76,54 @@ describe.skipIf(!binaryBuilt())('compaction mcp-proxy (the built binary over std
     } finally {
       await client.close();
       await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("relays the server process's sampling and roots requests to the client, and its roots changes back", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BINARY, 'mcp-proxy', '--dir', tmpdir(), '--', process.execPath, DEMO_SERVER],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
+    const client = new Client(
+      { name: 'cli-test', version: '1.0.0' },
+      { capabilities: { sampling: {}, roots: { listChanged: true } } },
+    );
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      const token = request.params._meta?.progressToken;
+      if (token !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1 },
+        });
+        // The SDK drops a progress notification read in the same chunk as its request's
+        // answer (the answer removes the progress handler first), so the model takes a moment.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return { role: 'assistant', model: 'm', content: { type: 'text', text: 'because' } };
+    });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: 'file:///srv' }],
+    }));
+    await client.connect(transport);
+    try {
+      const asked = await client.callTool({ name: 'ask_model', arguments: { question: 'why?' } });
+      expect(textOf(asked)).toBe('m: because (progress 1)');
+      expect(textOf(await client.callTool({ name: 'list_roots', arguments: {} }))).toBe(
+        'file:///srv',
+      );
+      await client.sendRootsListChanged();
+      await expect
+        .poll(
+          async () =>
+            JSON.parse(textOf(await client.callTool({ name: 'stats', arguments: {} })))
+              .rootsChanged,
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+    } finally {
+      await client.close();
     }
   });
 

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createMcpProxy } from '@compaction/mcp';
+import { createMcpProxy, mcpProxyClientCapabilities } from '@compaction/mcp';
 import { createArtifactMode, createCompaction } from '@compaction/orchestration';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,11 +17,12 @@ export const mcpProxyCommand: CliCommand = {
   help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--provider P] -- <command> [args…]
 
 Starts <command> as an MCP server on its standard input and output and serves it again on this
-process's: every request and notification is passed through (tools, resources, prompts,
-completions, logging, list-changed notifications, progress, cancellation), except that a tool
-result larger than --max-bytes is stored whole as an artifact and the client gets one line with
-its art_ id and a structural view of it (valid JSON for JSON, with a disclosure note), --max-bytes
-in all. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
+process's: every request and notification is passed through both ways (tools, resources, prompts,
+completions, the logging level and log messages, list-changed notifications, and the server's
+own requests to the client: sampling, roots, elicitation; progress and cancellation in either
+direction), except that a tool result or resources/read result whose text is larger than
+--max-bytes is stored whole as an artifact and the client gets one line with its art_ id and a
+structural view of it (valid JSON for JSON, with a disclosure note), --max-bytes in all. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
 model instead. The tools artifact_read and artifact_search are added to the server's tools so the
 model can page through and search what was stored. The server's standard error passes through.
 
@@ -70,7 +71,10 @@ Examples:
       view: compaction.synthesisProcessor,
     });
 
-    const upstream = new Client({ name: 'compaction-mcp-proxy', version: '0.1.0' });
+    const upstream = new Client(
+      { name: 'compaction-mcp-proxy', version: '0.1.0' },
+      { capabilities: mcpProxyClientCapabilities },
+    );
     try {
       await upstream.connect(
         new StdioClientTransport({
