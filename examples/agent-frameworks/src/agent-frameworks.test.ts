@@ -79,7 +79,7 @@ describe.skipIf(!proxyBuilt())('the example MCP client, through compaction mcp-p
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const run = await runMcpProxyClient({ dir });
     expect(run.viewBytes).toBeLessThanOrEqual(16_384);
-    expect(run.pointer).toMatch(/^\[full result stored as artifact art_[0-9a-f]{24} \(\d+ bytes/);
+    expect(run.pointer).toMatch(/^Full output stored as artifact art_[0-9a-f]{24} \(/);
     expect(run.found).toMatch(/^\[artifact art_[0-9a-f]{24} \([^)]+\): 1 match; \d+ lines\]$/);
   });
 });

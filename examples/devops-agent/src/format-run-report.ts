@@ -39,7 +39,7 @@ export function formatRunReport(run: DevopsAgentRun): string {
         ? section.status === 'failed'
           ? `failed-operation evidence (${section.evidence})`
           : 'rejected before dispatch'
-        : `${section.metadata?.strategy ?? '?'}${section.text.includes('\n[full result stored as artifact ') ? ' + stored' : ''}`;
+        : `${section.metadata?.strategy ?? '?'}${section.text.includes('\nFull output stored as artifact ') ? ' + stored' : ''}`;
     return [
       section.stepId,
       section.toolName ?? '',

@@ -8,6 +8,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
+import { artifactPointerLine } from './artifact-pointer-line.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
 import { describeText } from './describe-text.js';
@@ -16,7 +17,7 @@ import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
 import { kindForTool } from './kind-for-tool.js';
 import type { ProjectionPolicy } from './projection-policy.js';
-import { artifactPointerLine, buildArtifactRecord } from './record-stored-artifact.js';
+import { buildArtifactRecord } from './record-stored-artifact.js';
 
 /** Settings of `createArtifactProcessor`. */
 export interface ArtifactProcessorSettings {

@@ -1,6 +1,7 @@
 import { CONFIG_KNOBS, type CompactionConfig, InvalidArgumentError } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
 import type { ArtifactIndex } from './artifact-index.js';
+import { artifactNotStoredLine, artifactPointerLine } from './artifact-pointer-line.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
 import { countGraphemes } from './count-graphemes.js';
@@ -9,7 +10,7 @@ import { describeText } from './describe-text.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
-import { artifactPointerLine, buildArtifactRecord } from './record-stored-artifact.js';
+import { buildArtifactRecord } from './record-stored-artifact.js';
 
 /** Inputs of `externalizeToolOutput` besides the output. */
 export interface ExternalizeOptions {
@@ -154,7 +155,7 @@ export async function externalizeToolOutput(
   const pointer =
     stored && artifact
       ? artifactPointerLine(artifact)
-      : `Full output not stored (${source.notStoredReason}); only this excerpt remains.`;
+      : artifactNotStoredLine(source.notStoredReason ?? 'no session');
   const header = `Tool ${output.toolName} ${verb}. ${summary}\n${pointer}\n`;
   const room = limit - countGraphemes(header);
   const content = header + policy.project(output, { budgetChars: room, source }).body;

@@ -25,6 +25,11 @@ export {
   SEARCH_LIMITS,
   type SearchOptions,
 } from './artifact-library.js';
+export {
+  artifactNotStoredLine,
+  artifactPointerLine,
+  parseArtifactPointerLine,
+} from './artifact-pointer-line.js';
 export type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
 export {
   type ArtifactServer,
@@ -110,7 +115,6 @@ export type {
 } from './read-artifact-text.js';
 export {
   type ArtifactRecordInput,
-  artifactPointerLine,
   buildArtifactRecord,
   recordStoredArtifact,
 } from './record-stored-artifact.js';

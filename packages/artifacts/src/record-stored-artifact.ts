@@ -75,11 +75,3 @@ export async function recordStoredArtifact(
   const index = input.index ?? createArtifactIndex({ dir: input.dir! });
   return index.add(buildArtifactRecord(input), { signal: input.signal });
 }
-
-/**
- * The line that tells the model how to get the rest of a stored result: the artifact id, the
- * file the excerpt marker names, and the two tools with 1-based line numbers.
- */
-export function artifactPointerLine(record: Pick<ArtifactRecord, 'id' | 'path'>): string {
-  return `Full output stored as artifact ${record.id} (${record.path}). Use artifact_read("${record.id}", offset, limit) to page it by line (lines count from 1; offset -50 reads the last 50) or artifact_search("${record.id}", pattern) to find lines.`;
-}

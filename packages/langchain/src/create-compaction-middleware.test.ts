@@ -66,7 +66,11 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
       'list_pods',
     ]);
     const view = server.requests[1]!.toolResults[0]!.content;
-    const report = await checkArtifactView(view, artifacts.tools);
+    const report = await checkArtifactView(view, artifacts.tools, artifacts.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(report.pointer?.id).toBe(report.artifactId);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.resolved!.page.length).toBeGreaterThan(0);
     expect(report.bytes).toBeLessThanOrEqual(16_384);
     expect(report.notes.length).toBeGreaterThan(0);
     expect(report.read).toContain(`[artifact ${report.artifactId} (`);

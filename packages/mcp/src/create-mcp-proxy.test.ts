@@ -99,7 +99,11 @@ describe('createMcpProxy in front of a real MCP server', () => {
     const { client, artifacts, compacted } = await start();
     const result = await client.callTool({ name: 'list_pods', arguments: {} });
     const view = textOf(result);
-    const report = await checkArtifactView(view, artifacts.tools);
+    const report = await checkArtifactView(view, artifacts.tools, artifacts.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(report.pointer?.id).toBe(report.artifactId);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.resolved!.page.length).toBeGreaterThan(0);
     expect(report.bytes).toBeLessThanOrEqual(16_384);
     expect(report.notes.length).toBeGreaterThan(0);
     expect(view).toContain('checkout-7f9c');
@@ -269,7 +273,11 @@ describe('createMcpProxy in front of a real MCP server', () => {
     expect(parts[0]!.text).toBe('The pod log:');
     const embedded = parts[1]!.resource!;
     expect(embedded.uri).toBe('demo://pods.log');
-    const report = await checkArtifactView(embedded.text!, artifacts.tools);
+    const report = await checkArtifactView(embedded.text!, artifacts.tools, artifacts.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(report.pointer?.id).toBe(report.artifactId);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.resolved!.page.length).toBeGreaterThan(0);
     expect(utf8ByteLength('The pod log:') + report.bytes).toBeLessThanOrEqual(8192);
     expect(report.notes.length).toBeGreaterThan(0);
     const found = await client.callTool({
@@ -282,7 +290,11 @@ describe('createMcpProxy in front of a real MCP server', () => {
     expect(read.contents).toHaveLength(1);
     const content = read.contents[0] as { uri: string; text: string };
     expect(content.uri).toBe('demo://pods.log');
-    const readReport = await checkArtifactView(content.text, artifacts.tools);
+    const readReport = await checkArtifactView(content.text, artifacts.tools, artifacts.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(readReport.pointer?.id).toBe(readReport.artifactId);
+    expect(readReport.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(readReport.resolved!.page.length).toBeGreaterThan(0);
     expect(readReport.bytes).toBeLessThanOrEqual(8192);
     expect(readReport.artifactId).not.toBe(report.artifactId);
     expect(compacted.map((event) => event.toolName)).toEqual([

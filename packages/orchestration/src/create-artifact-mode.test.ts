@@ -27,7 +27,11 @@ describe('createArtifactMode', () => {
       toolName: 'list_pods',
       userQuery: 'which pod failed?',
     });
-    const report = await checkArtifactView(view.text, mode.tools);
+    const report = await checkArtifactView(view.text, mode.tools, mode.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(report.pointer?.id).toBe(report.artifactId);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.resolved!.page.length).toBeGreaterThan(0);
     expect(report.bytes).toBeLessThanOrEqual(16_384);
     expect(report.notes.length).toBeGreaterThan(0);
     expect(view.metadata.contentLost).toBe(true);
@@ -62,7 +66,11 @@ describe('createArtifactMode', () => {
   it('keeps an unsafe tool call id out of the file system and still points at the stored result', async () => {
     const mode = createArtifactMode({ transcriptPath: await transcript() });
     const view = await mode.processor.process('x'.repeat(50_000), 4096, { stepId: '../../etc' });
-    const report = await checkArtifactView(view.text, mode.tools);
+    const report = await checkArtifactView(view.text, mode.tools, mode.dir);
+    // The one pointer line of @compaction/artifacts, followed as `compaction read` does.
+    expect(report.pointer?.id).toBe(report.artifactId);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.resolved!.page.length).toBeGreaterThan(0);
     expect(report.bytes).toBeLessThanOrEqual(4096);
     expect(report.read).toContain(`[artifact ${report.artifactId}`);
   });

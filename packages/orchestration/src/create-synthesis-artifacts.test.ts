@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from '@compaction/artifacts';
+import { artifactPointerLine, parseArtifactPointerLine, sha256Hex } from '@compaction/artifacts';
 import { trailingDisclosureNotes } from '@compaction/core';
 import type { StepRecord } from '@compaction/digest';
 import { describe, expect, it } from 'vitest';
@@ -33,22 +33,19 @@ describe('createCompaction with a transcript path', () => {
       const assembly = await compaction.assembleSynthesis(steps, { requestId: 'req-1' });
       const [logs, small] = assembly.sections;
       const marker = logs!.text.split('\n')[1]!;
-      expect(marker).toMatch(
-        /^\[full result stored as artifact (art_[0-9a-f]+) \(\d+ bytes, sha256 [0-9a-f]{16}…\)/,
-      );
-      const id = /artifact (art_[0-9a-f]+)/.exec(marker)![1]!;
-      // The file holds every byte, and its digest is the one the marker names.
-      const file = await readFile(
-        join(root, 'run-7.artifacts', `req-1-step-1-${sha256Hex(bigLog).slice(0, 16)}.txt`),
-        'utf8',
-      );
+      // The one pointer line every front end prints, naming the id and the file.
+      const pointer = parseArtifactPointerLine(marker)!;
+      expect(marker).toBe(artifactPointerLine({ id: pointer.id, path: pointer.file }));
+      const id = pointer.id;
+      // The file holds every byte, and its name carries the content digest.
+      expect(pointer.file).toBe(`req-1-step-1-${sha256Hex(bigLog).slice(0, 16)}.txt`);
+      const file = await readFile(join(root, 'run-7.artifacts', pointer.file), 'utf8');
       expect(file).toBe(bigLog);
-      expect(marker).toContain(sha256Hex(bigLog).slice(0, 16));
       // The view keeps its disclosure note last, and the whole stays within budget.
       expect(trailingDisclosureNotes(logs!.text).length).toBe(1);
       expect(assembly.successBytes).toBeLessThanOrEqual(16_384);
       // Small results are neither stored nor marked.
-      expect(small!.text).not.toContain('[full result');
+      expect(small!.text).not.toContain('Full output');
       // The model can read the rest back through the session-scoped tools.
       const found = await compaction.artifacts!.tools.call('artifact_search', {
         id,
@@ -73,7 +70,7 @@ describe('createCompaction with a transcript path', () => {
       const assembly = await compaction.assembleSynthesis(steps);
       const logs = assembly.sections[0]!;
       expect(logs.text.split('\n')[1]).toMatch(
-        /^\[full result \(\d+ bytes\) could not be stored: /,
+        /^Full output not stored \(write failed: .+\); only this excerpt remains\.$/,
       );
       expect(logs.metadata!.contentLost).toBe(true);
     } finally {

@@ -4,13 +4,14 @@ import {
   type ArtifactStore,
   type ArtifactToolHandler,
   artifactDirFor,
+  artifactNotStoredLine,
+  artifactPointerLine,
   createArtifactLibrary,
   createArtifactStore,
   createArtifactToolHandler,
   recordStoredArtifact,
   transcriptStem,
 } from '@compaction/artifacts';
-import { utf8ByteLength } from '@compaction/core';
 import type { StepRecord } from '@compaction/digest';
 
 /** Full results of a session stored beside its transcript, and the tools that read them back. */
@@ -23,8 +24,9 @@ export interface SynthesisArtifacts {
   /** `artifact_read` / `artifact_search` handlers scoped to this session. */
   readonly tools: ArtifactToolHandler;
   /**
-   * Stores a step's full result and returns the marker line for its synthesis section, or a
-   * line saying it could not be stored (never throws: the compaction goes on without it).
+   * Stores a step's full result and returns its pointer line (`artifactPointerLine`, the one
+   * every front end prints), or the not-stored line when it could not be stored (never throws:
+   * the compaction goes on without it).
    */
   storeStep(
     step: StepRecord,
@@ -66,15 +68,10 @@ export function createSynthesisArtifacts(settings: {
           ...(settings.clock ? { clock: settings.clock } : {}),
           signal: options.signal,
         });
-        return {
-          record,
-          line: `[full result stored as artifact ${record.id} (${record.bytes} bytes, sha256 ${record.digest.slice(0, 16)}…): read more with artifact_read("${record.id}", offset, limit) or artifact_search("${record.id}", pattern)]`,
-        };
+        return { record, line: artifactPointerLine(record) };
       } catch (error) {
-        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        return {
-          line: `[full result (${utf8ByteLength(result)} bytes) could not be stored: ${reason}; only the view below exists]`,
-        };
+        const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+        return { line: artifactNotStoredLine(`write failed: ${reason}`) };
       }
     },
   };

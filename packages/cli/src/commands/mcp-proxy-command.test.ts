@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArtifactPointerLine } from '@compaction/artifacts';
 import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -66,6 +67,14 @@ describe.skipIf(!binaryBuilt())('compaction mcp-proxy (the built binary over std
         arguments: { id, limit: 50 },
       });
       expect(textOf(read)).toContain(`[artifact ${id} (`);
+      // The shared pointer line, followed with `compaction read` by id and by the file it names.
+      const pointer = parseArtifactPointerLine(view.split('\n')[0]!);
+      expect(pointer?.id).toBe(id);
+      for (const ref of [id!, pointer!.file]) {
+        const cli = runBinary(['read', ref, '--session', join(root, 's1.jsonl'), '--limit', '3']);
+        expect(cli.status).toBe(0);
+        expect(cli.stdout.length).toBeGreaterThan(0);
+      }
       expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
       expect(
         (await readdir(join(root, 's1.artifacts'))).some((file) =>
