@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { sha256Hex } from '@compaction/artifacts';
+import { dirname, join } from 'node:path';
+import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
 import type { ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +61,19 @@ describe('createArtifactMode', () => {
       text: '{"ok":true}',
       metadata: { contentLost: false, originalBytes: 11, outputBytes: 11, strategy: 'unchanged' },
     });
+  });
+
+  it('finds a result by the tool call id it was settled under, whatever its shape', async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript() });
+    const library = createArtifactLibrary({ root: dirname(mode.dir) });
+    for (const stepId of ['functions.bash:0', 'call|abc', 'toolu_01A/B', 'x'.repeat(200)]) {
+      const view = await mode.processor.process(`${stepId}\n${'y'.repeat(50_000)}`, 4096, {
+        stepId,
+      });
+      const { record } = await library.resolve(stepId);
+      expect(view.text.split('\n', 1)[0]).toContain(record.id);
+      expect(record.toolCallId).toBe(stepId);
+    }
   });
 
   it('keeps an unsafe tool call id out of the file system and still points at the stored result', async () => {

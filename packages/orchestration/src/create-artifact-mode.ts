@@ -1,4 +1,4 @@
-import { isSafeId, OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
+import { OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
 import {
   type ArtifactToolset,
   losslessMetadata,
@@ -60,7 +60,12 @@ export async function storeWithView(
   maxBytes: number,
   context: ResultProcessorContext = {},
 ): Promise<ProcessedResult & { artifactId?: string }> {
-  const id = isSafeId(context.stepId) ? context.stepId : `result-${sha256Hex(result).slice(0, 16)}`;
+  // The store maps an id of any shape to a safe file name and keeps it in the index record, so
+  // the tool call id is kept as it is (lookup by operation id then works for every shape).
+  const id =
+    typeof context.stepId === 'string' && context.stepId !== ''
+      ? context.stepId
+      : `result-${sha256Hex(result).slice(0, 16)}`;
   const stored = await artifacts.storeStep(
     {
       id,
