@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
 import type { ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,33 @@ describe('createArtifactMode', () => {
       'artifact_read',
       'artifact_search',
     ]);
+  });
+
+  it('searching a one-line 2 MB JSON reports the match honestly: its count, a line and column artifact_read takes, a window holding it', async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript() });
+    const text = JSON.stringify(JSON.parse(bigJsonResult()));
+    expect(text.includes('\n')).toBe(false);
+    const view = await mode.processor.process(text, 8192, { stepId: 'c1', toolName: 'list_pods' });
+    const id = /art_[0-9a-f]{24}/.exec(view.text)![0];
+    // The same tools over the same store, with a time budget no loaded machine runs out of
+    // (running out is answered honestly too, with the line to continue from).
+    const tools = createArtifactToolHandler({
+      library: createArtifactLibrary({ root: dirname(mode.dir), searchTimeMs: 600_000 }),
+    });
+    const found = await tools.call('artifact_search', { id, pattern: 'OOMKilled' });
+    const [header, hit] = found.split('\n');
+    expect(header).toMatch(/: 1 match; 1 lines\]$/);
+    const [, line, column, window] = /^(\d+):(\d+): (.*)$/.exec(hit!)!;
+    expect(Number(line)).toBe(1);
+    expect(Number(column)).toBe(text.indexOf('OOMKilled') + 1);
+    expect(window).toContain('OOMKilled');
+    const read = await tools.call('artifact_read', {
+      id,
+      offset: Number(line),
+      column: Number(column),
+      limit: 1,
+    });
+    expect(read.split('\n')[1]!.startsWith('OOMKilled')).toBe(true);
   });
 
   it('passes results that fit through untouched and stores nothing', async () => {
