@@ -54,6 +54,32 @@ function get(base: string, path: string, headers: Record<string, string> = {}) {
 }
 
 describe('createArtifactServer', () => {
+  it("pages a session's artifacts with limit and cursor, and says what is left", async () => {
+    const all = JSON.parse((await get(open.url, '/api/sessions/demo-session/artifacts')).body);
+    expect(all.next).toBe(null);
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    let pages = 0;
+    while (cursor !== null) {
+      const path = `/api/sessions/demo-session/artifacts?limit=1${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = JSON.parse((await get(open.url, path)).body);
+      expect(page.artifacts).toHaveLength(1);
+      expect(page.total).toBe(all.artifacts.length);
+      seen.push(page.artifacts[0].id);
+      cursor = page.next;
+      pages++;
+    }
+    expect(pages).toBe(all.artifacts.length);
+    expect(seen).toEqual(all.artifacts.map((a: { id: string }) => a.id));
+    const unknown = await get(open.url, '/api/sessions/demo-session/artifacts?cursor=art_nope');
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error).toMatch(/unknown cursor/);
+    for (const limit of ['0', '1001', 'x']) {
+      const bad = await get(open.url, `/api/sessions/demo-session/artifacts?limit=${limit}`);
+      expect(bad.status).toBe(400);
+    }
+  });
+
   it('binds to 127.0.0.1 by default', () => {
     expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });

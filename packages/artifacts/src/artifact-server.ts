@@ -87,8 +87,11 @@ const STATUS: Partial<Record<ArtifactErrorCode, number>> = {
 
 const MAX_SEGMENT = 1024;
 
+/** Paging of `GET /api/sessions/:sessionId/artifacts`: without `limit` the whole list. */
+export const ARTIFACT_LIST_PAGE = { max: 1000 } as const;
+
 /**
- * `GET /` (the inspector), `GET /api/sessions`, `GET /api/sessions/:sessionId/artifacts`,
+ * `GET /` (the inspector), `GET /api/sessions`, `GET /api/sessions/:sessionId/artifacts?limit&cursor`,
  * `GET /api/sessions/:sessionId/model-calls`, `GET /api/artifacts/:ref?offset&column&limit`,
  * `GET /api/artifacts/:ref/search?pattern&regex&case&max&from_line&from_column` and
  * `GET /api/artifacts/:ref/raw` (the stored bytes, as a download); `?session=` limits a
@@ -182,7 +185,30 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
       return;
     }
     if (resource === 'sessions' && id !== undefined && tail === 'artifacts') {
-      send(response, 200, { sessionId: id, artifacts: await library.list(id, { signal }) });
+      const limit = integer(query.get('limit'), 'limit');
+      if (limit !== undefined && (limit < 1 || limit > ARTIFACT_LIST_PAGE.max)) {
+        throw new ArtifactError({
+          code: 'artifact_invalid_argument',
+          message: `limit must be 1-${ARTIFACT_LIST_PAGE.max}`,
+        });
+      }
+      const records = await library.list(id, { signal });
+      const cursor = query.get('cursor') || undefined;
+      const start = cursor === undefined ? 0 : records.findIndex((r) => r.id === cursor) + 1;
+      if (start === 0 && cursor !== undefined) {
+        throw new ArtifactError({
+          code: 'artifact_invalid_argument',
+          message: `unknown cursor ${JSON.stringify(cursor.slice(0, 200))}; list again without it`,
+        });
+      }
+      const artifacts = records.slice(start, limit === undefined ? undefined : start + limit);
+      const more = start + artifacts.length < records.length;
+      send(response, 200, {
+        sessionId: id,
+        artifacts,
+        total: records.length,
+        next: more ? artifacts.at(-1)!.id : null,
+      });
       return;
     }
     if (resource === 'artifacts' && id !== undefined && tail === undefined) {
