@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { ArtifactError } from './artifact-error.js';
 import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { countGraphemes } from './count-graphemes.js';
 import { buildLineIndex, type LineIndex } from './line-index.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { openRegularFile } from './open-no-follow.js';
@@ -14,7 +15,10 @@ import {
   type TextPosition,
   type TextSearchResult,
 } from './read-artifact-text.js';
+import { buildArtifactRecord } from './record-stored-artifact.js';
+import { isSafeId } from './safe-id.js';
 import { compileSearchPattern } from './search-pattern.js';
+import { sha256Hex } from './sha256-hex.js';
 
 const STORE_SUFFIX = '.artifacts';
 
@@ -101,7 +105,8 @@ export interface ArtifactLibrary {
   /**
    * The artifact `ref` names: an artifact id (`art_…`), the file basename an excerpt marker
    * names, or the operation (tool call) id it was stored under. Resolved in the store folder it
-   * is found in, so transcripts can be moved or renamed with their `.artifacts/`. Throws
+   * is found in, so transcripts can be moved or renamed with their `.artifacts/`. A stored file
+   * whose index record was never written (a crash between the two) is found by its file name. Throws
    * `artifact_not_found`, or `artifact_ambiguous` for an operation id reused for several results.
    */
   resolve(
@@ -343,6 +348,40 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     }
   }
 
+  /**
+   * A file of a store that no index record names (the process died between writing the file
+   * and its record): found by its basename, described from its bytes. Only a regular file
+   * directly in a store really inside `root` answers; nothing is written.
+   */
+  async function unindexed(ref: string, sessionId: string | undefined) {
+    if (!isSafeId(ref) || !ref.endsWith('.txt') || ref.startsWith('.')) return undefined;
+    const scope = sessionId === undefined ? [...stores.values()] : [storeOf(sessionId)!];
+    for (const store of scope) {
+      if (!(await insideRoot(store.dir))) continue;
+      const handle = await openRegularFile(join(store.dir, ref));
+      if (!handle) continue;
+      try {
+        const [data, info] = await Promise.all([handle.readFile(), handle.stat()]);
+        const text = data.toString('utf8');
+        const record = buildArtifactRecord({
+          sessionId: store.sessionId,
+          stored: {
+            file: ref,
+            digest: sha256Hex(data),
+            bytes: data.byteLength,
+            chars: countGraphemes(text),
+          },
+          preview: text.slice(0, 2000),
+          clock: () => Math.floor(info.mtimeMs),
+        });
+        return { record, sessionId: store.sessionId, dir: store.dir };
+      } finally {
+        await handle.close();
+      }
+    }
+    return undefined;
+  }
+
   async function resolve(ref: string, options: { sessionId?: string; signal?: AbortSignal } = {}) {
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 1024) {
       throw new ArtifactError({
@@ -358,6 +397,8 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     }
     if (found.length === 0) {
       if (options.sessionId !== undefined) await sessionStore(options.sessionId);
+      const orphan = await unindexed(ref, options.sessionId);
+      if (orphan) return orphan;
       throw notFound(ref);
     }
     const entry = pick(ref, found);

@@ -334,6 +334,38 @@ describe('issue 13: every artifact pointer can be followed', () => {
     ).toContain('sdk line 4000 ✓');
   });
 
+  it('8b. a stored file without its index record (a crash between the two writes) is found by its file name', async () => {
+    const store = createArtifactStore({ transcriptPath: join(root, 's.jsonl') });
+    const output = bigLog('orphan');
+    const stored = await store.store('call_9', output);
+    const library = createArtifactLibrary({ root });
+    expect(await library.list('s')).toEqual([]);
+    const found = await library.resolve(stored.file);
+    expect(found.record).toMatchObject({
+      path: stored.file,
+      bytes: stored.bytes,
+      chars: stored.chars,
+      digest: stored.digest,
+      sessionId: 's',
+    });
+    expect(found.record.id).toMatch(/^art_[0-9a-f]{24}$/);
+    expect(sha256Hex(await rawBytes(library, stored.file, 's'))).toBe(stored.digest);
+    const page = await library.readPage(stored.file, { limit: 2 });
+    expect(page.text).toBe(output.split('\n').slice(0, 2).join('\n') + '\n');
+    // Only a real file of the store answers: not another name, not a link, not a path.
+    await expect(library.resolve('call_9-0000000000000000.txt')).rejects.toMatchObject({
+      code: 'artifact_not_found',
+    });
+    await symlink(
+      join(artifactDirFor(join(root, 's.jsonl')), stored.file),
+      join(root, 's.artifacts', 'link.txt'),
+    );
+    await expect(library.resolve('link.txt')).rejects.toMatchObject({ code: 'artifact_not_found' });
+    await expect(library.resolve(`../s.artifacts/${stored.file}`)).rejects.toMatchObject({
+      code: 'artifact_not_found',
+    });
+  });
+
   it('9. symbolic links are never followed, inside a store or as a store', async () => {
     const outside = join(root, 'outside');
     await mkdir(outside);
