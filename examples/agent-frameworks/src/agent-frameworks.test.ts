@@ -47,6 +47,14 @@ describe('the example agents, offline against the scripted model', () => {
     expect(Math.max(...bodies())).toBeLessThan(30_000);
   });
 
+  it.skipIf(skipBelowNode(22, 'the AI SDK 7 example'))('Vercel AI SDK 7', async () => {
+    const { runAiSdk7Agent } = await import('./run-ai-sdk-7-agent.js');
+    const { settings, bodies } = await offline();
+    expect(await runAiSdk7Agent(settings)).toMatch(ANSWER);
+    expect(bodies()).toHaveLength(3);
+    expect(Math.max(...bodies())).toBeLessThan(30_000);
+  });
+
   it('LangChain createAgent', async () => {
     const { runLangChainAgent } = await import('./run-langchain-agent.js');
     const { settings, bodies } = await offline();

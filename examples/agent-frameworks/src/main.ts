@@ -7,11 +7,16 @@ import type { AgentSettings } from './agent-settings.js';
 import { runMcpProxyClient } from './run-mcp-proxy-client.js';
 
 type Runner = (settings: AgentSettings) => Promise<string>;
-// Loaded on use: the OpenAI Agents SDK runs on openai 7, which needs Node 22 or later.
+// Loaded on use: the OpenAI Agents SDK runs on openai 7 and AI SDK 7 declares Node >= 22, so
+// both need Node 22 or later.
 const AGENTS: Record<string, { minNode: number; load: () => Promise<Runner> }> = {
   'ai-sdk': {
     minNode: 20,
     load: async () => (await import('./run-ai-sdk-agent.js')).runAiSdkAgent,
+  },
+  'ai-sdk-7': {
+    minNode: 22,
+    load: async () => (await import('./run-ai-sdk-7-agent.js')).runAiSdk7Agent,
   },
   'openai-agents': {
     minNode: 22,

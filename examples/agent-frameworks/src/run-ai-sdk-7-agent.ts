@@ -1,0 +1,30 @@
+import { createOpenAI } from '@ai-sdk/openai-v4';
+import { createArtifactTools, createCompactionMiddlewareV4 } from '@compaction/ai-sdk';
+import { createArtifactMode } from '@compaction/orchestration';
+import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from 'ai-v7';
+import type { AgentSettings } from './agent-settings.js';
+import { LIST_PODS, listPods, QUESTION } from './list-pods.js';
+
+/** The same agent on AI SDK 7 (`LanguageModelV4`): the V4 middleware compacts, the artifact tools read back. */
+export async function runAiSdk7Agent(settings: AgentSettings): Promise<string> {
+  const { transcriptPath } = settings;
+  const provider = createOpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL });
+  const podsTool = tool({
+    description: LIST_PODS.description,
+    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+    execute: async () => listPods(),
+  });
+  // setup:start ai-sdk-7
+  const { processor, tools } = createArtifactMode({ transcriptPath });
+  const middleware = createCompactionMiddlewareV4({ processor, maxResultBytes: 16_384 });
+  const model = wrapLanguageModel({ model: provider.chat(settings.model), middleware });
+  const allTools = { list_pods: podsTool, ...createArtifactTools(tools) };
+  // setup:end
+  const { text } = await generateText({
+    model,
+    tools: allTools,
+    stopWhen: stepCountIs(6),
+    prompt: QUESTION,
+  });
+  return text;
+}
