@@ -7,6 +7,7 @@ import { createProviderServer } from '@compaction/distiller/test';
 import { createArtifactMode } from '@compaction/orchestration';
 import { artifactFollowingModel, checkArtifactView } from '@compaction/orchestration/test';
 import { createStructuralTrimmer } from '@compaction/trimmer';
+import { Command } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent, ToolMessage, tool } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +89,82 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
         `^The stored result says: \\[artifact ${report.artifactId} \\([^)]+\\): 1 match; \\d+ lines\\]$`,
       ),
     );
+  });
+
+  it('compacts the ToolMessage inside a Command result', async () => {
+    const { server, model } = await startModel();
+    const pods = bigJsonResult(300_000);
+    const agent = createAgent({
+      model,
+      tools: [
+        tool(
+          async (_input, config) =>
+            new Command({
+              update: {
+                messages: [
+                  new ToolMessage({
+                    content: pods,
+                    tool_call_id: config.toolCall!.id!,
+                    name: 'list_pods',
+                  }),
+                ],
+              },
+            }),
+          { name: 'list_pods', description: 'Pods.', schema: z.object({}) },
+        ),
+      ],
+      middleware: [
+        createCompactionMiddleware({ processor: createStructuralTrimmer(), maxResultBytes: 4096 }),
+      ],
+    });
+    server.setHandler((request) =>
+      request.toolResults.length === 0
+        ? { toolCalls: [{ id: 'call_1', name: 'list_pods', arguments: {} }] }
+        : { text: 'done' },
+    );
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'pods?' }] });
+    const message = result.messages.find((m) => ToolMessage.isInstance(m)) as ToolMessage;
+    expect(message.tool_call_id).toBe('call_1');
+    const text = message.content as string;
+    expect(utf8ByteLength(text)).toBeLessThanOrEqual(4096);
+    expect(trailingDisclosureNotes(text).length).toBe(1);
+    // The model got the view, never the raw 300 kB.
+    expect(server.requests[1]!.toolResults[0]!.content).toBe(text);
+    expect(result.messages.at(-1)!.content).toBe('done');
+  });
+
+  it("keeps a Command's goto, resume and other update keys, for an update of [key, value] pairs too", async () => {
+    const middleware = createCompactionMiddleware({
+      processor: createStructuralTrimmer(),
+      maxResultBytes: 4096,
+    });
+    const pods = bigJsonResult(300_000);
+    const message = () => new ToolMessage({ content: pods, tool_call_id: 'call_9' });
+    const request = {
+      toolCall: { id: 'call_9', name: 'list_pods', args: {} },
+      state: { messages: [] },
+      runtime: {},
+    } as never;
+    const updates: Array<Record<string, unknown> | Array<[string, unknown]>> = [
+      { messages: [message()], pods_seen: 1 },
+      [
+        ['messages', [message()]],
+        ['pods_seen', 1],
+      ],
+    ];
+    for (const update of updates) {
+      const command = new Command({ update, goto: 'triage', resume: 'yes' });
+      const out = (await middleware.wrapToolCall!(request, async () => command)) as Command;
+      expect(out).toBeInstanceOf(Command);
+      expect(out.goto).toEqual(command.goto);
+      expect(out.resume).toBe('yes');
+      const pairs = Array.isArray(out.update) ? out.update : Object.entries(out.update!);
+      const keys = Object.fromEntries(pairs as Array<[string, unknown]>);
+      expect(keys.pods_seen).toBe(1);
+      const [compacted] = keys.messages as ToolMessage[];
+      expect(compacted!.tool_call_id).toBe('call_9');
+      expect(utf8ByteLength(compacted!.content as string)).toBeLessThanOrEqual(4096);
+    }
   });
 
   it('compacts the text blocks of a multi-part result and keeps its image', async () => {

@@ -63,12 +63,59 @@ function contentText(
   };
 }
 
+/** A LangGraph `Command` (told by its `lg_name`, so this package needs no LangGraph import). */
+interface CommandLike {
+  lg_name: 'Command';
+  update?: unknown;
+}
+
+function isCommand(value: unknown): value is CommandLike {
+  return (
+    typeof value === 'object' && value !== null && (value as CommandLike).lg_name === 'Command'
+  );
+}
+
+/**
+ * The command with each `ToolMessage` of its update's `messages` compacted (an update given as
+ * an object or as `[key, value]` pairs); everything else in the command stays as it was.
+ */
+async function compactCommand<C extends CommandLike>(
+  command: C,
+  compact: (message: ToolMessage) => Promise<ToolMessage>,
+): Promise<C> {
+  const messages = async (value: unknown) =>
+    Array.isArray(value)
+      ? Promise.all(
+          value.map((item: unknown) => (ToolMessage.isInstance(item) ? compact(item) : item)),
+        )
+      : ToolMessage.isInstance(value)
+        ? compact(value)
+        : value;
+  const { update } = command;
+  let next: unknown = update;
+  if (Array.isArray(update)) {
+    next = await Promise.all(
+      update.map(async (pair: unknown) =>
+        Array.isArray(pair) && pair[0] === 'messages'
+          ? ['messages', await messages(pair[1])]
+          : pair,
+      ),
+    );
+  } else if (typeof update === 'object' && update !== null && 'messages' in update) {
+    next = { ...update, messages: await messages((update as { messages: unknown }).messages) };
+  }
+  if (next === update) return command;
+  // The same class and fields (goto, graph, resume), with the compacted update.
+  return Object.assign(Object.create(Object.getPrototypeOf(command)), command, { update: next });
+}
+
 /**
  * A LangChain agent middleware (`createAgent({ middleware: [createCompactionMiddleware(…)] })`)
  * that compacts each tool result over `maxResultBytes` as the tool returns it, so the
  * `ToolMessage` in the agent's state, in every later model call and in checkpoints is the view
  * (disclosure notes included), never the raw payload. The message keeps its `tool_call_id`,
- * name, status and artifact, so tool-call pairing is intact. `Command` results pass through.
+ * name, status and artifact, so tool-call pairing is intact. A `Command` result keeps its
+ * goto, graph and resume; the `ToolMessage`s in its update's `messages` are compacted the same way.
  */
 export function createCompactionMiddleware(
   settings: CompactionMiddlewareSettings,
@@ -80,34 +127,38 @@ export function createCompactionMiddleware(
     tools: settings.tools ? createArtifactTools(settings.tools) : [],
     wrapToolCall: async (request, handler) => {
       const result = await handler(request);
-      if (!ToolMessage.isInstance(result) || own.has(request.toolCall.name)) return result;
-      const content = contentText(result.content);
-      if (!content) return result;
-      const query = latestUserText(request.state.messages);
-      const view = await views.view({
-        toolCallId: result.tool_call_id,
-        toolName: request.toolCall.name,
-        text: content.text,
-        ...(query ? { userQuery: query } : {}),
-        ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
-      });
-      if (!view) return result;
-      settings.onCompacted?.({
-        toolCallId: result.tool_call_id,
-        toolName: request.toolCall.name,
-        processed: view.processed,
-        reused: view.reused,
-      });
-      return new ToolMessage({
-        content: content.rebuild(view.processed.text),
-        tool_call_id: result.tool_call_id,
-        ...(result.name === undefined ? {} : { name: result.name }),
-        ...(result.id === undefined ? {} : { id: result.id }),
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.artifact === undefined ? {} : { artifact: result.artifact }),
-        additional_kwargs: result.additional_kwargs,
-        response_metadata: result.response_metadata,
-      });
+      if (own.has(request.toolCall.name)) return result;
+      const compact = async (message: ToolMessage): Promise<ToolMessage> => {
+        const content = contentText(message.content);
+        if (!content) return message;
+        const query = latestUserText(request.state.messages);
+        const view = await views.view({
+          toolCallId: message.tool_call_id,
+          toolName: request.toolCall.name,
+          text: content.text,
+          ...(query ? { userQuery: query } : {}),
+          ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
+        });
+        if (!view) return message;
+        settings.onCompacted?.({
+          toolCallId: message.tool_call_id,
+          toolName: request.toolCall.name,
+          processed: view.processed,
+          reused: view.reused,
+        });
+        return new ToolMessage({
+          content: content.rebuild(view.processed.text),
+          tool_call_id: message.tool_call_id,
+          ...(message.name === undefined ? {} : { name: message.name }),
+          ...(message.id === undefined ? {} : { id: message.id }),
+          ...(message.status === undefined ? {} : { status: message.status }),
+          ...(message.artifact === undefined ? {} : { artifact: message.artifact }),
+          additional_kwargs: message.additional_kwargs,
+          response_metadata: message.response_metadata,
+        });
+      };
+      if (ToolMessage.isInstance(result)) return compact(result);
+      return isCommand(result) ? compactCommand(result, compact) : result;
     },
   });
 }
