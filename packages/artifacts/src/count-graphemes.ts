@@ -82,15 +82,16 @@ function countRange(text: string, start: number, end: number): number {
   return count;
 }
 
+/** CR LF pairs inside `text[start, end)`: a scan of that range only, never past `end`. */
 function crlfPairs(text: string, start: number, end: number): number {
   let pairs = 0;
-  let from = start;
-  for (;;) {
-    const cr = text.indexOf('\r\n', from);
-    if (cr < 0 || cr + 1 >= end) return pairs;
-    pairs++;
-    from = cr + 2;
+  for (let i = start; i + 1 < end; i++) {
+    if (text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+      pairs++;
+      i++;
+    }
   }
+  return pairs;
 }
 
 /**

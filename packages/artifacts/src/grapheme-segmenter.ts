@@ -33,14 +33,13 @@ export function isSimpleUnit(unit: number): boolean {
   return unit <= 0xd7a3 || (unit >= 0xff01 && unit <= 0xff9d);
 }
 
-const NON_SIMPLE =
-  /[^\u0000-\u02ff\u0370-\u0482\u2010-\u205f\u2070-\u20cf\u2100-\u2bff\u3040-\u3098\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff01-\uff9d]/g;
-
-/** Index of the first unit in `text[from, end)` that is not simple, or `end`. */
+/**
+ * Index of the first unit in `text[from, end)` that is not simple, or `end`: a scan of that
+ * range only, so a window's cost never depends on how far the next complex unit lies past it.
+ */
 export function nextNonSimple(text: string, from: number, end: number): number {
-  NON_SIMPLE.lastIndex = from;
-  const match = NON_SIMPLE.exec(text);
-  return match === null || match.index >= end ? end : match.index;
+  for (let i = from; i < end; i++) if (!isSimpleUnit(text.charCodeAt(i))) return i;
+  return end;
 }
 
 /**
