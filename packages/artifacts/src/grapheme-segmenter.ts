@@ -181,8 +181,23 @@ function* segmenterClusterEnds(
 }
 
 /**
+ * True when `text[from, end)` is regional indicators only (U+1F1E6 to U+1F1FF, each a surrogate
+ * pair). No boundary inside such a run holds whatever came before it (`isContextFreeBoundary`:
+ * a regional indicator follows), so the search for one skips it without segmenting it.
+ */
+function isRegionalRun(text: string, from: number, end: number): boolean {
+  if ((end - from) % 2 !== 0) return false;
+  for (let i = from; i < end; i += 2) {
+    const low = text.charCodeAt(i + 1);
+    if (text.charCodeAt(i) !== 0xd83c || low < 0xdde6 || low > 0xddff) return false;
+  }
+  return true;
+}
+
+/**
  * The first boundary after `start` (and before `limit`) that is exact whatever came before
- * `start`, scanning slices of about 2 KiB; `undefined` when there is none.
+ * `start`, scanning slices of about 2 KiB (a slice of regional indicators only, which holds
+ * none, is skipped unsegmented); `undefined` when there is none.
  */
 export function firstTrustedBoundary(
   text: string,
@@ -192,7 +207,10 @@ export function firstTrustedBoundary(
   let from = start;
   while (from < limit - 1) {
     const end = from + SLICE_UNITS >= limit ? limit : alignToCodePoint(text, from + SLICE_UNITS);
-    for (const segment of graphemeSegmenter().segment(text.slice(from, end))) {
+    const slice = isRegionalRun(text, from, end)
+      ? []
+      : graphemeSegmenter().segment(text.slice(from, end));
+    for (const segment of slice) {
       if (segment.index === 0) continue;
       const at = from + segment.index;
       if (isContextFreeBoundary(text, at)) return at;

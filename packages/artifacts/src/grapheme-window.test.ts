@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { graphemeSegmenter } from './grapheme-segmenter.js';
 import {
   graphemeWindowLimit,
   headGraphemeRun,
@@ -155,6 +156,30 @@ describe('grapheme windows past their reach', () => {
     expect(tail.count).toBe(50);
     expect(tail.text.length).toBe(200);
     expect(splitsPair(text, text.length - tail.text.length)).toBe(false);
+  });
+
+  it('hand the segmenter about one reach of a long run of flags, not one per doubling', () => {
+    // Work counted as the units given to the shared segmenter, never time: a run of flags
+    // holds no trusted boundary, so the search for one must not segment the window again at
+    // every doubling (issue 17: the fuzz run found this 200 to 1000 times a linear pass).
+    const segmenter = graphemeSegmenter();
+    const segment = segmenter.segment;
+    let units = 0;
+    segmenter.segment = (input: string) => {
+      units += input.length;
+      return segment.call(segmenter, input);
+    };
+    try {
+      const text = `x${'🇫🇷'.repeat(100_000)}`;
+      for (const n of [50, 300, 2000]) {
+        units = 0;
+        const tail = tailGraphemeRun(text, n);
+        expect(tail.count).toBe(n);
+        expect(units).toBeLessThanOrEqual(graphemeWindowLimit(n) * 1.1);
+      }
+    } finally {
+      segmenter.segment = segment;
+    }
   });
 
   it('cut a first cluster longer than the reach before a base, or on a code point', () => {
