@@ -1,7 +1,7 @@
 // Adversarial input families shared by the complexity benchmark and the fuzz harness: each
 // makes a text of about `bytes` UTF-8 bytes whose shape has made some pass super-linear (runs
-// of one character or of sentence marks, combining marks and flags, deep nesting, wide
-// objects, long lines, many short lines, huge numbers).
+// of one character or of sentence marks, combining marks alone or between long simple runs,
+// flags, deep nesting, wide objects, long lines, many short lines, huge numbers).
 
 const LOG_LINE = '2026-01-01T00:00:00Z INFO worker-7 processed batch latency=12ms\n';
 
@@ -19,6 +19,7 @@ export const TEXT_FAMILIES = {
     `${LOG_LINE.repeat(50)}progress ${'.'.repeat(Math.max(1, bytes - 100 * LOG_LINE.length))}\n${LOG_LINE.repeat(50)}`,
   'decomposed accents': (bytes) => repeatTo('e\u0301', bytes),
   'one cluster of marks': (bytes) => `a${repeatTo('\u0301', bytes)}`,
+  'long simple runs between marks': (bytes) => repeatTo(`${'x'.repeat(60)}\u0301`, bytes),
   'regional-indicator flags': (bytes) => repeatTo('🇫🇷', bytes),
   'long lines': (bytes) => repeatTo(`${'word '.repeat(20_000)}\n`, bytes),
   'many short lines': (bytes) => repeatTo('x\n', bytes),
