@@ -187,11 +187,14 @@ function* segmenterClusterEnds(
  */
 function isRegionalRun(text: string, from: number, end: number): boolean {
   if ((end - from) % 2 !== 0) return false;
-  for (let i = from; i < end; i += 2) {
-    const low = text.charCodeAt(i + 1);
-    if (text.charCodeAt(i) !== 0xd83c || low < 0xdde6 || low > 0xddff) return false;
-  }
+  for (let i = from; i < end; i += 2) if (!isRegionalAt(text, i)) return false;
   return true;
+}
+
+/** True when a regional indicator (U+1F1E6 to U+1F1FF) starts at `i`. */
+function isRegionalAt(text: string, i: number): boolean {
+  const low = text.charCodeAt(i + 1);
+  return text.charCodeAt(i) === 0xd83c && low >= 0xdde6 && low <= 0xddff;
 }
 
 /**
@@ -243,6 +246,18 @@ export function* clusterEnds(
 ): Generator<number, void, undefined> {
   let start = from;
   while (start < to) {
+    // GB12/13: regional indicators pair from the start of their run, and `start` is a boundary,
+    // so a pair followed by another indicator is a whole cluster: no segmenter needed.
+    while (start + 4 <= to && isRegionalAt(text, start) && isRegionalAt(text, start + 2)) {
+      const end = start + 4;
+      if (end === to) {
+        if (!openEnd) yield end;
+        return;
+      }
+      if (!isRegionalAt(text, end)) break;
+      yield end;
+      start = end;
+    }
     const complex = nextNonSimple(text, start, to);
     // Every boundary inside a simple run is certain; the run's last unit may take marks.
     let runEnd = complex === to ? to : complex - 1;
