@@ -1,9 +1,10 @@
 // `pnpm fuzz`: the long fuzz run. Per entry point of bench/lib/fuzz-harness.mjs, CASES seeded
-// cases (default 100 000; `pnpm fuzz 5000` for fewer) checked against every invariant, 1% of
-// them large hostile inputs (16-64 KB), and every case of 16 KB or more timed against a linear
-// pass over the same input (JSON.parse, or a scan of its lines) in the same process: a case
-// whose pass costs more than MULTIPLE times that plus SLACK_MS is reported as super-linear.
-// Each entry point runs in its own process; the summary goes to bench/results/fuzz.md.
+// cases (default 100 000; `pnpm fuzz 5000` for fewer; entry names after the count run only
+// those) checked against every invariant, 1% of them large hostile inputs (16-64 KB), and
+// every case of 16 KB or more timed against a linear pass over the same input (JSON.parse, or
+// a scan of its lines) in the same process: a case whose pass costs more than MULTIPLE times
+// that plus SLACK_MS is reported as super-linear. Each entry point runs in its own process;
+// the summary goes to bench/results/fuzz.md.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { FUZZ_ENTRIES, fuzzEntry } from './lib/fuzz-harness.mjs';
@@ -25,11 +26,14 @@ if (process.argv[2] === '--child') {
 }
 
 const cases = Number(process.argv[2] ?? 100_000);
+// `pnpm fuzz 100000 excerpt` runs only the entry points named after the count.
+const only = process.argv.slice(3);
 const rows = [];
 const findings = [];
 let violations = 0;
 let superLinear = 0;
 for (const name of Object.keys(FUZZ_ENTRIES)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const started = performance.now();
   const child = spawnSync(process.execPath, [here, '--child', name, String(cases)], {
     encoding: 'utf8',
