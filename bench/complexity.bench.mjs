@@ -38,7 +38,7 @@ async function entryPoints() {
       for (let start = 0; start < text.length; ) {
         let end = text.indexOf('\n', start);
         if (end < 0) end = text.length;
-        if (test(text.slice(start, Math.min(end, start + 4096)))) matches++;
+        if (test(text.slice(start, end))) matches++;
         start = end + 1;
       }
       return matches;
