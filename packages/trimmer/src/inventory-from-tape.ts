@@ -49,17 +49,24 @@ function extraUtf8Bytes(text: string, from: number, to: number): number {
   return extra;
 }
 
+const EMPTY_RECORDS = new Int32Array(0);
+
 /**
  * Whether an offset lies inside a key of the tape, asked with ascending offsets: keys are in
- * text order on the tape, so one cursor walks them. (A class, not a closure: a closure made per
- * call gets its own optimised code, compiled again on every call.)
+ * text order on the tape, so one cursor walks them. A class, not a closure: a closure made per
+ * call gets its own optimised code, compiled again on every call.
  */
 class TapeKeys implements KeyCheck {
+  private records: Int32Array = EMPTY_RECORDS;
+  private total = 0;
   private cursor = 0;
-  constructor(
-    private readonly records: Int32Array,
-    private readonly total: number,
-  ) {}
+
+  /** Starts over on `records` (`total` of them). */
+  reset(records: Int32Array, total: number): void {
+    this.records = records;
+    this.total = total;
+    this.cursor = 0;
+  }
 
   contains(at: number): boolean {
     const { records, total } = this;
@@ -75,6 +82,16 @@ class TapeKeys implements KeyCheck {
     return cursor < total && records[cursor * TAPE_STRIDE + TAPE_KEY_START]! <= at;
   }
 }
+
+/**
+ * The key cursor between calls. Keeping one alive keeps its hidden class alive: V8 reaches the
+ * class of an instance with all its fields through transitions it holds only weakly, so once
+ * the last instance is collected, a full garbage collection frees that class and throws away
+ * the optimised code of every reader that expects it (this file's loop and the error-word
+ * search), and the next trim runs them unoptimised (twice the time of a warm one on the bench's
+ * fixtures). A re-entrant call (a stop check that trims) makes its own.
+ */
+let spareKeys: TapeKeys | undefined = new TapeKeys();
 
 /**
  * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
@@ -224,9 +241,17 @@ export function inventoryFromTape(
   const textBytes = text.length + extraTotal;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  const inKey = new TapeKeys(records, total);
-  if (search) collectErrorWordsWith(search, text, errorAt, errorWord, inKey);
-  else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
+  const inKey = spareKeys ?? new TapeKeys();
+  spareKeys = undefined;
+  inKey.reset(records, total);
+  try {
+    if (search) collectErrorWordsWith(search, text, errorAt, errorWord, inKey);
+    else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
+  } finally {
+    // A lent tape's records must not outlive the reader.
+    inKey.reset(EMPTY_RECORDS, 0);
+    spareKeys = inKey;
+  }
   return {
     text,
     count,

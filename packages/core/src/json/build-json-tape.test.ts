@@ -379,6 +379,17 @@ describe('withJsonTape word search', () => {
     expect(lent).toEqual({ ok: true, value: [[3], [], []] });
   });
 
+  it('gives a nested reader its own search, and the outer one still searches its own text', () => {
+    const outer = withJsonTape('["error"]', (_tape, search) => {
+      const inner = withJsonTape('[0,"xx error"]', (_innerTape, innerSearch) => {
+        expect(innerSearch).not.toBe(search);
+        return [...innerSearch.candidates(['error'], 0)];
+      });
+      return { inner, outer: [...search.candidates(['error'], 0)] };
+    });
+    expect(outer).toEqual({ ok: true, value: { inner: { ok: true, value: [7] }, outer: [2] } });
+  });
+
   it('refuses words beyond printable ASCII, and a search after the reader returned', () => {
     const lent = withJsonTape('[1]', (_tape, search) => {
       expect(() => search.candidates([''], 0)).toThrow(RangeError);

@@ -154,33 +154,58 @@ function fingerprintOf(words: readonly string[]): Uint8Array {
   return tables;
 }
 
-/** The word search over a lent tape's text, in `built`'s memory; `lent()` false ends it. */
-function wordSearch(built: BuiltTape, lent: () => boolean): JsonTapeWordSearch {
-  const { builder, tape, scratchAt } = built;
-  let written: Uint8Array | undefined;
-  return {
-    candidates(words, from) {
-      if (!lent()) throw new Error('the tape was lent only while its reader ran');
-      const tables = fingerprintOf(words);
-      const start = Math.max(0, Math.ceil(from));
-      if (!(start < tape.text.length)) return new Int32Array(0);
-      if (tables !== written) {
-        new Uint8Array(builder.memory.buffer, scratchAt, FINGERPRINT_BYTES).set(tables);
-        written = tables;
-      }
-      const out = scratchAt + FINGERPRINT_BYTES;
-      const found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
-      return new Int32Array(builder.memory.buffer, out, found);
-    },
-  };
+/**
+ * The word search over a lent tape's text, in its builder's memory, from `lend()` to `end()`.
+ * A class, not an object of closures made per call: optimised code that inlines a closure holds
+ * it weakly and is thrown away once a garbage collection frees it.
+ */
+class TapeWordSearch implements JsonTapeWordSearch {
+  private built: BuiltTape | undefined;
+  private written: Uint8Array | undefined;
+
+  lend(built: BuiltTape): void {
+    this.built = built;
+    this.written = undefined;
+  }
+
+  end(): void {
+    this.built = undefined;
+    this.written = undefined;
+  }
+
+  candidates(words: readonly string[], from: number): Int32Array {
+    const built = this.built;
+    if (!built) throw new Error('the tape was lent only while its reader ran');
+    const { builder, tape, scratchAt } = built;
+    const tables = fingerprintOf(words);
+    const start = Math.max(0, Math.ceil(from));
+    if (!(start < tape.text.length)) return new Int32Array(0);
+    if (tables !== this.written) {
+      new Uint8Array(builder.memory.buffer, scratchAt, FINGERPRINT_BYTES).set(tables);
+      this.written = tables;
+    }
+    const out = scratchAt + FINGERPRINT_BYTES;
+    const found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
+    return new Int32Array(builder.memory.buffer, out, found);
+  }
 }
+
+/**
+ * The search between lendings. Keeping one alive keeps its hidden class alive: V8 reaches the
+ * class of an instance with all its fields through transitions it holds only weakly, so once the
+ * last instance is collected, a full garbage collection frees that class and throws away the
+ * optimised code of every reader that expects it, and the next read runs unoptimised. A nested
+ * lending (a reader that lends a tape itself) makes its own.
+ */
+let spareSearch: TapeWordSearch | undefined = new TapeWordSearch();
 
 /**
  * Like `buildJsonTape`, but hands the tape to `read` without copying its records out of
  * WebAssembly memory, and returns what `read` returns. The tape is valid only while `read` runs:
  * it must not be kept. A `read` that builds tapes itself gets them from fresh instances. `search`
  * finds where words may start in the text with the units already in WebAssembly memory, for a
- * fraction of a regular-expression search; it too works only while `read` runs.
+ * fraction of a regular-expression search; it too works only while `read` runs (and the same
+ * object may be lent to a later reader, so it must not be kept either).
  */
 export function withJsonTape<R>(
   text: string,
@@ -190,17 +215,14 @@ export function withJsonTape<R>(
   if (typeof built === 'string') return { ok: false, reason: built };
   const retained = built.builder === retainedBuilder;
   if (retained) retainedInUse = true;
-  let reading = true;
+  const search = spareSearch ?? new TapeWordSearch();
+  spareSearch = undefined;
+  search.lend(built);
   try {
-    return {
-      ok: true,
-      value: read(
-        built.tape,
-        wordSearch(built, () => reading),
-      ),
-    };
+    return { ok: true, value: read(built.tape, search) };
   } finally {
-    reading = false;
+    search.end();
+    spareSearch = search;
     if (retained) retainedInUse = false;
     release(built.builder);
   }
