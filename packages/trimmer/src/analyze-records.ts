@@ -12,6 +12,7 @@ import {
   STEP_KEY,
   textFingerprint,
 } from './json-signatures.js';
+import { looksOpaque } from './looks-opaque.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A list of records: the objects that share one signature under arrays or maps. */
@@ -203,31 +204,19 @@ function numberAt(text: string, from: number, to: number): number {
   return negative ? -value : value;
 }
 
-/**
- * A value holding one long run of letters and digits, mixed (a hash, base64, a token): bulk.
- * Names with a generated suffix (`coredns-64fd4b4794-p72lf`) are runs of words, not opaque.
- */
-function looksOpaque(text: string, from: number, to: number): boolean {
-  let run = 0;
-  let digits = false;
-  let letters = false;
-  const stop = Math.min(to, from + 128);
-  for (let i = from; i < stop; i++) {
-    const c = text.charCodeAt(i);
-    const digit = c >= 0x30 && c <= 0x39;
-    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-    if (digit || letter || c === 0x2b || c === 0x2f || c === 0x3d) {
-      run++;
-      digits ||= digit;
-      letters ||= letter;
-      if (run >= 20 && digits && letters) return true;
-    } else {
-      run = 0;
-      digits = false;
-      letters = false;
-    }
-  }
-  return false;
+/** Bits kept per list a field is nested below its record's, and per key it sits deeper. */
+const NESTED_SHARE = 0.35;
+const DEEPER_SHARE = 0.9;
+
+/** `base ** k` for k < 64 (the depths of real documents), computed once: a power costs a pass. */
+function powers(base: number): Float64Array {
+  return Float64Array.from({ length: 64 }, (_, k) => base ** k);
+}
+const NESTED_POWERS = powers(NESTED_SHARE);
+const DEEPER_POWERS = powers(DEEPER_SHARE);
+
+function power(table: Float64Array, base: number, k: number): number {
+  return k < 64 ? table[k]! : base ** k;
 }
 
 function widenInts(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
@@ -576,7 +565,9 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     }
     if (primaryRecords[s]! > 1) b = Math.min(b, Math.log2(primaryRecords[s]!));
     // A record's own fields before those of the lists inside it, shallow before deep.
-    b *= 0.35 ** nesting[s]! * 0.9 ** Math.max(0, keyDepth[s]! - 1);
+    b *=
+      power(NESTED_POWERS, NESTED_SHARE, nesting[s]!) *
+      power(DEEPER_POWERS, DEEPER_SHARE, Math.max(0, keyDepth[s]! - 1));
     if (hinted[s] === 1) b *= 1.5;
     bits[s] = b;
   }

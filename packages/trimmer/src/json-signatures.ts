@@ -126,8 +126,11 @@ function keysAlign(inventory: JsonInventory, a: number, b: number): boolean {
  * hold a signature + 1, 0 when empty). Plain functions work on it, not closures: closures made
  * per call get their own optimised code, compiled again on every call.
  */
-function createTable() {
-  const capacity = 256;
+function createTable(nodes: number) {
+  // Room for the signatures of most documents at once (one per several nodes at most), so that
+  // the columns seldom grow; huge documents grow them from there.
+  let capacity = 256;
+  while (capacity < 65_536 && capacity * 8 < nodes) capacity *= 2;
   return {
     capacity,
     count: 0,
@@ -143,8 +146,8 @@ function createTable() {
     bytes: new Float64Array(capacity),
     maxBytes: new Int32Array(capacity),
     leaves: new Int32Array(capacity),
-    table: new Int32Array(1024),
-    mask: 1023,
+    table: new Int32Array(capacity * 4),
+    mask: capacity * 4 - 1,
   };
 }
 
@@ -211,7 +214,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
   // the next member of this one.
   const previous = new Int32Array(count);
   const aligned = new Int32Array(count);
-  const t = createTable();
+  const t = createTable(count);
   if (count > 0) {
     aligned[0] = -1;
     of[0] = addSignature(t, -1, STEP_ROOT, 0, 0);

@@ -544,6 +544,11 @@ export function recordsHead(
   return { path: signaturePath(inventory, analysis, group.sig), total, named: total, whole: total };
 }
 
+/** Whether node `u` is in the view: inside a unit kept whole, or kept itself (whole or cut). */
+function shownInView(ledger: SelectionLedger, u: number): boolean {
+  return ledger.covered[u] === 1 || ledger.state[u] !== DROPPED;
+}
+
 function coverage(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
@@ -552,7 +557,6 @@ function coverage(
   const group = mainGroup(analysis);
   if (!group) return undefined;
   const { state, covered } = ledger;
-  const shown = (u: number) => covered[u] === 1 || state[u] !== DROPPED;
   let named = 0;
   let whole = 0;
   const omittedByValue = new Map<string, number>();
@@ -560,7 +564,7 @@ function coverage(
   for (const r of group.records) {
     if (covered[r] === 1) whole++;
     const identity = recordField(inventory, analysis, r, group.identity);
-    const isNamed = identity >= 0 ? shown(identity) : shown(r);
+    const isNamed = shownInView(ledger, identity >= 0 ? identity : r);
     if (isNamed) {
       named++;
       continue;
