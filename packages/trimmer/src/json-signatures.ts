@@ -142,6 +142,9 @@ function createTable(nodes: number) {
     depths: new Int32Array(capacity),
     hashes: new Int32Array(capacity),
     lastObject: new Int32Array(capacity),
+    lastArray: new Int32Array(capacity),
+    /** Per signature: its items' signature + 1 (0 until one is seen). */
+    itemSig: new Int32Array(capacity),
     lastNode: new Int32Array(capacity),
     bytes: new Float64Array(capacity),
     maxBytes: new Int32Array(capacity),
@@ -173,6 +176,8 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
     t.depths = widen(t.depths, capacity);
     t.hashes = widen(t.hashes, capacity);
     t.lastObject = widen(t.lastObject, capacity);
+    t.lastArray = widen(t.lastArray, capacity);
+    t.itemSig = widen(t.itemSig, capacity);
     t.lastNode = widen(t.lastNode, capacity);
     const bytes = new Float64Array(capacity);
     bytes.set(t.bytes);
@@ -187,6 +192,7 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
   t.depths[s] = p >= 0 ? t.depths[p]! + 1 : 0;
   t.hashes[s] = h;
   t.lastObject[s] = -1;
+  t.lastArray[s] = -1;
   t.lastNode[s] = u;
   if (t.count * 2 > t.table.length) {
     t.table = new Int32Array(t.table.length * 2);
@@ -210,8 +216,8 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
   const of = new Int32Array(count);
   const nextSame = new Int32Array(count).fill(-1);
   const childStep = new Uint8Array(count);
-  // Per object: the previous object of its signature, and the member of it that lines up with
-  // the next member of this one.
+  // Per container: the previous container of its signature and kind, and the child of it that
+  // lines up with the next child of this one.
   const previous = new Int32Array(count);
   const aligned = new Int32Array(count);
   const t = createTable(count);
@@ -227,16 +233,25 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
     const ps = of[p]!;
     const step = childStep[p]!;
     let s = -1;
-    if (step === STEP_KEY) {
+    // The records of a list mostly repeat their keys in order, and the tuples of a list their
+    // positions: the child at the same place in the previous container of the same signature
+    // is checked first (its step too: that container may have been a map, or a longer array).
+    if (step === STEP_KEY || step === STEP_INDEX) {
       const candidate = aligned[p]!;
       if (
         candidate >= 0 &&
         parent[candidate] === previous[p] &&
-        keysAlign(inventory, candidate, u)
+        t.steps[of[candidate]!] === step &&
+        (step === STEP_KEY
+          ? keysAlign(inventory, candidate, u)
+          : childIndex[candidate] === childIndex[u])
       ) {
         s = of[candidate]!;
         aligned[p] = next[candidate]!;
       }
+    } else if (step === STEP_ITEM) {
+      // Every item under one signature shares one signature.
+      s = t.itemSig[ps]! - 1;
     }
     if (s < 0) {
       let tag: number;
@@ -265,6 +280,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
         nextSame[t.lastNode[s]!] = u;
         t.lastNode[s] = u;
       }
+      if (step === STEP_ITEM) t.itemSig[ps] = s + 1;
     } else {
       nextSame[t.lastNode[s]!] = u;
       t.lastNode[s] = u;
@@ -283,7 +299,13 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
       previous[u] = before;
       aligned[u] = before >= 0 && next[before]! > before + 1 ? before + 1 : -1;
       t.lastObject[s] = u;
-    } else if (k === NODE_ARRAY) childStep[u] = childStepOf(inventory, u);
+    } else if (k === NODE_ARRAY) {
+      childStep[u] = childStepOf(inventory, u);
+      const before = t.lastArray[s]!;
+      previous[u] = before;
+      aligned[u] = before >= 0 && next[before]! > before + 1 ? before + 1 : -1;
+      t.lastArray[s] = u;
+    }
   }
   return {
     of,
