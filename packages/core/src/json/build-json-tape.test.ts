@@ -25,6 +25,7 @@ import {
   TAPE_STRIDE,
   TAPE_STRING,
 } from './json-tape.js';
+import type { JsonTapeInventory } from './json-tape-reader.js';
 import { jsonPair, rawStringLiteral } from './test-support/json-text-arbitraries.js';
 
 const field = (tape: JsonTape, record: number, offset: number) =>
@@ -399,5 +400,191 @@ describe('withJsonTape word search', () => {
     });
     if (!lent.ok) throw new Error('no tape');
     expect(() => lent.value.candidates(['x'], 0)).toThrow(/only while its reader ran/);
+  });
+});
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * The inventory of `text`'s first `maxValues` records from the lent reader, checked against
+ * the tape and against what the columns mean: the tape's offsets and kinds, children walked
+ * through `next` with their parent and position, every size from `Buffer.byteLength` of the
+ * text (a scalar's and a key's) or from its children's (a container's: brackets, units, commas).
+ */
+function expectInventoryOf(text: string, maxValues: number): JsonTapeInventory {
+  const copied = buildJsonTape(text);
+  if (!copied.ok) throw new Error('no tape');
+  const { tape } = copied;
+  const lent = withJsonTape(text, (lentTape, reader) => {
+    const inventory = reader.inventory(maxValues);
+    // Memory that grew for the pass moved; the lent tape's records follow it.
+    check(
+      lentTape.records.every((value, i) => value === tape.records[i]),
+      'records after the pass',
+    );
+    return inventory;
+  });
+  if (!lent.ok || lent.value === undefined) throw new Error('no inventory');
+  const inventory = lent.value;
+  const count = Math.min(tape.count, Math.max(0, Math.ceil(maxValues)));
+  expect(inventory.count).toBe(count);
+  for (const column of [inventory.kind, inventory.parent, inventory.valueBytes]) {
+    expect(column.length).toBe(count);
+  }
+  expect(inventory.extraBytes).toBe(utf8(text) - text.length);
+  const children = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const kind = field(tape, i, TAPE_KIND);
+    check(inventory.kind[i] === (kind === TAPE_LITERAL ? TAPE_NUMBER : kind), `kind ${i}`);
+    check(inventory.next[i] === Math.min(field(tape, i, TAPE_NEXT), count), `next ${i}`);
+    check(inventory.start[i] === field(tape, i, TAPE_START), `start ${i}`);
+    check(inventory.end[i] === field(tape, i, TAPE_END), `end ${i}`);
+    const keyStart = field(tape, i, TAPE_KEY_START);
+    const keyEnd = field(tape, i, TAPE_KEY_END);
+    check(inventory.keyStart[i] === keyStart && inventory.keyEnd[i] === keyEnd, `key ${i}`);
+    const keyBytes = keyStart < 0 ? 0 : utf8(text.slice(keyStart, keyEnd));
+    check(inventory.keyBytes[i] === keyBytes, `key bytes ${i}`);
+    const valueBytes = inventory.valueBytes[i]!;
+    const unit = keyBytes > 0 ? keyBytes + 1 + valueBytes : valueBytes;
+    check(inventory.unitBytes[i] === unit, `unit bytes ${i}`);
+    const parent = inventory.parent[i]!;
+    check(parent < i && (parent >= 0 || i === 0), `parent ${i}`);
+    const position = children.get(parent) ?? 0;
+    check(inventory.childIndex[i] === position, `child index ${i}`);
+    children.set(parent, position + 1);
+    if (kind !== TAPE_OBJECT && kind !== TAPE_ARRAY) {
+      const bytes = utf8(text.slice(field(tape, i, TAPE_START), field(tape, i, TAPE_END)));
+      check(valueBytes === bytes, `value bytes ${i}`);
+      continue;
+    }
+    const next = field(tape, i, TAPE_NEXT);
+    // Only a container whose subtree is all described can be summed here.
+    if (next > count) continue;
+    let sum = 0;
+    let items = 0;
+    for (let c = i + 1; c < next; c = field(tape, c, TAPE_NEXT)) {
+      check(inventory.parent[c] === i, `parent of ${c}`);
+      sum += inventory.unitBytes[c]!;
+      items++;
+    }
+    check(valueBytes === 2 + sum + Math.max(items - 1, 0), `container bytes ${i}`);
+    if (i === 0) check(inventory.rootBytes === valueBytes, 'root bytes');
+  }
+  return inventory;
+}
+
+describe('withJsonTape inventory', () => {
+  // Units around the SIMD pass's blocks of 8: ASCII, 2- and 3-byte characters, pairs, and lone
+  // surrogates of either half (3 bytes each, as Buffer writes U+FFFD).
+  const unit = fc.constantFrom(
+    'a',
+    ' ',
+    'é',
+    '\u0080',
+    '\u07ff',
+    '\u0800',
+    '中',
+    '\uffff',
+    '😀',
+    '\u{10ffff}',
+    '\ud800',
+    '\udbff',
+    '\udc00',
+    '\udfff',
+  );
+  const raw = fc.array(unit, { minLength: 1, maxLength: 40 }).map((units) => units.join(''));
+
+  it('sizes strings and keys in UTF-8 as Buffer.byteLength does (property)', () => {
+    fc.assert(
+      fc.property(
+        raw,
+        raw,
+        fc.integer({ min: 0, max: 17 }),
+        fc.integer({ min: 0, max: 3 }),
+        (key, value, pad, maxValues) => {
+          // The padding key moves the strings against 16-byte blocks of memory.
+          const text = `{"${'p'.repeat(pad)}":1,"${key}":"${value}","${value}":["${key}"]}`;
+          const inventory = expectInventoryOf(text, 9);
+          expect(inventory.rootBytes).toBe(utf8(text));
+          expect(inventory.keyBytes[2]).toBe(utf8(`"${key}"`));
+          expect(inventory.valueBytes[2]).toBe(utf8(`"${value}"`));
+          expect(expectInventoryOf(`"${value}"`, 1).valueBytes[0]).toBe(utf8(`"${value}"`));
+          expect(expectInventoryOf(text, maxValues).rootBytes).toBe(utf8(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('sizes the UTF-8 of long strings past many blocks', () => {
+    for (const piece of ['😀', '\ud800', '\udc00\ud800', 'é中a', '\ud83d\ude00\ud83d']) {
+      for (const repeat of [1000, 100_001]) {
+        const text = `["${piece.repeat(repeat)}"]`;
+        expect(expectInventoryOf(text, 2).rootBytes).toBe(utf8(text));
+      }
+    }
+  });
+
+  it('describes any document, whole and truncated, as its tape and its sizes say (property)', () => {
+    fc.assert(
+      fc.property(jsonPair, rawStringLiteral, fc.integer({ min: 0, max: 12 }), (pair, s, small) => {
+        for (const text of [pair.minified, pair.pretty, `{${s}:[${s},${pair.pretty}]}`]) {
+          expectInventoryOf(text, 3_000_000);
+          expectInventoryOf(text, small);
+        }
+        expect(expectInventoryOf(pair.pretty, small).rootBytes).toBe(utf8(pair.minified));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('describes empty containers and scalar roots', () => {
+    for (const [text, kind, bytes] of [
+      ['{}', TAPE_OBJECT, 2],
+      [' [ ] ', TAPE_ARRAY, 2],
+      ['"é"', TAPE_STRING, 4],
+      ['"\ud800"', TAPE_STRING, 5],
+      ['-1.5e3', TAPE_NUMBER, 6],
+      ['\n true ', TAPE_NUMBER, 4],
+      ['null', TAPE_NUMBER, 4],
+    ] as const) {
+      const inventory = expectInventoryOf(text, 10);
+      expect([inventory.count, inventory.kind[0], inventory.parent[0], inventory.next[0]]).toEqual([
+        1,
+        kind,
+        -1,
+        1,
+      ]);
+      expect([inventory.valueBytes[0], inventory.unitBytes[0], inventory.rootBytes]).toEqual([
+        bytes,
+        bytes,
+        bytes,
+      ]);
+      expect(expectInventoryOf(text, 0).rootBytes).toBe(bytes);
+    }
+  });
+
+  it('describes 100 000-deep nesting, whole and truncated inside it', () => {
+    const depth = 100_000;
+    const text = `${'[{"é":'.repeat(depth)}"😀"${'}]'.repeat(depth)}`;
+    for (const maxValues of [3_000_000, 2 * depth + 1, 150_001, 1234, 1]) {
+      const inventory = expectInventoryOf(text, maxValues);
+      expect(inventory.rootBytes).toBe(utf8(text));
+      expect(inventory.parent[inventory.count - 1]).toBe(inventory.count - 2);
+    }
+  });
+
+  it('gives columns that outlive the lending, and refuses a pass after it', () => {
+    const lent = withJsonTape('{"a":[1,"é"]}', (_tape, reader) => ({
+      inventory: reader.inventory(10),
+      reader,
+    }));
+    if (!lent.ok || !lent.value.inventory) throw new Error('no inventory');
+    const { inventory, reader } = lent.value;
+    const before = Array.from(inventory.valueBytes);
+    withJsonTape('[[[[[[[["x"]]]]]]]]', (_tape, next) => next.inventory(10));
+    expect(Array.from(inventory.valueBytes)).toEqual(before);
+    expect(before).toEqual([14, 8, 1, 4]);
+    expect(() => reader.inventory(1)).toThrow(/only while its reader ran/);
   });
 });

@@ -1,10 +1,12 @@
-import type { JsonTape, JsonTapeWordSearch } from './json-tape.js';
+import { type JsonTape, TAPE_STRIDE } from './json-tape.js';
+import type { JsonTapeInventory, JsonTapeReader } from './json-tape-reader.js';
 import { JSON_TAPE_WASM_BASE64 } from './json-tape-wasm.js';
 import {
   compileWasm,
   growWasmMemory,
   instantiateWasm,
   RETAINED_WASM_MEMORY_BYTES,
+  WASM_PAGE_BYTES,
   type WasmMemory,
   type WasmModule,
 } from './wasm-module.js';
@@ -24,6 +26,7 @@ interface JsonTapeExports {
   memory: WasmMemory;
   build(end: number, records: number): number;
   find(from: number, end: number, tables: number, out: number, max: number): number;
+  inventory(records: number, total: number, count: number, out: number): number;
 }
 
 const BOM = '\uFEFF';
@@ -35,6 +38,14 @@ const FINGERPRINT_BYTES = 96;
 const CANDIDATE_BATCH = 1024;
 /** Between the padding and the records: the fingerprint tables, then the candidates. */
 const SCRATCH_BYTES = FINGERPRINT_BYTES + 4 * CANDIDATE_BATCH;
+/** Before the columns `inventory` writes: the root's bytes, the extra bytes, padding. */
+const INVENTORY_HEADER_BYTES = 16;
+/** Bytes per value of the columns `inventory` writes: ten i32 columns and the kinds. */
+const INVENTORY_VALUE_BYTES = 41;
+/** Bytes per open container on the stack `inventory` keeps past its columns. */
+const INVENTORY_FRAME_BYTES = 20;
+/** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */
+const ADDRESS_LIMIT = 2 ** 32 - WASM_PAGE_BYTES;
 
 // undefined: not tried yet; null: unavailable here.
 let compiledTape: WasmModule | null | undefined;
@@ -45,9 +56,12 @@ let retainedInUse = false;
 /** A tape whose records are a view of `builder`'s memory. */
 interface BuiltTape {
   builder: JsonTapeExports;
-  tape: JsonTape;
+  /** Its `records` is made again when memory grows (memory that grows moves). */
+  tape: { readonly text: string; readonly count: number; records: Int32Array };
   /** Where the scratch space for `find` starts in `builder`'s memory. */
   scratchAt: number;
+  /** Where the records start in `builder`'s memory. */
+  recordsAt: number;
 }
 
 function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
@@ -81,8 +95,8 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   }
   if (count === -2) return 'unavailable';
   if (count < 0) return 'invalid';
-  const records = new Int32Array(builder.memory.buffer, recordsAt, count * 8);
-  return { builder, tape: { text: source, count, records }, scratchAt };
+  const records = new Int32Array(builder.memory.buffer, recordsAt, count * TAPE_STRIDE);
+  return { builder, tape: { text: source, count, records }, scratchAt, recordsAt };
 }
 
 /** Drops the retained instance once it grew past the size worth keeping. */
@@ -154,12 +168,17 @@ function fingerprintOf(words: readonly string[]): Uint8Array {
   return tables;
 }
 
+/** A copy of column `k` of the `count`-entry i32 columns `inventory` wrote at `at`. */
+function copyColumn(buffer: ArrayBuffer, at: number, count: number, k: number): Int32Array {
+  return new Int32Array(buffer, at + 4 * count * k, count).slice();
+}
+
 /**
- * The word search over a lent tape's text, in its builder's memory, from `lend()` to `end()`.
- * A class, not an object of closures made per call: optimised code that inlines a closure holds
- * it weakly and is thrown away once a garbage collection frees it.
+ * The reader of a lent tape (its word search and its inventory), in its builder's memory, from
+ * `lend()` to `end()`. A class, not an object of closures made per call: optimised code that
+ * inlines a closure holds it weakly and is thrown away once a garbage collection frees it.
  */
-class TapeWordSearch implements JsonTapeWordSearch {
+class LentTapeReader implements JsonTapeReader {
   private built: BuiltTape | undefined;
   private written: Uint8Array | undefined;
 
@@ -188,41 +207,86 @@ class TapeWordSearch implements JsonTapeWordSearch {
     const found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
     return new Int32Array(builder.memory.buffer, out, found);
   }
+
+  inventory(maxValues: number): JsonTapeInventory | undefined {
+    const built = this.built;
+    if (!built) throw new Error('the tape was lent only while its reader ran');
+    const { builder, tape, recordsAt } = built;
+    const total = tape.count;
+    const count = maxValues > 0 ? Math.min(total, Math.ceil(maxValues)) : 0;
+    const out = recordsAt + total * RECORD_BYTES;
+    const columnsAt = out + INVENTORY_HEADER_BYTES;
+    const framesAt = Math.ceil((columnsAt + INVENTORY_VALUE_BYTES * count) / 16) * 16;
+    // At worst every record is a container open at once.
+    if (framesAt + INVENTORY_FRAME_BYTES * (total + 1) > ADDRESS_LIMIT) return undefined;
+    // Exactly the columns and a first share of frames: `inventory` grows memory by half again,
+    // which would often take the retained instance past the size worth keeping.
+    try {
+      growWasmMemory(builder.memory, framesAt + INVENTORY_FRAME_BYTES * Math.min(total + 1, 256));
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return undefined;
+    }
+    if (builder.inventory(recordsAt, total, count, out) !== 0) return undefined;
+    const { buffer } = builder.memory;
+    if (tape.records.buffer !== buffer) {
+      tape.records = new Int32Array(buffer, recordsAt, total * TAPE_STRIDE);
+    }
+    const header = new Int32Array(buffer, out, 2);
+    return {
+      count,
+      parent: copyColumn(buffer, columnsAt, count, 0),
+      next: copyColumn(buffer, columnsAt, count, 1),
+      keyStart: copyColumn(buffer, columnsAt, count, 2),
+      keyBytes: copyColumn(buffer, columnsAt, count, 3),
+      keyEnd: copyColumn(buffer, columnsAt, count, 4),
+      start: copyColumn(buffer, columnsAt, count, 5),
+      end: copyColumn(buffer, columnsAt, count, 6),
+      valueBytes: copyColumn(buffer, columnsAt, count, 7),
+      unitBytes: copyColumn(buffer, columnsAt, count, 8),
+      childIndex: copyColumn(buffer, columnsAt, count, 9),
+      kind: new Uint8Array(buffer, columnsAt + 40 * count, count).slice(),
+      rootBytes: header[0]!,
+      extraBytes: header[1]!,
+    };
+  }
 }
 
 /**
- * The search between lendings. Keeping one alive keeps its hidden class alive: V8 reaches the
+ * The reader between lendings. Keeping one alive keeps its hidden class alive: V8 reaches the
  * class of an instance with all its fields through transitions it holds only weakly, so once the
  * last instance is collected, a full garbage collection frees that class and throws away the
  * optimised code of every reader that expects it, and the next read runs unoptimised. A nested
  * lending (a reader that lends a tape itself) makes its own.
  */
-let spareSearch: TapeWordSearch | undefined = new TapeWordSearch();
+let spareReader: LentTapeReader | undefined = new LentTapeReader();
 
 /**
  * Like `buildJsonTape`, but hands the tape to `read` without copying its records out of
  * WebAssembly memory, and returns what `read` returns. The tape is valid only while `read` runs:
- * it must not be kept. A `read` that builds tapes itself gets them from fresh instances. `search`
- * finds where words may start in the text with the units already in WebAssembly memory, for a
- * fraction of a regular-expression search; it too works only while `read` runs (and the same
- * object may be lent to a later reader, so it must not be kept either).
+ * it must not be kept. A `read` that builds tapes itself gets them from fresh instances. `reader`
+ * works where the text and the records already are, in WebAssembly memory: it finds where words
+ * may start in the text for a fraction of a regular-expression search, and computes the tape's
+ * inventory (structure and minified sizes) in one pass; it too works only while `read` runs (and
+ * the same object may be lent to a later reader, so it must not be kept either), but what its
+ * `inventory` returns is the caller's own.
  */
 export function withJsonTape<R>(
   text: string,
-  read: (tape: JsonTape, search: JsonTapeWordSearch) => R,
+  read: (tape: JsonTape, reader: JsonTapeReader) => R,
 ): { ok: true; value: R } | { ok: false; reason: 'invalid' | 'unavailable' } {
   const built = build(text);
   if (typeof built === 'string') return { ok: false, reason: built };
   const retained = built.builder === retainedBuilder;
   if (retained) retainedInUse = true;
-  const search = spareSearch ?? new TapeWordSearch();
-  spareSearch = undefined;
-  search.lend(built);
+  const reader = spareReader ?? new LentTapeReader();
+  spareReader = undefined;
+  reader.lend(built);
   try {
-    return { ok: true, value: read(built.tape, search) };
+    return { ok: true, value: read(built.tape, reader) };
   } finally {
-    search.end();
-    spareSearch = search;
+    reader.end();
+    spareReader = reader;
     if (retained) retainedInUse = false;
     release(built.builder);
   }

@@ -426,4 +426,199 @@
         (local.set $a (local.get $b))
         (br $scan)))
     (local.get $n))
+
+  ;; The UTF-8 bytes beyond one per unit of the units in bytes [$p, $end): one more for each
+  ;; unit from 0x80 on, one more again for each from 0x800 on, two fewer for each high surrogate
+  ;; followed, before $end, by a low one (a pair is 4 bytes, a lone surrogate 3, as TextEncoder
+  ;; writes U+FFFD). Eight units at a time while the unit after them is in range too (it is read
+  ;; to find pairs across lanes), then one at a time. Per vector, lanes hold 0 to 2, the negated
+  ;; count summed in 32-bit lanes so that no string is too long for them.
+  (func $extra_utf8 (param $p i32) (param $end i32) (result i32)
+    (local $v v128) (local $w v128) (local $t v128) (local $sum v128) (local $n i32) (local $c i32)
+    (block $vectors_done
+      (loop $vectors
+        (br_if $vectors_done (i32.gt_u (i32.add (local.get $p) (i32.const 18)) (local.get $end)))
+        (local.set $v (v128.load (local.get $p)))
+        (local.set $w (v128.load offset=2 (local.get $p)))
+        ;; A pair: a high surrogate here and a low one in the next unit.
+        (local.set $t
+          (v128.and
+            (i16x8.eq (v128.and (local.get $v) (i16x8.splat (i32.const 0xfc00))) (i16x8.splat (i32.const 0xd800)))
+            (i16x8.eq (v128.and (local.get $w) (i16x8.splat (i32.const 0xfc00))) (i16x8.splat (i32.const 0xdc00)))))
+        ;; Compare results are -1: this is minus the lanes' extra bytes.
+        (local.set $t
+          (i16x8.sub
+            (i16x8.add
+              (i16x8.gt_u (local.get $v) (i16x8.splat (i32.const 0x7f)))
+              (i16x8.gt_u (local.get $v) (i16x8.splat (i32.const 0x7ff))))
+            (i16x8.add (local.get $t) (local.get $t))))
+        (local.set $sum (i32x4.sub (local.get $sum) (i32x4.extadd_pairwise_i16x8_s (local.get $t))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $vectors)))
+    (local.set $n
+      (i32.add
+        (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
+        (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+    (block $units_done
+      (loop $units
+        (br_if $units_done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $c (i32.load16_u (local.get $p)))
+        (local.set $n
+          (i32.add (local.get $n)
+            (i32.add (i32.gt_u (local.get $c) (i32.const 0x7f)) (i32.gt_u (local.get $c) (i32.const 0x7ff)))))
+        (if (i32.and
+              (i32.eq (i32.and (local.get $c) (i32.const 0xfc00)) (i32.const 0xd800))
+              (i32.and
+                (i32.lt_u (i32.add (local.get $p) (i32.const 2)) (local.get $end))
+                (i32.eq (i32.and (i32.load16_u offset=2 (local.get $p)) (i32.const 0xfc00)) (i32.const 0xdc00))))
+          (then (local.set $n (i32.sub (local.get $n) (i32.const 2)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 2)))
+        (br $units)))
+    (local.get $n))
+
+  ;; Memory up to at least $need, given the current end of memory $limit: the new end, or -1
+  ;; when memory cannot grow. Grows by half again at least, as `build` does for records.
+  (func $reserve (param $need i32) (param $limit i32) (result i32)
+    (local $pages i32)
+    (if (i32.le_u (local.get $need) (local.get $limit)) (then (return (local.get $limit))))
+    (local.set $pages
+      (i32.shr_u (i32.add (i32.sub (local.get $need) (local.get $limit)) (i32.const 0xffff)) (i32.const 16)))
+    (if (i32.lt_u (local.get $pages) (i32.add (i32.shr_u (local.get $limit) (i32.const 17)) (i32.const 1)))
+      (then (local.set $pages (i32.add (i32.shr_u (local.get $limit) (i32.const 17)) (i32.const 1)))))
+    (if (i32.lt_s (memory.grow (local.get $pages)) (i32.const 0)) (then (return (i32.const -1))))
+    (i32.shl (memory.size) (i32.const 16)))
+
+  ;; Reads the $total records at $records (written by `build`) into the columns of an inventory
+  ;; of the first $count of them (json-tape.ts, `JsonTapeReader.inventory`), at $out: the root's
+  ;; minified UTF-8 bytes and the text's UTF-8 bytes beyond one per unit (two i32), 8 bytes of
+  ;; padding, then ten i32 columns of $count entries (parent, next capped at $count, key start,
+  ;; key bytes, key end, start, end, value bytes, unit bytes, child index) and one byte column
+  ;; (the kind, a literal given as a number). Records past $count are not written but are sized
+  ;; into their ancestors. The open containers' frames are kept from past the kinds on, memory
+  ;; growing as they need. Returns 0, or -2 when memory could not grow.
+  (func (export "inventory")
+    (param $records i32) (param $total i32) (param $count i32) (param $out i32) (result i32)
+    (local $limit i32) (local $sp i32) (local $r i32) (local $at i32) (local $col i32)
+    (local $cells i32) (local $kinds i32) (local $kind i32) (local $start i32) (local $end i32)
+    (local $next i32) (local $key_start i32) (local $key_end i32) (local $flags i32)
+    (local $key i32) (local $extra i32) (local $extra_total i32) (local $size i32) (local $unit i32)
+    (local $top i32) (local $top_next i32) (local $top_key i32) (local $units i32) (local $children i32)
+    ;; $cells: bytes per column; the column of a record is at $col + k * $cells.
+    (local.set $cells (i32.shl (local.get $count) (i32.const 2)))
+    (local.set $col (i32.add (local.get $out) (i32.const 16)))
+    (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 10))))
+    (local.set $sp (i32.and (i32.add (i32.add (local.get $kinds) (local.get $count)) (i32.const 15)) (i32.const -16)))
+    (local.set $limit
+      (call $reserve (i32.add (local.get $sp) (i32.const 20)) (i32.shl (memory.size) (i32.const 16))))
+    (if (i32.lt_s (local.get $limit) (i32.const 0)) (then (return (i32.const -2))))
+    ;; The frame below the root: no record, never closed; its units end as the root's bytes.
+    (local.set $top (i32.const -1))
+    (local.set $top_next (i32.const 0x7fffffff))
+    (local.set $at (local.get $records))
+    (block $done
+      (loop $record
+        ;; Close the containers whose subtree ended before this record.
+        (block $closed
+          (loop $close
+            (br_if $closed (i32.gt_s (local.get $top_next) (local.get $r)))
+            (local.set $size
+              (i32.add (i32.add (i32.const 2) (local.get $units))
+                (select (i32.sub (local.get $children) (i32.const 1)) (i32.const 0)
+                  (i32.gt_s (local.get $children) (i32.const 0)))))
+            (local.set $unit
+              (select (i32.add (i32.add (local.get $size) (local.get $top_key)) (i32.const 1)) (local.get $size)
+                (i32.gt_s (local.get $top_key) (i32.const 0))))
+            (if (i32.lt_u (local.get $top) (local.get $count))
+              (then
+                (local.set $next (i32.add (local.get $col) (i32.shl (local.get $top) (i32.const 2))))
+                (i32.store (i32.add (local.get $next) (i32.mul (local.get $cells) (i32.const 7))) (local.get $size))
+                (i32.store (i32.add (local.get $next) (i32.shl (local.get $cells) (i32.const 3))) (local.get $unit))))
+            (local.set $sp (i32.sub (local.get $sp) (i32.const 20)))
+            (local.set $top (i32.load (local.get $sp)))
+            (local.set $top_next (i32.load offset=4 (local.get $sp)))
+            (local.set $top_key (i32.load offset=8 (local.get $sp)))
+            (local.set $units (i32.add (i32.load offset=12 (local.get $sp)) (local.get $unit)))
+            (local.set $children (i32.load offset=16 (local.get $sp)))
+            (br $close)))
+        (br_if $done (i32.ge_u (local.get $r) (local.get $total)))
+        (local.set $kind (i32.load (local.get $at)))
+        (local.set $start (i32.load offset=4 (local.get $at)))
+        (local.set $end (i32.load offset=8 (local.get $at)))
+        (local.set $next (i32.load offset=12 (local.get $at)))
+        (local.set $key_start (i32.load offset=20 (local.get $at)))
+        (local.set $key_end (i32.load offset=24 (local.get $at)))
+        (local.set $flags (i32.load offset=28 (local.get $at)))
+        (local.set $key (i32.const 0))
+        (if (i32.ge_s (local.get $key_start) (i32.const 0))
+          (then
+            (local.set $key (i32.sub (local.get $key_end) (local.get $key_start)))
+            (if (i32.and (local.get $flags) (i32.const 8))
+              (then
+                (local.set $extra
+                  (call $extra_utf8
+                    (i32.shl (local.get $key_start) (i32.const 1))
+                    (i32.shl (local.get $key_end) (i32.const 1))))
+                (local.set $key (i32.add (local.get $key) (local.get $extra)))
+                (local.set $extra_total (i32.add (local.get $extra_total) (local.get $extra)))))))
+        (if (i32.lt_u (local.get $r) (local.get $count))
+          (then
+            (local.set $unit (i32.add (local.get $col) (i32.shl (local.get $r) (i32.const 2))))
+            (i32.store (local.get $unit) (local.get $top))
+            (i32.store (i32.add (local.get $unit) (local.get $cells))
+              (select (local.get $next) (local.get $count) (i32.lt_s (local.get $next) (local.get $count))))
+            (local.set $unit (i32.add (local.get $unit) (i32.shl (local.get $cells) (i32.const 1))))
+            (i32.store (local.get $unit) (local.get $key_start))
+            (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
+            (i32.store (local.get $unit) (local.get $key))
+            (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
+            (i32.store (local.get $unit) (local.get $key_end))
+            (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
+            (i32.store (local.get $unit) (local.get $start))
+            (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
+            (i32.store (local.get $unit) (local.get $end))
+            (i32.store (i32.add (local.get $unit) (i32.mul (local.get $cells) (i32.const 3))) (local.get $children))
+            (i32.store8 (i32.add (local.get $kinds) (local.get $r))
+              (select (i32.const 4) (local.get $kind) (i32.gt_u (local.get $kind) (i32.const 4))))))
+        (local.set $children (i32.add (local.get $children) (i32.const 1)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (local.set $at (i32.add (local.get $at) (i32.const 32)))
+        (if (i32.le_u (local.get $kind) (i32.const 2))
+          (then
+            ;; A container: its parent's frame goes on the stack.
+            (if (i32.gt_u (i32.add (local.get $sp) (i32.const 20)) (local.get $limit))
+              (then
+                (local.set $limit (call $reserve (i32.add (local.get $sp) (i32.const 20)) (local.get $limit)))
+                (if (i32.lt_s (local.get $limit) (i32.const 0)) (then (return (i32.const -2))))))
+            (i32.store (local.get $sp) (local.get $top))
+            (i32.store offset=4 (local.get $sp) (local.get $top_next))
+            (i32.store offset=8 (local.get $sp) (local.get $top_key))
+            (i32.store offset=12 (local.get $sp) (local.get $units))
+            (i32.store offset=16 (local.get $sp) (local.get $children))
+            (local.set $sp (i32.add (local.get $sp) (i32.const 20)))
+            (local.set $top (i32.sub (local.get $r) (i32.const 1)))
+            (local.set $top_next (local.get $next))
+            (local.set $top_key (local.get $key))
+            (local.set $units (i32.const 0))
+            (local.set $children (i32.const 0))
+            (br $record)))
+        (local.set $size (i32.sub (local.get $end) (local.get $start)))
+        (if (i32.and (local.get $flags) (i32.const 4))
+          (then
+            (local.set $extra
+              (call $extra_utf8 (i32.shl (local.get $start) (i32.const 1)) (i32.shl (local.get $end) (i32.const 1))))
+            (local.set $size (i32.add (local.get $size) (local.get $extra)))
+            (local.set $extra_total (i32.add (local.get $extra_total) (local.get $extra)))))
+        (local.set $unit
+          (select (i32.add (i32.add (local.get $size) (local.get $key)) (i32.const 1)) (local.get $size)
+            (i32.gt_s (local.get $key) (i32.const 0))))
+        (if (i32.lt_u (i32.sub (local.get $r) (i32.const 1)) (local.get $count))
+          (then
+            (local.set $next (i32.add (local.get $col) (i32.shl (i32.sub (local.get $r) (i32.const 1)) (i32.const 2))))
+            (i32.store (i32.add (local.get $next) (i32.mul (local.get $cells) (i32.const 7))) (local.get $size))
+            (i32.store (i32.add (local.get $next) (i32.shl (local.get $cells) (i32.const 3))) (local.get $unit))))
+        (local.set $units (i32.add (local.get $units) (local.get $unit)))
+        (br $record)))
+    (i32.store (local.get $out) (local.get $units))
+    (i32.store offset=4 (local.get $out) (local.get $extra_total))
+    (i32.const 0))
 )

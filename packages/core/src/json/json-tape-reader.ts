@@ -1,0 +1,61 @@
+import type { JsonTapeWordSearch } from './json-tape.js';
+
+/**
+ * The structure and minified sizes of a tape's first values, as columns: entry `i` describes
+ * record `i`. Offsets index the tape's text in UTF-16 units; sizes are UTF-8 bytes of the value
+ * written minified (no whitespace outside strings, strings and numbers verbatim). The arrays are
+ * the caller's own.
+ */
+export interface JsonTapeInventory {
+  /** Values described: the first `count` records of the tape. */
+  readonly count: number;
+  /**
+   * The record's kind: `TAPE_OBJECT`, `TAPE_ARRAY`, `TAPE_STRING`, or `TAPE_NUMBER` for any
+   * other scalar (`TAPE_LITERAL` is reported as `TAPE_NUMBER`).
+   */
+  readonly kind: Uint8Array;
+  /** The record of the enclosing container; -1 for the root. */
+  readonly parent: Int32Array;
+  /** The record after the value's subtree (`TAPE_NEXT`), capped at `count`. */
+  readonly next: Int32Array;
+  /** For an object member, index of its key's opening quote; -1 otherwise. */
+  readonly keyStart: Int32Array;
+  /** UTF-8 bytes of a member's key as written, quotes included; 0 otherwise. */
+  readonly keyBytes: Int32Array;
+  /** For an object member, index just past its key's closing quote; -1 otherwise. */
+  readonly keyEnd: Int32Array;
+  /** Index of the value's first unit. */
+  readonly start: Int32Array;
+  /** Index just past the value's last unit. */
+  readonly end: Int32Array;
+  /** Minified UTF-8 bytes of the value, its whole subtree for a container. */
+  readonly valueBytes: Int32Array;
+  /**
+   * Minified UTF-8 bytes of the value with its key: `keyBytes + 1 + valueBytes` for a member
+   * (the colon), `valueBytes` otherwise.
+   */
+  readonly unitBytes: Int32Array;
+  /** Position among the parent's children, from 0. */
+  readonly childIndex: Int32Array;
+  /** Minified UTF-8 bytes of the whole document (every record, described or not). */
+  readonly rootBytes: number;
+  /**
+   * UTF-8 bytes of the whole text beyond one per UTF-16 unit: the text's UTF-8 size is
+   * `text.length + extraBytes`. A surrogate pair is 4 bytes, a lone surrogate 3 (as
+   * `TextEncoder` writes U+FFFD).
+   */
+  readonly extraBytes: number;
+}
+
+/** What `withJsonTape` lends its reader besides the tape: work done where the tape already is. */
+export interface JsonTapeReader extends JsonTapeWordSearch {
+  /**
+   * The inventory of the tape's first `maxValues` records (all of them when there are fewer; a
+   * count below 1 gives none), computed in WebAssembly in one pass over the records, or
+   * undefined when that pass cannot run (no memory left for it): compute it from the records
+   * instead. Every record is still sized into its ancestors and into `rootBytes`. The pass may
+   * grow the memory the tape's records are a view of, so read `tape.records` again after it
+   * (the lent tape's `records` is updated).
+   */
+  inventory(maxValues: number): JsonTapeInventory | undefined;
+}
