@@ -1,4 +1,4 @@
-import { buildJsonTape, withJsonTape } from '@compaction/core';
+import { buildJsonTape, type JsonTapeReader, withJsonTape } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -46,9 +46,29 @@ function difference(expected: JsonInventory, actual: JsonInventory): string | un
 }
 
 /**
- * Builds the inventories of `text` (by scanJson; off a tape, finding error words by regular
- * expression and by the lent tape's word search) and says how they differ (undefined: not at
- * all).
+ * The lent reader, saying whether `inventoryFromTape` took its pass in WebAssembly (a reader
+ * that gives no inventory would leave the JavaScript loop to answer).
+ */
+function watched(reader: JsonTapeReader): { reader: JsonTapeReader; passes: number } {
+  const watch = {
+    passes: 0,
+    reader: {
+      candidates: (words: readonly string[], from: number) => reader.candidates(words, from),
+      inventory: (maxValues: number) => {
+        const inventory = reader.inventory(maxValues);
+        if (inventory) watch.passes++;
+        return inventory;
+      },
+    },
+  };
+  return watch;
+}
+
+/**
+ * Builds the inventories of `text` (by scanJson; off a copied tape in JavaScript, finding error
+ * words by regular expression; off the lent tape with its reader's pass in WebAssembly and its
+ * word search; off the lent tape in JavaScript after that pass) and says how they differ
+ * (undefined: not at all).
  */
 function compare(text: string, maxNodes: number, ascii: boolean): string | undefined {
   const expected = scanJson(text, maxNodes, ascii);
@@ -59,15 +79,25 @@ function compare(text: string, maxNodes: number, ascii: boolean): string | undef
       : undefined;
   }
   if (!built.ok) return `the tape says ${built.reason}`;
-  const searched = withJsonTape(text, (tape, search) => inventoryFromTape(tape, maxNodes, search));
+  const searched = withJsonTape(text, (tape, reader) => {
+    const watch = watched(reader);
+    const inWasm = inventoryFromTape(tape, maxNodes, watch.reader);
+    // The records read again after the pass, which may have moved them.
+    return { inWasm, passes: watch.passes, inJs: inventoryFromTape(tape, maxNodes) };
+  });
   if (!searched.ok) return `the lent tape says ${searched.reason}`;
+  if (searched.value.passes !== 1) return `${searched.value.passes} passes in WebAssembly`;
   const regex = difference(expected, inventoryFromTape(built.tape, maxNodes));
-  if (regex !== undefined) return `by regular expression: ${regex}`;
-  const found = difference(expected, searched.value);
-  if (found !== undefined) return `by word search: ${found}`;
-  const bytes = Buffer.byteLength(searched.value.text, 'utf8');
-  if (searched.value.textBytes !== bytes) {
-    return `textBytes: expected ${bytes}, got ${searched.value.textBytes}`;
+  if (regex !== undefined) return `in JavaScript by regular expression: ${regex}`;
+  const lentInJs = difference(expected, searched.value.inJs);
+  if (lentInJs !== undefined) return `lent, in JavaScript: ${lentInJs}`;
+  const found = difference(expected, searched.value.inWasm);
+  if (found !== undefined) return `lent, in WebAssembly by word search: ${found}`;
+  const bytes = Buffer.byteLength(searched.value.inWasm.text, 'utf8');
+  for (const inventory of [searched.value.inWasm, searched.value.inJs]) {
+    if (inventory.textBytes !== bytes) {
+      return `textBytes: expected ${bytes}, got ${inventory.textBytes}`;
+    }
   }
   return undefined;
 }
@@ -265,6 +295,52 @@ describe('inventoryFromTape', () => {
     const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
     expectSame(deep, 3_000_000);
     expectSame(deep, 50_000);
+  });
+
+  it('sizes keys and strings of 1 to 40 units beyond ASCII, pairs and lone surrogates', () => {
+    // Ends of strings and the boundaries of the WebAssembly pass's blocks of 8 units.
+    const unit = fc.constantFrom('a', ' ', 'é', '中', '😀', '\ud800', '\udbff', '\udc00', '\udfff');
+    const raw = fc.array(unit, { minLength: 1, maxLength: 40 }).map((units) => units.join(''));
+    fc.assert(
+      fc.property(
+        raw,
+        raw,
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 6 }),
+        (key, value, pad, small) => {
+          const text = `{"${'p'.repeat(pad)}":"${value}","${key}":["${value}",{"${value}":"${key}"}]}`;
+          expectSame(text, 3_000_000);
+          expectSame(text, small);
+          expectSame(`"${value}"`, 1);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads empty containers and scalar roots', () => {
+    for (const text of [
+      '{}',
+      '[]',
+      ' { } ',
+      '[\n]',
+      '"é"',
+      '"\ud83d"',
+      '0',
+      '-1.5e3',
+      'true',
+      ' null ',
+    ]) {
+      expectSame(text, 3_000_000);
+      expectSame(text, 1);
+      expectSame(text, 0);
+    }
+  });
+
+  it('reads 100 000-deep nesting under keys beyond ASCII, truncated inside it', () => {
+    const depth = 100_000;
+    const text = `${'{"é中":['.repeat(depth)}"😀 failed"${']}'.repeat(depth)}`;
+    for (const maxNodes of [3_000_000, 2 * depth, 150_001, 1234, 1]) expectSame(text, maxNodes);
   });
 
   it('agrees with scanJson on which texts are JSON', () => {

@@ -1,6 +1,7 @@
 import {
   type JsonTape,
-  type JsonTapeWordSearch,
+  type JsonTapeInventory,
+  type JsonTapeReader,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_FLAGS,
@@ -94,23 +95,17 @@ class TapeKeys implements KeyCheck {
 let spareKeys: TapeKeys | undefined = new TapeKeys();
 
 /**
- * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
- * `scanJson(tape.text, maxNodes)` field for field, but whitespace and structure cost no
- * JavaScript. Parents, child positions and minified sizes come from one pass over the records
+ * The tape's inventory computed in JavaScript, as `JsonTapeReader.inventory` computes it in
+ * WebAssembly, for a tape that was not lent (a copy from `buildJsonTape`) or when that pass
+ * cannot run. Parents, child positions and minified sizes come from one pass over the records
  * with a stack of open containers; string contents are visited only where the tape flags
- * characters beyond ASCII in them (to size them in UTF-8), and error-like words are found by one
- * search of the whole text under the rules of the string scan (every letter of a JSON text that
- * can start one is inside a string): with `search`, the word search of a lent tape, when given
- * (a fraction of the cost), else with a regular expression. As there, the first `maxNodes`
- * values in text order are recorded, the rest only counted and sized. Keeps nothing of the
- * tape, so it may read a lent one.
+ * characters beyond ASCII in them, to size them in UTF-8.
  */
-export function inventoryFromTape(
+function inventoryInJavaScript(
   tape: JsonTape,
   maxNodes: number,
-  search?: JsonTapeWordSearch,
-  check?: StopCheck,
-): JsonInventory {
+  check: StopCheck | undefined,
+): JsonTapeInventory {
   const { text, records } = tape;
   const total = tape.count;
   const count = maxNodes > 0 ? Math.min(total, Math.ceil(maxNodes)) : 0;
@@ -134,8 +129,8 @@ export function inventoryFromTape(
   const stackUnits: number[] = [];
   const stackChildren: number[] = [];
   let depth = 0;
-  // Characters beyond ASCII all sit inside strings; the tape flags the strings and keys that
-  // hold any, and only those are visited. `extraTotal` sums their bytes beyond one per unit.
+  // Characters beyond ASCII all sit inside strings. `extraTotal` sums their bytes beyond one per
+  // unit.
   let extraTotal = 0;
   let rootBytes = 0;
   // The tape's field offsets and kinds as locals: the loop reads them for every record.
@@ -237,15 +232,58 @@ export function inventoryFromTape(
     else rootBytes = bytes;
   }
 
+  return {
+    count,
+    kind: kinds,
+    parent: parents,
+    next: nexts,
+    keyStart: keyStarts,
+    keyBytes,
+    keyEnd: keyEnds,
+    start: starts,
+    end: ends,
+    valueBytes,
+    unitBytes,
+    childIndex: childIndexes,
+    rootBytes,
+    extraBytes: extraTotal,
+  };
+}
+
+/**
+ * The `JsonInventory` of a validated text, read off its JSON tape: the same inventory as
+ * `scanJson(tape.text, maxNodes)` field for field, but whitespace and structure cost no
+ * JavaScript. With `reader`, the reader of a lent tape, the structure and sizes come from its
+ * pass in WebAssembly, else from the same pass in JavaScript; error-like words are found by one
+ * search of the whole text under the rules of the string scan (every letter of a JSON text that
+ * can start one is inside a string): with the reader's word search when given (a fraction of
+ * the cost), else with a regular expression. As there, the first `maxNodes` values in text
+ * order are recorded, the rest only counted and sized. Keeps nothing of the tape, so it may read
+ * a lent one.
+ */
+export function inventoryFromTape(
+  tape: JsonTape,
+  maxNodes: number,
+  reader?: JsonTapeReader,
+  check?: StopCheck,
+): JsonInventory {
+  const total = tape.count;
+  // The pass in WebAssembly cannot poll: it is polled once for all of its work (it costs less
+  // than building the tape).
+  if (reader && check) check(total);
+  const columns = reader?.inventory(maxNodes) ?? inventoryInJavaScript(tape, maxNodes, check);
+  // Read after the pass: memory that grew for it moved, and the lent tape's view with it.
+  const { text, records } = tape;
+  const { count } = columns;
   // Characters beyond ASCII are the only ones of more than one UTF-8 byte.
-  const textBytes = text.length + extraTotal;
+  const textBytes = text.length + columns.extraBytes;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
   const inKey = spareKeys ?? new TapeKeys();
   spareKeys = undefined;
   inKey.reset(records, total);
   try {
-    if (search) collectErrorWordsWith(search, text, errorAt, errorWord, inKey);
+    if (reader) collectErrorWordsWith(reader, text, errorAt, errorWord, inKey);
     else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
   } finally {
     // A lent tape's records must not outlive the reader.
@@ -259,19 +297,19 @@ export function inventoryFromTape(
     truncated: total > count,
     // Whitespace outside strings is the only difference between the text's UTF-8 size and the
     // minified document's.
-    minified: rootBytes === textBytes,
+    minified: columns.rootBytes === textBytes,
     textBytes,
-    kind: kinds,
-    parent: parents,
-    next: nexts,
-    keyStart: keyStarts,
-    keyBytes,
-    keyEnd: keyEnds,
-    start: starts,
-    end: ends,
-    valueBytes,
-    unitBytes,
-    childIndex: childIndexes,
+    kind: columns.kind,
+    parent: columns.parent,
+    next: columns.next,
+    keyStart: columns.keyStart,
+    keyBytes: columns.keyBytes,
+    keyEnd: columns.keyEnd,
+    start: columns.start,
+    end: columns.end,
+    valueBytes: columns.valueBytes,
+    unitBytes: columns.unitBytes,
+    childIndex: columns.childIndex,
     errorAt,
     errorWord,
   };
