@@ -219,19 +219,22 @@ class LentTapeReader implements JsonTapeReader {
     const framesAt = Math.ceil((columnsAt + INVENTORY_VALUE_BYTES * count) / 16) * 16;
     // At worst every record is a container open at once.
     if (framesAt + INVENTORY_FRAME_BYTES * (total + 1) > ADDRESS_LIMIT) return undefined;
-    // Exactly the columns and a first share of frames: `inventory` grows memory by half again,
-    // which would often take the retained instance past the size worth keeping.
+    let status = -2;
     try {
+      // Exactly the columns and a first share of frames: `inventory` grows memory by half
+      // again, which would often take the retained instance past the size worth keeping.
       growWasmMemory(builder.memory, framesAt + INVENTORY_FRAME_BYTES * Math.min(total + 1, 256));
+      status = builder.inventory(recordsAt, total, count, out);
     } catch (error) {
+      // Memory that cannot grow surfaces as a RangeError.
       if (!(error instanceof RangeError)) throw error;
-      return undefined;
     }
-    if (builder.inventory(recordsAt, total, count, out) !== 0) return undefined;
     const { buffer } = builder.memory;
+    // Memory that grew moved, whether or not the pass then ran out of it.
     if (tape.records.buffer !== buffer) {
       tape.records = new Int32Array(buffer, recordsAt, total * TAPE_STRIDE);
     }
+    if (status !== 0) return undefined;
     const header = new Int32Array(buffer, out, 2);
     return {
       count,
