@@ -231,8 +231,6 @@ interface Columns {
   groupOfSig: Int32Array;
   recordAbove: Int32Array;
   presence: Int32Array;
-  /** Minified bytes of the nodes (units), all of them. */
-  unitBytes: Float64Array;
   values: Int32Array;
   distinct: Int32Array;
   /** Values too long to tell apart: each counted as distinct, once. */
@@ -288,7 +286,6 @@ function columns(
   const presence = new Int32Array(sigCount);
   const lastRecord = new Int32Array(sigCount).fill(-1);
   const lastValue = new Int32Array(sigCount).fill(-1);
-  const unitBytes = new Float64Array(sigCount);
   const values = new Int32Array(sigCount);
   const distinct = new Int32Array(sigCount);
   const unhashed = new Int32Array(sigCount);
@@ -327,7 +324,6 @@ function columns(
       lastRecord[s] = record;
       presence[s]!++;
     }
-    unitBytes[s]! += nodeBytes[u]!;
     if (next[u] !== u + 1) continue;
     let from = start[u]!;
     let to = end[u]!;
@@ -439,7 +435,6 @@ function columns(
     groupOfSig,
     recordAbove,
     presence,
-    unitBytes,
     values,
     distinct,
     unhashed,
