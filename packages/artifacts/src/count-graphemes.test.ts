@@ -37,6 +37,22 @@ describe('countGraphemes', () => {
     }
   });
 
+  it('counts every UTF-16 unit between simple text and CR LF as Intl.Segmenter does', () => {
+    // Each unit alone, after a letter, before a mark and beside CR LF: the native search for
+    // complex units must reject exactly the units the per-unit check rejects.
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const c = String.fromCharCode(unit);
+      for (const text of [`a${c}b`, `\r\n${c}\u0301\r\n`]) {
+        if (countGraphemes(text) !== referenceCount(text)) {
+          expect({ unit: unit.toString(16), count: countGraphemes(text) }).toEqual({
+            unit: unit.toString(16),
+            count: referenceCount(text),
+          });
+        }
+      }
+    }
+  });
+
   it('counts an empty string as zero', () => {
     expect(countGraphemes('')).toBe(0);
   });

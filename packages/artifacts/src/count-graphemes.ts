@@ -1,5 +1,5 @@
 import { assertString } from '@compaction/core';
-import { clusterEnds, isCertainBoundary, MERGE_GAP, nextNonSimple } from './grapheme-segmenter.js';
+import { clusterEnds, isCertainBoundary, MERGE_GAP } from './grapheme-segmenter.js';
 
 const SIMPLE_CLASS =
   '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
@@ -43,55 +43,80 @@ function segmentCount(text: string, from: number, to: number): number {
   return count;
 }
 
+/** A unit outside `SIMPLE_CLASS` (the units `isSimpleUnit` rejects), searched natively. */
+const NON_SIMPLE = new RegExp(`[^${SIMPLE_CLASS}]`, 'g');
+
+/** Where the first unit outside `SIMPLE_CLASS` is in `view` from `from` on, else its length. */
+function nonSimpleIn(view: string, from: number): number {
+  NON_SIMPLE.lastIndex = from;
+  const match = NON_SIMPLE.exec(view);
+  return match ? match.index : view.length;
+}
+
+/** Where the first CR LF is in `view` from `from` on, else its length. */
+function crlfIn(view: string, from: number): number {
+  const at = view.indexOf('\r\n', from);
+  return at < 0 ? view.length : at;
+}
+
 /**
  * Exact grapheme count of `text[start, end)`, where both ends are grapheme boundaries. Runs of
  * simple units (ASCII, Latin, CJK, punctuation...) are counted without the segmenter (one unit,
  * one grapheme, CR LF aside); only the stretches around other units go through
- * `Intl.Segmenter`.
+ * `Intl.Segmenter`. The next complex unit and the next CR LF are found by native searches of
+ * the range alone (a slice of it, so no search runs past `end`), each resumed where the last
+ * one stopped: the range is read about once, whatever its mix.
  */
 function countRange(text: string, start: number, end: number): number {
+  const view = start === 0 && end === text.length ? text : text.slice(start, end);
+  // In `view`'s positions: the next complex unit and the next CR LF at or after the scan.
+  let complex = -1;
+  let crlf = -1;
+  const nextComplex = (from: number) => {
+    if (complex < from) complex = nonSimpleIn(view, from);
+    return complex;
+  };
+  /** CR LF pairs inside `view[from, to)`, for `from` never below the last call's. */
+  const pairs = (from: number, to: number) => {
+    if (crlf < from) crlf = crlfIn(view, from);
+    let found = 0;
+    while (crlf + 1 < to) {
+      found++;
+      crlf = crlfIn(view, crlf + 2);
+    }
+    return found;
+  };
+  const length = end - start;
   let count = 0;
-  let i = start;
-  while (i < end) {
-    const j = nextNonSimple(text, i, end);
-    if (j === end) {
-      count += j - i - crlfPairs(text, i, j);
+  let i = 0;
+  while (i < length) {
+    const j = nextComplex(i);
+    if (j === length) {
+      count += j - i - pairs(i, j);
       break;
     }
     // The simple unit just before another may take its combining marks: hand it over.
     let simpleEnd = j > i ? j - 1 : j;
     if (
       simpleEnd > i &&
-      text.charCodeAt(simpleEnd - 1) === 0x0d &&
-      text.charCodeAt(simpleEnd) === 0x0a
+      view.charCodeAt(simpleEnd - 1) === 0x0d &&
+      view.charCodeAt(simpleEnd) === 0x0a
     ) {
       simpleEnd--;
     }
-    count += simpleEnd - i - crlfPairs(text, i, simpleEnd);
+    count += simpleEnd - i - pairs(i, simpleEnd);
     let k = j + 1;
     for (;;) {
-      while (k < end && !isCertainBoundary(text, k)) k++;
+      while (k < length && !isCertainBoundary(text, start + k)) k++;
       // Dense complex text (emoji, marks) goes to the segmenter in one piece, not one call each.
-      const next = k < end ? nextNonSimple(text, k, end) : end;
-      if (next >= end || next - k >= MERGE_GAP) break;
+      const next = k < length ? nextComplex(k) : length;
+      if (next >= length || next - k >= MERGE_GAP) break;
       k = next + 1;
     }
-    count += segmentCount(text, simpleEnd, k);
+    count += segmentCount(text, start + simpleEnd, start + k);
     i = k;
   }
   return count;
-}
-
-/** CR LF pairs inside `text[start, end)`: a scan of that range only, never past `end`. */
-function crlfPairs(text: string, start: number, end: number): number {
-  let pairs = 0;
-  for (let i = start; i + 1 < end; i++) {
-    if (text.charCodeAt(i) === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
-      pairs++;
-      i++;
-    }
-  }
-  return pairs;
 }
 
 /**
