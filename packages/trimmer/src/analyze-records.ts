@@ -165,7 +165,16 @@ interface KeyHints {
   state: boolean;
 }
 
-function keyHints(cache: Map<string, KeyHints>, key: string): KeyHints {
+/**
+ * Hints by key text, kept across calls: the same documents' keys come back trim after trim, and
+ * splitting a key into words costs more than the rest of its signature's analysis. Bounded, as
+ * keys are data: emptied when full.
+ */
+const KEY_HINTS = new Map<string, KeyHints>();
+const KEY_HINTS_MAX = 8192;
+
+function keyHints(key: string): KeyHints {
+  const cache = KEY_HINTS;
   let hints = cache.get(key);
   if (!hints) {
     const words = keyWords(key);
@@ -181,6 +190,7 @@ function keyHints(cache: Map<string, KeyHints>, key: string): KeyHints {
       }
     });
     hints = { identity, identityWord, state: words.some((word) => STATE_WORDS.has(word)) };
+    if (cache.size >= KEY_HINTS_MAX) cache.clear();
     cache.set(key, hints);
   }
   return hints;
@@ -511,7 +521,6 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   const identityWeight = new Float32Array(sigCount);
   const identityWord: string[] = new Array(sigCount).fill('');
   const hinted = new Uint8Array(sigCount);
-  const hintCache = new Map<string, KeyHints>();
   for (let s = 1; s < sigCount; s++) {
     const p = sigParent[s]!;
     const g = groupOfSig[p]!;
@@ -528,7 +537,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     if (g >= 0) fieldDepth[s] = 1;
     else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;
     if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) continue;
-    const hints = keyHints(hintCache, signatureKey(inventory, signatures, s));
+    const hints = keyHints(signatureKey(inventory, signatures, s));
     identityWeight[s] = hints.identity;
     identityWord[s] = hints.identityWord;
     hinted[s] = hints.state ? 1 : 0;
