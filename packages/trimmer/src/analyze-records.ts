@@ -154,7 +154,7 @@ export function signatureKey(
 
 /** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
 export function stateLikeKey(key: string): boolean {
-  return keyWords(key).some((word) => STATE_WORDS.has(word));
+  return keyHints(key).state;
 }
 
 /** What the words of a key suggest, cached per key text. */
