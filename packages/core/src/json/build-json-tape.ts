@@ -64,6 +64,35 @@ interface BuiltTape {
   recordsAt: number;
 }
 
+/** Values per text unit the memory is first sized for: denser texts (`[0,0,0,…]`) grow it. */
+const VALUES_PER_UNIT = 1 / 6;
+/**
+ * Memory the retained tape instance may keep, as address space: sized for a text denser than
+ * most (see `memoryFor`), it is a quarter to a half used by the JSON fixtures' texts, and only
+ * the pages a text used are resident.
+ */
+const RETAINED_TAPE_MEMORY_BYTES = 4 * RETAINED_WASM_MEMORY_BYTES;
+/** The most memory made up front for one text (see `memoryFor`). */
+const UPFRONT_MEMORY_LIMIT = 2 ** 31;
+
+/**
+ * Memory for a text of `units` units whose records start at `recordsAt`: its records and the
+ * columns and first frames `inventory` writes after them, for up to a value every six units (a
+ * value every thirteen in the densest fixture, the GeoJSON), so that memory grows only for a
+ * denser text or one nested more than 256 deep (see `instantiateWasm`). What a text does not use
+ * is never touched.
+ */
+function memoryFor(recordsAt: number, units: number): number {
+  const values = Math.min(units + 1, Math.ceil(units * VALUES_PER_UNIT) + 64);
+  const columnsAt = recordsAt + RECORD_BYTES * values + INVENTORY_HEADER_BYTES;
+  const bytes = columnsAt + INVENTORY_VALUE_BYTES * values + 16 + INVENTORY_FRAME_BYTES * 256;
+  // Past a few hundred megabytes of text, address space is worth more than a detach: room for
+  // the text and a first share of records, the module growing memory for more.
+  return bytes <= UPFRONT_MEMORY_LIMIT
+    ? bytes
+    : recordsAt + RECORD_BYTES * Math.min(units + 1, 4096);
+}
+
 function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   compiledTape ??= compileWasm(JSON_TAPE_WASM_BASE64);
   if (compiledTape === null) return 'unavailable';
@@ -71,24 +100,28 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   const textBytes = source.length * 2;
   const scratchAt = (textBytes + PADDING_BYTES + 15) & ~15;
   const recordsAt = scratchAt + SCRATCH_BYTES;
-  // Room for the text and a first share of records; the module grows memory for more.
-  const firstBytes = recordsAt + RECORD_BYTES * Math.min(source.length + 1, 4096);
+  const bytes = memoryFor(recordsAt, source.length);
   let builder: JsonTapeExports;
   let count: number;
   try {
-    if (firstBytes > RETAINED_WASM_MEMORY_BYTES || retainedInUse) {
-      builder = instantiateWasm<JsonTapeExports>(compiledTape);
-    } else {
-      retainedBuilder ??= instantiateWasm<JsonTapeExports>(compiledTape);
+    if (!retainedInUse && retainedBuilder && bytes <= retainedBuilder.memory.buffer.byteLength) {
       builder = retainedBuilder;
+    } else if (retainedInUse || bytes > RETAINED_TAPE_MEMORY_BYTES) {
+      builder = instantiateWasm<JsonTapeExports>(compiledTape, bytes);
+    } else {
+      // A bigger retained instance replaces the old one, with room to spare for the next texts.
+      builder = instantiateWasm<JsonTapeExports>(
+        compiledTape,
+        Math.min(RETAINED_TAPE_MEMORY_BYTES, 2 * bytes),
+      );
+      retainedBuilder = builder;
     }
-    growWasmMemory(builder.memory, firstBytes);
     const units = new Uint16Array(builder.memory.buffer, 0, (textBytes + PADDING_BYTES) / 2);
     writeUtf16Units(source, units);
     units.fill(0, source.length);
     count = builder.build(textBytes, recordsAt);
   } catch (error) {
-    // Memory that cannot grow surfaces as a RangeError.
+    // Memory that cannot be made or grow surfaces as a RangeError.
     if (!(error instanceof RangeError)) throw error;
     if (!retainedInUse) retainedBuilder = undefined;
     return 'unavailable';
@@ -103,7 +136,7 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
 function release(builder: JsonTapeExports): void {
   if (
     builder === retainedBuilder &&
-    builder.memory.buffer.byteLength > RETAINED_WASM_MEMORY_BYTES
+    builder.memory.buffer.byteLength > RETAINED_TAPE_MEMORY_BYTES
   ) {
     retainedBuilder = undefined;
   }
@@ -221,8 +254,9 @@ class LentTapeReader implements JsonTapeReader {
     if (framesAt + INVENTORY_FRAME_BYTES * (total + 1) > ADDRESS_LIMIT) return undefined;
     let status = -2;
     try {
-      // Exactly the columns and a first share of frames: `inventory` grows memory by half
-      // again, which would often take the retained instance past the size worth keeping.
+      // Memory was sized for this (see `memoryFor`) unless the text is denser than most:
+      // exactly the columns and a first share of frames then, as `inventory` grows memory by
+      // half again, which would often take the retained instance past the size worth keeping.
       growWasmMemory(builder.memory, framesAt + INVENTORY_FRAME_BYTES * Math.min(total + 1, 256));
       status = builder.inventory(recordsAt, total, count, out);
     } catch (error) {

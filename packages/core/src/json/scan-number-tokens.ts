@@ -1,7 +1,6 @@
 import { NUMBER_SCAN_WASM_BASE64 } from './number-scan-wasm.js';
 import {
   compileWasm,
-  growWasmMemory,
   instantiateWasm,
   RETAINED_WASM_MEMORY_BYTES,
   type WasmMemory,
@@ -110,7 +109,7 @@ interface NumberScanExports {
   scan(from: number, end: number, out: number, capacity: number): number;
 }
 
-/** An instance with views over its current memory (recreated when the memory grows). */
+/** An instance with views over its memory. */
 interface NumberScanner {
   exports: NumberScanExports;
   memory: ArrayBuffer;
@@ -127,28 +126,25 @@ function compiledModule(): WasmModule | null {
   return compiledScan;
 }
 
-function createScanner(module: WasmModule): NumberScanner {
-  return withViews({ exports: instantiateWasm<NumberScanExports>(module) } as NumberScanner);
-}
-
-function withViews(scanner: NumberScanner): NumberScanner {
-  const memory = scanner.exports.memory.buffer;
-  scanner.memory = memory;
-  scanner.units = new Uint16Array(memory, TEXT_OFFSET);
-  scanner.triples = new Int32Array(memory, 0, SPAN_CAPACITY * 3);
-  return scanner;
-}
-
-function withMemory(scanner: NumberScanner, bytes: number): NumberScanner {
-  if (bytes <= scanner.memory.byteLength) return scanner;
-  growWasmMemory(scanner.exports.memory, bytes);
-  return withViews(scanner);
+/** A scanner whose memory holds `bytes`: made that big, never grown (see `instantiateWasm`). */
+function createScanner(module: WasmModule, bytes: number): NumberScanner {
+  const exports = instantiateWasm<NumberScanExports>(module, bytes);
+  const memory = exports.memory.buffer;
+  return {
+    exports,
+    memory,
+    units: new Uint16Array(memory, TEXT_OFFSET),
+    triples: new Int32Array(memory, 0, SPAN_CAPACITY * 3),
+  };
 }
 
 function scannerFor(module: WasmModule, bytes: number): NumberScanner {
-  if (bytes > RETAINED_WASM_MEMORY_BYTES) return withMemory(createScanner(module), bytes);
-  retainedScanner ??= createScanner(module);
-  retainedScanner = withMemory(retainedScanner, bytes);
+  if (retainedScanner !== undefined && bytes <= retainedScanner.memory.byteLength) {
+    return retainedScanner;
+  }
+  if (bytes > RETAINED_WASM_MEMORY_BYTES) return createScanner(module, bytes);
+  // A bigger retained scanner replaces the old one, with room to spare for the next texts.
+  retainedScanner = createScanner(module, Math.min(RETAINED_WASM_MEMORY_BYTES, 2 * bytes));
   return retainedScanner;
 }
 
@@ -191,7 +187,7 @@ export function numberScanBackend(): NumberScanBackend {
  *
  * Runs a SIMD WebAssembly scan over the text's UTF-16 units (number-scan.wat), several times
  * faster than a JavaScript loop, and falls back to `scanNumberTokensInJs` where WebAssembly is
- * unavailable or its memory cannot grow.
+ * unavailable or there is no memory for it.
  */
 export function scanNumberTokens(text: string): NumberTokenScan {
   const module = compiledModule();
@@ -199,7 +195,7 @@ export function scanNumberTokens(text: string): NumberTokenScan {
     try {
       return scanNumberTokensInWasm(text, module);
     } catch (error) {
-      // Growing memory fails with a RangeError when the process is out of it.
+      // Making memory fails with a RangeError when the process is out of it.
       if (!(error instanceof RangeError)) throw error;
     }
   }

@@ -8,7 +8,10 @@
 ;; TextEncoder guarantees (it writes a lone surrogate as U+FFFD, one unit for one unit, so the
 ;; units line up with the string's indices). Runs of ASCII are widened 16 bytes at a time.
 (module
-  (memory (export "memory") 1)
+  ;; The caller makes the memory, sized for the text from the start: JavaScript views of a
+  ;; memory that grows are detached, and one detach in a process slows every typed-array loop in
+  ;; it (V8 then checks each access).
+  (import "env" "memory" (memory 1))
 
   ;; Decodes the UTF-8 in bytes [$p, $end) to units written from $out on, and returns the byte
   ;; offset after the last unit written.

@@ -9,9 +9,10 @@ export interface WasmModule {
 interface WasmApi {
   Module: new (bytes: Uint8Array) => WasmModule;
   Instance: new (module: WasmModule, imports: object) => { readonly exports: object };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
 }
 
-/** A module's exported memory. */
+/** The memory an instance imports. */
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
@@ -21,8 +22,9 @@ export interface WasmMemory {
 export const WASM_PAGE_BYTES = 65_536;
 
 /**
- * Memory an instance may keep between calls. WebAssembly memory never shrinks, so an instance
- * that needs more for one big text is a throwaway one, garbage-collected with its memory.
+ * Memory an instance may keep between calls (resident: pages a text used). WebAssembly memory
+ * never shrinks, so an instance that needs more for one big text is a throwaway one,
+ * garbage-collected with its memory.
  */
 export const RETAINED_WASM_MEMORY_BYTES = 16 * 2 ** 20;
 
@@ -48,13 +50,30 @@ export function compileWasm(base64: string): WasmModule | null {
   }
 }
 
-/** A new instance of a compiled module (no imports), as its exports. */
-export function instantiateWasm<Exports>(module: WasmModule): Exports {
-  const { Instance } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  return new Instance(module, {}).exports as Exports;
+/**
+ * A new instance of a compiled module, as its exports and `memory`: a new memory of at least
+ * `bytes`, which it imports as `env.memory`. Throws a RangeError when there is no memory for it.
+ *
+ * Size the memory for the whole job up front rather than growing it: growing a memory detaches
+ * the ArrayBuffer JavaScript saw it through, and the first detach in a process invalidates a V8
+ * protector for good, after which optimised code checks every typed-array access for a detached
+ * buffer (typed-array loops run measurably slower, ours and the host application's alike). Pages
+ * made and never touched cost address space only.
+ */
+export function instantiateWasm<Exports>(
+  module: WasmModule,
+  bytes: number,
+): Exports & { memory: WasmMemory } {
+  const { Instance, Memory } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const memory = new Memory({ initial: Math.max(1, Math.ceil(bytes / WASM_PAGE_BYTES)) });
+  const { exports } = new Instance(module, { env: { memory } });
+  return Object.assign({ memory }, exports) as Exports & { memory: WasmMemory };
 }
 
-/** Grows `memory` to at least `bytes`. Throws a RangeError when it cannot. */
+/**
+ * Grows `memory` to at least `bytes`. Throws a RangeError when it cannot. Only where the need
+ * could not be foreseen (see `instantiateWasm`).
+ */
 export function growWasmMemory(memory: WasmMemory, bytes: number): void {
   const missing = bytes - memory.buffer.byteLength;
   if (missing > 0) memory.grow(Math.ceil(missing / WASM_PAGE_BYTES));

@@ -1,11 +1,5 @@
 import { UTF16_UNITS_WASM_BASE64 } from './utf16-units-wasm.js';
-import {
-  compileWasm,
-  growWasmMemory,
-  instantiateWasm,
-  type WasmMemory,
-  type WasmModule,
-} from './wasm-module.js';
+import { compileWasm, instantiateWasm, type WasmMemory, type WasmModule } from './wasm-module.js';
 
 // A string is copied in chunks: UTF-8 (at most 3 bytes a unit) in, UTF-16 out after it.
 const CHUNK_UNITS = 16_384;
@@ -32,8 +26,7 @@ function loadTranscoder(): Transcoder | null {
     transcoder = null;
     return null;
   }
-  const exports = instantiateWasm<Utf16UnitsExports>(module);
-  growWasmMemory(exports.memory, OUTPUT_AT + CHUNK_UNITS * 2);
+  const exports = instantiateWasm<Utf16UnitsExports>(module, OUTPUT_AT + CHUNK_UNITS * 2);
   transcoder = { exports, utf8: new Uint8Array(exports.memory.buffer, 0, OUTPUT_AT) };
   return transcoder;
 }
