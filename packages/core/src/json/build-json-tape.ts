@@ -32,8 +32,10 @@ interface JsonTapeExports {
 const BOM = '\uFEFF';
 const PADDING_BYTES = 64;
 const RECORD_BYTES = 32;
-/** Bytes of the word fingerprint tables `find` reads (json-tape.wat). */
-const FINGERPRINT_BYTES = 96;
+/** Characters of each word the fingerprint `find` reads holds (json-tape.wat). */
+const FINGERPRINT_UNITS = 5;
+/** Bytes of the word fingerprint tables `find` reads: two 16-byte tables per character. */
+const FINGERPRINT_BYTES = 32 * FINGERPRINT_UNITS;
 /** Candidates `find` writes per call. */
 const CANDIDATE_BATCH = 1024;
 /** Between the padding and the records: the fingerprint tables, then the candidates. */
@@ -161,9 +163,10 @@ export function buildJsonTape(text: string): JsonTapeOutcome {
 const fingerprints = new WeakMap<readonly string[], Uint8Array>();
 
 /**
- * The tables json-tape.wat's `find` reads for `words`: their distinct first three characters (in
- * either case for a letter), spread over 8 groups; a word shorter than three characters matches
- * any unit at the positions it lacks.
+ * The tables json-tape.wat's `find` reads for `words`: their distinct first five characters (in
+ * either case for a letter), spread over 8 groups; a word shorter than five characters matches
+ * any unit at the positions it lacks. Five, not three: the error words' first three letters
+ * start common words too ("cri" in every "description", "tim" in every "time").
  */
 function fingerprintOf(words: readonly string[]): Uint8Array {
   const cached = fingerprints.get(words);
@@ -173,13 +176,13 @@ function fingerprintOf(words: readonly string[]): Uint8Array {
     if (typeof word !== 'string' || !/^[\x20-\x7e]+$/.test(word)) {
       throw new RangeError(`not a word of printable ASCII: ${JSON.stringify(word)}`);
     }
-    prefixes.add(word.slice(0, 3).toLowerCase());
+    prefixes.add(word.slice(0, FINGERPRINT_UNITS).toLowerCase());
   }
   const tables = new Uint8Array(FINGERPRINT_BYTES);
   let group = 0;
   for (const prefix of prefixes) {
     const bit = 1 << (group++ % 8);
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < FINGERPRINT_UNITS; k++) {
       const low = 32 * k;
       const high = low + 16;
       if (k >= prefix.length) {

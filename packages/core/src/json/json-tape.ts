@@ -22,7 +22,7 @@ export interface JsonTapeWordSearch {
    * A batch of offsets in the text, ascending, from `from` on, where one of `words` (printable
    * ASCII, matched in any case) may start; empty once there are no more. Every place where one
    * of them starts is in some batch (ask again from just past the last offset), but not every
-   * offset given is such a place (only a fingerprint of the words' first three characters is
+   * offset given is such a place (only a fingerprint of the words' first five characters is
    * compared), so check each. The array is valid until the next call. Pass the same `words` array each
    * time: its fingerprint is computed once per array. Throws a RangeError for a word that is
    * empty or not printable ASCII.

@@ -366,10 +366,10 @@
 
   ;; Writes to $out, as i32 unit indices in ascending order, up to $max places in bytes [$p, $end)
   ;; of the text where one of a set of ASCII words may start, and returns how many it wrote. The
-  ;; set is given as a fingerprint of their first three characters (Teddy, as in Hyperscan): at
-  ;; $tables, for each of the three positions, a 16-byte table by low nibble then one by high
+  ;; set is given as a fingerprint of their first five characters (Teddy, as in Hyperscan): at
+  ;; $tables, for each of the five positions, a 16-byte table by low nibble then one by high
   ;; nibble, each entry the bits of the word groups whose character at that position has that
-  ;; nibble. A place whose three units agree on some group's bit is a candidate: every place
+  ;; nibble. A place whose five units agree on some group's bit is a candidate: every place
   ;; where a word starts is one, not every candidate is such a place. Units above 0xFF are
   ;; clamped to 0xFF, a nibble no group has; the units after $end, read as padding, are zero.
   (func (export "find")
@@ -410,6 +410,21 @@
             (v128.and
               (i8x16.swizzle (v128.load offset=64 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
               (i8x16.swizzle (v128.load offset=80 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        ;; Positions 3 and 4: three and four lanes on.
+        (local.set $v
+          (i8x16.shuffle 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 (local.get $a) (local.get $b)))
+        (local.set $m
+          (v128.and (local.get $m)
+            (v128.and
+              (i8x16.swizzle (v128.load offset=96 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+              (i8x16.swizzle (v128.load offset=112 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+        (local.set $v
+          (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 (local.get $a) (local.get $b)))
+        (local.set $m
+          (v128.and (local.get $m)
+            (v128.and
+              (i8x16.swizzle (v128.load offset=128 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+              (i8x16.swizzle (v128.load offset=144 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
         (local.set $mask
           (i8x16.bitmask (v128.not (i8x16.eq (local.get $m) (v128.const i64x2 0 0)))))
         (block $lanes_done
