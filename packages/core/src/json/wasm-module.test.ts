@@ -35,11 +35,18 @@ describe('WebAssembly memory is sized up front, not grown', () => {
     vi.restoreAllMocks();
   });
 
+  // Core compiles without the DOM library, which is where TypeScript declares WebAssembly.
+  const memoryPrototype = (
+    globalThis as unknown as {
+      WebAssembly: { Memory: { prototype: { grow(pages: number): number } } };
+    }
+  ).WebAssembly.Memory.prototype;
+
   const records = (n: number) =>
     `[${'{"name":"pod-7f9c","status":"Running","restarts":3,"labels":{"app":"web"}},'.repeat(n)}null]`;
 
   it('lends a tape, searches it and takes its inventory without growing its memory', () => {
-    const grow = vi.spyOn(WebAssembly.Memory.prototype, 'grow');
+    const grow = vi.spyOn(memoryPrototype, 'grow');
     const text = records(3000);
     const read = withJsonTape(text, (tape, reader) => {
       const before = tape.records.buffer;
@@ -53,7 +60,7 @@ describe('WebAssembly memory is sized up front, not grown', () => {
   });
 
   it('makes a new memory for a bigger text instead of growing the one it had', () => {
-    const grow = vi.spyOn(WebAssembly.Memory.prototype, 'grow');
+    const grow = vi.spyOn(memoryPrototype, 'grow');
     let first: ArrayBufferLike | undefined;
     withJsonTape(records(10), (tape, reader) => {
       first = tape.records.buffer;
@@ -70,7 +77,7 @@ describe('WebAssembly memory is sized up front, not grown', () => {
   });
 
   it('scans numbers and transcodes text of growing sizes without growing a memory', () => {
-    const grow = vi.spyOn(WebAssembly.Memory.prototype, 'grow');
+    const grow = vi.spyOn(memoryPrototype, 'grow');
     for (const n of [1, 500, 5_000, 50_000]) {
       const text = `[${'1.50,'.repeat(n)}"é\u{1F600}"]`;
       expect(scanNumberTokens(text).numbers).toBe(n);
