@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from './json-inventory.js';
 import {
@@ -5,6 +6,7 @@ import {
   errorWordBoundary,
   findHits,
   isWholeToken,
+  queryTokens,
   queryWords,
   relevanceTerms,
 } from './relevance.js';
@@ -88,5 +90,68 @@ describe('error-like words', () => {
   it('never overlap: a word found covers its letters', () => {
     const inventory = scanJson(JSON.stringify({ reason: 'CrashLoopBackOff' }), 100)!;
     expect(inventory.errorWord.map((index) => ERROR_WORDS[index])).toEqual(['crashloopbackoff']);
+  });
+});
+
+describe('query tokens', () => {
+  const TOKEN = /[\p{L}\p{N}_][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu;
+  const pieces = [
+    'a',
+    'Z',
+    '7',
+    '_',
+    '.',
+    ':',
+    '/',
+    '@',
+    '#',
+    '+',
+    '-',
+    ' ',
+    '\n',
+    ',',
+    '"',
+    'é',
+    '\u0301',
+    '日本',
+    'ß',
+    '\u0663',
+    '𝐀',
+    '😀',
+    '\ud800',
+    '\udc00',
+    '\u200d',
+    'Ω',
+    '\t',
+    '=',
+  ];
+
+  it('are the matches of the token pattern, on any mix of letters, marks and punctuation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(queryTokens(text)).toEqual(Array.from(text.matchAll(TOKEN), (m) => m[0]));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        expect(queryTokens(text)).toEqual(Array.from(text.matchAll(TOKEN), (m) => m[0]));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('split a question into its words and identifiers', () => {
+    expect(queryTokens('which pod (coredns-64fd4b4794-p72lf) failed? v1.2 _x_ -y- c++')).toEqual([
+      'which',
+      'pod',
+      'coredns-64fd4b4794-p72lf',
+      'failed',
+      'v1.2',
+      '_x_',
+      'y',
+      'c',
+    ]);
   });
 });

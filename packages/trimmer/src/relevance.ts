@@ -1,4 +1,5 @@
 import type { ResultProcessorContext } from '@compaction/core';
+import { isLetterOrDigit, isUnspacedScript } from './unicode-class.js';
 
 /** Where a term comes from; each kind weighs differently. */
 export type TermKind = 'query' | 'key' | 'error';
@@ -38,17 +39,62 @@ const STOPWORDS = new Set(
   wrong happened happening going`.split(/\s+/),
 );
 
-const TOKEN = /[\p{L}\p{N}_][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu;
 const ASCII_LETTERS = /^[a-z]+$/;
 const MAX_TERMS = 32;
+
+/** Whether `codePoint` may start or end a query token: a letter, a digit or `_`. */
+function isTokenEdge(codePoint: number): boolean {
+  return codePoint === 0x5f || isLetterOrDigit(codePoint);
+}
+
+/** Whether `codePoint` may sit inside a query token (`v1.2`, `ns/pod`, `a@b`, `c++`, `x-y`). */
+function isTokenInside(codePoint: number): boolean {
+  return isTokenEdge(codePoint) || TOKEN_INSIDE.includes(codePoint);
+}
+const TOKEN_INSIDE = [0x2e, 0x3a, 0x2f, 0x40, 0x23, 0x2b, 0x2d];
+
+/**
+ * The tokens of a query, in order: a letter, digit or `_`, then any of those or `.:/@#+-`,
+ * ending in a letter, digit or `_`; or a single letter or digit. (The matches of
+ * `/[\p{L}\p{N}_][\p{L}\p{N}_.:/@#+-]*[\p{L}\p{N}_]|[\p{L}\p{N}]/gu`, found without one: see
+ * `unicode-class.ts` for why.)
+ */
+export function queryTokens(text: string): string[] {
+  const tokens: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const first = text.codePointAt(i)!;
+    const firstEnd = i + (first > 0xffff ? 2 : 1);
+    if (!isTokenEdge(first)) {
+      i = firstEnd;
+      continue;
+    }
+    // The longest run of inside characters, ended at its last edge character.
+    let end = -1;
+    let j = firstEnd;
+    while (j < text.length) {
+      const c = text.codePointAt(j)!;
+      if (!isTokenInside(c)) break;
+      j += c > 0xffff ? 2 : 1;
+      if (isTokenEdge(c)) end = j;
+    }
+    if (end < 0 && first !== 0x5f) end = firstEnd;
+    if (end < 0) {
+      i = firstEnd;
+      continue;
+    }
+    tokens.push(text.slice(i, end));
+    i = end;
+  }
+  return tokens;
+}
 
 /** The words of the user's query and the step's task worth looking for, lower-cased, unique. */
 export function queryWords(context: ResultProcessorContext | undefined): string[] {
   const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
   const words: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.matchAll(TOKEN)) {
-    const word = match[0];
+  for (const word of queryTokens(text)) {
     if (seen.has(word) || STOPWORDS.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
     seen.add(word);
@@ -85,11 +131,6 @@ export const ERROR_WORDS = [
 ];
 const NON_ZERO_STATUS = /[ :=]*[1-9]/y;
 
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
-// Scripts written without spaces between words: a token boundary cannot be asked for there.
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
-
 function isAsciiWordCode(c: number): boolean {
   return (
     (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
@@ -104,9 +145,8 @@ function tokenCharAt(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
   const c = text.charCodeAt(at);
   if (c < 0x80) return c !== 0x5f && isAsciiWordCode(c);
-  const ch = text.codePointAt(at)!;
-  const char = String.fromCodePoint(ch);
-  return WORD_CHAR.test(char) && !UNSPACED.test(char);
+  const codePoint = text.codePointAt(at)!;
+  return isLetterOrDigit(codePoint) && !isUnspacedScript(codePoint);
 }
 
 /** Whether `text[from, to)` stands as a whole token: no token character touches either end. */
@@ -124,7 +164,7 @@ export function isWholeToken(text: string, from: number, to: number): boolean {
 function unspacedAt(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
   if (c < 0x80) return false;
-  return UNSPACED.test(String.fromCodePoint(text.codePointAt(at)!));
+  return isUnspacedScript(text.codePointAt(at)!);
 }
 
 /**
@@ -135,7 +175,8 @@ function unspacedAt(text: string, at: number): boolean {
 export function errorWordBoundary(text: string, at: number): boolean {
   if (at === 0) return true;
   const before = text.charCodeAt(at - 1);
-  if (before >= 0x80) return !WORD_CHAR.test(text.charAt(at - 1));
+  // A unit, not a character: the second half of a surrogate pair is neither letter nor digit.
+  if (before >= 0x80) return !isLetterOrDigit(before);
   if (!isAsciiWordCode(before)) return true;
   const first = text.charCodeAt(at);
   return (
