@@ -53,6 +53,8 @@ export function renderSelection(
     ordering,
     errorsFirst,
     out: [],
+    runFrom: 0,
+    runTo: 0,
     unitsKept: 0,
     cutShort: 0,
     stackNode: [],
@@ -62,7 +64,7 @@ export function renderSelection(
   };
   let visited = 0;
   open(r, 0);
-  const { stackNode, stackNext, stackOrder, stackFirst, out } = r;
+  const { stackNode, stackNext, stackOrder, stackFirst } = r;
   while (stackNode.length > 0) {
     const top = stackNode.length - 1;
     const u = stackNode[top]!;
@@ -90,7 +92,7 @@ export function renderSelection(
       }
     }
     if (child < 0) {
-      out.push(kind[u] === NODE_OBJECT ? '}' : ']');
+      emitChar(r, kind[u] === NODE_OBJECT ? 0x7d : 0x5d);
       stackNode.pop();
       stackNext.pop();
       stackOrder.pop();
@@ -98,10 +100,11 @@ export function renderSelection(
       continue;
     }
     if (stackFirst[top]) stackFirst[top] = false;
-    else out.push(',');
+    else emitChar(r, 0x2c);
     open(r, child);
   }
-  const body = out.join('');
+  flushRun(r);
+  const body = r.out.join('');
   return {
     body,
     bodyBytes: utf8ByteLength(body),
@@ -124,6 +127,9 @@ interface Render {
   ordering: RelevanceHits | undefined;
   errorsFirst: boolean;
   out: string[];
+  /** Source text `[runFrom, runTo)` written but not yet pushed to `out` (see `emitRange`). */
+  runFrom: number;
+  runTo: number;
   unitsKept: number;
   cutShort: number;
   stackNode: number[];
@@ -132,14 +138,56 @@ interface Render {
   stackFirst: boolean[];
 }
 
+/**
+ * Writes source text `[from, to)`. Pieces that follow each other in the source (a key, its
+ * colon, its value, the comma after it, the next member…, as in a minified text) are joined
+ * into one run and sliced once when the run ends: a view of whole records is then a few long
+ * slices rather than four short strings per field.
+ */
+function emitRange(r: Render, from: number, to: number): void {
+  if (from === r.runTo && r.runTo > r.runFrom) {
+    r.runTo = to;
+    return;
+  }
+  flushRun(r);
+  r.runFrom = from;
+  r.runTo = to;
+}
+
+/** Writes the punctuation character `code`, as part of the run when the source has it next. */
+function emitChar(r: Render, code: number): void {
+  const { text } = r.inventory;
+  if (r.runTo > r.runFrom && text.charCodeAt(r.runTo) === code) {
+    r.runTo++;
+    return;
+  }
+  flushRun(r);
+  r.out.push(String.fromCharCode(code));
+}
+
+/** Writes `piece`, which is not source text. */
+function emitString(r: Render, piece: string): void {
+  flushRun(r);
+  r.out.push(piece);
+}
+
+function flushRun(r: Render): void {
+  if (r.runTo > r.runFrom) r.out.push(r.inventory.text.slice(r.runFrom, r.runTo));
+  r.runFrom = 0;
+  r.runTo = 0;
+}
+
 function pushKey(r: Render, u: number): void {
   const { keyStart, keyEnd, text } = r.inventory;
-  if (keyStart[u]! >= 0) r.out.push(text.slice(keyStart[u]!, keyEnd[u]!), ':');
+  if (keyStart[u]! >= 0) {
+    emitRange(r, keyStart[u]!, keyEnd[u]!);
+    emitChar(r, 0x3a);
+  }
 }
 
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
-  const { inventory, state, out } = r;
+  const { inventory, state } = r;
   const { text, kind, next, start, end, valueBytes } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
@@ -149,21 +197,25 @@ function open(r: Render, u: number): void {
     // written `{ }` included).
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
-      out.push(text.slice(start[u]!, end[u]!));
-    } else if (valueBytes[u] === 2) out.push(k === NODE_OBJECT ? '{}' : '[]');
-    else out.push(minifyRange(text, start[u]!, end[u]!));
+      emitRange(r, start[u]!, end[u]!);
+    } else if (valueBytes[u] === 2) {
+      emitChar(r, k === NODE_OBJECT ? 0x7b : 0x5b);
+      emitChar(r, k === NODE_OBJECT ? 0x7d : 0x5d);
+    } else emitString(r, minifyRange(text, start[u]!, end[u]!));
     return;
   }
   if (current === CUT) {
     r.cutShort++;
     pushKey(r, u);
     const from = start[u]! + 1;
-    out.push(`"${text.slice(from, from + r.cutLength.get(u)!)}${ELLIPSIS}"`);
+    emitRange(r, from - 1, from + r.cutLength.get(u)!);
+    emitString(r, `${ELLIPSIS}"`);
     return;
   }
   pushKey(r, u);
   const object = kind[u] === NODE_OBJECT;
-  out.push(object ? '{' : '[');
+  // Its opening bracket is source text: the run goes on into its first kept member.
+  emitRange(r, start[u]!, start[u]! + 1);
   let order: number[] | undefined;
   if (object && r.ordering) {
     const children: number[] = [];
