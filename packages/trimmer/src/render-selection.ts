@@ -178,7 +178,7 @@ function flushRun(r: Render): void {
 }
 
 function pushKey(r: Render, u: number): void {
-  const { keyStart, keyEnd, text } = r.inventory;
+  const { keyStart, keyEnd } = r.inventory;
   if (keyStart[u]! >= 0) {
     emitRange(r, keyStart[u]!, keyEnd[u]!);
     emitChar(r, 0x3a);
