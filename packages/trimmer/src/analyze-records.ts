@@ -462,6 +462,18 @@ function columns(
   };
 }
 
+function byScoreThenSignature(a: { s: number; score: number }, b: { s: number; score: number }) {
+  return b.score - a.score || a.s - b.s;
+}
+
+function byScoreThenNode(a: { u: number; score: number }, b: { u: number; score: number }) {
+  return b.score - a.score || a.u - b.u;
+}
+
+function byScoreThenRecord(a: Anomaly, b: Anomaly) {
+  return b.score - a.score || a.record - b.record;
+}
+
 /** The `k` first of `items` in `order`, in order (k small: no full sort). */
 function topFields<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
   const best: T[] = [];
@@ -584,13 +596,17 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   for (let s = 1; s < sigCount; s++) nodeBits[s] = nodeBits[s]! / Math.max(1, sigNodes[s]!);
 
   // Identity and state fields of each group, among the fields of its records.
-  const fieldsOfGroup: number[][] = groups.map(() => []);
+  const fieldsOfGroup: number[][] = [];
+  for (let g = 0; g < groups.length; g++) fieldsOfGroup.push([]);
   for (let s = 1; s < sigCount; s++) {
     if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
       fieldsOfGroup[ownerOfSig[s]!]!.push(s);
     }
   }
-  groups.forEach((group, g) => {
+  // Loops, not callbacks, here and below: a closure made per call keeps its optimised code only
+  // while it lives, so each trim after a major collection compiled the callbacks again.
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
     const records = group.records.length;
     let bestIdentity = -1;
     let bestIdentityScore = Number.NEGATIVE_INFINITY;
@@ -653,22 +669,30 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     group.identity = bestIdentity;
     // Another name for each record, short, by another identity word (an `id` beside a `name`,
     // not an `id_str` beside an `id`).
-    identities.sort((a, b) => b.score - a.score || a.s - b.s);
+    identities.sort(byScoreThenSignature);
     const word = bestIdentity >= 0 ? identityWord[bestIdentity]! : '';
-    const also = identities.find(
-      (candidate) =>
+    group.alsoIdentity = -1;
+    for (const candidate of identities) {
+      if (
         candidate.s !== bestIdentity &&
         candidate.bytes <= 24 &&
         identityWord[candidate.s] !== '' &&
-        identityWord[candidate.s] !== word,
-    );
-    group.alsoIdentity = also ? also.s : -1;
-    stateCandidates.sort((a, b) => b.score - a.score || a.s - b.s);
-    group.states = stateCandidates
-      .filter((candidate) => candidate.s !== bestIdentity && candidate.s !== group.alsoIdentity)
-      .slice(0, STATES_PER_RECORD)
-      .map((candidate) => candidate.s);
-  });
+        identityWord[candidate.s] !== word
+      ) {
+        group.alsoIdentity = candidate.s;
+        break;
+      }
+    }
+    stateCandidates.sort(byScoreThenSignature);
+    const states: number[] = [];
+    for (const candidate of stateCandidates) {
+      if (states.length === STATES_PER_RECORD) break;
+      if (candidate.s !== bestIdentity && candidate.s !== group.alsoIdentity) {
+        states.push(candidate.s);
+      }
+    }
+    group.states = states;
+  }
 
   const { anomalies, errorContext } = findAnomalies(
     inventory,
@@ -800,9 +824,7 @@ function findAnomalies(
 
   const scores = new Map<number, Array<{ u: number; score: number }>>();
   const primaryGroup = new Uint8Array(groups.length);
-  groups.forEach((group, g) => {
-    primaryGroup[g] = group.primary ? 1 : 0;
-  });
+  for (let g = 0; g < groups.length; g++) primaryGroup[g] = groups[g]!.primary ? 1 : 0;
   const credits: Credits = { recordAbove, groupOfSig, sigOf, primaryGroup, scores };
   for (let u = 1; u < count; u++) {
     if ((u & 8191) === 0 && check) check(8192);
@@ -848,26 +870,25 @@ function findAnomalies(
   for (const group of groups) if (group.primary) primaryTotal += group.records.length;
   const cap = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
   const anomalies: Anomaly[] = [];
-  const byScore = (a: { u: number; score: number }, b: { u: number; score: number }) =>
-    b.score - a.score || a.u - b.u;
   for (const [record, credited] of scores) {
     // One entry per node (a value can be rare and read like an error both).
     const byNode = new Map<number, number>();
     for (const { u, score } of credited) byNode.set(u, (byNode.get(u) ?? 0) + score);
-    const fields = [...byNode].map(([u, score]) => ({ u, score }));
+    const fields: Array<{ u: number; score: number }> = [];
+    for (const [u, score] of byNode) fields.push({ u, score });
     // What stands out most decides, the next two add a little: a big record's many small
     // oddities do not add up to one real one.
-    const best = topFields(fields, ANOMALY_FIELDS, byScore);
+    const best = topFields(fields, ANOMALY_FIELDS, byScoreThenNode);
     const score = (best[0]?.score ?? 0) + 0.3 * (best[1]?.score ?? 0) + 0.1 * (best[2]?.score ?? 0);
     if (score < ANOMALY_MIN_SCORE) continue;
-    anomalies.push({
-      record,
-      score,
-      fields: best.map((field) => field.u),
-      fieldScores: best.map((field) => field.score),
-    });
+    const anomaly: Anomaly = { record, score, fields: [], fieldScores: [] };
+    for (const field of best) {
+      anomaly.fields.push(field.u);
+      anomaly.fieldScores.push(field.score);
+    }
+    anomalies.push(anomaly);
   }
-  anomalies.sort((a, b) => b.score - a.score || a.record - b.record);
+  anomalies.sort(byScoreThenRecord);
   anomalies.length = Math.min(anomalies.length, cap);
   return { anomalies, errorContext };
 }

@@ -163,9 +163,19 @@ function orderedChildren(plan: Plan, u: number): number[] {
   const children: number[] = [];
   for (let c = u + 1; c < next[u]!; c = next[c]!) children.push(c);
   if (kind[u] !== NODE_OBJECT || children.length < 2) return children;
-  const bucket = new Map<number, number>();
-  for (const c of children) bucket.set(c, nodeBucket(plan, c));
-  return children.sort((a, b) => bucket.get(a)! - bucket.get(b)! || a - b);
+  // By bucket, then position: one number per child (bucket × span + offset) sorted in place, so
+  // no comparator closes over a table (a closure made per call is compiled again per call).
+  const span = next[u]! - u;
+  for (let i = 0; i < children.length; i++) {
+    children[i] = nodeBucket(plan, children[i]!) * span + (children[i]! - u);
+  }
+  children.sort(ascending);
+  for (let i = 0; i < children.length; i++) children[i] = u + (children[i]! % span);
+  return children;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
 
 /**
@@ -246,23 +256,33 @@ function contextNodes(plan: Plan): number[] {
   const { recordAbove } = plan.analysis;
   const nodes: number[] = [];
   let visited = 0;
-  const visit = (u: number, depth: number) => {
-    for (
-      let c = u + 1;
-      c < next[u]! && nodes.length < CONTEXT_NODES && visited < 512;
-      c = next[c]!
-    ) {
-      visited++;
-      if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
-      if (next[c] === c + 1) {
-        if (unitBytes[c]! <= CONTEXT_BYTES) nodes.push(c);
-      } else if (depth < 2 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
-        // A list's array holds records, not envelope: not looked into.
-        visit(c, depth + 1);
-      }
+  // Depth first, to two levels below the root, as a loop with a stack (no closure per call).
+  const stackNode: number[] = [];
+  const stackChild: number[] = [];
+  if (plan.inventory.count > 0) {
+    stackNode.push(0);
+    stackChild.push(1);
+  }
+  while (stackNode.length > 0) {
+    const top = stackNode.length - 1;
+    const u = stackNode[top]!;
+    const c = stackChild[top]!;
+    if (!(c < next[u]! && nodes.length < CONTEXT_NODES && visited < 512)) {
+      stackNode.pop();
+      stackChild.pop();
+      continue;
     }
-  };
-  if (plan.inventory.count > 0) visit(0, 1);
+    stackChild[top] = next[c]!;
+    visited++;
+    if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
+    if (next[c] === c + 1) {
+      if (unitBytes[c]! <= CONTEXT_BYTES) nodes.push(c);
+    } else if (stackNode.length < 2 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
+      // A list's array holds records, not envelope: not looked into.
+      stackNode.push(c);
+      stackChild.push(c + 1);
+    }
+  }
   return nodes;
 }
 
@@ -664,8 +684,9 @@ function coverage(
       .map((entry) => signaturePath(inventory, analysis, entry.s, group.sig))
       .filter((field) => !told.has(field)),
     omitted,
+    // In the literal, not added after (see `selectText`'s `byLevel`).
+    omittedMore: omittedMore > 0 ? omittedMore : undefined,
   };
-  if (omittedMore > 0) records.omittedMore = omittedMore;
   return records;
 }
 

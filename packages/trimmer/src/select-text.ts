@@ -206,7 +206,10 @@ export function selectText(input: {
       : diff.split
         ? 'file headers, hunks and hunk lines'
         : 'file headers and hunks',
+    // Set here, not added after: an object that gains a property later has a hidden class of
+    // its own, which V8 drops when no such object outlives a collection, and the optimised
+    // code that made it with it.
+    byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit) : undefined,
   };
-  if (withBreakdown) selection.byLevel = levelBreakdown(signals, keep, breakdownUnit);
   return selection;
 }
