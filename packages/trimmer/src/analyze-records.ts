@@ -306,8 +306,11 @@ function columns(
   const numberSum = new Float64Array(sigCount);
   const numberSquares = new Float64Array(sigCount);
   const entryOf = new Int32Array(count).fill(-1);
+  // Values seen, told apart by an open-addressing table of (entry + 1, hash) pairs, so a probe
+  // reads one place; sized for a value per four nodes, so most documents never rehash.
   let capacity = 1024;
-  let table = new Int32Array(capacity * 2);
+  while (capacity < 1 << 20 && capacity * 4 < count) capacity *= 2;
+  let table = new Int32Array(capacity * 4);
   let mask = capacity * 2 - 1;
   let entrySig = new Int32Array(capacity);
   let entryHash = new Int32Array(capacity);
@@ -352,8 +355,8 @@ function columns(
       h = (h ^ (h >>> 15) ^ k) | 0;
       let slot = h & mask;
       let entry = -1;
-      for (let e = table[slot]!; e !== 0; e = table[slot]!) {
-        if (entryHash[e - 1] === h && entrySig[e - 1] === s) {
+      for (let e = table[slot << 1]!; e !== 0; e = table[slot << 1]!) {
+        if (table[(slot << 1) + 1] === h && entrySig[e - 1] === s) {
           entry = e - 1;
           break;
         }
@@ -366,21 +369,23 @@ function columns(
           entryHash = widenInts(entryHash, capacity);
           entryCount = widenInts(entryCount, capacity);
           entryFirst = widenInts(entryFirst, capacity);
-          table = new Int32Array(capacity * 2);
+          table = new Int32Array(capacity * 4);
           mask = capacity * 2 - 1;
           for (let e = 0; e < entries; e++) {
             let at = entryHash[e]! & mask;
-            while (table[at] !== 0) at = (at + 1) & mask;
-            table[at] = e + 1;
+            while (table[at << 1] !== 0) at = (at + 1) & mask;
+            table[at << 1] = e + 1;
+            table[(at << 1) + 1] = entryHash[e]!;
           }
           slot = h & mask;
-          while (table[slot] !== 0) slot = (slot + 1) & mask;
+          while (table[slot << 1] !== 0) slot = (slot + 1) & mask;
         }
         entry = entries++;
         entrySig[entry] = s;
         entryHash[entry] = h;
         entryFirst[entry] = u;
-        table[slot] = entry + 1;
+        table[slot << 1] = entry + 1;
+        table[(slot << 1) + 1] = h;
         distinct[s]!++;
       }
       entryCount[entry]!++;
