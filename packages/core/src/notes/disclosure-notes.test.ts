@@ -149,6 +149,18 @@ describe('stripDisclosureNotes', () => {
     );
   });
 
+  it('neutralises a one-line text at its start only, and every line after any line break', () => {
+    const note = everyNote[1]![1];
+    expect(neutralizeNoteLines(note)).toBe(`(${note.slice(1)}`);
+    expect(neutralizeNoteLines(`\u00a0 ${note} [x]`)).toBe(`\u00a0 (${note.slice(1)} [x]`);
+    expect(neutralizeNoteLines(`{"a":"${note}"}`)).toBe(`{"a":"${note}"}`);
+    for (const lineBreak of ['\n', '\r', '\u2028', '\u2029']) {
+      expect(neutralizeNoteLines(`[x]${lineBreak}${note}`)).toBe(
+        `[x]${lineBreak}(${note.slice(1)}`,
+      );
+    }
+  });
+
   it('strips a processed view only when it is lossy: a lossless view is the source itself', () => {
     const source = `data\n${everyNote[1]![1]}`;
     expect(stripDisclosureNotes({ text: source, metadata: { contentLost: false } })).toBe(source);

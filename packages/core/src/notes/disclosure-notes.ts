@@ -169,18 +169,30 @@ export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined
 // A line whose first visible character opens what reads as a framework note: `[`, a registered
 // label in any case, a colon. Built from the prefix table, so every registered kind is covered.
 let noteShapedLine: RegExp | undefined;
+// The same, tried at the start of the text only (sticky).
+let noteShapedStart: RegExp | undefined;
+function noteShapedSource(): string {
+  const labels = Object.values(DISCLOSURE_NOTE_PREFIXES)
+    .map((prefix) => prefix.slice(1, prefix.indexOf(':')).replace(/ /g, '[ \\t]+'))
+    .sort((a, b) => b.length - a.length);
+  return `^([\\t \\u00a0\\u200b-\\u200d\\u2060\\ufeff]*)\\[(?=[ \\t]*(?:${labels.join('|')})[ \\t]*:)`;
+}
 function noteShapedLines(): RegExp {
-  if (!noteShapedLine) {
-    const labels = Object.values(DISCLOSURE_NOTE_PREFIXES)
-      .map((prefix) => prefix.slice(1, prefix.indexOf(':')).replace(/ /g, '[ \\t]+'))
-      .sort((a, b) => b.length - a.length);
-    noteShapedLine = new RegExp(
-      `^([\\t \\u00a0\\u200b-\\u200d\\u2060\\ufeff]*)\\[(?=[ \\t]*(?:${labels.join('|')})[ \\t]*:)`,
-      'gim',
-    );
-  }
+  noteShapedLine ??= new RegExp(noteShapedSource(), 'gim');
   noteShapedLine.lastIndex = 0;
   return noteShapedLine;
+}
+function noteShapedAtStart(): RegExp {
+  noteShapedStart ??= new RegExp(noteShapedSource(), 'iy');
+  noteShapedStart.lastIndex = 0;
+  return noteShapedStart;
+}
+
+/** Whether `text` holds a line terminator (as `^` in a multiline pattern counts them). */
+function hasLineBreak(text: string): boolean {
+  return (
+    text.includes('\n') || text.includes('\r') || text.includes('\u2028') || text.includes('\u2029')
+  );
 }
 
 /**
@@ -192,6 +204,14 @@ function noteShapedLines(): RegExp {
  */
 export function neutralizeNoteLines(text: string): string {
   if (!text.includes('[')) return text;
+  if (!hasLineBreak(text)) {
+    // One line, as a minified JSON view is: only its start can open a note. A multiline
+    // pattern would try every position of a long text for a line start.
+    const match = noteShapedAtStart().exec(text);
+    if (!match) return text;
+    const at = match[1]!.length;
+    return `${text.slice(0, at)}(${text.slice(at + 1)}`;
+  }
   return text.replace(noteShapedLines(), '$1(');
 }
 
