@@ -199,7 +199,9 @@ function finish(
     });
   }
   const text = appendDisclosureNotes(view.body, [note]);
-  const outputBytes = utf8ByteLength(text);
+  // Neutralising note-shaped lines keeps the body's length in units and bytes: only the notes
+  // after it are new.
+  const outputBytes = view.bodyBytes + utf8ByteLength(text.slice(view.body.length));
   if (outputBytes > budget) return headCut(original, originalBytes, budget);
   const metadata: ResultTrimMetadata = {
     contentLost: true,
