@@ -70,6 +70,22 @@ describe('createToolResultViews', () => {
     );
   });
 
+  it('makes a view to a per-text budget when one is given, and keeps views of each budget apart', async () => {
+    const { processor, calls } = recordingProcessor();
+    const views = createToolResultViews({ processor, maxResultBytes: 100 });
+    const text = 'z'.repeat(60);
+    expect(await views.view({ toolCallId: 'c', text })).toBeUndefined();
+    const small = await views.view({ toolCallId: 'c', text, maxBytes: 20 });
+    expect(utf8ByteLength(small!.processed.text)).toBeLessThanOrEqual(20);
+    const smaller = await views.view({ toolCallId: 'c', text, maxBytes: 10 });
+    expect(smaller).toMatchObject({ reused: false });
+    expect(await views.view({ toolCallId: 'c', text, maxBytes: 20 })).toMatchObject({
+      reused: true,
+    });
+    expect(calls.map((call) => call.maxBytes)).toEqual([20, 10]);
+    await expect(views.view({ toolCallId: 'c', text, maxBytes: 0 })).rejects.toThrow(/maxBytes/);
+  });
+
   it('refuses a missing processor or a bad budget', () => {
     expect(() => createToolResultViews({ processor: undefined as never })).toThrow(/processor/);
     const { processor } = recordingProcessor();

@@ -47,6 +47,12 @@ export interface ToolResultViews {
     text: string;
     userQuery?: string;
     signal?: AbortSignal;
+    /**
+     * This text's budget in UTF-8 bytes, when it is one of several texts of one tool result
+     * that share `maxResultBytes` (a shell call's stdout and stderr per command). Default
+     * `maxResultBytes`.
+     */
+    maxBytes?: number;
   }): Promise<ToolResultView | undefined>;
 }
 
@@ -71,15 +77,19 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
   return {
     maxResultBytes,
     async view(input) {
-      if (utf8ByteLength(input.text) <= maxResultBytes) return undefined;
-      const key = `${input.toolCallId}\u0000${await contentDigest(input.text)}`;
+      const budget =
+        input.maxBytes === undefined
+          ? maxResultBytes
+          : assertSize(input.maxBytes, 'maxBytes', { min: 1 });
+      if (utf8ByteLength(input.text) <= budget) return undefined;
+      const key = `${input.toolCallId}\u0000${budget}\u0000${await contentDigest(input.text)}`;
       const cached = views.get(key);
       if (cached) {
         views.delete(key);
         views.set(key, cached);
         return { processed: await cached, reused: true };
       }
-      const view = processor.process(input.text, maxResultBytes, {
+      const view = processor.process(input.text, budget, {
         stepId: input.toolCallId,
         ...(input.toolName ? { toolName: input.toolName } : {}),
         ...(input.userQuery ? { userQuery: input.userQuery } : {}),
