@@ -16,11 +16,12 @@ import {
   setTracingDisabled,
   tool,
 } from '@openai/agents';
+import fc from 'fast-check';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createArtifactTools } from './create-artifact-tools.js';
-import { createCompactionInputFilter } from './create-compaction-input-filter.js';
+import { createCompactionInputFilter, shareBudget } from './create-compaction-input-filter.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -133,6 +134,104 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
       const second = await filter(args);
       expect(second.input.map((item) => JSON.stringify(item))).toEqual(texts);
       expect(compacted).toEqual(['a:false', 'b:false', 'c:false', 'a:true', 'b:true', 'c:true']);
+    });
+
+    it('compacts a shell call’s stdout and stderr to the budget in all, short texts and outcomes kept', async () => {
+      const compacted: string[] = [];
+      const filter = createCompactionInputFilter({
+        processor: createStructuralTrimmer(),
+        maxResultBytes: 4096,
+        onCompacted: (event) => compacted.push(`${event.toolCallId}:${event.reused}`),
+      });
+      const log = Array.from(
+        { length: 3000 },
+        (_, i) => `2026-12-02T06:${String(i % 60).padStart(2, '0')} INFO step ${i} ok`,
+      );
+      log[2100] = '2026-12-02T06:21 ERROR disk full on /var/lib/data';
+      const input = [
+        { role: 'user', content: 'why did the build fail?' },
+        {
+          type: 'shell_call_output',
+          callId: 's1',
+          output: [
+            { stdout: 'ok\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } },
+            {
+              stdout: log.join('\n'),
+              stderr: 'warning: x\n'.repeat(900),
+              outcome: { type: 'exit', exitCode: 2 },
+            },
+          ],
+        },
+      ] as CallModelInputFilterArgs['modelData']['input'];
+      const args = { modelData: { input }, agent: {} as never, context: undefined };
+      const first = await filter(args);
+      const shell = first.input[1] as {
+        output: Array<{ stdout: string; stderr: string; outcome: unknown }>;
+      };
+      const texts = shell.output.flatMap((entry) => [entry.stdout, entry.stderr]);
+      expect(texts.reduce((sum, text) => sum + utf8ByteLength(text), 0)).toBeLessThanOrEqual(4096);
+      expect(shell.output[0]).toEqual({
+        stdout: 'ok\n',
+        stderr: '',
+        outcome: { type: 'exit', exitCode: 0 },
+      });
+      expect(shell.output[1]!.outcome).toEqual({ type: 'exit', exitCode: 2 });
+      expect(shell.output[1]!.stdout).toContain('ERROR disk full');
+      for (const text of [shell.output[1]!.stdout, shell.output[1]!.stderr]) {
+        expect(trailingDisclosureNotes(text).length).toBe(1);
+      }
+      const second = await filter(args);
+      expect(JSON.stringify(second.input)).toBe(JSON.stringify(first.input));
+      expect(compacted.slice(0, 4)).toEqual(['s1#2:false', 's1#3:false', 's1#2:true', 's1#3:true']);
+      // Too many long texts for a share each: one view of them all, in the first stdout.
+      const many = Array.from({ length: 20 }, (_, i) => ({
+        stdout: `${i}: ${'line of output\n'.repeat(700)}`,
+        stderr: '',
+        outcome: { type: 'exit', exitCode: i === 13 ? 1 : 0 },
+      }));
+      const crowded = await filter({
+        ...args,
+        modelData: {
+          input: [{ type: 'shell_call_output', callId: 's3', output: many }] as typeof input,
+        },
+      });
+      const merged = (crowded.input[0] as typeof shell).output;
+      expect(merged.map((entry) => entry.outcome)).toEqual(many.map((entry) => entry.outcome));
+      expect(merged[0]!.stdout).toContain('[command 1 stdout]');
+      expect(utf8ByteLength(merged[0]!.stdout)).toBeLessThanOrEqual(4096);
+      expect(merged.slice(1).every((entry) => entry.stdout === '' && entry.stderr === '')).toBe(
+        true,
+      );
+      expect(trailingDisclosureNotes(merged[0]!.stdout).length).toBe(1);
+      // A shell output within the budget passes as it is.
+      const small = [{ type: 'shell_call_output', callId: 's2', output: [shell.output[0]] }];
+      const passed = await filter({ ...args, modelData: { input: small as typeof input } });
+      expect(passed.input[0]).toBe(small[0]);
+    });
+
+    it('shares a budget: short texts keep their size, long ones split the rest', () => {
+      expect(shareBudget([10, 5000, 3000], 4096)).toEqual([10, 2043, 2043]);
+      expect(shareBudget([10, 20], 4096)).toEqual([10, 20]);
+      expect(shareBudget([1000, 5000], 4096)).toEqual([1000, 3096]);
+      // Too many long texts for a trim each: undefined (they are viewed as one).
+      expect(shareBudget(Array(20).fill(10_000), 4096)).toBeUndefined();
+      fc.assert(
+        fc.property(
+          fc.array(fc.nat(20_000), { minLength: 1, maxLength: 12 }),
+          fc.integer({ min: 256, max: 50_000 }),
+          (sizes, budget) => {
+            const shares = shareBudget(sizes, budget);
+            if (!shares) return;
+            expect(
+              shares.reduce((sum, share, i) => sum + Math.min(share, sizes[i]!), 0),
+            ).toBeLessThanOrEqual(budget);
+            shares.forEach((share, i) => {
+              expect(share).toBeLessThanOrEqual(sizes[i]!);
+              if (share < sizes[i]!) expect(share).toBeGreaterThanOrEqual(256);
+            });
+          },
+        ),
+      );
     });
   },
 );

@@ -1,7 +1,10 @@
 import {
   type CompactedToolResult,
   createToolResultViews,
+  MIN_TRIM_BUDGET_BYTES,
   type ResultProcessor,
+  type ToolResultViews,
+  utf8ByteLength,
 } from '@compaction/core';
 import type { CallModelInputFilter, ModelInputData } from '@openai/agents';
 
@@ -25,6 +28,7 @@ export interface CompactionInputFilterSettings {
 type InputItem = ModelInputData['input'][number];
 type CallResult = Extract<InputItem, { type: 'function_call_result' }>;
 type Output = CallResult['output'];
+type ShellResult = Extract<InputItem, { type: 'shell_call_output' }>;
 
 function latestUserText(input: readonly InputItem[]): string | undefined {
   for (let i = input.length - 1; i >= 0; i--) {
@@ -67,12 +71,101 @@ function outputText(
 }
 
 /**
+ * Budgets for texts of `sizes` UTF-8 bytes that share `budget`: a text within an equal share of
+ * what is left keeps its size, the others split the rest equally (smallest first, so short
+ * outputs are never cut to make room for long ones). `undefined` when the long ones would get
+ * less than the smallest budget a trim takes.
+ */
+export function shareBudget(sizes: readonly number[], budget: number): number[] | undefined {
+  const shares = [...sizes];
+  const order = sizes.map((_, index) => index).sort((a, b) => sizes[a]! - sizes[b]! || a - b);
+  let left = budget;
+  for (let k = 0; k < order.length; k++) {
+    const fair = Math.floor(left / (order.length - k));
+    const index = order[k]!;
+    if (sizes[index]! <= fair) {
+      left -= sizes[index]!;
+      continue;
+    }
+    if (fair < MIN_TRIM_BUDGET_BYTES) return undefined;
+    for (let j = k; j < order.length; j++) shares[order[j]!] = fair;
+    break;
+  }
+  return shares;
+}
+
+/**
+ * A shell call's output (stdout and stderr per command) with every text over its share of
+ * `maxResultBytes` replaced by its view; the outcomes stay. With so many long texts that a
+ * share would be too small to trim, they are viewed as one text, in the first command's stdout.
+ */
+async function compactShellOutput(
+  item: ShellResult,
+  views: ToolResultViews,
+  query: string | undefined,
+  report: (event: CompactedToolResult) => void,
+): Promise<ShellResult> {
+  const texts = item.output.flatMap((entry) => [entry.stdout, entry.stderr]);
+  const sizes = texts.map((text) => utf8ByteLength(text));
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total <= views.maxResultBytes) return item;
+  const shares = shareBudget(sizes, views.maxResultBytes);
+  // Views are made concurrently and reported afterwards in text order (see the filter).
+  const made: Array<CompactedToolResult | undefined> = [];
+  const view = async (text: string, index: number, maxBytes: number) => {
+    const toolCallId = `${item.callId}#${index}`;
+    const result = await views.view({
+      toolCallId,
+      toolName: 'shell',
+      text,
+      maxBytes,
+      ...(query ? { userQuery: query } : {}),
+    });
+    if (!result) return text;
+    made[index] = { toolCallId, toolName: 'shell', ...result };
+    return result.processed.text;
+  };
+  const reportAll = () => {
+    for (const event of made) if (event) report(event);
+  };
+  if (!shares) {
+    const labelled = item.output
+      .map(
+        (entry, i) =>
+          `[command ${i + 1} stdout]\n${entry.stdout}\n[command ${i + 1} stderr]\n${entry.stderr}`,
+      )
+      .join('\n');
+    const one = await view(labelled, 0, views.maxResultBytes);
+    reportAll();
+    return {
+      ...item,
+      output: item.output.map((entry, i) => ({ ...entry, stdout: i === 0 ? one : '', stderr: '' })),
+    };
+  }
+  const viewed = await Promise.all(
+    texts.map((text, index) =>
+      sizes[index]! > shares[index]! ? view(text, index, shares[index]!) : text,
+    ),
+  );
+  reportAll();
+  return {
+    ...item,
+    output: item.output.map((entry, i) => ({
+      ...entry,
+      stdout: viewed[2 * i]!,
+      stderr: viewed[2 * i + 1]!,
+    })),
+  };
+}
+
+/**
  * A `callModelInputFilter` for the OpenAI Agents SDK (`run(agent, input, {
  * callModelInputFilter })` or `new Runner({ callModelInputFilter })`): before every model call
  * it replaces each function tool output over `maxResultBytes` with its compacted view,
- * disclosure notes included. A view is computed once per tool call and content and reused on
- * every later turn, so the input stays byte-stable for prompt caching. Everything else passes
- * through.
+ * disclosure notes included, and a shell call's output (stdout and stderr of each command)
+ * to the same budget in all, each text over its share replaced by its view. A view is computed
+ * once per tool call and content and reused on every later turn, so the input stays
+ * byte-stable for prompt caching. Everything else passes through.
  */
 export function createCompactionInputFilter(
   settings: CompactionInputFilterSettings,
@@ -82,9 +175,14 @@ export function createCompactionInputFilter(
     const query = (settings.userQuery ?? latestUserText)(modelData.input);
     // Views are computed concurrently; events are reported afterwards, in input order, so a
     // listener sees the same sequence on every run.
-    const events: CompactedToolResult[] = [];
+    const events: CompactedToolResult[][] = [];
     const input = await Promise.all(
       modelData.input.map(async (item, index) => {
+        if (item.type === 'shell_call_output') {
+          const found: CompactedToolResult[] = [];
+          events[index] = found;
+          return compactShellOutput(item, views, query, (event) => found.push(event));
+        }
         if (item.type !== 'function_call_result') return item;
         const output = outputText(item.output);
         if (!output) return item;
@@ -95,16 +193,20 @@ export function createCompactionInputFilter(
           ...(query ? { userQuery: query } : {}),
         });
         if (!view) return item;
-        events[index] = {
-          toolCallId: item.callId,
-          toolName: item.name,
-          processed: view.processed,
-          reused: view.reused,
-        };
+        events[index] = [
+          {
+            toolCallId: item.callId,
+            toolName: item.name,
+            processed: view.processed,
+            reused: view.reused,
+          },
+        ];
         return { ...item, output: output.rebuild(view.processed.text) };
       }),
     );
-    if (settings.onCompacted) for (const event of events) if (event) settings.onCompacted(event);
+    if (settings.onCompacted) {
+      for (const found of events) for (const event of found ?? []) settings.onCompacted(event);
+    }
     return { ...modelData, input };
   };
 }
