@@ -131,20 +131,12 @@ export const ERROR_WORDS = [
 ];
 const NON_ZERO_STATUS = /[ :=]*[1-9]/y;
 
-function isAsciiWordCode(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f
-  );
-}
-
 /**
  * Whether the character at `at` continues a token: a letter or digit (an underscore separates
  * the words of `latency_ms`, as a hyphen does).
  */
 function tokenCharAt(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
-  const c = text.charCodeAt(at);
-  if (c < 0x80) return c !== 0x5f && isAsciiWordCode(c);
   const codePoint = text.codePointAt(at)!;
   return isLetterOrDigit(codePoint) && !isUnspacedScript(codePoint);
 }
@@ -177,7 +169,7 @@ export function errorWordBoundary(text: string, at: number): boolean {
   const before = text.charCodeAt(at - 1);
   // A unit, not a character: the second half of a surrogate pair is neither letter nor digit.
   if (before >= 0x80) return !isLetterOrDigit(before);
-  if (!isAsciiWordCode(before)) return true;
+  if (!isTokenEdge(before)) return true;
   const first = text.charCodeAt(at);
   return (
     first >= 0x41 &&

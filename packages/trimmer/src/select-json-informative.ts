@@ -390,7 +390,7 @@ function detailFields(plan: Plan): number[] {
       buckets[bucket]!.push(~s);
     }
   }
-  // A plain loop: \`flat\` takes a generic path through its arguments that cost more here.
+  // A plain loop: `flat` takes a generic path through its arguments that cost more here.
   const fields: number[] = [];
   for (const bucket of buckets) for (const s of bucket) fields.push(s);
   return fields;
