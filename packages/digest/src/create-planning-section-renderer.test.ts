@@ -462,12 +462,20 @@ describe('bounding the newest digest (issue: one 498 KB digest took the whole se
       // The polls of the loose digest alone (the seed's literal rule makes no other).
       let loosePolls = 0;
       await createPlanningSectionRenderer({ env, boundNewestDigest: false }).render(steps, {
-        shouldStop: () => (loosePolls++, false),
+        shouldStop: () => {
+          loosePolls++;
+          return false;
+        },
       });
       expect(loosePolls).toBeGreaterThan(0);
       const renderer = createPlanningSectionRenderer({ env });
       let polls = 0;
-      const tightened = await renderer.render(steps, { shouldStop: () => (polls++, false) });
+      const tightened = await renderer.render(steps, {
+        shouldStop: () => {
+          polls++;
+          return false;
+        },
+      });
       expect(tightened.text).toContain('with tightened caps');
       // The tightening passes poll too.
       expect(polls).toBeGreaterThan(loosePolls);

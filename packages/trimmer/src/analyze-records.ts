@@ -132,7 +132,7 @@ const STATE_WORDS = new Set([
 ]);
 
 /** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
-export function keyWords(key: string): string[] {
+function keyWords(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
