@@ -876,11 +876,20 @@ function findAnomalies(
   const cap = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
   const anomalies: Anomaly[] = [];
   for (const [record, credited] of scores) {
-    // One entry per node (a value can be rare and read like an error both).
-    const byNode = new Map<number, number>();
-    for (const { u, score } of credited) byNode.set(u, (byNode.get(u) ?? 0) + score);
-    const fields: Array<{ u: number; score: number }> = [];
-    for (const [u, score] of byNode) fields.push({ u, score });
+    // One entry per node (a value can be rare and read like an error both). Credits come in
+    // node order but for the error-like ones, which come after: nodes in strictly ascending
+    // order are each there once already.
+    let ascending = true;
+    for (let i = 1; i < credited.length && ascending; i++) {
+      ascending = credited[i]!.u > credited[i - 1]!.u;
+    }
+    let fields = credited;
+    if (!ascending) {
+      const byNode = new Map<number, number>();
+      for (const { u, score } of credited) byNode.set(u, (byNode.get(u) ?? 0) + score);
+      fields = [];
+      for (const [u, score] of byNode) fields.push({ u, score });
+    }
     // What stands out most decides, the next two add a little: a big record's many small
     // oddities do not add up to one real one.
     const best = topFields(fields, ANOMALY_FIELDS, byScoreThenNode);

@@ -617,7 +617,6 @@ function coverage(
   }
   // Fields no record shows: the outermost such, among those most records have.
   const { signatures } = analysis;
-  const sigOf = signatures.of;
   const shownAny = new Uint8Array(signatures.count);
   const candidate = new Uint8Array(signatures.count);
   const bytes = new Float64Array(signatures.count);
@@ -640,25 +639,17 @@ function coverage(
       deep[s] = 1;
     }
   }
-  const { next, kind, unitBytes } = inventory;
-  // The fields (and their fields, two levels down) of every record: what is shown of each.
-  for (const r of group.records) {
-    for (let c = r + 1; c < next[r]!; c = next[c]!) {
-      const cs = sigOf[c]!;
-      if (candidate[cs] === 0) continue;
-      bytes[cs]! += unitBytes[c]!;
-      if (covered[c] === 1 || state[c] !== DROPPED) shownAny[cs] = 1;
-      if (kind[c] !== NODE_OBJECT) continue;
-      for (let g = c + 1; g < next[c]!; g = next[g]!) {
-        const gs = sigOf[g]!;
-        if (candidate[gs] === 0) continue;
-        bytes[gs]! += unitBytes[g]!;
-        if (covered[g] === 1 || state[g] !== DROPPED) shownAny[gs] = 1;
-        if (kind[g] !== NODE_OBJECT) continue;
-        for (let h = g + 1; h < next[g]!; h = next[h]!) {
-          const hs = sigOf[h]!;
-          if (deep[hs] === 1 && (covered[h] === 1 || state[h] !== DROPPED)) shownAny[hs] = 1;
-        }
+  // What is shown of each such field: every node of one is a field of a record (or of a field
+  // of one), so its nodes are its chain of nodes of the same signature, followed only until one
+  // is in the view; their bytes are the signature's.
+  const { nextSame } = signatures;
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    if (candidate[s] === 0 && deep[s] === 0) continue;
+    if (candidate[s] === 1) bytes[s] = signatures.bytes[s]!;
+    for (let u = signatures.first[s]!; u >= 0; u = nextSame[u]!) {
+      if (covered[u] === 1 || state[u] !== DROPPED) {
+        shownAny[s] = 1;
+        break;
       }
     }
   }
