@@ -259,19 +259,22 @@ function inventoryInJavaScript(
  * can start one is inside a string): with the reader's word search when given (a fraction of
  * the cost), else with a regular expression. As there, the first `maxNodes` values in text
  * order are recorded, the rest only counted and sized. Keeps nothing of the tape, so it may read
- * a lent one.
+ * a lent one. With `borrow`, the columns the reader computes are views of the lent memory (see
+ * `JsonTapeReader.inventory`): the inventory is then valid only while the reader is lent.
  */
 export function inventoryFromTape(
   tape: JsonTape,
   maxNodes: number,
   reader?: JsonTapeReader,
   check?: StopCheck,
+  borrow = false,
 ): JsonInventory {
   const total = tape.count;
   // The pass in WebAssembly cannot poll: it is polled once for all of its work (it costs less
   // than building the tape).
   if (reader && check) check(total);
-  const columns = reader?.inventory(maxNodes) ?? inventoryInJavaScript(tape, maxNodes, check);
+  const columns =
+    reader?.inventory(maxNodes, borrow) ?? inventoryInJavaScript(tape, maxNodes, check);
   // Read after the pass: memory that grew for it moved, and the lent tape's view with it.
   const { text, records } = tape;
   const { count } = columns;

@@ -34,6 +34,23 @@ describe('shouldStop on the JSON path', () => {
     expect(trailingDisclosureNotes(view.text)).toHaveLength(1);
   });
 
+  it('keeps its view when the poll itself trims other JSON (the tape memory is not shared)', () => {
+    // The trim reads its inventory in place, in the WebAssembly memory of its tape; a trim run
+    // from inside the poll must get its own memory, not overwrite that one.
+    const { json: other } = podList(300, 400);
+    const expected = trimmer.trim(pods, budget);
+    const inner: string[] = [];
+    const view = trimmer.trim(pods, budget, {
+      shouldStop: () => {
+        inner.push(trimmer.trim(other, 4_000).text);
+        return false;
+      },
+    });
+    expect(view).toEqual(expected);
+    expect(inner.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(inner)).toEqual(new Set([trimmer.trim(other, 4_000).text]));
+  });
+
   it('returns a result that fits unchanged without polling', () => {
     const poll = stopAfter(1);
     const small = JSON.stringify({ a: 1 });

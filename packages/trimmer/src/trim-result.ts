@@ -275,30 +275,48 @@ function byteCut(
 }
 
 /**
- * The inventory of `source` when it is a JSON document, else `undefined`. `sourceBytes` is the
- * UTF-8 size of `source`, or -1 when not measured yet.
+ * Runs `use` with the inventory of `source` when it is a JSON document, else with `undefined`,
+ * and returns what it returns. `sourceBytes` is the UTF-8 size of `source`, or -1 when not
+ * measured yet. The inventory is valid only while `use` runs: read off the WebAssembly tape, its
+ * columns are views of the tape's memory (copying them out would cost more than the pass that
+ * wrote them), which the next text reuses. A failure to take the inventory (other than being
+ * asked to stop) is no inventory: the text is then trimmed as text.
  */
-function inventoryJson(
+function withJsonInventory<R>(
   source: string,
   sourceBytes: number,
   options: TrimOptions,
   check: StopCheck,
-): JsonInventory | undefined {
+  use: (inventory: JsonInventory | undefined) => R,
+): R {
   let first = 0;
   while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
   const opening = source.charCodeAt(first);
-  if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return undefined;
+  if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return use(undefined);
   // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
   // JavaScript stands in where there is no WebAssembly.
   const read = withJsonTape(source, (tape, search) =>
-    inventoryFromTape(tape, options.maxJsonNodes, search, check),
+    use(attempt(() => inventoryFromTape(tape, options.maxJsonNodes, search, check, true))),
   );
   if (read.ok) return read.value;
-  if (read.reason === 'invalid') return undefined;
-  const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
-  const inventory = scanJson(source, options.maxJsonNodes, bytes === source.length, check);
-  if (inventory) inventory.textBytes = bytes;
-  return inventory;
+  if (read.reason === 'invalid') return use(undefined);
+  const inventory = attempt(() => {
+    const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
+    const scanned = scanJson(source, options.maxJsonNodes, bytes === source.length, check);
+    if (scanned) scanned.textBytes = bytes;
+    return scanned;
+  });
+  return use(inventory);
+}
+
+/** What `take` returns, or `undefined` when it fails other than by being asked to stop. */
+function attempt<T>(take: () => T | undefined): T | undefined {
+  try {
+    return take();
+  } catch (error) {
+    if (error instanceof TrimStoppedError) throw error;
+    return undefined;
+  }
 }
 
 function jsonView(
@@ -415,6 +433,56 @@ function textView(
   };
 }
 
+/**
+ * The trim of `result` (`source` without its byte-order mark) once its inventory is known
+ * (`undefined` for a text that is not JSON); `originalBytes` is -1 when not measured yet.
+ */
+function trimWithInventory(
+  result: string,
+  source: string,
+  inventory: JsonInventory | undefined,
+  measuredBytes: number,
+  budget: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+  check: StopCheck,
+): ProcessedResult {
+  let originalBytes = measuredBytes;
+  if (originalBytes < 0) {
+    // The inventory's text is the result without its byte-order marks (3 bytes each).
+    originalBytes =
+      inventory?.textBytes !== undefined
+        ? inventory.textBytes + BOM_BYTES * (result.length - inventory.text.length)
+        : utf8ByteLength(result);
+  }
+  if (inventory && inventory.valueBytes[0]! <= budget) {
+    // Whitespace is not content: the minified document is the whole result.
+    const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
+    return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
+  }
+  if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
+    throw new BudgetTooSmallError({
+      budgetBytes: Number.isNaN(budget) ? 0 : budget,
+      minimumBytes: MIN_TRIM_BUDGET_BYTES,
+      what: 'a structural trim',
+    });
+  }
+  const bodyBudget = budget - noteRoom(originalBytes, budget);
+  try {
+    const structured =
+      inventory && inventory.kind[0] !== NODE_SCALAR
+        ? jsonView(source, inventory, budget, bodyBudget, context, options, check)
+        : undefined;
+    const view =
+      structured ?? textView(source, budget, bodyBudget, originalBytes, context, options, check);
+    return finish(result, originalBytes, budget, view);
+  } catch (error) {
+    if (error instanceof TrimStoppedError) throw error;
+    // A bug must not cost the caller the result: the head cut is always honest and in budget.
+    return headCut(result, originalBytes, budget);
+  }
+}
+
 /** The whole trim: unchanged, minified, or a lossy view with exactly one note. */
 export function trimResult(
   input: string,
@@ -427,7 +495,7 @@ export function trimResult(
   const budget = typeof maxBytes === 'number' ? Math.floor(maxBytes) : Number.NaN;
   // Every UTF-16 unit is at least one UTF-8 byte: a text of more units than the budget cannot
   // fit, and its size can wait for the inventory, which measures it on the way (-1 until then).
-  let originalBytes = result.length > budget ? -1 : utf8ByteLength(result);
+  const originalBytes = result.length > budget ? -1 : utf8ByteLength(result);
   if (originalBytes >= 0 && originalBytes <= budget) {
     return { text: result, metadata: losslessMetadata(result, result) };
   }
@@ -438,51 +506,23 @@ export function trimResult(
     check(1);
     const hasBom = result.startsWith(BOM);
     const source = hasBom ? result.slice(1) : result;
-    let inventory: JsonInventory | undefined;
-    try {
-      inventory = inventoryJson(
-        source,
-        originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
-        options,
-        check,
-      );
-    } catch (error) {
-      if (error instanceof TrimStoppedError) throw error;
-      inventory = undefined;
-    }
-    if (originalBytes < 0) {
-      // The inventory's text is the result without its byte-order marks (3 bytes each).
-      originalBytes =
-        inventory?.textBytes !== undefined
-          ? inventory.textBytes + BOM_BYTES * (result.length - inventory.text.length)
-          : utf8ByteLength(result);
-    }
-    if (inventory && inventory.valueBytes[0]! <= budget) {
-      // Whitespace is not content: the minified document is the whole result.
-      const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
-      return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
-    }
-    if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
-      throw new BudgetTooSmallError({
-        budgetBytes: Number.isNaN(budget) ? 0 : budget,
-        minimumBytes: MIN_TRIM_BUDGET_BYTES,
-        what: 'a structural trim',
-      });
-    }
-    const bodyBudget = budget - noteRoom(originalBytes, budget);
-    try {
-      const structured =
-        inventory && inventory.kind[0] !== NODE_SCALAR
-          ? jsonView(source, inventory, budget, bodyBudget, context, options, check)
-          : undefined;
-      const view =
-        structured ?? textView(source, budget, bodyBudget, originalBytes, context, options, check);
-      return finish(result, originalBytes, budget, view);
-    } catch (error) {
-      if (error instanceof TrimStoppedError) throw error;
-      // A bug must not cost the caller the result: the head cut is always honest and in budget.
-      return headCut(result, originalBytes, budget);
-    }
+    return withJsonInventory(
+      source,
+      originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
+      options,
+      check,
+      (inventory) =>
+        trimWithInventory(
+          result,
+          source,
+          inventory,
+          originalBytes,
+          budget,
+          context,
+          options,
+          check,
+        ),
+    );
   } catch (error) {
     if (!(error instanceof TrimStoppedError)) throw error;
     // Asked to stop: the cheapest honest view, at once.

@@ -405,6 +405,20 @@ describe('withJsonTape word search', () => {
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
+const COLUMNS = [
+  'kind',
+  'parent',
+  'next',
+  'keyStart',
+  'keyBytes',
+  'keyEnd',
+  'start',
+  'end',
+  'valueBytes',
+  'unitBytes',
+  'childIndex',
+] as const;
+
 /**
  * The inventory of `text`'s first `maxValues` records from the lent reader, checked against
  * the tape and against what the columns mean: the tape's offsets and kinds, children walked
@@ -422,6 +436,24 @@ function expectInventoryOf(text: string, maxValues: number): JsonTapeInventory {
       lentTape.records.every((value, i) => value === tape.records[i]),
       'records after the pass',
     );
+    // Borrowed, the same columns are views of the lent memory instead of copies.
+    const borrowed = reader.inventory(maxValues, true);
+    if (inventory && borrowed) {
+      for (const name of COLUMNS) {
+        const copy = inventory[name];
+        const view = borrowed[name];
+        check(
+          view.buffer === lentTape.records.buffer && view.length === copy.length,
+          `borrowed ${name} is a view of the lent memory`,
+        );
+        check(
+          view.every((value, i) => value === copy[i]),
+          `borrowed ${name} equals the copy`,
+        );
+      }
+      check(borrowed.rootBytes === inventory.rootBytes, 'borrowed root bytes');
+      check(borrowed.extraBytes === inventory.extraBytes, 'borrowed extra bytes');
+    } else check(inventory === borrowed, 'borrowed only when copied');
     return inventory;
   });
   if (!lent.ok || lent.value === undefined) throw new Error('no inventory');

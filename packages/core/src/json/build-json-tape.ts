@@ -204,9 +204,16 @@ function fingerprintOf(words: readonly string[]): Uint8Array {
   return tables;
 }
 
-/** A copy of column `k` of the `count`-entry i32 columns `inventory` wrote at `at`. */
-function copyColumn(buffer: ArrayBuffer, at: number, count: number, k: number): Int32Array {
-  return new Int32Array(buffer, at + 4 * count * k, count).slice();
+/** Column `k` of the `count`-entry i32 columns `inventory` wrote at `at`: a copy, or a view. */
+function column(
+  buffer: ArrayBuffer,
+  at: number,
+  count: number,
+  k: number,
+  borrow: boolean,
+): Int32Array {
+  const view = new Int32Array(buffer, at + 4 * count * k, count);
+  return borrow ? view : view.slice();
 }
 
 /**
@@ -244,7 +251,7 @@ class LentTapeReader implements JsonTapeReader {
     return new Int32Array(builder.memory.buffer, out, found);
   }
 
-  inventory(maxValues: number): JsonTapeInventory | undefined {
+  inventory(maxValues: number, borrow = false): JsonTapeInventory | undefined {
     const built = this.built;
     if (!built) throw new Error('the tape was lent only while its reader ran');
     const { builder, tape, recordsAt } = built;
@@ -273,19 +280,20 @@ class LentTapeReader implements JsonTapeReader {
     }
     if (status !== 0) return undefined;
     const header = new Int32Array(buffer, out, 2);
+    const kind = new Uint8Array(buffer, columnsAt + 40 * count, count);
     return {
       count,
-      parent: copyColumn(buffer, columnsAt, count, 0),
-      next: copyColumn(buffer, columnsAt, count, 1),
-      keyStart: copyColumn(buffer, columnsAt, count, 2),
-      keyBytes: copyColumn(buffer, columnsAt, count, 3),
-      keyEnd: copyColumn(buffer, columnsAt, count, 4),
-      start: copyColumn(buffer, columnsAt, count, 5),
-      end: copyColumn(buffer, columnsAt, count, 6),
-      valueBytes: copyColumn(buffer, columnsAt, count, 7),
-      unitBytes: copyColumn(buffer, columnsAt, count, 8),
-      childIndex: copyColumn(buffer, columnsAt, count, 9),
-      kind: new Uint8Array(buffer, columnsAt + 40 * count, count).slice(),
+      parent: column(buffer, columnsAt, count, 0, borrow),
+      next: column(buffer, columnsAt, count, 1, borrow),
+      keyStart: column(buffer, columnsAt, count, 2, borrow),
+      keyBytes: column(buffer, columnsAt, count, 3, borrow),
+      keyEnd: column(buffer, columnsAt, count, 4, borrow),
+      start: column(buffer, columnsAt, count, 5, borrow),
+      end: column(buffer, columnsAt, count, 6, borrow),
+      valueBytes: column(buffer, columnsAt, count, 7, borrow),
+      unitBytes: column(buffer, columnsAt, count, 8, borrow),
+      childIndex: column(buffer, columnsAt, count, 9, borrow),
+      kind: borrow ? kind : kind.slice(),
       rootBytes: header[0]!,
       extraBytes: header[1]!,
     };
@@ -309,7 +317,7 @@ let spareReader: LentTapeReader | undefined = new LentTapeReader();
  * may start in the text for a fraction of a regular-expression search, and computes the tape's
  * inventory (structure and minified sizes) in one pass; it too works only while `read` runs (and
  * the same object may be lent to a later reader, so it must not be kept either), but what its
- * `inventory` returns is the caller's own.
+ * `inventory` returns is the caller's own unless borrowed.
  */
 export function withJsonTape<R>(
   text: string,

@@ -4,7 +4,7 @@ import type { JsonTapeWordSearch } from './json-tape.js';
  * The structure and minified sizes of a tape's first values, as columns: entry `i` describes
  * record `i`. Offsets index the tape's text in UTF-16 units; sizes are UTF-8 bytes of the value
  * written minified (no whitespace outside strings, strings and numbers verbatim). The arrays are
- * the caller's own.
+ * the caller's own, unless borrowed (see `JsonTapeReader.inventory`).
  */
 export interface JsonTapeInventory {
   /** Values described: the first `count` records of the tape. */
@@ -56,6 +56,12 @@ export interface JsonTapeReader extends JsonTapeWordSearch {
    * instead. Every record is still sized into its ancestors and into `rootBytes`. The pass may
    * grow the memory the tape's records are a view of, so read `tape.records` again after it
    * (the lent tape's `records` is updated).
+   *
+   * With `borrow`, the columns are views of that memory rather than copies: valid only while
+   * the reader is lent (the memory is reused for the next text), and they must not be written.
+   * Copying them costs more than the pass itself on a text of few, long values, mostly in the
+   * fresh memory the copies touch; a caller that is done with the inventory before its reader
+   * returns saves that.
    */
-  inventory(maxValues: number): JsonTapeInventory | undefined;
+  inventory(maxValues: number, borrow?: boolean): JsonTapeInventory | undefined;
 }
