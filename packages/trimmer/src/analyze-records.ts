@@ -10,9 +10,11 @@ import {
   jsonSignatures,
   STEP_ITEM,
   STEP_KEY,
+  signatureKey,
   textFingerprint,
 } from './json-signatures.js';
 import { looksOpaque } from './looks-opaque.js';
+import { createProseScratch, proseShare } from './prose-share.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A list of records: the objects that share one signature under arrays or maps. */
@@ -131,6 +133,9 @@ const STATE_WORDS = new Set([
   'ready',
 ]);
 
+/** Words before `code` that make it a state besides the state words (`return_code`, `httpCode`). */
+const CODE_OF = new Set(['return', 'response', 'http', 'rc']);
+
 /** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
 function keyWords(key: string): string[] {
   return key
@@ -139,17 +144,6 @@ function keyWords(key: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0);
-}
-
-/** The text of signature `s`'s key (as written, escapes and all), or '' when it has none. */
-export function signatureKey(
-  inventory: JsonInventory,
-  signatures: JsonSignatures,
-  s: number,
-): string {
-  if (signatures.step[s] !== STEP_KEY) return '';
-  const u = signatures.first[s]!;
-  return inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
 }
 
 /** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
@@ -189,7 +183,16 @@ function keyHints(key: string): KeyHints {
         identityWord = word;
       }
     });
-    hints = { identity, identityWord, state: words.some((word) => STATE_WORDS.has(word)) };
+    // The last word says what a key holds: `exitCode` and `health_status` are states,
+    // `in_reply_to_status_id` and `readyReplicas` are not. A code is one after a word that
+    // says which (`exit`, `status`, `error`, `response`…) or alone, not a `language_code`.
+    const last = words[words.length - 1];
+    const before = words[words.length - 2];
+    const state =
+      last !== undefined &&
+      STATE_WORDS.has(last) &&
+      (last !== 'code' || before === undefined || STATE_WORDS.has(before) || CODE_OF.has(before));
+    hints = { identity, identityWord, state };
     if (cache.size >= KEY_HINTS_MAX) cache.clear();
     cache.set(key, hints);
   }
@@ -213,6 +216,18 @@ function numberAt(text: string, from: number, to: number): number {
   }
   return negative ? -value : value;
 }
+
+/**
+ * Information assumed per UTF-8 byte of a field that reads as prose (in any script: a byte of
+ * Japanese says about what a byte of English does), over at most its first `PROSE_BYTES`: a long
+ * text says more than a short one, but not in proportion (its first sentences say most), so
+ * long ones come later per byte. Above the bits per byte of most short fields, which only tell
+ * records apart: what a message or a post says is what a reader reads the list for.
+ */
+const PROSE_BITS_PER_BYTE = 1;
+const PROSE_BYTES = 320;
+/** A field whose values are shorter than this on average is not read as prose. */
+const PROSE_MIN_UNITS = 16;
 
 /** Bits kept per list a field is nested below its record's, and per key it sits deeper. */
 const NESTED_SHARE = 0.35;
@@ -564,6 +579,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   // value before, capped at what tells the records apart, less for opaque tokens and deep or
   // nested fields. Outside records, a flat guess that fades with depth.
   const bits = new Float32Array(sigCount);
+  const prose = createProseScratch();
   for (let s = 1; s < sigCount; s++) {
     if (ownerOfSig[s]! < 0) {
       bits[s] = UNIQUE_BITS / (1 + sigDepth[s]! / 3);
@@ -578,13 +594,29 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       b = kind[sample] === NODE_OBJECT || kind[sample] === NODE_ARRAY ? 0 : 1;
     } else {
       b = entropy[s]!;
-      const novelty = gathered.novelBytes[s]! / Math.max(1, gathered.sampledBytes[s]!);
-      b *= Math.min(1, Math.max(0.05, novelty));
+      const novelty = Math.min(
+        1,
+        Math.max(0.05, gathered.novelBytes[s]! / Math.max(1, gathered.sampledBytes[s]!)),
+      );
+      b *= novelty;
       if (kind[sample] === NODE_STRING && looksOpaque(text, start[sample]! + 1, end[sample]! - 1)) {
         b *= 0.3;
       }
+      // What tells records apart is capped at log2 of their count; what a message or a post
+      // says is not: its words, new next to the value before, and distinct across records.
+      if (primaryRecords[s]! > 1) b = Math.min(b, Math.log2(primaryRecords[s]!));
+      // Only where a text could say more than the field's values tell (long enough, new
+      // enough) is it read to see whether it is one.
+      const proseBits =
+        PROSE_BITS_PER_BYTE * Math.min(PROSE_BYTES, signatures.bytes[s]! / sigNodes[s]!) * novelty;
+      if (
+        kind[sample] === NODE_STRING &&
+        proseBits > b &&
+        gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]!
+      ) {
+        b = Math.max(b, proseBits * proseShare(inventory, signatures, s, prose));
+      }
     }
-    if (primaryRecords[s]! > 1) b = Math.min(b, Math.log2(primaryRecords[s]!));
     // A record's own fields before those of the lists inside it, shallow before deep.
     b *=
       power(NESTED_POWERS, NESTED_SHARE, nesting[s]!) *
@@ -655,9 +687,13 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         }
       }
       // A state takes few values, each shared by several records (a column that is mostly
-      // null with a few one-off values is not one).
+      // null with a few one-off values is not one), and, unless its key says it is one, not
+      // the same one in nine records of ten: shown for every record, that would say nothing
+      // (the records that differ stand out as anomalies).
       const few = distinct[s]! <= Math.max(3, 0.34 * values[s]!);
-      const repeated = values[s]! - top[s]! >= 2 * (distinct[s]! - 1);
+      const repeated =
+        values[s]! - top[s]! >= 2 * (distinct[s]! - 1) &&
+        (stateLike || top[s]! <= 0.9 * values[s]!);
       if (
         present >= 0.3 &&
         distinct[s]! >= 2 &&

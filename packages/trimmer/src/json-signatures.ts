@@ -323,3 +323,14 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
     depth: t.depths,
   };
 }
+
+/** The text of signature `s`'s key (as written, escapes and all), or '' when it has none. */
+export function signatureKey(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+): string {
+  if (signatures.step[s] !== STEP_KEY) return '';
+  const u = signatures.first[s]!;
+  return inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
+}

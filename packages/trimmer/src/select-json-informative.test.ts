@@ -2,7 +2,7 @@ import { parseRecordCoverage, trailingDisclosureNotes, utf8ByteLength } from '@c
 import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeRecords } from './analyze-records.js';
+import { analyzeRecords, stateLikeKey } from './analyze-records.js';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { scanJson } from './json-inventory.js';
 import { findHits, queryWords, relevanceTerms } from './relevance.js';
@@ -168,6 +168,62 @@ describe('information-first selection: every record named first', () => {
     const kept = JSON.parse(viewBody(view)).rows as Array<{ id: number }>;
     expect(kept.length).toBeGreaterThan(2000);
     expect(kept.map((row) => row.id)).toEqual(rows.slice(0, kept.length).map((row) => row.id));
+  });
+});
+
+describe('information-first selection: what records say before what tells them apart', () => {
+  const WORDS = ['disk', 'latency', 'rose', 'after', 'the', 'deploy', 'queue', 'drained', 'slowly'];
+  /** Posts (each over the size kept as one unit): an id, counters, a date, a URL, an author, a sentence. */
+  function posts(count: number, sentence: (i: number) => string) {
+    return JSON.stringify({
+      posts: Array.from({ length: count }, (_, i) => ({
+        id: 9000 + i,
+        likes: (i * 37) % 101,
+        shares: (i * 13) % 47,
+        replies: (i * 7) % 19,
+        created: `2024-03-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z`,
+        url: `https://social.example.com/api/v2/posts/${9000 + i}/thread?expand=author,media`,
+        author: { id: 500 + (i % 9), handle: `user_${i % 9}`, followers: (i * 53) % 997 },
+        text: sentence(i),
+      })),
+    });
+  }
+  const distinct = (i: number) =>
+    `Post ${i}: ${Array.from({ length: 9 }, (_, k) => WORDS[(i * (k + 3) + k) % WORDS.length]).join(' ')}`;
+
+  it("keeps every post's text before its dates and URLs", () => {
+    const json = posts(40, distinct);
+    const view = trimmer.trim(json, 6_000);
+    expectHonestView(view, json, 6_000);
+    const shown = JSON.parse(viewBody(view)).posts as Array<Record<string, unknown>>;
+    expect(shown.map((post) => post.id)).toEqual(Array.from({ length: 40 }, (_, i) => 9000 + i));
+    expect(shown.every((post, i) => post.text === distinct(i))).toBe(true);
+    // The budget binds: dates and URLs, which tell posts apart, are left out of every record.
+    expect(shown.some((post) => 'created' in post || 'url' in post)).toBe(false);
+  });
+
+  it('ranks a text that repeats across records with the fields that tell them apart', () => {
+    const json = posts(40, () => 'Scheduled maintenance window starts at noon today');
+    const view = trimmer.trim(json, 6_000);
+    const shown = JSON.parse(viewBody(view)).posts as Array<Record<string, unknown>>;
+    expect(shown.filter((post) => 'text' in post).length).toBeLessThan(
+      shown.filter((post) => 'likes' in post).length,
+    );
+  });
+
+  it.each([
+    ['status', true],
+    ['exitCode', true],
+    ['health_status', true],
+    ['status_code', true],
+    ['return_code', true],
+    ['code', true],
+    ['in_reply_to_status_id', false],
+    ['iso_language_code', false],
+    ['readyReplicas', false],
+    ['failureThreshold', false],
+  ])('reads the key %j as a state: %s', (key, state) => {
+    expect(stateLikeKey(key)).toBe(state);
   });
 });
 

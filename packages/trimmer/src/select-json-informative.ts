@@ -1,7 +1,8 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { RecordAnalysis, RecordGroup } from './analyze-records.js';
-import { nodeAt, recordField, signatureKey, stateLikeKey } from './analyze-records.js';
+import { nodeAt, recordField, stateLikeKey } from './analyze-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
+import { signatureKey } from './json-signatures.js';
 import type { RelevanceHits } from './relevance.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import {

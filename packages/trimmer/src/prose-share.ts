@@ -1,0 +1,115 @@
+import type { JsonInventory } from './json-inventory.js';
+import { NODE_STRING } from './json-inventory.js';
+import { type JsonSignatures, signatureKey } from './json-signatures.js';
+import { readsAsProse } from './reads-as-prose.js';
+
+/** Values of a string field looked at to tell whether it reads as prose. */
+const PROSE_SAMPLES = 3;
+/** Values of a prose field compared to tell how many differ. */
+const DISTINCT_SAMPLES = 16;
+
+/** What `proseShare` keeps between the fields of one document. */
+export interface ProseScratch {
+  /** Whether the fields of each key read as prose, as decided so far. */
+  byKey: Map<string, boolean>;
+  fingerprints: Int32Array;
+}
+
+export function createProseScratch(): ProseScratch {
+  return { byKey: new Map(), fingerprints: new Int32Array(DISTINCT_SAMPLES) };
+}
+
+/** Units read from each end of a text to tell it from others of the field (see `distinctShare`). */
+const TEXT_END_UNITS = 12;
+
+/** A fingerprint of `text[from, to)`: its length and up to twelve units from each end. */
+function endsFingerprint(text: string, from: number, to: number): number {
+  let h = Math.imul(0x811c9dc5 ^ (to - from), 0x01000193);
+  const head = Math.min(to, from + TEXT_END_UNITS);
+  for (let i = from; i < head; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(head, to - TEXT_END_UNITS); i < to; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  }
+  return h;
+}
+
+/** Whether most of the first few values of string field `s` read as prose. */
+function readsAsProseField(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+): boolean {
+  const { text, kind, start, end } = inventory;
+  let sampled = 0;
+  let prose = 0;
+  for (
+    let u = signatures.first[s]!;
+    u >= 0 && sampled < PROSE_SAMPLES;
+    u = signatures.nextSame[u]!
+  ) {
+    if (kind[u] !== NODE_STRING) continue;
+    sampled++;
+    if (readsAsProse(text, start[u]! + 1, end[u]! - 1)) prose++;
+  }
+  return sampled > 0 && 2 * prose > sampled;
+}
+
+/**
+ * Whether string field `s` reads as prose, decided once per key in a document (a schema's
+ * thousand `description` fields are one kind of value): `decided` holds the answers so far.
+ */
+function proseKey(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  decided: Map<string, boolean>,
+): boolean {
+  const key = signatureKey(inventory, signatures, s);
+  if (key === '') return readsAsProseField(inventory, signatures, s);
+  let prose = decided.get(key);
+  if (prose === undefined) {
+    prose = readsAsProseField(inventory, signatures, s);
+    decided.set(key, prose);
+  }
+  return prose;
+}
+
+/**
+ * The share of the first values of string field `s` that differ (a post repeated across
+ * records, or a template's first line, says little), told apart by their length and ends.
+ * `seen` is scratch space.
+ */
+function distinctShare(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  seen: Int32Array,
+): number {
+  const { text, kind, start, end } = inventory;
+  const { first, nextSame } = signatures;
+  let strings = 0;
+  let differ = 0;
+  for (let u = first[s]!; u >= 0 && strings < DISTINCT_SAMPLES; u = nextSame[u]!) {
+    if (kind[u] !== NODE_STRING) continue;
+    strings++;
+    const fingerprint = endsFingerprint(text, start[u]! + 1, end[u]! - 1);
+    let k = 0;
+    while (k < differ && seen[k] !== fingerprint) k++;
+    if (k === differ) seen[differ++] = fingerprint;
+  }
+  return strings === 0 ? 0 : differ / strings;
+}
+
+/**
+ * For string field `s`: 0 unless its values read as prose (`readsAsProse`, on the first few;
+ * decided once per key of the document), else the share of its first values that differ.
+ */
+export function proseShare(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  scratch: ProseScratch,
+): number {
+  if (!proseKey(inventory, signatures, s, scratch.byKey)) return 0;
+  return distinctShare(inventory, signatures, s, scratch.fingerprints);
+}

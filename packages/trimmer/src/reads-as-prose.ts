@@ -1,0 +1,71 @@
+import { isLetterOrDigit, isUnspacedScript } from './unicode-class.js';
+
+/** Units of a value looked at. */
+const PROSE_WINDOW = 64;
+/** Spaced text: at least this many words (runs of two letters or more)… */
+const MIN_WORDS = 3;
+/** …with spaces between them… */
+const MIN_SPACES = 2;
+/** …and letters for at least this share of the units that are not spaces. */
+const MIN_LETTER_SHARE = 0.5;
+/** Words after which, with spaces and letters for two units in three, the rest is not read. */
+const SETTLED_WORDS = 4;
+/** Text in a script written without spaces: at least this many of its letters. */
+const MIN_UNSPACED_LETTERS = 4;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+/**
+ * Whether `text[from, to)` (a string's content) reads as words written for people: a message,
+ * a description, a post, in any script. Within its first 64 units, either three words or more
+ * (runs of two letters or more) with spaces between them and letters for at least half of what
+ * is not a space (`Back-off restarting failed container`), or four letters of a script written
+ * without spaces (Han, kana, Hangul, Thai). Dates (`Sat Feb 16 13:40:25 +0000 2013`), URLs and
+ * paths (no spaces), identifiers, hashes and markup (a value opening with `<`) do not.
+ */
+export function readsAsProse(text: string, from: number, to: number): boolean {
+  // Markup (`<a href="…">Twitter for iPhone</a>`) is made of words too.
+  let first = from;
+  while (first < to && text.charCodeAt(first) === 0x20) first++;
+  if (text.charCodeAt(first) === 0x3c) return false;
+  const stop = Math.min(to, from + PROSE_WINDOW);
+  let words = 0;
+  let spaces = 0;
+  let letters = 0;
+  let others = 0;
+  let unspaced = 0;
+  let run = 0;
+  for (let i = from; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    let letter: boolean;
+    if (c < 0x80) {
+      letter = isAsciiLetter(c);
+      if (c === 0x20) spaces++;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      // Astral characters (emoji, rare ideographs) neither make nor break a word.
+      letter = false;
+    } else {
+      letter = isLetterOrDigit(c);
+      if (letter && isUnspacedScript(c)) unspaced++;
+    }
+    if (letter) {
+      letters++;
+      run++;
+      continue;
+    }
+    if (run >= 2) {
+      words++;
+      // Four words with spaces between them and letters for most of the way settle it.
+      if (words >= SETTLED_WORDS && spaces >= MIN_SPACES && letters >= 2 * others) return true;
+    }
+    run = 0;
+    if (c !== 0x20) others++;
+  }
+  if (run >= 2) words++;
+  if (unspaced >= MIN_UNSPACED_LETTERS) return true;
+  return (
+    words >= MIN_WORDS && spaces >= MIN_SPACES && letters >= MIN_LETTER_SHARE * (letters + others)
+  );
+}
