@@ -1,48 +1,9 @@
 import { assertString } from '@compaction/core';
-import { clusterEnds, isCertainBoundary, MERGE_GAP } from './grapheme-segmenter.js';
+import { clusterEnds, isCertainBoundary, walkClusters } from './grapheme-segmenter.js';
+import type { ClusterTally } from './walk-easy-clusters.js';
 
 const SIMPLE_CLASS =
   '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
-const CONTROL_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u2028-\\u202e';
-const EXTEND_CLASS =
-  '\\u0300-\\u036f\\u20d0-\\u20f0\\ufe00-\\ufe0f\\u{1f3fb}-\\u{1f3ff}\\u{e0020}-\\u{e007f}';
-
-/**
- * Cluster shapes whose boundaries need no segmenter: CR LF; an emoji with its modifiers,
- * variation selectors, tags and ZWJ links; a regional-indicator pair; a simple non-control
- * base with combining marks; one simple unit. Between two such tokens no UAX #29 rule joins
- * (none ends in ZWJ or Prepend, none starts with an extending unit, and regional indicators are
- * paired from the start of their run), so a stretch that splits into them exactly is counted
- * token by token; anything else goes to `Intl.Segmenter`.
- */
-const EASY_CLUSTER = new RegExp(
-  `\\r\\n|\\p{Extended_Pictographic}[${EXTEND_CLASS}]*(?:\\u200d\\p{Extended_Pictographic}[${EXTEND_CLASS}]*)*|\\p{Regional_Indicator}{1,2}|(?![${CONTROL_CLASS}])[${SIMPLE_CLASS}][${EXTEND_CLASS}]+|[${SIMPLE_CLASS}]`,
-  'uy',
-);
-
-/** Clusters in `text[from, to)` by `EASY_CLUSTER` tokens, or `undefined` when a unit fits none. */
-function easyCount(text: string, from: number, to: number): number | undefined {
-  let count = 0;
-  let at = from;
-  while (at < to) {
-    EASY_CLUSTER.lastIndex = at;
-    if (!EASY_CLUSTER.test(text)) return undefined;
-    const end = EASY_CLUSTER.lastIndex;
-    if (end > to) return undefined;
-    count++;
-    at = end;
-  }
-  return count;
-}
-
-function segmentCount(text: string, from: number, to: number): number {
-  const easy = easyCount(text, from, to);
-  if (easy !== undefined) return easy;
-  let count = 0;
-  for (const _ of clusterEnds(text, from, to)) count++;
-  return count;
-}
-
 /** A unit outside `SIMPLE_CLASS` (the units `isSimpleUnit` rejects), searched natively. */
 const NON_SIMPLE = new RegExp(`[^${SIMPLE_CLASS}]`, 'g');
 
@@ -60,12 +21,19 @@ function crlfIn(view: string, from: number): number {
 }
 
 /**
+ * Simple units in a row past which the walk hands back to the native search: about where one
+ * search (a call, then well under a nanosecond a unit) costs less than walking them.
+ */
+const NATIVE_RUN = 64;
+
+/**
  * Exact grapheme count of `text[start, end)`, where both ends are grapheme boundaries. Runs of
  * simple units (ASCII, Latin, CJK, punctuation...) are counted without the segmenter (one unit,
- * one grapheme, CR LF aside); only the stretches around other units go through
- * `Intl.Segmenter`. The next complex unit and the next CR LF are found by native searches of
- * the range alone (a slice of it, so no search runs past `end`), each resumed where the last
- * one stopped: the range is read about once, whatever its mix.
+ * one grapheme, CR LF aside), found by native searches for the next complex unit and the next
+ * CR LF in the range alone (a slice of it, so no search runs past `end`), each resumed where
+ * the last one stopped. From a complex unit on, `walkClusters` walks the clusters unit by unit
+ * (the segmenter only where their shape needs it) until the next long simple run. The range is
+ * read about once, whatever its mix.
  */
 function countRange(text: string, start: number, end: number): number {
   const view = start === 0 && end === text.length ? text : text.slice(start, end);
@@ -86,6 +54,7 @@ function countRange(text: string, start: number, end: number): number {
     }
     return found;
   };
+  const tally: ClusterTally = { count: 0, simpleRun: NATIVE_RUN };
   const length = end - start;
   let count = 0;
   let i = 0;
@@ -105,18 +74,9 @@ function countRange(text: string, start: number, end: number): number {
       simpleEnd--;
     }
     count += simpleEnd - i - pairs(i, simpleEnd);
-    let k = j + 1;
-    for (;;) {
-      while (k < length && !isCertainBoundary(text, start + k)) k++;
-      // Dense complex text (emoji, marks) goes to the segmenter in one piece, not one call each.
-      const next = k < length ? nextComplex(k) : length;
-      if (next >= length || next - k >= MERGE_GAP) break;
-      k = next + 1;
-    }
-    count += segmentCount(text, start + simpleEnd, start + k);
-    i = k;
+    i = walkClusters(text, start + simpleEnd, end, false, tally) - start;
   }
-  return count;
+  return count + tally.count;
 }
 
 /**

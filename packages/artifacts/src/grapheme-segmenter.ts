@@ -1,4 +1,5 @@
 import { isSimpleUnit } from './is-simple-unit.js';
+import { type ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -209,6 +210,69 @@ export function firstTrustedBoundary(
 /** Simple runs shorter than this between two complex stretches are segmented with them. */
 export const MERGE_GAP = 48;
 
+/**
+ * Where the segmenter's stretch from `at` (a boundary where `walkEasyClusters` stopped) ends:
+ * at the first `isEasyBoundary` after it, unless the easy walk stops again within `MERGE_GAP`
+ * units of that, so dense complex text goes to the segmenter in one piece, not one call each.
+ */
+function segmenterStretchEnd(text: string, at: number, to: number): number {
+  const probe: ClusterTally = { count: 0 };
+  let from = at + 1;
+  for (;;) {
+    let stop = from;
+    while (stop < to && !isEasyBoundary(text, stop, to)) stop++;
+    if (stop >= to) return to;
+    const reach = Math.min(to, stop + MERGE_GAP);
+    const stopped = walkEasyClusters(text, stop, reach, probe);
+    if (stopped === reach) return stop;
+    from = stopped + 1;
+  }
+}
+
+/**
+ * Walks the grapheme clusters of `text[from, to)`, where `from` is a boundary, adding each to
+ * `tally`, and returns where it stopped: `to`, or the start of a long run of simple units when
+ * `tally.simpleRun` asks for that. Clusters of the shapes `walkEasyClusters` knows are walked
+ * unit by unit; only the stretches around the others go to `Intl.Segmenter`. With `openEnd`,
+ * the text goes on after `to` and the last cluster (which it could extend) is left out;
+ * without, `to` must be a boundary.
+ */
+export function walkClusters(
+  text: string,
+  from: number,
+  to: number,
+  openEnd: boolean,
+  tally: ClusterTally,
+): number {
+  let at = from;
+  while (at < to) {
+    at = walkEasyClusters(text, at, to, tally);
+    if (tally.inSimpleRun) return at;
+    if (at >= to) {
+      // The walk's last cluster ends at `to`, where the text may go on to extend it.
+      if (openEnd) {
+        tally.count--;
+        tally.ends?.pop();
+      }
+      break;
+    }
+    const stop = segmenterStretchEnd(text, at, to);
+    for (const clusterEnd of segmenterClusterEnds(text, at, stop, openEnd && stop === to)) {
+      tally.count++;
+      tally.ends?.push(clusterEnd);
+    }
+    at = stop;
+  }
+  return to;
+}
+
+/** End index of every grapheme cluster in `text[from, to)` (see `walkClusters`). */
+function clusterEndsIn(text: string, from: number, to: number, openEnd: boolean): number[] {
+  const ends: number[] = [];
+  walkClusters(text, from, to, openEnd, { count: 0, ends });
+  return ends;
+}
+
 /** Longest complex stretch handed to the segmenter at once by `clusterEnds`. */
 const REGION_UNITS = 4096;
 
@@ -268,20 +332,17 @@ export function* clusterEnds(
       end = next + 1;
     }
     if (end === to || isCertainBoundary(text, end)) {
-      yield* segmenterClusterEnds(text, start, end, openEnd && end === to);
+      yield* clusterEndsIn(text, start, end, openEnd && end === to);
       start = end;
       continue;
     }
     // No certain boundary within reach: keep every cluster but the last, which may go on.
-    let last = start;
-    for (const clusterEnd of segmenterClusterEnds(text, start, end, true)) {
-      yield clusterEnd;
-      last = clusterEnd;
-    }
-    if (last === start) {
+    const found = clusterEndsIn(text, start, end, true);
+    yield* found;
+    if (found.length === 0) {
       yield* segmenterClusterEnds(text, start, to, openEnd);
       return;
     }
-    start = last;
+    start = found.at(-1)!;
   }
 }

@@ -66,6 +66,80 @@ export const trickyText = (maxPieces = 80): fc.Arbitrary<string> =>
     )
     .map((pieces) => pieces.join(''));
 
+/**
+ * Pieces at the edges of the shapes counted without the segmenter (`walkEasyClusters`): Hangul
+ * jamo and syllables of every type, marks inside and just outside its list, SpacingMark and
+ * Prepend, BMP pictographs with and without ZWJ, modifiers and tags with no emoji, CJK
+ * punctuation, kana voicing marks, supplementary ideographs and symbols, and lone surrogates.
+ */
+export const EDGE_PIECES = [
+  '\u1100',
+  '\u115f',
+  '\ua960',
+  '\u1160',
+  '\ud7b0',
+  '\u11a8',
+  '\ud7fb',
+  '가',
+  '각',
+  '\ud7a3',
+  '\u0483',
+  '\u036f',
+  '\u0370',
+  '\u0903',
+  '\u093f',
+  '\u0e33',
+  '\u0600',
+  '\u200c',
+  '\u200d',
+  '\u2764',
+  '\u2764\ufe0f\u200d🔥',
+  '🏴\u200d\u2620\ufe0f',
+  '👍\u200d\u2713',
+  '👍\u200d\u200d👍',
+  '👍\u0301\u200d👍',
+  'a\u200d👍',
+  '\u2713\u200d👍',
+  '🏽',
+  '\u{e0067}',
+  '\u{e0001}',
+  '、',
+  '。',
+  '「',
+  '\u302a',
+  '\u3099',
+  '\uff9e',
+  '\u00ad',
+  '\u2028',
+  '\u{20000}',
+  '\u{2a6d6}',
+  '\u{1d165}',
+  '\u{1fb00}',
+  '\u{1faff}',
+  '\u{1f000}',
+  '\ud83c',
+  '\udffb',
+  '\ud83c\udde6',
+  '\ud83d',
+  '\r',
+  '\n',
+  'x',
+  '日',
+];
+
+/** Strings of tricky and edge pieces with short runs of anything between them. */
+export const edgeText = (maxPieces = 60): fc.Arbitrary<string> =>
+  fc
+    .array(
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...EDGE_PIECES) },
+        { weight: 2, arbitrary: fc.constantFrom(...TRICKY_PIECES) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+      ),
+      { maxLength: maxPieces },
+    )
+    .map((pieces) => pieces.join(''));
+
 let reference: Intl.Segmenter | undefined;
 
 /** Start indexes of every grapheme cluster plus the end, by `Intl.Segmenter` over the whole text. */
