@@ -323,7 +323,8 @@ export function* clusterEnds(
     start = Math.max(start, runEnd);
     // The stretch ends at a certain boundary, taking in nearby complex units, but stays short
     // so that walking a window costs what the window holds, not what the text holds.
-    const limit = Math.min(to, start + REGION_UNITS);
+    // On a code point, so the walk does not give up on an emoji cut in half by the reach.
+    const limit = start + REGION_UNITS >= to ? to : alignToCodePoint(text, start + REGION_UNITS);
     let end = complex + 1;
     for (;;) {
       while (end < limit && !isCertainBoundary(text, end)) end++;
