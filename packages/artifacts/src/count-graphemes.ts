@@ -3,7 +3,7 @@ import { clusterEnds, isCertainBoundary, walkClusters } from './grapheme-segment
 import type { ClusterTally } from './walk-easy-clusters.js';
 
 const SIMPLE_CLASS =
-  '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
+  '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3000-\\u3029\\u3030-\\u303f\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
 /** A unit outside `SIMPLE_CLASS` (the units `isSimpleUnit` rejects), searched natively. */
 const NON_SIMPLE = new RegExp(`[^${SIMPLE_CLASS}]`, 'g');
 

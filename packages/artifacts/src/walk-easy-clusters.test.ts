@@ -164,7 +164,7 @@ describe('walkEasyClusters', () => {
   });
 
   it('hands CJK, emoji, flags, combining marks and CR LF to no segmenter', () => {
-    const line = '日志 ✓ 处理完成，状态 👩🏽‍💻 café e\u0301 🇯🇵 ❤️‍🔥 가각 — 状态=成功\r\n';
+    const line = '日志 ✓ 处理完成，「状态」。 👩🏽‍💻 café e\u0301 🇯🇵 ❤️‍🔥 가각 — 状态=成功\r\n';
     const text = line.repeat(2000);
     let count = 0;
     let ends: number[] = [];
