@@ -1,6 +1,6 @@
 import { assertString } from '@compaction/core';
 import { clusterEnds, isCertainBoundary, walkClusters } from './grapheme-segmenter.js';
-import type { ClusterTally } from './walk-easy-clusters.js';
+import { ClusterTally } from './walk-easy-clusters.js';
 
 const SIMPLE_CLASS =
   '\\u0000-\\u02ff\\u0370-\\u0482\\u2010-\\u205f\\u2070-\\u20cf\\u2100-\\u2bff\\u3000-\\u3029\\u3030-\\u303f\\u3040-\\u3098\\u30a0-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uff01-\\uff9d';
@@ -54,7 +54,7 @@ function countRange(text: string, start: number, end: number): number {
     }
     return found;
   };
-  const tally: ClusterTally = { count: 0, simpleRun: NATIVE_RUN };
+  const tally = new ClusterTally({ simpleRun: NATIVE_RUN });
   const length = end - start;
   let count = 0;
   let i = 0;

@@ -1,5 +1,5 @@
 import { isSimpleUnit } from './is-simple-unit.js';
-import { type ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
+import { ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -211,12 +211,21 @@ export function firstTrustedBoundary(
 export const MERGE_GAP = 48;
 
 /**
+ * The tally of `segmenterStretchEnd`'s trial walks (their count is not used), kept for good. It
+ * also keeps `ClusterTally`'s hidden class alive: V8 reaches a hidden class only through
+ * transitions it holds weakly, so once the last tally died, a full garbage collection freed the
+ * class and threw away `walkEasyClusters`'s optimised code, and the next count of a long text
+ * ran unoptimised (up to ten times the time on the bench, which collects before each run).
+ */
+const PROBE = new ClusterTally();
+
+/**
  * Where the segmenter's stretch from `at` (a boundary where `walkEasyClusters` stopped) ends:
  * at the first `isEasyBoundary` after it, unless the easy walk stops again within `MERGE_GAP`
  * units of that, so dense complex text goes to the segmenter in one piece, not one call each.
  */
 function segmenterStretchEnd(text: string, at: number, to: number): number {
-  const probe: ClusterTally = { count: 0 };
+  const probe = PROBE;
   let from = at + 1;
   for (;;) {
     let stop = from;
@@ -269,7 +278,7 @@ export function walkClusters(
 /** End index of every grapheme cluster in `text[from, to)` (see `walkClusters`). */
 function clusterEndsIn(text: string, from: number, to: number, openEnd: boolean): number[] {
   const ends: number[] = [];
-  walkClusters(text, from, to, openEnd, { count: 0, ends });
+  walkClusters(text, from, to, openEnd, new ClusterTally({ ends }));
   return ends;
 }
 

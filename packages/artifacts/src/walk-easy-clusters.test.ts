@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countGraphemes } from './count-graphemes.js';
 import { clusterEnds, graphemeSegmenter } from './grapheme-segmenter.js';
 import { edgeText, referenceBoundaries, trickyText } from './test-support/grapheme-arbitraries.js';
-import { type ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
+import { ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
 
 const sorted = (boundaries: Set<number>) => [...boundaries].sort((a, b) => a - b);
 
@@ -14,8 +14,7 @@ function referenceEnds(text: string, from: number, to: number): number[] {
 
 /** The easy walk from 0 to `to` with every end it reports, and where it stopped. */
 function walk(text: string, to = text.length, simpleRun?: number) {
-  const tally: ClusterTally =
-    simpleRun === undefined ? { count: 0, ends: [] } : { count: 0, ends: [], simpleRun };
+  const tally = new ClusterTally(simpleRun === undefined ? { ends: [] } : { ends: [], simpleRun });
   const stop = walkEasyClusters(text, 0, to, tally);
   return { stop, ends: tally.ends!, count: tally.count };
 }

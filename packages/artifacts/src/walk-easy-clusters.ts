@@ -191,19 +191,28 @@ function hangulEnd(kinds: Uint8Array, text: string, at: number, to: number): num
   return end;
 }
 
-/** What a walk has found so far: clusters counted and, when asked for, where each ends. */
-export interface ClusterTally {
+/**
+ * What a walk has found so far: clusters counted and, when asked for, where each ends. A class
+ * with every field set in its constructor, so all tallies share one hidden class, which one
+ * long-lived tally (the segmenter's probe) keeps alive.
+ */
+export class ClusterTally {
   /** Clusters counted. */
-  count: number;
+  count = 0;
   /** End index of each cluster counted, in order, when the caller wants them. */
-  ends?: number[];
+  readonly ends: number[] | undefined;
   /**
    * Stop at the start of a run of at least this many simple units (one cluster each), for a
    * caller that counts such runs faster by native search. Default: never.
    */
-  simpleRun?: number;
+  readonly simpleRun: number;
   /** Set by the walk: true when it stopped for `simpleRun`, false otherwise. */
-  inSimpleRun?: boolean;
+  inSimpleRun = false;
+
+  constructor(options: { ends?: number[]; simpleRun?: number } = {}) {
+    this.ends = options.ends;
+    this.simpleRun = options.simpleRun ?? Number.POSITIVE_INFINITY;
+  }
 }
 
 /**
@@ -227,7 +236,7 @@ export function walkEasyClusters(
 ): number {
   const kinds = unitKinds ?? buildUnitKinds();
   const ends = tally.ends;
-  const simpleRun = tally.simpleRun ?? Number.POSITIVE_INFINITY;
+  const simpleRun = tally.simpleRun;
   tally.inSimpleRun = false;
   let count = 0;
   let at = from;
