@@ -1,24 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clusterEnds, graphemeSegmenter } from './grapheme-segmenter.js';
+import { clusterEnds } from './grapheme-segmenter.js';
 import { referenceBoundaries } from './test-support/grapheme-arbitraries.js';
-
-/** Counts the units handed to the shared segmenter while `run` runs (work, never time). */
-function segmentedUnits(run: () => void): number {
-  const segmenter = graphemeSegmenter();
-  const segment = segmenter.segment;
-  let units = 0;
-  segmenter.segment = (input: string) => {
-    units += input.length;
-    return segment.call(segmenter, input);
-  };
-  try {
-    run();
-  } finally {
-    segmenter.segment = segment;
-  }
-  return units;
-}
+import { segmentedUnits } from './test-support/segmented-units.js';
 
 const reference = (text: string) =>
   [...referenceBoundaries(text)].filter((b) => b > 0).sort((a, b) => a - b);

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countGraphemes } from './count-graphemes.js';
-import { clusterEnds, graphemeSegmenter } from './grapheme-segmenter.js';
+import { clusterEnds } from './grapheme-segmenter.js';
 import { edgeText, referenceBoundaries, trickyText } from './test-support/grapheme-arbitraries.js';
+import { segmentedUnits } from './test-support/segmented-units.js';
 import { ClusterTally, isEasyBoundary, walkEasyClusters } from './walk-easy-clusters.js';
 
 const sorted = (boundaries: Set<number>) => [...boundaries].sort((a, b) => a - b);
@@ -17,23 +18,6 @@ function walk(text: string, to = text.length, simpleRun?: number) {
   const tally = new ClusterTally(simpleRun === undefined ? { ends: [] } : { ends: [], simpleRun });
   const stop = walkEasyClusters(text, 0, to, tally);
   return { stop, ends: tally.ends!, count: tally.count };
-}
-
-/** Counts the units handed to the shared segmenter while `run` runs (work, never time). */
-function segmentedUnits(run: () => void): number {
-  const segmenter = graphemeSegmenter();
-  const segment = segmenter.segment;
-  let units = 0;
-  segmenter.segment = (input: string) => {
-    units += input.length;
-    return segment.call(segmenter, input);
-  };
-  try {
-    run();
-  } finally {
-    segmenter.segment = segment;
-  }
-  return units;
 }
 
 /** Every text of `pieces` joined `length` at a time, in every order. */
