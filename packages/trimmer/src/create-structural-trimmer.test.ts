@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
 import {
   BudgetTooSmallError,
   InvalidArgumentError,
@@ -64,6 +65,36 @@ describe('createStructuralTrimmer: JSON path', () => {
     );
     expect(fieldsTotal).toBe(2 + 2 + 400 * 5);
     for (const item of body.items) expect(Object.keys(item).length).toBeGreaterThan(0);
+  });
+
+  it('writes records kept whole from pretty JSON exactly as their minified source', () => {
+    const items = Array.from({ length: 80 }, (_, i) => ({
+      name: `job ${i}`,
+      state: i === 57 ? 'failed' : 'ok',
+      raw: i,
+      empty: {},
+      none: [],
+      nested: { tags: ['a b', 'c\t"d"'], deep: [{ x: [] }, {}] },
+      note: ' spaced  out : text , here ',
+    }));
+    // A number text that JSON.stringify would not write: it must come out as written.
+    const pretty = JSON.stringify({ items }, null, 2).replace('"raw": 57,', '"raw": 57.0,');
+    const minified = (i: number) => {
+      const text = JSON.stringify(items[i]);
+      return i === 57 ? text.replace('"raw":57,', '"raw":57.0,') : text;
+    };
+    for (const budget of [3000, 6000]) {
+      const view = trimmer.trim(pretty, budget, { userQuery: 'which job failed?' });
+      expectHonestView(view, pretty, budget);
+      const body = viewBody(view);
+      expect(body).toContain(minified(57));
+      const kept = JSON.parse(body).items as Array<{ name: string }>;
+      const whole = kept
+        .map((record) => Number(record.name.slice(4)))
+        .filter((i, k) => isDeepStrictEqual(kept[k], JSON.parse(minified(i))));
+      for (const i of whole) expect(body).toContain(minified(i));
+      if (budget === 6000) expect(whole.length).toBeGreaterThan(10);
+    }
   });
 
   it('breadth-first (seed 002 §4): fills a top-level array from its head', () => {

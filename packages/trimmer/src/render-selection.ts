@@ -1,11 +1,5 @@
 import { utf8ByteLength } from '@compaction/core';
-import {
-  type JsonInventory,
-  minifyRange,
-  NODE_ARRAY,
-  NODE_OBJECT,
-  unitStart,
-} from './json-inventory.js';
+import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, unitStart } from './json-inventory.js';
 import { type RelevanceHits, rangeScore } from './relevance.js';
 import { CUT, cutStringContent, ELLIPSIS, WHOLE } from './selection-ledger.js';
 import type { StopCheck } from './stop-check.js';
@@ -61,6 +55,7 @@ export function renderSelection(
     stackNext: [],
     stackOrder: [],
     stackFirst: [],
+    wholeOpen: [],
   };
   let visited = 0;
   open(r, 0);
@@ -136,6 +131,8 @@ interface Render {
   stackNext: number[];
   stackOrder: Array<number[] | undefined>;
   stackFirst: boolean[];
+  /** Scratch for `emitWhole`: the containers it has open. */
+  wholeOpen: number[];
 }
 
 /**
@@ -188,7 +185,7 @@ function pushKey(r: Render, u: number): void {
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
   const { inventory, state } = r;
-  const { text, kind, next, start, end, valueBytes } = inventory;
+  const { kind, next, start, end } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
   if (current === WHOLE) {
@@ -198,10 +195,7 @@ function open(r: Render, u: number): void {
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
       emitRange(r, start[u]!, end[u]!);
-    } else if (valueBytes[u] === 2) {
-      emitChar(r, k === NODE_OBJECT ? 0x7b : 0x5b);
-      emitChar(r, k === NODE_OBJECT ? 0x7d : 0x5d);
-    } else emitString(r, minifyRange(text, start[u]!, end[u]!));
+    } else emitWhole(r, u);
     return;
   }
   if (current === CUT) {
@@ -233,6 +227,43 @@ function open(r: Render, u: number): void {
   r.stackNext.push(order ? 0 : u + 1);
   r.stackOrder.push(order);
   r.stackFirst.push(true);
+}
+
+/**
+ * Writes container `u` (its key already written) minified, from a source that is not: node by
+ * node, each key, value and bracket as source text and the punctuation between them, so no
+ * character inside a string or a run of indentation is read. Pieces that touch in the source
+ * (a key and its colon, a value and its comma) join into one run as `emitRange` does.
+ */
+function emitWhole(r: Render, u: number): void {
+  const { kind, next, parent, start, end, keyStart, keyEnd } = r.inventory;
+  const open = r.wholeOpen;
+  open.length = 0;
+  emitRange(r, start[u]!, start[u]! + 1);
+  open.push(u);
+  const stop = next[u]!;
+  for (let c = u + 1; c < stop; c++) {
+    let top = open[open.length - 1]!;
+    while (next[top]! <= c) {
+      emitRange(r, end[top]! - 1, end[top]!);
+      open.pop();
+      top = open[open.length - 1]!;
+    }
+    if (c !== parent[c]! + 1) emitChar(r, 0x2c);
+    if (keyStart[c]! >= 0) {
+      emitRange(r, keyStart[c]!, keyEnd[c]!);
+      emitChar(r, 0x3a);
+    }
+    const k = kind[c];
+    if (k === NODE_OBJECT || k === NODE_ARRAY) {
+      emitRange(r, start[c]!, start[c]! + 1);
+      open.push(c);
+    } else emitRange(r, start[c]!, end[c]!);
+  }
+  while (open.length > 0) {
+    const top = open.pop()!;
+    emitRange(r, end[top]! - 1, end[top]!);
+  }
 }
 
 /** A root string value `text` (quotes included) cut inside to `budget` bytes, still valid JSON. */
