@@ -116,6 +116,22 @@ describe('createStructuralTrimmer: JSON path', () => {
     expect(view.metadata.fieldsTotal).toBe(5001);
   });
 
+  it('writes a container kept whole in full when it runs past maxJsonNodes', () => {
+    const list = Array.from({ length: 200 }, (_, i) => i);
+    const doc = { meta: { list }, pad: 'x'.repeat(4000), more: list.map((i) => ({ i })) };
+    for (const input of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
+      for (const maxJsonNodes of [5, 20, 150]) {
+        const view = createStructuralTrimmer({ maxJsonNodes, selection: 'breadth-first' }).trim(
+          input,
+          3000,
+        );
+        expectHonestView(view, input, 3000);
+        // Breadth-first keeps the list whole: all of it, not the items the inventory recorded.
+        expect(JSON.parse(viewBody(view)).meta.list).toEqual(list);
+      }
+    }
+  });
+
   it('reports a severe reduction below 5% kept', () => {
     const input = JSON.stringify(records(3000));
     const view = trimmer.trim(input, 2048);

@@ -1,5 +1,11 @@
 import { utf8ByteLength } from '@compaction/core';
-import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, unitStart } from './json-inventory.js';
+import {
+  type JsonInventory,
+  minifyRange,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  unitStart,
+} from './json-inventory.js';
 import { type RelevanceHits, rangeScore } from './relevance.js';
 import { CUT, cutStringContent, ELLIPSIS, WHOLE } from './selection-ledger.js';
 import type { StopCheck } from './stop-check.js';
@@ -56,6 +62,7 @@ export function renderSelection(
     stackOrder: [],
     stackFirst: [],
     wholeOpen: [],
+    extraBytes: 0,
   };
   let visited = 0;
   open(r, 0);
@@ -102,7 +109,7 @@ export function renderSelection(
   const body = r.out.join('');
   return {
     body,
-    bodyBytes: utf8ByteLength(body),
+    bodyBytes: body.length + r.extraBytes,
     unitsKept: r.unitsKept,
     unitsTotal: inventory.totalValues,
     cutShort: r.cutShort,
@@ -133,6 +140,14 @@ interface Render {
   stackFirst: boolean[];
   /** Scratch for `emitWhole`: the containers it has open. */
   wholeOpen: number[];
+  /**
+   * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
+   * each key and value adds what the inventory measured of it (its bytes less its units), the
+   * pieces that are not source text their own. Characters beyond ASCII sit only inside strings,
+   * and no two strings' contents touch in the body (quotes, an ellipsis or punctuation always
+   * stand between), so the pieces' sizes add up.
+   */
+  extraBytes: number;
 }
 
 /**
@@ -166,6 +181,7 @@ function emitChar(r: Render, code: number): void {
 function emitString(r: Render, piece: string): void {
   flushRun(r);
   r.out.push(piece);
+  r.extraBytes += utf8ByteLength(piece) - piece.length;
 }
 
 function flushRun(r: Render): void {
@@ -175,9 +191,10 @@ function flushRun(r: Render): void {
 }
 
 function pushKey(r: Render, u: number): void {
-  const { keyStart, keyEnd } = r.inventory;
+  const { keyStart, keyEnd, keyBytes } = r.inventory;
   if (keyStart[u]! >= 0) {
     emitRange(r, keyStart[u]!, keyEnd[u]!);
+    r.extraBytes += keyBytes[u]! - (keyEnd[u]! - keyStart[u]!);
     emitChar(r, 0x3a);
   }
 }
@@ -185,7 +202,7 @@ function pushKey(r: Render, u: number): void {
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
   const { inventory, state } = r;
-  const { kind, next, start, end } = inventory;
+  const { kind, next, start, end, valueBytes } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
   if (current === WHOLE) {
@@ -194,7 +211,12 @@ function open(r: Render, u: number): void {
     // written `{ }` included).
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
+      // Minified, a value's text is its minified bytes.
       emitRange(r, start[u]!, end[u]!);
+      r.extraBytes += valueBytes[u]! - (end[u]! - start[u]!);
+    } else if (inventory.truncated && next[u]! >= inventory.count) {
+      // Its subtree runs past the nodes the inventory recorded: only its text has all of it.
+      emitString(r, minifyRange(inventory.text, start[u]!, end[u]!));
     } else emitWhole(r, u);
     return;
   }
@@ -202,7 +224,9 @@ function open(r: Render, u: number): void {
     r.cutShort++;
     pushKey(r, u);
     const from = start[u]! + 1;
-    emitRange(r, from - 1, from + r.cutLength.get(u)!);
+    const to = from + r.cutLength.get(u)!;
+    emitRange(r, from - 1, to);
+    r.extraBytes += utf8ByteLength(inventory.text.slice(from, to)) - (to - from);
     emitString(r, `${ELLIPSIS}"`);
     return;
   }
@@ -236,7 +260,7 @@ function open(r: Render, u: number): void {
  * (a key and its colon, a value and its comma) join into one run as `emitRange` does.
  */
 function emitWhole(r: Render, u: number): void {
-  const { kind, next, parent, start, end, keyStart, keyEnd } = r.inventory;
+  const { kind, next, parent, start, end, keyStart, keyEnd, keyBytes, valueBytes } = r.inventory;
   const open = r.wholeOpen;
   open.length = 0;
   emitRange(r, start[u]!, start[u]! + 1);
@@ -252,13 +276,17 @@ function emitWhole(r: Render, u: number): void {
     if (c !== parent[c]! + 1) emitChar(r, 0x2c);
     if (keyStart[c]! >= 0) {
       emitRange(r, keyStart[c]!, keyEnd[c]!);
+      r.extraBytes += keyBytes[c]! - (keyEnd[c]! - keyStart[c]!);
       emitChar(r, 0x3a);
     }
     const k = kind[c];
     if (k === NODE_OBJECT || k === NODE_ARRAY) {
       emitRange(r, start[c]!, start[c]! + 1);
       open.push(c);
-    } else emitRange(r, start[c]!, end[c]!);
+    } else {
+      emitRange(r, start[c]!, end[c]!);
+      r.extraBytes += valueBytes[c]! - (end[c]! - start[c]!);
+    }
   }
   while (open.length > 0) {
     const top = open.pop()!;
