@@ -451,14 +451,16 @@ function columns(
           ? 1
           : 0;
     }
-    const p = c / values[s]!;
-    entropy[s]! -= p * Math.log2(p);
+    // Summed as c·log2 c for now, 0 for a value seen once (most of them): see below.
+    if (c > 1) entropy[s]! += c * Math.log2(c);
   }
+  // -Σ p·log2 p over the values, p = c / n, is (Σc·log2 n - Σc·log2 c) / n; each long value
+  // counts as distinct, once (c = 1).
   for (let s = 1; s < sigCount; s++) {
-    const n = unhashed[s]!;
+    const n = values[s]!;
     if (n === 0) continue;
-    if (top[s] === 0) top[s] = 1;
-    entropy[s]! += (n / values[s]!) * Math.log2(values[s]!);
+    if (top[s] === 0 && unhashed[s]! > 0) top[s] = 1;
+    entropy[s] = Math.max(0, Math.log2(n) - entropy[s]! / n);
   }
   return {
     groups,
