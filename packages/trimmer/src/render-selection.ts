@@ -190,6 +190,13 @@ function flushRun(r: Render): void {
   r.runTo = 0;
 }
 
+/** Writes the text of `u`'s value, whose bytes the inventory measured (a leaf, or any value of a minified source). */
+function emitValue(r: Render, u: number): void {
+  const { start, end, valueBytes } = r.inventory;
+  emitRange(r, start[u]!, end[u]!);
+  r.extraBytes += valueBytes[u]! - (end[u]! - start[u]!);
+}
+
 function pushKey(r: Render, u: number): void {
   const { keyStart, keyEnd, keyBytes } = r.inventory;
   if (keyStart[u]! >= 0) {
@@ -202,7 +209,7 @@ function pushKey(r: Render, u: number): void {
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
   const { inventory, state } = r;
-  const { kind, next, start, end, valueBytes } = inventory;
+  const { kind, next, start, end } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
   if (current === WHOLE) {
@@ -211,9 +218,7 @@ function open(r: Render, u: number): void {
     // written `{ }` included).
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
-      // Minified, a value's text is its minified bytes.
-      emitRange(r, start[u]!, end[u]!);
-      r.extraBytes += valueBytes[u]! - (end[u]! - start[u]!);
+      emitValue(r, u);
     } else if (inventory.truncated && next[u]! >= inventory.count) {
       // Its subtree runs past the nodes the inventory recorded: only its text has all of it.
       emitString(r, minifyRange(inventory.text, start[u]!, end[u]!));
@@ -260,7 +265,7 @@ function open(r: Render, u: number): void {
  * (a key and its colon, a value and its comma) join into one run as `emitRange` does.
  */
 function emitWhole(r: Render, u: number): void {
-  const { kind, next, parent, start, end, keyStart, keyEnd, keyBytes, valueBytes } = r.inventory;
+  const { kind, next, parent, start, end } = r.inventory;
   const open = r.wholeOpen;
   open.length = 0;
   emitRange(r, start[u]!, start[u]! + 1);
@@ -274,19 +279,12 @@ function emitWhole(r: Render, u: number): void {
       top = open[open.length - 1]!;
     }
     if (c !== parent[c]! + 1) emitChar(r, 0x2c);
-    if (keyStart[c]! >= 0) {
-      emitRange(r, keyStart[c]!, keyEnd[c]!);
-      r.extraBytes += keyBytes[c]! - (keyEnd[c]! - keyStart[c]!);
-      emitChar(r, 0x3a);
-    }
+    pushKey(r, c);
     const k = kind[c];
     if (k === NODE_OBJECT || k === NODE_ARRAY) {
       emitRange(r, start[c]!, start[c]! + 1);
       open.push(c);
-    } else {
-      emitRange(r, start[c]!, end[c]!);
-      r.extraBytes += valueBytes[c]! - (end[c]! - start[c]!);
-    }
+    } else emitValue(r, c);
   }
   while (open.length > 0) {
     const top = open.pop()!;
