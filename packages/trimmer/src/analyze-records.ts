@@ -1,3 +1,4 @@
+import { TEXT_HASH_UNITS } from '@compaction/core';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -11,7 +12,6 @@ import {
   STEP_ITEM,
   STEP_KEY,
   signatureKey,
-  textFingerprint,
 } from './json-signatures.js';
 import { looksOpaque } from './looks-opaque.js';
 import { createProseScratch, proseShare } from './prose-share.js';
@@ -78,8 +78,11 @@ export interface RecordAnalysis {
 }
 
 const STATES_PER_RECORD = 2;
-/** Values up to this many UTF-16 units are told apart exactly; longer ones count as distinct. */
-const HASHED_VALUE = 48;
+/**
+ * Values up to this many UTF-16 units, all of which their hash in the inventory reads, are told
+ * apart by it (but for chance); longer ones count as distinct.
+ */
+const HASHED_VALUE = TEXT_HASH_UNITS;
 /** Prefixes compared for redundancy with the previous value of the same field. */
 const NOVELTY_PREFIX = 48;
 /** Values of each field compared for redundancy. */
@@ -285,7 +288,17 @@ function columns(
   signatures: JsonSignatures,
   check: StopCheck | undefined,
 ): Columns {
-  const { text, count, kind, parent, next, start, end, unitBytes: nodeBytes } = inventory;
+  const {
+    text,
+    count,
+    kind,
+    parent,
+    next,
+    start,
+    end,
+    valueHash,
+    unitBytes: nodeBytes,
+  } = inventory;
   const sigOf = signatures.of;
   const sigCount = signatures.count;
   const { step, nodes: sigNodes, objects: sigObjects } = signatures;
@@ -366,7 +379,7 @@ function columns(
       distinct[s]!++;
       unhashed[s]!++;
     } else {
-      let h = Math.imul(textFingerprint(text, from, to) ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
+      let h = Math.imul(valueHash[u]! ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
       h = (h ^ (h >>> 15) ^ k) | 0;
       let slot = h & mask;
       let entry = -1;

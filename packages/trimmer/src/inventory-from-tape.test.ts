@@ -17,6 +17,8 @@ const COLUMNS = [
   'valueBytes',
   'unitBytes',
   'childIndex',
+  'keyHash',
+  'valueHash',
 ] as const;
 
 /** The first difference between two inventories, or undefined when they agree field for field. */

@@ -27,6 +27,7 @@ import {
   NODE_STRING,
 } from './json-inventory.js';
 import type { StopCheck } from './stop-check.js';
+import { textHashColumns } from './text-hash-columns.js';
 
 /**
  * UTF-8 bytes beyond one per UTF-16 unit in `text[from, to)`: 1 for U+0080–U+07FF, 2 for the
@@ -245,6 +246,7 @@ function inventoryInJavaScript(
     valueBytes,
     unitBytes,
     childIndex: childIndexes,
+    ...textHashColumns(text, count, kinds, keyStarts, keyEnds, starts, ends),
     rootBytes,
     extraBytes: extraTotal,
   };
@@ -313,6 +315,8 @@ export function inventoryFromTape(
     valueBytes: columns.valueBytes,
     unitBytes: columns.unitBytes,
     childIndex: columns.childIndex,
+    keyHash: columns.keyHash,
+    valueHash: columns.valueHash,
     errorAt,
     errorWord,
   };

@@ -1,6 +1,7 @@
 import type { JsonTapeWordSearch } from '@compaction/core';
 import { ERROR_WORDS } from './relevance.js';
 import type { StopCheck } from './stop-check.js';
+import { textHashColumns } from './text-hash-columns.js';
 
 /** Node kinds of a `JsonInventory`. */
 export const NODE_OBJECT = 1;
@@ -46,6 +47,10 @@ export interface JsonInventory {
   unitBytes: Int32Array;
   /** Position among the parent's children. */
   childIndex: Int32Array;
+  /** `textHash` of a member's key between its quotes; 0 for items and the root. */
+  keyHash: Int32Array;
+  /** `textHash` of a scalar's text (a string's between its quotes); 0 for containers. */
+  valueHash: Int32Array;
   /** Offsets of error-like words inside strings, in text order. */
   errorAt: number[];
   /** Index into `ERROR_WORDS` of each. */
@@ -723,6 +728,7 @@ export function scanJson(
   if (expect !== EXPECT_END) return undefined;
 
   return {
+    ...textHashColumns(text, count, kinds, keyStarts, keyEnds, starts, ends),
     text,
     count,
     totalValues,

@@ -85,43 +85,6 @@ function childStepOf(inventory: JsonInventory, u: number): number {
 }
 
 /**
- * A fingerprint of the text `text[from, to)`: its length and every character of a text up to
- * 64 characters long; of a longer one, the first and last sixteen and sixteen spread between.
- * Exact for the short texts that states and names are; long texts that differ only between
- * the sampled places share it. Reading a bounded number of characters keeps a pass over every
- * key and value of a document well below the cost of parsing it.
- */
-export function textFingerprint(text: string, from: number, to: number): number {
-  const length = to - from;
-  let h = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-  if (length <= 64) {
-    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return h;
-  }
-  for (let i = from; i < from + 16; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  const stride = (length - 32) / 17;
-  for (let k = 1; k <= 16; k++) {
-    h = Math.imul(h ^ text.charCodeAt(from + 16 + Math.floor(k * stride)), 0x01000193);
-  }
-  for (let i = to - 16; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
-}
-
-/** Whether two keys agree on their length and first and last characters. */
-function keysAlign(inventory: JsonInventory, a: number, b: number): boolean {
-  const { text, keyStart, keyEnd } = inventory;
-  const aEnd = keyEnd[a]!;
-  const bEnd = keyEnd[b]!;
-  const aStart = keyStart[a]!;
-  const bStart = keyStart[b]!;
-  return (
-    aEnd - aStart === bEnd - bStart &&
-    text.charCodeAt(aStart + 1) === text.charCodeAt(bStart + 1) &&
-    text.charCodeAt(aEnd - 2) === text.charCodeAt(bEnd - 2)
-  );
-}
-
-/**
  * The signatures found so far, as growing columns, and the hash table that finds them (slots
  * hold a signature + 1, 0 when empty). Plain functions work on it, not closures: closures made
  * per call get their own optimised code, compiled again on every call.
@@ -205,14 +168,14 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
 /**
  * The signatures of `inventory` in one linear pass. A member's key is first compared with the
  * key at the same place in the previous object of the same signature (the records of a list
- * mostly repeat their keys in order: two characters and a length decide); failing that, it is
- * looked up by its fingerprint. Keys that differ only between the sampled characters of their
- * fingerprint may share a signature: that costs the statistics a little, never the output,
- * which never depends on signatures for its validity. `check` is called every few thousand
- * nodes and may throw to stop the pass.
+ * mostly repeat their keys in order), failing that looked up, both by the key's hash from the
+ * inventory (`textHash`: every character of a key up to 48 long). Keys whose hashes agree by
+ * chance, or longer keys that differ only between the characters hashed, share a signature:
+ * that costs the statistics a little, never the output, which never depends on signatures for
+ * its validity. `check` is called every few thousand nodes and may throw to stop the pass.
  */
 export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): JsonSignatures {
-  const { text, count, kind, parent, next, keyStart, keyEnd, childIndex, unitBytes } = inventory;
+  const { count, kind, parent, next, keyHash, childIndex, unitBytes } = inventory;
   const of = new Int32Array(count);
   const nextSame = new Int32Array(count).fill(-1);
   const childStep = new Uint8Array(count);
@@ -243,7 +206,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
         parent[candidate] === previous[p] &&
         t.steps[of[candidate]!] === step &&
         (step === STEP_KEY
-          ? keysAlign(inventory, candidate, u)
+          ? keyHash[candidate] === keyHash[u]
           : childIndex[candidate] === childIndex[u])
       ) {
         s = of[candidate]!;
@@ -255,7 +218,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
     }
     if (s < 0) {
       let tag: number;
-      if (step === STEP_KEY) tag = textFingerprint(text, keyStart[u]! + 1, keyEnd[u]! - 1);
+      if (step === STEP_KEY) tag = keyHash[u]!;
       else if (step === STEP_INDEX) tag = childIndex[u]! + 1;
       else tag = 0x5bd1e995;
       let h = Math.imul(tag ^ Math.imul(ps + 1, 0x9e3779b1), 0x85ebca6b);

@@ -27,6 +27,7 @@ import {
 } from './json-tape.js';
 import type { JsonTapeInventory } from './json-tape-reader.js';
 import { jsonPair, rawStringLiteral } from './test-support/json-text-arbitraries.js';
+import { textHash } from './text-hash.js';
 
 const field = (tape: JsonTape, record: number, offset: number) =>
   tape.records[record * TAPE_STRIDE + offset]!;
@@ -417,6 +418,8 @@ const COLUMNS = [
   'valueBytes',
   'unitBytes',
   'childIndex',
+  'keyHash',
+  'valueHash',
 ] as const;
 
 /**
@@ -476,6 +479,8 @@ function expectInventoryOf(text: string, maxValues: number): JsonTapeInventory {
     check(inventory.keyStart[i] === keyStart && inventory.keyEnd[i] === keyEnd, `key ${i}`);
     const keyBytes = keyStart < 0 ? 0 : utf8(text.slice(keyStart, keyEnd));
     check(inventory.keyBytes[i] === keyBytes, `key bytes ${i}`);
+    const keyHash = keyStart < 0 ? 0 : textHash(text, keyStart + 1, keyEnd - 1);
+    check(inventory.keyHash[i] === keyHash, `key hash ${i}`);
     const valueBytes = inventory.valueBytes[i]!;
     const unit = keyBytes > 0 ? keyBytes + 1 + valueBytes : valueBytes;
     check(inventory.unitBytes[i] === unit, `unit bytes ${i}`);
@@ -485,10 +490,16 @@ function expectInventoryOf(text: string, maxValues: number): JsonTapeInventory {
     check(inventory.childIndex[i] === position, `child index ${i}`);
     children.set(parent, position + 1);
     if (kind !== TAPE_OBJECT && kind !== TAPE_ARRAY) {
-      const bytes = utf8(text.slice(field(tape, i, TAPE_START), field(tape, i, TAPE_END)));
-      check(valueBytes === bytes, `value bytes ${i}`);
+      const from = field(tape, i, TAPE_START);
+      const to = field(tape, i, TAPE_END);
+      check(valueBytes === utf8(text.slice(from, to)), `value bytes ${i}`);
+      // A string's text between its quotes, another scalar's whole token.
+      const valueHash =
+        kind === TAPE_STRING ? textHash(text, from + 1, to - 1) : textHash(text, from, to);
+      check(inventory.valueHash[i] === valueHash, `value hash ${i}`);
       continue;
     }
+    check(inventory.valueHash[i] === 0, `container hash ${i}`);
     const next = field(tape, i, TAPE_NEXT);
     // Only a container whose subtree is all described can be summed here.
     if (next > count) continue;
@@ -544,6 +555,16 @@ describe('withJsonTape inventory', () => {
           expect(expectInventoryOf(text, maxValues).rootBytes).toBe(utf8(text));
         },
       ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('hashes keys and values as textHash does, short and past its 48 units (property)', () => {
+    const text = fc.array(unit, { minLength: 0, maxLength: 70 }).map((units) => units.join(''));
+    fc.assert(
+      fc.property(text, text, fc.integer({ min: 0, max: 9 }), (key, value, pad) => {
+        expectInventoryOf(`{"${'p'.repeat(pad)}":-0.5e7,"${key}":"${value}","${value}":[true]}`, 9);
+      }),
       { numRuns: 1000 },
     );
   });

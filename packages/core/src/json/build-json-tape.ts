@@ -42,8 +42,8 @@ const CANDIDATE_BATCH = 1024;
 const SCRATCH_BYTES = FINGERPRINT_BYTES + 4 * CANDIDATE_BATCH;
 /** Before the columns `inventory` writes: the root's bytes, the extra bytes, padding. */
 const INVENTORY_HEADER_BYTES = 16;
-/** Bytes per value of the columns `inventory` writes: ten i32 columns and the kinds. */
-const INVENTORY_VALUE_BYTES = 41;
+/** Bytes per value of the columns `inventory` writes: twelve i32 columns and the kinds. */
+const INVENTORY_VALUE_BYTES = 49;
 /** Bytes per open container on the stack `inventory` keeps past its columns. */
 const INVENTORY_FRAME_BYTES = 20;
 /** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */
@@ -280,7 +280,7 @@ class LentTapeReader implements JsonTapeReader {
     }
     if (status !== 0) return undefined;
     const header = new Int32Array(buffer, out, 2);
-    const kind = new Uint8Array(buffer, columnsAt + 40 * count, count);
+    const kind = new Uint8Array(buffer, columnsAt + 48 * count, count);
     return {
       count,
       parent: column(buffer, columnsAt, count, 0, borrow),
@@ -293,6 +293,8 @@ class LentTapeReader implements JsonTapeReader {
       valueBytes: column(buffer, columnsAt, count, 7, borrow),
       unitBytes: column(buffer, columnsAt, count, 8, borrow),
       childIndex: column(buffer, columnsAt, count, 9, borrow),
+      keyHash: column(buffer, columnsAt, count, 10, borrow),
+      valueHash: column(buffer, columnsAt, count, 11, borrow),
       kind: borrow ? kind : kind.slice(),
       rootBytes: header[0]!,
       extraBytes: header[1]!,

@@ -37,6 +37,13 @@ export interface JsonTapeInventory {
   readonly unitBytes: Int32Array;
   /** Position among the parent's children, from 0. */
   readonly childIndex: Int32Array;
+  /** For an object member, `textHash` of its key between the quotes; 0 otherwise. */
+  readonly keyHash: Int32Array;
+  /**
+   * For a scalar, `textHash` of its text (a string's between its quotes, escapes as written);
+   * 0 for a container.
+   */
+  readonly valueHash: Int32Array;
   /** Minified UTF-8 bytes of the whole document (every record, described or not). */
   readonly rootBytes: number;
   /**

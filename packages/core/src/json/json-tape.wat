@@ -498,6 +498,89 @@
         (br $units)))
     (local.get $n))
 
+  ;; The hash of the $n units from byte $p, as text-hash.ts's `textHash` computes it: eight units
+  ;; to a vector, the lanes past the text masked off, two sums of the units times their own
+  ;; 16-bit multipliers (signed, pairs of products added in 32-bit lanes), mixed with the length.
+  ;; Of a text over 48 units, the first 32 and the last 16 (the last two vectors move to the
+  ;; text's end). Reads up to 14 bytes past the text: the padding or the text after it, masked.
+  (func $hash (param $p i32) (param $n i32) (result i32)
+    (local $m i32) (local $tail i32) (local $v v128) (local $first v128) (local $second v128)
+    (local $h i32)
+    (local.set $m (local.get $n))
+    (local.set $tail (local.get $p))
+    (if (i32.gt_u (local.get $n) (i32.const 48))
+      (then
+        (local.set $m (i32.const 48))
+        (local.set $tail
+          (i32.add (local.get $p) (i32.shl (i32.sub (local.get $n) (i32.const 48)) (i32.const 1))))))
+    (block $summed
+      (br_if $summed (i32.eqz (local.get $m)))
+      (local.set $v
+        (v128.and (v128.load (local.get $p))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+      (br_if $summed (i32.le_u (local.get $m) (i32.const 8)))
+      (local.set $v
+        (v128.and (v128.load offset=16 (local.get $p))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+      (br_if $summed (i32.le_u (local.get $m) (i32.const 16)))
+      (local.set $v
+        (v128.and (v128.load offset=32 (local.get $p))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+      (br_if $summed (i32.le_u (local.get $m) (i32.const 24)))
+      (local.set $v
+        (v128.and (v128.load offset=48 (local.get $p))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+      (br_if $summed (i32.le_u (local.get $m) (i32.const 32)))
+      (local.set $v
+        (v128.and (v128.load offset=64 (local.get $tail))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+      (br_if $summed (i32.le_u (local.get $m) (i32.const 40)))
+      (local.set $v
+        (v128.and (v128.load offset=80 (local.get $tail))
+          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+      (local.set $first
+        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+      (local.set $second
+        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+    ;; Both sums' lanes added, as `first ^ second * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+    (local.set $first
+      (i32x4.add (local.get $first) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $first) (local.get $first))))
+    (local.set $second
+      (i32x4.add (local.get $second) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $second) (local.get $second))))
+    (local.set $h
+      (i32.xor
+        (i32.xor
+          (i32.add (i32x4.extract_lane 0 (local.get $first)) (i32x4.extract_lane 1 (local.get $first)))
+          (i32.mul
+            (i32.add (i32x4.extract_lane 0 (local.get $second)) (i32x4.extract_lane 1 (local.get $second)))
+            (i32.const 0xcc9e2d51)))
+        (i32.mul (local.get $n) (i32.const 0x9e3779b1))))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
+
   ;; Memory up to at least $need, given the current end of memory $limit: the new end, or -1
   ;; when memory cannot grow. Grows by half again at least, as `build` does for records.
   (func $reserve (param $need i32) (param $limit i32) (result i32)
@@ -513,8 +596,9 @@
   ;; Reads the $total records at $records (written by `build`) into the columns of an inventory
   ;; of the first $count of them (json-tape.ts, `JsonTapeReader.inventory`), at $out: the root's
   ;; minified UTF-8 bytes and the text's UTF-8 bytes beyond one per unit (two i32), 8 bytes of
-  ;; padding, then ten i32 columns of $count entries (parent, next capped at $count, key start,
-  ;; key bytes, key end, start, end, value bytes, unit bytes, child index) and one byte column
+  ;; padding, then twelve i32 columns of $count entries (parent, next capped at $count, key start,
+  ;; key bytes, key end, start, end, value bytes, unit bytes, child index, key hash, value hash:
+  ;; see `$hash`, 0 where there is no key or the value is a container) and one byte column
   ;; (the kind, a literal given as a number). Records past $count are not written but are sized
   ;; into their ancestors. The open containers' frames are kept from past the kinds on, memory
   ;; growing as they need. Returns 0, or -2 when memory could not grow.
@@ -528,7 +612,7 @@
     ;; $cells: bytes per column; the column of a record is at $col + k * $cells.
     (local.set $cells (i32.shl (local.get $count) (i32.const 2)))
     (local.set $col (i32.add (local.get $out) (i32.const 16)))
-    (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 10))))
+    (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 12))))
     (local.set $sp (i32.and (i32.add (i32.add (local.get $kinds) (local.get $count)) (i32.const 15)) (i32.const -16)))
     (local.set $limit
       (call $reserve (i32.add (local.get $sp) (i32.const 20)) (i32.shl (memory.size) (i32.const 16))))
@@ -599,6 +683,28 @@
             (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
             (i32.store (local.get $unit) (local.get $end))
             (i32.store (i32.add (local.get $unit) (i32.mul (local.get $cells) (i32.const 3))) (local.get $children))
+            ;; The hashes of the key and of a scalar's text (a string's between its quotes).
+            (local.set $unit (i32.add (local.get $unit) (i32.shl (local.get $cells) (i32.const 2))))
+            (i32.store (local.get $unit)
+              (if (result i32) (i32.ge_s (local.get $key_start) (i32.const 0))
+                (then
+                  (call $hash
+                    (i32.add (i32.shl (local.get $key_start) (i32.const 1)) (i32.const 2))
+                    (i32.sub (i32.sub (local.get $key_end) (local.get $key_start)) (i32.const 2))))
+                (else (i32.const 0))))
+            (i32.store (i32.add (local.get $unit) (local.get $cells))
+              (if (result i32) (i32.le_u (local.get $kind) (i32.const 2))
+                (then (i32.const 0))
+                (else
+                  (if (result i32) (i32.eq (local.get $kind) (i32.const 3))
+                    (then
+                      (call $hash
+                        (i32.add (i32.shl (local.get $start) (i32.const 1)) (i32.const 2))
+                        (i32.sub (i32.sub (local.get $end) (local.get $start)) (i32.const 2))))
+                    (else
+                      (call $hash
+                        (i32.shl (local.get $start) (i32.const 1))
+                        (i32.sub (local.get $end) (local.get $start))))))))
             (i32.store8 (i32.add (local.get $kinds) (local.get $r))
               (select (i32.const 4) (local.get $kind) (i32.gt_u (local.get $kind) (i32.const 4))))))
         (local.set $children (i32.add (local.get $children) (i32.const 1)))
