@@ -427,6 +427,14 @@ function columns(
       if (previous >= 0) {
         const pFrom = kind[previous] === NODE_STRING ? start[previous]! + 1 : start[previous]!;
         const stop = Math.min(length, NOVELTY_PREFIX, end[previous]! - pFrom);
+        // The same value again (a hash that reads all of both, and one length) is all repeated.
+        if (
+          length <= HASHED_VALUE &&
+          valueHash[u] === valueHash[previous] &&
+          end[previous]! - (kind[previous] === NODE_STRING ? 1 : 0) - pFrom === length
+        ) {
+          common = stop;
+        }
         while (
           common < stop &&
           text.charCodeAt(from + common) === text.charCodeAt(pFrom + common)
