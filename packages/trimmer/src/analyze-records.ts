@@ -1,4 +1,4 @@
-import { TEXT_HASH_UNITS } from '@compaction/core';
+import { TEXT_HASH_UNITS, textHash } from '@compaction/core';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -83,6 +83,10 @@ const STATES_PER_RECORD = 2;
  * apart by it (but for chance); longer ones count as distinct.
  */
 const HASHED_VALUE = TEXT_HASH_UNITS;
+/** The hashes of the three literals (`textHash`). */
+const HASH_TRUE = textHash('true', 0, 4);
+const HASH_FALSE = textHash('false', 0, 5);
+const HASH_NULL = textHash('null', 0, 4);
 /** Prefixes compared for redundancy with the previous value of the same field. */
 const NOVELTY_PREFIX = 48;
 /** Values of each field compared for redundancy. */
@@ -446,7 +450,9 @@ function columns(
       sampledBytes[s]! += length;
       lastValue[s] = u;
     }
-    if (k === NODE_SCALAR) {
+    // A literal is told by its hash, without reading the text (a cache miss for each).
+    const vh = valueHash[u]!;
+    if (k === NODE_SCALAR && vh !== HASH_TRUE && vh !== HASH_FALSE && vh !== HASH_NULL) {
       const c = text.charCodeAt(from);
       if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
         const x = numberAt(text, from, to);
