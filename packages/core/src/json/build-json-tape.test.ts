@@ -139,6 +139,13 @@ describe('buildJsonTape', () => {
     '{"a":1,}',
     '{"a" 1}',
     '{"a":}',
+    // A colon and a comma right after a key or a value are taken without a token of their own.
+    '{"a"::1}',
+    '{"a":,}',
+    '[1,,2]',
+    '[[],]',
+    '{"a":{},}',
+    '{"a":1,"b":[2,{}],"c":"d"}',
     '{,}',
     '[,]',
     '01',

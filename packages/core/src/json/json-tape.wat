@@ -199,6 +199,11 @@
                   (local.set $p (i32.add (local.get $p) (i32.const 2)))
                   (local.set $key_end (local.get $p))
                   (local.set $state (i32.const 4))
+                  ;; Most keys have their colon right after them: taken here, not as a token.
+                  (if (i32.eq (i32.load16_u (local.get $p)) (i32.const 58))
+                    (then
+                      (local.set $state (i32.const 0))
+                      (local.set $p (i32.add (local.get $p) (i32.const 2)))))
                   (br $next)))
               ;; Not a key: only `}` right after `{` may follow.
               (br_if $invalid (i32.ne (local.get $state) (i32.const 2)))
@@ -221,6 +226,13 @@
               (i32.store offset=12 (local.get $at) (local.get $count))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+              ;; Most values have their comma right after them: taken here, not as a token.
+              (if (i32.and (i32.eq (local.get $state) (i32.const 5)) (i32.eq (i32.load16_u (local.get $p)) (i32.const 44)))
+                (then
+                  (local.set $state
+                    (select (i32.const 3) (i32.const 0)
+                      (i32.eq (i32.load (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5)))) (i32.const 1))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 2)))))
               (br $next)))
           (if (i32.and (i32.eq (local.get $state) (i32.const 1)) (i32.eq (local.get $c) (i32.const 93)))
             (then
@@ -230,6 +242,13 @@
               (i32.store offset=12 (local.get $at) (local.get $count))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+              ;; Most values have their comma right after them: taken here, not as a token.
+              (if (i32.and (i32.eq (local.get $state) (i32.const 5)) (i32.eq (i32.load16_u (local.get $p)) (i32.const 44)))
+                (then
+                  (local.set $state
+                    (select (i32.const 3) (i32.const 0)
+                      (i32.eq (i32.load (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5)))) (i32.const 1))))
+                  (local.set $p (i32.add (local.get $p) (i32.const 2)))))
               (br $next)))
 
           ;; A value (states 0 and 1): a new record.
@@ -332,6 +351,13 @@
           (i32.store offset=12 (local.get $at) (local.get $count))
           (i32.store offset=28 (local.get $at) (local.get $flags))
           (local.set $state (select (i32.const 6) (i32.const 5) (i32.lt_s (local.get $open) (i32.const 0))))
+          ;; Most values have their comma right after them: taken here, not as a token.
+          (if (i32.and (i32.eq (local.get $state) (i32.const 5)) (i32.eq (i32.load16_u (local.get $p)) (i32.const 44)))
+            (then
+              (local.set $state
+                (select (i32.const 3) (i32.const 0)
+                  (i32.eq (i32.load (i32.add (local.get $records) (i32.shl (local.get $open) (i32.const 5)))) (i32.const 1))))
+              (local.set $p (i32.add (local.get $p) (i32.const 2)))))
           (br $next)))
       ;; The end of the text: valid only after a complete root value.
       (br_if $invalid (i32.ne (local.get $state) (i32.const 6)))
