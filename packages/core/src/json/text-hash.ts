@@ -116,7 +116,8 @@ const SECOND = Int16Array.of(
  * so two such texts that differ differ in their hash but for chance (about one pair in 2³²); of
  * a longer text, its first 32 and last 16 units, so long texts that differ only between those
  * share it. Sums of 16-bit products, unlike a chain of multiplications, let eight units be read
- * at once (WebAssembly's `i32x4.dot_i16x8_s`).
+ * at once (WebAssembly's `i32x4.dot_i16x8_s`). Positions are UTF-16 indexes; one outside `text`
+ * reads as 0, and a range with `to < from` reads none (only its length is mixed in).
  */
 export function textHash(text: string, from: number, to: number): number {
   const length = to - from;
