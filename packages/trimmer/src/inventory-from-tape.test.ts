@@ -56,6 +56,8 @@ function watched(reader: JsonTapeReader): { reader: JsonTapeReader; passes: numb
     passes: 0,
     reader: {
       candidates: (words: readonly string[], from: number) => reader.candidates(words, from),
+      stringCandidates: (words: readonly string[], from: number) =>
+        reader.stringCandidates(words, from),
       inventory: (maxValues: number) => {
         const inventory = reader.inventory(maxValues);
         if (inventory) watch.passes++;

@@ -284,16 +284,18 @@ export function inventoryFromTape(
   const textBytes = text.length + columns.extraBytes;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  const inKey = spareKeys ?? new TapeKeys();
-  spareKeys = undefined;
-  inKey.reset(records, total);
-  try {
-    if (reader) collectErrorWordsWith(reader, text, errorAt, errorWord, inKey);
-    else collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
-  } finally {
-    // A lent tape's records must not outlive the reader.
-    inKey.reset(EMPTY_RECORDS, 0);
-    spareKeys = inKey;
+  if (reader) collectErrorWordsWith(reader, text, errorAt, errorWord);
+  else {
+    const inKey = spareKeys ?? new TapeKeys();
+    spareKeys = undefined;
+    inKey.reset(records, total);
+    try {
+      collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
+    } finally {
+      // A lent tape's records must not outlive the reader.
+      inKey.reset(EMPTY_RECORDS, 0);
+      spareKeys = inKey;
+    }
   }
   return {
     text,

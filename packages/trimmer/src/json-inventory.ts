@@ -376,29 +376,28 @@ export function collectErrorWords(
 }
 
 /**
- * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, false, …)`
- * appends, with the places to check found by a JSON tape's word search (`withJsonTape`) over
- * the units already in WebAssembly memory instead of a regular-expression search of the whole
- * text.
+ * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, false, …,
+ * inKey)` appends with `inKey` leaving out the keys, with the places to check found by a JSON
+ * tape's word search (`withJsonTape`) of its string values, over the units already in
+ * WebAssembly memory, instead of a regular-expression search of the whole text. (Every letter of
+ * a JSON text outside keys and string values is in a literal, which no error word matches.)
  */
 export function collectErrorWordsWith(
   search: JsonTapeWordSearch,
   text: string,
   errorAt: number[],
   errorWord: number[],
-  inKey?: KeyCheck,
 ): void {
   let from = 0;
   let notBefore = 0;
   while (errorAt.length < MAX_ERROR_HITS) {
-    const batch = search.candidates(ERROR_WORDS, from);
+    const batch = search.stringCandidates(ERROR_WORDS, from);
     if (batch.length === 0) return;
     for (let i = 0; i < batch.length && errorAt.length < MAX_ERROR_HITS; i++) {
       const at = batch[i]!;
       if (at < notBefore) continue;
       const c = text.charCodeAt(at);
       if (c >= 0x80 || (at > 0 && !errorStartAllowed(text, at))) continue;
-      if (inKey?.contains(at)) continue;
       const index = errorWordAt(text, at, c | 0x20);
       if (index >= 0) {
         errorAt.push(at);

@@ -305,14 +305,50 @@ describe('buildJsonTape', () => {
   });
 });
 
-/** Every batch of `search.candidates(words, from)` from `from` on, joined. */
-function allCandidates(search: JsonTapeWordSearch, words: readonly string[], from = 0): number[] {
+/** Every batch of `search.candidates(words, from)` (or `stringCandidates`) from `from` on, joined. */
+function allCandidates(
+  search: JsonTapeWordSearch,
+  words: readonly string[],
+  from = 0,
+  inStrings = false,
+): number[] {
+  const next = (at: number) =>
+    inStrings ? search.stringCandidates(words, at) : search.candidates(words, at);
   const found: number[] = [];
-  for (let batch = search.candidates(words, from); batch.length > 0; ) {
+  for (let batch = next(from); batch.length > 0; ) {
     found.push(...batch);
-    batch = search.candidates(words, batch[batch.length - 1]! + 1);
+    batch = next(batch[batch.length - 1]! + 1);
   }
   return found;
+}
+
+/** Whether unit `at` lies between the quotes of one of the tape's string values. */
+function inStringValue(tape: JsonTape, at: number): boolean {
+  const { records, count } = tape;
+  for (let i = 0; i < count; i++) {
+    const start = records[i * TAPE_STRIDE + TAPE_START]!;
+    if (start >= at) break;
+    if (records[i * TAPE_STRIDE + TAPE_KIND] !== TAPE_STRING) continue;
+    if (at < records[i * TAPE_STRIDE + TAPE_END]! - 1) return true;
+  }
+  return false;
+}
+
+/**
+ * Checks `stringCandidates` on `text`: ascending, each inside a string value, and every place a
+ * word starts inside one among them.
+ */
+function expectStringCandidates(text: string, words: readonly string[], from: number): void {
+  const lent = withJsonTape(text, (tape, search) => {
+    const found = allCandidates(search, words, from, true);
+    for (let i = 1; i < found.length; i++) expect(found[i]!).toBeGreaterThan(found[i - 1]!);
+    expect(found.filter((at) => at < from || !inStringValue(tape, at))).toEqual([]);
+    const missed = wordStarts(tape.text, words, Math.max(0, from)).filter(
+      (at) => inStringValue(tape, at) && !found.includes(at),
+    );
+    expect(missed).toEqual([]);
+  });
+  expect(lent.ok).toBe(true);
 }
 
 /** Where one of `words` starts in `text`, matched in any ASCII case, from `from` on. */
@@ -374,6 +410,46 @@ describe('withJsonTape word search', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('searches only string values, between their quotes, when asked (property)', () => {
+    const text = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.integer(),
+        fc.constantFrom(true, false, null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(text, tie('value'), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(
+        value,
+        fc.constantFrom(undefined, 1, '\t'),
+        fc.integer({ min: -2, max: 80 }),
+        (document, indent, from) => {
+          const json = JSON.stringify(document, null, indent);
+          expectStringCandidates(json, words, from);
+          expectStringCandidates(json, ['ERR', '"', 'true'], from);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('carries a string value search past full batches and across strings', () => {
+    const strings = JSON.stringify({ aa: 'a'.repeat(1500), k: ['aa', 1, 'xa', { aa: 'aaa' }] });
+    expectStringCandidates(strings, ['aa'], 0);
+    expectStringCandidates(strings, ['aa'], 1200);
+    expectStringCandidates(strings, ['aa'], strings.indexOf('xa'));
+    const lent = withJsonTape('{"error":"no error","n":[true,"x error"]}', (_tape, search) => [
+      [...search.stringCandidates(['error'], 0)],
+      [...search.stringCandidates(['error'], 14)],
+      [...search.stringCandidates(['"', 'true'], 0)],
+    ]);
+    expect(lent).toEqual({ ok: true, value: [[13, 33], [33], []] });
   });
 
   it('carries on past a full batch and up to the last unit', () => {

@@ -1,4 +1,4 @@
-import { type JsonTape, TAPE_STRIDE } from './json-tape.js';
+import { type JsonTape, TAPE_START, TAPE_STRIDE } from './json-tape.js';
 import type { JsonTapeInventory, JsonTapeReader } from './json-tape-reader.js';
 import { JSON_TAPE_WASM_BASE64 } from './json-tape-wasm.js';
 import {
@@ -26,6 +26,14 @@ interface JsonTapeExports {
   memory: WasmMemory;
   build(end: number, records: number): number;
   find(from: number, end: number, tables: number, out: number, max: number): number;
+  find_in_strings(
+    records: number,
+    stop: number,
+    from: number,
+    tables: number,
+    out: number,
+    max: number,
+  ): number;
   inventory(records: number, total: number, count: number, out: number): number;
 }
 
@@ -236,9 +244,17 @@ class LentTapeReader implements JsonTapeReader {
   }
 
   candidates(words: readonly string[], from: number): Int32Array {
+    return this.search(words, from, false);
+  }
+
+  stringCandidates(words: readonly string[], from: number): Int32Array {
+    return this.search(words, from, true);
+  }
+
+  private search(words: readonly string[], from: number, inStrings: boolean): Int32Array {
     const built = this.built;
     if (!built) throw new Error('the tape was lent only while its reader ran');
-    const { builder, tape, scratchAt } = built;
+    const { builder, tape, scratchAt, recordsAt } = built;
     const tables = fingerprintOf(words);
     const start = Math.max(0, Math.ceil(from));
     if (!(start < tape.text.length)) return new Int32Array(0);
@@ -247,7 +263,28 @@ class LentTapeReader implements JsonTapeReader {
       this.written = tables;
     }
     const out = scratchAt + FINGERPRINT_BYTES;
-    const found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
+    let found: number;
+    if (inStrings) {
+      // From the last record starting at or before `start` (records are in text order).
+      const { records, count } = tape;
+      let low = 0;
+      let high = count - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >>> 1;
+        if (records[middle * TAPE_STRIDE + TAPE_START]! <= start) low = middle;
+        else high = middle - 1;
+      }
+      found = builder.find_in_strings(
+        recordsAt + low * RECORD_BYTES,
+        recordsAt + count * RECORD_BYTES,
+        start * 2,
+        scratchAt,
+        out,
+        CANDIDATE_BATCH,
+      );
+    } else {
+      found = builder.find(start * 2, tape.text.length * 2, scratchAt, out, CANDIDATE_BATCH);
+    }
     return new Int32Array(builder.memory.buffer, out, found);
   }
 

@@ -28,6 +28,12 @@ export interface JsonTapeWordSearch {
    * empty or not printable ASCII.
    */
   candidates(words: readonly string[], from: number): Int32Array;
+  /**
+   * As `candidates`, but only offsets inside string values, between their quotes (keys are not
+   * values): every place in a string value where one of `words` starts is in some batch. Where
+   * a document's words are, and for a list of records a fraction of its text to search.
+   */
+  stringCandidates(words: readonly string[], from: number): Int32Array;
 }
 
 /** Fields per record. */

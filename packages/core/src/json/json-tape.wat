@@ -401,7 +401,44 @@
   (func (export "find")
     (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $max i32)
     (result i32)
-    (local $n i32) (local $mask i32) (local $at i32)
+    (call $scan (local.get $p) (local.get $end) (local.get $tables) (local.get $out)
+      (i32.const 0) (local.get $max)))
+
+  ;; As `find`, but only inside the tape's string values, between their quotes (a key is not a
+  ;; value): over the records in bytes [$rec, $stop), from byte $from of the text on. Words
+  ;; are searched for in what a document says, and that is in its string values: the rest of
+  ;; the text is keys, whitespace, punctuation, numbers and literals, which for a list of
+  ;; records is most of it.
+  (func (export "find_in_strings")
+    (param $rec i32) (param $stop i32) (param $from i32) (param $tables i32) (param $out i32)
+    (param $max i32) (result i32)
+    (local $n i32) (local $p i32) (local $end i32)
+    (block $done
+      (loop $records
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $stop)))
+        (if (i32.eq (i32.load (local.get $rec)) (i32.const 3))
+          (then
+            (local.set $p
+              (i32.shl (i32.add (i32.load offset=4 (local.get $rec)) (i32.const 1)) (i32.const 1)))
+            (if (i32.lt_u (local.get $p) (local.get $from)) (then (local.set $p (local.get $from))))
+            (local.set $end
+              (i32.shl (i32.sub (i32.load offset=8 (local.get $rec)) (i32.const 1)) (i32.const 1)))
+            (if (i32.lt_u (local.get $p) (local.get $end))
+              (then
+                (local.set $n
+                  (call $scan (local.get $p) (local.get $end) (local.get $tables) (local.get $out)
+                    (local.get $n) (local.get $max)))
+                (br_if $done (i32.ge_u (local.get $n) (local.get $max)))))))
+        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+        (br $records)))
+    (local.get $n))
+
+  ;; `find`'s search of bytes [$p, $end), writing from the $n-th place of $out on: returns the
+  ;; places written in all.
+  (func $scan
+    (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $n i32)
+    (param $max i32) (result i32)
+    (local $mask i32) (local $at i32)
     (local $a v128) (local $b v128) (local $v v128) (local $m v128) (local $low v128)
     (local.set $low (i8x16.splat (i32.const 15)))
     (local.set $a
