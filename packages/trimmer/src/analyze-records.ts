@@ -206,6 +206,11 @@ function keyHints(key: string): KeyHints {
   return hints;
 }
 
+/** Digits of the longest number read as a quantity: longer ones are ids. */
+const NUMBER_MAX_DIGITS = 15;
+/** The longest number token read as a quantity, sign included. */
+const NUMBER_MAX_UNITS = NUMBER_MAX_DIGITS + 1;
+
 /** The number a JSON number token stands for, or NaN past 15 digits (ids, not quantities). */
 function numberAt(text: string, from: number, to: number): number {
   let i = from;
@@ -214,7 +219,7 @@ function numberAt(text: string, from: number, to: number): number {
     negative = true;
     i++;
   }
-  if (to - i > 15) return Number.NaN;
+  if (to - i > NUMBER_MAX_DIGITS) return Number.NaN;
   let value = 0;
   for (; i < to; i++) {
     const d = text.charCodeAt(i) - 0x30;
@@ -278,7 +283,11 @@ interface Columns {
   numberSquares: Float64Array;
   /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
   entryOf: Int32Array;
+  /** Per value entry: its signature, and the nodes holding it. */
+  entrySig: Int32Array;
   entryCount: Int32Array;
+  /** Value entries in all. */
+  entries: number;
 }
 
 /**
@@ -450,17 +459,21 @@ function columns(
       sampledBytes[s]! += length;
       lastValue[s] = u;
     }
-    // A literal is told by its hash, without reading the text (a cache miss for each).
+    // A scalar is a literal or a number; a literal is told by its hash, and a number too long
+    // to be a quantity by its length, both without reading the text (a cache miss for each).
     const vh = valueHash[u]!;
-    if (k === NODE_SCALAR && vh !== HASH_TRUE && vh !== HASH_FALSE && vh !== HASH_NULL) {
-      const c = text.charCodeAt(from);
-      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-        const x = numberAt(text, from, to);
-        if (Number.isFinite(x)) {
-          numbers[s]!++;
-          numberSum[s]! += x;
-          numberSquares[s]! += x * x;
-        }
+    if (
+      k === NODE_SCALAR &&
+      length <= NUMBER_MAX_UNITS &&
+      vh !== HASH_TRUE &&
+      vh !== HASH_FALSE &&
+      vh !== HASH_NULL
+    ) {
+      const x = numberAt(text, from, to);
+      if (Number.isFinite(x)) {
+        numbers[s]!++;
+        numberSum[s]! += x;
+        numberSquares[s]! += x * x;
       }
     }
   }
@@ -507,7 +520,9 @@ function columns(
     numberSum,
     numberSquares,
     entryOf,
+    entrySig,
     entryCount,
+    entries,
   };
 }
 
@@ -832,7 +847,7 @@ function findAnomalies(
   const sigCount = signatures.count;
   const sigParent = signatures.parent;
   const { groups, groupOfSig, recordAbove, values, distinct, top, presence, entryOf } = gathered;
-  const { entryCount, numbers } = gathered;
+  const { entryCount, entrySig, numbers } = gathered;
 
   // Per signature, what can make one of its nodes stand out.
   const groupSize = new Int32Array(sigCount);
@@ -892,6 +907,21 @@ function findAnomalies(
     if (rareKey[s]! > 0 || categorical[s]! > 0 || deviation[s]! > 0) interesting[s] = 1;
   }
 
+  // What a value of a categorical field scores, once per value rather than per node: a rare
+  // one among few, more where the commonest is common.
+  const entryScore = new Float64Array(gathered.entries);
+  for (let e = 0; e < gathered.entries; e++) {
+    const s = entrySig[e]!;
+    if (categorical[s] === 0) continue;
+    const n = values[s]!;
+    const c = entryCount[e]!;
+    if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
+      entryScore[e] = (top[s]! / n) * Math.log2(n / c) * (hinted[s] === 1 ? 1.5 : 1);
+    } else if (categorical[s] === 2 && c < top[s]!) {
+      entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c));
+    }
+  }
+
   const scores = new Map<number, Array<{ u: number; score: number }>>();
   const primaryGroup = new Uint8Array(groups.length);
   for (let g = 0; g < groups.length; g++) primaryGroup[g] = groups[g]!.primary ? 1 : 0;
@@ -902,15 +932,7 @@ function findAnomalies(
     if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
     let score = rareKey[s]!;
     const entry = entryOf[u]!;
-    if (entry >= 0) {
-      const n = values[s]!;
-      const c = entryCount[entry]!;
-      if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
-        score += (top[s]! / n) * Math.log2(n / c) * (hinted[s] === 1 ? 1.5 : 1);
-      } else if (categorical[s] === 2 && c < top[s]!) {
-        score += Math.min(1.5, 0.5 * Math.log2(n / c));
-      }
-    }
+    if (entry >= 0) score += entryScore[entry]!;
     if (deviation[s]! > 0 && kind[u] === NODE_SCALAR) {
       const x = numberAt(text, start[u]!, end[u]!);
       const z = Math.abs(x - mean[s]!) / deviation[s]!;
