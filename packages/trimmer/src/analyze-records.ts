@@ -333,7 +333,8 @@ function columns(
       bytes: 0,
     });
   }
-  const recordAbove = new Int32Array(count).fill(-1);
+  // Every node's is written below, but the root's.
+  const recordAbove = new Int32Array(count);
   const presence = new Int32Array(sigCount);
   const lastRecord = new Int32Array(sigCount).fill(-1);
   const lastValue = new Int32Array(sigCount).fill(-1);
@@ -358,10 +359,16 @@ function columns(
   let entryCount = new Int32Array(capacity);
   let entryFirst = new Int32Array(capacity);
   let entries = 0;
+  // Per container: the record its children are in (itself, for a record), so that a node
+  // finds its own with one read.
+  const recordBelow = new Int32Array(count);
+  if (count > 0) {
+    recordAbove[0] = -1;
+    recordBelow[0] = -1;
+  }
   for (let u = 1; u < count; u++) {
     if ((u & 8191) === 0 && check) check(8192);
-    const p = parent[u]!;
-    const record = kind[p] === NODE_OBJECT && groupOfSig[sigOf[p]!]! >= 0 ? p : recordAbove[p]!;
+    const record = recordBelow[parent[u]!]!;
     recordAbove[u] = record;
     const s = sigOf[u]!;
     const k = kind[u]!;
@@ -371,8 +378,9 @@ function columns(
         const group = groups[g]!;
         group.records.push(u);
         group.bytes += nodeBytes[u]!;
-      }
-    }
+        recordBelow[u] = u;
+      } else recordBelow[u] = record;
+    } else if (k === NODE_ARRAY) recordBelow[u] = record;
     if (record < 0) continue;
     if (lastRecord[s] !== record) {
       lastRecord[s] = record;

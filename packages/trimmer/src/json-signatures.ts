@@ -177,7 +177,8 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
 export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): JsonSignatures {
   const { count, kind, parent, next, keyHash, childIndex, unitBytes } = inventory;
   const of = new Int32Array(count);
-  const nextSame = new Int32Array(count).fill(-1);
+  // Every node's is written below: by the next node of its signature, else at the end (-1).
+  const nextSame = new Int32Array(count);
   const childStep = new Uint8Array(count);
   // Per container: the previous container of its signature and kind, and the child of it that
   // lines up with the next child of this one.
@@ -270,6 +271,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
       t.lastArray[s] = u;
     }
   }
+  for (let s = 0; s < t.count; s++) nextSame[t.lastNode[s]!] = -1;
   return {
     of,
     count: t.count,
