@@ -15,6 +15,7 @@ import {
 } from './json-signatures.js';
 import { looksOpaque } from './looks-opaque.js';
 import { createProseScratch, proseShare } from './prose-share.js';
+import { ScratchArray } from './scratch-array.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A list of records: the objects that share one signature under arrays or maps. */
@@ -256,11 +257,18 @@ function power(table: Float64Array, base: number, k: number): number {
   return k < 64 ? table[k]! : base ** k;
 }
 
-function widenInts(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+/** A fresh array of `size` entries starting with the first `used` of `array`. */
+function widenInts(array: Int32Array, size: number, used: number): Int32Array<ArrayBuffer> {
   const wider = new Int32Array(size);
-  wider.set(array);
+  wider.set(array.subarray(0, used));
   return wider;
 }
+
+// The working columns of `columns` that it does not return.
+const spareBelow = new ScratchArray((length) => new Int32Array(length));
+const spareTable = new ScratchArray((length) => new Int32Array(length));
+const spareHashes = new ScratchArray((length) => new Int32Array(length));
+const spareFirsts = new ScratchArray((length) => new Int32Array(length));
 
 /** What one pass over the nodes inside records gathers, per signature. */
 interface Columns {
@@ -352,16 +360,17 @@ function columns(
   // reads one place; sized for a value per four nodes, so most documents never rehash.
   let capacity = 1024;
   while (capacity < 1 << 20 && capacity * 4 < count) capacity *= 2;
-  let table = new Int32Array(capacity * 4);
+  let table = spareTable.take(capacity * 4).fill(0, 0, capacity * 4);
   let mask = capacity * 2 - 1;
   let entrySig = new Int32Array(capacity);
-  let entryHash = new Int32Array(capacity);
+  // Written for each entry as it is made, read only for those.
+  let entryHash = spareHashes.take(capacity);
   let entryCount = new Int32Array(capacity);
-  let entryFirst = new Int32Array(capacity);
+  let entryFirst = spareFirsts.take(capacity);
   let entries = 0;
   // Per container: the record its children are in (itself, for a record), so that a node
   // finds its own with one read.
-  const recordBelow = new Int32Array(count);
+  const recordBelow = spareBelow.take(count);
   if (count > 0) {
     recordAbove[0] = -1;
     recordBelow[0] = -1;
@@ -414,10 +423,10 @@ function columns(
       if (entry < 0) {
         if (entries >= capacity) {
           capacity *= 2;
-          entrySig = widenInts(entrySig, capacity);
-          entryHash = widenInts(entryHash, capacity);
-          entryCount = widenInts(entryCount, capacity);
-          entryFirst = widenInts(entryFirst, capacity);
+          entrySig = widenInts(entrySig, capacity, entries);
+          entryHash = widenInts(entryHash, capacity, entries);
+          entryCount = widenInts(entryCount, capacity, entries);
+          entryFirst = widenInts(entryFirst, capacity, entries);
           table = new Int32Array(capacity * 4);
           mask = capacity * 2 - 1;
           for (let e = 0; e < entries; e++) {
@@ -485,6 +494,9 @@ function columns(
       }
     }
   }
+  spareBelow.give(recordBelow);
+  spareTable.give(table);
+  spareHashes.give(entryHash);
   const top = new Int32Array(sigCount);
   const topEmpty = new Uint8Array(sigCount);
   const entropy = new Float64Array(sigCount);
@@ -502,6 +514,7 @@ function columns(
     // Summed as c·log2 c for now, 0 for a value seen once (most of them): see below.
     if (c > 1) entropy[s]! += c * Math.log2(c);
   }
+  spareFirsts.give(entryFirst);
   // -Σ p·log2 p over the values, p = c / n, is (Σc·log2 n - Σc·log2 c) / n; each long value
   // counts as distinct, once (c = 1).
   for (let s = 1; s < sigCount; s++) {

@@ -5,6 +5,7 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from './json-inventory.js';
+import { ScratchArray } from './scratch-array.js';
 import type { StopCheck } from './stop-check.js';
 
 /** How a signature steps from its parent's: the root's, by key, any item, or one position. */
@@ -90,10 +91,10 @@ function childStepOf(inventory: JsonInventory, u: number): number {
  * per call get their own optimised code, compiled again on every call.
  */
 function createTable(nodes: number) {
-  // Room for the signatures of most documents at once (one per several nodes at most), so that
-  // the columns seldom grow; huge documents grow them from there.
+  // Room for the signatures of most documents at once (lists of records have one per dozens
+  // of nodes), so that the columns seldom grow; others grow them from there, by doubling.
   let capacity = 256;
-  while (capacity < 65_536 && capacity * 8 < nodes) capacity *= 2;
+  while (capacity < 65_536 && capacity * 32 < nodes) capacity *= 2;
   return {
     capacity,
     count: 0,
@@ -165,6 +166,10 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
   return s;
 }
 
+const spareSteps = new ScratchArray((length) => new Uint8Array(length));
+const sparePrevious = new ScratchArray((length) => new Int32Array(length));
+const spareAligned = new ScratchArray((length) => new Int32Array(length));
+
 /**
  * The signatures of `inventory` in one linear pass. A member's key is first compared with the
  * key at the same place in the previous object of the same signature (the records of a list
@@ -179,11 +184,12 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
   const of = new Int32Array(count);
   // Every node's is written below: by the next node of its signature, else at the end (-1).
   const nextSame = new Int32Array(count);
-  const childStep = new Uint8Array(count);
-  // Per container: the previous container of its signature and kind, and the child of it that
-  // lines up with the next child of this one.
-  const previous = new Int32Array(count);
-  const aligned = new Int32Array(count);
+  // Per container (each written when the container is reached, before its children read it):
+  // how its children step, the previous container of its signature and kind, and the child of
+  // that one that lines up with the next child of this one.
+  const childStep = spareSteps.take(count);
+  const previous = sparePrevious.take(count);
+  const aligned = spareAligned.take(count);
   const t = createTable(count);
   if (count > 0) {
     aligned[0] = -1;
@@ -272,6 +278,9 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
     }
   }
   for (let s = 0; s < t.count; s++) nextSame[t.lastNode[s]!] = -1;
+  spareSteps.give(childStep);
+  sparePrevious.give(previous);
+  spareAligned.give(aligned);
   return {
     of,
     count: t.count,

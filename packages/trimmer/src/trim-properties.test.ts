@@ -113,6 +113,34 @@ describe('trim properties', () => {
     );
   });
 
+  it('JSON: a view does not depend on what was trimmed before it', () => {
+    // The passes keep working columns between calls (`ScratchArray`): what another document
+    // left in them must never show.
+    const list = (minLength: number, maxLength: number) =>
+      fc
+        .tuple(
+          fc.array(fc.jsonValue({ maxDepth: 3 }), { minLength, maxLength }),
+          fc.array(fc.string({ maxLength: 6 }), { minLength: 1, maxLength: 6 }),
+        )
+        .map(([values, keys]) =>
+          JSON.stringify({
+            items: values.map((value, i) => ({
+              id: i,
+              [keys[i % keys.length]!]: value,
+              ok: i % 7,
+            })),
+          }),
+        );
+    fc.assert(
+      fc.property(list(5, 60), list(60, 200), (text, other) => {
+        const before = trimmer.trim(text, 1500, { userQuery: 'is anything wrong?' });
+        trimmer.trim(other, 4000);
+        expect(trimmer.trim(text, 1500, { userQuery: 'is anything wrong?' })).toEqual(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('text: within budget, note iff loss, kept lines come from the input in order, deterministic', () => {
     fc.assert(
       fc.property(
