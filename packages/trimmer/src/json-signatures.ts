@@ -205,13 +205,15 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
     let s = -1;
     // The records of a list mostly repeat their keys in order, and the tuples of a list their
     // positions: the child at the same place in the previous container of the same signature
-    // is checked first (its step too: that container may have been a map, or a longer array).
+    // is checked first (its step too: that container may have been a map, or a longer array;
+    // a node's signature always has the step of its parent's children).
     if (step === STEP_KEY || step === STEP_INDEX) {
       const candidate = aligned[p]!;
+      const before = previous[p]!;
       if (
         candidate >= 0 &&
-        parent[candidate] === previous[p] &&
-        t.steps[of[candidate]!] === step &&
+        parent[candidate] === before &&
+        childStep[before] === step &&
         (step === STEP_KEY
           ? keyHash[candidate] === keyHash[u]
           : childIndex[candidate] === childIndex[u])
