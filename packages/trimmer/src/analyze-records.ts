@@ -291,8 +291,9 @@ interface Columns {
   numberSquares: Float64Array;
   /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
   entryOf: Int32Array;
-  /** Per value entry: its signature, and the nodes holding it. */
+  /** Per value entry: its signature. */
   entrySig: Int32Array;
+  /** Per value entry: the nodes holding it. */
   entryCount: Int32Array;
   /** Value entries in all. */
   entries: number;

@@ -3,8 +3,9 @@ const KEEP_MAX_ENTRIES = 1 << 20;
 
 /**
  * A typed array lent to one call at a time and kept for the next one. A fresh typed array is
- * allocated outside the heap, zeroed and later collected, which for a pass's working columns
- * costs about as much as the pass; most trims in a process are of documents of similar sizes.
+ * allocated outside the heap, zeroed and later collected (a trim of a 600 KB list made 77 of
+ * them; keeping the biggest working columns saved about 1% of it); most trims in a process are
+ * of documents of similar sizes.
  * What the array held before is still there: for columns that each step writes before it reads
  * them, or that the caller clears. A call made while the array is lent (a nested trim) gets a
  * fresh one.
