@@ -625,17 +625,20 @@
         (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
       (local.set $second
         (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
-    ;; Both sums' lanes added, as `first ^ second * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+    ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
     (local.set $first
       (i32x4.add (local.get $first) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $first) (local.get $first))))
     (local.set $second
       (i32x4.add (local.get $second) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $second) (local.get $second))))
+    ;; The second sum folded first (see text-hash.ts: a text and its negation).
+    (local.set $h
+      (i32.add (i32x4.extract_lane 0 (local.get $second)) (i32x4.extract_lane 1 (local.get $second))))
     (local.set $h
       (i32.xor
         (i32.xor
           (i32.add (i32x4.extract_lane 0 (local.get $first)) (i32x4.extract_lane 1 (local.get $first)))
           (i32.mul
-            (i32.add (i32x4.extract_lane 0 (local.get $second)) (i32x4.extract_lane 1 (local.get $second)))
+            (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16)))
             (i32.const 0xcc9e2d51)))
         (i32.mul (local.get $n) (i32.const 0x9e3779b1))))
     (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))

@@ -28,6 +28,25 @@ describe('textHash', () => {
     );
   });
 
+  it('tells a text from its negation, each unit u read as -u (property)', () => {
+    // `first ^ second * k` could not: negating both sums left it the same whenever their
+    // lowest set bits lined up (always for one unit: 0xfff2 and 0x000e shared a hash).
+    expect(textHash('\ufff2', 0, 1)).not.toBe(textHash('\u000e', 0, 1));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: TEXT_HASH_UNITS }).chain((n) => units(n)),
+        (codes) => {
+          const negated = codes.map((unit) => (0x10000 - unit) & 0xffff);
+          fc.pre(negated.some((unit, i) => unit !== codes[i]));
+          expect(textHash(text(codes), 0, codes.length)).not.toBe(
+            textHash(text(negated), 0, codes.length),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('tells apart lengths, and reads only the range it is given', () => {
     const hashes = new Set<number>();
     for (let n = 0; n <= 200; n++) hashes.add(textHash('a'.repeat(n), 0, n));

@@ -111,8 +111,8 @@ const SECOND = Int16Array.of(
 /**
  * A 32-bit hash of the UTF-16 units `text[from, to)`, as the tape's inventory computes it in
  * WebAssembly for every key and value (`JsonTapeInventory.keyHash`, `valueHash`): two sums of
- * each unit read (as a signed 16-bit number) times its own two multipliers, mixed with the
- * length (MurmurHash3's finalizer). Every unit of a text up to `TEXT_HASH_UNITS` long is read,
+ * each unit read (as a signed 16-bit number) times its own two multipliers, the second folded,
+ * mixed with the length (MurmurHash3's finalizer). Every unit of a text up to `TEXT_HASH_UNITS` long is read,
  * so two such texts that differ differ in their hash but for chance (about one pair in 2³²); of
  * a longer text, its first 32 and last 16 units, so long texts that differ only between those
  * share it. Sums of 16-bit products, unlike a chain of multiplications, let eight units be read
@@ -131,7 +131,10 @@ export function textHash(text: string, from: number, to: number): number {
     first = (first + Math.imul(unit, FIRST[i]!)) | 0;
     second = (second + Math.imul(unit, SECOND[i]!)) | 0;
   }
-  let h = first ^ Math.imul(second, 0xcc9e2d51) ^ Math.imul(length, 0x9e3779b1);
+  // `second` is folded before it is mixed in: `first ^ second * k` alone is the same for a text
+  // and its negation (each unit u as -u) whenever the two sums' lowest set bits line up, as
+  // they always do for one unit.
+  let h = first ^ Math.imul(second ^ (second >>> 16), 0xcc9e2d51) ^ Math.imul(length, 0x9e3779b1);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
