@@ -74,7 +74,11 @@ export {
   TAPE_STRIDE,
   TAPE_STRING,
 } from './json/json-tape.js';
-export type { JsonTapeInventory, JsonTapeReader } from './json/json-tape-reader.js';
+export type {
+  JsonTapeInventory,
+  JsonTapeReader,
+  JsonTapeSignatures,
+} from './json/json-tape-reader.js';
 export {
   type JsonArray,
   type JsonObject,

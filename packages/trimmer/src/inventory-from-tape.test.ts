@@ -63,6 +63,7 @@ function watched(reader: JsonTapeReader): { reader: JsonTapeReader; passes: numb
         if (inventory) watch.passes++;
         return inventory;
       },
+      signatures: (borrow?: boolean) => reader.signatures(borrow),
     },
   };
   return watch;

@@ -275,8 +275,8 @@ export function inventoryFromTape(
   // The pass in WebAssembly cannot poll: it is polled once for all of its work (it costs less
   // than building the tape).
   if (reader && check) check(total);
-  const columns =
-    reader?.inventory(maxNodes, borrow) ?? inventoryInJavaScript(tape, maxNodes, check);
+  const computed = reader?.inventory(maxNodes, borrow);
+  const columns = computed ?? inventoryInJavaScript(tape, maxNodes, check);
   // Read after the pass: memory that grew for it moved, and the lent tape's view with it.
   const { text, records } = tape;
   const { count } = columns;
@@ -321,5 +321,7 @@ export function inventoryFromTape(
     valueHash: columns.valueHash,
     errorAt,
     errorWord,
+    // Only borrowed columns are still where the reader's signature pass reads them.
+    tapeReader: borrow && computed ? reader : undefined,
   };
 }

@@ -1,4 +1,4 @@
-import type { JsonTapeWordSearch } from '@compaction/core';
+import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
 import { ERROR_WORDS } from './relevance.js';
 import type { StopCheck } from './stop-check.js';
 import { textHashColumns } from './text-hash-columns.js';
@@ -55,6 +55,12 @@ export interface JsonInventory {
   errorAt: number[];
   /** Index into `ERROR_WORDS` of each. */
   errorWord: number[];
+  /**
+   * The reader of the lent tape whose memory holds these columns, when they are borrowed from
+   * it (`inventoryFromTape` with `borrow`): `jsonSignatures` then asks it for the signatures,
+   * computed where the columns are. Valid only while the reader is lent, as the columns are.
+   */
+  tapeReader?: JsonTapeReader;
 }
 
 function isEscaped(text: string, quote: number): boolean {

@@ -1,5 +1,8 @@
+import { withJsonTape } from '@compaction/core';
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inventoryFromTape } from './inventory-from-tape.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, scanJson } from './json-inventory.js';
 import {
   type JsonSignatures,
@@ -7,7 +10,30 @@ import {
   STEP_INDEX,
   STEP_ITEM,
   STEP_KEY,
+  signaturesInJavaScript,
 } from './json-signatures.js';
+
+// Lists that mix maps, objects, tuples and arrays, with keys that differ in one character only,
+// in the middle too (`read_capacity` beside `rend_capacity`), and keys of one length with the same
+// first and last characters.
+const key = fc.constantFrom('a', 'b', 'ab', 'ba', 'abc', 'aXc', 'name', 'nose', 'x1', 'x2');
+const leaf = fc.oneof(fc.integer(), fc.constantFrom('s', 'Running', null, true));
+const value = fc.letrec((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(leaf, { maxLength: 18 }),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+    // A map: at least eight members, each a non-empty object.
+    fc
+      .array(fc.dictionary(key, leaf, { minKeys: 1, maxKeys: 2 }), {
+        minLength: 8,
+        maxLength: 9,
+      })
+      .map((items) => Object.fromEntries(items.map((item, i) => [`m${i}`, item]))),
+  ),
+})).node;
 
 function signaturesOf(value: unknown): { inventory: JsonInventory; signatures: JsonSignatures } {
   const inventory = scanJson(JSON.stringify(value), 1_000_000);
@@ -103,26 +129,6 @@ describe('jsonSignatures', () => {
   });
 
   it('keeps its invariants on lists that mix maps, objects, tuples and arrays', () => {
-    // Keys that differ in one character only, in the middle too (`read_capacity` beside
-    // `rend_capacity`), and keys of one length with the same first and last characters.
-    const key = fc.constantFrom('a', 'b', 'ab', 'ba', 'abc', 'aXc', 'name', 'nose', 'x1', 'x2');
-    const leaf = fc.oneof(fc.integer(), fc.constantFrom('s', 'Running', null, true));
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        leaf,
-        fc.array(leaf, { maxLength: 18 }),
-        fc.array(tie('node'), { maxLength: 4 }),
-        fc.dictionary(key, tie('node'), { maxKeys: 5 }),
-        // A map: at least eight members, each a non-empty object.
-        fc
-          .array(fc.dictionary(key, leaf, { minKeys: 1, maxKeys: 2 }), {
-            minLength: 8,
-            maxLength: 9,
-          })
-          .map((items) => Object.fromEntries(items.map((item, i) => [`m${i}`, item]))),
-      ),
-    })).node;
     fc.assert(
       fc.property(fc.array(value, { maxLength: 12 }), (list) => {
         const { inventory, signatures } = signaturesOf({ list });
@@ -130,5 +136,96 @@ describe('jsonSignatures', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+const FIELDS = ['parent', 'step', 'first', 'last', 'nodes', 'objects', 'leaves', 'depth'] as const;
+
+/** The first difference between two passes' signatures of one inventory, or undefined. */
+function signatureDifference(
+  inventory: JsonInventory,
+  expected: JsonSignatures,
+  actual: JsonSignatures,
+): string | undefined {
+  if (expected.count !== actual.count) return `count: ${expected.count} vs ${actual.count}`;
+  for (const column of ['of', 'nextSame'] as const) {
+    for (let u = 0; u < inventory.count; u++) {
+      if (expected[column][u] !== actual[column][u]) {
+        return `${column}[${u}]: ${expected[column][u]} vs ${actual[column][u]}`;
+      }
+    }
+  }
+  for (const column of [...FIELDS, 'bytes', 'maxBytes'] as const) {
+    for (let s = 0; s < expected.count; s++) {
+      if (expected[column][s] !== actual[column][s]) {
+        return `${column}[${s}]: ${expected[column][s]} vs ${actual[column][s]}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The signatures of `text` from the lent tape's pass in WebAssembly and from the pass here, over
+ * one borrowed inventory, and how they differ (undefined: not at all; a string when the pass
+ * there did not run).
+ */
+function compareWithWasm(text: string): string | undefined {
+  const read = withJsonTape(text, (tape, reader) => {
+    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true);
+    if (!inventory.tapeReader) return 'no pass in WebAssembly';
+    const inWasm = inventory.tapeReader.signatures(true);
+    if (!inWasm) return 'the pass in WebAssembly gave nothing';
+    const found = signatureDifference(inventory, signaturesInJavaScript(inventory), inWasm);
+    // What jsonSignatures answers: the pass there.
+    return found ?? signatureDifference(inventory, inWasm, jsonSignatures(inventory));
+  });
+  return read.ok ? read.value : `the tape says ${read.reason}`;
+}
+
+describe('jsonSignatures over a lent tape (the pass in WebAssembly)', () => {
+  it('finds what the pass in JavaScript finds on mixed lists', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 12 }), fc.boolean(), (list, pretty) => {
+        const text = JSON.stringify({ list }, null, pretty ? 2 : undefined);
+        expect(compareWithWasm(text)).toBeUndefined();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('finds it at the edges: a scalar root, empty containers, long tuples, maps of eight', () => {
+    const texts = [
+      '0',
+      '"x"',
+      '[]',
+      '{}',
+      '[[]]',
+      '[{}, {}, {"a": {}}]',
+      JSON.stringify([
+        Array.from({ length: 16 }, (_, i) => i),
+        Array.from({ length: 17 }, (_, i) => i),
+      ]),
+      JSON.stringify(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, { v: i }]))),
+      JSON.stringify(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`k${i}`, { v: i }]))),
+      JSON.stringify([{ a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1, c: 3, b: 2 }, { c: 3 }]),
+    ];
+    for (const text of texts) expect(compareWithWasm(text), text).toBeUndefined();
+  });
+
+  it('finds it when a document has more signatures than the pass first makes room for', () => {
+    // One value per key, all keys distinct: a signature per value.
+    const wide = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key${i}`, i]));
+    expect(compareWithWasm(JSON.stringify(wide))).toBeUndefined();
+    const deep = JSON.stringify(
+      Array.from({ length: 40 }, (_, i) => ({ [`f${i}`]: { [`g${i}`]: [i] } })),
+    );
+    expect(compareWithWasm(deep)).toBeUndefined();
+  });
+
+  it.skipIf(!fixturesAvailable())('finds it on every JSON fixture', () => {
+    for (const fixture of listFixtures({ kind: 'json' })) {
+      expect(compareWithWasm(readFixture(fixture.path)), fixture.path).toBeUndefined();
+    }
   });
 });

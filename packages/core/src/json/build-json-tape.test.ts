@@ -722,5 +722,56 @@ describe('withJsonTape inventory', () => {
     expect(Array.from(inventory.valueBytes)).toEqual(before);
     expect(before).toEqual([14, 8, 1, 4]);
     expect(() => reader.inventory(1)).toThrow(/only while its reader ran/);
+    expect(() => reader.signatures()).toThrow(/only while its reader ran/);
+  });
+});
+
+describe('withJsonTape signatures', () => {
+  it('has none before an inventory, and tells fields of records apart after one', () => {
+    const text = '[{"a":1,"b":[2,3]},{"a":4,"b":[5,6]},{"b":[],"c":"x"}]';
+    const lent = withJsonTape(text, (_tape, reader) => {
+      const before = reader.signatures();
+      reader.inventory(100);
+      return { before, after: reader.signatures() };
+    });
+    if (!lent.ok) throw new Error('no tape');
+    expect(lent.value.before).toBeUndefined();
+    const found = lent.value.after;
+    if (!found) throw new Error('no signatures');
+    // root, items, a, b, b's positions 0 and 1, c.
+    expect(found.count).toBe(7);
+    expect(Array.from(found.of)).toEqual([0, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 1, 3, 6]);
+    expect(Array.from(found.step)).toEqual([0, 2, 1, 1, 3, 3, 1]);
+    expect(Array.from(found.parent)).toEqual([-1, 0, 1, 1, 3, 3, 1]);
+    expect(Array.from(found.depth)).toEqual([0, 1, 2, 2, 3, 3, 2]);
+    expect(Array.from(found.nodes)).toEqual([1, 3, 2, 3, 2, 2, 1]);
+    expect(Array.from(found.leaves)).toEqual([0, 0, 2, 1, 2, 2, 1]);
+    expect(Array.from(found.objects)).toEqual([0, 3, 0, 0, 0, 0, 0]);
+    // Each value's next of its signature, -1 at the last; the first and last of each.
+    expect(Array.from(found.nextSame)).toEqual([
+      -1, 6, 7, 8, 9, 10, 11, -1, 12, -1, -1, -1, -1, -1,
+    ]);
+    expect(Array.from(found.first)).toEqual([0, 1, 2, 3, 4, 5, 13]);
+    expect(Array.from(found.last)).toEqual([0, 11, 7, 12, 9, 10, 13]);
+    // `"a":1` is 5 bytes, `"b":[2,3]` 9, `"b":[]` 6; items 17, 17 and 16.
+    expect(Array.from(found.bytes)).toEqual([0, 50, 10, 24, 2, 2, 7]);
+    expect(Array.from(found.maxBytes)).toEqual([0, 17, 5, 9, 1, 1, 7]);
+  });
+
+  it('makes room again for a signature per value, and gives a copy unless borrowed', () => {
+    const wide = JSON.stringify(
+      Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i])),
+    );
+    const lent = withJsonTape(wide, (_tape, reader) => {
+      reader.inventory(10_000);
+      const copy = reader.signatures();
+      const view = reader.signatures(true);
+      return { copy, shared: view?.of.buffer === copy?.of.buffer, same: view?.of[4999] };
+    });
+    if (!lent.ok || !lent.value.copy) throw new Error('no signatures');
+    expect(lent.value.copy.count).toBe(5001);
+    expect(lent.value.copy.of[5000]).toBe(5000);
+    expect(lent.value.shared).toBe(false);
+    expect(lent.value.same).toBe(4999);
   });
 });

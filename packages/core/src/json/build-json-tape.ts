@@ -1,5 +1,5 @@
 import { type JsonTape, TAPE_START, TAPE_STRIDE } from './json-tape.js';
-import type { JsonTapeInventory, JsonTapeReader } from './json-tape-reader.js';
+import type { JsonTapeInventory, JsonTapeReader, JsonTapeSignatures } from './json-tape-reader.js';
 import { JSON_TAPE_WASM_BASE64 } from './json-tape-wasm.js';
 import {
   compileWasm,
@@ -35,6 +35,7 @@ interface JsonTapeExports {
     max: number,
   ): number;
   inventory(records: number, total: number, count: number, out: number): number;
+  signatures(columns: number, count: number, out: number, capacity: number, slots: number): number;
 }
 
 const BOM = '\uFEFF';
@@ -54,6 +55,33 @@ const INVENTORY_HEADER_BYTES = 16;
 const INVENTORY_VALUE_BYTES = 49;
 /** Bytes per open container on the stack `inventory` keeps past its columns. */
 const INVENTORY_FRAME_BYTES = 20;
+/** Bytes per value of the columns `signatures` writes: four i32 columns and the steps. */
+const SIGNATURE_VALUE_BYTES = 17;
+/** Bytes of the record `signatures` keeps per signature. */
+const SIGNATURE_RECORD_BYTES = 64;
+/**
+ * Signatures `signatures` first makes room for, of a document of `values` values: all of a
+ * small one, else one per two values (lists of records have one per dozens; the fixtures with
+ * the most, a provider schema and a list of resource definitions, one per four or five). A
+ * document with more is passed again with room for one per value, when memory has it.
+ */
+function signatureCapacity(values: number): number {
+  return Math.min(values, Math.max(1024, Math.ceil(values / 2)));
+}
+
+/** Slots of the hash table of `signatures` for `capacity` signatures: half full at most. */
+function signatureSlots(capacity: number): number {
+  let slots = 16;
+  while (slots < 2 * capacity) slots *= 2;
+  return slots;
+}
+
+/** Memory `signatures` writes for `values` values and up to `capacity` signatures. */
+function signatureBytes(values: number, capacity: number): number {
+  const records = Math.ceil((SIGNATURE_VALUE_BYTES * values) / 16) * 16;
+  return records + SIGNATURE_RECORD_BYTES * capacity + 4 * signatureSlots(capacity);
+}
+
 /** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */
 const ADDRESS_LIMIT = 2 ** 32 - WASM_PAGE_BYTES;
 
@@ -86,8 +114,9 @@ const RETAINED_TAPE_MEMORY_BYTES = 4 * RETAINED_WASM_MEMORY_BYTES;
 const UPFRONT_MEMORY_LIMIT = 2 ** 31;
 
 /**
- * Memory for a text of `units` units whose records start at `recordsAt`: its records and the
- * columns and first frames `inventory` writes after them, for up to a value every six units (a
+ * Memory for a text of `units` units whose records start at `recordsAt`: its records, the
+ * columns and first frames `inventory` writes after them and the signatures `signatures` writes
+ * in place of the frames, for up to a value every six units (a
  * value every thirteen in the densest fixture, the GeoJSON), so that memory grows only for a
  * denser text or one nested more than 256 deep (see `instantiateWasm`). What a text does not use
  * is never touched.
@@ -95,7 +124,11 @@ const UPFRONT_MEMORY_LIMIT = 2 ** 31;
 function memoryFor(recordsAt: number, units: number): number {
   const values = Math.min(units + 1, Math.ceil(units * VALUES_PER_UNIT) + 64);
   const columnsAt = recordsAt + RECORD_BYTES * values + INVENTORY_HEADER_BYTES;
-  const bytes = columnsAt + INVENTORY_VALUE_BYTES * values + 16 + INVENTORY_FRAME_BYTES * 256;
+  const bytes =
+    columnsAt +
+    INVENTORY_VALUE_BYTES * values +
+    16 +
+    Math.max(INVENTORY_FRAME_BYTES * 256, signatureBytes(values, signatureCapacity(values)));
   // Past a few hundred megabytes of text, address space is worth more than a detach: room for
   // the text and a first share of records, the module growing memory for more.
   return bytes <= UPFRONT_MEMORY_LIMIT
@@ -232,15 +265,21 @@ function column(
 class LentTapeReader implements JsonTapeReader {
   private built: BuiltTape | undefined;
   private written: Uint8Array | undefined;
+  /** Where the last `inventory` wrote its columns, for how many values, and where after them the signatures go (-1: no inventory). */
+  private columnsAt = -1;
+  private values = 0;
+  private signaturesAt = 0;
 
   lend(built: BuiltTape): void {
     this.built = built;
     this.written = undefined;
+    this.columnsAt = -1;
   }
 
   end(): void {
     this.built = undefined;
     this.written = undefined;
+    this.columnsAt = -1;
   }
 
   candidates(words: readonly string[], from: number): Int32Array {
@@ -299,12 +338,20 @@ class LentTapeReader implements JsonTapeReader {
     const framesAt = Math.ceil((columnsAt + INVENTORY_VALUE_BYTES * count) / 16) * 16;
     // At worst every record is a container open at once.
     if (framesAt + INVENTORY_FRAME_BYTES * (total + 1) > ADDRESS_LIMIT) return undefined;
+    this.columnsAt = -1;
     let status = -2;
     try {
       // Memory was sized for this (see `memoryFor`) unless the text is denser than most:
-      // exactly the columns and a first share of frames then, as `inventory` grows memory by
-      // half again, which would often take the retained instance past the size worth keeping.
-      growWasmMemory(builder.memory, framesAt + INVENTORY_FRAME_BYTES * Math.min(total + 1, 256));
+      // exactly the columns and a first share of frames then (or the room `signatures` first
+      // takes in their place: it must not grow memory, which would detach borrowed columns), as
+      // `inventory` grows memory by half again, which would often take the retained instance
+      // past the size worth keeping.
+      const frames = INVENTORY_FRAME_BYTES * Math.min(total + 1, 256);
+      const shapes = signatureBytes(count, signatureCapacity(count));
+      growWasmMemory(
+        builder.memory,
+        framesAt + (framesAt + shapes <= ADDRESS_LIMIT ? Math.max(frames, shapes) : frames),
+      );
       status = builder.inventory(recordsAt, total, count, out);
     } catch (error) {
       // Memory that cannot grow surfaces as a RangeError.
@@ -316,6 +363,9 @@ class LentTapeReader implements JsonTapeReader {
       tape.records = new Int32Array(buffer, recordsAt, total * TAPE_STRIDE);
     }
     if (status !== 0) return undefined;
+    this.columnsAt = columnsAt;
+    this.values = count;
+    this.signaturesAt = framesAt;
     const header = new Int32Array(buffer, out, 2);
     const kind = new Uint8Array(buffer, columnsAt + 48 * count, count);
     return {
@@ -335,6 +385,66 @@ class LentTapeReader implements JsonTapeReader {
       kind: borrow ? kind : kind.slice(),
       rootBytes: header[0]!,
       extraBytes: header[1]!,
+    };
+  }
+
+  signatures(borrow = false): JsonTapeSignatures | undefined {
+    const built = this.built;
+    if (!built) throw new Error('the tape was lent only while its reader ran');
+    if (this.columnsAt < 0) return undefined;
+    const { builder } = built;
+    const { columnsAt, values, signaturesAt: at } = this;
+    const room = Math.min(builder.memory.buffer.byteLength, ADDRESS_LIMIT) - at;
+    let found = -1;
+    for (const capacity of [signatureCapacity(values), values]) {
+      if (signatureBytes(values, capacity) > room) break;
+      found = builder.signatures(columnsAt, values, at, capacity, signatureSlots(capacity));
+      if (found >= 0 || capacity === values) break;
+    }
+    if (found < 0) return undefined;
+    const { buffer } = builder.memory;
+    const recordsAt = Math.ceil((at + SIGNATURE_VALUE_BYTES * values) / 16) * 16;
+    const fields = new Int32Array(buffer, recordsAt, (found * SIGNATURE_RECORD_BYTES) / 4);
+    const sums = new Float64Array(buffer, recordsAt, (found * SIGNATURE_RECORD_BYTES) / 8);
+    const parent = new Int32Array(found);
+    const step = new Uint8Array(found);
+    const first = new Int32Array(found);
+    const nodes = new Int32Array(found);
+    const objects = new Int32Array(found);
+    const depth = new Int32Array(found);
+    const last = new Int32Array(found);
+    const maxBytes = new Int32Array(found);
+    const leaves = new Int32Array(found);
+    const bytes = new Float64Array(found);
+    // Each record's fields (see `$new_signature` in json-tape.wat), one column each.
+    for (let s = 0, f = 0; s < found; s++, f += 16) {
+      parent[s] = fields[f]!;
+      step[s] = fields[f + 1]!;
+      first[s] = fields[f + 2]!;
+      nodes[s] = fields[f + 3]!;
+      objects[s] = fields[f + 4]!;
+      depth[s] = fields[f + 5]!;
+      last[s] = fields[f + 10]!;
+      maxBytes[s] = fields[f + 11]!;
+      leaves[s] = fields[f + 12]!;
+      bytes[s] = sums[(f >> 1) + 7]!;
+    }
+    const of = new Int32Array(buffer, at, values);
+    const nextSame = new Int32Array(buffer, at + 4 * values, values);
+    return {
+      count: found,
+      of: borrow ? of : of.slice(),
+      nextSame: borrow ? nextSame : nextSame.slice(),
+      parent,
+      step,
+      first,
+      last,
+      nodes,
+      objects,
+      leaves,
+      depth,
+      bytes,
+      maxBytes,
     };
   }
 }

@@ -54,6 +54,41 @@ export interface JsonTapeInventory {
   readonly extraBytes: number;
 }
 
+/**
+ * The shape of an inventory's values (see `JsonTapeReader.signatures`): each value's signature,
+ * its path from the root with array positions and map keys left out, so that the same field of
+ * every record of a list shares one. Signatures are numbered in document order of their first
+ * value; entry `s` of the per-signature columns describes signature `s`.
+ */
+export interface JsonTapeSignatures {
+  /** Signatures in all (the per-signature columns' length). */
+  readonly count: number;
+  /** Signature of each value. */
+  readonly of: Int32Array;
+  /** Per value: the next value of its signature, -1 at the last. */
+  readonly nextSame: Int32Array;
+  /** Parent signature (-1 for the root's). */
+  readonly parent: Int32Array;
+  /** How it steps from its parent: 0 the root, 1 by key, 2 any item or map member, 3 a tuple position. */
+  readonly step: Uint8Array;
+  /** Its first value. */
+  readonly first: Int32Array;
+  /** Its last value. */
+  readonly last: Int32Array;
+  /** Its values. */
+  readonly nodes: Int32Array;
+  /** Its values that are objects. */
+  readonly objects: Int32Array;
+  /** Its values that are leaves (scalars, empty containers). */
+  readonly leaves: Int32Array;
+  /** Steps from the root. */
+  readonly depth: Int32Array;
+  /** Minified UTF-8 bytes of its values with their keys (`unitBytes`), summed; 0 for the root's. */
+  readonly bytes: Float64Array;
+  /** The biggest of its values, in the same bytes (0 for the root's). */
+  readonly maxBytes: Int32Array;
+}
+
 /** What `withJsonTape` lends its reader besides the tape: work done where the tape already is. */
 export interface JsonTapeReader extends JsonTapeWordSearch {
   /**
@@ -71,4 +106,15 @@ export interface JsonTapeReader extends JsonTapeWordSearch {
    * returns saves that.
    */
   inventory(maxValues: number, borrow?: boolean): JsonTapeInventory | undefined;
+  /**
+   * The signatures of the last `inventory`'s values, computed in WebAssembly where its columns
+   * are, as the trimmer's `jsonSignatures` computes them from the same columns (a trimmer test
+   * compares the two): a container's children step by key, or as items when it is an array of
+   * more than 16 items or of any container, or an object of at least 8 members that are all
+   * non-empty objects (a map), or by position in a shorter array of scalars (a tuple). Undefined
+   * when no inventory was computed in WebAssembly, or when its signatures need more memory than
+   * there is (memory never grows for them: that would detach a borrowed inventory). With
+   * `borrow`, `of` and `nextSame` are views of the lent memory, as `inventory`'s columns are.
+   */
+  signatures(borrow?: boolean): JsonTapeSignatures | undefined;
 }

@@ -815,4 +815,264 @@
     (i32.store (local.get $out) (local.get $units))
     (i32.store offset=4 (local.get $out) (local.get $extra_total))
     (i32.const 0))
+
+  ;; How the children of container $u step from it, as json-signatures.ts's `childStepOf` tells
+  ;; (the `STEP_*` there): 3, the positions of a tuple (an array of 1 to 16 items, all scalars);
+  ;; 2, any item (any other array, or a map: an object of at least 8 members, all non-empty
+  ;; objects); 1, a key (any other object). $next and $kinds are the inventory's columns.
+  (func $child_step (param $u i32) (param $next i32) (param $kinds i32) (result i32)
+    (local $c i32) (local $end i32) (local $after i32) (local $items i32)
+    (local.set $end (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2)))))
+    (local.set $c (i32.add (local.get $u) (i32.const 1)))
+    (if (i32.eq (i32.load8_u (i32.add (local.get $kinds) (local.get $u))) (i32.const 2))
+      (then
+        (block $items_done
+          (loop $item
+            (br_if $items_done (i32.ge_s (local.get $c) (local.get $end)))
+            (local.set $items (i32.add (local.get $items) (i32.const 1)))
+            ;; Kinds 1 and 2 are containers, 3 and 4 scalars.
+            (if (i32.or
+                  (i32.gt_s (local.get $items) (i32.const 16))
+                  (i32.lt_u (i32.load8_u (i32.add (local.get $kinds) (local.get $c))) (i32.const 3)))
+              (then (return (i32.const 2))))
+            (local.set $c (i32.load (i32.add (local.get $next) (i32.shl (local.get $c) (i32.const 2)))))
+            (br $item)))
+        (return (select (i32.const 3) (i32.const 2) (i32.gt_s (local.get $items) (i32.const 0))))))
+    (block $members_done
+      (loop $member
+        (br_if $members_done (i32.ge_s (local.get $c) (local.get $end)))
+        (local.set $after (i32.load (i32.add (local.get $next) (i32.shl (local.get $c) (i32.const 2)))))
+        (if (i32.or
+              (i32.ne (i32.load8_u (i32.add (local.get $kinds) (local.get $c))) (i32.const 1))
+              (i32.eq (local.get $after) (i32.add (local.get $c) (i32.const 1))))
+          (then (return (i32.const 1))))
+        (local.set $items (i32.add (local.get $items) (i32.const 1)))
+        (local.set $c (local.get $after))
+        (br $member)))
+    (select (i32.const 2) (i32.const 1) (i32.ge_s (local.get $items) (i32.const 8))))
+
+  ;; A new signature's 64-byte record at $rec: parent, step, first node, nodes, objects, depth,
+  ;; hash, last object, last array, items' signature + 1, last node, biggest node, leaves, then
+  ;; the bytes summed as an f64 at 56. Counts start at 0, the last object and array at -1.
+  (func $new_signature
+    (param $rec i32) (param $parent i32) (param $step i32) (param $u i32) (param $depth i32) (param $h i32)
+    (v128.store offset=0 (local.get $rec) (v128.const i32x4 0 0 0 0))
+    (v128.store offset=16 (local.get $rec) (v128.const i32x4 0 0 0 0))
+    (v128.store offset=32 (local.get $rec) (v128.const i32x4 0 0 0 0))
+    (v128.store offset=48 (local.get $rec) (v128.const i32x4 0 0 0 0))
+    (i32.store offset=0 (local.get $rec) (local.get $parent))
+    (i32.store offset=4 (local.get $rec) (local.get $step))
+    (i32.store offset=8 (local.get $rec) (local.get $u))
+    (i32.store offset=20 (local.get $rec) (local.get $depth))
+    (i32.store offset=24 (local.get $rec) (local.get $h))
+    (i32.store offset=28 (local.get $rec) (i32.const -1))
+    (i32.store offset=32 (local.get $rec) (i32.const -1))
+    (i32.store offset=40 (local.get $rec) (local.get $u)))
+
+  ;; The signatures of the $n values whose inventory columns `inventory` wrote at $columns, as
+  ;; json-signatures.ts's `jsonSignatures` finds them, in the same order and with the same
+  ;; statistics (a trimmer test compares the two). Writes from $out (16-byte aligned) on: each
+  ;; value's signature, each value's next value of the same signature (-1 at the last), then
+  ;; working columns (each container's previous container of its signature and kind, the child
+  ;; of that one lined up with its own next child, and how its children step: see
+  ;; `$child_step`), then a 64-byte record per signature (see `$new_signature`) for up to
+  ;; $capacity of them, then a hash table of $slots i32 (a power of two, at least twice
+  ;; $capacity). Never grows memory: the caller sized it. Returns the signatures found, or -1
+  ;; when there are more than $capacity.
+  (func (export "signatures")
+    (param $columns i32) (param $n i32) (param $out i32) (param $capacity i32) (param $slots i32)
+    (result i32)
+    (local $cells i32) (local $parents i32) (local $next i32) (local $units i32) (local $index i32)
+    (local $keys i32) (local $kinds i32) (local $of i32) (local $same i32) (local $previous i32)
+    (local $aligned i32) (local $steps i32) (local $sigs i32) (local $table i32) (local $mask i32)
+    (local $count i32) (local $u i32) (local $p i32) (local $ps i32) (local $step i32)
+    (local $s i32) (local $candidate i32) (local $before i32) (local $h i32) (local $slot i32)
+    (local $entry i32) (local $rec i32) (local $kind i32) (local $size i32)
+    (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $parents (local.get $columns))
+    (local.set $next (i32.add (local.get $columns) (local.get $cells)))
+    (local.set $units (i32.add (local.get $columns) (i32.shl (local.get $cells) (i32.const 3))))
+    (local.set $index (i32.add (local.get $units) (local.get $cells)))
+    (local.set $keys (i32.add (local.get $index) (local.get $cells)))
+    (local.set $kinds (i32.add (local.get $columns) (i32.mul (local.get $cells) (i32.const 12))))
+    (local.set $of (local.get $out))
+    (local.set $same (i32.add (local.get $of) (local.get $cells)))
+    (local.set $previous (i32.add (local.get $same) (local.get $cells)))
+    (local.set $aligned (i32.add (local.get $previous) (local.get $cells)))
+    (local.set $steps (i32.add (local.get $aligned) (local.get $cells)))
+    (local.set $sigs (i32.and (i32.add (i32.add (local.get $steps) (local.get $n)) (i32.const 15)) (i32.const -16)))
+    (local.set $table (i32.add (local.get $sigs) (i32.shl (local.get $capacity) (i32.const 6))))
+    (local.set $mask (i32.sub (local.get $slots) (i32.const 1)))
+    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $slots) (i32.const 2)))
+    (if (i32.eqz (local.get $n)) (then (return (i32.const 0))))
+    (if (i32.eqz (local.get $capacity)) (then (return (i32.const -1))))
+    ;; The root's signature, hashed as 0 (no other signature has its parent, -1).
+    (call $new_signature (local.get $sigs) (i32.const -1) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0))
+    (i32.store offset=12 (local.get $sigs) (i32.const 1))
+    (i32.store (local.get $table) (i32.const 1))
+    (local.set $count (i32.const 1))
+    (i32.store (local.get $of) (i32.const 0))
+    (i32.store (local.get $aligned) (i32.const -1))
+    (if (i32.lt_u (i32.sub (i32.load8_u (local.get $kinds)) (i32.const 1)) (i32.const 2))
+      (then
+        (i32.store8 (local.get $steps) (call $child_step (i32.const 0) (local.get $next) (local.get $kinds)))))
+    (local.set $u (i32.const 1))
+    (block $done
+      (loop $value
+        (br_if $done (i32.ge_u (local.get $u) (local.get $n)))
+        (local.set $p (i32.load (i32.add (local.get $parents) (i32.shl (local.get $u) (i32.const 2)))))
+        (local.set $ps (i32.load (i32.add (local.get $of) (i32.shl (local.get $p) (i32.const 2)))))
+        (local.set $step (i32.load8_u (i32.add (local.get $steps) (local.get $p))))
+        (local.set $s (i32.const -1))
+        (if (i32.and (local.get $step) (i32.const 1))
+          (then
+            ;; A key or a position: first the child lined up in the previous container.
+            (local.set $candidate (i32.load (i32.add (local.get $aligned) (i32.shl (local.get $p) (i32.const 2)))))
+            (if (i32.ge_s (local.get $candidate) (i32.const 0))
+              (then
+                (local.set $before (i32.load (i32.add (local.get $previous) (i32.shl (local.get $p) (i32.const 2)))))
+                (if (i32.and
+                      (i32.and
+                        (i32.eq (i32.load (i32.add (local.get $parents) (i32.shl (local.get $candidate) (i32.const 2))))
+                          (local.get $before))
+                        (i32.eq (i32.load8_u (i32.add (local.get $steps) (local.get $before))) (local.get $step)))
+                      (i32.eq
+                        (i32.load (i32.add
+                          (select (local.get $keys) (local.get $index) (i32.eq (local.get $step) (i32.const 1)))
+                          (i32.shl (local.get $candidate) (i32.const 2))))
+                        (i32.load (i32.add
+                          (select (local.get $keys) (local.get $index) (i32.eq (local.get $step) (i32.const 1)))
+                          (i32.shl (local.get $u) (i32.const 2))))))
+                  (then
+                    (local.set $s (i32.load (i32.add (local.get $of) (i32.shl (local.get $candidate) (i32.const 2)))))
+                    (i32.store (i32.add (local.get $aligned) (i32.shl (local.get $p) (i32.const 2)))
+                      (i32.load (i32.add (local.get $next) (i32.shl (local.get $candidate) (i32.const 2))))))))))
+          (else
+            ;; Any item: every item under one signature shares one.
+            (if (i32.eq (local.get $step) (i32.const 2))
+              (then
+                (local.set $s
+                  (i32.sub
+                    (i32.load offset=36 (i32.add (local.get $sigs) (i32.shl (local.get $ps) (i32.const 6))))
+                    (i32.const 1)))))))
+        (if (i32.lt_s (local.get $s) (i32.const 0))
+          (then
+            ;; Looked up by the step's tag (the key's hash, the position + 1, or one tag for
+            ;; items) mixed with the parent's signature.
+            (local.set $h
+              (i32.mul
+                (i32.xor
+                  (if (result i32) (i32.eq (local.get $step) (i32.const 1))
+                    (then (i32.load (i32.add (local.get $keys) (i32.shl (local.get $u) (i32.const 2)))))
+                    (else
+                      (if (result i32) (i32.eq (local.get $step) (i32.const 3))
+                        (then
+                          (i32.add (i32.load (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 2))))
+                            (i32.const 1)))
+                        (else (i32.const 0x5bd1e995)))))
+                  (i32.mul (i32.add (local.get $ps) (i32.const 1)) (i32.const 0x9e3779b1)))
+                (i32.const 0x85ebca6b)))
+            (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))))
+            (local.set $slot (i32.and (local.get $h) (local.get $mask)))
+            (block $probed
+              (loop $probe
+                (local.set $entry (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
+                (br_if $probed (i32.eqz (local.get $entry)))
+                (local.set $rec
+                  (i32.add (local.get $sigs) (i32.shl (i32.sub (local.get $entry) (i32.const 1)) (i32.const 6))))
+                (if (i32.and
+                      (i32.and
+                        (i32.eq (i32.load offset=24 (local.get $rec)) (local.get $h))
+                        (i32.eq (i32.load offset=0 (local.get $rec)) (local.get $ps)))
+                      (i32.eq (i32.load offset=4 (local.get $rec)) (local.get $step)))
+                  (then
+                    (if (i32.or
+                          (i32.ne (local.get $step) (i32.const 3))
+                          (i32.eq
+                            (i32.load (i32.add (local.get $index)
+                              (i32.shl (i32.load offset=8 (local.get $rec)) (i32.const 2))))
+                            (i32.load (i32.add (local.get $index) (i32.shl (local.get $u) (i32.const 2))))))
+                      (then
+                        (local.set $s (i32.sub (local.get $entry) (i32.const 1)))
+                        (br $probed)))))
+                (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+                (br $probe)))
+            (if (i32.lt_s (local.get $s) (i32.const 0))
+              (then
+                (if (i32.ge_u (local.get $count) (local.get $capacity)) (then (return (i32.const -1))))
+                (local.set $s (local.get $count))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                (call $new_signature
+                  (i32.add (local.get $sigs) (i32.shl (local.get $s) (i32.const 6)))
+                  (local.get $ps) (local.get $step) (local.get $u)
+                  (i32.add
+                    (i32.load offset=20 (i32.add (local.get $sigs) (i32.shl (local.get $ps) (i32.const 6))))
+                    (i32.const 1))
+                  (local.get $h))
+                ;; The probe stopped at the first empty slot from the hash's: the new one's.
+                (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
+                  (i32.add (local.get $s) (i32.const 1))))
+              (else
+                (local.set $rec (i32.add (local.get $sigs) (i32.shl (local.get $s) (i32.const 6))))
+                (i32.store (i32.add (local.get $same) (i32.shl (i32.load offset=40 (local.get $rec)) (i32.const 2)))
+                  (local.get $u))
+                (i32.store offset=40 (local.get $rec) (local.get $u))))
+            (if (i32.eq (local.get $step) (i32.const 2))
+              (then
+                (i32.store offset=36 (i32.add (local.get $sigs) (i32.shl (local.get $ps) (i32.const 6)))
+                  (i32.add (local.get $s) (i32.const 1))))))
+          (else
+            (local.set $rec (i32.add (local.get $sigs) (i32.shl (local.get $s) (i32.const 6))))
+            (i32.store (i32.add (local.get $same) (i32.shl (i32.load offset=40 (local.get $rec)) (i32.const 2)))
+              (local.get $u))
+            (i32.store offset=40 (local.get $rec) (local.get $u))))
+        (i32.store (i32.add (local.get $of) (i32.shl (local.get $u) (i32.const 2))) (local.get $s))
+        ;; The signature's statistics: nodes, bytes, the biggest node, leaves.
+        (local.set $rec (i32.add (local.get $sigs) (i32.shl (local.get $s) (i32.const 6))))
+        (i32.store offset=12 (local.get $rec) (i32.add (i32.load offset=12 (local.get $rec)) (i32.const 1)))
+        (local.set $size (i32.load (i32.add (local.get $units) (i32.shl (local.get $u) (i32.const 2)))))
+        (f64.store offset=56 (local.get $rec)
+          (f64.add (f64.load offset=56 (local.get $rec)) (f64.convert_i32_s (local.get $size))))
+        (if (i32.gt_s (local.get $size) (i32.load offset=44 (local.get $rec)))
+          (then (i32.store offset=44 (local.get $rec) (local.get $size))))
+        (if (i32.eq
+              (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
+              (i32.add (local.get $u) (i32.const 1)))
+          (then (i32.store offset=48 (local.get $rec) (i32.add (i32.load offset=48 (local.get $rec)) (i32.const 1)))))
+        (local.set $kind (i32.load8_u (i32.add (local.get $kinds) (local.get $u))))
+        (if (i32.lt_u (i32.sub (local.get $kind) (i32.const 1)) (i32.const 2))
+          (then
+            ;; A container: how its children step, and the previous one of its signature and
+            ;; kind (the last object's at 28, the last array's at 32), whose first child lines
+            ;; up with its own.
+            (if (i32.eq (local.get $kind) (i32.const 1))
+              (then
+                (i32.store offset=16 (local.get $rec) (i32.add (i32.load offset=16 (local.get $rec)) (i32.const 1)))))
+            (i32.store8 (i32.add (local.get $steps) (local.get $u))
+              (call $child_step (local.get $u) (local.get $next) (local.get $kinds)))
+            (local.set $slot (i32.add (local.get $rec) (i32.shl (local.get $kind) (i32.const 2))))
+            (local.set $before (i32.load offset=24 (local.get $slot)))
+            (i32.store (i32.add (local.get $previous) (i32.shl (local.get $u) (i32.const 2))) (local.get $before))
+            (i32.store (i32.add (local.get $aligned) (i32.shl (local.get $u) (i32.const 2)))
+              (select
+                (i32.add (local.get $before) (i32.const 1))
+                (i32.const -1)
+                (i32.and
+                  (i32.ge_s (local.get $before) (i32.const 0))
+                  (i32.gt_s
+                    (i32.load (i32.add (local.get $next) (i32.shl (local.get $before) (i32.const 2))))
+                    (i32.add (local.get $before) (i32.const 1))))))
+            (i32.store offset=24 (local.get $slot) (local.get $u))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (br $value)))
+    ;; Each signature's last node ends its chain.
+    (local.set $s (i32.const 0))
+    (loop $last
+      (i32.store
+        (i32.add (local.get $same)
+          (i32.shl (i32.load offset=40 (i32.add (local.get $sigs) (i32.shl (local.get $s) (i32.const 6)))) (i32.const 2)))
+        (i32.const -1))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br_if $last (i32.lt_u (local.get $s) (local.get $count))))
+    (local.get $count))
 )
