@@ -78,6 +78,8 @@ export type {
   JsonTapeInventory,
   JsonTapeReader,
   JsonTapeSignatures,
+  JsonTapeValueOptions,
+  JsonTapeValues,
 } from './json/json-tape-reader.js';
 export {
   type JsonArray,

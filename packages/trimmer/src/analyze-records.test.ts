@@ -1,7 +1,11 @@
+import { withJsonTape } from '@compaction/core';
+import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeRecords } from './analyze-records.js';
+import { analyzeRecords, type RecordAnalysis, recordColumns } from './analyze-records.js';
+import { inventoryFromTape } from './inventory-from-tape.js';
 import { scanJson } from './json-inventory.js';
+import { jsonSignatures } from './json-signatures.js';
 
 /** A list of records whose fields hold nested lists and values of every kind. */
 function recordList(minLength: number, maxLength: number) {
@@ -47,5 +51,106 @@ describe('analyzeRecords', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/**
+ * Fields of every kind the value statistics read: numbers with fractions and exponents beside
+ * integers (one signature's sums then come from JavaScript), ids past 15 digits, negative zero,
+ * literals, strings past 48 units, repeated and near-repeated values, escapes.
+ */
+const fieldValue = fc.oneof(
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.constantFrom(0.5, -2.25, 1e21, 1.5e-7, 123456789012345, -0, 9007199254740993n),
+  fc.constantFrom(true, false, null, '', 'Running', 'Failed', 'a\\"b', 'é😀'),
+  fc.string({ maxLength: 60 }),
+  fc.integer({ min: 0, max: 3 }).map((i) => `https://example.com/items/${i}/${'x'.repeat(40)}`),
+);
+
+/** A list whose records hold `fieldValue`s under a few keys, some nested. */
+const valueList = fc
+  .tuple(
+    fc.array(
+      fc.dictionary(fc.constantFrom('id', 'state', 'n', 'url', 'note'), fieldValue, { maxKeys: 5 }),
+      { minLength: 2, maxLength: 48, size: 'max' },
+    ),
+    fc.boolean(),
+  )
+  .map(([items, nested]) => {
+    const records = items.map((item, i) => ({ i, ...item, sub: nested ? [{ v: item.n }] : [] }));
+    return JSON.stringify({ items: records }, (_key, value: unknown) =>
+      typeof value === 'bigint' ? Number.parseFloat(value.toString()) : value,
+    ).replaceAll('9007199254740992', '9007199254740993');
+  });
+
+/**
+ * `analysis` as one text, its signatures' columns cut to their count (the pass in JavaScript
+ * grows them by doubling: the entries past the count are spare room).
+ */
+function analysisDigest(analysis: RecordAnalysis): string {
+  const { signatures } = analysis;
+  const columns = Object.entries(signatures)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, column]) =>
+      ArrayBuffer.isView(column) && name !== 'of' && name !== 'nextSame'
+        ? [name, (column as Int32Array).subarray(0, signatures.count)]
+        : [name, column],
+    );
+  return digest({ ...analysis, signatures: Object.fromEntries(columns) });
+}
+
+/** `gathered` as one text, its entry columns cut to their count (the rest is spare room). */
+function columnsDigest(gathered: ReturnType<typeof recordColumns>): string {
+  const { entries } = gathered;
+  return digest({
+    ...gathered,
+    entrySig: gathered.entrySig.subarray(0, entries),
+    entryCount: gathered.entryCount.subarray(0, entries),
+  });
+}
+
+/**
+ * The record columns and analysis of `text` over a borrowed inventory (its signatures and value
+ * statistics computed by the lent tape's passes in WebAssembly) and over the same inventory
+ * without its reader (in JavaScript), each as one text; undefined when the tape could not be
+ * lent.
+ */
+function analysedBothWays(text: string): { inWasm: string; inJs: string } | undefined {
+  const read = withJsonTape(text, (tape, reader) => {
+    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true);
+    const inJavaScript = { ...inventory, tapeReader: undefined };
+    const signatures = jsonSignatures(inventory);
+    const columns = [
+      columnsDigest(recordColumns(inventory, signatures, undefined)),
+      analysisDigest(analyzeRecords(inventory)),
+    ].join('\n');
+    const expected = [
+      columnsDigest(recordColumns(inJavaScript, signatures, undefined)),
+      analysisDigest(analyzeRecords(inJavaScript)),
+    ].join('\n');
+    return { inWasm: columns, inJs: expected, borrowed: inventory.tapeReader !== undefined };
+  });
+  if (!read.ok || !read.value.borrowed) return undefined;
+  return read.value;
+}
+
+describe('analyzeRecords over a lent tape (its passes in WebAssembly)', () => {
+  it('gathers what the passes in JavaScript gather (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(valueList, recordList(2, 40)), (text) => {
+        const both = analysedBothWays(text);
+        expect(both).toBeDefined();
+        expect(both!.inWasm === both!.inJs).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.skipIf(!fixturesAvailable())('gathers it on every JSON fixture', () => {
+    for (const fixture of listFixtures({ kind: 'json' })) {
+      const both = analysedBothWays(readFixture(fixture.path));
+      expect(both, fixture.path).toBeDefined();
+      expect(both!.inWasm === both!.inJs, fixture.path).toBe(true);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { TEXT_HASH_UNITS, textHash } from '@compaction/core';
+import { type JsonTapeValueOptions, TEXT_HASH_UNITS, textHash } from '@compaction/core';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -271,7 +271,7 @@ const spareHashes = new ScratchArray((length) => new Int32Array(length));
 const spareFirsts = new ScratchArray((length) => new Int32Array(length));
 
 /** What one pass over the nodes inside records gathers, per signature. */
-interface Columns {
+export interface Columns {
   groups: RecordGroup[];
   groupOfSig: Int32Array;
   recordAbove: Int32Array;
@@ -303,9 +303,11 @@ interface Columns {
  * The records of a document and the statistics of their fields, in one pass: the record above
  * each node (the nearest object that is an array item or map member), and per signature the
  * records holding it, its values (told apart exactly up to `HASHED_VALUE` units), the commonest
- * one, entropy, bytes, redundancy with the value before, numeric sums.
+ * one, entropy, bytes, redundancy with the value before, numeric sums. Over an inventory borrowed
+ * from a lent tape, the pass over the nodes runs in WebAssembly (`valuesFromTape`), to the same
+ * columns (a test compares the two: the export is for it).
  */
-function columns(
+export function recordColumns(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   check: StopCheck | undefined,
@@ -342,6 +344,10 @@ function columns(
       bytes: 0,
     });
   }
+  const fromTape = inventory.tapeReader
+    ? valuesFromTape(inventory, signatures, groups, groupOfSig, check)
+    : undefined;
+  if (fromTape) return fromTape;
   // Every node's is written below, but the root's.
   const recordAbove = new Int32Array(count);
   const presence = new Int32Array(sigCount);
@@ -498,6 +504,43 @@ function columns(
   spareBelow.give(recordBelow);
   spareTable.give(table);
   spareHashes.give(entryHash);
+  const gathered = {
+    groups,
+    groupOfSig,
+    recordAbove,
+    presence,
+    values,
+    distinct,
+    unhashed,
+    valueBytes,
+    novelBytes,
+    sampledBytes,
+    numbers,
+    numberSum,
+    numberSquares,
+    entryOf,
+    entrySig,
+    entryCount,
+    entries,
+  };
+  const found = withCommonest(inventory, gathered, entryFirst);
+  spareFirsts.give(entryFirst);
+  return found;
+}
+
+/**
+ * The columns of `gathered` with, per signature, its commonest value's count (`top`), whether
+ * that value is empty, and the entropy of its values, from the value entries (`entryFirst`: the
+ * first node of each).
+ */
+function withCommonest(
+  inventory: JsonInventory,
+  gathered: Omit<Columns, 'top' | 'topEmpty' | 'entropy'>,
+  entryFirst: Int32Array,
+): Columns {
+  const { text, kind, start, end } = inventory;
+  const { values, unhashed, entrySig, entryCount, entries } = gathered;
+  const sigCount = values.length;
   const top = new Int32Array(sigCount);
   const topEmpty = new Uint8Array(sigCount);
   const entropy = new Float64Array(sigCount);
@@ -515,7 +558,6 @@ function columns(
     // Summed as c·log2 c for now, 0 for a value seen once (most of them): see below.
     if (c > 1) entropy[s]! += c * Math.log2(c);
   }
-  spareFirsts.give(entryFirst);
   // -Σ p·log2 p over the values, p = c / n, is (Σc·log2 n - Σc·log2 c) / n; each long value
   // counts as distinct, once (c = 1).
   for (let s = 1; s < sigCount; s++) {
@@ -524,28 +566,102 @@ function columns(
     if (top[s] === 0 && unhashed[s]! > 0) top[s] = 1;
     entropy[s] = Math.max(0, Math.log2(n) - entropy[s]! / n);
   }
-  return {
-    groups,
-    groupOfSig,
-    recordAbove,
-    presence,
-    values,
-    distinct,
-    unhashed,
-    top,
-    topEmpty,
-    entropy,
-    valueBytes,
-    novelBytes,
-    sampledBytes,
-    numbers,
-    numberSum,
-    numberSquares,
-    entryOf,
-    entrySig,
-    entryCount,
-    entries,
-  };
+  return { ...gathered, top, topEmpty, entropy };
+}
+
+/** How `valuesFromTape` asks the tape's pass to count new units and numbers, as `recordColumns` does. */
+const TAPE_VALUE_OPTIONS: JsonTapeValueOptions = {
+  prefix: NOVELTY_PREFIX,
+  samples: NOVELTY_SAMPLES,
+  digits: NUMBER_MAX_DIGITS,
+  literals: [HASH_TRUE, HASH_FALSE, HASH_NULL],
+};
+
+/**
+ * The columns `recordColumns` gathers, gathered by the lent tape's pass in WebAssembly where the
+ * borrowed inventory's columns and its signatures are (`JsonTapeReader.valueStatistics`), or
+ * undefined when that pass cannot run. The records of each group are read off its signature's
+ * chain of nodes; the numbers of a signature with a fraction or an exponent in one of them are
+ * read here, all of them in node order, so that their sums are the same to the last bit.
+ */
+function valuesFromTape(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  groups: RecordGroup[],
+  groupOfSig: Int32Array,
+  check: StopCheck | undefined,
+): Columns | undefined {
+  const reader = inventory.tapeReader;
+  if (!reader) return undefined;
+  const sigCount = signatures.count;
+  const records = new Uint8Array(sigCount);
+  for (let s = 0; s < sigCount; s++) records[s] = groupOfSig[s]! >= 0 ? 1 : 0;
+  // The pass cannot poll: polled once for all of it.
+  check?.(inventory.count);
+  const found = reader.valueStatistics(records, TAPE_VALUE_OPTIONS, true);
+  if (!found) return undefined;
+  const { kind, next, start, end, valueHash, unitBytes, text } = inventory;
+  const { nextSame, first } = signatures;
+  for (const group of groups) {
+    for (let u = first[group.sig]!; u >= 0; u = nextSame[u]!) {
+      if (kind[u] !== NODE_OBJECT) continue;
+      group.records.push(u);
+      group.bytes += unitBytes[u]!;
+    }
+  }
+  const { recordAbove, numbers, numberSum, numberSquares, unreadNumbers } = found;
+  for (let s = 1; s < sigCount; s++) {
+    if (unreadNumbers[s] === 0) continue;
+    let count = 0;
+    let sum = 0;
+    let squares = 0;
+    for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+      const vh = valueHash[u]!;
+      if (
+        kind[u] !== NODE_SCALAR ||
+        recordAbove[u]! < 0 ||
+        next[u] !== u + 1 ||
+        end[u]! - start[u]! > NUMBER_MAX_UNITS ||
+        vh === HASH_TRUE ||
+        vh === HASH_FALSE ||
+        vh === HASH_NULL
+      ) {
+        continue;
+      }
+      const x = numberAt(text, start[u]!, end[u]!);
+      if (Number.isFinite(x)) {
+        count++;
+        sum += x;
+        squares += x * x;
+      }
+    }
+    numbers[s] = count;
+    numberSum[s] = sum;
+    numberSquares[s] = squares;
+  }
+  return withCommonest(
+    inventory,
+    {
+      groups,
+      groupOfSig,
+      recordAbove,
+      presence: found.presence,
+      values: found.values,
+      distinct: found.distinct,
+      unhashed: found.unhashed,
+      valueBytes: found.valueUnits,
+      novelBytes: found.novelUnits,
+      sampledBytes: found.sampledUnits,
+      numbers,
+      numberSum,
+      numberSquares,
+      entryOf: found.entryOf,
+      entrySig: found.entrySignature,
+      entryCount: found.entryCount,
+      entries: found.entries,
+    },
+    found.entryFirst,
+  );
 }
 
 function byScoreThenSignature(a: { s: number; score: number }, b: { s: number; score: number }) {
@@ -591,7 +707,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   const signatures = jsonSignatures(inventory, check);
   const sigCount = signatures.count;
   const { step, nodes: sigNodes, parent: sigParent, depth: sigDepth } = signatures;
-  const gathered = columns(inventory, signatures, check);
+  const gathered = recordColumns(inventory, signatures, check);
   const { groups, groupOfSig, values, distinct, top, presence, entropy } = gathered;
 
   // The group whose records hold each signature's nodes (the nearest record signature above).

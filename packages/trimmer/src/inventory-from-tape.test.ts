@@ -64,6 +64,8 @@ function watched(reader: JsonTapeReader): { reader: JsonTapeReader; passes: numb
         return inventory;
       },
       signatures: (borrow?: boolean) => reader.signatures(borrow),
+      valueStatistics: (...args: Parameters<JsonTapeReader['valueStatistics']>) =>
+        reader.valueStatistics(...args),
     },
   };
   return watch;

@@ -189,7 +189,24 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
   if (inventory.tapeReader) {
     check?.(inventory.count);
     const found = inventory.tapeReader.signatures(true);
-    if (found) return found;
+    // Made in the order the pass here makes its result, so that readers see one shape.
+    if (found) {
+      return {
+        of: found.of,
+        count: found.count,
+        parent: found.parent,
+        step: found.step,
+        first: found.first,
+        nodes: found.nodes,
+        nextSame: found.nextSame,
+        last: found.last,
+        bytes: found.bytes,
+        maxBytes: found.maxBytes,
+        leaves: found.leaves,
+        objects: found.objects,
+        depth: found.depth,
+      };
+    }
   }
   return signaturesInJavaScript(inventory, check);
 }

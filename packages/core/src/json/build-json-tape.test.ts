@@ -758,6 +758,44 @@ describe('withJsonTape signatures', () => {
     expect(Array.from(found.maxBytes)).toEqual([0, 17, 5, 9, 1, 1, 7]);
   });
 
+  it('counts each signature’s values inside records, and has none before its signatures', () => {
+    // Records: the items (signature 1). Values 2, 5, 8 are `n`; 3, 6, 9 are `s`.
+    const text = '[{"n":1,"s":"ab"},{"n":2.5,"s":"ab"},{"n":-3,"s":"abc"}]';
+    const literals = [1, 2, 3] as const;
+    const options = { prefix: 48, samples: 16, digits: 15, literals };
+    const lent = withJsonTape(text, (_tape, reader) => {
+      reader.inventory(100);
+      const before = reader.valueStatistics(new Uint8Array(4), options);
+      const shape = reader.signatures();
+      const records = Uint8Array.of(0, 1, 0, 0);
+      return { before, shape, found: reader.valueStatistics(records, options) };
+    });
+    if (!lent.ok || !lent.value.found || !lent.value.shape) throw new Error('no statistics');
+    const { before, shape, found } = lent.value;
+    expect(before).toBeUndefined();
+    expect(Array.from(shape.of)).toEqual([0, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+    expect(Array.from(found.recordAbove)).toEqual([-1, -1, 1, 1, -1, 4, 4, -1, 7, 7]);
+    expect(Array.from(found.presence)).toEqual([0, 0, 3, 3]);
+    expect(Array.from(found.values)).toEqual([0, 0, 3, 3]);
+    // Entries: 1, "ab", 2.5, -3, "abc" (the second "ab" is the first's).
+    expect(found.entries).toBe(5);
+    expect(Array.from(found.entryOf)).toEqual([-1, -1, 0, 1, -1, 2, 1, -1, 3, 4]);
+    expect(Array.from(found.entrySignature)).toEqual([2, 3, 2, 2, 3]);
+    expect(Array.from(found.entryCount)).toEqual([1, 2, 1, 1, 1]);
+    expect(Array.from(found.entryFirst)).toEqual([2, 3, 5, 8, 9]);
+    expect(Array.from(found.distinct)).toEqual([0, 0, 3, 2]);
+    expect(Array.from(found.valueUnits)).toEqual([0, 0, 6, 7]);
+    // Numbers share no prefix here; "ab" again is all repeated (one unit counted), and "abc"
+    // adds one past "ab".
+    expect(Array.from(found.novelUnits)).toEqual([0, 0, 6, 4]);
+    expect(Array.from(found.sampledUnits)).toEqual([0, 0, 6, 7]);
+    // 2.5 has a fraction: the numbers of `n` are left to the caller.
+    expect(Array.from(found.unreadNumbers)).toEqual([0, 0, 1, 0]);
+    expect(Array.from(found.numbers)).toEqual([0, 0, 2, 0]);
+    expect(Array.from(found.numberSum)).toEqual([0, 0, -2, 0]);
+    expect(Array.from(found.numberSquares)).toEqual([0, 0, 10, 0]);
+  });
+
   it('makes room again for a signature per value, and gives a copy unless borrowed', () => {
     const wide = JSON.stringify(
       Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i])),

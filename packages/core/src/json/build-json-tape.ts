@@ -1,5 +1,11 @@
 import { type JsonTape, TAPE_START, TAPE_STRIDE } from './json-tape.js';
-import type { JsonTapeInventory, JsonTapeReader, JsonTapeSignatures } from './json-tape-reader.js';
+import type {
+  JsonTapeInventory,
+  JsonTapeReader,
+  JsonTapeSignatures,
+  JsonTapeValueOptions,
+  JsonTapeValues,
+} from './json-tape-reader.js';
 import { JSON_TAPE_WASM_BASE64 } from './json-tape-wasm.js';
 import {
   compileWasm,
@@ -36,6 +42,22 @@ interface JsonTapeExports {
   ): number;
   inventory(records: number, total: number, count: number, out: number): number;
   signatures(columns: number, count: number, out: number, capacity: number, slots: number): number;
+  values(
+    columns: number,
+    count: number,
+    of: number,
+    signatures: number,
+    records: number,
+    out: number,
+    capacity: number,
+    slots: number,
+    prefix: number,
+    samples: number,
+    digits: number,
+    trueHash: number,
+    falseHash: number,
+    nullHash: number,
+  ): number;
 }
 
 const BOM = '\uFEFF';
@@ -80,6 +102,30 @@ function signatureSlots(capacity: number): number {
 function signatureBytes(values: number, capacity: number): number {
   const records = Math.ceil((SIGNATURE_VALUE_BYTES * values) / 16) * 16;
   return records + SIGNATURE_RECORD_BYTES * capacity + 4 * signatureSlots(capacity);
+}
+
+/** Bytes per value of the columns `values` writes: three i32 columns. */
+const VALUE_COLUMN_BYTES = 12;
+/** Bytes of the record `values` keeps per signature. */
+const VALUE_RECORD_BYTES = 80;
+/** Bytes per entry `values` keeps: four i32 columns and two i32 per hash-table slot, two slots. */
+const VALUE_ENTRY_BYTES = 32;
+
+/** Entries `values` first makes room for, of `values` values: up to one per two. */
+function entryCapacity(values: number): number {
+  return Math.min(values, Math.max(1024, Math.ceil(values / 2)));
+}
+
+/**
+ * Where `values` writes its columns after the signatures' flags at `flagsAt`, for `values` values
+ * and `signatures` signatures, and the bytes it writes from `flagsAt` on for `capacity` entries.
+ */
+function valueLayout(flagsAt: number, values: number, signatures: number, capacity: number) {
+  const out = Math.ceil((flagsAt + signatures) / 16) * 16;
+  const statsAt = Math.ceil((out + VALUE_COLUMN_BYTES * values) / 16) * 16;
+  const entriesAt = statsAt + VALUE_RECORD_BYTES * signatures;
+  const slots = signatureSlots(capacity);
+  return { out, statsAt, entriesAt, slots, end: entriesAt + 16 * capacity + 8 * slots };
 }
 
 /** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */
@@ -257,6 +303,12 @@ function column(
   return borrow ? view : view.slice();
 }
 
+/** `length` i32 from byte `at` of `buffer`: a copy, or a view. */
+function int32s(buffer: ArrayBuffer, at: number, length: number, borrow: boolean): Int32Array {
+  const view = new Int32Array(buffer, at, length);
+  return borrow ? view : view.slice();
+}
+
 /**
  * The reader of a lent tape (its word search and its inventory), in its builder's memory, from
  * `lend()` to `end()`. A class, not an object of closures made per call: optimised code that
@@ -267,19 +319,24 @@ class LentTapeReader implements JsonTapeReader {
   private written: Uint8Array | undefined;
   /** Where the last `inventory` wrote its columns, for how many values, and where after them the signatures go (-1: no inventory). */
   private columnsAt = -1;
-  private values = 0;
+  private valueCount = 0;
   private signaturesAt = 0;
+  /** Signatures the last `signatures` found (-1: none yet), and where its writes end. */
+  private found = -1;
+  private signaturesEnd = 0;
 
   lend(built: BuiltTape): void {
     this.built = built;
     this.written = undefined;
     this.columnsAt = -1;
+    this.found = -1;
   }
 
   end(): void {
     this.built = undefined;
     this.written = undefined;
     this.columnsAt = -1;
+    this.found = -1;
   }
 
   candidates(words: readonly string[], from: number): Int32Array {
@@ -339,6 +396,7 @@ class LentTapeReader implements JsonTapeReader {
     // At worst every record is a container open at once.
     if (framesAt + INVENTORY_FRAME_BYTES * (total + 1) > ADDRESS_LIMIT) return undefined;
     this.columnsAt = -1;
+    this.found = -1;
     let status = -2;
     try {
       // Memory was sized for this (see `memoryFor`) unless the text is denser than most:
@@ -364,7 +422,7 @@ class LentTapeReader implements JsonTapeReader {
     }
     if (status !== 0) return undefined;
     this.columnsAt = columnsAt;
-    this.values = count;
+    this.valueCount = count;
     this.signaturesAt = framesAt;
     const header = new Int32Array(buffer, out, 2);
     const kind = new Uint8Array(buffer, columnsAt + 48 * count, count);
@@ -393,15 +451,18 @@ class LentTapeReader implements JsonTapeReader {
     if (!built) throw new Error('the tape was lent only while its reader ran');
     if (this.columnsAt < 0) return undefined;
     const { builder } = built;
-    const { columnsAt, values, signaturesAt: at } = this;
+    const { columnsAt, valueCount: values, signaturesAt: at } = this;
     const room = Math.min(builder.memory.buffer.byteLength, ADDRESS_LIMIT) - at;
     let found = -1;
+    this.found = -1;
     for (const capacity of [signatureCapacity(values), values]) {
       if (signatureBytes(values, capacity) > room) break;
       found = builder.signatures(columnsAt, values, at, capacity, signatureSlots(capacity));
+      this.signaturesEnd = at + signatureBytes(values, capacity);
       if (found >= 0 || capacity === values) break;
     }
     if (found < 0) return undefined;
+    this.found = found;
     const { buffer } = builder.memory;
     const recordsAt = Math.ceil((at + SIGNATURE_VALUE_BYTES * values) / 16) * 16;
     const fields = new Int32Array(buffer, recordsAt, (found * SIGNATURE_RECORD_BYTES) / 4);
@@ -445,6 +506,101 @@ class LentTapeReader implements JsonTapeReader {
       depth,
       bytes,
       maxBytes,
+    };
+  }
+
+  valueStatistics(
+    records: Uint8Array,
+    options: JsonTapeValueOptions,
+    borrow = false,
+  ): JsonTapeValues | undefined {
+    const built = this.built;
+    if (!built) throw new Error('the tape was lent only while its reader ran');
+    const signatures = this.found;
+    if (this.columnsAt < 0 || signatures < 0 || records.length !== signatures) return undefined;
+    const { builder } = built;
+    const { columnsAt, valueCount: values } = this;
+    const flagsAt = this.signaturesEnd;
+    const limit = Math.min(builder.memory.buffer.byteLength, ADDRESS_LIMIT);
+    // Room for a first share of entries, else for as many as there is room for; then for one
+    // per value when there were more. Memory never grows here (it would detach borrowed columns).
+    const fixed = valueLayout(flagsAt, values, signatures, 0).entriesAt;
+    const fits = Math.floor((limit - fixed) / VALUE_ENTRY_BYTES);
+    const first = Math.min(entryCapacity(values), fits);
+    let entries = -1;
+    let capacity = 0;
+    let layout = valueLayout(flagsAt, values, signatures, 0);
+    for (const room of [first, values]) {
+      if (room < 0) break;
+      capacity = room;
+      layout = valueLayout(flagsAt, values, signatures, capacity);
+      if (layout.end > limit) break;
+      new Uint8Array(builder.memory.buffer, flagsAt, signatures).set(records);
+      entries = builder.values(
+        columnsAt,
+        values,
+        this.signaturesAt,
+        signatures,
+        flagsAt,
+        layout.out,
+        capacity,
+        layout.slots,
+        options.prefix,
+        options.samples,
+        options.digits,
+        options.literals[0],
+        options.literals[1],
+        options.literals[2],
+      );
+      if (entries >= 0 || capacity === values) break;
+    }
+    if (entries < 0) return undefined;
+    const { buffer } = builder.memory;
+    const ints = new Int32Array(buffer, layout.statsAt, (signatures * VALUE_RECORD_BYTES) / 4);
+    const sums = new Float64Array(buffer, layout.statsAt, (signatures * VALUE_RECORD_BYTES) / 8);
+    const presence = new Int32Array(signatures);
+    const counted = new Int32Array(signatures);
+    const distinct = new Int32Array(signatures);
+    const unhashed = new Int32Array(signatures);
+    const numbers = new Int32Array(signatures);
+    const unread = new Uint8Array(signatures);
+    const valueUnits = new Float64Array(signatures);
+    const novelUnits = new Float64Array(signatures);
+    const sampledUnits = new Float64Array(signatures);
+    const numberSum = new Float64Array(signatures);
+    const numberSquares = new Float64Array(signatures);
+    // Each record's fields (see `values` in json-tape.wat), one column each.
+    for (let s = 0, i = 0, f = 0; s < signatures; s++, i += 20, f += 10) {
+      presence[s] = ints[i]!;
+      counted[s] = ints[i + 3]!;
+      distinct[s] = ints[i + 4]!;
+      unhashed[s] = ints[i + 5]!;
+      numbers[s] = ints[i + 6]!;
+      unread[s] = ints[i + 7]!;
+      valueUnits[s] = sums[f + 5]!;
+      novelUnits[s] = sums[f + 6]!;
+      sampledUnits[s] = sums[f + 7]!;
+      numberSum[s] = sums[f + 8]!;
+      numberSquares[s] = sums[f + 9]!;
+    }
+    return {
+      recordAbove: int32s(buffer, layout.out, values, borrow),
+      entryOf: int32s(buffer, layout.out + 4 * values, values, borrow),
+      entries,
+      entrySignature: int32s(buffer, layout.entriesAt, entries, borrow),
+      entryCount: int32s(buffer, layout.entriesAt + 8 * capacity, entries, borrow),
+      entryFirst: int32s(buffer, layout.entriesAt + 12 * capacity, entries, borrow),
+      presence,
+      values: counted,
+      distinct,
+      unhashed,
+      numbers,
+      unreadNumbers: unread,
+      valueUnits,
+      novelUnits,
+      sampledUnits,
+      numberSum,
+      numberSquares,
     };
   }
 }

@@ -89,6 +89,68 @@ export interface JsonTapeSignatures {
   readonly maxBytes: Int32Array;
 }
 
+/** What `JsonTapeReader.valueStatistics` counts as new units and as numbers. */
+export interface JsonTapeValueOptions {
+  /** Units of a value compared with the previous sampled value of its signature. */
+  readonly prefix: number;
+  /** Values of each signature sampled for new units: its first this many. */
+  readonly samples: number;
+  /** Digits of the longest number read (a sign besides): longer ones are ids. */
+  readonly digits: number;
+  /** `textHash` of `true`, `false` and `null`: a scalar with another hash is a number. */
+  readonly literals: readonly [number, number, number];
+}
+
+/**
+ * What the values of each signature are (see `JsonTapeReader.valueStatistics`): per value, per entry
+ * (a distinct value of up to 48 units of one signature and kind, told apart by its hash), and
+ * per signature. Only values inside a record count.
+ */
+export interface JsonTapeValues {
+  /** Per value: the nearest record above it, -1 when none is. */
+  readonly recordAbove: Int32Array;
+  /** Per value: its entry, -1 when it has none (a container, or a value outside records or over 48 units). */
+  readonly entryOf: Int32Array;
+  /** Entries in all (the per-entry columns' length), numbered in order of their first value. */
+  readonly entries: number;
+  /** Per entry: its signature. */
+  readonly entrySignature: Int32Array;
+  /** Per entry: its values. */
+  readonly entryCount: Int32Array;
+  /** Per entry: its first value. */
+  readonly entryFirst: Int32Array;
+  /** Per signature: records with any of its values. */
+  readonly presence: Int32Array;
+  /** Per signature: its leaf values. */
+  readonly values: Int32Array;
+  /** Per signature: its distinct values, each one over 48 units counted as distinct. */
+  readonly distinct: Int32Array;
+  /** Per signature: its values over 48 units. */
+  readonly unhashed: Int32Array;
+  /** Per signature: its numbers read (integers; see `unreadNumbers`). */
+  readonly numbers: Int32Array;
+  /**
+   * Per signature: 1 when one of its numbers has a fraction or an exponent, which the pass does
+   * not read (reading them as `Number` does needs JavaScript): `numbers`, `numberSum` and
+   * `numberSquares` then count none of its numbers, and the caller reads them all.
+   */
+  readonly unreadNumbers: Uint8Array;
+  /** Per signature: its values' units (a string's between its quotes). */
+  readonly valueUnits: Float64Array;
+  /**
+   * Per signature: of its first `samples` values, the units past the prefix each shares with the
+   * one before it (compared up to `prefix` units; one at least each; all shared for the same
+   * value again).
+   */
+  readonly novelUnits: Float64Array;
+  /** Per signature: the units of those first `samples` values. */
+  readonly sampledUnits: Float64Array;
+  /** Per signature: the sum of its numbers read. */
+  readonly numberSum: Float64Array;
+  /** Per signature: the sum of their squares. */
+  readonly numberSquares: Float64Array;
+}
+
 /** What `withJsonTape` lends its reader besides the tape: work done where the tape already is. */
 export interface JsonTapeReader extends JsonTapeWordSearch {
   /**
@@ -117,4 +179,18 @@ export interface JsonTapeReader extends JsonTapeWordSearch {
    * `borrow`, `of` and `nextSame` are views of the lent memory, as `inventory`'s columns are.
    */
   signatures(borrow?: boolean): JsonTapeSignatures | undefined;
+  /**
+   * What the values of each of the last `signatures`' signatures are, over its values, computed
+   * in WebAssembly where the columns are, as the trimmer's record analysis gathers them (a
+   * trimmer test compares the two): `records` holds a byte per signature, 1 for those whose
+   * objects are records, and values count only inside a record. Undefined when the last
+   * `signatures` gave nothing, or when memory lacks room (it never grows for this: it uses the
+   * room the tape's memory has past the signatures). With `borrow`, the per-value and per-entry
+   * columns are views of the lent memory.
+   */
+  valueStatistics(
+    records: Uint8Array,
+    options: JsonTapeValueOptions,
+    borrow?: boolean,
+  ): JsonTapeValues | undefined;
 }

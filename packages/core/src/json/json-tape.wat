@@ -1075,4 +1075,233 @@
       (local.set $s (i32.add (local.get $s) (i32.const 1)))
       (br_if $last (i32.lt_u (local.get $s) (local.get $count))))
     (local.get $count))
+
+;; Per signature, what its values are, over the $n values whose inventory columns `inventory`
+  ;; wrote at $columns and whose signatures `signatures` wrote at $of, as analyze-records.ts's
+  ;; `recordColumns` gathers them (a trimmer test compares the two). $records holds a byte per
+  ;; signature, 1 for the signatures whose objects are records. Only values inside a record
+  ;; count. Writes from $out (16-byte aligned) on: per value, the nearest record above it (-1:
+  ;; none), its entry (below) or -1, and a working column (the record each container's children
+  ;; are in). From the next 16-byte boundary, per signature, an 80-byte record: the records it
+  ;; is in, 0; the last of them, 4; its last value sampled, 8; its values, 12; the distinct
+  ;; ones, 16; those too long to hash, 20; its numbers, 24; 1 at 28 when one of them has a
+  ;; fraction or an exponent, which this pass does not read; then as f64 its values' units, 40,
+  ;; the new units of the first $samples of them, 48, and those samples' units, 56; its numbers'
+  ;; sum, 64, and sum of squares, 72. Then per entry (a value of up to 48 units, told apart by
+  ;; its hash, of one signature and kind) its signature, hash, count and first value, up to
+  ;; $capacity of them, in four columns; then a hash table of $slots pairs (entry + 1, hash),
+  ;; $slots a power of two at least twice $capacity. A value's new units are those past the
+  ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
+  ;; most $digits digits and a sign whose hash is none of $true, $false and $null. Never grows
+  ;; memory. Returns the entries made, or -1 when there are more than $capacity.
+  (func (export "values")
+    (param $columns i32) (param $n i32) (param $of i32) (param $sigs i32) (param $records i32)
+    (param $out i32) (param $capacity i32) (param $slots i32) (param $prefix i32)
+    (param $samples i32) (param $digits i32) (param $true i32) (param $false i32) (param $null i32)
+    (result i32)
+    (local $cells i32) (local $parents i32) (local $next i32) (local $starts i32) (local $ends i32)
+    (local $hashes i32) (local $kinds i32) (local $above i32) (local $entry_of i32) (local $below i32)
+    (local $stats i32) (local $entry_sig i32) (local $entry_hash i32) (local $entry_count i32)
+    (local $entry_first i32) (local $table i32) (local $mask i32) (local $entries i32)
+    (local $u i32) (local $record i32) (local $s i32) (local $k i32) (local $st i32) (local $from i32)
+    (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
+    (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
+    (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64)
+    (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $parents (local.get $columns))
+    (local.set $next (i32.add (local.get $columns) (local.get $cells)))
+    (local.set $starts (i32.add (local.get $columns) (i32.mul (local.get $cells) (i32.const 5))))
+    (local.set $ends (i32.add (local.get $starts) (local.get $cells)))
+    (local.set $hashes (i32.add (local.get $columns) (i32.mul (local.get $cells) (i32.const 11))))
+    (local.set $kinds (i32.add (local.get $hashes) (local.get $cells)))
+    (local.set $above (local.get $out))
+    (local.set $entry_of (i32.add (local.get $above) (local.get $cells)))
+    (local.set $below (i32.add (local.get $entry_of) (local.get $cells)))
+    (local.set $stats (i32.and (i32.add (i32.add (local.get $below) (local.get $cells)) (i32.const 15)) (i32.const -16)))
+    (local.set $entry_sig (i32.add (local.get $stats) (i32.mul (local.get $sigs) (i32.const 80))))
+    (local.set $entry_hash (i32.add (local.get $entry_sig) (i32.shl (local.get $capacity) (i32.const 2))))
+    (local.set $entry_count (i32.add (local.get $entry_hash) (i32.shl (local.get $capacity) (i32.const 2))))
+    (local.set $entry_first (i32.add (local.get $entry_count) (i32.shl (local.get $capacity) (i32.const 2))))
+    (local.set $table (i32.add (local.get $entry_first) (i32.shl (local.get $capacity) (i32.const 2))))
+    (local.set $mask (i32.sub (local.get $slots) (i32.const 1)))
+    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $slots) (i32.const 3)))
+    (memory.fill (local.get $entry_of) (i32.const 0xff) (local.get $cells))
+    (memory.fill (local.get $stats) (i32.const 0) (i32.mul (local.get $sigs) (i32.const 80)))
+    (local.set $s (i32.const 0))
+    (block $reset
+      (loop $sig
+        (br_if $reset (i32.ge_u (local.get $s) (local.get $sigs)))
+        (local.set $st (i32.add (local.get $stats) (i32.mul (local.get $s) (i32.const 80))))
+        (i32.store offset=4 (local.get $st) (i32.const -1))
+        (i32.store offset=8 (local.get $st) (i32.const -1))
+        (local.set $s (i32.add (local.get $s) (i32.const 1)))
+        (br $sig)))
+    (if (i32.eqz (local.get $n)) (then (return (i32.const 0))))
+    (i32.store (local.get $above) (i32.const -1))
+    (i32.store (local.get $below) (i32.const -1))
+    (local.set $u (i32.const 1))
+    (block $done
+      (loop $value
+        (br_if $done (i32.ge_u (local.get $u) (local.get $n)))
+        (local.set $record
+          (i32.load (i32.add (local.get $below)
+            (i32.shl (i32.load (i32.add (local.get $parents) (i32.shl (local.get $u) (i32.const 2)))) (i32.const 2)))))
+        (i32.store (i32.add (local.get $above) (i32.shl (local.get $u) (i32.const 2))) (local.get $record))
+        (local.set $s (i32.load (i32.add (local.get $of) (i32.shl (local.get $u) (i32.const 2)))))
+        (local.set $k (i32.load8_u (i32.add (local.get $kinds) (local.get $u))))
+        ;; A container's children are in its record: itself, for a record.
+        (if (i32.le_u (local.get $k) (i32.const 2))
+          (then
+            (i32.store (i32.add (local.get $below) (i32.shl (local.get $u) (i32.const 2)))
+              (select (local.get $u) (local.get $record)
+                (i32.and (i32.eq (local.get $k) (i32.const 1))
+                  (i32.load8_u (i32.add (local.get $records) (local.get $s))))))))
+        (block $counted
+          (br_if $counted (i32.lt_s (local.get $record) (i32.const 0)))
+          (local.set $st (i32.add (local.get $stats) (i32.mul (local.get $s) (i32.const 80))))
+          (if (i32.ne (i32.load offset=4 (local.get $st)) (local.get $record))
+            (then
+              (i32.store offset=4 (local.get $st) (local.get $record))
+              (i32.store (local.get $st) (i32.add (i32.load (local.get $st)) (i32.const 1)))))
+          (br_if $counted
+            (i32.ne (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
+              (i32.add (local.get $u) (i32.const 1))))
+          ;; A leaf: its text (a string's between its quotes).
+          (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $u) (i32.const 2)))))
+          (local.set $to (i32.load (i32.add (local.get $ends) (i32.shl (local.get $u) (i32.const 2)))))
+          (if (i32.eq (local.get $k) (i32.const 3))
+            (then
+              (local.set $from (i32.add (local.get $from) (i32.const 1)))
+              (local.set $to (i32.sub (local.get $to) (i32.const 1)))))
+          (local.set $length (i32.sub (local.get $to) (local.get $from)))
+          (local.set $seen (i32.add (i32.load offset=12 (local.get $st)) (i32.const 1)))
+          (i32.store offset=12 (local.get $st) (local.get $seen))
+          (f64.store offset=40 (local.get $st)
+            (f64.add (f64.load offset=40 (local.get $st)) (f64.convert_i32_s (local.get $length))))
+          (local.set $vh (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $u) (i32.const 2)))))
+          (if (i32.gt_s (local.get $length) (i32.const 48))
+            (then
+              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
+              (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1))))
+            (else
+              ;; Its entry: the value's hash mixed with its signature and kind.
+              (local.set $h
+                (i32.mul
+                  (i32.xor (local.get $vh) (i32.mul (i32.add (local.get $s) (i32.const 1)) (i32.const 0x9e3779b1)))
+                  (i32.const 0x85ebca6b)))
+              (local.set $h
+                (i32.xor (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $k)))
+              (local.set $slot (i32.and (local.get $h) (local.get $mask)))
+              (local.set $entry (i32.const -1))
+              (block $probed
+                (loop $probe
+                  (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+                  (br_if $probed (i32.eqz (local.get $e)))
+                  (if (i32.and
+                        (i32.eq
+                          (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+                          (local.get $h))
+                        (i32.eq
+                          (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                          (local.get $s)))
+                    (then
+                      (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
+                      (br $probed)))
+                  (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+                  (br $probe)))
+              (if (i32.lt_s (local.get $entry) (i32.const 0))
+                (then
+                  (if (i32.ge_u (local.get $entries) (local.get $capacity)) (then (return (i32.const -1))))
+                  (local.set $entry (local.get $entries))
+                  (local.set $entries (i32.add (local.get $entries) (i32.const 1)))
+                  (i32.store (i32.add (local.get $entry_sig) (i32.shl (local.get $entry) (i32.const 2))) (local.get $s))
+                  (i32.store (i32.add (local.get $entry_hash) (i32.shl (local.get $entry) (i32.const 2))) (local.get $h))
+                  (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
+                  (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
+                  (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+                    (i32.add (local.get $entry) (i32.const 1)))
+                  (i32.store offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+                    (local.get $h))
+                  (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))))
+              (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
+              (i32.store (local.get $e) (i32.add (i32.load (local.get $e)) (i32.const 1)))
+              (i32.store (i32.add (local.get $entry_of) (i32.shl (local.get $u) (i32.const 2))) (local.get $entry))))
+          (if (i32.le_s (local.get $seen) (local.get $samples))
+            (then
+              ;; How much of the value is new next to the previous one sampled.
+              (local.set $previous (i32.load offset=8 (local.get $st)))
+              (local.set $common (i32.const 0))
+              (if (i32.ge_s (local.get $previous) (i32.const 0))
+                (then
+                  (local.set $p_from
+                    (i32.add (i32.load (i32.add (local.get $starts) (i32.shl (local.get $previous) (i32.const 2))))
+                      (i32.eq (i32.load8_u (i32.add (local.get $kinds) (local.get $previous))) (i32.const 3))))
+                  (local.set $stop
+                    (i32.sub (i32.load (i32.add (local.get $ends) (i32.shl (local.get $previous) (i32.const 2))))
+                      (local.get $p_from)))
+                  (if (i32.lt_s (local.get $length) (local.get $stop)) (then (local.set $stop (local.get $length))))
+                  (if (i32.lt_s (local.get $prefix) (local.get $stop)) (then (local.set $stop (local.get $prefix))))
+                  ;; The same value again (one hash and one length) is all repeated.
+                  (if (i32.and
+                        (i32.and
+                          (i32.le_s (local.get $length) (i32.const 48))
+                          (i32.eq (local.get $vh)
+                            (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $previous) (i32.const 2))))))
+                        (i32.eq
+                          (i32.sub
+                            (i32.sub (i32.load (i32.add (local.get $ends) (i32.shl (local.get $previous) (i32.const 2))))
+                              (i32.eq (i32.load8_u (i32.add (local.get $kinds) (local.get $previous))) (i32.const 3)))
+                            (local.get $p_from))
+                          (local.get $length)))
+                    (then (local.set $common (local.get $stop))))
+                  (block $differ
+                    (loop $unit
+                      (br_if $differ (i32.ge_s (local.get $common) (local.get $stop)))
+                      (br_if $differ
+                        (i32.ne
+                          (i32.load16_u (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
+                          (i32.load16_u (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
+                      (local.set $common (i32.add (local.get $common) (i32.const 1)))
+                      (br $unit)))))
+              (local.set $common (i32.sub (local.get $length) (local.get $common)))
+              (f64.store offset=48 (local.get $st)
+                (f64.add (f64.load offset=48 (local.get $st))
+                  (f64.convert_i32_s
+                    (select (local.get $common) (i32.const 1) (i32.gt_s (local.get $common) (i32.const 1))))))
+              (f64.store offset=56 (local.get $st)
+                (f64.add (f64.load offset=56 (local.get $st)) (f64.convert_i32_s (local.get $length))))
+              (i32.store offset=8 (local.get $st) (local.get $u))))
+          ;; A number (a scalar not a literal, by its hash) of at most $digits digits.
+          (br_if $counted
+            (i32.or
+              (i32.or (i32.ne (local.get $k) (i32.const 4)) (i32.gt_s (local.get $length) (i32.add (local.get $digits) (i32.const 1))))
+              (i32.or
+                (i32.or (i32.eq (local.get $vh) (local.get $true)) (i32.eq (local.get $vh) (local.get $false)))
+                (i32.eq (local.get $vh) (local.get $null)))))
+          (local.set $i (local.get $from))
+          (if (i32.eq (i32.load16_u (i32.shl (local.get $i) (i32.const 1))) (i32.const 0x2d))
+            (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+          (br_if $counted (i32.gt_s (i32.sub (local.get $to) (local.get $i)) (local.get $digits)))
+          (local.set $x (f64.const 0))
+          (block $read
+            (loop $digit
+              (br_if $read (i32.ge_s (local.get $i) (local.get $to)))
+              (local.set $d (i32.sub (i32.load16_u (i32.shl (local.get $i) (i32.const 1))) (i32.const 0x30)))
+              (if (i32.gt_u (local.get $d) (i32.const 9))
+                (then
+                  ;; A fraction or an exponent: the caller reads this signature's numbers.
+                  (i32.store offset=28 (local.get $st) (i32.const 1))
+                  (br $counted)))
+              (local.set $x (f64.add (f64.mul (local.get $x) (f64.const 10)) (f64.convert_i32_s (local.get $d))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $digit)))
+          (if (i32.eq (i32.load16_u (i32.shl (local.get $from) (i32.const 1))) (i32.const 0x2d))
+            (then (local.set $x (f64.neg (local.get $x)))))
+          (i32.store offset=24 (local.get $st) (i32.add (i32.load offset=24 (local.get $st)) (i32.const 1)))
+          (f64.store offset=64 (local.get $st) (f64.add (f64.load offset=64 (local.get $st)) (local.get $x)))
+          (f64.store offset=72 (local.get $st)
+            (f64.add (f64.load offset=72 (local.get $st)) (f64.mul (local.get $x) (local.get $x)))))
+        (local.set $u (i32.add (local.get $u) (i32.const 1)))
+        (br $value)))
+    (local.get $entries))
 )
