@@ -566,7 +566,30 @@ function withCommonest(
     if (top[s] === 0 && unhashed[s]! > 0) top[s] = 1;
     entropy[s] = Math.max(0, Math.log2(n) - entropy[s]! / n);
   }
-  return { ...gathered, top, topEmpty, entropy };
+  // Written out, not spread: one literal gives both paths' columns one shape, made from the
+  // literal's own map rather than through transitions V8 holds only weakly.
+  return {
+    groups: gathered.groups,
+    groupOfSig: gathered.groupOfSig,
+    recordAbove: gathered.recordAbove,
+    presence: gathered.presence,
+    values,
+    distinct: gathered.distinct,
+    unhashed,
+    top,
+    topEmpty,
+    entropy,
+    valueBytes: gathered.valueBytes,
+    novelBytes: gathered.novelBytes,
+    sampledBytes: gathered.sampledBytes,
+    numbers: gathered.numbers,
+    numberSum: gathered.numberSum,
+    numberSquares: gathered.numberSquares,
+    entryOf: gathered.entryOf,
+    entrySig,
+    entryCount,
+    entries,
+  };
 }
 
 /** How `valuesFromTape` asks the tape's pass to count new units and numbers, as `recordColumns` does. */
