@@ -401,8 +401,8 @@
   (func (export "find")
     (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $max i32)
     (result i32)
-    (call $scan (local.get $p) (local.get $end) (local.get $tables) (local.get $out)
-      (i32.const 0) (local.get $max)))
+    (call $search (i32.const 0) (i32.const 0) (local.get $p) (local.get $end) (local.get $tables)
+      (local.get $out) (local.get $max)))
 
   ;; As `find`, but only inside the tape's string values, between their quotes (a key is not a
   ;; value): over the records in bytes [$rec, $stop), from byte $from of the text on. Words
@@ -412,104 +412,117 @@
   (func (export "find_in_strings")
     (param $rec i32) (param $stop i32) (param $from i32) (param $tables i32) (param $out i32)
     (param $max i32) (result i32)
-    (local $n i32) (local $p i32) (local $end i32)
-    (block $done
-      (loop $records
-        (br_if $done (i32.ge_u (local.get $rec) (local.get $stop)))
-        (if (i32.eq (i32.load (local.get $rec)) (i32.const 3))
-          (then
-            (local.set $p
-              (i32.shl (i32.add (i32.load offset=4 (local.get $rec)) (i32.const 1)) (i32.const 1)))
-            (if (i32.lt_u (local.get $p) (local.get $from)) (then (local.set $p (local.get $from))))
-            (local.set $end
-              (i32.shl (i32.sub (i32.load offset=8 (local.get $rec)) (i32.const 1)) (i32.const 1)))
-            (if (i32.lt_u (local.get $p) (local.get $end))
-              (then
-                (local.set $n
-                  (call $scan (local.get $p) (local.get $end) (local.get $tables) (local.get $out)
-                    (local.get $n) (local.get $max)))
-                (br_if $done (i32.ge_u (local.get $n) (local.get $max)))))))
-        (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
-        (br $records)))
-    (local.get $n))
+    (call $search (local.get $rec) (local.get $stop) (local.get $from) (i32.const 0)
+      (local.get $tables) (local.get $out) (local.get $max)))
 
-  ;; `find`'s search of bytes [$p, $end), writing from the $n-th place of $out on: returns the
-  ;; places written in all.
-  (func $scan
-    (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $n i32)
-    (param $max i32) (result i32)
-    (local $mask i32) (local $at i32)
+  ;; The search of both: with records in bytes [$rec, $stop), of their string values' units from
+  ;; byte $p on; with none ($rec = $stop), of bytes [$p, $end). Up to $max places written to
+  ;; $out; returns how many. One function with the search written inline, not called per string
+  ;; value: a call per value cost about a sixth of the search of a list's strings.
+  (func $search
+    (param $rec i32) (param $stop i32) (param $p i32) (param $end i32) (param $tables i32)
+    (param $out i32) (param $max i32) (result i32)
+    (local $n i32) (local $strings i32) (local $from i32) (local $mask i32) (local $at i32)
     (local $a v128) (local $b v128) (local $v v128) (local $m v128) (local $low v128)
-    (local.set $low (i8x16.splat (i32.const 15)))
-    (local.set $a
-      (i8x16.narrow_i16x8_u
-        (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-        (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
-    (block $done
-      (loop $scan
-        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        (local.set $b
-          (i8x16.narrow_i16x8_u
-            (i16x8.min_u (v128.load offset=32 (local.get $p)) (i16x8.splat (i32.const 255)))
-            (i16x8.min_u (v128.load offset=48 (local.get $p)) (i16x8.splat (i32.const 255)))))
-        ;; Position 0: the units at each lane.
-        (local.set $m
-          (v128.and
-            (i8x16.swizzle (v128.load (local.get $tables)) (v128.and (local.get $a) (local.get $low)))
-            (i8x16.swizzle (v128.load offset=16 (local.get $tables)) (i8x16.shr_u (local.get $a) (i32.const 4)))))
-        ;; Position 1: the units one lane on.
-        (local.set $v
-          (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $a) (local.get $b)))
-        (local.set $m
-          (v128.and (local.get $m)
-            (v128.and
-              (i8x16.swizzle (v128.load offset=32 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
-              (i8x16.swizzle (v128.load offset=48 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
-        ;; Position 2: two lanes on.
-        (local.set $v
-          (i8x16.shuffle 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 (local.get $a) (local.get $b)))
-        (local.set $m
-          (v128.and (local.get $m)
-            (v128.and
-              (i8x16.swizzle (v128.load offset=64 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
-              (i8x16.swizzle (v128.load offset=80 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
-        ;; Most blocks have no candidate by now (three in four on the fixtures): the last two
-        ;; positions only for those that do.
-        (if (v128.any_true (local.get $m))
+    (local.set $strings (i32.lt_u (local.get $rec) (local.get $stop)))
+    (local.set $from (local.get $p))
+    (block $all_done
+      (loop $ranges
+        (if (local.get $strings)
           (then
-            ;; Positions 3 and 4: three and four lanes on.
+            ;; The next string value's units, from $from on.
+            (block $found
+              (loop $records
+                (br_if $all_done (i32.ge_u (local.get $rec) (local.get $stop)))
+                (if (i32.eq (i32.load (local.get $rec)) (i32.const 3))
+                  (then
+                    (local.set $p
+                      (i32.shl (i32.add (i32.load offset=4 (local.get $rec)) (i32.const 1)) (i32.const 1)))
+                    (if (i32.lt_u (local.get $p) (local.get $from)) (then (local.set $p (local.get $from))))
+                    (local.set $end
+                      (i32.shl (i32.sub (i32.load offset=8 (local.get $rec)) (i32.const 1)) (i32.const 1)))
+                    (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+                    (br_if $found (i32.lt_u (local.get $p) (local.get $end)))
+                    (br $records)))
+                (local.set $rec (i32.add (local.get $rec) (i32.const 32)))
+                (br $records))))
+          (else
+            ;; The one range, once.
+            (br_if $all_done (i32.lt_s (local.get $from) (i32.const 0)))
+            (local.set $from (i32.const -1))))
+        ;; Teddy over bytes [$p, $end), 16 units to a block.
+        (local.set $low (i8x16.splat (i32.const 15)))
+        (local.set $a
+          (i8x16.narrow_i16x8_u
+            (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
+            (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+        (block $range_done
+          (loop $blocks
+            (br_if $range_done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b
+              (i8x16.narrow_i16x8_u
+                (i16x8.min_u (v128.load offset=32 (local.get $p)) (i16x8.splat (i32.const 255)))
+                (i16x8.min_u (v128.load offset=48 (local.get $p)) (i16x8.splat (i32.const 255)))))
+            ;; Position 0: the units at each lane.
+            (local.set $m
+              (v128.and
+                (i8x16.swizzle (v128.load (local.get $tables)) (v128.and (local.get $a) (local.get $low)))
+                (i8x16.swizzle (v128.load offset=16 (local.get $tables)) (i8x16.shr_u (local.get $a) (i32.const 4)))))
+            ;; Position 1: the units one lane on.
             (local.set $v
-              (i8x16.shuffle 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 (local.get $a) (local.get $b)))
+              (i8x16.shuffle 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 (local.get $a) (local.get $b)))
             (local.set $m
               (v128.and (local.get $m)
                 (v128.and
-                  (i8x16.swizzle (v128.load offset=96 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
-                  (i8x16.swizzle (v128.load offset=112 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+                  (i8x16.swizzle (v128.load offset=32 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+                  (i8x16.swizzle (v128.load offset=48 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+            ;; Position 2: two lanes on.
             (local.set $v
-              (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 (local.get $a) (local.get $b)))
+              (i8x16.shuffle 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 (local.get $a) (local.get $b)))
             (local.set $m
               (v128.and (local.get $m)
                 (v128.and
-                  (i8x16.swizzle (v128.load offset=128 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
-                  (i8x16.swizzle (v128.load offset=144 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
-            (local.set $mask
-              (i8x16.bitmask (v128.not (i8x16.eq (local.get $m) (v128.const i64x2 0 0)))))
-            (block $lanes_done
-              (loop $lanes
-                (br_if $lanes_done (i32.eqz (local.get $mask)))
-                (local.set $at
-                  (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
-                (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-                (i32.store
-                  (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
-                  (i32.shr_u (local.get $at) (i32.const 1)))
-                (local.set $n (i32.add (local.get $n) (i32.const 1)))
-                (br_if $done (i32.ge_u (local.get $n) (local.get $max)))
-                (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
-                (br $lanes)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 32)))
-        (local.set $a (local.get $b))
-        (br $scan)))
+                  (i8x16.swizzle (v128.load offset=64 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+                  (i8x16.swizzle (v128.load offset=80 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+            ;; Most blocks have no candidate by now (three in four on the fixtures): the last two
+            ;; positions only for those that do.
+            (if (v128.any_true (local.get $m))
+              (then
+                ;; Positions 3 and 4: three and four lanes on.
+                (local.set $v
+                  (i8x16.shuffle 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 (local.get $a) (local.get $b)))
+                (local.set $m
+                  (v128.and (local.get $m)
+                    (v128.and
+                      (i8x16.swizzle (v128.load offset=96 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+                      (i8x16.swizzle (v128.load offset=112 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+                (local.set $v
+                  (i8x16.shuffle 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 (local.get $a) (local.get $b)))
+                (local.set $m
+                  (v128.and (local.get $m)
+                    (v128.and
+                      (i8x16.swizzle (v128.load offset=128 (local.get $tables)) (v128.and (local.get $v) (local.get $low)))
+                      (i8x16.swizzle (v128.load offset=144 (local.get $tables)) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+                (local.set $mask
+                  (i8x16.bitmask (v128.not (i8x16.eq (local.get $m) (v128.const i64x2 0 0)))))
+                (block $lanes_done
+                  (loop $lanes
+                    (br_if $lanes_done (i32.eqz (local.get $mask)))
+                    (local.set $at
+                      (i32.add (local.get $p) (i32.shl (i32.ctz (local.get $mask)) (i32.const 1))))
+                    (br_if $range_done (i32.ge_u (local.get $at) (local.get $end)))
+                    (i32.store
+                      (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+                      (i32.shr_u (local.get $at) (i32.const 1)))
+                    (local.set $n (i32.add (local.get $n) (i32.const 1)))
+                    (br_if $all_done (i32.ge_u (local.get $n) (local.get $max)))
+                    (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+                    (br $lanes)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 32)))
+            (local.set $a (local.get $b))
+            (br $blocks)))
+        (br_if $all_done (i32.ge_u (local.get $n) (local.get $max)))
+        (br $ranges)))
     (local.get $n))
 
   ;; The UTF-8 bytes beyond one per unit of the units in bytes [$p, $end): one more for each
@@ -561,92 +574,6 @@
         (br $units)))
     (local.get $n))
 
-  ;; The hash of the $n units from byte $p, as text-hash.ts's `textHash` computes it: eight units
-  ;; to a vector, the lanes past the text masked off, two sums of the units times their own
-  ;; 16-bit multipliers (signed, pairs of products added in 32-bit lanes), mixed with the length.
-  ;; Of a text over 48 units, the first 32 and the last 16 (the last two vectors move to the
-  ;; text's end). Reads up to 14 bytes past the text: the padding or the text after it, masked.
-  (func $hash (param $p i32) (param $n i32) (result i32)
-    (local $m i32) (local $tail i32) (local $v v128) (local $first v128) (local $second v128)
-    (local $h i32)
-    (local.set $m (local.get $n))
-    (local.set $tail (local.get $p))
-    (if (i32.gt_u (local.get $n) (i32.const 48))
-      (then
-        (local.set $m (i32.const 48))
-        (local.set $tail
-          (i32.add (local.get $p) (i32.shl (i32.sub (local.get $n) (i32.const 48)) (i32.const 1))))))
-    (block $summed
-      (br_if $summed (i32.eqz (local.get $m)))
-      (local.set $v
-        (v128.and (v128.load (local.get $p))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
-      (br_if $summed (i32.le_u (local.get $m) (i32.const 8)))
-      (local.set $v
-        (v128.and (v128.load offset=16 (local.get $p))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
-      (br_if $summed (i32.le_u (local.get $m) (i32.const 16)))
-      (local.set $v
-        (v128.and (v128.load offset=32 (local.get $p))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
-      (br_if $summed (i32.le_u (local.get $m) (i32.const 24)))
-      (local.set $v
-        (v128.and (v128.load offset=48 (local.get $p))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
-      (br_if $summed (i32.le_u (local.get $m) (i32.const 32)))
-      (local.set $v
-        (v128.and (v128.load offset=64 (local.get $tail))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
-      (br_if $summed (i32.le_u (local.get $m) (i32.const 40)))
-      (local.set $v
-        (v128.and (v128.load offset=80 (local.get $tail))
-          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $m) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-      (local.set $first
-        (i32x4.add (local.get $first) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
-      (local.set $second
-        (i32x4.add (local.get $second) (i32x4.dot_i16x8_s (local.get $v) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
-    ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
-    (local.set $first
-      (i32x4.add (local.get $first) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $first) (local.get $first))))
-    (local.set $second
-      (i32x4.add (local.get $second) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $second) (local.get $second))))
-    ;; The second sum folded first (see text-hash.ts: a text and its negation).
-    (local.set $h
-      (i32.add (i32x4.extract_lane 0 (local.get $second)) (i32x4.extract_lane 1 (local.get $second))))
-    (local.set $h
-      (i32.xor
-        (i32.xor
-          (i32.add (i32x4.extract_lane 0 (local.get $first)) (i32x4.extract_lane 1 (local.get $first)))
-          (i32.mul
-            (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16)))
-            (i32.const 0xcc9e2d51)))
-        (i32.mul (local.get $n) (i32.const 0x9e3779b1))))
-    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-    (local.set $h (i32.mul (local.get $h) (i32.const 0x85ebca6b)))
-    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 13))))
-    (local.set $h (i32.mul (local.get $h) (i32.const 0xc2b2ae35)))
-    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 16))))
-
   ;; Memory up to at least $need, given the current end of memory $limit: the new end, or -1
   ;; when memory cannot grow. Grows by half again at least, as `build` does for records.
   (func $reserve (param $need i32) (param $limit i32) (result i32)
@@ -664,7 +591,7 @@
   ;; minified UTF-8 bytes and the text's UTF-8 bytes beyond one per unit (two i32), 8 bytes of
   ;; padding, then twelve i32 columns of $count entries (parent, next capped at $count, key start,
   ;; key bytes, key end, start, end, value bytes, unit bytes, child index, key hash, value hash:
-  ;; see `$hash`, 0 where there is no key or the value is a container) and one byte column
+  ;; see the hash below, 0 where there is no key or the value is a container) and one byte column
   ;; (the kind, a literal given as a number). Records past $count are not written but are sized
   ;; into their ancestors. The open containers' frames are kept from past the kinds on, memory
   ;; growing as they need. Returns 0, or -2 when memory could not grow.
@@ -676,6 +603,8 @@
     (local $key i32) (local $extra i32) (local $extra_total i32) (local $size i32) (local $unit i32)
     (local $top i32) (local $top_next i32) (local $top_key i32) (local $units i32) (local $children i32)
     ;; $cells: bytes per column; the column of a record is at $col + k * $cells.
+    (local $hash_at i32) (local $hashing i32) (local $hp i32) (local $hn i32) (local $hm i32)
+    (local $htail i32) (local $hh i32) (local $hv v128) (local $hfirst v128) (local $hsecond v128)
     (local.set $cells (i32.shl (local.get $count) (i32.const 2)))
     (local.set $col (i32.add (local.get $out) (i32.const 16)))
     (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 12))))
@@ -749,28 +678,115 @@
             (local.set $unit (i32.add (local.get $unit) (local.get $cells)))
             (i32.store (local.get $unit) (local.get $end))
             (i32.store (i32.add (local.get $unit) (i32.mul (local.get $cells) (i32.const 3))) (local.get $children))
-            ;; The hashes of the key and of a scalar's text (a string's between its quotes).
+            ;; The hashes of the key and of a scalar's text (a string's between its quotes), 0 where
+            ;; there is none: two turns of one loop, so that the hash is written once and inline (a
+            ;; call per key and per value cost about a sixth of this pass). The hash of the $hn
+            ;; units from byte $hp is text-hash.ts's `textHash`: eight units to a vector, the lanes
+            ;; past the text masked off, two sums of the units times their own 16-bit multipliers
+            ;; (signed, pairs of products added in 32-bit lanes), mixed with the length. Of a text
+            ;; over 48 units, the first 32 and the last 16 (the last two vectors move to the text's
+            ;; end). Reads up to 14 bytes past the text: the padding or the text after it, masked.
             (local.set $unit (i32.add (local.get $unit) (i32.shl (local.get $cells) (i32.const 2))))
-            (i32.store (local.get $unit)
-              (if (result i32) (i32.ge_s (local.get $key_start) (i32.const 0))
-                (then
-                  (call $hash
-                    (i32.add (i32.shl (local.get $key_start) (i32.const 1)) (i32.const 2))
-                    (i32.sub (i32.sub (local.get $key_end) (local.get $key_start)) (i32.const 2))))
-                (else (i32.const 0))))
-            (i32.store (i32.add (local.get $unit) (local.get $cells))
-              (if (result i32) (i32.le_u (local.get $kind) (i32.const 2))
-                (then (i32.const 0))
-                (else
-                  (if (result i32) (i32.eq (local.get $kind) (i32.const 3))
-                    (then
-                      (call $hash
-                        (i32.add (i32.shl (local.get $start) (i32.const 1)) (i32.const 2))
-                        (i32.sub (i32.sub (local.get $end) (local.get $start)) (i32.const 2))))
-                    (else
-                      (call $hash
-                        (i32.shl (local.get $start) (i32.const 1))
-                        (i32.sub (local.get $end) (local.get $start))))))))
+            (local.set $hash_at (local.get $unit))
+            (local.set $hashing (i32.ge_s (local.get $key_start) (i32.const 0)))
+            (local.set $hp (i32.add (i32.shl (local.get $key_start) (i32.const 1)) (i32.const 2)))
+            (local.set $hn (i32.sub (i32.sub (local.get $key_end) (local.get $key_start)) (i32.const 2)))
+            (block $hashed
+              (loop $hash_turn
+                (local.set $hh (i32.const 0))
+                (if (local.get $hashing)
+                  (then
+                    (local.set $hfirst (v128.const i64x2 0 0))
+                    (local.set $hsecond (v128.const i64x2 0 0))
+                (local.set $hm (local.get $hn))
+                (local.set $htail (local.get $hp))
+                (if (i32.gt_u (local.get $hn) (i32.const 48))
+                  (then
+                    (local.set $hm (i32.const 48))
+                    (local.set $htail
+                      (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
+                (block $summed
+                  (br_if $summed (i32.eqz (local.get $hm)))
+                  (local.set $hv
+                    (v128.and (v128.load (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=16 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=32 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=48 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=64 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=80 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                (local.set $hfirst
+                  (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
+                (local.set $hsecond
+                  (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
+                ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                (local.set $hh
+                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
+                (local.set $hh
+                  (i32.xor
+                    (i32.xor
+                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
+                      (i32.mul
+                        (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
+                        (i32.const 0xcc9e2d51)))
+                    (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
+                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
+                (i32.store (local.get $hash_at) (local.get $hh))
+                (br_if $hashed (i32.ne (local.get $hash_at) (local.get $unit)))
+                ;; Then the value's, of a scalar only.
+                (local.set $hash_at (i32.add (local.get $unit) (local.get $cells)))
+                (local.set $hashing (i32.gt_u (local.get $kind) (i32.const 2)))
+                (local.set $hp
+                  (i32.add (i32.shl (local.get $start) (i32.const 1))
+                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+                (local.set $hn
+                  (i32.sub (i32.sub (local.get $end) (local.get $start))
+                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+                (br $hash_turn)))
             (i32.store8 (i32.add (local.get $kinds) (local.get $r))
               (select (i32.const 4) (local.get $kind) (i32.gt_u (local.get $kind) (i32.const 4))))))
         (local.set $children (i32.add (local.get $children) (i32.const 1)))
