@@ -698,82 +698,82 @@
                   (then
                     (local.set $hfirst (v128.const i64x2 0 0))
                     (local.set $hsecond (v128.const i64x2 0 0))
-                (local.set $hm (local.get $hn))
-                (local.set $htail (local.get $hp))
-                (if (i32.gt_u (local.get $hn) (i32.const 48))
-                  (then
-                    (local.set $hm (i32.const 48))
-                    (local.set $htail
-                      (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
-                (block $summed
-                  (br_if $summed (i32.eqz (local.get $hm)))
-                  (local.set $hv
-                    (v128.and (v128.load (local.get $hp))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
-                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
-                  (local.set $hv
-                    (v128.and (v128.load offset=16 (local.get $hp))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
-                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
-                  (local.set $hv
-                    (v128.and (v128.load offset=32 (local.get $hp))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
-                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
-                  (local.set $hv
-                    (v128.and (v128.load offset=48 (local.get $hp))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
-                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
-                  (local.set $hv
-                    (v128.and (v128.load offset=64 (local.get $htail))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
-                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
-                  (local.set $hv
-                    (v128.and (v128.load offset=80 (local.get $htail))
-                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                  (local.set $hfirst
-                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
-                  (local.set $hsecond
-                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
-                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
-                (local.set $hfirst
-                  (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
-                (local.set $hsecond
-                  (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
-                ;; The second sum folded first (see text-hash.ts: a text and its negation).
-                (local.set $hh
-                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
-                (local.set $hh
-                  (i32.xor
-                    (i32.xor
-                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
-                      (i32.mul
-                        (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
-                        (i32.const 0xcc9e2d51)))
-                    (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
-                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
-                (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
-                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
-                (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
+                    (local.set $hm (local.get $hn))
+                    (local.set $htail (local.get $hp))
+                    (if (i32.gt_u (local.get $hn) (i32.const 48))
+                      (then
+                        (local.set $hm (i32.const 48))
+                        (local.set $htail
+                          (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
+                    (block $summed
+                      (br_if $summed (i32.eqz (local.get $hm)))
+                      (local.set $hv
+                        (v128.and (v128.load (local.get $hp))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
+                      (local.set $hv
+                        (v128.and (v128.load offset=16 (local.get $hp))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
+                      (local.set $hv
+                        (v128.and (v128.load offset=32 (local.get $hp))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
+                      (local.set $hv
+                        (v128.and (v128.load offset=48 (local.get $hp))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
+                      (local.set $hv
+                        (v128.and (v128.load offset=64 (local.get $htail))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
+                      (local.set $hv
+                        (v128.and (v128.load offset=80 (local.get $htail))
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                      (local.set $hfirst
+                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                      (local.set $hsecond
+                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                    ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                    (local.set $hfirst
+                      (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
+                    (local.set $hsecond
+                      (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
+                    ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                    (local.set $hh
+                      (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
+                    (local.set $hh
+                      (i32.xor
+                        (i32.xor
+                          (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
+                          (i32.mul
+                            (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
+                            (i32.const 0xcc9e2d51)))
+                        (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
+                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
+                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
+                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
+                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
                     (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
                 (i32.store (local.get $hash_at) (local.get $hh))
                 (br_if $hashed (i32.ne (local.get $hash_at) (local.get $unit)))
