@@ -1122,7 +1122,7 @@
     (local $u i32) (local $record i32) (local $s i32) (local $k i32) (local $st i32) (local $from i32)
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
-    (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $same i32)
+    (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1275,18 +1275,18 @@
                   (block $differ
                     (loop $unit
                       (br_if $differ (i32.ge_s (local.get $common) (local.get $stop)))
-                      (local.set $same
+                      (local.set $unequal
                         (i32.xor
                           (i16x8.bitmask
                             (i16x8.eq
                               (v128.load (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
                               (v128.load (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
                           (i32.const 0xff)))
-                      (if (i32.eqz (local.get $same))
+                      (if (i32.eqz (local.get $unequal))
                         (then
                           (local.set $common (i32.add (local.get $common) (i32.const 8)))
                           (br $unit)))
-                      (local.set $common (i32.add (local.get $common) (i32.ctz (local.get $same))))))
+                      (local.set $common (i32.add (local.get $common) (i32.ctz (local.get $unequal))))))
                   (if (i32.gt_s (local.get $common) (local.get $stop))
                     (then (local.set $common (local.get $stop))))))
               (local.set $common (i32.sub (local.get $length) (local.get $common)))
