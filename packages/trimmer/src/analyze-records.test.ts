@@ -6,6 +6,7 @@ import { analyzeRecords, type RecordAnalysis, recordColumns } from './analyze-re
 import { inventoryFromTape } from './inventory-from-tape.js';
 import { scanJson } from './json-inventory.js';
 import { jsonSignatures } from './json-signatures.js';
+import { signaturePath } from './select-json-informative.js';
 
 /** A list of records whose fields hold nested lists and values of every kind. */
 function recordList(minLength: number, maxLength: number) {
@@ -38,6 +39,37 @@ function digest(value: unknown): string {
 }
 
 describe('analyzeRecords', () => {
+  it("takes a record's own text, not its author's, for what each record says", () => {
+    const words = ['queue', 'drained', 'slowly', 'after', 'the', 'deploy', 'disk', 'latency'];
+    const sentence = (i: number, k: number) =>
+      Array.from({ length: 8 }, (_, j) => words[(i * (j + k) + j) % words.length]).join(' ');
+    const statuses = Array.from({ length: 30 }, (_, i) => ({
+      id: 1000 + i,
+      text: i % 4 === 0 ? 'RT @ops: the same post, retweeted by many' : `${i}: ${sentence(i, 3)}`,
+      user: { name: `user ${i}`, description: `Writes about ${sentence(i, 5)} and more` },
+      retweet_count: i % 4 === 0 ? 12 : 0,
+    }));
+    const says = (json: string) => {
+      const inventory = scanJson(json, 100_000)!;
+      const analysis = analyzeRecords(inventory);
+      const group = analysis.groups.find((g) => g.primary)!;
+      return group.says < 0 ? '' : signaturePath(inventory, analysis, group.says, group.sig);
+    };
+    expect(says(JSON.stringify({ statuses }))).toBe('text');
+    // In the real search, retweets make the tweets say less per byte than their authors'
+    // descriptions: the record's own text still comes first.
+    if (fixturesAvailable()) {
+      expect(says(readFixture('bigint/twitter-search-results.json'))).toBe('text');
+    }
+    // Without a text of its own, the author's; never one every record says alike.
+    const noText = statuses.map(({ text: _, ...rest }) => rest);
+    expect(says(JSON.stringify({ statuses: noText }))).toBe('user.description');
+    const sameText = statuses.map((status) => ({ ...status, text: 'one notice for all' }));
+    expect(says(JSON.stringify({ statuses: sameText.map(({ user: _, ...rest }) => rest) }))).toBe(
+      '',
+    );
+  });
+
   it('does not depend on what was analysed before it (property)', () => {
     // Its passes keep working columns between calls (`ScratchArray`): what another document
     // left in them must never show.

@@ -38,6 +38,12 @@ export interface RecordGroup {
   alsoIdentity: number;
   /** Signatures of the fields that tell each record's state (few values, varying), best first. */
   states: number[];
+  /**
+   * Signature of the field that says what each record is about: the one that reads as prose
+   * (a tweet's `text`, an event's `message`, a commit's `commit.message`) with the most
+   * information per byte, a key or two below the record; -1 when none.
+   */
+  says: number;
   /** One of the document's lists, not a detail inside another list's records. */
   primary: boolean;
   /** UTF-8 bytes of its records. */
@@ -241,6 +247,8 @@ const PROSE_BITS_PER_BYTE = 1;
 const PROSE_BYTES = 320;
 /** A field whose values are shorter than this on average is not read as prose. */
 const PROSE_MIN_UNITS = 16;
+/** The field that says what a record is about is at most this many keys below it. */
+const MESSAGE_DEPTH = 2;
 
 /** Bits kept per list a field is nested below its record's, and per key it sits deeper. */
 const NESTED_SHARE = 0.35;
@@ -340,6 +348,7 @@ export function recordColumns(
       identity: -1,
       alsoIdentity: -1,
       states: [],
+      says: -1,
       primary: false,
       bytes: 0,
     });
@@ -785,6 +794,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   // nested fields. Outside records, a flat guess that fades with depth.
   const bits = new Float32Array(sigCount);
   const prose = createProseScratch();
+  const readsAsProse = new Uint8Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
     if (ownerOfSig[s]! < 0) {
       bits[s] = UNIQUE_BITS / (1 + sigDepth[s]! / 3);
@@ -819,7 +829,11 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         proseBits > b &&
         gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]!
       ) {
-        b = Math.max(b, proseBits * proseShare(inventory, signatures, s, prose));
+        const textBits = proseBits * proseShare(inventory, signatures, s, prose);
+        if (textBits > b) {
+          b = textBits;
+          readsAsProse[s] = 1;
+        }
       }
     }
     // A record's own fields before those of the lists inside it, shallow before deep.
@@ -938,6 +952,23 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       }
     }
     group.states = states;
+    group.says = -1;
+    if (!group.primary) continue;
+    // The record's own field before one of something it holds (a tweet's `text`, not its
+    // author's `user.description`), then the most information per byte.
+    let bestSays = Number.NEGATIVE_INFINITY;
+    for (const s of fieldsOfGroup[g]!) {
+      if (readsAsProse[s] === 0 || fieldDepth[s]! > MESSAGE_DEPTH || s === bestIdentity) continue;
+      // Present in most records, and not one text for all (what every record says the same
+      // is said once, in the note, or is a state).
+      if (presence[s]! < 0.5 * records || distinct[s]! < Math.max(2, 0.1 * values[s]!)) continue;
+      const perByte = nodeBits[s]! / (signatures.bytes[s]! / sigNodes[s]! + 1);
+      const score = perByte - 1000 * fieldDepth[s]!;
+      if (score > bestSays) {
+        bestSays = score;
+        group.says = s;
+      }
+    }
   }
 
   const { anomalies, errorContext } = findAnomalies(

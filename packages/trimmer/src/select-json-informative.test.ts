@@ -211,6 +211,39 @@ describe('information-first selection: what records say before what tells them a
     );
   });
 
+  it('shows what every post says before a post that stands out only by its look is kept whole', () => {
+    const records = JSON.parse(posts(40, distinct)).posts as Array<Record<string, unknown>>;
+    // One author with a custom theme: several rare values in one record, a strong anomaly,
+    // and a record too big to be kept whole as a small one.
+    records[23]!.author = {
+      ...(records[23]!.author as object),
+      theme: 'neon',
+      font: 'serif',
+      banner: `https://img.example.com/banners/${'b'.repeat(1500)}.png`,
+    };
+    for (const [i, record] of records.entries()) {
+      if (i !== 23) record.author = { ...(record.author as object), theme: 'plain', font: 'sans' };
+    }
+    const json = JSON.stringify({ posts: records });
+    const view = trimmer.trim(json, 6_000);
+    expectHonestView(view, json, 6_000);
+    const shown = JSON.parse(viewBody(view)).posts as Array<Record<string, unknown>>;
+    expect(shown.map((post) => post.text)).toEqual(records.map((post) => post.text));
+    expect(pick(shown[23], 'author', 'theme')).toBe('neon');
+  });
+
+  it('shows a text many records repeat once before the texts said once', () => {
+    const shared = 'RT @news: the queue drained slowly after the deploy, disk latency rose';
+    const json = posts(40, (i) => (i % 3 === 0 ? shared : distinct(i)));
+    const view = trimmer.trim(json, 4_400);
+    expectHonestView(view, json, 4_400);
+    const shown = JSON.parse(viewBody(view)).posts as Array<Record<string, unknown>>;
+    expect(shown.map((post) => post.id)).toEqual(Array.from({ length: 40 }, (_, i) => 9000 + i));
+    expect(shown[0]!.text).toBe(shared);
+    for (let i = 0; i < 40; i++) if (i % 3 !== 0) expect(shown[i]!.text).toBe(distinct(i));
+    expect(shown.filter((post) => post.text === shared).length).toBeLessThan(14);
+  });
+
   it.each([
     ['status', true],
     ['exitCode', true],

@@ -50,6 +50,8 @@ const STRONG_FIELD = 3;
 /** Anomalous records kept whole once every record is named: the strongest few. */
 const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
+/** What a record says is shown for every record, before the strongest anomalies whole, up to this size. */
+const MESSAGE_BYTES = 1024;
 /** Detail buckets: information per byte, best first (the last holds what says nothing). */
 const BUCKETS = 48;
 
@@ -460,6 +462,22 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
     keepIfSmall(plan, anomaly.record, SMALL_ANOMALY);
   }
   for (const { record } of matches.records) keepUnit(plan, record);
+  // What every record says (a tweet, an event's message) before the strongest anomalies whole:
+  // a record that stands out by its profile colours must not take the room of every tweet. A
+  // text said before (59 bots retweeting one post) waits for the detail pass.
+  const { text, start, end, valueHash } = plan.inventory;
+  for (const group of groups) {
+    if (group.says < 0) continue;
+    const said = new Map<number, number>();
+    for (const r of group.records) {
+      const u = recordField(plan.inventory, analysis, r, group.says);
+      if (u < 0) continue;
+      const before = said.get(valueHash[u]!);
+      if (before === undefined) said.set(valueHash[u]!, u);
+      else if (sameText(text, start[before]!, end[before]!, start[u]!, end[u]!)) continue;
+      keepIfSmall(plan, u, MESSAGE_BYTES);
+    }
+  }
   for (const anomaly of analysis.anomalies.slice(0, WHOLE_ANOMALIES)) {
     if (anomaly.score >= WHOLE_ANOMALY_SCORE) keepUnit(plan, anomaly.record);
   }
@@ -472,6 +490,15 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
       if (!leavesOnly || next[u] === u + 1) keepUnit(plan, u);
     }
   }
+}
+
+/** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
+function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < aEnd - a; i++) {
+    if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  }
+  return true;
 }
 
 /** The preserved-key matches, as nodes, in text order. */
