@@ -182,6 +182,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * The error words as terms, made once: escaping them per trim ran a replace per word, right
+ * after the host's collections as often as not.
+ */
+const ERROR_TERMS: readonly RelevanceTerm[] = ERROR_WORDS.map((word) =>
+  Object.freeze({ kind: 'error' as const, source: escapeRegExp(word) }),
+);
+
 const LETTERS = /^[a-z]{3,}$/;
 
 /** A query word as a pattern that also takes its plural or singular (`pod` finds `pods`). */
@@ -216,7 +224,7 @@ export function relevanceTerms(input: {
     if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"` });
     terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true });
   }
-  for (const word of ERROR_WORDS) terms.push({ kind: 'error', source: escapeRegExp(word) });
+  for (const term of ERROR_TERMS) terms.push(term);
   return terms;
 }
 

@@ -494,11 +494,7 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
 
 /** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let i = 0; i < aEnd - a; i++) {
-    if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
-  }
-  return true;
+  return aEnd - a === bEnd - b && text.startsWith(text.slice(a, aEnd), b);
 }
 
 /** The preserved-key matches, as nodes, in text order. */
