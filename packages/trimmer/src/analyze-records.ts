@@ -39,9 +39,9 @@ export interface RecordGroup {
   /** Signatures of the fields that tell each record's state (few values, varying), best first. */
   states: number[];
   /**
-   * Signature of the field that says what each record is about: the one that reads as prose
-   * (a tweet's `text`, an event's `message`, a commit's `commit.message`) with the most
-   * information per byte, a key or two below the record; -1 when none.
+   * Signature of the field that says what each record is about: one that reads as prose (a
+   * tweet's `text`, an event's `message`, a commit's `commit.message`), a key or two below the
+   * record, the shallowest, then the one with the most information per byte; -1 when none.
    */
   says: number;
   /** One of the document's lists, not a detail inside another list's records. */
@@ -956,16 +956,17 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     if (!group.primary) continue;
     // The record's own field before one of something it holds (a tweet's `text`, not its
     // author's `user.description`), then the most information per byte.
-    let bestSays = Number.NEGATIVE_INFINITY;
+    let saysDepth = MESSAGE_DEPTH + 1;
+    let saysPerByte = 0;
     for (const s of fieldsOfGroup[g]!) {
       if (readsAsProse[s] === 0 || fieldDepth[s]! > MESSAGE_DEPTH || s === bestIdentity) continue;
       // Present in most records, and not one text for all (what every record says the same
       // is said once, in the note, or is a state).
       if (presence[s]! < 0.5 * records || distinct[s]! < Math.max(2, 0.1 * values[s]!)) continue;
       const perByte = nodeBits[s]! / (signatures.bytes[s]! / sigNodes[s]! + 1);
-      const score = perByte - 1000 * fieldDepth[s]!;
-      if (score > bestSays) {
-        bestSays = score;
+      if (fieldDepth[s]! < saysDepth || (fieldDepth[s] === saysDepth && perByte > saysPerByte)) {
+        saysDepth = fieldDepth[s]!;
+        saysPerByte = perByte;
         group.says = s;
       }
     }

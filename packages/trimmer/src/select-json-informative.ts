@@ -464,7 +464,7 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   for (const { record } of matches.records) keepUnit(plan, record);
   // What every record says (a tweet, an event's message) before the strongest anomalies whole:
   // a record that stands out by its profile colours must not take the room of every tweet. A
-  // text said before (59 bots retweeting one post) waits for the detail pass.
+  // text said before (58 tweets retweeting one post) waits for the detail pass.
   const { text, start, end, valueHash } = plan.inventory;
   for (const group of groups) {
     if (group.says < 0) continue;
