@@ -41,6 +41,9 @@ describe('errors', () => {
     expect(budget.message).toBe(
       'Budget of 10 bytes is below the minimum of 64 bytes for the trimmer',
     );
+    expect(new BudgetTooSmallError({ budgetBytes: 1, minimumBytes: 256 }).message).toBe(
+      'Budget of 1 byte is below the minimum of 256 bytes',
+    );
     expect(
       new ConfigError({ option: 'a.b', envVar: 'COMPACTION_A', value: 'x', reason: 'nope' })
         .message,

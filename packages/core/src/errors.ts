@@ -78,7 +78,7 @@ export class BudgetTooSmallError extends CompactionError {
 
   constructor(input: { budgetBytes: number; minimumBytes: number; what?: string }) {
     super({
-      message: `Budget of ${input.budgetBytes} bytes is below the minimum of ${input.minimumBytes} bytes${input.what ? ` for ${input.what}` : ''}`,
+      message: `Budget of ${input.budgetBytes} ${input.budgetBytes === 1 ? 'byte' : 'bytes'} is below the minimum of ${input.minimumBytes} bytes${input.what ? ` for ${input.what}` : ''}`,
       code: 'budget_too_small',
     });
     this.name = 'BudgetTooSmallError';

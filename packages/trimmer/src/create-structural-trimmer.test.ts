@@ -310,6 +310,14 @@ describe('createStructuralTrimmer: budget and settings', () => {
     }
   });
 
+  it('refuses a result that is not a string instead of trimming `[object Object]`', async () => {
+    const notText = [{ items: [1, 2, 3] }, [1, 2, 3], null, undefined, 42, new Uint8Array(4)];
+    for (const result of notText as unknown as string[]) {
+      expect(() => trimmer.trim(result, 4096)).toThrowError(/result must be a string/);
+      await expect(trimmer.process(result, 4096)).rejects.toThrowError(InvalidArgumentError);
+    }
+  });
+
   it('validates settings at construction', () => {
     expect(() =>
       createStructuralTrimmer({ selection: 'largest-first' as 'breadth-first' }),

@@ -1,6 +1,7 @@
 import {
   ATTRIBUTE_NAMES,
   assertSize,
+  assertString,
   InvalidArgumentError,
   noopTelemetry,
   type ProcessedResult,
@@ -59,8 +60,15 @@ export function createStructuralTrimmer(
   };
   const telemetry = settings.telemetry ?? noopTelemetry;
 
+  // A non-string (an object a caller forgot to serialise) would otherwise become
+  // `[object Object]`, reported as unchanged: a silent loss.
   const trim = (result: string, maxBytes: number, context?: ResultProcessorContext) =>
-    trimResult(result, assertSize(maxBytes, 'maxBytes', { allowInfinity: true }), context, options);
+    trimResult(
+      assertString(result, 'result'),
+      assertSize(maxBytes, 'maxBytes', { allowInfinity: true }),
+      context,
+      options,
+    );
 
   return {
     trim,

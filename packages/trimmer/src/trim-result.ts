@@ -490,7 +490,7 @@ export function trimResult(
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
 ): ProcessedResult {
-  const result = typeof input === 'string' ? input : String(input ?? '');
+  const result = input;
   // NaN (or a non-number) is no budget at all; Infinity is an unlimited one.
   const budget = typeof maxBytes === 'number' ? Math.floor(maxBytes) : Number.NaN;
   // Every UTF-16 unit is at least one UTF-8 byte: a text of more units than the budget cannot
