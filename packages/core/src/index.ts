@@ -118,6 +118,11 @@ export {
   parseLevelBreakdown,
 } from './notes/level-breakdown.js';
 export {
+  formatPartialAnalysis,
+  type PartialAnalysis,
+  parsePartialAnalysis,
+} from './notes/partial-analysis.js';
+export {
   formatRecordCoverage,
   parseRecordCoverage,
   type RecordCoverage,

@@ -62,8 +62,14 @@ export interface ResultTrimMetadata {
   fieldsDropped?: number;
   /** JSON views of a list: the records of the main list whose identity is in the view. */
   recordsNamed?: number;
-  /** JSON views of a list: the records in the main list. */
+  /** JSON views of a list: the records in the main list (of the part analysed, see `fieldsAnalysed`). */
   recordsTotal?: number;
+  /**
+   * JSON views of a document over the trimmer's `maxJsonNodes`: the fields analysed, from the
+   * start (the rest is counted in `fieldsTotal` but not analysed; `recordsTotal` is then a
+   * lower bound).
+   */
+  fieldsAnalysed?: number;
   /** JSON views of a list: the records in the view whole. */
   recordsWhole?: number;
 }

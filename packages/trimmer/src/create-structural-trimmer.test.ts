@@ -132,6 +132,40 @@ describe('createStructuralTrimmer: JSON path', () => {
     }
   });
 
+  it('past maxJsonNodes, claims nothing of the records it did not analyse and says what it did', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      id: `rec-${i}`,
+      state: i === 900 ? 'FAILED: oom' : 'ok',
+      msg: `hello there ${i % 7}`,
+    }));
+    const input = JSON.stringify({ items });
+    const capped = createStructuralTrimmer({ maxJsonNodes: 2000 });
+    const view = capped.trim(input, 4096, { userQuery: 'rec-900 failed' });
+    expectHonestView(view, input, 4096);
+    const note = trailingDisclosureNotes(view.text)[0]!.text;
+    // 500 of the 1000 records were analysed, every one with `state: ok`: neither the count nor
+    // that value holds for the list.
+    expect(note).toContain('; records ');
+    expect(note).toMatch(/\/500\+ named/);
+    expect(note).not.toContain('state=ok');
+    expect(note).toContain(
+      '; only the first 1999 of 4001 fields analysed, 2 query matches past them',
+    );
+    expect(view.metadata).toMatchObject({
+      fieldsAnalysed: 1999,
+      fieldsTotal: 4001,
+      recordsTotal: 500,
+    });
+    // Without the question, no matches are claimed; analysed in full, no segment at all.
+    expect(trailingDisclosureNotes(capped.trim(input, 4096).text)[0]!.text).toMatch(
+      /; only the first 1999 of 4001 fields analysed; /,
+    );
+    const whole = trimmer.trim(input, 4096, { userQuery: 'rec-900 failed' });
+    expect(whole.text).toContain('FAILED: oom');
+    expect(whole.text).not.toContain('analysed');
+    expect(whole.metadata.fieldsAnalysed).toBeUndefined();
+  });
+
   it('reports a severe reduction below 5% kept', () => {
     const input = JSON.stringify(records(3000));
     const view = trimmer.trim(input, 2048);

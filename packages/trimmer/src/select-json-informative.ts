@@ -589,7 +589,14 @@ export function recordsHead(
   const group = mainGroup(analysis);
   if (!group) return undefined;
   const total = group.records.length;
-  return { path: signaturePath(inventory, analysis, group.sig), total, named: total, whole: total };
+  const head: RecordCoverage = {
+    path: signaturePath(inventory, analysis, group.sig),
+    total,
+    named: total,
+    whole: total,
+  };
+  if (inventory.truncated) head.atLeast = true;
+  return head;
 }
 
 /** Whether node `u` is in the view: inside a unit kept whole, or kept itself (whole or cut). */
@@ -692,13 +699,16 @@ function coverage(
     omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
     omittedMore = 0;
   }
-  const told = new Set(constant.map((entry) => entry.field));
+  // Past `maxJsonNodes` the list may go on with records the analysis did not see: no value is
+  // then claimed for every record, and its fields are told as dropped like any other.
+  const claimed = inventory.truncated ? [] : constant;
+  const told = new Set(claimed.map((entry) => entry.field));
   const records: RecordCoverage = {
     path: signaturePath(inventory, analysis, group.sig),
     total: group.records.length,
     named,
     whole,
-    constant: constant.map(({ field, value }) => ({ field, value })),
+    constant: claimed.map(({ field, value }) => ({ field, value })),
     droppedFields: dropped
       .map((entry) => signaturePath(inventory, analysis, entry.s, group.sig))
       .filter((field) => !told.has(field)),
@@ -706,6 +716,7 @@ function coverage(
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
   };
+  if (inventory.truncated) records.atLeast = true;
   return records;
 }
 

@@ -3,9 +3,11 @@ import {
   BudgetTooSmallError,
   disclosureNotes,
   disclosureNotesByteLength,
+  formatPartialAnalysis,
   formatRecordCoverage,
   type LevelBreakdown,
   losslessMetadata,
+  type PartialAnalysis,
   type ProcessedResult,
   type RecordCoverage,
   type ResultProcessorContext,
@@ -22,11 +24,19 @@ import { isNdjson } from './is-ndjson.js';
 import {
   type JsonInventory,
   minifyRange,
+  NODE_ARRAY,
+  NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
   scanJson,
 } from './json-inventory.js';
-import { findHits, queryWords, relevanceTerms, type TermCache } from './relevance.js';
+import {
+  findHits,
+  queryWords,
+  type RelevanceHits,
+  relevanceTerms,
+  type TermCache,
+} from './relevance.js';
 import { cutRootString, type JsonSelection } from './render-selection.js';
 import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
 import { recordsHead, selectJsonInformative } from './select-json-informative.js';
@@ -66,6 +76,8 @@ interface LossyView {
   records?: RecordCoverage;
   /** Bytes of the note held back for the records segment. */
   recordRoom?: number;
+  /** JSON views of a document over `maxJsonNodes`: how much of it was analysed. */
+  partial?: PartialAnalysis;
 }
 
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
@@ -188,6 +200,7 @@ function finish(
       originalBytes,
       byLevel: view.byLevel,
       records,
+      partial: view.partial,
     });
   } else if (records && view.units) {
     note = disclosureNotes.trimmedRecords({
@@ -196,6 +209,7 @@ function finish(
       unit: view.unit ?? 'fields',
       budgetBytes: budget,
       records,
+      partial: view.partial,
     });
   }
   const text = appendDisclosureNotes(view.body, [note]);
@@ -221,6 +235,7 @@ function finish(
     metadata.recordsTotal = view.records.total;
     metadata.recordsWhole = view.records.whole;
   }
+  if (view.partial) metadata.fieldsAnalysed = view.partial.analysed;
   return { text, metadata };
 }
 
@@ -319,6 +334,27 @@ function attempt<T>(take: () => T | undefined): T | undefined {
   }
 }
 
+/**
+ * How much of a document over `maxJsonNodes` its inventory analysed: the values recorded (the
+ * first ones in text order), and the question's matches past the last of them.
+ */
+function partialAnalysis(inventory: JsonInventory, hits: RelevanceHits): PartialAnalysis {
+  const last = inventory.count - 1;
+  const k = inventory.kind[last];
+  // Every value that starts before this offset was recorded.
+  const analysedTo =
+    k === NODE_OBJECT || k === NODE_ARRAY ? inventory.start[last]! + 1 : inventory.end[last]!;
+  let queryMatchesPast = 0;
+  for (let i = 0; i < hits.positions.length; i++) {
+    if (hits.positions[i]! >= analysedTo && hits.terms[hits.termOf[i]!]!.kind === 'query') {
+      queryMatchesPast++;
+    }
+  }
+  const partial: PartialAnalysis = { analysed: last, total: inventory.totalValues };
+  if (queryMatchesPast > 0) partial.queryMatchesPast = queryMatchesPast;
+  return partial;
+}
+
 function jsonView(
   source: string,
   inventory: JsonInventory,
@@ -351,15 +387,19 @@ function jsonView(
     at: inventory.errorAt,
     word: inventory.errorWord,
   });
+  // A document of more values than `maxJsonNodes` is analysed only up to there: the note says
+  // so, and whether the question matches in the rest, which no view of the part analysed shows.
+  const partial = inventory.truncated ? partialAnalysis(inventory, hits) : undefined;
+  const room = partial ? bodyBudget - utf8ByteLength(formatPartialAnalysis(partial)) : bodyBudget;
   let selection: JsonSelection & { records?: RecordCoverage };
   let recordRoom = 0;
   if (options.selection === 'breadth-first') {
-    selection = selectJsonBreadthFirst(inventory, bodyBudget, hits, options, check);
+    selection = selectJsonBreadthFirst(inventory, room, hits, options, check);
   } else {
     const analysis = analyzeRecords(inventory, check);
     const head = recordsHead(inventory, analysis);
     if (head) recordRoom = recordNoteRoom(budget, head);
-    selection = selectJsonInformative(inventory, bodyBudget - recordRoom, hits, analysis, check);
+    selection = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check);
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   const view: LossyView = {
@@ -371,10 +411,12 @@ function jsonView(
       total: selection.unitsTotal,
       unit,
       budgetBytes: budget,
+      partial,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
     unit,
   };
+  if (partial) view.partial = partial;
   if (selection.records) {
     view.records = selection.records;
     view.recordRoom = recordRoom;

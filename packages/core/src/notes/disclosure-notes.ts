@@ -1,4 +1,5 @@
 import { formatLevelBreakdown, type LevelBreakdown } from './level-breakdown.js';
+import { formatPartialAnalysis, type PartialAnalysis } from './partial-analysis.js';
 import { formatRecordCoverage, type RecordCoverage } from './record-coverage.js';
 
 /**
@@ -79,7 +80,8 @@ export const disclosureNotes = {
 
   /**
    * Whole units (fields, items, lines, sentences) were dropped to fit the budget. `byLevel`
-   * (text views) adds how many units of each level were dropped.
+   * (text views) adds how many units of each level were dropped; `partial` (JSON views of a
+   * document analysed only in part) how much was analysed (`formatPartialAnalysis`).
    */
   trimmedUnits(input: {
     kept: number;
@@ -87,9 +89,10 @@ export const disclosureNotes = {
     unit: string;
     budgetBytes: number;
     byLevel?: LevelBreakdown;
+    partial?: PartialAnalysis;
   }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /**
@@ -103,9 +106,10 @@ export const disclosureNotes = {
     unit: string;
     budgetBytes: number;
     records: RecordCoverage;
+    partial?: PartialAnalysis;
   }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatRecordCoverage(input.records)}; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /** A plain byte cut: only the head (or head and tail) survived. */
@@ -125,9 +129,10 @@ export const disclosureNotes = {
     originalBytes: number;
     byLevel?: LevelBreakdown;
     records?: RecordCoverage;
+    partial?: PartialAnalysis;
   }): string {
     const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
-    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${formatRecordCoverage(input.records)}; not representative, treat anything not shown as UNKNOWN]`;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; not representative, treat anything not shown as UNKNOWN]`;
   },
 
   /** A single-call distill saw only the pre-filtered part of its source. */

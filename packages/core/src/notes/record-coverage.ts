@@ -7,6 +7,12 @@ export interface RecordCoverage {
   path: string;
   /** Records in the list. */
   total: number;
+  /**
+   * The list may go on past what was analysed (a document over the trimmer's `maxJsonNodes`):
+   * `total` counts the records analysed, written `600000+`, and no field's value is claimed
+   * for every record (`constant` is then empty; such fields are in `droppedFields`).
+   */
+  atLeast?: boolean;
   /** Records whose identifying field is in the view. */
   named: number;
   /** Records in the view whole. */
@@ -52,7 +58,7 @@ function piece(text: string): string {
  * `; records 7/7 named, 2 whole at items[]; dropped from every record: status.phase=Running,
  * metadata.managedFields, spec.tolerations, +2 more; omitted 61 with type=Normal, +3 more`.
  * The fields no record shows form one list: `field=value` when every record has that one
- * value, the bare path otherwise, and `+N more` when the list was shortened (N more fields);
+ * value, the bare path otherwise (always, when the list was analysed only in part: `7+`), and `+N more` when the list was shortened (N more fields);
  * in the omitted list `+N more` counts the records of the kinds not listed. A part is left out
  * when it has nothing to say, the path (` at …`) only when the note has no room for it. Counts
  * are plain integers; paths and values are cleaned of the separators (and of a leading `+`), so
@@ -60,9 +66,10 @@ function piece(text: string): string {
  */
 export function formatRecordCoverage(records: RecordCoverage | undefined): string {
   if (!records) return '';
-  let segment = `; records ${records.named}/${records.total} named, ${records.whole} whole`;
+  const total = `${records.total}${records.atLeast ? '+' : ''}`;
+  let segment = `; records ${records.named}/${total} named, ${records.whole} whole`;
   if (records.path !== '') segment += ` at ${piece(records.path)}`;
-  const constant = records.constant ?? [];
+  const constant = records.atLeast ? [] : (records.constant ?? []);
   const told = new Set(constant.map((entry) => entry.field));
   const dropped = [
     ...constant.map((entry) => `${piece(entry.field)}=${piece(entry.value)}`),
@@ -80,14 +87,17 @@ export function formatRecordCoverage(records: RecordCoverage | undefined): strin
 
 /** A parsed records segment (see `formatRecordCoverage`), or `undefined` when a note has none. */
 export function parseRecordCoverage(note: string): RecordCoverage | undefined {
-  const head = /; records (\d+)\/(\d+) named, (\d+) whole(?: at ([^;]+?))?(?=; |\]$)/.exec(note);
+  const head = /; records (\d+)\/(\d+)(\+?) named, (\d+) whole(?: at ([^;]+?))?(?=; |\]$)/.exec(
+    note,
+  );
   if (!head) return undefined;
   const records: RecordCoverage = {
-    path: head[4] ?? '',
+    path: head[5] ?? '',
     total: Number(head[2]),
     named: Number(head[1]),
-    whole: Number(head[3]),
+    whole: Number(head[4]),
   };
+  if (head[3] === '+') records.atLeast = true;
   const dropped = /; dropped from every record: ([^;]+?)(?=; |\]$)/.exec(note);
   if (dropped) {
     const constant: Array<{ field: string; value: string }> = [];
