@@ -70,6 +70,33 @@ describe('analyzeRecords', () => {
     );
   });
 
+  it('names records by a title a few of them share when nothing is unique, never beside an id', () => {
+    // Poems: 2 of 40 titles repeat (a sequel and a reprint), the section and author do not
+    // tell the poems apart at all.
+    const poems = Array.from({ length: 40 }, (_, i) => ({
+      title: i === 39 ? 'Poem 3' : i === 38 ? 'Poem 7' : `Poem ${i}`,
+      section: `Book ${i % 5}`,
+      author: i % 2 === 0 ? 'Qu Yuan' : 'Song Yu',
+      lines: [`line ${i} one`, `line ${i} two`],
+    }));
+    const names = (json: string) => {
+      const inventory = scanJson(json, 100_000)!;
+      const analysis = analyzeRecords(inventory);
+      const group = analysis.groups.find((g) => g.primary)!;
+      const path = (s: number) => (s < 0 ? '' : signaturePath(inventory, analysis, s, group.sig));
+      return [path(group.identity), path(group.alsoIdentity)];
+    };
+    expect(names(JSON.stringify(poems))).toEqual(['title', '']);
+    // A unique identifier wins, and a shared title is not shown beside it as another name.
+    const withIds = poems.map((poem, i) => ({ id: `p-${1000 + i}`, ...poem }));
+    expect(names(JSON.stringify(withIds))).toEqual(['id', '']);
+    // Two thirds distinct is no name at all.
+    const series = poems.map((poem, i) => ({ ...poem, title: `Poem ${i % 27}` }));
+    expect(names(JSON.stringify(series))).toEqual(['', '']);
+    if (fixturesAvailable()) {
+      expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
+    }
+  });
   it('does not depend on what was analysed before it (property)', () => {
     // Its passes keep working columns between calls (`ScratchArray`): what another document
     // left in them must never show.

@@ -86,6 +86,13 @@ export interface RecordAnalysis {
 
 const STATES_PER_RECORD = 2;
 /**
+ * Share of distinct values from which a field named like an identifier (`title`, `name`) can
+ * name the records though a few share a value; unique means 98%.
+ */
+const NEAR_UNIQUE = 0.9;
+/** What a near-unique identity gives way by, against a unique one. */
+const NEAR_UNIQUE_PENALTY = 2;
+/**
  * Values up to this many UTF-16 units, all of which their hash in the inventory reads, are told
  * apart by it (but for chance); longer ones count as distinct.
  */
@@ -867,7 +874,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     let bestIdentity = -1;
     let bestIdentityScore = Number.NEGATIVE_INFINITY;
     const stateCandidates: Array<{ s: number; score: number }> = [];
-    const identities: Array<{ s: number; score: number; bytes: number }> = [];
+    const identities: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
     for (const s of fieldsOfGroup[g]!) {
       if (values[s] === 0 || values[s]! < sigNodes[s]!) continue;
       const sample = signatures.first[s]!;
@@ -884,7 +891,8 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         }
       } else if (
         present >= 0.8 &&
-        distinct[s]! >= 0.98 * values[s]! &&
+        (distinct[s]! >= 0.98 * values[s]! ||
+          (identityWeight[s]! > 0 && distinct[s]! >= NEAR_UNIQUE * values[s]!)) &&
         values[s]! <= 1.05 * presence[s]! &&
         avgBytes <= 100
       ) {
@@ -893,13 +901,17 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         // (`user.name`), so it gives way to one up.
         let score = 1 + identityWeight[s]! - (fieldDepth[s]! - 1) - avgBytes / 48;
         if (fieldDepth[s] === 1 && identityWeight[s]! > 0) score += 1.5;
+        // A name a few records share (two poems titled alike) still tells the records apart
+        // better than none, but gives way to one that is unique.
+        const unique = distinct[s]! >= 0.98 * values[s]!;
+        if (!unique) score -= NEAR_UNIQUE_PENALTY;
         if (
           kind[sample] === NODE_STRING &&
           looksOpaque(text, start[sample]! + 1, end[sample]! - 1)
         ) {
           score -= 1;
         }
-        identities.push({ s, score, bytes: avgBytes });
+        identities.push({ s, score, bytes: avgBytes, unique });
         if (score > bestIdentityScore) {
           bestIdentity = s;
           bestIdentityScore = score;
@@ -927,14 +939,15 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       }
     }
     group.identity = bestIdentity;
-    // Another name for each record, short, by another identity word (an `id` beside a `name`,
-    // not an `id_str` beside an `id`).
+    // Another name for each record, short, unique, by another identity word (an `id` beside a
+    // `name`, not an `id_str` beside an `id`).
     identities.sort(byScoreThenSignature);
     const word = bestIdentity >= 0 ? identityWord[bestIdentity]! : '';
     group.alsoIdentity = -1;
     for (const candidate of identities) {
       if (
         candidate.s !== bestIdentity &&
+        candidate.unique &&
         candidate.bytes <= 24 &&
         identityWord[candidate.s] !== '' &&
         identityWord[candidate.s] !== word
