@@ -1,10 +1,37 @@
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { parseArtifactPointerLine } from '@compaction/artifacts';
+import { type TrimStrategy, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import type { SynthesisSection } from '@compaction/orchestration';
 import type { DevopsAgentRun } from './run-devops-agent.js';
 
-function kb(bytes: number): string {
+function size(bytes: number): string {
   return bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(2)} MB`
-    : `${(bytes / 1024).toFixed(1)} KB`;
+    ? `${(bytes / 1024 / 1024).toFixed(2)} MiB`
+    : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+const DECISIONS: Record<TrimStrategy, string> = {
+  unchanged: 'kept whole',
+  minified: 'kept whole (minified)',
+  json: 'trimmed (JSON)',
+  ndjson: 'trimmed (NDJSON)',
+  text: 'trimmed (text)',
+  bytes: 'cut to bytes',
+  floor: 'cut to bytes (fallback)',
+  distilled: 'distilled',
+  'map-reduce': 'map-reduced',
+  passthrough: 'passed through',
+  custom: 'custom processor',
+  omitted: 'left out',
+};
+
+/** What was done to a result: its view, and whether its full text went to an artifact. */
+function decision(section: SynthesisSection): string {
+  if (section.status === 'failed') return `failed-operation evidence (${section.evidence})`;
+  if (section.status !== 'succeeded') return 'rejected before dispatch';
+  const strategy = section.metadata?.strategy;
+  // A strategy this table does not know (from a newer core) is shown as the processor named it.
+  const view = strategy ? (DECISIONS[strategy] ?? strategy) : 'processed (no strategy given)';
+  return parseArtifactPointerLine(section.text.split('\n', 2)[1] ?? '') ? `${view} + stored` : view;
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -24,42 +51,51 @@ export function formatRunReport(run: DevopsAgentRun): string {
   const out: string[] = [];
   const counter = run.compaction.tokenCounter;
   const tokens = (text: string) => counter.countTokens(text);
+  const budgets = run.compaction.synthesisBudgets;
   out.push(
     '',
     `Tokens counted with ${counter.name}.`,
-    `Synthesis prompt (budget ${kb(run.compaction.synthesisBudgets.totalBytes)} in all, ${kb(run.compaction.synthesisBudgets.perResultBytes)} per result):`,
+    `Synthesis prompt (budget ${size(budgets.totalBytes)} in all, ${size(budgets.perResultBytes)} per result):`,
   );
+  let rowTokens = 0;
   const rows = run.synthesis.sections.map((section) => {
     const step = run.steps.find((s) => s.id === section.stepId)!;
-    const original = utf8ByteLength(step.result ?? '');
-    const view = utf8ByteLength(section.text);
+    const viewTokens = tokens(section.text);
+    rowTokens += viewTokens;
     const notes = trailingDisclosureNotes(section.text).map((note) => note.kind);
-    const decision =
-      section.status !== 'succeeded'
-        ? section.status === 'failed'
-          ? `failed-operation evidence (${section.evidence})`
-          : 'rejected before dispatch'
-        : `${section.metadata?.strategy ?? '?'}${section.text.includes('\nFull output stored as artifact ') ? ' + stored' : ''}`;
+    const succeeded = section.status === 'succeeded';
     return [
       section.stepId,
       section.toolName ?? '',
-      section.status === 'succeeded' ? `${kb(original)} → ${kb(view)}` : `— → ${kb(view)}`,
-      section.status === 'succeeded'
-        ? `${tokens(step.result ?? '')} → ${tokens(section.text)}`
-        : `${tokens(section.text)}`,
-      decision,
+      `${succeeded ? size(utf8ByteLength(step.result ?? '')) : '—'} → ${size(utf8ByteLength(section.text))}`,
+      `${succeeded ? tokens(step.result ?? '') : '—'} → ${viewTokens}`,
+      decision(section),
       notes.length ? notes.join(', ') : section.metadata?.contentLost === false ? '(lossless)' : '',
-      section.durationMs !== undefined ? `${section.durationMs.toFixed(0)} ms` : '',
     ];
   });
-  out.push(table(['step', 'tool', 'bytes', 'tokens', 'decision', 'notes', 'time'], rows));
+  out.push(table(['step', 'tool', 'bytes', 'tokens', 'decision', 'notes'], rows));
+  // Counted on the prompt as sent: the blank lines between sections are tokens too, and a
+  // tokenizer may merge them with their neighbours, so the total need not be the rows' sum.
+  const promptTokens = tokens(run.synthesis.text);
+  const resultBytes = run.steps.reduce((sum, step) => sum + utf8ByteLength(step.result ?? ''), 0);
   out.push(
-    `total: ${kb(run.synthesis.bytes)} (${tokens(run.synthesis.text)} tokens) from ${kb(run.steps.reduce((s, step) => s + utf8ByteLength(step.result ?? ''), 0))} of results`,
+    `whole prompt: ${size(run.synthesis.bytes)} and ${promptTokens} tokens, from ${size(resultBytes)} of results`,
+  );
+  if (promptTokens !== rowTokens)
+    out.push(
+      `  (counted as sent: the rows sum to ${rowTokens} tokens; the blank lines between sections make the difference)`,
+    );
+  const stored = run.synthesis.sections.filter((section) =>
+    decision(section).endsWith(' + stored'),
+  );
+  out.push(
+    `Assembled in ${run.synthesisMs.toFixed(0)} ms: ${stored.length ? `storing ${stored.length} full result${stored.length === 1 ? '' : 's'}, then ` : ''}compacting all views concurrently`,
+    '  (one time for all of them: the views overlap in time, so none has a time of its own)',
   );
 
   out.push(
     '',
-    `Continuation section for the planner (soft target ${kb(run.compaction.config.continuation.maxTotalBytes)}): ${kb(run.continuation.bytes)}, ${run.continuation.stepsShown} of ${run.continuation.stepsTotal} steps shown`,
+    `Continuation section for the planner (soft target ${size(run.compaction.config.continuation.maxTotalBytes)}): ${size(run.continuation.bytes)}, ${run.continuation.stepsShown} of ${run.continuation.stepsTotal} steps shown`,
   );
   out.push(
     table(
@@ -72,10 +108,10 @@ export function formatRunReport(run: DevopsAgentRun): string {
       `phase 2 bound ${run.binding.template} → ${run.binding.value} (against the full result, not the digest)`,
     );
 
-  if (run.compaction.artifacts) {
+  if (run.compaction.artifacts && stored.length > 0) {
     out.push(
       '',
-      `Full results of the results that did not fit are in ${run.compaction.artifacts.dir}`,
+      `The ${stored.length === 1 ? 'result' : `${stored.length} results`} that did not fit whole ${stored.length === 1 ? 'is' : 'are'} stored in full in ${run.compaction.artifacts.dir}`,
       'Open them in the inspector:  pnpm exec compaction serve --dir .demo   (then the printed URL)',
       'or give them to an MCP client: pnpm exec compaction mcp --dir .demo',
     );

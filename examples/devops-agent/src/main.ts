@@ -23,7 +23,6 @@ const tokenCounter = await import('@compaction/core/gpt-tokenizer').then(
   ({ createGptTokenCounter }) => createGptTokenCounter(),
   () => byteEstimateTokenCounter,
 );
-console.log(`Tokens: ${tokenCounter.name}`);
 // Full results go beside a session transcript in .demo/ (git-ignored), one session per run.
 const transcriptPath = join(
   process.cwd(),

@@ -32,8 +32,12 @@ describe('the devops agent example', () => {
     const found = Object.fromEntries(
       run.needles.map((needle) => [needle.what.split(' ')[0], needle.found]),
     );
-    expect(found['crash-looping']).toBe(true);
-    expect(found.log).toBe(true);
+    expect(found).toEqual({ 'crash-looping': true, log: true, config: true });
+    // The logs fetched are the bound pod's: their failure line names it.
+    const logView = run.synthesis.sections.find((section) => section.stepId === 'step-4')!.text;
+    expect(logView).toMatch(
+      new RegExp(`ERROR ${run.binding!.value} db: connection pool exhausted`),
+    );
     expect(run.answer).toContain('connection pool exhausted');
     expect(run.continuation.text).toContain('[showing 3 of 3 completed steps]');
   });

@@ -5,6 +5,7 @@ import {
   createCompaction,
   type SynthesisAssembly,
 } from '@compaction/orchestration';
+import { checkBuriedFacts } from './check-buried-facts.js';
 import { DEMO_TOOLS, NEEDLES, ToolFailure, tool } from './tools.js';
 
 /** One planned call; params may hold `{{step-N.path}}` references to earlier results. */
@@ -25,6 +26,12 @@ export interface DevopsAgentRun {
   /** The `{{…}}` reference the second phase bound, and what it bound to. */
   binding: { template: string; value: string } | undefined;
   synthesis: SynthesisAssembly;
+  /**
+   * Wall-clock milliseconds the synthesis assembly took in all: storing the full results, then
+   * compacting every view. The views are compacted concurrently, so their own times overlap and
+   * none of them is a per-result cost.
+   */
+  synthesisMs: number;
   answer: string;
   /** Whether the facts each payload hides made it into the synthesis prompt. */
   needles: Array<{ what: string; found: boolean }>;
@@ -160,7 +167,7 @@ async function modelNextCall(
 }
 
 function offlineAnswer(synthesis: SynthesisAssembly): string {
-  const evidence = /error|fail|oom|crashloop|exhausted|pool|timeout|back-off|poolmax/i;
+  const evidence = /error|fail|oom|crashloop|exhausted|timeout|back-off|poolmax/i;
   const lines: string[] = [
     'No model was configured, so this report lists what the structural floor kept that looks like evidence:',
   ];
@@ -170,12 +177,14 @@ function offlineAnswer(synthesis: SynthesisAssembly): string {
       const line = raw.trim();
       if (line.startsWith('[trimmed') || line.startsWith('[severely')) continue;
       for (const piece of line.split(/(?<=[,}])(?=["{])/)) {
-        if (evidence.test(piece) && hits.size < 6)
+        // A JSON member is evidence by its value, not its key (`failureThreshold` is a setting).
+        const value = piece.replace(/^\{?"(?:[^"\\]|\\.)*":/, '');
+        if (evidence.test(value) && hits.size < 6)
           hits.add(piece.length > 240 ? `${piece.slice(0, 240)}…` : piece);
       }
     }
     lines.push(
-      `- ${section.stepId} (${section.toolName}): ${hits.size ? '' : 'nothing error-like kept'}`,
+      `- ${section.stepId} (${section.toolName}):${hits.size ? '' : ' nothing error-like kept'}`,
     );
     for (const hit of hits) lines.push(`    ${hit}`);
   }
@@ -243,7 +252,9 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
   toolMs[fourth.id] = performance.now() - started;
   steps.push(fourth);
 
+  const assemblyStarted = performance.now();
   const synthesis = await compaction.assembleSynthesis(steps, { userQuery: question });
+  const synthesisMs = performance.now() - assemblyStarted;
   let answer: string;
   if (settings.aiClient) {
     try {
@@ -260,21 +271,6 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
     }
   } else answer = offlineAnswer(synthesis);
 
-  const prompt = synthesis.text;
-  const needles = [
-    {
-      what: `crash-looping pod ${NEEDLES.pods.podName} (${NEEDLES.pods.reason})`,
-      found: prompt.includes(NEEDLES.pods.podName),
-    },
-    {
-      what: `log failure ${NEEDLES.logs.transactionId}`,
-      found: prompt.includes(NEEDLES.logs.transactionId),
-    },
-    {
-      what: `config change ${NEEDLES.diff.removed} → ${NEEDLES.diff.added}`,
-      found: prompt.includes(NEEDLES.diff.added),
-    },
-  ];
   return {
     question,
     mode: settings.aiClient ? 'model' : 'offline',
@@ -283,8 +279,9 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
     continuation,
     binding,
     synthesis,
+    synthesisMs,
     answer,
-    needles,
+    needles: checkBuriedFacts(synthesis.text, NEEDLES),
     compaction,
   };
 }

@@ -22,16 +22,19 @@ export class ToolFailure extends Error {
 }
 
 const pods = generatePodList();
-const logs = generateServiceLogs();
+const logs = generateServiceLogs({ pod: pods.needle.podName });
 const diff = generateDiff();
+// Only the crash-looping pod's logs hold the failure; any other pod's are routine traffic.
+const logsOf = (pod: string) =>
+  pod === pods.needle.podName ? logs.text : generateServiceLogs({ pod, failure: false }).text;
 
 /** What the generated payloads hide, so the demo can check each view for it. */
 export const NEEDLES = { pods: pods.needle, logs: logs.needle, diff: diff.needle };
 
 /**
  * Simulated DevOps tools over payloads the project generates itself (deterministic bytes):
- * a busy namespace's pods (~1 MB JSON), a payments pod's logs (~3 MB with a failure buried at
- * 55%), the deploy diff (~360 KB), and a metrics query that times out.
+ * a busy namespace's pods (~1 MB JSON), any pod's logs (~3 MB; the crash-looping pod's hold a
+ * failure buried at 55%), the deploy diff (~360 KB), and a metrics query that times out.
  */
 export const DEMO_TOOLS: readonly DemoTool[] = [
   {
@@ -47,7 +50,9 @@ export const DEMO_TOOLS: readonly DemoTool[] = [
     async run(params) {
       if (typeof params.pod !== 'string' || params.pod === '')
         throw new ToolFailure('invalid_params', 'pod is required');
-      return logs.text;
+      if (!pods.names.includes(params.pod))
+        throw new ToolFailure('not_found', `pods "${params.pod}" not found`);
+      return logsOf(params.pod);
     },
   },
   {

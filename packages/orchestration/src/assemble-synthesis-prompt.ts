@@ -26,7 +26,12 @@ export interface SynthesisSection {
   budgetBytes?: number;
   /** How the view was made (successes only). */
   metadata?: ResultTrimMetadata;
-  /** Wall-clock milliseconds the processor took (successes only). */
+  /**
+   * Wall-clock milliseconds from the processor's call to its result (successes only). Views are
+   * made `concurrency` at a time and a processor's synchronous work (a trim) runs while the
+   * others wait on I/O (storing a full result), so with more than one success these spans
+   * overlap and each holds part of the others' work: not the cost of this view alone.
+   */
   durationMs?: number;
   /** Failed-operation evidence status (failures only). */
   evidence?: FailedOperationEvidence['status'];

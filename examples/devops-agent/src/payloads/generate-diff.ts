@@ -3,8 +3,14 @@ import { hex, pick, seededRandom } from './seeded-random.js';
 /** What the generated diff hides. */
 export interface DiffNeedle {
   file: string;
+  /** The setting before the change. */
   removed: string;
+  /** The setting after the change. */
   added: string;
+  /** The removed line as the diff writes it. */
+  removedLine: string;
+  /** The added line as the diff writes it. */
+  addedLine: string;
 }
 
 const WORDS = [
@@ -38,22 +44,28 @@ export function generateDiff(options: { files?: number; seed?: number } = {}): {
 } {
   const files = options.files ?? 60;
   const random = seededRandom(options.seed ?? 23);
-  const needleFile = 'deploy/payments/values.yaml';
+  const needle: DiffNeedle = {
+    file: 'deploy/payments/values.yaml',
+    removed: 'poolMax: 50',
+    added: 'poolMax: 5',
+    removedLine: '-    poolMax: 50',
+    addedLine: '+    poolMax: 5',
+  };
   const needleIndex = Math.floor(files * 0.7);
   const parts: string[] = [];
   for (let f = 0; f < files; f++) {
     if (f === needleIndex) {
       parts.push(
-        `diff --git a/${needleFile} b/${needleFile}`,
+        `diff --git a/${needle.file} b/${needle.file}`,
         `index ${hex(random, 7)}..${hex(random, 7)} 100644`,
-        `--- a/${needleFile}`,
-        `+++ b/${needleFile}`,
+        `--- a/${needle.file}`,
+        `+++ b/${needle.file}`,
         '@@ -12,7 +12,7 @@ payments:',
         '   replicas: 6',
         '   database:',
         '     host: payments-db.shop.svc',
-        '-    poolMax: 50',
-        '+    poolMax: 5',
+        needle.removedLine,
+        needle.addedLine,
         '     poolTimeoutSeconds: 2',
         '   resources:',
         '     limits:',
@@ -83,8 +95,5 @@ export function generateDiff(options: { files?: number; seed?: number } = {}): {
         parts.push(`   logger.debug('${identifier(random)}', { ${identifier(random)} });`);
     }
   }
-  return {
-    text: `${parts.join('\n')}\n`,
-    needle: { file: needleFile, removed: 'poolMax: 50', added: 'poolMax: 5' },
-  };
+  return { text: `${parts.join('\n')}\n`, needle };
 }

@@ -169,6 +169,8 @@ function pod(random: () => number, index: number, namespace: string, failing: bo
  */
 export function generatePodList(options: { pods?: number; seed?: number } = {}): {
   json: string;
+  /** The name of every pod, in list order. */
+  names: string[];
   needle: PodListNeedle;
 } {
   const count = options.pods ?? 220;
@@ -185,6 +187,7 @@ export function generatePodList(options: { pods?: number; seed?: number } = {}):
   };
   return {
     json: `${JSON.stringify(list, null, 2)}\n`,
+    names: items.map((item) => item.metadata.name),
     needle: {
       podName: failing.metadata.name,
       reason: 'OOMKilled',

@@ -6,7 +6,7 @@ export interface ServiceLogNeedle {
   transactionId: string;
   /** A phrase of the buried failure. */
   phrase: string;
-  /** Byte offset of the failure in the log. */
+  /** Byte offset of the failure in the log; -1 in logs without it. */
   offset: number;
 }
 
@@ -27,15 +27,28 @@ const INFO_MESSAGES = [
   'span exported to collector',
 ];
 
+/** Options of `generateServiceLogs`. */
+export interface ServiceLogOptions {
+  /** The pod whose logs these are: the failure line and every JSON record name it. */
+  pod: string;
+  /** Whether the failure is buried in the logs. Default true. */
+  failure?: boolean;
+  /** Approximate size in bytes. Default 3 MiB. */
+  bytes?: number;
+  seed?: number;
+}
+
 /**
- * Several megabytes of service logs (one line per request, JSON-ish and plain mixed) with one
+ * Several megabytes of one pod's logs (one line per request, JSON-ish and plain mixed) with one
  * failure buried at about 55%: a connection-pool exhaustion with a stack trace, followed by more
  * routine traffic, and a summary line at the very end.
  */
-export function generateServiceLogs(options: { bytes?: number; seed?: number } = {}): {
+export function generateServiceLogs(options: ServiceLogOptions): {
   text: string;
   needle: ServiceLogNeedle;
 } {
+  const { pod } = options;
+  const failure = options.failure ?? true;
   const target = options.bytes ?? 3 * 1024 * 1024;
   const random = seededRandom(options.seed ?? 11);
   const transactionId = `txn_${hex(random, 20)}`;
@@ -48,10 +61,10 @@ export function generateServiceLogs(options: { bytes?: number; seed?: number } =
     time += Math.floor(random() * 40);
     const stamp = new Date(time).toISOString();
     let line: string;
-    if (offset < 0 && bytes >= failureAt) {
+    if (failure && offset < 0 && bytes >= failureAt) {
       offset = bytes;
       line = [
-        `${stamp} ERROR payments-7c9f5d8b6-x2x9q db: connection pool exhausted (max=5, waiting=212) while authorizing ${transactionId}`,
+        `${stamp} ERROR ${pod} db: connection pool exhausted (max=5, waiting=212) while authorizing ${transactionId}`,
         'Traceback (most recent call last):',
         '  File "/app/payments/authorize.py", line 218, in authorize',
         '    conn = pool.acquire(timeout=2.0)',
@@ -70,7 +83,7 @@ export function generateServiceLogs(options: { bytes?: number; seed?: number } =
         status,
         duration_ms: Math.floor(random() * 180) + 3,
         trace_id: hex(random, 32),
-        pod: `payments-${hex(random, 9)}-${hex(random, 5)}`,
+        pod,
       });
     } else {
       line = `${stamp} INFO  ${pick(random, ['http', 'worker', 'scheduler'])} ${pick(random, INFO_MESSAGES)} route=${pick(random, ROUTES)} latency=${Math.floor(random() * 90) + 2}ms req=${hex(random, 16)}`;
@@ -79,7 +92,7 @@ export function generateServiceLogs(options: { bytes?: number; seed?: number } =
     bytes += Buffer.byteLength(line) + 1;
   }
   lines.push(
-    `${new Date(time + 5).toISOString()} INFO  summary: ${lines.length} requests, 1 error (PoolExhausted), p99 latency 183ms`,
+    `${new Date(time + 5).toISOString()} INFO  summary: ${lines.length} requests, ${failure ? '1 error (PoolExhausted)' : '0 errors'}, p99 latency 183ms`,
   );
   return {
     text: `${lines.join('\n')}\n`,
