@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { stripDisclosureNotes } from '@compaction/core';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,26 @@ describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-
     await expect(dead.cache.get('x')).rejects.toThrow();
     expect(performance.now() - started).toBeLessThan(2000);
     dead.close();
+  });
+
+  it('lets a one-shot program end soon after close() when nothing listens', () => {
+    // ioredis waits 2 s (its disconnectTimeout) for a socket to close before destroying it:
+    // the CLI printed its view on time and then lingered. In a program of its own, nothing
+    // keeps it alive a few command timeouts after close().
+    const dist = new URL('../../dist/redis/index.js', import.meta.url);
+    const script = `
+      const { connectRedisDistillCache } = await import(${JSON.stringify(dist.href)});
+      const dead = await connectRedisDistillCache({ url: 'redis://127.0.0.1:1' });
+      await dead.cache.get('x').catch(() => {});
+      dead.close();
+      setTimeout(() => console.log(JSON.stringify(process.getActiveResourcesInfo())), 1000);
+    `;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    // The one timer left is the one asking.
+    const timers = (JSON.parse(output) as string[]).filter((kind) => kind === 'Timeout');
+    expect(timers).toHaveLength(1);
   });
 
   it('shares a distillation between two processes-worth of clients and distillers', async () => {
