@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFIG_KNOBS, loadConfig } from '@compaction/core';
 import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { createArtifactIndex } from './artifact-index.js';
 import { createArtifactStore } from './artifact-store.js';
 import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
-import { externalizeToolOutput } from './externalize-tool-output.js';
+import { externalizeToolOutput, MIN_INLINE_LIMIT_CHARS } from './externalize-tool-output.js';
 import { sha256Hex } from './sha256-hex.js';
 import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
 
@@ -36,6 +37,22 @@ function markerOf(content: string) {
 }
 
 describe('externalizeToolOutput', () => {
+  it('takes an inline limit from COMPACTION_ARTIFACT_INLINE_LIMIT below its minimum as the minimum', async () => {
+    // The config raises it (with a warning) to the least the excerpt and marker need.
+    const knob = CONFIG_KNOBS.find((k) => k.path === 'artifacts.inlineLimitChars')!;
+    expect(knob.minimum).toBe(MIN_INLINE_LIMIT_CHARS);
+    const { config } = loadConfig({ env: { COMPACTION_ARTIFACT_INLINE_LIMIT: '500' } });
+    const store = createArtifactStore({ dir: join(root, 'min.artifacts') });
+    const index = createArtifactIndex({ dir: store.dir });
+    const result = await externalizeToolOutput(
+      { toolName: 'bash', toolCallId: 'call_min', output: 'line\n'.repeat(400), args: {} },
+      { sessionId: 'min', store, index, config, clock: () => 1 },
+    );
+    expect(result.content.length).toBeLessThanOrEqual(MIN_INLINE_LIMIT_CHARS);
+    expect(result.contentLost).toBe(true);
+    expect(markerOf(result.content)?.file).toBeDefined();
+  });
+
   it('keeps every policy within the inline limit, with a marker naming the stored file', async () => {
     const store = createArtifactStore({ dir: join(root, 'p.artifacts') });
     const index = createArtifactIndex({ dir: store.dir });

@@ -9,7 +9,8 @@
  * - `bytes`, `count`: a positive integer; empty, zero or negative is ignored.
  * - `bytes0`, `count0`: a non-negative integer; 0 is a deliberate value (disables).
  * - `boolean`: enabled only by the literal `true` (any case); any other value reads as false.
- * - `duration`: a Go-style duration (`45s`, `5m`); 0 from the environment is ignored.
+ * - `duration`: a Go-style duration (`45s`, `5m`), rounded up to whole milliseconds; 0 from the
+ *   environment is ignored.
  * - `string`: trimmed text; empty is unset.
  * - `secret`: like `string`, but never shown: `compaction config` prints only whether it is set.
  * - `list`: option only (no environment variable).
@@ -68,6 +69,8 @@ const knob = (
 
 // Budgets handed to the structural trimmer, which cannot cut below this.
 const TRIM = MIN_TRIM_BUDGET_BYTES;
+/** Smallest artifact inline limit: room for an excerpt and its marker. */
+const MIN_INLINE_LIMIT = 1000;
 
 /** All knobs, grouped by layer. */
 export const CONFIG_KNOBS: readonly KnobDefinition[] = [
@@ -312,6 +315,9 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     4000,
     'Tool outputs longer than this many characters are stored as artifacts.',
     'seed 001',
+    // The excerpt and marker of a stored output need this much (`MIN_INLINE_LIMIT_CHARS` of
+    // @compaction/artifacts, which a test keeps equal).
+    MIN_INLINE_LIMIT,
   ),
 
   knob(

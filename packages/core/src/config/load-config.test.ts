@@ -184,6 +184,27 @@ describe('parsing environment values (seed 002 §8.1)', () => {
     expect(config.distill.cacheTtlMs).toBe(5_400_000);
   });
 
+  it('rounds a duration up to whole milliseconds, never down to none', () => {
+    // A deadline of 1.5 ms used to reach createCompaction as 1.5 and fail its integer check.
+    for (const [text, ms] of [
+      ['1.5ms', 2],
+      ['100us', 1],
+      ['1ns', 1],
+      ['1.0005s', 1001],
+    ] as const) {
+      const { config, warnings, sources } = load({ COMPACTION_RESULT_DISTILL_DEADLINE: text });
+      expect(config.distill.deadlineMs, text).toBe(ms);
+      expect(sources['distill.deadlineMs']).toBe('env');
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('raises an artifact inline limit below 1000 characters, with a warning', () => {
+    const { config, warnings } = load({ COMPACTION_ARTIFACT_INLINE_LIMIT: '500' });
+    expect(config.artifacts.inlineLimitChars).toBe(1000);
+    expect(warnings.map((w) => w.path)).toEqual(['artifacts.inlineLimitChars']);
+  });
+
   it.each(['0', '0s', '-5s'])('ignores the duration %s from the environment', (value) => {
     const { config, warnings } = load({ COMPACTION_RESULT_DISTILL_DEADLINE: value });
     expect(config.distill.deadlineMs).toBe(45_000);
@@ -294,6 +315,7 @@ describe('minimums: a trim budget below what the trimmer can cut to is raised, w
     const minimums = CONFIG_KNOBS.filter((knob) => knob.minimum !== undefined).map((k) => k.path);
     expect(minimums.sort()).toEqual(
       [
+        'artifacts.inlineLimitChars',
         'continuation.nonJsonFloorBytes',
         'distill.prefilterBytes',
         'trim.maxAgentInputBytes',

@@ -76,7 +76,8 @@ function readEnvValue(definition: KnobDefinition, raw: string): EnvRead {
       if (ms === undefined) return { warning: 'is not a duration such as 45s or 5m' };
       if (ms <= 0)
         return { ignored: 'is zero or negative (0 disables only when set programmatically)' };
-      return { value: ms };
+      // Deadlines and timers take whole milliseconds: `1.5ms` is 2, `1ns` is 1, never 0.
+      return { value: Math.ceil(ms) };
     }
     case 'string':
     case 'secret':

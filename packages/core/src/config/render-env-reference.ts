@@ -7,7 +7,8 @@ const KIND_TEXT: Readonly<Record<KnobDefinition['kind'], string>> = {
   count: 'positive integer (0, negative or empty: default)',
   count0: 'integer ≥ 0 (0 disables)',
   boolean: 'only the literal `true` (any case) enables; any other value is false',
-  duration: 'duration such as `45s`, `5m`, `1h30m` (0 from the environment: default)',
+  duration:
+    'duration such as `45s`, `5m`, `1h30m`, rounded up to whole milliseconds (0 from the environment: default)',
   string: 'text (empty: default)',
   secret: 'text (empty: unset); never printed, `compaction config` shows only whether it is set',
   list: 'option only',
@@ -49,9 +50,11 @@ values and where each came from.
 Environment values are read as follows: byte budgets and counts are plain integers (16 KB is
 \`16384\`); an empty value is unset; a zero or negative value is ignored and the default stands,
 except for the four knobs that accept \`0\` as "disabled" (the same \`0\` is accepted as an
-explicit option); a trim budget below the structural trimmer's minimum (256 bytes) is raised to
-it with a warning naming the knob, from an option or the environment alike; booleans are enabled only by the
-literal \`true\`, so \`1\`, \`yes\` and \`on\` read as false; durations use Go syntax and an
+explicit option); a trim budget below the structural trimmer's minimum (256 bytes), or an
+artifact inline limit below 1000 characters, is raised to it with a warning naming the knob, from
+an option or the environment alike; booleans are enabled only by the
+literal \`true\`, so \`1\`, \`yes\` and \`on\` read as false; durations use Go syntax, are
+rounded up to whole milliseconds (\`1.5ms\` is 2), and an
 environment \`0\` is ignored (set \`0\` programmatically to disable the deadline or the cache TTL).
 Every value that is ignored or read unexpectedly is reported as a warning naming its variable.
 
