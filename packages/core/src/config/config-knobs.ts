@@ -325,7 +325,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     'COMPACTION_REDIS_URL',
     'string',
     undefined,
-    'Redis URL for the shared distill cache (for example redis://127.0.0.1:6379).',
+    'Redis URL for the shared distill cache (for example redis://127.0.0.1:6379). The `compaction` CLI connects to it; `createCompaction` opens no connection of its own: pass `createRedisDistillCache({ client })` as `deps.distillCache`.',
     'seed 002 §5.3',
   ),
   knob(
