@@ -1,5 +1,6 @@
 import {
   type ResultProcessorContext,
+  stripDisclosureNotes,
   trailingDisclosureNotes,
   utf8ByteLength,
 } from '@compaction/core';
@@ -47,6 +48,12 @@ describe('createContinuationDistiller', () => {
     expect(request!.bodyBytes).toBeLessThan(140_000);
     expect(request!.prompt).toContain('User request: any errors?');
     expect(debug.records.at(-1)!.description).toBe('continuation summary step-2');
+  });
+
+  it('replaces a lone surrogate in the summary', async () => {
+    server.setHandler(() => ({ text: 'no errors \ud83d in 30000 lines' }));
+    const summary = await createContinuationDistiller({ client: client() }).distill(input);
+    expect(stripDisclosureNotes(summary)).toBe('no errors \ufffd in 30000 lines');
   });
 
   it('rejects on a failed call and returns empty for an empty answer (the renderer keeps the preview)', async () => {

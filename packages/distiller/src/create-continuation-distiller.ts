@@ -21,6 +21,7 @@ import { createModelCaller } from './create-model-caller.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
 import { distillUserPrompt } from './distill-prompts.js';
 import { MAX_NOTE_MODEL_BYTES, noteModel } from './distilled-view-bytes.js';
+import { wellFormedText } from './well-formed-text.js';
 
 /** Settings of `createContinuationDistiller`. */
 export interface ContinuationDistillerSettings {
@@ -122,7 +123,7 @@ export function createContinuationDistiller(
             description: `continuation summary ${input.stepId}`,
           }),
       );
-      const body = answer.text.trim();
+      const body = wellFormedText(answer.text).trim();
       if (body === '') return '';
       return appendDisclosureNotes(truncateUtf8(body, room), [noteBy(answer.model)]);
     },

@@ -140,6 +140,15 @@ describe('single-call distillation', () => {
     expect(utf8ByteLength(request!.prompt)).toBeLessThan(131_072 + 1024);
   });
 
+  it('replaces a lone surrogate in a model answer, keeping its place and byte count', async () => {
+    // Over the real HTTP wire the SDK decodes `\ud83d` escapes to a lone surrogate.
+    server.setHandler(() => ({ text: 'pod api-7 restarted \ud83d then \udca5 twice' }));
+    const out = await distiller().process(sampleRecords(50_000), 8192, context);
+    const body = stripDisclosureNotes(out.text);
+    expect(body).toBe('pod api-7 restarted \ufffd then \ufffd twice');
+    expect(utf8ByteLength(out.text)).toBe(out.metadata.outputBytes);
+  });
+
   it('cuts a model answer that overruns the budget and says so', async () => {
     server.setHandler(() => ({ text: `${'line of findings\n'.repeat(2000)}` }));
     const out = await distiller().process(sampleRecords(40_000), 2048, context);

@@ -9,6 +9,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
+import { wellFormedText } from './well-formed-text.js';
 
 /** What one compaction's model calls share. */
 export interface ModelCallerSettings {
@@ -97,6 +98,9 @@ export function createModelCaller(settings: ModelCallerSettings): ModelCaller {
             return answer;
           },
         );
+        // A model can answer with a lone surrogate (a cut emoji): replaced by U+FFFD (the same
+        // 3 UTF-8 bytes it was counted as), so the view stays text any API accepts.
+        completion.text = wellFormedText(completion.text);
         routes.add(completion.route);
         llmDebug?.record({
           kind: 'result_distillation',
