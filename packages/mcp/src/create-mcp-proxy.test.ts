@@ -7,6 +7,7 @@ import { checkArtifactView } from '@compaction/orchestration/test';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
@@ -314,6 +315,42 @@ describe('createMcpProxy in front of a real MCP server', () => {
     const view = textOf(await client.callTool({ name: 'list_pods', arguments: {} }));
     expect(utf8ByteLength(view)).toBeLessThanOrEqual(4096);
     expect(view).toContain('checkout-7f9c');
+  });
+
+  it('proxies a server that offers only tools, as the filesystem server does', async () => {
+    // No resources, prompts or logging: the proxy declared what the upstream had and then
+    // registered resources/read anyway, which the SDK refuses, so it never started.
+    const tools = new McpServer({ name: 'tools-only', version: '1.0.0' });
+    tools.registerTool('read_log', { description: 'A big log.' }, async () => ({
+      content: [{ type: 'text', text: 'INFO request served\n'.repeat(20_000) }],
+    }));
+    const [upstreamSide, toolsSide] = InMemoryTransport.createLinkedPair();
+    await tools.connect(toolsSide);
+    const upstream = new Client(
+      { name: 'proxy', version: '1.0.0' },
+      { capabilities: mcpProxyClientCapabilities },
+    );
+    await upstream.connect(upstreamSide);
+    expect(upstream.getServerCapabilities()?.resources).toBeUndefined();
+    const proxy = createMcpProxy({
+      upstream,
+      processor: createStructuralTrimmer(),
+      maxResultBytes: 4096,
+    });
+    const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
+    await proxy.connect(proxySide);
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    cleanups.push(
+      () => tools.close(),
+      () => upstream.close(),
+      () => proxy.close(),
+      () => client.close(),
+    );
+    expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    const result = await client.callTool({ name: 'read_log', arguments: {} });
+    expect(utf8ByteLength(textOf(result))).toBeLessThanOrEqual(4096);
+    expect(textOf(result)).toMatch(/\n\[(trimmed|severely reduced): /);
   });
 
   it('refuses a processor that is not one, or a bad budget', async () => {

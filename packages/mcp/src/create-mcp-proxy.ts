@@ -302,28 +302,35 @@ export function createMcpProxy(settings: McpProxySettings): Server {
     return compact(result, name, extra.signal);
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const result: ReadResourceResult = await upstream
-      .request(
-        { method: 'resources/read', params: request.params },
-        ReadResourceResultSchema,
-        forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
-      )
-      .catch(relayError);
-    const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
-    const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
-    const views = await compactTexts(inputs, `resources/read ${request.params.uri}`, extra.signal);
-    if (views.every((view, k) => view === inputs[k])) return result;
-    return {
-      ...result,
-      contents: result.contents.map((content, i) => {
-        const k = texts.indexOf(i);
-        return k < 0 || views[k] === inputs[k]
-          ? content
-          : { ...content, mimeType: 'text/plain', text: views[k]! };
-      }),
-    };
-  });
+  // Only a server with resources is asked for them (the SDK refuses a handler for a capability
+  // the proxy does not declare, and a tools-only server, such as the filesystem one, has none).
+  if (upstreamCapabilities.resources)
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+      const result: ReadResourceResult = await upstream
+        .request(
+          { method: 'resources/read', params: request.params },
+          ReadResourceResultSchema,
+          forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
+        )
+        .catch(relayError);
+      const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
+      const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
+      const views = await compactTexts(
+        inputs,
+        `resources/read ${request.params.uri}`,
+        extra.signal,
+      );
+      if (views.every((view, k) => view === inputs[k])) return result;
+      return {
+        ...result,
+        contents: result.contents.map((content, i) => {
+          const k = texts.indexOf(i);
+          return k < 0 || views[k] === inputs[k]
+            ? content
+            : { ...content, mimeType: 'text/plain', text: views[k]! };
+        }),
+      };
+    });
 
   // Everything else goes through unchanged, both ways: requests of the client to the server
   // (the Server answers logging/setLevel itself unless told otherwise) and of the server to

@@ -96,16 +96,26 @@ Examples:
       await upstream.close().catch(() => {});
       return 1;
     }
-    const server = createMcpProxy({
-      upstream,
-      processor: artifacts.processor,
-      tools: artifacts.tools,
-      maxResultBytes: maxBytes ?? compaction.synthesisBudgets.perResultBytes,
-      onCompacted: (event) =>
-        io.stderr.write(
-          `compaction mcp-proxy: ${event.toolName}: ${event.originalBytes} → ${event.outputBytes} bytes (full result in ${artifacts.dir})\n`,
-        ),
-    });
+    let server: ReturnType<typeof createMcpProxy>;
+    try {
+      server = createMcpProxy({
+        upstream,
+        processor: artifacts.processor,
+        tools: artifacts.tools,
+        maxResultBytes: maxBytes ?? compaction.synthesisBudgets.perResultBytes,
+        onCompacted: (event) =>
+          io.stderr.write(
+            `compaction mcp-proxy: ${event.toolName}: ${event.originalBytes} → ${event.outputBytes} bytes (full result in ${artifacts.dir})\n`,
+          ),
+      });
+    } catch (error) {
+      // The server process would otherwise keep this one alive, answering nothing.
+      io.stderr.write(
+        `compaction mcp-proxy: could not proxy ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      await upstream.close().catch(() => {});
+      return 1;
+    }
     // Whoever goes first decides the exit code: the client leaving is a normal end, the
     // server going away is not.
     const ended = await new Promise<'client' | 'server'>((done) => {
