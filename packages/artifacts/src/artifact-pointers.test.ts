@@ -299,6 +299,36 @@ describe('issue 13: every artifact pointer can be followed', () => {
     );
   });
 
+  it('7b. windows of one unit move past a surrogate pair (the pair whole) and cover the text', async () => {
+    // A window of 1 at a pair used to be empty with `next` at the same place: a reader
+    // following `next` never finished.
+    const line = 'a🚀b💥\r';
+    const session = await openSessionTranscript({ path: join(root, 'one.jsonl') });
+    const { artifact } = await session.settleToolResult({
+      toolName: 'fetch_api',
+      toolCallId: 'one',
+      output: `${line}\nc\n${'x'.repeat(5000)}`,
+    });
+    const library = createArtifactLibrary({ root });
+    let text = '';
+    let next: { line: number; column: number } | null = { line: 1, column: 1 };
+    for (let pages = 0; next && next.line === 1; pages++) {
+      expect(pages).toBeLessThan(20);
+      const page = await library.readPage(artifact!.id, {
+        offset: next.line,
+        column: next.column,
+        maxChars: 1,
+      });
+      expect(page.text.length).toBeGreaterThan(0);
+      expect(page.text).not.toMatch(
+        /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+      );
+      text += page.text;
+      next = page.next;
+    }
+    expect(text).toBe(`${line}\n`);
+  });
+
   it('8. the processor (AI SDK artifact mode) writes the same record, id and hint as a transcript', async () => {
     const store = createArtifactStore({ transcriptPath: join(root, 'chat.jsonl') });
     const processor = createArtifactProcessor({ store, clock: () => 7 });

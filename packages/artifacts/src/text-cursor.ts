@@ -154,7 +154,11 @@ export function createTextCursor(
           if (take > 0 && isHigh(text.charCodeAt(at + take - 1))) {
             if (!(await ensure(take + 1))) {
               // The file ends right after: the pair is whole in what is left.
-            } else if (isLow(text.charCodeAt(at + take))) take--;
+            } else if (isLow(text.charCodeAt(at + take))) {
+              // Never half a pair; but a window of one unit that starts at a pair holds the
+              // pair, or a reader following `next` would ask for the same place forever.
+              take = take > 1 || out.length > 0 ? take - 1 : 2;
+            }
           }
           out += text.slice(at, at + take);
           at += take;
