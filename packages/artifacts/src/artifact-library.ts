@@ -107,7 +107,8 @@ export interface ArtifactLibrary {
    * names, or the operation (tool call) id it was stored under. Resolved in the store folder it
    * is found in, so transcripts can be moved or renamed with their `.artifacts/`. A stored file
    * whose index record was never written (a crash between the two) is found by its file name. Throws
-   * `artifact_not_found`, or `artifact_ambiguous` for an operation id reused for several results.
+   * `artifact_not_found`, or `artifact_ambiguous` for a file name or operation id that several
+   * sessions or results share (the message names each one's id and session).
    */
   resolve(
     ref: string,
@@ -320,10 +321,13 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     if (ids.length > 1) {
       throw new ArtifactError({
         code: 'artifact_ambiguous',
-        message: `${JSON.stringify(ref)} names ${ids.length} artifacts (an operation id used more than once): ${found
+        message: `${JSON.stringify(ref)} names ${ids.length} artifacts (a file name or an operation id that several sessions or results share): ${found
           .slice(0, 10)
-          .map((entry) => `${entry.record.id} (${entry.record.title}, ${entry.record.bytes} bytes)`)
-          .join('; ')}; pass the artifact id`,
+          .map(
+            (entry) =>
+              `${entry.record.id} (session ${JSON.stringify(entry.store.sessionId)}, ${entry.record.title}, ${entry.record.bytes} bytes)`,
+          )
+          .join('; ')}; pass the artifact id, or the session to look in`,
         subject: ref,
       });
     }

@@ -131,6 +131,30 @@ describe('issue 13: every artifact pointer can be followed', () => {
     await expect(library.readPage('call_0')).rejects.toMatchObject({ code: 'artifact_ambiguous' });
   });
 
+  it('2b. a file name two sessions share is ambiguous, with each id and session named; a session settles it', async () => {
+    // The same tool-call id and bytes in two sessions make the same file name in each.
+    const output = bigLog('shared');
+    const settled = [];
+    for (const name of ['monday', 'tuesday']) {
+      const session = await openSessionTranscript({ path: join(root, `${name}.jsonl`) });
+      settled.push(
+        await session.settleToolResult({ toolName: 'terminal', toolCallId: 'call_9', output }),
+      );
+    }
+    const file = markerOf(settled[0]!.content)!.file!;
+    expect(markerOf(settled[1]!.content)!.file).toBe(file);
+    const library = createArtifactLibrary({ root });
+    const error = await library.readPage(file).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'artifact_ambiguous' });
+    const message = (error as Error).message;
+    for (const [i, session] of ['monday', 'tuesday'].entries()) {
+      expect(message).toContain(`${settled[i]!.artifact!.id} (session "${session}"`);
+    }
+    expect(message).toMatch(/pass the artifact id, or the session/);
+    const page = await library.readPage(file, { sessionId: 'tuesday', limit: 1 });
+    expect(page.text).toBe('shared line 1 ✓\n');
+  });
+
   it('3. tool-call ids of any shape settle, are stored and resolve', async () => {
     const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
     const library = createArtifactLibrary({ root });
