@@ -66,6 +66,30 @@ describe('artifact tools', () => {
     expect(last.endsWith('line 1200: step 1199 ok ✓')).toBe(true);
   });
 
+  it('reads from a column: the header tells what the text holds, and a column past the line is refused', async () => {
+    const tools = createArtifactToolHandler({ library: createArtifactLibrary({ root }) });
+    // A short line read from column 3 with the next line after it: not "a long line".
+    const two = await tools.call('artifact_read', {
+      id: ids.terminal,
+      offset: 10,
+      column: 3,
+      limit: 2,
+    });
+    expect(two).toContain(': lines 10-11 of 1200, from column 3 of line 10; next: offset=12]');
+    expect(two.split('\n').slice(1, 3)).toEqual(['ne 10: step 9 ok ✓', 'line 11: step 10 ok ✓']);
+    const one = await tools.call('artifact_read', {
+      id: ids.terminal,
+      offset: 10,
+      column: 3,
+      limit: 1,
+    });
+    expect(one).toContain(': line 10 of 1200, columns 3-20 of 20; next: offset=11]');
+    expect(one).not.toContain('long line');
+    expect(
+      await tools.call('artifact_read', { id: ids.terminal, offset: 10, column: 999 }),
+    ).toMatch(/column 999 is past the end of line 10 \(20 characters\)/);
+  });
+
   it('reads from the end with a negative offset', async () => {
     const tools = createArtifactToolHandler({ library: createArtifactLibrary({ root }) });
     const tail = await tools.call('artifact_read', { id: ids.terminal, offset: -2 });

@@ -160,8 +160,13 @@ function optionalInt(args: Record<string, unknown>, name: string): number | unde
 
 /** The header and text of a page, as the tools answer it. */
 export function formatArtifactPage(page: ArtifactPage): string {
-  const where = page.window
-    ? `line ${page.window.line} of ${page.totalLines}, columns ${page.window.from}-${page.window.to} of ${page.window.lineChars} (a long line, shown in windows)`
+  const window = page.window;
+  const where = window
+    ? window.to < window.lineChars
+      ? `line ${window.line} of ${page.totalLines}, columns ${window.from}-${window.to} of ${window.lineChars} (a long line, shown in windows)`
+      : page.count > 1
+        ? `lines ${page.line}-${page.line + page.count - 1} of ${page.totalLines}, from column ${window.from} of line ${window.line}`
+        : `line ${window.line} of ${page.totalLines}, columns ${window.from}-${window.to} of ${window.lineChars}`
     : page.count === 0
       ? `no lines (the artifact is empty)`
       : `lines ${page.line}-${page.line + page.count - 1} of ${page.totalLines}`;

@@ -56,6 +56,12 @@ export async function readTextPage(
     );
   }
   const cursor = await openTextCursor(handle, index, start.line, start.column - 1, options.signal);
+  // Short of the column by more than the half pair it may step back: the line ends before it.
+  if (cursor.line === start.line && cursor.column < start.column - 2) {
+    throw invalid(
+      `column ${start.column} is past the end of line ${start.line} (${cursor.column} characters)`,
+    );
+  }
   const column = cursor.column + 1;
   const first = await cursor.readLine(options.maxChars);
   const body = (text: string) => (text.endsWith('\n') ? text.length - 1 : text.length);
