@@ -43,6 +43,8 @@ function isRecord(value: unknown): value is ArtifactRecord {
     isSafeId(record.id) &&
     typeof record.sessionId === 'string' &&
     isSafeId(record.path) &&
+    // A record naming the index itself (a forged line) would serve the index as an artifact.
+    record.path !== ARTIFACT_INDEX_FILE &&
     typeof record.kind === 'string' &&
     typeof record.title === 'string' &&
     typeof record.bytes === 'number' &&

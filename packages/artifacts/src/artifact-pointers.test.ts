@@ -155,6 +155,29 @@ describe('issue 13: every artifact pointer can be followed', () => {
     expect(page.text).toBe('shared line 1 ✓\n');
   });
 
+  it('2c. a forged index line naming the index itself is not an artifact', async () => {
+    const session = await openSessionTranscript({ path: join(root, 'forged.jsonl') });
+    await session.settleToolResult({ toolName: 'terminal', toolCallId: 'c1', output: bigLog('x') });
+    const dir = artifactDirFor(join(root, 'forged.jsonl'));
+    const forged = {
+      id: 'art_000000000000000000000000',
+      sessionId: 'forged',
+      toolCallId: 'c2',
+      toolName: 'terminal',
+      path: 'index.jsonl',
+      kind: 'terminal_log',
+      title: 'forged',
+      bytes: 1,
+      digest: '0'.repeat(64),
+      createdAt: 1,
+    };
+    await writeFile(join(dir, 'index.jsonl'), `${JSON.stringify(forged)}\n`, { flag: 'a' });
+    const library = createArtifactLibrary({ root });
+    for (const ref of [forged.id, 'index.jsonl']) {
+      await expect(library.readPage(ref)).rejects.toMatchObject({ code: 'artifact_not_found' });
+    }
+  });
+
   it('3. tool-call ids of any shape settle, are stored and resolve', async () => {
     const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
     const library = createArtifactLibrary({ root });
