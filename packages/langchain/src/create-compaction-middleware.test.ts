@@ -91,6 +91,54 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
     );
   });
 
+  it('keeps a tool error a message the model can correct, as the agent does without middleware', async () => {
+    // LangChain stops turning tool errors into messages once any middleware wraps tool calls:
+    // with this one, a throwing tool used to end the run.
+    const boom = tool(
+      async () => {
+        throw new Error('boom');
+      },
+      { name: 'list_pods', description: 'Every pod of the cluster as JSON.', schema: z.object({}) },
+    );
+    for (const middleware of [
+      [],
+      [createCompactionMiddleware({ processor: createStructuralTrimmer() })],
+    ]) {
+      const { server, model } = await startModel();
+      const agent = createAgent({ model, tools: [boom], middleware });
+      const result = await agent.invoke({
+        messages: [{ role: 'user', content: 'Which pod failed?' }],
+      });
+      expect(server.requests[1]!.toolResults[0]!.content).toBe(
+        'Error: boom\n Please fix your mistakes.',
+      );
+      const [failed] = result.messages.filter((message) => ToolMessage.isInstance(message));
+      expect([failed!.tool_call_id, failed!.name, failed!.status]).toEqual([
+        'call_1',
+        'list_pods',
+        'error',
+      ]);
+    }
+    // Asked to, it lets the error through as LangChain does with wrapping middleware.
+    const { model } = await startModel();
+    const strict = createAgent({
+      model,
+      tools: [boom],
+      middleware: [
+        createCompactionMiddleware({ processor: createStructuralTrimmer(), toolErrors: 'throw' }),
+      ],
+    });
+    await expect(
+      strict.invoke({ messages: [{ role: 'user', content: 'Which pod failed?' }] }),
+    ).rejects.toThrow('boom');
+    expect(() =>
+      createCompactionMiddleware({
+        processor: createStructuralTrimmer(),
+        toolErrors: 'ignore' as never,
+      }),
+    ).toThrow(/toolErrors/);
+  });
+
   it('compacts the ToolMessage inside a Command result', async () => {
     const { server, model } = await startModel();
     const pods = bigJsonResult(300_000);

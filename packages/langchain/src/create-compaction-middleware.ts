@@ -2,6 +2,7 @@ import {
   type ArtifactToolset,
   type CompactedToolResult,
   createToolResultViews,
+  InvalidArgumentError,
   type ResultProcessor,
 } from '@compaction/core';
 import { type AgentMiddleware, type BaseMessage, createMiddleware, ToolMessage } from 'langchain';
@@ -24,6 +25,45 @@ export interface CompactionMiddlewareSettings {
   tools?: ArtifactToolset;
   /** Called for every compacted tool result. */
   onCompacted?: (result: CompactedToolResult) => void;
+  /**
+   * What a tool that throws becomes. LangChain's agent turns a tool's error into an error
+   * `ToolMessage` the model can correct, but stops doing so for every tool as soon as any
+   * middleware wraps tool calls, which this one must. `'message'` (the default) keeps the
+   * agent's behaviour without middleware: `Error: …\n Please fix your mistakes.`, status
+   * `error`; an interrupt, a cancelled run and another middleware's own failure still throw.
+   * `'throw'` lets every error through, as LangChain does with wrapping middleware.
+   */
+  toolErrors?: 'message' | 'throw';
+}
+
+/**
+ * The error `ToolMessage` LangChain's agent makes of a tool's error when no middleware wraps
+ * tool calls, or `undefined` for what must propagate: a graph interrupt (human in the loop) or
+ * any other bubble-up, and another middleware's own failure.
+ */
+function toolErrorMessage(
+  error: unknown,
+  call: { id?: string | undefined; name: string },
+): ToolMessage | undefined {
+  const marked = error as { is_bubble_up?: unknown; '~brand'?: unknown } | null;
+  if (typeof marked !== 'object' || marked === null) {
+    return new ToolMessage({
+      content: `${String(error)}\n Please fix your mistakes.`,
+      tool_call_id: call.id ?? '',
+      name: call.name,
+      status: 'error',
+    });
+  }
+  if (marked.is_bubble_up === true || marked['~brand'] === 'MiddlewareError') return undefined;
+  return new ToolMessage({
+    content:
+      marked['~brand'] === 'ToolInvocationError'
+        ? (error as Error).message
+        : `${String(error)}\n Please fix your mistakes.`,
+    tool_call_id: call.id ?? '',
+    name: call.name,
+    status: 'error',
+  });
 }
 
 type Content = ToolMessage['content'];
@@ -121,12 +161,30 @@ export function createCompactionMiddleware(
   settings: CompactionMiddlewareSettings,
 ): AgentMiddleware {
   const views = createToolResultViews(settings);
+  if (
+    settings.toolErrors !== undefined &&
+    settings.toolErrors !== 'message' &&
+    settings.toolErrors !== 'throw'
+  ) {
+    throw new InvalidArgumentError({
+      argument: 'toolErrors',
+      message: `toolErrors must be 'message' or 'throw', got ${String(settings.toolErrors)}`,
+    });
+  }
   const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
   return createMiddleware({
     name: 'CompactionMiddleware',
     tools: settings.tools ? createArtifactTools(settings.tools) : [],
     wrapToolCall: async (request, handler) => {
-      const result = await handler(request);
+      let result: Awaited<ReturnType<typeof handler>>;
+      try {
+        result = await handler(request);
+      } catch (error) {
+        if (settings.toolErrors === 'throw' || request.runtime.signal?.aborted) throw error;
+        const message = toolErrorMessage(error, request.toolCall);
+        if (!message) throw error;
+        result = message;
+      }
       if (own.has(request.toolCall.name)) return result;
       const compact = async (message: ToolMessage): Promise<ToolMessage> => {
         const content = contentText(message.content);
