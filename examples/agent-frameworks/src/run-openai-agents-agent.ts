@@ -21,8 +21,8 @@ export async function runOpenAIAgentsAgent(settings: AgentSettings): Promise<str
   // setup:start openai-agents
   const { processor, tools } = createArtifactMode({ transcriptPath });
   const agent = new Agent({ name: 'sre', model, tools: [podsTool, ...createArtifactTools(tools)] });
-  const callModelInputFilter = createCompactionInputFilter({ processor, maxResultBytes: 16_384 });
-  const result = await run(agent, QUESTION, { callModelInputFilter, maxTurns: 6 });
+  const filter = createCompactionInputFilter({ processor, tools, maxResultBytes: 16_384 });
+  const result = await run(agent, QUESTION, { callModelInputFilter: filter, maxTurns: 6 });
   // setup:end
   return String(result.finalOutput ?? '');
 }

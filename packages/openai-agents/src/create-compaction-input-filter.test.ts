@@ -136,6 +136,33 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
       expect(compacted).toEqual(['a:false', 'b:false', 'c:false', 'a:true', 'b:true', 'c:true']);
     });
 
+    it("leaves the artifact tools' own answers alone when given the tools", async () => {
+      const root = await mkdtemp(join(tmpdir(), 'agents-own-'));
+      cleanups.push(() => rm(root, { recursive: true, force: true }));
+      const { processor, tools } = createArtifactMode({ transcriptPath: join(root, 's.jsonl') });
+      const page = `[artifact art_x (f.txt): lines 1-900 of 9000; next: offset=901]\n${'log line\n'.repeat(900)}`;
+      const input = [
+        { role: 'user', content: 'which pod failed?' },
+        {
+          type: 'function_call_result',
+          name: 'artifact_read',
+          status: 'completed',
+          callId: 'r',
+          output: page,
+        },
+      ] as CallModelInputFilterArgs['modelData']['input'];
+      const args = { modelData: { input }, agent: {} as never, context: undefined };
+      const own = await createCompactionInputFilter({ processor, tools, maxResultBytes: 2048 })(
+        args,
+      );
+      expect((own.input[1] as { output: unknown }).output).toBe(page);
+      // Without them, the page is an output like any other (stored again and compacted).
+      const other = await createCompactionInputFilter({ processor, maxResultBytes: 2048 })(args);
+      expect(utf8ByteLength((other.input[1] as { output: string }).output)).toBeLessThanOrEqual(
+        2048,
+      );
+    });
+
     it('compacts a shell call’s stdout and stderr to the budget in all, short texts and outcomes kept', async () => {
       const compacted: string[] = [];
       const filter = createCompactionInputFilter({

@@ -1,4 +1,5 @@
 import {
+  type ArtifactToolset,
   type CompactedToolResult,
   createToolResultViews,
   MIN_TRIM_BUDGET_BYTES,
@@ -23,6 +24,13 @@ export interface CompactionInputFilterSettings {
   userQuery?: (input: ModelInputData['input']) => string | undefined;
   /** Called for every compacted tool output of every model call. */
   onCompacted?: (result: CompactedToolResult) => void;
+  /**
+   * The artifact tools given to the agent (`createArtifactMode(…).tools`, offered through
+   * `createArtifactTools`): their answers, pages and matches of a stored output, are never
+   * compacted, since storing a page of an artifact as another artifact helps no one. Without
+   * it, a page over `maxResultBytes` is compacted like any output.
+   */
+  tools?: ArtifactToolset;
 }
 
 type InputItem = ModelInputData['input'][number];
@@ -171,6 +179,7 @@ export function createCompactionInputFilter(
   settings: CompactionInputFilterSettings,
 ): CallModelInputFilter {
   const views = createToolResultViews(settings);
+  const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
   return async ({ modelData }) => {
     const query = (settings.userQuery ?? latestUserText)(modelData.input);
     // Views are computed concurrently; events are reported afterwards, in input order, so a
@@ -183,7 +192,7 @@ export function createCompactionInputFilter(
           events[index] = found;
           return compactShellOutput(item, views, query, (event) => found.push(event));
         }
-        if (item.type !== 'function_call_result') return item;
+        if (item.type !== 'function_call_result' || own.has(item.name)) return item;
         const output = outputText(item.output);
         if (!output) return item;
         const view = await views.view({
