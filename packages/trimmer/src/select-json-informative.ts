@@ -699,16 +699,13 @@ function coverage(
     omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
     omittedMore = 0;
   }
-  // Past `maxJsonNodes` the list may go on with records the analysis did not see: no value is
-  // then claimed for every record, and its fields are told as dropped like any other.
-  const claimed = inventory.truncated ? [] : constant;
-  const told = new Set(claimed.map((entry) => entry.field));
+  const told = new Set(constant.map((entry) => entry.field));
   const records: RecordCoverage = {
     path: signaturePath(inventory, analysis, group.sig),
     total: group.records.length,
     named,
     whole,
-    constant: claimed.map(({ field, value }) => ({ field, value })),
+    constant: constant.map(({ field, value }) => ({ field, value })),
     droppedFields: dropped
       .map((entry) => signaturePath(inventory, analysis, entry.s, group.sig))
       .filter((field) => !told.has(field)),
@@ -716,6 +713,8 @@ function coverage(
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
   };
+  // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
+  // then claims no value for every record (`formatRecordCoverage`).
   if (inventory.truncated) records.atLeast = true;
   return records;
 }

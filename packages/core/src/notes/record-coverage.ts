@@ -10,7 +10,7 @@ export interface RecordCoverage {
   /**
    * The list may go on past what was analysed (a document over the trimmer's `maxJsonNodes`):
    * `total` counts the records analysed, written `600000+`, and no field's value is claimed
-   * for every record (`constant` is then empty; such fields are in `droppedFields`).
+   * for every record (the fields in `constant` are written by name only).
    */
   atLeast?: boolean;
   /** Records whose identifying field is in the view. */
@@ -58,7 +58,8 @@ function piece(text: string): string {
  * `; records 7/7 named, 2 whole at items[]; dropped from every record: status.phase=Running,
  * metadata.managedFields, spec.tolerations, +2 more; omitted 61 with type=Normal, +3 more`.
  * The fields no record shows form one list: `field=value` when every record has that one
- * value, the bare path otherwise (always, when the list was analysed only in part: `7+`), and `+N more` when the list was shortened (N more fields);
+ * value, the bare path otherwise (always, when the list was analysed only in part: `7+`), and
+ * `+N more` when the list was shortened (N more fields);
  * in the omitted list `+N more` counts the records of the kinds not listed. A part is left out
  * when it has nothing to say, the path (` at …`) only when the note has no room for it. Counts
  * are plain integers; paths and values are cleaned of the separators (and of a leading `+`), so
@@ -69,10 +70,13 @@ export function formatRecordCoverage(records: RecordCoverage | undefined): strin
   const total = `${records.total}${records.atLeast ? '+' : ''}`;
   let segment = `; records ${records.named}/${total} named, ${records.whole} whole`;
   if (records.path !== '') segment += ` at ${piece(records.path)}`;
-  const constant = records.atLeast ? [] : (records.constant ?? []);
+  const constant = records.constant ?? [];
   const told = new Set(constant.map((entry) => entry.field));
   const dropped = [
-    ...constant.map((entry) => `${piece(entry.field)}=${piece(entry.value)}`),
+    // Past what was analysed, one value for every record is not known: the field by name only.
+    ...constant.map((entry) =>
+      records.atLeast ? piece(entry.field) : `${piece(entry.field)}=${piece(entry.value)}`,
+    ),
     ...(records.droppedFields ?? []).filter((field) => !told.has(field)).map(piece),
   ];
   if (records.droppedMore) dropped.push(`+${records.droppedMore} more`);
