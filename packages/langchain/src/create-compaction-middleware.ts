@@ -45,15 +45,10 @@ function toolErrorMessage(
   error: unknown,
   call: { id?: string | undefined; name: string },
 ): ToolMessage | undefined {
-  const marked = error as { is_bubble_up?: unknown; '~brand'?: unknown } | null;
-  if (typeof marked !== 'object' || marked === null) {
-    return new ToolMessage({
-      content: `${String(error)}\n Please fix your mistakes.`,
-      tool_call_id: call.id ?? '',
-      name: call.name,
-      status: 'error',
-    });
-  }
+  const marked = (typeof error === 'object' && error !== null ? error : {}) as {
+    is_bubble_up?: unknown;
+    '~brand'?: unknown;
+  };
   if (marked.is_bubble_up === true || marked['~brand'] === 'MiddlewareError') return undefined;
   return new ToolMessage({
     content:
