@@ -194,6 +194,76 @@ describe('logs: what stands out is kept without a query', () => {
   });
 });
 
+describe('logs: a question does not crowd out what stands out, nor a repeated head', () => {
+  const users = Array.from({ length: 40 }, (_, i) => `user${String.fromCharCode(97 + (i % 26))}x`);
+  function sshLog(count: number): string[] {
+    const lines: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const time = `Dec 10 06:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`;
+      lines.push(
+        i % 2 === 0
+          ? `${time} LabSZ sshd[${24200 + i}]: Failed password for invalid user ${users[i % 40]} from 173.234.31.186 port ${38000 + i} ssh2`
+          : `${time} LabSZ sshd[${24200 + i}]: Received disconnect from 173.234.31.186: 11: Bye Bye [preauth]`,
+      );
+    }
+    return lines;
+  }
+  const errors = [
+    '[Sun Dec 04 04:47:44 2005] [error] mod_jk child workerEnv in error state 6',
+    "[Sun Dec 04 04:51:08 2005] [error] jk2_init() Can't find child 1566 in scoreboard",
+    '[Sun Dec 04 05:04:04 2005] [error] [client 81.199.21.119] Directory index forbidden by rule',
+    '2024-05-01T12:31:07.311Z ERROR [worker-2] ledger write failed: connection reset (txn 77f3)',
+  ];
+
+  it('keeps error lines when the question matches hundreds of routine lines', () => {
+    // A service log with 300 failed logins (3%, each matching the question's "failed") and 300
+    // error lines of four shapes (3%), neither named by the question's other words.
+    const service = routineLog(9400);
+    const ssh = sshLog(600).filter((line) => line.includes('Failed password'));
+    const lines: string[] = [];
+    for (let i = 0; i < service.length; i++) {
+      lines.push(service[i]!);
+      if (i % 31 === 7) lines.push(ssh[Math.floor(i / 31)]!);
+      if (i % 31 === 19) lines.push(errors[Math.floor(i / 31) % 4]!.replace('6', `${i}`));
+    }
+    const text = lines.join('\n');
+    for (const share of [0.01, 0.03]) {
+      const budget = budgetAt(text, share);
+      const view = trimmer.trim(text, budget, { userQuery: 'Which pod failed, and why?' });
+      expectHonestView(view, text, budget);
+      const kept = viewBody(view).split('\n');
+      const keptErrors = kept.filter((line) => /\[error\]| ERROR /.test(line));
+      // Every shape of error, each more than once; still, most lines match the question.
+      for (const shape of ['workerEnv', 'jk2_init', 'Directory index', 'ledger write']) {
+        expect(keptErrors.filter((line) => line.includes(shape)).length).toBeGreaterThan(1);
+      }
+      const matched = kept.filter((line) => /\bfailed\b/i.test(line));
+      expect(matched.length).toBeGreaterThan(kept.length / 2);
+    }
+  });
+
+  it('shows a run of lines of one shape at the start once or twice, not as far as the head share goes', () => {
+    const burner = Array.from({ length: 300 }, (_, i) => `CPU burner ${i % 4} running`);
+    const lines = [...burner, ...sshLog(3000)];
+    lines.splice(2000, 0, errors[0]!);
+    const text = lines.join('\n');
+    const budget = budgetAt(text, 0.03);
+    for (const context of [undefined, { userQuery: 'which user failed?' }]) {
+      const view = trimmer.trim(text, budget, context);
+      expectHonestView(view, text, budget);
+      const body = viewBody(view);
+      expect(body.startsWith(`${burner[0]}\n${burner[1]}\n`)).toBe(true);
+      // Two copies from the head share (not the 70 that fit in it); the last bytes of room,
+      // too few for any other line, may extend the head by a few more.
+      expect(
+        body.split('\n').filter((line) => line.startsWith('CPU burner')).length,
+      ).toBeLessThanOrEqual(10);
+      expect(body).toContain(lines[300]);
+      expect(body).toContain(errors[0]);
+    }
+  });
+});
+
 describe('diffs: a hunk too big for the budget is shown around what matters in it', () => {
   const bigHunk = [
     'diff --git a/config/app.log b/config/app.log',

@@ -30,6 +30,14 @@ const TAIL_SHARE = 0.15;
 const HEAD_SHARE = 0.1;
 /** Query and preserved-key matches rank above what stands out without a query. */
 const QUERY_WEIGHT = 3;
+/**
+ * With a question, the share of the room after the head and the tail kept for what stands out
+ * without one (rare and severe levels, rare shapes, error words), so lines the question
+ * matches by the hundred do not push out every error.
+ */
+const UNASKED_SHARE = 0.25;
+/** Lines of one shape the head and the tail show before they step over the rest. */
+const EDGE_COPIES = 2;
 /** A diff hunk larger than this share of the budget is split into lines. */
 const SPLIT_HUNK_SHARE = 0.25;
 /** Of the best line in a split hunk, the share its header line gets (and lends on). */
@@ -57,12 +65,34 @@ export function isLineOriented(text: string): boolean {
 }
 
 /**
+ * The header line of a split hunk stands for its best line, so the rest of the hunk comes next;
+ * a file whose header matches (its path names what was asked about) lends its hunks that
+ * relevance. Each is scaled down so a unit that matches itself still ranks first. Parents come
+ * before their children, so one pass in order lends down the chain.
+ */
+function lendToHunks(scores: Float64Array, parents: Int32Array, splitHeader: Uint8Array): void {
+  const total = scores.length;
+  for (let i = 0; i < total; i++) {
+    const parent = parents[i]!;
+    if (parent >= 0 && splitHeader[parent] === 1) {
+      scores[parent] = Math.max(scores[parent]!, SPLIT_HUNK_LEND * scores[i]!);
+    }
+  }
+  for (let i = 0; i < total; i++) {
+    const parent = parents[i]!;
+    if (parent >= 0 && scores[parent]! > 0) scores[i]! += scores[parent]! / 2;
+  }
+}
+
+/**
  * Selection of whole units (lines, sentences, records or diff hunks) to fit `budget` UTF-8
  * bytes, restored to their original order. The end of the text keeps a share of the budget (a
- * log's totals and failures sit there) and so does the start; the rest goes to the units that
- * match the query and task words (rare ones weigh more) and preserved keys, and to what stands
- * out with no query at all: lines of a rare or severe level with the lines around them, lines
- * of a rare shape, and error-like words; what is left extends the head and then the tail.
+ * log's totals and failures sit there) and so does the start, each showing no more than two
+ * lines of one shape; the rest goes to the units that match the query and task words (rare ones
+ * weigh more) and preserved keys, and to what stands out with no query at all: lines of a rare
+ * or severe level with the lines around them, lines of a rare shape, and error-like words. With
+ * a question, a share of that room is kept for what stands out without it. What is left
+ * extends the head and then the tail.
  * Returns `undefined` when nothing scores and `requireScore` is set, or when no whole unit fits.
  * `check` is polled as work is done and throws to stop the pass.
  */
@@ -115,8 +145,12 @@ export function selectText(input: {
   // not its hunks), so a query word and a rare level weigh on one scale.
   const hits = findHits(text, input.terms, signals.rowLevel.length, undefined, input.termCache);
   check(total);
+  // Two scores per unit: what stands out with no question at all (error words, rare levels and
+  // shapes), and that plus what the question and preserved keys match.
+  const unasked = new Float64Array(total);
   const scores = new Float64Array(total);
   let scored = 0;
+  let asked = false;
   {
     let current = -1;
     let seen = new Set<number>();
@@ -133,29 +167,26 @@ export function selectText(input: {
       seen.add(term);
       if (scores[u] === 0) scored++;
       const weight = hits.weights[term]!;
-      scores[u]! += hits.terms[term]!.kind === 'error' ? weight : QUERY_WEIGHT * weight;
+      if (hits.terms[term]!.kind === 'error') {
+        unasked[u]! += weight;
+        scores[u]! += weight;
+      } else {
+        scores[u]! += QUERY_WEIGHT * weight;
+        asked = true;
+      }
     }
   }
   for (let i = 0; i < total; i++) {
     if (signals.leveled[i] === 1 && scores[i] === 0) scored++;
   }
   if (scored === 0 && input.requireScore) return undefined;
-  for (let i = 0; i < total; i++) scores[i]! += signals.anomaly[i]!;
+  for (let i = 0; i < total; i++) {
+    unasked[i]! += signals.anomaly[i]!;
+    scores[i]! += signals.anomaly[i]!;
+  }
   if (diff && parents) {
-    // The header line of a split hunk stands for its best line, so the rest of the hunk comes
-    // next; a file whose header matches (its path names what was asked about) lends its hunks
-    // that relevance. Each is scaled down so a unit that matches itself still ranks first.
-    // Parents come before their children, so one pass in order lends down the chain.
-    for (let i = 0; i < total; i++) {
-      const parent = parents[i]!;
-      if (parent >= 0 && diff.splitHeader[parent] === 1) {
-        scores[parent] = Math.max(scores[parent]!, SPLIT_HUNK_LEND * scores[i]!);
-      }
-    }
-    for (let i = 0; i < total; i++) {
-      const parent = parents[i]!;
-      if (parent >= 0 && scores[parent]! > 0) scores[i]! += scores[parent]! / 2;
-    }
+    lendToHunks(scores, parents, diff.splitHeader);
+    if (asked) lendToHunks(unasked, parents, diff.splitHeader);
   }
   check(total);
 
@@ -174,18 +205,55 @@ export function selectText(input: {
     used += need;
     return true;
   };
-  let tailEnd = total;
-  const tailLimit = Math.floor(budget * TAIL_SHARE);
-  while (tailEnd > 0 && take(tailEnd - 1, tailLimit)) tailEnd--;
+  // The head and the tail are read in order, but a line of a shape they already show twice is
+  // stepped over: a run of one routine line says what it says in its first copies.
+  const { template } = signals;
+  const headCopies = template ? new Int32Array(signals.templates) : undefined;
+  const tailCopies = template ? new Int32Array(signals.templates) : undefined;
   let headEnd = 0;
-  const headLimit = used + Math.floor(budget * HEAD_SHARE);
-  while (headEnd < tailEnd && take(headEnd, headLimit)) headEnd++;
-  for (const i of rankByScore(scores, check)) {
+  let tailEnd = total;
+  const fillTail = (limit: number): void => {
+    for (; tailEnd > headEnd; tailEnd--) {
+      const i = tailEnd - 1;
+      if (template && tailCopies![template[i]!]! >= EDGE_COPIES && keep[i] === 0) continue;
+      if (!take(i, limit)) return;
+      if (template) tailCopies![template[i]!]!++;
+    }
+  };
+  const fillHead = (limit: number): void => {
+    for (; headEnd < tailEnd; headEnd++) {
+      if (template && headCopies![template[headEnd]!]! >= EDGE_COPIES && keep[headEnd] === 0) {
+        continue;
+      }
+      if (!take(headEnd, limit)) return;
+      if (template) headCopies![template[headEnd]!]!++;
+    }
+  };
+  fillTail(Math.floor(budget * TAIL_SHARE));
+  fillHead(used + Math.floor(budget * HEAD_SHARE));
+  const ranked = rankByScore(scores, check);
+  if (asked) {
+    // What the question matches first, but only to the point where a share of the room is left
+    // for what stands out without it; then that; then the rest by score.
+    const limit = used + Math.floor((budget - used) * (1 - UNASKED_SHARE));
+    for (const i of ranked) {
+      if (limit - used < 1) break;
+      take(i, limit);
+    }
+    for (const i of rankByScore(unasked, check)) {
+      if (budget - used < 1) break;
+      take(i, budget);
+    }
+  }
+  for (const i of ranked) {
     if (budget - used < 1) break;
     take(i, budget);
   }
-  while (headEnd < tailEnd && take(headEnd, budget)) headEnd++;
-  while (tailEnd > headEnd && take(tailEnd - 1, budget)) tailEnd--;
+  fillHead(budget);
+  fillTail(budget);
+  // Room to spare: the lines stepped over, in order from each end.
+  for (let i = 0; i < total && take(i, budget); i++);
+  for (let i = total - 1; i >= 0 && take(i, budget); i--);
   check(total);
 
   const parts: string[] = [];

@@ -32,6 +32,13 @@ export interface TextSignals {
   rawNames: string[];
   /** Some row has a level. */
   anyLevel: boolean;
+  /**
+   * Per unit, its line shape as a dense id below `templates` (lines printed by one statement
+   * share it); absent for prose and diffs, whose units are not single lines.
+   */
+  template: Int32Array | undefined;
+  /** Number of distinct shapes in `template`. */
+  templates: number;
 }
 
 /** Bonus of a level over its rarity alone, by known level (`LEVEL_NAMES` order). */
@@ -243,6 +250,8 @@ export function textSignals(input: {
     rowUnit: diff?.rowUnit,
     rawNames,
     anyLevel: signatureCounts.size > 0,
+    template: diff ? undefined : rowTemplate,
+    templates: templateIds.size,
   };
 }
 
