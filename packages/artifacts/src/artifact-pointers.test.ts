@@ -376,6 +376,32 @@ describe('issue 13: every artifact pointer can be followed', () => {
     expect(text).toBe(`${line}\n`);
   });
 
+  it("7c. a CRLF line's length leaves out its \\r, in a window of a long line and of a short one", async () => {
+    const long = `${'x'.repeat(150_000)}END`;
+    const output = `short line\r\n${long}\r\ntail\r\n`;
+    const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
+    const { artifact } = await session.settleToolResult({ toolName: 't', toolCallId: 'c', output });
+    const library = createArtifactLibrary({ root });
+    const window = await library.readPage(artifact!.id, { offset: 2, maxChars: 50_000 });
+    expect(window.window).toEqual({ line: 2, from: 1, to: 50_000, lineChars: long.length });
+    const short = await library.readPage(artifact!.id, { offset: 1, column: 7 });
+    expect(short.window).toEqual({ line: 1, from: 7, to: 10, lineChars: 10 });
+    const found = await library.search(artifact!.id, 'END');
+    expect(found.matches[0]).toMatchObject({ line: 2, column: long.length - 2 });
+    const last = await library.readPage(artifact!.id, {
+      offset: 2,
+      column: long.length - 2,
+      maxChars: 50_000,
+    });
+    expect(last.text).toBe('END\r\ntail\r\n');
+    expect(last.window).toEqual({
+      line: 2,
+      from: long.length - 2,
+      to: long.length,
+      lineChars: long.length,
+    });
+  });
+
   it('8. the processor (AI SDK artifact mode) writes the same record, id and hint as a transcript', async () => {
     const store = createArtifactStore({ transcriptPath: join(root, 'chat.jsonl') });
     const processor = createArtifactProcessor({ store, clock: () => 7 });

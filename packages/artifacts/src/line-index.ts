@@ -17,7 +17,7 @@ export interface LineIndex {
   readonly bytes: number;
   /** Lines: newlines, plus one for a last line without its newline. */
   readonly totalLines: number;
-  /** UTF-16 length (newline excluded) of each line of at least `LONG_LINE_UNITS`. */
+  /** UTF-16 length (its `\n` or `\r\n` left out) of each line of at least `LONG_LINE_UNITS`. */
   readonly longLines: ReadonlyMap<number, number>;
   /** The last sampled position at or before (`line`, `column`). */
   seek(line: number, column: number): FilePosition;
@@ -83,7 +83,11 @@ export async function buildLineIndex(
       }
       column += utf16Units(data, from, end);
       if (newline < 0) break;
-      if (column >= LONG_LINE_UNITS) longLines.set(line, column);
+      if (column >= LONG_LINE_UNITS) {
+        // The line's length leaves out its ending: a `\r` before the newline is part of it.
+        const carriageReturn = newline > 0 ? data[newline - 1] === 0x0d : lastByte === 0x0d;
+        longLines.set(line, carriageReturn ? column - 1 : column);
+      }
       line++;
       column = 0;
       from = newline + 1;

@@ -26,7 +26,10 @@ export interface TextPage {
   totalLines: number;
   /** Where the next page starts, or `null` at the end. */
   next: TextPosition | null;
-  /** Set when the page is a window of one line: its columns (1-based, inclusive) and the line's length. */
+  /**
+   * Set when the page is a window of one line: its columns (1-based, inclusive) and the line's
+   * length, its ending (`\n` or `\r\n`) left out.
+   */
   window?: { line: number; from: number; to: number; lineChars: number };
 }
 
@@ -64,7 +67,9 @@ export async function readTextPage(
   }
   const column = cursor.column + 1;
   const first = await cursor.readLine(options.maxChars);
-  const body = (text: string) => (text.endsWith('\n') ? text.length - 1 : text.length);
+  // A line's length leaves out its ending, `\r\n` as well as `\n`, as search counts it.
+  const body = (text: string) =>
+    text.endsWith('\r\n') ? text.length - 2 : text.endsWith('\n') ? text.length - 1 : text.length;
   const lineChars = async (read: number) => {
     const known = index.longLines.get(start.line);
     if (known !== undefined) return known;
