@@ -343,6 +343,22 @@ describe('NDJSON logs: records are judged by their level field', () => {
   });
 });
 
+describe('the level breakdown lists only levels that have lines', () => {
+  it('leaves out a raw level value whose only line a stronger level claimed', () => {
+    const filler = Array.from(
+      { length: 200 },
+      (_, i) => `INFO step ${i} finished without trouble, moving on to the next item in the queue`,
+    );
+    const odd = '{"level":30,"msg":"request failed","exit_code":1}';
+    const text = [...filler.slice(0, 100), odd, ...filler.slice(100)].join('\n');
+    const view = trimmer.trim(text, 1024);
+    expectHonestView(view, text, 1024);
+    const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
+    expect(breakdown?.counts.map((entry) => entry.level)).toEqual(['error', 'info']);
+    expect(breakdown?.counts.every((entry) => entry.total > 0)).toBe(true);
+  });
+});
+
 describe('the level breakdown agrees with what the view kept', () => {
   const line = fc.oneof(
     fc.constantFrom(

@@ -289,7 +289,10 @@ export function levelBreakdown(
     .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
   let otherDropped = 0;
   let otherTotal = 0;
-  raws.forEach(({ name, slot }, index) => {
+  // A raw value seen only on lines a stronger level claimed (`"level":30` with `exit_code=1`)
+  // has no lines of its own and is not listed.
+  const listed = raws.filter(({ slot }) => total[slot]! > 0);
+  listed.forEach(({ name, slot }, index) => {
     if (index < NAMED_RAW_LEVELS) {
       counts.push({ level: name, dropped: dropped[slot]!, total: total[slot]! });
     } else {
