@@ -868,6 +868,23 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   }
   // Loops, not callbacks, here and below: a closure made per call keeps its optimised code only
   // while it lives, so each trim after a major collection compiled the callbacks again.
+  // Values longer than the hash reads count as distinct in the columns; a field that would name
+  // the records has them compared in full (fifty deliveries all named one long name are not
+  // told apart by it).
+  const exact = new Map<number, number>();
+  const identityCount = (s: number): number => {
+    if (gathered.unhashed[s] === 0) return distinct[s]!;
+    let count = exact.get(s);
+    if (count === undefined) {
+      const seen = new Set<string>();
+      for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+        seen.add(text.slice(start[u]!, end[u]!));
+      }
+      count = seen.size;
+      exact.set(s, count);
+    }
+    return count;
+  };
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const records = group.records.length;
@@ -891,10 +908,11 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         }
       } else if (
         present >= 0.8 &&
+        values[s]! <= 1.05 * presence[s]! &&
+        avgBytes <= 100 &&
         (distinct[s]! >= 0.98 * values[s]! ||
           (identityWeight[s]! > 0 && distinct[s]! >= NEAR_UNIQUE * values[s]!)) &&
-        values[s]! <= 1.05 * presence[s]! &&
-        avgBytes <= 100
+        identityCount(s) >= NEAR_UNIQUE * values[s]!
       ) {
         // A field of the record itself named like an identifier says best what the record is;
         // one level down names it too (`metadata.name`), or names something it refers to
@@ -903,7 +921,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         if (fieldDepth[s] === 1 && identityWeight[s]! > 0) score += 1.5;
         // A name a few records share (two poems titled alike) still tells the records apart
         // better than none, but gives way to one that is unique.
-        const unique = distinct[s]! >= 0.98 * values[s]!;
+        const unique = identityCount(s) >= 0.98 * values[s]!;
         if (!unique) score -= NEAR_UNIQUE_PENALTY;
         if (
           kind[sample] === NODE_STRING &&

@@ -138,6 +138,27 @@ describe('information-first selection: every record named first', () => {
     expect(omitted.reduce((sum, entry) => sum + entry.count, 0)).toBeLessThanOrEqual(400);
   });
 
+  it('does not take a long name every record shares for an identity', () => {
+    // Values longer than the hash reads were counted distinct unseen: all 60 deliveries share
+    // one 50-character name, and the view named them by it, none told apart, the 500 without id.
+    const name = 'org-platform/deployments-svc: push to refs/heads/m';
+    expect(name.length).toBeGreaterThan(48);
+    const deliveries = Array.from({ length: 60 }, (_, i) => ({
+      id: 884100 + i * 13,
+      name,
+      status: i === 41 ? 500 : 200,
+      duration_ms: 120 + ((i * 37) % 90),
+    }));
+    const json = JSON.stringify({ deliveries });
+    const view = trimmer.trim(json, 2048, { userQuery: 'Which delivery failed?' });
+    expectHonestView(view, json, 2048);
+    const shown = (JSON.parse(viewBody(view)) as { deliveries: Array<Record<string, unknown>> })
+      .deliveries;
+    expect(shown.every((delivery) => typeof delivery.id === 'number')).toBe(true);
+    expect(new Set(shown.map((delivery) => delivery.id)).size).toBe(shown.length);
+    expect(shown.find((delivery) => delivery.status === 500)?.id).toBe(884100 + 41 * 13);
+  });
+
   it('drops constant and bookkeeping fields before informative ones', () => {
     const { json } = podList(30);
     const body = JSON.parse(viewBody(trimmer.trim(json, 12_000)));
