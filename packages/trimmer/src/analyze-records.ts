@@ -70,8 +70,13 @@ export interface RecordAnalysis {
   recordAbove: Int32Array;
   /** Per signature: an estimate of the information (bits) one of its nodes carries, subtree included. */
   nodeBits: Float32Array;
-  /** Records that stand out, most anomalous first (capped). */
+  /** Records that stand out, most anomalous first (capped at `MORE_ANOMALIES`). */
   anomalies: Anomaly[];
+  /**
+   * How many of `anomalies` are seen to before every record is named (the strongest few: many
+   * small oddities must not crowd the names out); the rest get their field once all are named.
+   */
+  leadingAnomalies: number;
   /** Small nodes outside every record whose value reads like an error. */
   errorContext: number[];
   /** Per signature: leaf values seen, distinct ones, the commonest one's count. */
@@ -115,6 +120,8 @@ const PRIMARY_NESTED_SHARE = 0.4;
 const ANOMALY_MIN_SCORE = 2;
 /** Fields remembered per anomalous record. */
 const ANOMALY_FIELDS = 4;
+/** Anomalous records kept track of: past the leading few, each gets its field once all are named. */
+const MORE_ANOMALIES = 200;
 
 const IDENTITY_WORDS: Readonly<Record<string, number>> = {
   name: 3,
@@ -1003,7 +1010,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     }
   }
 
-  const { anomalies, errorContext } = findAnomalies(
+  const { anomalies, leadingAnomalies, errorContext } = findAnomalies(
     inventory,
     signatures,
     gathered,
@@ -1018,6 +1025,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     recordAbove: gathered.recordAbove,
     nodeBits,
     anomalies,
+    leadingAnomalies,
     errorContext,
     values,
     distinct,
@@ -1065,7 +1073,7 @@ function findAnomalies(
   ownerOfSig: Int32Array,
   hinted: Uint8Array,
   check: StopCheck | undefined,
-): { anomalies: Anomaly[]; errorContext: number[] } {
+): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
   const sigOf = signatures.of;
   const sigCount = signatures.count;
@@ -1184,7 +1192,7 @@ function findAnomalies(
 
   let primaryTotal = 0;
   for (const group of groups) if (group.primary) primaryTotal += group.records.length;
-  const cap = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
+  const leading = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
   const anomalies: Anomaly[] = [];
   for (const [record, credited] of scores) {
     // One entry per node (a value can be rare and read like an error both). Credits come in
@@ -1214,8 +1222,8 @@ function findAnomalies(
     anomalies.push(anomaly);
   }
   anomalies.sort(byScoreThenRecord);
-  anomalies.length = Math.min(anomalies.length, cap);
-  return { anomalies, errorContext };
+  anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
+  return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
 }
 
 /**

@@ -310,6 +310,32 @@ describe('information-first selection: anomalies without a query', () => {
     expect(viewBody(view)).toContain('OutOfMemoryError');
   });
 
+  it('shows a fourth rare conclusion once every run is named, past the leading three', () => {
+    const odd: Record<number, string> = {
+      17: 'failure',
+      58: 'failure',
+      83: 'timed_out',
+      90: 'cancelled',
+    };
+    const runs = Array.from({ length: 100 }, (_, i) => ({
+      id: 9100000000 + i * 311,
+      name: ['CI', 'Release', 'Lint'][i % 3],
+      status: 'completed',
+      conclusion: odd[i] ?? 'success',
+      padding: 'x'.repeat(2000),
+    }));
+    const json = JSON.stringify({ total_count: 100, workflow_runs: runs });
+    for (const context of [undefined, { userQuery: 'What failed?' }]) {
+      const view = trimmer.trim(json, 4096, context);
+      expectHonestView(view, json, 4096);
+      const shown = JSON.parse(viewBody(view)).workflow_runs as Array<Record<string, unknown>>;
+      expect(shown).toHaveLength(100);
+      for (const [index, conclusion] of Object.entries(odd)) {
+        expect(shown[Number(index)]).toMatchObject({ id: runs[Number(index)]!.id, conclusion });
+      }
+    }
+  });
+
   it('does not take probe settings or restart policies for errors', () => {
     const { json } = podList(50);
     const view = trimmer.trim(json, 3000, { userQuery: 'did anything restart?' });

@@ -427,7 +427,8 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   // Each anomalous record's identity and what makes it stand out most; the rest of what
   // stands out, and whole records, come once every record is named (many small oddities must
   // not crowd the names out).
-  for (const anomaly of analysis.anomalies) {
+  const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
+  for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
     keepAnomalyField(plan, anomaly.fields[0]);
     if (anomaly.fieldScores[1]! >= STRONG_FIELD) keepAnomalyField(plan, anomaly.fields[1]);
@@ -436,6 +437,23 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   const groups = primaryGroups(analysis);
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
+  }
+  // Past the leading few, a record whose state is rare (a fourth odd conclusion among a hundred
+  // runs) shows it once every record is named, before the states of the others; other
+  // oddities (a profile colour) wait.
+  const { signatures, groupOfSig } = analysis;
+  for (let a = analysis.leadingAnomalies; a < analysis.anomalies.length; a++) {
+    const { record, fields, fieldScores } = analysis.anomalies[a]!;
+    const g = groupOfSig[signatures.of[record]!]!;
+    const field = fields[0];
+    if (
+      field !== undefined &&
+      g >= 0 &&
+      fieldScores[0]! >= STRONG_FIELD &&
+      analysis.groups[g]!.states.includes(signatures.of[field]!)
+    ) {
+      keepAnomalyField(plan, field);
+    }
   }
   for (const group of groups) {
     if (group.alsoIdentity < 0) continue;
@@ -454,11 +472,11 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   }
   for (const u of preserved) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
 
-  for (const anomaly of analysis.anomalies) {
+  for (const anomaly of anomalies) {
     keepStates(plan, anomaly.record);
     for (const field of anomaly.fields.slice(1)) keepAnomalyField(plan, field);
   }
-  for (const anomaly of analysis.anomalies) {
+  for (const anomaly of anomalies) {
     keepIfSmall(plan, anomaly.record, SMALL_ANOMALY);
   }
   for (const { record } of matches.records) keepUnit(plan, record);
@@ -478,7 +496,7 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
       keepIfSmall(plan, u, MESSAGE_BYTES);
     }
   }
-  for (const anomaly of analysis.anomalies.slice(0, WHOLE_ANOMALIES)) {
+  for (const anomaly of anomalies.slice(0, WHOLE_ANOMALIES)) {
     if (anomaly.score >= WHOLE_ANOMALY_SCORE) keepUnit(plan, anomaly.record);
   }
 
