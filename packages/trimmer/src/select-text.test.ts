@@ -62,6 +62,73 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       if (line.startsWith('@@ ')) expect(header).toBe(true);
     }
   });
+
+  it('shows the changed lines of a file asked for by path, though another file names it on every line', () => {
+    const goMod = [
+      'diff --git a/go.mod b/go.mod',
+      'index 986858a0..09abb12d 100644',
+      '--- a/go.mod',
+      '+++ b/go.mod',
+      '@@ -33,12 +33,12 @@ require (',
+      ...Array.from({ length: 6 }, (_, i) => [
+        `-\tgithub.com/acme/lib${i} v1.${i}.0`,
+        `+\tgithub.com/acme/lib${i} v1.${i + 1}.0`,
+      ]).flat(),
+      ...Array.from({ length: 40 }, (_, i) => ` \tgithub.com/other/dep${i} v0.${i}.0 // indirect`),
+    ].join('\n');
+    const goSum = [
+      'diff --git a/go.sum b/go.sum',
+      'index 1111111..2222222 100644',
+      '--- a/go.sum',
+      '+++ b/go.sum',
+      ...Array.from({ length: 20 }, (_, h) => [
+        `@@ -${h * 30 + 1},12 +${h * 30 + 1},12 @@`,
+        ...Array.from({ length: 12 }, (_, i) => {
+          const mark = i % 4 === 0 ? '-' : i % 4 === 1 ? '+' : ' ';
+          return `${mark}github.com/mod${h}/pkg${i} v0.${i}.0/go.mod h1:${'x'.repeat(40)}=`;
+        }),
+      ]).flat(),
+    ].join('\n');
+    // Other files say "changed" here and there, as real code and docs do.
+    const files = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0
+        ? routineFile(i).replace(
+            '+  return items.map((entry) => entry.total);',
+            `+  return items.map((entry) => entry.total); // changed in review ${i}`,
+          )
+        : routineFile(i),
+    );
+    files.splice(3, 0, goMod, goSum);
+    const text = `${files.join('\n')}\n`;
+    for (const budget of [3000, 6000]) {
+      const view = trimmer.trim(text, budget, { userQuery: 'What changed in go.mod?' });
+      expectHonestView(view, text, budget);
+      const body = viewBody(view);
+      for (let i = 0; i < 6; i++) {
+        expect(body).toContain(
+          `-\tgithub.com/acme/lib${i} v1.${i}.0\n+\tgithub.com/acme/lib${i} v1.${i + 1}.0\n`,
+        );
+      }
+    }
+  });
+
+  it('never shows a file header without any of its hunks', () => {
+    for (const budget of [600, 1500, 4000]) {
+      for (const userQuery of ['what changed in src/file7.ts?', 'payments', undefined]) {
+        const view = trimmer.trim(diff, budget, userQuery ? { userQuery } : undefined);
+        expectHonestView(view, diff, budget);
+        const lines = viewBody(view).split('\n');
+        lines.forEach((line, at) => {
+          if (!line.startsWith('diff --git ')) return;
+          const rest = lines.slice(at + 1);
+          const end = rest.findIndex((next) => next.startsWith('diff --git '));
+          expect(
+            rest.slice(0, end < 0 ? undefined : end).some((next) => next.startsWith('@@ ')),
+          ).toBe(true);
+        });
+      }
+    }
+  });
 });
 
 /** A routine log: `count` lines of one service doing the same few things. */

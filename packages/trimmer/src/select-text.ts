@@ -42,6 +42,8 @@ const EDGE_COPIES = 2;
 const SPLIT_HUNK_SHARE = 0.25;
 /** Of the best line in a split hunk, the share its header line gets (and lends on). */
 const SPLIT_HUNK_LEND = 0.5;
+/** A question term names files when it is in the header of at most this share of them. */
+const NAMED_FILES_SHARE = 0.25;
 /** The level breakdown is left out of the note when it would take more of the budget. */
 const BREAKDOWN_SHARE = 0.25;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
@@ -70,7 +72,12 @@ export function isLineOriented(text: string): boolean {
  * relevance. Each is scaled down so a unit that matches itself still ranks first. Parents come
  * before their children, so one pass in order lends down the chain.
  */
-function lendToHunks(scores: Float64Array, parents: Int32Array, splitHeader: Uint8Array): void {
+function lendToHunks(
+  scores: Float64Array,
+  parents: Int32Array,
+  splitHeader: Uint8Array,
+  contextLine: Uint8Array,
+): void {
   const total = scores.length;
   for (let i = 0; i < total; i++) {
     const parent = parents[i]!;
@@ -80,8 +87,30 @@ function lendToHunks(scores: Float64Array, parents: Int32Array, splitHeader: Uin
   }
   for (let i = 0; i < total; i++) {
     const parent = parents[i]!;
-    if (parent >= 0 && scores[parent]! > 0) scores[i]! += scores[parent]! / 2;
+    if (parent < 0) continue;
+    // In a split hunk, the changed lines come before the unchanged ones around them.
+    if (scores[parent]! > 0) scores[i]! += scores[parent]! / (contextLine[i] === 1 ? 4 : 2);
   }
+}
+
+/** Whether file header `h` has any unit below it (a file that is only renamed has none). */
+function hasHunks(parents: Int32Array, h: number): boolean {
+  return h + 1 < parents.length && parents[h + 1]! >= 0;
+}
+
+/** Unkeeps every kept file header none of whose hunks is kept; returns how many. */
+function dropBareHeaders(keep: Uint8Array, parents: Int32Array): number {
+  let dropped = 0;
+  for (let h = 0; h < parents.length; h++) {
+    if (parents[h]! >= 0 || keep[h] !== 1 || !hasHunks(parents, h)) continue;
+    let kept = false;
+    for (let i = h + 1; i < parents.length && parents[i]! >= 0 && !kept; i++) kept = keep[i] === 1;
+    if (!kept) {
+      keep[h] = 0;
+      dropped++;
+    }
+  }
+  return dropped;
 }
 
 /**
@@ -151,6 +180,7 @@ export function selectText(input: {
   const scores = new Float64Array(total);
   let scored = 0;
   let asked = false;
+  const headersOfTerm = new Map<number, number[]>();
   {
     let current = -1;
     let seen = new Set<number>();
@@ -173,6 +203,22 @@ export function selectText(input: {
       } else {
         scores[u]! += QUERY_WEIGHT * weight;
         asked = true;
+        if (diff && parents![u]! < 0 && text.startsWith('diff --git ', starts[u]!)) {
+          let headers = headersOfTerm.get(term);
+          if (!headers) headersOfTerm.set(term, (headers = []));
+          headers.push(u);
+        }
+      }
+    }
+  }
+  // The files the question names: those whose header holds a term that few headers hold.
+  const namedFiles = new Set<number>();
+  if (diff && headersOfTerm.size > 0) {
+    let files = 0;
+    for (let i = 0; i < total; i++) if (parents![i]! < 0) files++;
+    for (const headers of headersOfTerm.values()) {
+      if (headers.length <= Math.max(1, NAMED_FILES_SHARE * files)) {
+        for (const header of headers) namedFiles.add(header);
       }
     }
   }
@@ -185,8 +231,27 @@ export function selectText(input: {
     scores[i]! += signals.anomaly[i]!;
   }
   if (diff && parents) {
-    lendToHunks(scores, parents, diff.splitHeader);
-    if (asked) lendToHunks(unasked, parents, diff.splitHeader);
+    const contextLine = new Uint8Array(total);
+    for (let i = 0; i < total; i++) {
+      const parent = parents[i]!;
+      if (parent >= 0 && diff.splitHeader[parent] === 1 && text.charCodeAt(starts[i]!) === 0x20) {
+        contextLine[i] = 1;
+      }
+    }
+    if (asked) lendToHunks(unasked, parents, diff.splitHeader, contextLine);
+    lendToHunks(scores, parents, diff.splitHeader, contextLine);
+    if (namedFiles.size > 0) {
+      // A file the question names by path is what it asks about: its hunks (changed lines
+      // first) rank above every line that only mentions that path (each `go.sum` line names
+      // `go.mod`) or another word of the question.
+      let top = 0;
+      for (let i = 0; i < total; i++) top = Math.max(top, scores[i]!);
+      for (let i = 0; i < total; i++) {
+        const parent = parents[i]!;
+        const file = parent < 0 ? i : parents[parent]! < 0 ? parent : parents[parent]!;
+        if (namedFiles.has(file)) scores[i]! += (contextLine[i] === 1 ? 0.5 : 1) * (top + 1);
+      }
+    }
   }
   check(total);
 
@@ -254,6 +319,17 @@ export function selectText(input: {
   // Room to spare: the lines stepped over, in order from each end.
   for (let i = 0; i < total && take(i, budget); i++);
   for (let i = total - 1; i >= 0 && take(i, budget); i--);
+  if (parents && dropBareHeaders(keep, parents) > 0) {
+    // A file header without any of its hunks reads as "nothing changed": it goes, and its room
+    // goes to the next units by score.
+    used = 0;
+    for (let i = 0; i < total; i++) if (keep[i] === 1) used += sizes[i]!;
+    for (const i of ranked) {
+      if (budget - used < 1) break;
+      if (parents[i]! >= 0 || !hasHunks(parents, i)) take(i, budget);
+    }
+    dropBareHeaders(keep, parents);
+  }
   check(total);
 
   const parts: string[] = [];
