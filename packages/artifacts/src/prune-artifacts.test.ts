@@ -86,6 +86,11 @@ describe('pruneArtifacts', () => {
       'crashed_before_index',
       'x',
     );
+    await utimes(
+      join(root, 'kept.artifacts', crashed.file),
+      new Date(NOW - DAY),
+      new Date(NOW - DAY),
+    );
     const stale = join(root, 'kept.artifacts', '.k2.abc.tmp');
     await writeFile(stale, 'partial');
     await utimes(stale, new Date(NOW - DAY), new Date(NOW - DAY));
@@ -98,6 +103,34 @@ describe('pruneArtifacts', () => {
     );
     // The transcript is gone, but the index still names g1: it stays (issue 13, item 11).
     expect(await readdir(join(root, 'gone.artifacts'))).toContain(gone.g1);
+  });
+
+  it('never takes a file settled while it runs for an orphan', async () => {
+    // A prune in the window between a settle's file and its index record (a cron job beside a
+    // running agent) used to delete the file and append a removal line for it.
+    const store = createArtifactStore({ dir: join(root, 'run.artifacts') });
+    const add = store.index.add.bind(store.index);
+    const reports: Array<Awaited<ReturnType<typeof pruneArtifacts>>> = [];
+    store.index.add = async (...args: Parameters<typeof add>) => {
+      reports.push(await pruneArtifacts({ root, orphans: true }));
+      return add(...args);
+    };
+    const session = await openSessionTranscript({ path: join(root, 'run.jsonl'), store });
+    const { artifact } = await session.settleToolResult({
+      toolName: 'terminal',
+      toolCallId: 'call_1',
+      output: 'line\n'.repeat(5000),
+    });
+    expect(reports.map((report) => report.removed)).toEqual([[]]);
+    const library = createArtifactLibrary({ root });
+    expect((await library.readPage(artifact!.id, { offset: -1 })).text).toBe('line\n');
+    // An hour later, a file nothing names is an orphan.
+    const crashed = await store.store('crashed_before_index', 'x');
+    const later = Date.now() + 2 * 3_600_000;
+    const report = await pruneArtifacts({ root, orphans: true, clock: () => later });
+    expect(report.removed.map((removed) => removed.path)).toEqual([
+      `run.artifacts/${crashed.file}`,
+    ]);
   });
 
   it('keeps what the processor path and tool loops stored without any transcript', async () => {

@@ -14,9 +14,10 @@ export interface PruneOptions {
   /** Then remove the oldest files until all stores together hold at most this many bytes. */
   maxBytes?: number;
   /**
-   * Remove files nothing names: files that neither an index record of their store nor a settle
-   * line of its transcript (`<session>.jsonl` beside the store) names (a crash between the write
-   * and the index append), and temp files older than an hour. A store whose transcript cannot
+   * Remove files nothing names, once older than an hour (younger ones may be a settle in
+   * progress): files that neither an index record of their store nor a settle line of its
+   * transcript (`<session>.jsonl` beside the store) names (a crash between the write and the
+   * index append), and temp files. A store whose transcript cannot
    * be read loses no orphans. A file an index record names is never an orphan, with or without a
    * transcript (the CLI, the processor path and tool loops write no transcript).
    */
@@ -51,7 +52,8 @@ interface Candidate {
   temp: boolean;
 }
 
-const TEMP_GRACE_MS = 3_600_000;
+/** A file nothing names is an orphan only once it is older than this. */
+const ORPHAN_GRACE_MS = 3_600_000;
 
 /**
  * The explicit clean-up an application may call; the library itself never deletes an artifact.
@@ -88,6 +90,21 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
     const session = entry.name.slice(0, -'.artifacts'.length);
     if (!session) continue;
     const dir = join(root, entry.name);
+    // The files first, then what names them: a file linked after the listing is not seen, and
+    // one linked before it has its index record appended before the index is read, or is
+    // younger than the grace period.
+    for (const file of await readdir(dir)) {
+      if (file === ARTIFACT_INDEX_FILE || file === MODEL_CALLS_FILE) continue;
+      const info = await lstat(join(dir, file)).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      candidates.push({
+        session,
+        file,
+        bytes: info.size,
+        mtimeMs: info.mtimeMs,
+        temp: file.startsWith('.') && file.endsWith('.tmp'),
+      });
+    }
     if (options.orphans) {
       const files = new Set<string>();
       try {
@@ -104,18 +121,6 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
         named.set(session, null);
       }
     }
-    for (const file of await readdir(dir)) {
-      if (file === ARTIFACT_INDEX_FILE || file === MODEL_CALLS_FILE) continue;
-      const info = await lstat(join(dir, file)).catch(() => undefined);
-      if (!info?.isFile()) continue;
-      candidates.push({
-        session,
-        file,
-        bytes: info.size,
-        mtimeMs: info.mtimeMs,
-        temp: file.startsWith('.') && file.endsWith('.tmp'),
-      });
-    }
   }
 
   const removed: PrunedFile[] = [];
@@ -131,9 +136,11 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
   for (const candidate of candidates) {
     if (options.orphans) {
       const files = named.get(candidate.session);
-      const orphan = candidate.temp
-        ? now - candidate.mtimeMs > TEMP_GRACE_MS
-        : files !== null && files !== undefined && !files.has(candidate.file);
+      // A file written within the grace period may be a settle in progress (its index record
+      // a moment away), never a crash's leftover.
+      const orphan =
+        now - candidate.mtimeMs > ORPHAN_GRACE_MS &&
+        (candidate.temp || (files !== null && files !== undefined && !files.has(candidate.file)));
       if (orphan) {
         take(candidate, 'orphan');
         continue;

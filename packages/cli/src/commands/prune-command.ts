@@ -45,7 +45,7 @@ Options:
   --dir DIR              directory of session transcripts and stores (required)
   --older-than DURATION  files last written longer ago than this (30d, 12h, 90m)
   --max-bytes SIZE       then the oldest files until the stores hold at most this (500M, 2G)
-  --orphans              files nothing names, and temp files older than an hour
+  --orphans              files nothing names and temp files, once older than an hour
   --dry-run              report only
   --json                 print the report as JSON
   -h, --help             show this help
