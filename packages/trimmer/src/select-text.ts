@@ -204,9 +204,9 @@ export function selectText(input: {
         scores[u]! += QUERY_WEIGHT * weight;
         asked = true;
         if (diff && parents![u]! < 0 && text.startsWith('diff --git ', starts[u]!)) {
-          let headers = headersOfTerm.get(term);
-          if (!headers) headersOfTerm.set(term, (headers = []));
-          headers.push(u);
+          const headers = headersOfTerm.get(term);
+          if (headers) headers.push(u);
+          else headersOfTerm.set(term, [u]);
         }
       }
     }
