@@ -272,7 +272,11 @@ for (const share of [0.01, 0.03]) {
       const entry = counts?.find((count) => count.level === level);
       return entry ? `${entry.total - entry.dropped} of ${entry.total}` : '–';
     };
-    const lines = view.split('\n').slice(0, -1);
+    // The view's own lines: its note and its omitted-lines markers left out.
+    const lines = view
+      .split('\n')
+      .slice(0, -1)
+      .filter((line) => !/^\[lines? \d+(?:-\d+)? omitted\]\r?$/.test(line));
     const shapes = new Map();
     for (const line of lines) {
       const shape = line.replace(/\d+/g, '#');
@@ -372,7 +376,7 @@ ${needleTable}
 The ${mixedParts.length} \`logs/*.log\` fixtures one after another (${Math.round(Buffer.byteLength(mixed) / 1024)} KiB). Error and warning lines kept come from
 the view's own note; "failed" lines are the question's matches (mostly sshd's \`Failed
 password\`); the last columns count copies of the commonest line shape (digits folded) and all
-lines in the view.
+lines the view keeps (its \`[lines A-B omitted]\` markers left out).
 
 ${markdownTable(
   [

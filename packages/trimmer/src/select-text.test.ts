@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { isUnifiedDiff } from './select-text.js';
-import { expectHonestView, viewBody } from './test-support/view-invariants.js';
+import { expectHonestView, expectMarkedLines, viewBody } from './test-support/view-invariants.js';
 
 function routineFile(index: number): string {
   const lines = [
@@ -117,7 +117,7 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       for (const userQuery of ['what changed in src/file7.ts?', 'payments', undefined]) {
         const view = trimmer.trim(diff, budget, userQuery ? { userQuery } : undefined);
         expectHonestView(view, diff, budget);
-        const lines = viewBody(view).split('\n');
+        const lines = expectMarkedLines(view, diff);
         lines.forEach((line, at) => {
           if (!line.startsWith('diff --git ')) return;
           const rest = lines.slice(at + 1);
@@ -298,7 +298,7 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       const budget = budgetAt(text, share);
       const view = trimmer.trim(text, budget, { userQuery: 'Which pod failed, and why?' });
       expectHonestView(view, text, budget);
-      const kept = viewBody(view).split('\n');
+      const kept = expectMarkedLines(view, text);
       const keptErrors = kept.filter((line) => /\[error\]| ERROR /.test(line));
       // Every shape of error, each more than once; still, most lines match the question.
       for (const shape of ['workerEnv', 'jk2_init', 'Directory index', 'ledger write']) {

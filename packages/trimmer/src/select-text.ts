@@ -1,6 +1,7 @@
 import { formatLevelBreakdown, type LevelBreakdown, utf8ByteLength } from '@compaction/core';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
+import { omittedLinesMarker } from './omitted-lines-marker.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 import { sentenceStarts } from './sentence-starts.js';
@@ -91,6 +92,37 @@ function lendToHunks(
     // In a split hunk, the changed lines come before the unchanged ones around them.
     if (scores[parent]! > 0) scores[i]! += scores[parent]! / (contextLine[i] === 1 ? 4 : 2);
   }
+}
+
+/**
+ * The 1-based line each unit starts on, the number of lines, and the digits of that number
+ * (room for a marker's widest numbers beyond what `omittedLinesMarker(0, total)` holds).
+ */
+function lineNumbers(
+  text: string,
+  starts: readonly number[],
+): { of: Int32Array; total: number; digits: number } {
+  const of = new Int32Array(starts.length);
+  let line = 1;
+  let at = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    for (let n = text.indexOf('\n', at); n >= 0 && n < start; n = text.indexOf('\n', n + 1)) {
+      line++;
+      at = n + 1;
+    }
+    at = Math.max(at, start);
+    of[i] = line;
+  }
+  let total = line;
+  for (
+    let n = text.indexOf('\n', at);
+    n >= 0 && n + 1 < text.length;
+    n = text.indexOf('\n', n + 1)
+  ) {
+    total++;
+  }
+  return { of, total, digits: String(total).length };
 }
 
 /** Whether file header `h` has any unit below it (a file that is only renamed has none). */
@@ -256,17 +288,34 @@ export function selectText(input: {
   check(total);
 
   const keep = new Uint8Array(total);
-  let used = 0;
+  // Lines left out between kept ones are shown as one marker line each (not in prose, whose
+  // sentences run on, nor in NDJSON, whose every line stays a record). Each gap is paid for at
+  // the widest marker, so the view never outgrows what was counted.
+  const lines = unit === 'lines' || unit === 'hunks' ? lineNumbers(text, starts) : undefined;
+  const firstNewline = text.indexOf('\n');
+  const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 0x0d ? '\r\n' : '\n';
+  const gapCost = lines
+    ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + lines.digits
+    : 0;
+  // At first the whole text is one gap.
+  let used = gapCost;
+  /** Gaps made (1), kept (0) or closed (-1) by keeping unit `x` as things stand. */
+  const gapChange = (x: number): number =>
+    (x > 0 && keep[x - 1] === 0 ? 1 : 0) + (x + 1 < total && keep[x + 1] === 0 ? 1 : 0) - 1;
   // A unit is kept only with the units it needs (a hunk's file header; a hunk line's header
   // line and file header): at most two ancestors, all paid for together.
   const take = (i: number, limit: number): boolean => {
     if (keep[i] === 1) return true;
-    let need = sizes[i]!;
-    for (let p = parents ? parents[i]! : -1; p >= 0 && keep[p] === 0; p = parents![p]!) {
-      need += sizes[p]!;
+    let need = 0;
+    let p = i;
+    for (; p >= 0 && keep[p] === 0; p = parents ? parents[p]! : -1) {
+      need += sizes[p]! + gapCost * gapChange(p);
+      keep[p] = 1;
     }
-    if (used + need > limit) return false;
-    for (let p = i; p >= 0 && keep[p] === 0; p = parents ? parents[p]! : -1) keep[p] = 1;
+    if (used + need > limit) {
+      for (let q = i; q !== p; q = parents ? parents[q]! : -1) keep[q] = 0;
+      return false;
+    }
     used += need;
     return true;
   };
@@ -323,7 +372,10 @@ export function selectText(input: {
     // A file header without any of its hunks reads as "nothing changed": it goes, and its room
     // goes to the next units by score.
     used = 0;
-    for (let i = 0; i < total; i++) if (keep[i] === 1) used += sizes[i]!;
+    for (let i = 0; i < total; i++) {
+      if (keep[i] === 1) used += sizes[i]!;
+      else if (i === 0 || keep[i - 1] === 1) used += gapCost;
+    }
     for (const i of ranked) {
       if (budget - used < 1) break;
       if (parents[i]! >= 0 || !hasHunks(parents, i)) take(i, budget);
@@ -334,12 +386,20 @@ export function selectText(input: {
 
   const parts: string[] = [];
   let kept = 0;
+  let last = -1;
   for (let i = 0; i < total; i++) {
     if (keep[i] !== 1) continue;
+    if (lines && i > last + 1)
+      parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.of[i]! - 1, eol));
     kept++;
+    last = i;
     parts.push(text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length));
   }
   if (kept === 0) return undefined;
+  if (lines && last < total - 1) {
+    // The last kept unit ends with its newline: the text goes on after it.
+    parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.total, eol));
+  }
   const selection: TextSelection = {
     body: parts.join(''),
     unitsKept: kept,

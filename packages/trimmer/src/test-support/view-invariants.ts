@@ -1,6 +1,7 @@
 import type { ProcessedResult } from '@compaction/core';
 import { stripDisclosureNotes, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { expect } from 'vitest';
+import { parseOmittedLinesMarker } from '../omitted-lines-marker.js';
 
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
@@ -38,4 +39,31 @@ export function expectHonestView(view: ProcessedResult, input: string, budget: n
     expect(notes[0]?.kind).toBe('severely-reduced');
     expect(view.metadata.keptRatio).toBeLessThan(0.05);
   }
+}
+
+/**
+ * The lines of a text view's body with its omitted-lines markers checked against `input`: every
+ * kept line is the input's line at the number the markers before it imply (markers number the
+ * input's lines from 1, as the artifact tools do), and every gap has its marker. Returns the
+ * kept lines, markers left out.
+ */
+export function expectMarkedLines(view: ProcessedResult, input: string): string[] {
+  const source = input.split('\n');
+  if (input.endsWith('\n')) source.pop();
+  const kept: string[] = [];
+  let next = 1;
+  for (const line of viewBody(view).split('\n')) {
+    const marker = parseOmittedLinesMarker(line);
+    if (marker) {
+      expect(marker.first).toBe(next);
+      expect(marker.last).toBeGreaterThanOrEqual(marker.first);
+      next = marker.last + 1;
+      continue;
+    }
+    expect(source[next - 1]).toBe(line);
+    kept.push(line);
+    next++;
+  }
+  expect(next - 1).toBe(source.length);
+  return kept;
 }
