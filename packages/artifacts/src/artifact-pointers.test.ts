@@ -101,6 +101,31 @@ describe('issue 13: every artifact pointer can be followed', () => {
     );
   });
 
+  it('1b. a search whose budget is spent before it starts still moves on, so following next ends', async () => {
+    const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
+    const { artifact } = await session.settleToolResult({
+      toolName: 'terminal',
+      toolCallId: 'c1',
+      output: bigLog('row', 300),
+    });
+    // Every clock read is past the deadline (opening and indexing took the whole budget).
+    let t = 0;
+    const library = createArtifactLibrary({ root, searchTimeMs: 1, now: () => (t += 1000) });
+    let from = { line: 1, column: 1 };
+    let calls = 0;
+    for (;;) {
+      const result = await library.search(artifact!.id, 'row 299', {
+        fromLine: from.line,
+        fromColumn: from.column,
+      });
+      calls++;
+      if (result.matches.length > 0 || !result.next) break;
+      expect(result.next.line > from.line || result.next.column > from.column).toBe(true);
+      from = result.next;
+    }
+    expect(calls).toBeLessThanOrEqual(300);
+  });
+
   it('2. a reused operation id never overwrites: each artifact id reads its own bytes', async () => {
     const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
     const a = await session.settleToolResult({
@@ -400,6 +425,40 @@ describe('issue 13: every artifact pointer can be followed', () => {
       to: long.length,
       lineChars: long.length,
     });
+  });
+
+  it('7d. windows that end just before a line ending take it, so no page starts at a CR; a column past the end is refused', async () => {
+    const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
+    const library = createArtifactLibrary({ root });
+    for (const eol of ['\n', '\r\n']) {
+      for (const width of [4, 5, 6]) {
+        const output = `${'filler line\n'.repeat(400)}ab${eol}${'x'.repeat(width)}${eol}tail${eol}`;
+        const { artifact } = await session.settleToolResult({
+          toolName: 't',
+          toolCallId: `c${width}-${eol.length}`,
+          output,
+        });
+        let text = '';
+        let next: { line: number; column: number } | null = { line: 400, column: 1 };
+        while (next) {
+          const page = await library.readPage(artifact!.id, {
+            offset: next.line,
+            column: next.column,
+            maxChars: 5,
+            limit: 1,
+          });
+          if (page.window) expect(page.window.to).toBeGreaterThanOrEqual(page.window.from);
+          text += page.text;
+          next = page.next;
+        }
+        expect(text).toBe(output.slice(output.indexOf('filler line\nab')));
+        for (const column of [3, 5]) {
+          await expect(
+            library.readPage(artifact!.id, { offset: 401, column }),
+          ).rejects.toMatchObject({ code: 'artifact_invalid_argument' });
+        }
+      }
+    }
   });
 
   it('8. the processor (AI SDK artifact mode) writes the same record, id and hint as a transcript', async () => {

@@ -70,6 +70,12 @@ export async function readTextPage(
   // A line's length leaves out its ending, `\r\n` as well as `\n`, as search counts it.
   const body = (text: string) =>
     text.endsWith('\r\n') ? text.length - 2 : text.endsWith('\n') ? text.length - 1 : text.length;
+  if (column > 1 && first.complete && body(first.text) === 0) {
+    // At the end of the line (its newline, or the `\r` of its CRLF): no column of it is there.
+    throw invalid(
+      `column ${start.column} is past the end of line ${start.line} (${column - 1} characters)`,
+    );
+  }
   const lineChars = async (read: number) => {
     const known = index.longLines.get(start.line);
     if (known !== undefined) return known;
@@ -186,8 +192,9 @@ function snippet(
  * windows of that size overlapping by the pattern's length (a literal) or 64 Ki units (a regex).
  * A line up to 300 chars matches once; in a longer one every match outside the previous match's
  * snippet is reported with its own column. Stops after `maxMatches` (then `next` is the next
- * match) or at `deadline` (then `next` is where it stopped), and yields to the event loop every
- * 10 ms so other requests go on.
+ * match) or at `deadline` (then `next` is where it stopped, always past `from`: the first line
+ * or window is searched whatever the clock says), and yields to the event loop every 10 ms so
+ * other requests go on.
  */
 export async function searchText(
   handle: FileHandle,
@@ -210,9 +217,12 @@ export async function searchText(
   let lastYield = options.now();
   let carry = '';
   let minColumn = cursor.column;
+  // The first segment is searched whatever the clock says (opening and indexing a large file
+  // may take the whole budget): each call moves on, so following `next` always ends.
+  let progressed = false;
   while (!(await cursor.atEnd())) {
     const now = options.now();
-    if (now >= options.deadline) {
+    if (progressed && now >= options.deadline) {
       return {
         matches,
         more: true,
@@ -229,6 +239,7 @@ export async function searchText(
     const line = cursor.line;
     const segmentColumn = cursor.column;
     const read = await cursor.readLine(SEARCH_WINDOW_UNITS);
+    progressed = true;
     let body = read.text;
     if (read.complete)
       body = body.endsWith('\r\n')

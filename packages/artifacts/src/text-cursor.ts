@@ -18,7 +18,7 @@ export interface TextCursor {
   skipTo(line: number, column: number): Promise<void>;
   /**
    * The rest of the current line, at most `cap` code units of it (never ending inside a
-   * surrogate pair), plus its newline when that comes next. `complete` is true when the line
+   * surrogate pair), plus its newline (`\n` or `\r\n`) when that comes next. `complete` is true when the line
    * ended (newline or end of file) within the text returned.
    */
   readLine(cap: number): Promise<{ text: string; complete: boolean }>;
@@ -163,12 +163,23 @@ export function createTextCursor(
           out += text.slice(at, at + take);
           at += take;
           column += take;
-          // The newline right after a full page belongs to this line's page.
+          // The newline right after a full page belongs to this line's page, and so does a
+          // CRLF (the `\r` is not a column of the line: a page of it alone would be empty).
           if ((await ensure(1)) && text.charCodeAt(at) === 0x0a) {
             at++;
             line++;
             column = 0;
             return { text: `${out}\n`, complete: true };
+          }
+          if (
+            (await ensure(2)) &&
+            text.charCodeAt(at) === 0x0d &&
+            text.charCodeAt(at + 1) === 0x0a
+          ) {
+            at += 2;
+            line++;
+            column = 0;
+            return { text: `${out}\r\n`, complete: true };
           }
           return { text: out, complete: !(await ensure(1)) };
         }
