@@ -126,6 +126,36 @@ describe('issue 13: every artifact pointer can be followed', () => {
     expect(calls).toBeLessThanOrEqual(300);
   });
 
+  it('1c. a search resumed inside a line sees the character before it: paging finds what one search finds', async () => {
+    const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
+    const lines = Array.from({ length: 400 }, (_, i) =>
+      i % 3 === 0 ? `running job ${i}, then loading` : `xfoo ${i} foo x`,
+    );
+    const { artifact } = await session.settleToolResult({
+      toolName: 'terminal',
+      toolCallId: 'c1',
+      output: `${lines.join('\n')}\n`,
+    });
+    const library = createArtifactLibrary({ root });
+    for (const pattern of ['\\Bing', '\\bfoo', '^x', 'ing\\b']) {
+      const all = await library.search(artifact!.id, pattern, { regex: true, maxMatches: 500 });
+      const paged: Array<[number, number]> = [];
+      let from: { line: number; column: number } | null = { line: 1, column: 1 };
+      while (from) {
+        const page = await library.search(artifact!.id, pattern, {
+          regex: true,
+          maxMatches: 1,
+          fromLine: from.line,
+          fromColumn: from.column,
+        });
+        for (const match of page.matches) paged.push([match.line, match.column]);
+        from = page.next;
+      }
+      expect(paged).toEqual(all.matches.map((match) => [match.line, match.column]));
+      expect(paged.length).toBeGreaterThan(100);
+    }
+  });
+
   it('2. a reused operation id never overwrites: each artifact id reads its own bytes', async () => {
     const session = await openSessionTranscript({ path: join(root, 's.jsonl') });
     const a = await session.settleToolResult({

@@ -187,6 +187,9 @@ function snippet(
   return { text: `${head}${text.slice(from, to)}${tail}`, end: to };
 }
 
+/** Code units before a resumed search's column it reads for context (a surrogate pair). */
+const CONTEXT_UNITS = 2;
+
 /**
  * Searches lines from `from` on. A line up to 2 Mi code units is tested whole; a longer one in
  * windows of that size overlapping by the pattern's length (a literal) or 64 Ki units (a regex).
@@ -213,9 +216,23 @@ export async function searchText(
     matcher.literalLength !== undefined
       ? Math.max(0, matcher.literalLength - 1)
       : REGEX_OVERLAP_UNITS;
-  const cursor = await openTextCursor(handle, index, from.line, from.column - 1, options.signal);
-  let lastYield = options.now();
+  // A search resumed inside a line sees the code point before it too, as `\b`, `\B` and `^`
+  // need (`\Bing` resumed at the `i` of `running`), and reports nothing that starts before; in
+  // a line short enough to be shown whole, it reads from the line's start, so it is.
+  const resume = from.column - 1;
+  const cursor = await openTextCursor(
+    handle,
+    index,
+    from.line,
+    resume <= SHOWN_CHARS ? 0 : resume - CONTEXT_UNITS,
+    options.signal,
+  );
   let carry = '';
+  if (cursor.line === from.line && cursor.column < resume) {
+    const context = await cursor.readLine(resume - cursor.column);
+    if (!context.complete) carry = context.text;
+  }
+  let lastYield = options.now();
   let minColumn = cursor.column;
   // The first segment is searched whatever the clock says (opening and indexing a large file
   // may take the whole budget): each call moves on, so following `next` always ends.
