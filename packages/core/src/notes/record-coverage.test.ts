@@ -104,6 +104,28 @@ describe('record coverage segment', () => {
     ).toEqual({ path: '', total: 300, named: 17, whole: 0, droppedMore: 3, omittedMore: 3 });
   });
 
+  it('never tells a value other than it is: one holding separators is left untold', () => {
+    const records: RecordCoverage = {
+      path: 'packages.*',
+      total: 900,
+      named: 40,
+      whole: 0,
+      constant: [
+        { field: 'engines.node', value: '>=8' },
+        { field: 'license', value: 'MIT' },
+      ],
+      omitted: [
+        { count: 600, field: 'selector', value: 'app=web,tier!=db' },
+        { count: 260, field: 'phase', value: 'Running' },
+      ],
+    };
+    const segment = formatRecordCoverage(records);
+    expect(segment).toContain('dropped from every record: engines.node, license=MIT;');
+    expect(segment).toContain('omitted 260 with phase=Running, +600 more');
+    expect(segment).not.toContain('> 8');
+    expect(segment).not.toContain('app web');
+  });
+
   it('keeps data from breaking the line or the syntax', () => {
     fc.assert(
       fc.property(
@@ -133,12 +155,25 @@ describe('record coverage segment', () => {
           expect(disclosureNoteKind(note)).toBe('trimmed');
           const parsed = parseRecordCoverage(note)!;
           expect(parsed.named).toBe(count);
-          expect(parsed.droppedFields).toHaveLength(2);
-          expect(parsed.omitted).toHaveLength(1);
-          expect(parsed.omitted![0]!.count).toBe(count);
-          expect(parsed.constant).toHaveLength(1);
           expect(parsed.droppedMore ?? 0).toBe(count);
-          expect(parsed.omittedMore).toBe(count + 1);
+          // A value is told as it is (or cut short with a visible …), or not at all.
+          const asIs = (told: string) =>
+            told === value || (told.endsWith('…') && value.startsWith(told.slice(0, -1)));
+          if (parsed.constant) {
+            expect(parsed.constant).toHaveLength(1);
+            expect(asIs(parsed.constant[0]!.value)).toBe(true);
+            expect(parsed.droppedFields).toHaveLength(2);
+          } else {
+            expect(parsed.droppedFields).toHaveLength(3);
+          }
+          if (parsed.omitted) {
+            expect(parsed.omitted).toHaveLength(1);
+            expect(parsed.omitted[0]!.count).toBe(count);
+            expect(asIs(parsed.omitted[0]!.value)).toBe(true);
+            expect(parsed.omittedMore).toBe(count + 1);
+          } else {
+            expect(parsed.omittedMore).toBe(2 * count + 1);
+          }
         },
       ),
       { numRuns: 500 },

@@ -54,6 +54,15 @@ function piece(text: string): string {
 }
 
 /**
+ * Whether `piece(value)` says the value as it is: unchanged, or cut short with a visible `…`.
+ * A value the cleaning would alter (`>=8` made `> 8`, `app=web,tier!=db`) is not told at all.
+ */
+function toldAsIs(value: string): boolean {
+  const told = piece(value);
+  return told === value || (told.endsWith('…') && value.startsWith(told.slice(0, -1)));
+}
+
+/**
  * The note segment for `records`, with a leading `; `:
  * `; records 7/7 named, 2 whole at items[]; dropped from every record: status.phase=Running,
  * metadata.managedFields, spec.tolerations, +2 more; omitted 61 with type=Normal, +3 more`.
@@ -62,8 +71,9 @@ function piece(text: string): string {
  * `+N more` when the list was shortened (N more fields);
  * in the omitted list `+N more` counts the records of the kinds not listed. A part is left out
  * when it has nothing to say, the path (` at …`) only when the note has no room for it. Counts
- * are plain integers; paths and values are cleaned of the separators (and of a leading `+`), so
- * the segment splits on `; ` and its lists on `, `.
+ * are plain integers; paths are cleaned of the separators (and of a leading `+`), so the segment
+ * splits on `; ` and its lists on `, `; a value the cleaning would alter is not told (its field
+ * by name only, its omitted records counted in `+N more`), and a long one is cut with `…`.
  */
 export function formatRecordCoverage(records: RecordCoverage | undefined): string {
   if (!records) return '';
@@ -74,17 +84,25 @@ export function formatRecordCoverage(records: RecordCoverage | undefined): strin
   const told = new Set(constant.map((entry) => entry.field));
   const dropped = [
     // Past what was analysed, one value for every record is not known: the field by name only.
+    // A value the note cannot say as it is (it holds the segment's separators), likewise.
     ...constant.map((entry) =>
-      records.atLeast ? piece(entry.field) : `${piece(entry.field)}=${piece(entry.value)}`,
+      records.atLeast || !toldAsIs(entry.value)
+        ? piece(entry.field)
+        : `${piece(entry.field)}=${piece(entry.value)}`,
     ),
     ...(records.droppedFields ?? []).filter((field) => !told.has(field)).map(piece),
   ];
   if (records.droppedMore) dropped.push(`+${records.droppedMore} more`);
   if (dropped.length > 0) segment += `; dropped from every record: ${dropped.join(', ')}`;
-  const omitted = (records.omitted ?? []).map(
-    (entry) => `${entry.count} with ${piece(entry.field)}=${piece(entry.value)}`,
-  );
-  if (records.omittedMore) omitted.push(`+${records.omittedMore} more`);
+  // Records of a kind whose value the note cannot say as it is are counted with the rest.
+  let omittedMore = records.omittedMore ?? 0;
+  const omitted: string[] = [];
+  for (const entry of records.omitted ?? []) {
+    if (toldAsIs(entry.value)) {
+      omitted.push(`${entry.count} with ${piece(entry.field)}=${piece(entry.value)}`);
+    } else omittedMore += entry.count;
+  }
+  if (omittedMore) omitted.push(`+${omittedMore} more`);
   if (omitted.length > 0) segment += `; omitted ${omitted.join(', ')}`;
   return segment;
 }
