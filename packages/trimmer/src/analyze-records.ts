@@ -892,9 +892,42 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     }
     return count;
   };
+  // A nested list's items are told apart within their own list (a pod's containers by `name`,
+  // its conditions by `type`), not across every list of the document: whether no two items of
+  // one list share the field's value. Items of one list come together in document order.
+  const { parent, valueHash } = inventory;
+  const { recordAbove } = gathered;
+  const inEachList = new Map<number, boolean>();
+  const uniqueInEachList = (s: number): boolean => {
+    let unique = inEachList.get(s);
+    if (unique !== undefined) return unique;
+    unique = true;
+    let list = -1;
+    // Values are told apart by their hash where it reads all of them, else by their text.
+    const seen = new Set<number | string>();
+    for (let u = signatures.first[s]!; u >= 0 && unique; u = signatures.nextSame[u]!) {
+      const record = recordAbove[u]!;
+      const owner = record >= 0 ? parent[record]! : -1;
+      if (owner !== list) {
+        list = owner;
+        seen.clear();
+      }
+      const value =
+        end[u]! - start[u]! <= HASHED_VALUE ? valueHash[u]! : text.slice(start[u]!, end[u]!);
+      if (seen.has(value)) unique = false;
+      seen.add(value);
+    }
+    inEachList.set(s, unique);
+    return unique;
+  };
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const records = group.records.length;
+    // Whether some list holds more than one item (else being unique within each says nothing).
+    let sharedLists = false;
+    for (let i = 1; i < records && !sharedLists; i++) {
+      sharedLists = parent[group.records[i]!] === parent[group.records[i - 1]!];
+    }
     let bestIdentity = -1;
     let bestIdentityScore = Number.NEGATIVE_INFINITY;
     const stateCandidates: Array<{ s: number; score: number }> = [];
@@ -917,9 +950,13 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         present >= 0.8 &&
         values[s]! <= 1.05 * presence[s]! &&
         avgBytes <= 100 &&
-        (distinct[s]! >= 0.98 * values[s]! ||
+        (((distinct[s]! >= 0.98 * values[s]! ||
           (identityWeight[s]! > 0 && distinct[s]! >= NEAR_UNIQUE * values[s]!)) &&
-        identityCount(s) >= NEAR_UNIQUE * values[s]!
+          identityCount(s) >= NEAR_UNIQUE * values[s]!) ||
+          (!group.primary &&
+            avgBytes <= 48 &&
+            (sharedLists || identityWeight[s]! > 0) &&
+            uniqueInEachList(s)))
       ) {
         // A field of the record itself named like an identifier says best what the record is;
         // one level down names it too (`metadata.name`), or names something it refers to
@@ -928,7 +965,8 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
         if (fieldDepth[s] === 1 && identityWeight[s]! > 0) score += 1.5;
         // A name a few records share (two poems titled alike) still tells the records apart
         // better than none, but gives way to one that is unique.
-        const unique = identityCount(s) >= 0.98 * values[s]!;
+        const unique =
+          identityCount(s) >= 0.98 * values[s]! || (!group.primary && uniqueInEachList(s));
         if (!unique) score -= NEAR_UNIQUE_PENALTY;
         if (
           kind[sample] === NODE_STRING &&

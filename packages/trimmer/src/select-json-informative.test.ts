@@ -455,6 +455,45 @@ describe('information-first selection: properties', () => {
     );
   });
 
+  it("names a nested list's items within their list: a pod's containers by name, its conditions by type", () => {
+    const containers = ['app', 'log-sidecar', 'envoy'];
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      metadata: { name: `checkout-${(1000 + i * 7).toString(36)}`, namespace: 'shop' },
+      spec: {
+        containers: containers.map((name) => ({ name, image: `registry.local/${name}:1.4` })),
+      },
+      status: {
+        phase: 'Running',
+        conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
+          type,
+          status: i === 63 && type.includes('Ready') ? 'False' : 'True',
+        })),
+        containerStatuses: containers.map((name, c) => ({
+          name,
+          ready: !(i === 63 && c === 1),
+          restartCount: i === 63 && c === 1 ? 9 : 0,
+        })),
+      },
+    }));
+    const json = JSON.stringify({ kind: 'PodList', items });
+    for (const budget of [2048, 4096]) {
+      const view = trimmer.trim(json, budget, { userQuery: 'Which pods are not running?' });
+      expectHonestView(view, json, budget);
+      const pod = (JSON.parse(viewBody(view)).items as unknown[]).find(
+        (item) => pick(item, 'metadata', 'name') === items[63]!.metadata.name,
+      );
+      const statuses = pick(pod, 'status', 'containerStatuses') as Array<Record<string, unknown>>;
+      expect(statuses).toContainEqual(
+        expect.objectContaining({ name: 'log-sidecar', ready: false }),
+      );
+      for (const status of statuses) expect(containers).toContain(status.name);
+      const conditions = (pick(pod, 'status', 'conditions') ?? []) as Array<
+        Record<string, unknown>
+      >;
+      for (const condition of conditions) expect(typeof condition.type).toBe('string');
+    }
+  });
+
   it('names no fewer records at a larger budget (real fixtures)', () => {
     if (!fixturesAvailable()) return;
     for (const path of [
