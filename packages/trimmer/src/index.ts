@@ -1,4 +1,5 @@
 export { createStructuralTrimmer } from './create-structural-trimmer.js';
+export { parseCutLineMarker } from './cut-line-marker.js';
 export { parseOmittedLinesMarker } from './omitted-lines-marker.js';
 export {
   type JsonSelectionMode,

@@ -410,6 +410,66 @@ describe('NDJSON logs: records are judged by their level field', () => {
   });
 });
 
+describe('a line too long to keep is shown in a window, not left out with the room unused', () => {
+  it('shows the part of a 60 KB log line around its error, with the line and columns', () => {
+    const lines = routineLog(300);
+    const long = `2024-05-01T12:31:07Z INFO payload ${'a'.repeat(30_000)} ERROR: disk full ${'b'.repeat(30_000)}`;
+    lines.splice(150, 0, long);
+    const text = lines.join('\n');
+    const budget = 8192;
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const body = viewBody(view);
+    expect(body).toContain('ERROR: disk full');
+    expect(body).toMatch(/^\[line 151 cut: columns \d+-\d+ of 60052\]$/m);
+    // Each kept line and the window where the markers say; the window counts as dropped.
+    expectMarkedLines(view, text);
+    expect(view.metadata.fieldsDropped).toBeGreaterThan(0);
+    expect(view.metadata.outputBytes).toBeGreaterThan(0.9 * budget);
+  });
+
+  it('keeps the 3 KB error line a question names whenever it fits, not only without the question', () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `2024-05-01 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.123 INFO  [worker-${i % 8}] c.a.orders.Handler - processed order ord-${100000 + i} in ${20 + ((i * 7) % 90)}ms`,
+    );
+    const payload = JSON.stringify({
+      items: Array.from({ length: 60 }, (_, k) => ({
+        sku: `SKU-${1000 + k}`,
+        qty: (k % 5) + 1,
+        note: 'gift wrap please',
+      })),
+    });
+    const error = `2024-05-01 10:35:00.001 ERROR [worker-3] c.a.orders.Handler - order ord-102100 rejected: PaymentDeclinedException: card_declined (insufficient_funds) payload=${payload}`;
+    lines.splice(
+      2100,
+      0,
+      error,
+      '\tat c.a.orders.Handler.charge(Handler.java:212)',
+      '\tat c.a.orders.Handler.process(Handler.java:88)',
+    );
+    const text = `${lines.join('\n')}\n`;
+    for (const budget of [4200, 4600, 5000]) {
+      for (const context of [undefined, { userQuery: 'Why was order ord-102100 rejected?' }]) {
+        const view = trimmer.trim(text, budget, context);
+        expectHonestView(view, text, budget);
+        expect(expectMarkedLines(view, text)).toContain(error);
+      }
+    }
+  });
+
+  it('fills the budget from a text of a few huge lines (a minified bundle), where it kept a header only', () => {
+    const text = `/*! lib v1.0 (c) someone */\n${'var a=function(t){return t+1};'.repeat(3000)}\n//# sourceMappingURL=lib.min.js.map\n`;
+    for (const budget of [1024, 8192]) {
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      expect(viewBody(view)).toContain('var a=function(t){return t+1};');
+      expect(view.metadata.outputBytes).toBeGreaterThan(0.9 * budget);
+    }
+  });
+});
+
 describe('the level breakdown lists only levels that have lines', () => {
   it('leaves out a raw level value whose only line a stronger level claimed', () => {
     const filler = Array.from(

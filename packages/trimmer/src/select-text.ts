@@ -1,4 +1,5 @@
 import { formatLevelBreakdown, type LevelBreakdown, utf8ByteLength } from '@compaction/core';
+import { cutLineMarker } from './cut-line-marker.js';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
 import { omittedLinesMarker } from './omitted-lines-marker.js';
@@ -37,6 +38,14 @@ const QUERY_WEIGHT = 3;
  * matches by the hundred do not push out every error.
  */
 const UNASKED_SHARE = 0.25;
+/**
+ * Room left after the whole lines, at least this many bytes and this share of the budget, goes
+ * to a window of the best line too long to keep.
+ */
+const MIN_CUT_ROOM = 256;
+const CUT_ROOM_SHARE = 0.1;
+/** Of the budget, the most a window of the best unit takes before the other units. */
+const CUT_SHARE = 0.25;
 /** Lines of one shape the head and the tail show before they step over the rest. */
 const EDGE_COPIES = 2;
 /** A diff hunk larger than this share of the budget is split into lines. */
@@ -123,6 +132,59 @@ function lineNumbers(
     total++;
   }
   return { of, total, digits: String(total).length };
+}
+
+/**
+ * At most `room` UTF-8 bytes of `text[from, end)` as a window that starts a little before
+ * `anchor` (a quarter of the window), never splitting a surrogate pair.
+ */
+function textWindow(
+  text: string,
+  from: number,
+  end: number,
+  anchor: number,
+  room: number,
+  ascii: boolean,
+): { from: number; to: number; bytes: number } {
+  const bytesOf = (a: number, b: number) => (ascii ? b - a : utf8ByteLength(text.slice(a, b)));
+  let start = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
+  if (start > from && isLowSurrogate(text.charCodeAt(start))) start--;
+  // Grow by code points while the bytes fit (ASCII: one step).
+  let to = start;
+  let bytes = 0;
+  if (ascii) {
+    to = Math.min(end, start + room);
+    bytes = to - start;
+  } else {
+    while (to < end) {
+      const code = text.codePointAt(to)!;
+      const step = code > 0xffff ? 2 : 1;
+      const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code > 0xffff ? 4 : 3;
+      if (bytes + size > room) break;
+      bytes += size;
+      to += step;
+    }
+  }
+  if (to > start && isHighSurrogate(text.charCodeAt(to - 1))) {
+    to--;
+    bytes = bytesOf(start, to);
+  }
+  return { from: start, to, bytes };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Newlines in `text[from, to)`. */
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let n = text.indexOf('\n', from); n >= 0 && n < to; n = text.indexOf('\n', n + 1)) count++;
+  return count;
 }
 
 /** Whether file header `h` has any unit below it (a file that is only renamed has none). */
@@ -345,11 +407,75 @@ export function selectText(input: {
   };
   fillTail(Math.floor(budget * TAIL_SHARE));
   fillHead(used + Math.floor(budget * HEAD_SHARE));
+  // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
+  // holding the one error) goes to a window of the best such unit, around its first match,
+  // within one line of it, after a marker naming that line and the columns shown.
+  let cut: { unit: number; from: number; to: number; marker: string } | undefined;
+  const cutWindow = (
+    best: number,
+    limit: number,
+  ): { unit: number; from: number; to: number; marker: string } | undefined => {
+    const unitFrom = starts[best]!;
+    const unitEnd = best + 1 < total ? starts[best + 1]! : text.length;
+    let anchor = unitFrom;
+    for (const position of hits.positions) {
+      if (position >= unitFrom && position < unitEnd) {
+        anchor = position;
+        break;
+      }
+    }
+    // The physical line around the anchor, its line ending left out.
+    const lineFrom = text.lastIndexOf('\n', anchor - 1) + 1;
+    let lineEnd = text.indexOf('\n', anchor);
+    if (lineEnd < 0) lineEnd = text.length;
+    if (lineEnd > lineFrom && text.charCodeAt(lineEnd - 1) === 0x0d) lineEnd--;
+    const from = Math.max(unitFrom, lineFrom);
+    const end = Math.min(unitEnd, lineEnd);
+    if (end <= from) return undefined;
+    const lineNumber = lines
+      ? lines.of[best]! + countNewlines(text, unitFrom, lineFrom)
+      : countNewlines(text, 0, lineFrom) + 1;
+    const length = lineEnd - lineFrom;
+    // The widest marker, a line ending before it (after a sentence) and after the window, and
+    // the gaps it makes or closes.
+    const overhead =
+      utf8ByteLength(cutLineMarker(lineNumber, length, length, length, eol)) +
+      2 * eol.length +
+      gapCost * gapChange(best);
+    const room = Math.min(limit, budget - used) - overhead;
+    if (room <= 0) return undefined;
+    const window = textWindow(text, from, end, Math.max(anchor, from), room, ascii);
+    if (window.to <= window.from) return undefined;
+    keep[best] = 2;
+    used += overhead + window.bytes;
+    return {
+      unit: best,
+      from: window.from,
+      to: window.to,
+      marker: cutLineMarker(
+        lineNumber,
+        window.from - lineFrom + 1,
+        window.to - lineFrom,
+        length,
+        eol,
+      ),
+    };
+  };
   const ranked = rankByScore(scores, check);
+  if ((unit === 'lines' || unit === 'sentences') && ranked.length > 0) {
+    // The unit that stands out or matches most, too long to keep whole in the room the head and
+    // tail leave, gets a window of up to a quarter of the budget before anything else.
+    const best = ranked[0]!;
+    if (sizes[best]! > budget - used && budget - used >= MIN_CUT_ROOM) {
+      cut = cutWindow(best, Math.floor(CUT_SHARE * budget));
+    }
+  }
   if (asked) {
     // What the question matches first, but only to the point where a share of the room is left
     // for what stands out without it; then that; then the rest by score.
     const limit = used + Math.floor((budget - used) * (1 - UNASKED_SHARE));
+    // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
+    if (ranked.length > 0) take(ranked[0]!, budget);
     for (const i of ranked) {
       if (limit - used < 1) break;
       take(i, limit);
@@ -382,20 +508,40 @@ export function selectText(input: {
     }
     dropBareHeaders(keep, parents);
   }
+  if (
+    !cut &&
+    (unit === 'lines' || unit === 'sentences') &&
+    budget - used >= Math.max(MIN_CUT_ROOM, CUT_ROOM_SHARE * budget)
+  ) {
+    let best = -1;
+    for (let i = 0; i < total; i++) {
+      if (keep[i] !== 0 || sizes[i]! <= budget - used) continue;
+      if (best < 0 || scores[i]! > scores[best]!) best = i;
+    }
+    if (best >= 0) cut = cutWindow(best, budget - used);
+  }
+  check(total);
   check(total);
 
   const parts: string[] = [];
   let kept = 0;
   let last = -1;
   for (let i = 0; i < total; i++) {
-    if (keep[i] !== 1) continue;
+    if (keep[i] === 0) continue;
     if (lines && i > last + 1)
       parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.of[i]! - 1, eol));
-    kept++;
+    // A unit shown only in a window is not kept: the note counts it dropped, its marker says
+    // which columns are shown.
+    if (keep[i] === 1) kept++;
     last = i;
-    parts.push(text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length));
+    if (cut?.unit === i) {
+      // The marker on a line of its own, after a sentence as after a line.
+      const before = parts[parts.length - 1];
+      if (before !== undefined && !before.endsWith('\n')) parts.push(eol);
+      parts.push(cut.marker, text.slice(cut.from, cut.to), eol);
+    } else parts.push(text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length));
   }
-  if (kept === 0) return undefined;
+  if (kept === 0 && !cut) return undefined;
   if (lines && last < total - 1) {
     // The last kept unit ends with its newline: the text goes on after it.
     parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.total, eol));

@@ -1,6 +1,7 @@
 import type { ProcessedResult } from '@compaction/core';
 import { stripDisclosureNotes, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { expect } from 'vitest';
+import { parseCutLineMarker } from '../cut-line-marker.js';
 import { parseOmittedLinesMarker } from '../omitted-lines-marker.js';
 
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
@@ -52,7 +53,24 @@ export function expectMarkedLines(view: ProcessedResult, input: string): string[
   if (input.endsWith('\n')) source.pop();
   const kept: string[] = [];
   let next = 1;
+  let window: { line: number; from: number; to: number; length: number } | undefined;
   for (const line of viewBody(view).split('\n')) {
+    if (window) {
+      // A window of a line too long to keep: those columns of it, as the marker says.
+      const whole = source[window.line - 1]!.replace(/\r$/, '');
+      expect(whole.length).toBe(window.length);
+      expect(line.replace(/\r$/, '')).toBe(whole.slice(window.from - 1, window.to));
+      kept.push(line);
+      next = window.line + 1;
+      window = undefined;
+      continue;
+    }
+    const cut = parseCutLineMarker(line);
+    if (cut) {
+      expect(cut.line).toBe(next);
+      window = cut;
+      continue;
+    }
     const marker = parseOmittedLinesMarker(line);
     if (marker) {
       expect(marker.first).toBe(next);
