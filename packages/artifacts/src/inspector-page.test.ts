@@ -40,6 +40,33 @@ const warnLog = Array.from({ length: 3000 }, (_, i) =>
     : `2026-04-24T10:00:00Z INFO worker ${i} ok`,
 ).join('\n');
 
+// About 300 chars a line, as in an OpenStack log: 66 lines fill the page's 20 000 chars, not 100.
+const novaLines = Array.from({ length: 2000 }, (_, i) =>
+  `2017-05-16 00:00:${String(i % 60).padStart(2, '0')}.${String(i).padStart(4, '0')} 25746 INFO nova.compute.manager [req-${i}] line ${i + 1}${i === 39 ? ' marker-40' : ''} `.padEnd(
+    300,
+    '.',
+  ),
+);
+// Line 41 is three pages wide: a match in it must open its window, not the lines above it.
+const longLines = [
+  ...Array.from({ length: 40 }, (_, i) => `short ${i + 1}`),
+  `${'a'.repeat(50)}NEEDLE-EARLY${'b'.repeat(34_938)}NEEDLE-DEEP${'c'.repeat(24_989)}`,
+  ...Array.from({ length: 20 }, (_, i) => `tail ${i + 42}`),
+].join('\n');
+// A few lines each longer than a page, as in canada.json.
+const hugeLines = Array.from(
+  { length: 8 },
+  (_, i) =>
+    `row ${i + 1}: `.padEnd(i === 7 ? 29_993 : 30_000, '-65.61,43.12 ') +
+    (i === 7 ? 'THE END' : ''),
+).join('\n');
+// Starts with "[" but is no JSON.
+const apacheLog = Array.from(
+  { length: 500 },
+  (_, i) =>
+    `[Sun Dec 04 04:${String(i % 60).padStart(2, '0')}:44 2005] [error] mod_jk child workerEnv in error state ${i % 9}`,
+).join('\n');
+
 async function shot(page: Page, name: string) {
   await mkdir(screenshotDir, { recursive: true });
   const path = `${screenshotDir}${name}.png`;
@@ -92,6 +119,17 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
         clock: () => (t += 60_000),
       })
     ).id;
+    const wide = await openSessionTranscript({
+      path: join(root, 'wide.jsonl'),
+      clock: () => (t += 60_000),
+    });
+    const settle = async (toolName: string, args: Record<string, unknown>, output: string) =>
+      (await wide.settleToolResult({ toolName, toolCallId: `c_${toolName}_${t}`, args, output }))
+        .artifact!.id;
+    more.nova = await settle('terminal', { command: 'cat nova.log' }, novaLines.join('\n'));
+    more.long = await settle('read_file', { path: 'long-lines.txt' }, longLines);
+    more.huge = await settle('read_file', { path: 'canada.txt' }, hugeLines);
+    more.apache = await settle('terminal', { command: 'cat error_log' }, apacheLog);
     server = await createArtifactServer({ dir: root, token: 'tok-123' }).listen();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -162,7 +200,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     await expect.poll(() => content.locator('.row.hit').getAttribute('data-line')).toBe('640');
     expect(await content.locator('.row.hit .tx').textContent()).toBe('line 640: step 639 ok ✓');
     expect(await page.evaluate('location.hash')).toMatch(
-      /^#session=demo-session&artifact=art_\w+&line=630$/,
+      /^#session=demo-session&artifact=art_\w+&line=640$/,
     );
     await shot(page, 'inspector-goto-line');
     expect(errors).toEqual([]);
@@ -269,6 +307,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     await expect
       .poll(() => page.getByTestId('range').textContent())
       .toMatch(/line 1, columns 1–\d+ of \d+ \(long line\)|lines 1–1 of 1/);
+    expect(await page.getByTestId('pretty').isVisible()).toBe(true);
     await page.getByTestId('pretty').check();
     await expect
       .poll(() => page.getByTestId('range').textContent())
@@ -348,6 +387,184 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     expect(await page.getByTestId('sessions').locator('li').count()).toBe(0);
     await page.getByTestId('token').fill('tok-123');
     await page.getByTestId('token-save').click();
-    await expect.poll(() => page.getByTestId('sessions').locator('li').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('sessions').locator('li').count()).toBe(3);
+  });
+
+  const range = (page: Page) => page.getByTestId('range').textContent();
+  async function openWide(page: Page, title: string) {
+    await page.getByTestId('sessions').getByText('wide').click();
+    await page
+      .getByTestId('artifacts')
+      .locator('li')
+      .filter({ hasText: title })
+      .locator('button')
+      .click();
+    await expect.poll(() => page.getByTestId('artifact-title').textContent()).toBe(title);
+  }
+  async function search(page: Page, pattern: string, count: string) {
+    await page.getByTestId('pattern').fill(pattern);
+    await page.getByTestId('search').click();
+    await expect.poll(() => page.getByTestId('match-count').textContent()).toBe(count);
+  }
+  // The mark with four code units either side.
+  const markedWith = (page: Page) =>
+    page.evaluate(`(() => {
+      const mark = document.querySelector('#content .row.hit mark');
+      return mark.previousSibling.textContent.slice(-4) + '[' + mark.textContent + ']' + mark.nextSibling.textContent.slice(0, 4);
+    })()`);
+  const markInView = (page: Page) =>
+    page.evaluate(`(() => {
+      const box = document.getElementById('content').getBoundingClientRect();
+      const mark = document.querySelector('#content .row.hit mark').getBoundingClientRect();
+      return mark.top >= box.top && mark.bottom <= box.bottom;
+    })()`);
+
+  it('opens a match in a long line at its window, and a match in a short line with the lines above', async () => {
+    const { page, errors } = await open();
+    await openWide(page, 'read_file long-lines.txt');
+    await expect.poll(() => range(page)).toBe('lines 1–40 of 61');
+    const content = page.getByTestId('content');
+    const mark = content.locator('.row.hit mark');
+
+    await search(page, 'needle', '2 matches');
+    await page
+      .getByTestId('match')
+      .filter({ hasText: /^41:35001: / })
+      .click();
+    await expect.poll(() => range(page)).toBe('line 41, columns 34801–54800 of 60000 (long line)');
+    expect(await markedWith(page)).toBe('bbbb[NEEDLE]-DEE');
+    expect(await content.locator('.row').first().locator('.ln').textContent()).toBe('41:34801');
+    expect(await markInView(page)).toBe(true);
+    await shot(page, 'inspector-long-line-match');
+
+    await search(page, 'short 30', '1 matches');
+    await page.getByTestId('match').click();
+    await expect.poll(() => mark.textContent()).toBe('short 30');
+    expect(await content.locator('.row.hit').getAttribute('data-line')).toBe('30');
+    expect(await content.locator('.row').first().getAttribute('data-line')).toBe('20');
+
+    // From a page of whole lines, a match early in the long line opens the line's first window.
+    await search(page, 'needle', '2 matches');
+    await page
+      .getByTestId('match')
+      .filter({ hasText: /^41:51: / })
+      .click();
+    await expect.poll(() => range(page)).toBe('line 41, columns 1–20000 of 60000 (long line)');
+    expect(await markedWith(page)).toBe('aaaa[NEEDLE]-EAR');
+    expect(await markInView(page)).toBe(true);
+    // Paging on through the line marks nothing where the match is not.
+    await page.getByTestId('next').click();
+    await expect.poll(() => range(page)).toBe('line 41, columns 20001–40000 of 60000 (long line)');
+    expect(await content.locator('mark').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the end on Tail and Last, and the line asked for on Go to line, when lines are long', async () => {
+    const { page, errors } = await open();
+    await openWide(page, 'terminal cat nova.log');
+    const content = page.getByTestId('content');
+    // 66 lines of 300 chars fill a page: those are the last that fit.
+    await page.getByTestId('tail').click();
+    await expect.poll(() => range(page)).toBe('lines 1935–2000 of 2000 (end)');
+    expect(await content.locator('.row').last().getAttribute('data-line')).toBe('2000');
+    await page.getByTestId('first').click();
+    await expect.poll(() => range(page)).toBe('lines 1–66 of 2000');
+    await page.getByTestId('last').click();
+    await expect.poll(() => range(page)).toBe('lines 1935–2000 of 2000 (end)');
+    expect(await page.getByTestId('next').isDisabled()).toBe(true);
+    await shot(page, 'inspector-tail-long-lines');
+
+    await openWide(page, 'read_file canada.txt');
+    await expect.poll(() => range(page)).toBe('line 1, columns 1–20000 of 30000 (long line)');
+    await page.getByTestId('tail').click();
+    await expect
+      .poll(() => range(page))
+      .toMatch(/^line 8, columns \d+–30000 of 30000 \(long line\)$/);
+    expect(await content.textContent()).toMatch(/THE END$/);
+    expect(await page.getByTestId('next').isDisabled()).toBe(true);
+    await page.getByTestId('first').click();
+    await expect.poll(() => range(page)).toBe('line 1, columns 1–20000 of 30000 (long line)');
+    await page.getByTestId('last').click();
+    await expect
+      .poll(() => range(page))
+      .toMatch(/^line 8, columns \d+–30000 of 30000 \(long line\)$/);
+    await shot(page, 'inspector-tail-huge-line');
+    for (const line of ['8', '3']) {
+      await page.getByTestId('goto-line').fill(line);
+      await page.getByTestId('goto').click();
+      await expect
+        .poll(() => range(page))
+        .toBe(`line ${line}, columns 1–20000 of 30000 (long line)`);
+      expect(await content.locator('.row.hit').getAttribute('data-line')).toBe(line);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the target line in the URL across reloads, and follows links in the same tab', async () => {
+    const link = (id: string, rest = '') => `#session=wide&artifact=${id}${rest}`;
+    const { page, errors } = await open(
+      `#token=tok-123&session=wide&artifact=${more.nova}&line=500`,
+    );
+    const hit = page.getByTestId('content').locator('.row.hit');
+    await expect.poll(() => hit.getAttribute('data-line')).toBe('500');
+    expect(await page.evaluate('location.hash')).toBe(link(more.nova!, '&line=500'));
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await expect.poll(() => hit.getAttribute('data-line')).toBe('500');
+      expect(await page.evaluate('location.hash')).toBe(link(more.nova!, '&line=500'));
+    }
+    await page.getByTestId('goto-line').fill('1234');
+    await page.getByTestId('goto').click();
+    await expect.poll(() => hit.getAttribute('data-line')).toBe('1234');
+    expect(await page.evaluate('location.hash')).toBe(link(more.nova!, '&line=1234'));
+
+    await search(page, 'marker-40', '1 matches');
+    await page.getByTestId('match').click();
+    await expect.poll(() => hit.getAttribute('data-line')).toBe('40');
+    const column = novaLines[39]!.indexOf('marker-40') + 1;
+    expect(await page.evaluate('location.hash')).toBe(
+      link(more.nova!, `&line=40&column=${column}`),
+    );
+
+    // A link pasted into the same tab, then the link of another artifact.
+    await page.evaluate(`location.hash = ${JSON.stringify(link(more.nova!, '&line=1500'))}`);
+    await expect.poll(() => hit.getAttribute('data-line')).toBe('1500');
+    await page
+      .getByTestId('artifacts')
+      .locator('li')
+      .filter({ hasText: 'read_file canada.txt' })
+      .getByTestId('artifact-link')
+      .click();
+    await expect
+      .poll(() => page.getByTestId('artifact-title').textContent())
+      .toBe('read_file canada.txt');
+    expect(
+      await page
+        .getByTestId('artifacts')
+        .locator('li')
+        .filter({ hasText: 'read_file canada.txt' })
+        .locator('button')
+        .getAttribute('aria-current'),
+    ).toBe('true');
+    await expect.poll(() => range(page)).toBe('line 1, columns 1–20000 of 30000 (long line)');
+    await page.evaluate(`location.hash = ${JSON.stringify(link(more.huge!, '&line=8'))}`);
+    await expect.poll(() => hit.getAttribute('data-line')).toBe('8');
+    expect(errors).toEqual([]);
+  });
+
+  it('offers pretty JSON only for JSON, not for a log that starts with "["', async () => {
+    const { page, errors } = await open();
+    await openWide(page, 'terminal cat error_log');
+    await expect.poll(() => range(page)).toBe('lines 1–100 of 500');
+    expect(await page.getByTestId('pretty').isVisible()).toBe(false);
+    await page.getByTestId('sessions').getByText('inspect').click();
+    await page
+      .getByTestId('artifacts')
+      .locator('li')
+      .filter({ hasText: 'fetch_api' })
+      .locator('button')
+      .click();
+    await expect.poll(() => page.getByTestId('pretty').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
   });
 });

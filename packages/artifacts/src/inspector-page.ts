@@ -1,8 +1,9 @@
 /**
  * The inspector: one self-contained page (no external assets) over the JSON API of the same
  * server. It lists sessions and their artifacts (filter by tool, kind and age; sort by time,
- * size or tool; a link per artifact), shows an artifact with line numbers page by page (first,
- * previous, next, last, the tail, go to a line, windows of a long line), searches inside it
+ * size or tool; a link per artifact, followed on load and on every hash change, naming the line
+ * and column shown), shows an artifact with line numbers page by page (first, previous, next,
+ * last, the tail, go to a line, windows of a long line), searches inside it
  * (literal or RE2 regex, matches paged past 50, each match highlighted and scrolled into view),
  * pretty-prints JSON without re-parsing its numbers, colours diffs and logs, and downloads the
  * raw bytes. Artifact text is untrusted and only ever set through `textContent`. A bearer token,
@@ -119,18 +120,25 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
 <script>
 (() => {
   const PAGE = 100;
-  const WINDOW = 4000;
+  const MAX_CHARS = 20000;
+  const CONTEXT = 10;
+  const LEAD = 200;
   const PRETTY_MAX = 8 * 1048576;
   const $ = (id) => document.getElementById(id);
-  const state = { artifacts: [], artifact: null, page: null, session: null, tab: 'artifacts', search: null, pretty: null, hit: null };
+  const state = { sessions: [], artifacts: [], artifact: null, page: null, session: null, tab: 'artifacts', search: null, pretty: null, hit: null, target: null, artifactSession: null };
   let token = sessionStorage.getItem('compaction-token') || '';
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.get('token')) {
+  let navigation = 0;
+  /** Moves a #token=… out of the fragment into sessionStorage; true when there was one. */
+  function takeToken() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    if (!hash.get('token')) return false;
     token = hash.get('token');
     sessionStorage.setItem('compaction-token', token);
     hash.delete('token');
     history.replaceState(null, '', location.pathname + (hash.toString() ? '#' + hash.toString() : ''));
+    return true;
   }
+  takeToken();
   const status = (text, error) => { $('status').textContent = text; $('status').className = error ? 'error' : 'meta'; };
   const headers = () => (token ? { authorization: 'Bearer ' + token } : {});
   async function api(path) {
@@ -143,14 +151,16 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   const size = (n) => n >= 1048576 ? (n / 1048576).toFixed(1) + ' MB' : n >= 1024 ? (n / 1024).toFixed(1) + ' KB' : n + ' B';
   const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
   const el = (tag, className, text) => { const node = document.createElement(tag); if (className) node.className = className; if (text !== undefined) node.textContent = text; return node; };
-  const linkFor = (session, id, line) => '#session=' + enc(session) + '&artifact=' + enc(id) + (line ? '&line=' + line : '');
+  const linkFor = (session, id, line, column) => '#session=' + enc(session) + '&artifact=' + enc(id) + (line > 1 || column > 1 ? '&line=' + line : '') + (column > 1 ? '&column=' + column : '');
+  const markCurrent = (list, id) => { for (const b of list.querySelectorAll('button.pick')) if (b.dataset.id === id) b.setAttribute('aria-current', 'true'); else b.removeAttribute('aria-current'); };
 
-  function pickable(list, label, parts, onClick, href) {
+  function pickable(list, label, parts, onClick, href, id) {
     const li = el('li');
     const button = el('button', 'pick');
+    button.dataset.id = id;
     button.append(el('div', '', label));
     for (const part of parts) if (part) button.append(part);
-    button.addEventListener('click', () => { for (const b of list.querySelectorAll('button.pick')) b.removeAttribute('aria-current'); button.setAttribute('aria-current', 'true'); onClick(); });
+    button.addEventListener('click', () => { markCurrent(list, id); onClick(); });
     li.append(button);
     if (href) { const a = el('a', 'link', 'link'); a.href = href; a.dataset.testid = 'artifact-link'; a.title = 'Link to this artifact'; li.append(a); }
     list.append(li);
@@ -160,8 +170,9 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   async function loadSessions() {
     try {
       const { sessions } = await api('/api/sessions');
+      state.sessions = sessions;
       $('sessions').replaceChildren();
-      for (const id of sessions) pickable($('sessions'), id, [], () => loadArtifacts(id));
+      for (const id of sessions) pickable($('sessions'), id, [], () => loadArtifacts(id), undefined, id);
       status(sessions.length ? 'Pick a session.' : 'No sessions with artifacts here.');
       return sessions;
     } catch (e) { status('Could not list sessions: ' + e.message, true); return []; }
@@ -186,9 +197,9 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
       const meta = el('div', 'meta');
       const badge = el('span', 'kind ' + a.kind, a.kind); badge.dataset.testid = 'kind';
       meta.append(badge, document.createTextNode(' · ' + (a.toolName || 'no tool') + ' · ' + size(a.bytes) + ' · ' + when(a.createdAt)));
-      const button = pickable($('artifacts'), a.title, [meta, el('div', 'preview', a.preview.slice(0, 200))], () => openArtifact(a), linkFor(state.session, a.id));
-      button.dataset.id = a.id;
+      pickable($('artifacts'), a.title, [meta, el('div', 'preview', a.preview.slice(0, 200))], () => openArtifact(a), linkFor(state.session, a.id), a.id);
     }
+    if (state.artifact) markCurrent($('artifacts'), state.artifact.id);
     return shown.length;
   }
 
@@ -205,7 +216,41 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     } catch (e) { status('Could not list artifacts: ' + e.message, true); }
   }
 
-  const isJson = (a) => /^\s*[\[{]/.test(a.preview);
+  const JSON_TOKEN = /\s+|[{}[\]:,]|"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrtu])*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+  const JSON_PARTIAL = /(?:"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrtu]?)*|-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)$/y;
+
+  /** Whether the text is a JSON object or array, or the start of one cut anywhere (a preview). */
+  function isJsonStart(text) {
+    const stack = [];
+    let want = 'open';
+    const valueDone = () => { want = stack.length ? 'comma' : 'done'; };
+    for (let i = 0; i < text.length; ) {
+      const value = want === 'value' || want === 'value]';
+      const key = want === 'key' || want === 'key}';
+      JSON_PARTIAL.lastIndex = i;
+      if ((value || key) && JSON_PARTIAL.test(text) && (value || text[i] === '"')) return true;
+      JSON_TOKEN.lastIndex = i;
+      const match = JSON_TOKEN.exec(text);
+      if (!match) return false;
+      const t = match[0];
+      i += t.length;
+      if (/^\s/.test(t)) continue;
+      const top = stack[stack.length - 1];
+      if (t === '{' || t === '[') {
+        if (!(value || want === 'open')) return false;
+        stack.push(t); want = t === '{' ? 'key}' : 'value]';
+      } else if (t === '}' || t === ']') {
+        const empty = want === (t === '}' ? 'key}' : 'value]');
+        if (!empty && !(want === 'comma' && top === (t === '}' ? '{' : '['))) return false;
+        stack.pop(); valueDone();
+      } else if (t === ':') { if (want !== 'colon') return false; want = 'value'; }
+      else if (t === ',') { if (want !== 'comma') return false; want = top === '{' ? 'key' : 'value'; }
+      else if (key && t[0] === '"') want = 'colon';
+      else if (value) valueDone();
+      else return false;
+    }
+    return want !== 'open';
+  }
 
   /** Re-indents JSON token by token: strings and numbers are copied verbatim, never parsed. */
   function prettyJson(text) {
@@ -236,53 +281,142 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     return '';
   }
 
-  function renderLines(lines, firstLine, firstColumn) {
+  function renderLines(lines, firstLine, firstColumn, atEnd) {
     const box = $('content');
     box.replaceChildren();
+    box.scrollTop = 0;
+    const hit = state.hit;
     let target = null;
     lines.forEach((text, i) => {
       const number = firstLine + i;
+      const from = i === 0 ? firstColumn : 1;
       const row = el('div', 'row ' + lineClass(text));
       row.dataset.line = String(number);
       row.append(el('span', 'ln', i === 0 && firstColumn > 1 ? number + ':' + firstColumn : String(number)));
-      const tx = el('span', 'tx');
-      const hit = state.hit;
-      if (hit && hit.line === number && hit.length === 0) {
-        tx.textContent = text;
+      const tx = el('span', 'tx', text);
+      // Offsets of the hit in this row, which may be one window of its line.
+      const start = hit && hit.line === number ? hit.column - from : -1;
+      const end = start + Math.max(1, hit ? hit.length : 0);
+      if (hit && hit.line === number && end > 0 && start < Math.max(1, text.length)) {
         row.classList.add('hit');
         target = row;
-      } else if (hit && hit.line === number) {
-        const start = Math.max(0, hit.column - (i === 0 ? firstColumn : 1));
-        const end = Math.min(text.length, start + Math.max(1, hit.length));
-        tx.append(document.createTextNode(text.slice(0, start)), el('mark', '', text.slice(start, end)), document.createTextNode(text.slice(end)));
-        row.classList.add('hit');
-        target = row;
-      } else tx.textContent = text;
+        if (hit.length > 0) {
+          const a = Math.max(0, start), b = Math.min(text.length, end);
+          tx.replaceChildren(document.createTextNode(text.slice(0, a)), el('mark', '', text.slice(a, b)), document.createTextNode(text.slice(b)));
+          target = tx.querySelector('mark');
+        }
+      }
       row.append(tx);
       box.append(row);
     });
     if (target) target.scrollIntoView({ block: 'center' });
+    else if (atEnd) box.scrollTop = box.scrollHeight;
   }
 
-  async function showPage(offset, column) {
+  function fetchPage(line, column) {
+    const query = '?offset=' + line + (column > 1 ? '&column=' + column : '') + '&limit=' + PAGE + '&max_chars=' + MAX_CHARS;
+    return api('/api/artifacts/' + enc(state.artifact.id) + query + '&session=' + enc(state.artifactSession));
+  }
+
+  /** Whether the page shows the given column of the given line. */
+  function shows(page, line, column) {
+    if (!page.count || line < page.line || line >= page.line + page.count) return false;
+    return !page.window || page.window.line !== line || (column >= page.window.from && column <= page.window.to);
+  }
+
+  /** Loads a page and shows it, unless another navigation started meanwhile. */
+  async function navigate(load, atEnd) {
     const a = state.artifact;
-    if (state.pretty) return showPretty(offset);
+    const ticket = ++navigation;
     try {
-      const query = '?offset=' + offset + (column > 1 ? '&column=' + column : '') + '&limit=' + PAGE + '&max_chars=' + WINDOW * 5;
-      const page = await api('/api/artifacts/' + enc(a.id) + query + '&session=' + enc(state.session));
-      state.page = page;
-      const lines = page.text.split('\n');
-      if (page.text.endsWith('\n')) lines.pop();
-      renderLines(lines, page.line, page.column);
-      $('range').textContent = page.window
-        ? 'line ' + page.window.line + ', columns ' + page.window.from + '–' + page.window.to + ' of ' + page.window.lineChars + ' (long line)'
-        : page.count ? 'lines ' + page.line + '–' + (page.line + page.count - 1) + ' of ' + page.totalLines + (page.next ? '' : ' (end)') : 'empty';
-      $('prev').disabled = page.line === 1 && page.column === 1;
-      $('first').disabled = $('prev').disabled;
-      $('next').disabled = page.next === null;
-      $('last').disabled = page.next === null;
-      history.replaceState(null, '', location.pathname + linkFor(state.session, a.id, page.line));
-    } catch (e) { status('Could not read ' + a.id + ': ' + e.message, true); }
+      const page = await load();
+      if (ticket === navigation && a === state.artifact) render(page, atEnd);
+    } catch (e) { if (ticket === navigation) status('Could not read ' + a.id + ': ' + e.message, true); }
+  }
+
+  function render(page, atEnd) {
+    state.page = page;
+    const lines = page.text.split('\n');
+    if (page.text.endsWith('\n')) lines.pop();
+    renderLines(lines, page.line, page.column, atEnd);
+    const last = page.line + page.count - 1;
+    const w = page.window;
+    $('range').textContent = w && page.count === 1
+      ? 'line ' + w.line + ', columns ' + w.from + '–' + w.to + ' of ' + w.lineChars + ' (long line)'
+      : page.count ? 'lines ' + page.line + (w ? ' (from column ' + w.from + ')' : '') + '–' + last + ' of ' + page.totalLines + (page.next ? '' : ' (end)') : 'empty';
+    $('prev').disabled = page.line === 1 && page.column === 1;
+    $('first').disabled = $('prev').disabled;
+    $('next').disabled = page.next === null;
+    $('last').disabled = page.next === null;
+    // The link names what was asked for (a line, a match), not where its page happens to start.
+    const at = state.target || page;
+    history.replaceState(null, '', location.pathname + linkFor(state.artifactSession, state.artifact.id, at.line, at.column));
+  }
+
+  function showPage(line, column) {
+    if (state.pretty) return showPretty(line);
+    state.target = null;
+    return navigate(() => fetchPage(line, column));
+  }
+
+  /**
+   * Shows a line (at a column) with the lines above it, or, when those leave it off the page
+   * (long lines fill the page first, or the match is past the line's first window), from the
+   * line itself: at column 1 when the match fits the first window, else just before the match.
+   */
+  function goTo(line, column, length) {
+    if (state.page && !state.pretty && line > state.page.totalLines) return status('Line ' + line + ' is past the last line (' + state.page.totalLines + ').', true);
+    state.hit = { line, column, length };
+    if (state.pretty) return showPretty(Math.max(1, line - CONTEXT));
+    state.target = { line, column };
+    const firstWindow = column + length <= MAX_CHARS;
+    return navigate(async () => {
+      if (firstWindow) {
+        const page = await fetchPage(Math.max(1, line - CONTEXT), 1);
+        if (shows(page, line, column)) return page;
+      }
+      return fetchPage(line, firstWindow ? 1 : Math.max(1, column - LEAD));
+    });
+  }
+
+  /**
+   * The end of the artifact: the most lines from the end that fit one page (found by halving,
+   * as a page stops where its characters run out), or the last window of a last line longer
+   * than a page.
+   */
+  async function fetchTail() {
+    const tail = await fetchPage(-PAGE, 1);
+    if (tail.next === null) return tail;
+    const total = tail.totalLines;
+    let fits = null, lo = 0, hi = Math.min(PAGE, total), lastLine = null;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const probe = await fetchPage(total - mid + 1, 1);
+      if (probe.next === null) { lo = mid; fits = probe; } else { hi = mid; if (mid === 1) lastLine = probe; }
+    }
+    if (fits) return fits;
+    lastLine = lastLine || await fetchPage(total, 1);
+    if (!lastLine.window) return lastLine;
+    // Four units short of a page, so the line's ending (a CRLF) and a surrogate pair the server
+    // steps back into still fit, and the window reaches the end.
+    return fetchPage(total, Math.max(1, lastLine.window.lineChars - MAX_CHARS + 4));
+  }
+
+  function showTail() {
+    if (state.pretty) return showPretty(-PAGE);
+    state.target = null;
+    return navigate(fetchTail, true);
+  }
+
+  function showLast() {
+    const total = state.page.totalLines;
+    const aligned = Math.max(1, Math.floor((total - 1) / PAGE) * PAGE + 1);
+    if (state.pretty) return showPretty(aligned);
+    state.target = null;
+    return navigate(async () => {
+      const page = await fetchPage(aligned, 1);
+      return page.next === null ? page : fetchTail();
+    }, true);
   }
 
   async function showPretty(offset) {
@@ -291,29 +425,36 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     const start = offset < 0 ? Math.max(1, total + offset + 1) : Math.min(Math.max(1, offset), Math.max(1, total));
     const shown = lines.slice(start - 1, start - 1 + PAGE);
     state.page = { line: start, column: 1, count: shown.length, totalLines: total, next: start - 1 + PAGE < total ? { line: start + PAGE, column: 1 } : null };
-    renderLines(shown, start, 1);
+    renderLines(shown, start, 1, offset < 0);
     $('range').textContent = 'pretty JSON lines ' + start + '–' + (start + shown.length - 1) + ' of ' + total;
     $('prev').disabled = start === 1; $('first').disabled = start === 1;
     $('next').disabled = state.page.next === null; $('last').disabled = state.page.next === null;
   }
 
   async function rawText(a) {
-    const response = await fetch('/api/artifacts/' + enc(a.id) + '/raw?session=' + enc(state.session), { headers: headers() });
+    const response = await fetch('/api/artifacts/' + enc(a.id) + '/raw?session=' + enc(state.artifactSession), { headers: headers() });
     if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
     return response;
   }
 
-  function openArtifact(a, line) {
-    state.artifact = a; state.pretty = null; state.hit = null; state.search = null;
+  function openArtifact(a, line, column) {
+    // The artifact keeps its session while another session's list is shown.
+    state.artifact = a; state.artifactSession = state.session; state.page = null;
+    state.pretty = null; state.hit = null; state.search = null;
+    markCurrent($('artifacts'), a.id);
     $('viewer').hidden = false;
     $('title').textContent = a.title;
     $('summary').textContent = a.summary + ' (' + a.id + ' · ' + a.path + ' · sha256 ' + a.digest.slice(0, 12) + '…' + (a.lines !== undefined ? ' · ' + a.lines + ' lines' : '') + ')';
-    $('pretty-label').hidden = !isJson(a) || a.bytes > PRETTY_MAX;
+    $('pretty-label').hidden = !isJsonStart(a.preview) || a.bytes > PRETTY_MAX;
     $('pretty').checked = false;
     $('matches').replaceChildren(); $('matchCount').textContent = ''; $('more').hidden = true;
     status('Opened ' + a.id + '.');
-    if (line) state.hit = { line, column: 1, length: 0 };
-    return showPage(line ? Math.max(1, line - 10) : 1, 1);
+    return showAt(line, column);
+  }
+
+  /** Shows the top of the artifact, or a line linked to (highlighted, with the lines above). */
+  function showAt(line, column) {
+    return line > 1 || column > 1 ? goTo(Math.max(1, line), Math.max(1, column), 0) : showPage(1, 1);
   }
 
   function cell(row, text, className) {
@@ -363,15 +504,15 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     $('tab-calls').setAttribute('aria-selected', String(tab === 'calls'));
     $('calls').hidden = tab !== 'calls';
     $('viewer').hidden = tab !== 'artifacts' || !state.artifact;
-    if (tab === 'calls') loadCalls();
-    else if (state.session) loadArtifacts(state.session);
+    if (tab === 'calls') return loadCalls();
+    if (state.session) return loadArtifacts(state.session);
   }
 
   async function runSearch(from) {
     const s = state.search;
     try {
       const query = '?pattern=' + enc(s.pattern) + '&regex=' + s.regex + '&case=' + s.caseSensitive + '&max=50' + (from ? '&from_line=' + from.line + '&from_column=' + from.column : '');
-      const result = await api('/api/artifacts/' + enc(state.artifact.id) + '/search' + query + '&session=' + enc(state.session));
+      const result = await api('/api/artifacts/' + enc(state.artifact.id) + '/search' + query + '&session=' + enc(state.artifactSession));
       if (!from) $('matches').replaceChildren();
       s.count += result.matches.length;
       s.next = result.more ? result.next : null;
@@ -381,11 +522,8 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
         const button = el('button', '', m.line + ':' + m.column + ': ' + m.text);
         button.dataset.testid = 'match';
         button.addEventListener('click', () => {
-          state.hit = { line: m.line, column: m.column, length: m.length };
           if (state.pretty) { $('pretty').checked = false; state.pretty = null; }
-          const page = state.page;
-          if (page && page.window) return showPage(m.line, Math.max(1, m.column - 200));
-          return showPage(Math.max(1, m.line - 10), m.column > WINDOW ? Math.max(1, m.column - 200) : 1);
+          return goTo(m.line, m.column, m.length);
         });
         li.append(button);
         $('matches').append(li);
@@ -400,26 +538,25 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   $('first').addEventListener('click', () => showPage(1, 1));
   $('prev').addEventListener('click', () => {
     const page = state.page;
-    if (page.window && page.column > 1) return showPage(page.line, Math.max(1, page.column - WINDOW * 5));
+    if (page.window && page.column > 1) return showPage(page.line, Math.max(1, page.column - MAX_CHARS));
     return showPage(Math.max(1, page.line - PAGE), 1);
   });
   $('next').addEventListener('click', () => state.page.next && showPage(state.page.next.line, state.page.next.column));
-  $('last').addEventListener('click', () => {
-    const total = state.page.totalLines;
-    return showPage(Math.max(1, Math.floor((total - 1) / PAGE) * PAGE + 1), 1);
-  });
-  $('tail').addEventListener('click', () => showPage(-PAGE, 1));
+  $('last').addEventListener('click', showLast);
+  $('tail').addEventListener('click', showTail);
   $('goto').addEventListener('submit', (event) => {
     event.preventDefault();
     const line = Math.floor(Number($('goto-line').value));
-    if (!(line >= 1)) return;
-    state.hit = { line, column: 1, length: 0 };
-    return showPage(Math.max(1, line - 10), 1);
+    if (line >= 1) return goTo(line, 1, 0);
   });
   $('pretty').addEventListener('change', async () => {
     if (!$('pretty').checked) { state.pretty = null; return showPage(1, 1); }
     try {
       const text = await (await rawText(state.artifact)).text();
+      try { JSON.parse(text); } catch (e) {
+        $('pretty').checked = false; $('pretty-label').hidden = true;
+        return status('Not shown as JSON: ' + e.message, true);
+      }
       state.pretty = prettyJson(text).split('\n');
       state.hit = null;
       return showPretty(1);
@@ -453,17 +590,31 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     start();
   });
 
-  /** Lists the sessions, then opens what the fragment links to (#session=…&artifact=…&line=…). */
-  async function start() {
-    const sessions = await loadSessions();
+  /** Opens what the fragment links to (#session=…&artifact=…&line=…&column=…). */
+  async function follow() {
     const link = new URLSearchParams(location.hash.slice(1));
     const session = link.get('session'), artifact = link.get('artifact');
-    if (!session || !sessions.includes(session)) return;
-    await loadArtifacts(session);
+    if (!session) return;
+    if (!state.sessions.includes(session)) return status('No session ' + session + ' here.', true);
+    markCurrent($('sessions'), session);
+    if (state.tab !== 'artifacts' || session !== state.session || !state.artifacts.some((a) => a.id === artifact)) {
+      state.session = session;
+      await selectTab('artifacts');
+    }
+    if (!artifact) return;
     const a = state.artifacts.find((item) => item.id === artifact);
-    const line = Number(link.get('line')) || 0;
-    if (a) openArtifact(a, line > 1 ? line : 0);
+    if (!a) return status('No artifact ' + artifact + ' in ' + session + '.', true);
+    const line = Math.floor(Number(link.get('line'))) || 0, column = Math.floor(Number(link.get('column'))) || 0;
+    if (!state.artifact || state.artifact.id !== a.id || state.artifactSession !== session) return openArtifact(a, line, column);
+    if (state.pretty) { $('pretty').checked = false; state.pretty = null; }
+    return showAt(line, column);
   }
+
+  async function start() {
+    await loadSessions();
+    await follow();
+  }
+  window.addEventListener('hashchange', () => (takeToken() ? start() : follow()));
   start();
 })();
 </script>
