@@ -46,6 +46,8 @@ export interface RecordGroup {
   says: number;
   /** One of the document's lists, not a detail inside another list's records. */
   primary: boolean;
+  /** Index of the group whose records hold this group's lists, -1 when none. */
+  above: number;
   /** UTF-8 bytes of its records. */
   bytes: number;
 }
@@ -364,6 +366,7 @@ export function recordColumns(
       states: [],
       says: -1,
       primary: false,
+      above: -1,
       bytes: 0,
     });
   }
@@ -766,6 +769,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   const documentBytes = Math.max(1, nodeValueBytes[0]!);
   for (const group of groups) {
     const above = ownerOfSig[group.sig]!;
+    group.above = above;
     group.primary =
       group.bytes >= PRIMARY_SHARE * documentBytes &&
       (above < 0 || group.bytes >= PRIMARY_NESTED_SHARE * groups[above]!.bytes);

@@ -409,6 +409,32 @@ describe('information-first selection: the query', () => {
     for (const hit of matched) expect(pick(hit, '_id')).toMatch(/^doc-\d+$/);
   });
 
+  it("tells in the note of the hits inside a multi-search's responses, not of the responses", () => {
+    const responses = Array.from({ length: 4 }, (_, r) => ({
+      took: 12 + r,
+      timed_out: false,
+      hits: {
+        total: { value: 60 },
+        hits: Array.from({ length: 60 }, (_, h) => ({
+          _id: `doc-${r}-${h}`,
+          _source: {
+            level: r === 2 && h === 57 ? 'ERROR' : 'INFO',
+            message: `handled request ${r * 60 + h} in ${(h * 13) % 200}ms`,
+          },
+        })),
+      },
+      status: 200,
+    }));
+    const json = JSON.stringify({ took: 51, responses });
+    for (const budget of [2048, 8192]) {
+      const view = trimmer.trim(json, budget);
+      expectHonestView(view, json, budget);
+      const records = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text);
+      expect(records).toMatchObject({ total: 240 });
+      expect(['responses[].hits.hits[]', '']).toContain(records!.path);
+    }
+  });
+
   it('names the record of a value asked for by value', () => {
     const { json, names } = podList(300);
     const started = JSON.parse(json).items[217].status.startTime as string;

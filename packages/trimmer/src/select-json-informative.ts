@@ -52,6 +52,8 @@ const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
 /** What a record says is shown for every record, before the strongest anomalies whole, up to this size. */
 const MESSAGE_BYTES = 1024;
+/** A list inside a list's records is the one the note tells of from this share of its bytes. */
+const INNER_LIST_SHARE = 0.5;
 /** Detail buckets: information per byte, best first (the last holds what says nothing). */
 const BUCKETS = 48;
 
@@ -588,11 +590,32 @@ function constantFields(
   });
 }
 
-/** The list the records note tells of: the biggest of the document's lists, if any. */
+/**
+ * The list the records note tells of: the biggest of the document's lists, or, where most of
+ * its bytes are a list inside its records, that inner list (the hits inside each response of a
+ * search, not the responses around them), as deep as that goes.
+ */
 function mainGroup(analysis: RecordAnalysis): RecordGroup | undefined {
-  const groups = analysis.groups.filter((group) => group.primary);
-  if (groups.length === 0) return undefined;
-  return groups.reduce((best, g) => (g.bytes > best.bytes ? g : best));
+  const { groups } = analysis;
+  let best: RecordGroup | undefined;
+  for (const group of groups) {
+    if (group.primary && (!best || group.bytes > best.bytes)) best = group;
+  }
+  for (let deeper = best; deeper; ) {
+    best = deeper;
+    deeper = undefined;
+    for (const group of groups) {
+      if (
+        group.primary &&
+        groups[group.above] === best &&
+        group.bytes >= INNER_LIST_SHARE * best.bytes &&
+        (!deeper || group.bytes > deeper.bytes)
+      ) {
+        deeper = group;
+      }
+    }
+  }
+  return best;
 }
 
 /**
