@@ -67,6 +67,10 @@ const apacheLog = Array.from(
     `[Sun Dec 04 04:${String(i % 60).padStart(2, '0')}:44 2005] [error] mod_jk child workerEnv in error state ${i % 9}`,
 ).join('\n');
 
+/** The artifact list's item whose text holds `text`. */
+const artifactItem = (page: Page, text: string) =>
+  page.getByTestId('artifacts').locator('li').filter({ hasText: text });
+
 async function shot(page: Page, name: string) {
   await mkdir(screenshotDir, { recursive: true });
   const path = `${screenshotDir}${name}.png`;
@@ -209,12 +213,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
   it('highlights a match and scrolls it into view, and pages past 50 matches', async () => {
     const { page, errors } = await open();
     await page.getByTestId('sessions').getByText('inspect').click();
-    await page
-      .getByTestId('artifacts')
-      .locator('li')
-      .filter({ hasText: 'terminal make' })
-      .locator('button')
-      .click();
+    await artifactItem(page, 'terminal make').locator('button').click();
     await expect.poll(() => page.getByTestId('range').textContent()).toBe('lines 1–100 of 3000');
     await page.getByTestId('pattern').fill('WARN');
     await page.getByTestId('search').click();
@@ -298,12 +297,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
   it('pretty-prints JSON without touching its numbers, and downloads the raw bytes', async () => {
     const { page, errors } = await open();
     await page.getByTestId('sessions').getByText('inspect').click();
-    await page
-      .getByTestId('artifacts')
-      .locator('li')
-      .filter({ hasText: 'fetch_api' })
-      .locator('button')
-      .click();
+    await artifactItem(page, 'fetch_api').locator('button').click();
     await expect
       .poll(() => page.getByTestId('range').textContent())
       .toMatch(/line 1, columns 1–\d+ of \d+ \(long line\)|lines 1–1 of 1/);
@@ -393,12 +387,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
   const range = (page: Page) => page.getByTestId('range').textContent();
   async function openWide(page: Page, title: string) {
     await page.getByTestId('sessions').getByText('wide').click();
-    await page
-      .getByTestId('artifacts')
-      .locator('li')
-      .filter({ hasText: title })
-      .locator('button')
-      .click();
+    await artifactItem(page, title).locator('button').click();
     await expect.poll(() => page.getByTestId('artifact-title').textContent()).toBe(title);
   }
   async function search(page: Page, pattern: string, count: string) {
@@ -529,20 +518,12 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     // A link pasted into the same tab, then the link of another artifact.
     await page.evaluate(`location.hash = ${JSON.stringify(link(more.nova!, '&line=1500'))}`);
     await expect.poll(() => hit.getAttribute('data-line')).toBe('1500');
-    await page
-      .getByTestId('artifacts')
-      .locator('li')
-      .filter({ hasText: 'read_file canada.txt' })
-      .getByTestId('artifact-link')
-      .click();
+    await artifactItem(page, 'read_file canada.txt').getByTestId('artifact-link').click();
     await expect
       .poll(() => page.getByTestId('artifact-title').textContent())
       .toBe('read_file canada.txt');
     expect(
-      await page
-        .getByTestId('artifacts')
-        .locator('li')
-        .filter({ hasText: 'read_file canada.txt' })
+      await artifactItem(page, 'read_file canada.txt')
         .locator('button')
         .getAttribute('aria-current'),
     ).toBe('true');
@@ -558,12 +539,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     await expect.poll(() => range(page)).toBe('lines 1–100 of 500');
     expect(await page.getByTestId('pretty').isVisible()).toBe(false);
     await page.getByTestId('sessions').getByText('inspect').click();
-    await page
-      .getByTestId('artifacts')
-      .locator('li')
-      .filter({ hasText: 'fetch_api' })
-      .locator('button')
-      .click();
+    await artifactItem(page, 'fetch_api').locator('button').click();
     await expect.poll(() => page.getByTestId('pretty').isVisible()).toBe(true);
     expect(errors).toEqual([]);
   });
