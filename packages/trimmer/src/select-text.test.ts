@@ -460,13 +460,18 @@ describe('a line too long to keep is shown in a window, not left out with the ro
   });
 
   it('fills the budget from a text of a few huge lines (a minified bundle), where it kept a header only', () => {
-    const text = `/*! lib v1.0 (c) someone */\n${'var a=function(t){return t+1};'.repeat(3000)}\n//# sourceMappingURL=lib.min.js.map\n`;
-    for (const budget of [1024, 8192]) {
-      const view = trimmer.trim(text, budget);
-      expectHonestView(view, text, budget);
-      expect(viewBody(view)).toContain('var a=function(t){return t+1};');
-      expect(view.metadata.outputBytes).toBeGreaterThan(0.9 * budget);
-    }
+    const code = 'var a=function(t){return t+1};'.repeat(3000);
+    // The second bundle's line holds an error word, so it ranks first and gets its window early;
+    // the window still widens into the room nothing else takes.
+    const withError = `${code.slice(0, 2000)}throw Error("bad");${code.slice(2000)}`;
+    for (const line of [code, withError])
+      for (const budget of [1024, 8192]) {
+        const text = `/*! lib v1.0 (c) someone */\n${line}\n//# sourceMappingURL=lib.min.js.map\n`;
+        const view = trimmer.trim(text, budget);
+        expectHonestView(view, text, budget);
+        expect(viewBody(view)).toContain('var a=function(t){return t+1};');
+        expect(view.metadata.outputBytes).toBeGreaterThan(0.9 * budget);
+      }
   });
 });
 

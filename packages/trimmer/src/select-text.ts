@@ -1,4 +1,9 @@
-import { formatLevelBreakdown, type LevelBreakdown, utf8ByteLength } from '@compaction/core';
+import {
+  formatLevelBreakdown,
+  type LevelBreakdown,
+  truncateUtf8,
+  utf8ByteLength,
+} from '@compaction/core';
 import { cutLineMarker } from './cut-line-marker.js';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
@@ -144,40 +149,12 @@ function textWindow(
   end: number,
   anchor: number,
   room: number,
-  ascii: boolean,
 ): { from: number; to: number; bytes: number } {
-  const bytesOf = (a: number, b: number) => (ascii ? b - a : utf8ByteLength(text.slice(a, b)));
   let start = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
-  if (start > from && isLowSurrogate(text.charCodeAt(start))) start--;
-  // Grow by code points while the bytes fit (ASCII: one step).
-  let to = start;
-  let bytes = 0;
-  if (ascii) {
-    to = Math.min(end, start + room);
-    bytes = to - start;
-  } else {
-    while (to < end) {
-      const code = text.codePointAt(to)!;
-      const step = code > 0xffff ? 2 : 1;
-      const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code > 0xffff ? 4 : 3;
-      if (bytes + size > room) break;
-      bytes += size;
-      to += step;
-    }
-  }
-  if (to > start && isHighSurrogate(text.charCodeAt(to - 1))) {
-    to--;
-    bytes = bytesOf(start, to);
-  }
-  return { from: start, to, bytes };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+  const code = text.charCodeAt(start);
+  if (start > from && code >= 0xdc00 && code <= 0xdfff) start--;
+  const window = truncateUtf8(text.slice(start, end), room);
+  return { from: start, to: start + window.length, bytes: utf8ByteLength(window) };
 }
 
 /** Newlines in `text[from, to)`. */
@@ -353,7 +330,12 @@ export function selectText(input: {
   // Lines left out between kept ones are shown as one marker line each (not in prose, whose
   // sentences run on, nor in NDJSON, whose every line stays a record). Each gap is paid for at
   // the widest marker, so the view never outgrows what was counted.
-  const lines = unit === 'lines' || unit === 'hunks' ? lineNumbers(text, starts) : undefined;
+  const lines =
+    unit === 'lines'
+      ? { of: Int32Array.from(starts, (_, i) => i + 1), total, digits: String(total).length }
+      : unit === 'hunks'
+        ? lineNumbers(text, starts)
+        : undefined;
   const firstNewline = text.indexOf('\n');
   const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 0x0d ? '\r\n' : '\n';
   const gapCost = lines
@@ -410,11 +392,11 @@ export function selectText(input: {
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
   // within one line of it, after a marker naming that line and the columns shown.
-  let cut: { unit: number; from: number; to: number; marker: string } | undefined;
+  let cut: { unit: number; from: number; to: number; marker: string; cost: number } | undefined;
   const cutWindow = (
     best: number,
     limit: number,
-  ): { unit: number; from: number; to: number; marker: string } | undefined => {
+  ): { unit: number; from: number; to: number; marker: string; cost: number } | undefined => {
     const unitFrom = starts[best]!;
     const unitEnd = best + 1 < total ? starts[best + 1]! : text.length;
     let anchor = unitFrom;
@@ -444,11 +426,12 @@ export function selectText(input: {
       gapCost * gapChange(best);
     const room = Math.min(limit, budget - used) - overhead;
     if (room <= 0) return undefined;
-    const window = textWindow(text, from, end, Math.max(anchor, from), room, ascii);
+    const window = textWindow(text, from, end, Math.max(anchor, from), room);
     if (window.to <= window.from) return undefined;
     keep[best] = 2;
     used += overhead + window.bytes;
     return {
+      cost: overhead + window.bytes,
       unit: best,
       from: window.from,
       to: window.to,
@@ -509,14 +492,20 @@ export function selectText(input: {
     dropBareHeaders(keep, parents);
   }
   if (
-    !cut &&
     (unit === 'lines' || unit === 'sentences') &&
     budget - used >= Math.max(MIN_CUT_ROOM, CUT_ROOM_SHARE * budget)
   ) {
+    // A window already shown widens into the room; else the best unit left gets one.
     let best = -1;
-    for (let i = 0; i < total; i++) {
-      if (keep[i] !== 0 || sizes[i]! <= budget - used) continue;
-      if (best < 0 || scores[i]! > scores[best]!) best = i;
+    if (cut) {
+      best = cut.unit;
+      keep[best] = 0;
+      used -= cut.cost;
+    } else {
+      for (let i = 0; i < total; i++) {
+        if (keep[i] !== 0 || sizes[i]! <= budget - used) continue;
+        if (best < 0 || scores[i]! > scores[best]!) best = i;
+      }
     }
     if (best >= 0) cut = cutWindow(best, budget - used);
   }
