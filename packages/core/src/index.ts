@@ -166,6 +166,7 @@ export {
   type CombineTruncatedReason,
   losslessMetadata,
   type ResultTrimMetadata,
+  type ReduceSkippedReason,
   type TrimStrategy,
 } from './trim-metadata.js';
 export { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';

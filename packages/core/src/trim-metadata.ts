@@ -6,6 +6,13 @@ export type ChunkStrategy = 'array' | 'wrapper' | 'lines' | 'bytes';
 /** Why the reduce step of a map-reduce cut the combined extracts. */
 export type CombineTruncatedReason = 'reduce_failed' | 'over_context';
 
+/**
+ * Why a map-reduce view is its segments' extracts instead of one reduced summary: the reduce
+ * call failed or answered nothing (`reduce_failed`), the deadline passed before it answered
+ * (`deadline`), or the extracts were over the model's context (`over_context`).
+ */
+export type ReduceSkippedReason = 'reduce_failed' | 'deadline' | 'over_context';
+
 /** How a processor produced its view; for logs, telemetry and the demo table. */
 export type TrimStrategy =
   | 'unchanged'
@@ -48,6 +55,13 @@ export interface ResultTrimMetadata {
   combineTruncated?: boolean;
   /** Why the combined extracts were cut. */
   combineTruncatedReason?: CombineTruncatedReason;
+  /**
+   * Map-reduce: set when no reduce call merged the extracts, so the view is the segments'
+   * extracts as written (they may repeat or contradict each other), with the reason. Absent when
+   * the reduce answered or was not needed (a single segment). Set whether or not the extracts
+   * then had to be cut (`combineTruncated`).
+   */
+  reduceSkippedReason?: ReduceSkippedReason;
   /** The worst split boundary used by map-reduce. */
   chunkStrategy?: ChunkStrategy;
   /** A structural trim kept under 5% of the source. */

@@ -23,8 +23,9 @@ export function noteModel(models: Iterable<string | undefined>): string | undefi
 /**
  * Bytes the notes of a distilled view can take at most, newlines included: the `[distilled: …]`
  * note with the longest model name, the coverage note (`[partial source: …]` or `[partial: …]`)
- * and the note of a cut body (`[trimmed: …]` or `[findings truncated: …]`), each with its
- * largest numbers. Measured from the registry's own builders.
+ * and the note of a cut body (`[trimmed: …]` or `[findings truncated: …]`) or, in its place, of
+ * unreduced extracts kept whole (`[findings unreduced: …]`), each with its largest numbers.
+ * Measured from the registry's own builders.
  */
 export const DISTILLED_NOTE_ROOM_BYTES = (() => {
   const distilled = disclosureNotes.distilled({
@@ -48,6 +49,9 @@ export const DISTILLED_NOTE_ROOM_BYTES = (() => {
     disclosureNotes.trimmedBytes({ originalBytes: LARGEST, keptBytes: LARGEST, where: CUT_WHERE }),
     disclosureNotes.findingsTruncated({ reason: 'reduce_failed', budgetBytes: LARGEST }),
     disclosureNotes.findingsTruncated({ reason: 'over_context', budgetBytes: LARGEST }),
+    ...(['reduce_failed', 'deadline', 'over_context'] as const).map((reason) =>
+      disclosureNotes.findingsUnreduced({ extracts: SEGMENTS, reason }),
+    ),
   ];
   const longest = (notes: string[]) =>
     Math.max(...notes.map((note) => disclosureNotesByteLength([note])));

@@ -28,19 +28,25 @@ function cutBody(body: string, maxBytes: number): string {
 
 /**
  * `body` with `notes` appended, within `maxBytes` UTF-8 bytes. When the body does not fit it is
- * cut and one more note is added: `cutNote(keptBytes)` (default: a byte-cut note). Returns
- * undefined when not even the notes fit, so the caller can fall back to the structural floor.
+ * cut and one more note is added: `cutNote(keptBytes)` (default: a byte-cut note). `wholeNote`,
+ * when given, is added instead when the body is kept whole: a body with either note is never
+ * without both (when the body fits only without `wholeNote`, it is cut). Returns undefined when
+ * not even the notes fit, so the caller can fall back to the structural floor.
  */
 export function fitDistilledText(
   body: string,
   notes: readonly string[],
   maxBytes: number,
   cutNote?: (keptBytes: number, bodyBytes: number) => string,
+  wholeNote?: string,
 ): FittedText | undefined {
   const bodyBytes = utf8ByteLength(body);
   const notesBytes = disclosureNotesByteLength(notes);
-  if (bodyBytes + notesBytes <= maxBytes) {
-    return { text: appendDisclosureNotes(body, notes), cut: false };
+  const wholeNotes = wholeNote === undefined ? notes : [...notes, wholeNote];
+  const wholeNotesBytes =
+    wholeNote === undefined ? notesBytes : notesBytes + disclosureNotesByteLength([wholeNote]);
+  if (bodyBytes + wholeNotesBytes <= maxBytes) {
+    return { text: appendDisclosureNotes(body, wholeNotes), cut: false };
   }
   const makeNote =
     cutNote ??
@@ -51,7 +57,11 @@ export function fitDistilledText(
         where: 'model output cut to fit the budget',
       }));
   // The note names the kept size, so size it first with an upper bound of the digits.
-  const room = maxBytes - notesBytes - disclosureNotesByteLength([makeNote(bodyBytes, bodyBytes)]);
+  // Below the body's size even when the cut note is shorter than `wholeNote`: a cut cuts.
+  const room = Math.min(
+    bodyBytes - 1,
+    maxBytes - notesBytes - disclosureNotesByteLength([makeNote(bodyBytes, bodyBytes)]),
+  );
   if (room <= 0) return undefined;
   const kept = cutBody(body, room);
   const all = [...notes, makeNote(utf8ByteLength(kept), bodyBytes)];

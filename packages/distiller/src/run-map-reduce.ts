@@ -4,6 +4,7 @@ import {
   countTokensForLimit,
   disclosureNotes,
   EVENT_NAMES,
+  type ReduceSkippedReason,
   type ResultTrimMetadata,
   utf8ByteLength,
 } from '@compaction/core';
@@ -27,8 +28,10 @@ function combineExtracts(
  * Map-reduce distillation (seed 002 §5.2): split into segments of at most `run.sourceBytes` (the
  * pre-filter budget, or less when the model's context is smaller), distil them `mapConcurrency` at a time, then reduce the extracts in one more call.
  * Segments that fail or miss the deadline are skipped and disclosed with `[partial: …]`; when
- * the reduce cannot run (failure, deadline, or extracts too large for the context) the
- * extracts themselves are used, cut with `[findings truncated: …]` if they exceed the budget.
+ * the reduce cannot run (failure, empty answer, deadline, or extracts too large for the
+ * context) the extracts themselves are the view, with `[findings unreduced: …]`, or cut with
+ * `[findings truncated: …]` if they exceed the budget; `reduceSkippedReason` says why either way.
+ * Only an `over_context` view is cacheable: it would come out the same on every run.
  */
 export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   const { settings, signal, span, context } = run;
@@ -106,11 +109,12 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   let body: string | undefined;
   // The note names the model that wrote the view: the reduce's, else the segments'.
   let writers: Array<string | undefined> = models;
-  let reduceProblem: CombineTruncatedReason | undefined;
+  let reduceProblem: ReduceSkippedReason | undefined;
   if (total === 1) {
     body = finished[0]!.text;
   } else if (signal.aborted) {
-    reduceProblem = 'reduce_failed';
+    // Only the deadline aborts here: a caller's abort rejects the whole compaction.
+    reduceProblem = run.deadline.hit ? 'deadline' : 'reduce_failed';
   } else if (
     countTokensForLimit(run.tokenCounter, combined, combinedBytes, settings.contextTokens) >
     settings.contextTokens
@@ -127,9 +131,13 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
       if (body === undefined) reduceProblem = 'reduce_failed';
       else writers = [answer.model];
     } catch {
-      reduceProblem = 'reduce_failed';
+      reduceProblem = run.deadline.hit ? 'deadline' : 'reduce_failed';
     }
   }
+  // The `[findings truncated: …]` note and `combineTruncatedReason` keep seed 002's two reasons:
+  // a reduce the deadline stopped is a failed one there.
+  const truncatedReason: CombineTruncatedReason =
+    reduceProblem === 'over_context' ? 'over_context' : 'reduce_failed';
 
   const notes = [
     disclosureNotes.distilled({ originalBytes: run.originalBytes, model: noteModel(writers) }),
@@ -140,12 +148,19 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
   if (body !== undefined) {
     fitted = fitDistilledText(body, notes, run.maxBytes);
   } else {
-    fitted = fitDistilledText(combined, notes, run.maxBytes, (keptBytes) =>
-      disclosureNotes.findingsTruncated({ reason: reduceProblem!, budgetBytes: keptBytes }),
+    // Unreduced extracts never pass for a summary: whole, they say so with `[findings
+    // unreduced: …]`; cut, `[findings truncated: …]` says so with its reason in that note's place.
+    fitted = fitDistilledText(
+      combined,
+      notes,
+      run.maxBytes,
+      (keptBytes) =>
+        disclosureNotes.findingsTruncated({ reason: truncatedReason, budgetBytes: keptBytes }),
+      disclosureNotes.findingsUnreduced({ extracts: finished.length, reason: reduceProblem! }),
     );
     combineTruncated = fitted?.cut ?? false;
   }
-  report(combinedBytes, combineTruncated ? reduceProblem : undefined);
+  report(combinedBytes, combineTruncated ? truncatedReason : undefined);
   if (!fitted) return { processed: run.floor(), cacheable: false, fellBack: true };
 
   const metadata: ResultTrimMetadata = {
@@ -159,12 +174,14 @@ export async function runMapReduce(run: DistillRun): Promise<DistillOutcome> {
     segmentsTotal: total,
     partialCoverage: partial,
     combineTruncated,
-    ...(combineTruncated ? { combineTruncatedReason: reduceProblem } : {}),
+    ...(combineTruncated ? { combineTruncatedReason: truncatedReason } : {}),
+    ...(reduceProblem ? { reduceSkippedReason: reduceProblem } : {}),
     chunkStrategy: strategy,
   };
   return {
     processed: { text: fitted.text, metadata },
-    cacheable: !partial && reduceProblem !== 'reduce_failed',
+    // A failed or stopped reduce may succeed next time; only over_context is deterministic.
+    cacheable: !partial && (reduceProblem === undefined || reduceProblem === 'over_context'),
     fellBack: false,
   };
 }

@@ -32,6 +32,10 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
   ],
   [
     'reduced-without-model-analysis',
+  [
+    'findings-unreduced',
+    disclosureNotes.findingsUnreduced({ extracts: 4, reason: 'reduce_failed' }),
+  ],
     disclosureNotes.reducedWithoutModelAnalysis({ originalBytes: 90_000, keptBytes: 8000 }),
   ],
   ['result-left-out', disclosureNotes.resultLeftOut({ originalBytes: 5_000_000 })],
@@ -53,6 +57,12 @@ describe('disclosure note builders', () => {
     expect(everyNote[5]![1]).toContain('5 of 7 segments analyzed');
   });
 
+    expect(everyNote[7]![1]).toBe(
+      '[findings unreduced: 4 segment extracts shown unmerged (reduce_failed); they may repeat or conflict, what they omit is UNKNOWN]',
+    );
+    expect(disclosureNotes.findingsUnreduced({ extracts: 1, reason: 'deadline' })).toContain(
+      '1 segment extract shown unmerged (deadline)',
+    );
   it('keeps a note on one line even when a caller passes newlines', () => {
     const note = disclosureNotes.trimmedUnits({
       kept: 1,

@@ -11,6 +11,7 @@ import { formatRecordCoverage, type RecordCoverage } from './record-coverage.js'
  * delete the tool's own truncation signal.
  */
 
+import type { ReduceSkippedReason } from '../trim-metadata.js';
 import { utf8ByteLength } from '../utf8.js';
 
 /** Every framework note kind, in the order a reader meets them in the seed's catalogue. */
@@ -21,6 +22,7 @@ export type DisclosureNoteKind =
   | 'partial-source'
   | 'partial'
   | 'findings-truncated'
+  | 'findings-unreduced'
   | 'reduced-without-model-analysis'
   | 'result-left-out';
 
@@ -32,12 +34,13 @@ export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, strin
   'partial-source': '[partial source: ',
   partial: '[partial: ',
   'findings-truncated': '[findings truncated: ',
+  'findings-unreduced': '[findings unreduced: ',
   'reduced-without-model-analysis': '[reduced without model analysis: ',
   'result-left-out': '[result left out: ',
 };
 
 const NOTE_LINE =
-  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|reduced without model analysis|result left out): [^\n]*\]$/;
+  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|findings unreduced|reduced without model analysis|result left out): [^\n]*\]$/;
 
 const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   distilled: 'distilled',
@@ -46,6 +49,7 @@ const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   'partial source': 'partial-source',
   partial: 'partial',
   'findings truncated': 'findings-truncated',
+  'findings unreduced': 'findings-unreduced',
   'reduced without model analysis': 'reduced-without-model-analysis',
   'result left out': 'result-left-out',
 };
@@ -167,6 +171,17 @@ export const disclosureNotes = {
 
 /** Which framework note `line` is, or `undefined` when it is not one (a tool's own line). */
 export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined {
+  /**
+   * No reduce call merged the map-reduce extracts (beyond seed 002, which notes only a cut of
+   * them): the view is the segments' extracts as written, which may repeat or contradict each
+   * other. `extracts` counts the extracts shown. When they must also be cut, `findingsTruncated`
+   * is written instead of this note; it names the reason too.
+   */
+  findingsUnreduced(input: { extracts: number; reason: ReduceSkippedReason }): string {
+    const plural = input.extracts === 1 ? '' : 's';
+    return `[findings unreduced: ${input.extracts} segment extract${plural} shown unmerged (${input.reason}); they may repeat or conflict, what they omit is UNKNOWN]`;
+  },
+
   const match = NOTE_LINE.exec(line);
   return match ? KIND_BY_LABEL[match[1]!] : undefined;
 }
