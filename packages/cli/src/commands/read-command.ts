@@ -29,7 +29,7 @@ number them. The page header (lines, total, next offset) goes to standard error.
 Options:
   --session PATH   the session transcript whose store holds REF
   --dir DIR        look in every session under DIR instead
-  --offset N       first line, from 1; negative counts from the end (--offset=-50: the last 50)
+  --offset N       first line, from 1; negative counts from the end (--offset -50: the last 50)
   --tail N         the last N lines (same as --offset -N)
   --limit N        lines per page (default 200, max 1000)
   --column N       column of the first line to start at, for a long line paged in windows

@@ -45,6 +45,11 @@ describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () =
       cwd: dir,
     });
     expect(byFile.stdout).toBe('line 499: ok\n');
+    // A negative offset may also follow as its own argument.
+    const spaced = runBinary(['read', meta.file, '--dir', '.', '--offset', '-2', '--limit', '1'], {
+      cwd: dir,
+    });
+    expect(spaced).toEqual(byFile);
 
     const json = runBinary(
       ['read', meta.id, '--session', 'run-9.jsonl', '--offset', '321', '--limit', '1', '--json'],
