@@ -60,6 +60,14 @@ const hugeLines = Array.from(
     `row ${i + 1}: `.padEnd(i === 7 ? 29_993 : 30_000, '-65.61,43.12 ') +
     (i === 7 ? 'THE END' : ''),
 ).join('\n');
+// Line 151 of 200 is 300 000 code units long. Blocks of an odd length of surrogate pairs make
+// some of its windows end a unit short of a page (no window splits a pair), so windows do not
+// start every 20 000 columns.
+const middleLine = [
+  ...Array.from({ length: 150 }, (_, i) => `short ${i + 1}`),
+  `y${'\u{1F600}'.repeat(3333)}`.repeat(44).padEnd(300_000, 'z'),
+  ...Array.from({ length: 49 }, (_, i) => `after ${i + 152}`),
+].join('\n');
 // Starts with "[" but is no JSON.
 const apacheLog = Array.from(
   { length: 500 },
@@ -134,6 +142,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     more.long = await settle('read_file', { path: 'long-lines.txt' }, longLines);
     more.huge = await settle('read_file', { path: 'canada.txt' }, hugeLines);
     more.apache = await settle('terminal', { command: 'cat error_log' }, apacheLog);
+    more.middle = await settle('read_file', { path: 'middle-line.txt' }, middleLine);
     server = await createArtifactServer({ dir: root, token: 'tok-123' }).listen();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -486,6 +495,96 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
         .toBe(`line ${line}, columns 1–20000 of 30000 (long line)`);
       expect(await content.locator('.row.hit').getAttribute('data-line')).toBe(line);
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('goes back by Previous exactly where Next came from, in a long line and in the lines around it', async () => {
+    const { page, errors } = await open();
+    await openWide(page, 'read_file middle-line.txt');
+    await expect.poll(() => range(page)).toBe('lines 1–100 of 200');
+    const content = page.getByTestId('content');
+    // A view: its range, the number (and column) of its first row, and a digest of its text.
+    const view = async () =>
+      [
+        await range(page),
+        await content.locator('.row').first().locator('.ln').textContent(),
+        sha256Hex((await content.textContent()) ?? ''),
+      ] as const;
+    const click = async (button: 'next' | 'prev') => {
+      const before = await range(page);
+      await page.getByTestId(button).click();
+      await expect.poll(() => range(page)).not.toBe(before);
+    };
+    const views = [await view()];
+    for (let i = 0; i < 4; i++) {
+      await click('next');
+      views.push(await view());
+    }
+    expect(views.map(([shown, first]) => `${first} | ${shown}`)).toEqual([
+      '1 | lines 1–100 of 200',
+      '101 | lines 101–150 of 200',
+      '151 | line 151, columns 1–19999 of 300000 (long line)',
+      '151:20000 | line 151, columns 20000–39998 of 300000 (long line)',
+      '151:39999 | line 151, columns 39999–59997 of 300000 (long line)',
+    ]);
+    for (let i = 3; i >= 0; i--) {
+      await click('prev');
+      expect(await view()).toEqual(views[i]);
+    }
+    expect(await page.getByTestId('prev').isDisabled()).toBe(true);
+
+    // Without a page to go back to, Previous shows the columns just before the window, and
+    // from the line after the long line, the long line's last window.
+    await page.getByTestId('goto-line').fill('152');
+    await page.getByTestId('goto').click();
+    await expect.poll(() => range(page)).toBe('lines 152–200 of 200 (end)');
+    const after = await view();
+    await click('prev');
+    expect(await range(page)).toBe('line 151, columns 280003–300000 of 300000 (long line)');
+    expect(await content.textContent()).toMatch(/^151:280003\u{1F600}.*\u{1F600}z{6652}$/u);
+    const last = await view();
+    await click('prev');
+    // 20 001 units: the window's first column, 260 003, is the second half of a pair.
+    expect(await range(page)).toBe('line 151, columns 260002–280002 of 300000 (long line)');
+    await shot(page, 'inspector-previous-long-line');
+    await click('next');
+    expect(await view()).toEqual(last);
+    await click('next');
+    expect(await view()).toEqual(after);
+    // Opened afresh at the long line, Previous shows the 100 lines before it.
+    await openWide(page, 'read_file middle-line.txt');
+    await page.getByTestId('goto-line').fill('151');
+    await page.getByTestId('goto').click();
+    await expect.poll(() => range(page)).toBe('line 151, columns 1–19999 of 300000 (long line)');
+    await click('prev');
+    expect(await range(page)).toBe('lines 51–150 of 200');
+    await click('prev');
+    expect(await range(page)).toBe('lines 1–50 of 200');
+
+    // Pages of whole lines that fill with characters before 100 lines: 66 lines of 300.
+    await openWide(page, 'terminal cat nova.log');
+    await expect.poll(() => range(page)).toBe('lines 1–66 of 2000');
+    const nova = [await view()];
+    for (let i = 0; i < 3; i++) {
+      await click('next');
+      nova.push(await view());
+    }
+    expect(nova.map(([shown]) => shown)).toEqual([
+      'lines 1–66 of 2000',
+      'lines 67–132 of 2000',
+      'lines 133–198 of 2000',
+      'lines 199–264 of 2000',
+    ]);
+    for (let i = 2; i >= 0; i--) {
+      await click('prev');
+      expect(await view()).toEqual(nova[i]);
+    }
+    // From a line gone to, Previous shows the lines just before it that fit a page.
+    await page.getByTestId('goto-line').fill('1000');
+    await page.getByTestId('goto').click();
+    await expect.poll(() => range(page)).toBe('lines 990–1055 of 2000');
+    await click('prev');
+    expect(await range(page)).toBe('lines 924–989 of 2000');
     expect(errors).toEqual([]);
   });
 

@@ -125,7 +125,9 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   const LEAD = 200;
   const PRETTY_MAX = 8 * 1048576;
   const $ = (id) => document.getElementById(id);
-  const state = { sessions: [], artifacts: [], artifact: null, page: null, session: null, tab: 'artifacts', search: null, pretty: null, hit: null, target: null, artifactSession: null };
+  // 'before' maps where a shown page ends (its next line:column) to how that page was asked for,
+  // so Previous goes back exactly to the page that Next came from.
+  const state = { sessions: [], artifacts: [], artifact: null, page: null, session: null, tab: 'artifacts', search: null, pretty: null, hit: null, target: null, artifactSession: null, before: new Map() };
   let token = sessionStorage.getItem('compaction-token') || '';
   let navigation = 0;
   /** Moves a #token=… out of the fragment into sessionStorage; true when there was one. */
@@ -313,9 +315,11 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     else if (atEnd) box.scrollTop = box.scrollHeight;
   }
 
-  function fetchPage(line, column) {
-    const query = '?offset=' + line + (column > 1 ? '&column=' + column : '') + '&limit=' + PAGE + '&max_chars=' + MAX_CHARS;
-    return api('/api/artifacts/' + enc(state.artifact.id) + query + '&session=' + enc(state.artifactSession));
+  /** A page from a line (at a column), keeping how it was asked for so it can be asked for again. */
+  async function fetchPage(line, column, limit = PAGE, maxChars = MAX_CHARS) {
+    const query = '?offset=' + line + (column > 1 ? '&column=' + column : '') + '&limit=' + limit + '&max_chars=' + maxChars;
+    const page = await api('/api/artifacts/' + enc(state.artifact.id) + query + '&session=' + enc(state.artifactSession));
+    return { ...page, asked: { line: page.line, column: page.column, limit, maxChars } };
   }
 
   /** Whether the page shows the given column of the given line. */
@@ -334,8 +338,11 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     } catch (e) { if (ticket === navigation) status('Could not read ' + a.id + ': ' + e.message, true); }
   }
 
+  const positionKey = (position) => position.line + ':' + position.column;
+
   function render(page, atEnd) {
     state.page = page;
+    if (page.next && page.asked) state.before.set(positionKey(page.next), page.asked);
     const lines = page.text.split('\n');
     if (page.text.endsWith('\n')) lines.pop();
     renderLines(lines, page.line, page.column, atEnd);
@@ -380,26 +387,56 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   }
 
   /**
-   * The end of the artifact: the most lines from the end that fit one page (found by halving,
-   * as a page stops where its characters run out), or the last window of a last line longer
-   * than a page.
+   * The page that ends with line end: the most lines up to it that fit one page (found by
+   * halving, as a page stops where its characters run out), or the last window of a line end
+   * longer than a page. first, when given, is the page of the PAGE lines up to end.
    */
-  async function fetchTail() {
-    const tail = await fetchPage(-PAGE, 1);
-    if (tail.next === null) return tail;
-    const total = tail.totalLines;
-    let fits = null, lo = 0, hi = Math.min(PAGE, total), lastLine = null;
+  async function fetchEnding(end, first) {
+    const reaches = (page) => page.next === null || page.next.line > end;
+    const start = Math.max(1, end - PAGE + 1);
+    first = first || await fetchPage(start, 1, end - start + 1);
+    if (reaches(first)) return first;
+    let fits = null, lo = 0, hi = end - first.line + 1, lastLine = null;
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
-      const probe = await fetchPage(total - mid + 1, 1);
-      if (probe.next === null) { lo = mid; fits = probe; } else { hi = mid; if (mid === 1) lastLine = probe; }
+      const probe = await fetchPage(end - mid + 1, 1, mid);
+      if (reaches(probe)) { lo = mid; fits = probe; } else { hi = mid; if (mid === 1) lastLine = probe; }
     }
     if (fits) return fits;
-    lastLine = lastLine || await fetchPage(total, 1);
+    lastLine = lastLine || await fetchPage(end, 1, 1);
     if (!lastLine.window) return lastLine;
     // Four units short of a page, so the line's ending (a CRLF) and a surrogate pair the server
     // steps back into still fit, and the window reaches the end.
-    return fetchPage(total, Math.max(1, lastLine.window.lineChars - MAX_CHARS + 4));
+    return fetchPage(end, Math.max(1, lastLine.window.lineChars - MAX_CHARS + 4), 1);
+  }
+
+  /** The end of the artifact: the page that ends with its last line. */
+  async function fetchTail() {
+    const tail = await fetchPage(-PAGE, 1);
+    return tail.next === null ? tail : fetchEnding(tail.totalLines, tail);
+  }
+
+  /**
+   * The window of a line that ends just before a column: a page wide, or one unit wider when
+   * its first column is the second half of a surrogate pair (the server starts at the pair), or
+   * from column 1 when the line has fewer columns before.
+   */
+  async function fetchWindowBefore(line, column) {
+    const from = Math.max(1, column - MAX_CHARS);
+    const page = await fetchPage(line, from, 1, column - from);
+    const w = page.window;
+    return w && w.from < from ? fetchPage(line, w.from, 1, column - w.from) : page;
+  }
+
+  /**
+   * The page before a page: the one a Next led from, when it was shown, else the columns of the
+   * same line just before it, else the lines just before it.
+   */
+  function fetchPrevious(page) {
+    const asked = state.before.get(positionKey(page));
+    if (asked) return fetchPage(asked.line, asked.column, asked.limit, asked.maxChars);
+    if (page.column > 1) return fetchWindowBefore(page.line, page.column);
+    return fetchEnding(page.line - 1);
   }
 
   function showTail() {
@@ -439,7 +476,7 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
 
   function openArtifact(a, line, column) {
     // The artifact keeps its session while another session's list is shown.
-    state.artifact = a; state.artifactSession = state.session; state.page = null;
+    state.artifact = a; state.artifactSession = state.session; state.page = null; state.before = new Map();
     state.pretty = null; state.hit = null; state.search = null;
     markCurrent($('artifacts'), a.id);
     $('viewer').hidden = false;
@@ -538,8 +575,10 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
   $('first').addEventListener('click', () => showPage(1, 1));
   $('prev').addEventListener('click', () => {
     const page = state.page;
-    if (page.window && page.column > 1) return showPage(page.line, Math.max(1, page.column - MAX_CHARS));
-    return showPage(Math.max(1, page.line - PAGE), 1);
+    if (!page || (page.line === 1 && page.column === 1)) return;
+    if (state.pretty) return showPretty(Math.max(1, page.line - PAGE));
+    state.target = null;
+    return navigate(() => fetchPrevious(page));
   });
   $('next').addEventListener('click', () => state.page.next && showPage(state.page.next.line, state.page.next.column));
   $('last').addEventListener('click', showLast);
