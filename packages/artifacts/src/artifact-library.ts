@@ -1,11 +1,13 @@
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ArtifactError } from './artifact-error.js';
 import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
-import { countGraphemes } from './count-graphemes.js';
+import { describeFile, type FileDescription } from './describe-file.js';
 import { buildLineIndex, type LineIndex } from './line-index.js';
+import { createLruCache } from './lru-cache.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { openRegularFile } from './open-no-follow.js';
 import {
@@ -18,7 +20,6 @@ import {
 import { buildArtifactRecord } from './record-stored-artifact.js';
 import { isSafeId } from './safe-id.js';
 import { compileSearchPattern } from './search-pattern.js';
-import { sha256Hex } from './sha256-hex.js';
 
 const STORE_SUFFIX = '.artifacts';
 
@@ -106,7 +107,8 @@ export interface ArtifactLibrary {
    * The artifact `ref` names: an artifact id (`art_…`), the file basename an excerpt marker
    * names, or the operation (tool call) id it was stored under. Resolved in the store folder it
    * is found in, so transcripts can be moved or renamed with their `.artifacts/`. A stored file
-   * whose index record was never written (a crash between the two) is found by its file name. Throws
+   * whose index record was never written (a crash between the two) is found by its file name and
+   * described from its bytes, read in chunks once per version of the file. Throws
    * `artifact_not_found`, or `artifact_ambiguous` for a file name or operation id that several
    * sessions or results share (the message names each one's id and session).
    */
@@ -146,6 +148,13 @@ export const PAGE_LIMITS = {
 export const SEARCH_LIMITS = { defaultMatches: 50, maxMatches: 500, defaultTimeMs: 5000 } as const;
 
 const LINE_INDEX_CACHE = 64;
+/** Descriptions of files no index record names, kept so a page does not read the file again. */
+const UNINDEXED_CACHE = 64;
+
+/** One version of one file: a rewrite changes its size or modification time. */
+function fileIdentity(info: Stats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+}
 
 function invalid(message: string): ArtifactError {
   return new ArtifactError({ code: 'artifact_invalid_argument', message });
@@ -202,7 +211,8 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   const byId = new Map<string, Entry[]>();
   const byFile = new Map<string, Entry[]>();
   const byOp = new Map<string, Entry[]>();
-  const lineIndexes = new Map<string, LineIndex>();
+  const lineIndexes = createLruCache<string, LineIndex>(LINE_INDEX_CACHE);
+  const unindexedFiles = createLruCache<string, FileDescription>(UNINDEXED_CACHE);
   let realRoot: string | undefined;
   let listing: Promise<void> | undefined;
   let syncing: Promise<void> | undefined;
@@ -355,9 +365,11 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   /**
    * A file of a store that no index record names (the process died between writing the file
    * and its record): found by its basename, described from its bytes. Only a regular file
-   * directly in a store really inside `root` answers; nothing is written.
+   * directly in a store really inside `root` answers; nothing is written. The description is
+   * read in chunks (any size, memory bounded by a chunk) once per version of the file, then
+   * taken from a small cache, so paging through such a file reads it whole only once.
    */
-  async function unindexed(ref: string, sessionId: string | undefined) {
+  async function unindexed(ref: string, sessionId: string | undefined, signal?: AbortSignal) {
     if (!isSafeId(ref) || !ref.endsWith('.txt') || ref.startsWith('.')) return undefined;
     const scope = sessionId === undefined ? [...stores.values()] : [storeOf(sessionId)!];
     for (const store of scope) {
@@ -365,17 +377,22 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       const handle = await openRegularFile(join(store.dir, ref));
       if (!handle) continue;
       try {
-        const [data, info] = await Promise.all([handle.readFile(), handle.stat()]);
-        const text = data.toString('utf8');
+        const info = await handle.stat();
+        const key = fileIdentity(info);
+        let description = unindexedFiles.get(key);
+        if (!description) {
+          description = await describeFile(handle, info.size, signal ? { signal } : {});
+          unindexedFiles.set(key, description);
+        }
         const record = buildArtifactRecord({
           sessionId: store.sessionId,
           stored: {
             file: ref,
-            digest: sha256Hex(data),
-            bytes: data.byteLength,
-            chars: countGraphemes(text),
+            digest: description.digest,
+            bytes: description.bytes,
+            chars: description.chars,
           },
-          preview: text.slice(0, 2000),
+          preview: description.preview,
           clock: () => Math.floor(info.mtimeMs),
         });
         return { record, sessionId: store.sessionId, dir: store.dir };
@@ -401,7 +418,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     }
     if (found.length === 0) {
       if (options.sessionId !== undefined) await sessionStore(options.sessionId);
-      const orphan = await unindexed(ref, options.sessionId);
+      const orphan = await unindexed(ref, options.sessionId, options.signal);
       if (orphan) return orphan;
       throw notFound(ref);
     }
@@ -425,16 +442,11 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
 
   async function lineIndexOf(handle: FileHandle, signal?: AbortSignal): Promise<LineIndex> {
     const info = await handle.stat();
-    const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+    const key = fileIdentity(info);
     const cached = lineIndexes.get(key);
-    if (cached) {
-      lineIndexes.delete(key);
-      lineIndexes.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const built = await buildLineIndex(handle, info.size, signal);
     lineIndexes.set(key, built);
-    if (lineIndexes.size > LINE_INDEX_CACHE) lineIndexes.delete(lineIndexes.keys().next().value!);
     return built;
   }
 
@@ -475,7 +487,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     async modelCalls(sessionId, options = {}) {
       options.signal?.throwIfAborted();
       const store = await sessionStore(sessionId);
-      return createModelCallLog({ dir: store.dir }).read();
+      return createModelCallLog({ dir: store.dir }).read(options);
     },
     resolve,
     async find(ref, options = {}) {

@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { linesFromEnd } from './lines-from-end.js';
 import { openRegularFile } from './open-no-follow.js';
 
 /** File in a store directory that holds one JSON line per recorded model call. */
@@ -27,6 +28,18 @@ export interface ModelCallRecord {
 /** Most records read back (the newest are kept). */
 const MAX_READ = 2000;
 
+/** The record a line holds; `undefined` for a blank, torn or foreign line (skipped, not fatal). */
+function parseRecord(line: string): ModelCallRecord | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const value = JSON.parse(line) as ModelCallRecord;
+    if (value && typeof value === 'object' && typeof value.description === 'string') return value;
+  } catch {
+    // Not JSON.
+  }
+  return undefined;
+}
+
 /**
  * An append-only log of model calls in a store directory, for the inspector's second tab. Appends
  * are serialised and never throw (a debug log must not break a compaction); reading skips lines
@@ -49,29 +62,26 @@ export function createModelCallLog(settings: { dir: string }) {
     flushed(): Promise<void> {
       return queue;
     },
-    /** The records, oldest first (at most the newest 2000). */
-    async read(): Promise<ModelCallRecord[]> {
+    /**
+     * The records, oldest first (at most the newest 2000). The log is read from its end and
+     * only until those are found, so a log of any size costs what the newest records take.
+     */
+    async read(options: { signal?: AbortSignal } = {}): Promise<ModelCallRecord[]> {
       // Never through a symbolic link: the log is served over HTTP and MCP.
       const handle = await openRegularFile(file);
       if (!handle) return [];
-      let text: string;
+      const records: ModelCallRecord[] = [];
       try {
-        text = await handle.readFile('utf8');
+        const { size } = await handle.stat();
+        for await (const line of linesFromEnd(handle, size, options)) {
+          const record = parseRecord(line.toString('utf8'));
+          if (record) records.push(record);
+          if (records.length === MAX_READ) break;
+        }
       } finally {
         await handle.close();
       }
-      const records: ModelCallRecord[] = [];
-      for (const line of text.split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const value = JSON.parse(line) as ModelCallRecord;
-          if (value && typeof value === 'object' && typeof value.description === 'string')
-            records.push(value);
-        } catch {
-          // A torn or foreign line is skipped, not fatal.
-        }
-      }
-      return records.slice(-MAX_READ);
+      return records.reverse();
     },
   };
 }

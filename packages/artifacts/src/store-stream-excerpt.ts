@@ -4,6 +4,7 @@ import { ArtifactError } from './artifact-error.js';
 import type { StoredArtifact, TempWrite } from './artifact-store.js';
 import { createGraphemeCounter } from './count-graphemes.js';
 import type { TextDescription } from './describe-text.js';
+import { endsOnCodePoint } from './ends-on-code-point.js';
 import {
   assembleExcerpt,
   checkExcerptArguments,
@@ -48,16 +49,6 @@ function firstLeadByte(data: Uint8Array): number {
   let i = 0;
   while (i < data.length && i < 4 && (data[i]! & 0xc0) === 0x80) i++;
   return i;
-}
-
-/** True when `data` does not end inside a UTF-8 sequence (so a decoder holds nothing back). */
-function endsOnCodePoint(data: Uint8Array): boolean {
-  let i = data.length - 1;
-  while (i >= 0 && data.length - 1 - i < 3 && (data[i]! & 0xc0) === 0x80) i--;
-  if (i < 0) return false;
-  const lead = data[i]!;
-  const need = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return data.length - i >= need;
 }
 
 /**
