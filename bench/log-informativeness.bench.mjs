@@ -8,7 +8,7 @@ import { parseLevelBreakdown, trailingDisclosureNotes } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { markdownTable, writeResult } from './lib/report.mjs';
-import { headCut, headTail, lineFilter, textNeedles } from './lib/text-baselines.mjs';
+import { headCut, headTail, lineFilter, shows, textNeedles } from './lib/text-baselines.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -198,7 +198,7 @@ for (const [fixtureIndex, fixture] of fixtures.entries()) {
           const view = METHODS[method](planted.text, budget, question, pointed);
           views++;
           if (Buffer.byteLength(view) > budget) overBudget++;
-          const ok = view.includes(planted.line);
+          const ok = shows(view, planted.line);
           add(`${kind}|${method}|${share}`, ok);
           if (
             method === 'trimmer, no query' ||
@@ -243,7 +243,7 @@ for (const fixture of fixtures) {
         views++;
         if (Buffer.byteLength(view) > budget) overBudget++;
         const key = `${method}|${share}`;
-        const ok = needle.mustContain.every((part) => view.includes(part));
+        const ok = needle.mustContain.every((part) => shows(view, part));
         needleHits.set(key, (needleHits.get(key) ?? 0) + (ok ? 1 : 0));
       }
     }

@@ -8,7 +8,7 @@ import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtur
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { jsonNeedles, POSITIONS } from './lib/json-needles.mjs';
 import { markdownTable, writeResult } from './lib/report.mjs';
-import { headCut, headTail, lineFilter, textNeedles } from './lib/text-baselines.mjs';
+import { headCut, headTail, lineFilter, shows, textNeedles } from './lib/text-baselines.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -118,7 +118,7 @@ for (const needle of needles) {
       const view = run(text, budget, needle.question);
       if (Buffer.byteLength(view) > budget)
         throw new Error(`${method} over budget on ${needle.fixture}`);
-      const ok = needle.mustContain.every((part) => view.includes(part));
+      const ok = needle.mustContain.every((part) => shows(view, part));
       if (!ok && method === 'trimmer' && process.env.TRIMMER_BENCH_DEBUG) {
         console.error(
           `miss ${needle.fixture} at ${share}: ${needle.question} -> ${needle.mustContain.join(' + ')}`,

@@ -9,6 +9,23 @@ export const countOf = (haystack, needle) => {
   return n;
 };
 
+// Terminal escape codes that only present a text (colours, cursor moves): ECMA-48 control
+// sequences and the short ones. String sequences (hyperlinks, a CI's timestamps) carry content
+// and are matched only to be kept whole.
+const ESCAPES =
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[ -/]*[0-~])/g;
+const STRING_OR_END = /^\u001b[\]PX^_\\]/;
+
+/** What a reader sees of `text`: the text without the escape codes that only present it. */
+export const readable = (text) =>
+  text.replace(ESCAPES, (sequence) => (STRING_OR_END.test(sequence) ? sequence : ''));
+
+/**
+ * Whether a view shows `part` as a reader sees it: a view that leaves out a line's colour codes
+ * still shows the line.
+ */
+export const shows = (view, part) => readable(view).includes(readable(part));
+
 /** The first bytes that fit. */
 export const headCut = (text, budget) => truncateUtf8(text, budget);
 

@@ -106,6 +106,7 @@ export {
   disclosureNoteKind,
   disclosureNotes,
   disclosureNotesByteLength,
+  ESCAPES_REMOVED_SEGMENT,
   formatPercent,
   neutralizeNoteLines,
   stripDisclosureNotes,
@@ -165,8 +166,8 @@ export {
   type ChunkStrategy,
   type CombineTruncatedReason,
   losslessMetadata,
-  type ResultTrimMetadata,
   type ReduceSkippedReason,
+  type ResultTrimMetadata,
   type TrimStrategy,
 } from './trim-metadata.js';
 export { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';

@@ -9,6 +9,7 @@ import {
 } from '@compaction/core';
 import { createRecordingTelemetry } from '@compaction/core/test';
 import { describe, expect, it } from 'vitest';
+import { parseCutLineMarker } from './cut-line-marker.js';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import { podList, workflowRuns } from './test-support/generated-lists.js';
@@ -286,6 +287,39 @@ describe('createStructuralTrimmer: text paths', () => {
     expect(expectMarkedLines(view, input).length).toBe(view.metadata.fieldsKept);
     expect(body).toMatch(/^\[lines \d+-\d+ omitted\]$/m);
     expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(/^\[trimmed: \d+\/401 lines kept/);
+  });
+
+  it('shows a coloured log without its escape codes, reads its levels, and says so', () => {
+    const esc = '\u001b';
+    const colour = (code: number, text: string) => `${esc}[${code}m${text}${esc}[0m`;
+    const coloured = log.map((line) =>
+      line.replace(
+        / (INFO|ERROR) /,
+        (_, level: string) => ` ${colour(level === 'ERROR' ? 31 : 32, level)} `,
+      ),
+    );
+    // One line too long for the budget holding the question's answer, coloured throughout.
+    const long = `${colour(33, 'WARN')} ${Array.from({ length: 900 }, (_, i) => colour(36, `k${i}`)).join(' ')} ${colour(31, 'checksum mismatch in shard-42')} ${'x'.repeat(3000)}`;
+    coloured.splice(300, 0, long);
+    const text = coloured.join('\n');
+    for (const context of [undefined, { userQuery: 'which shard had a checksum mismatch?' }]) {
+      const view = trimmer.trim(text, 6000, context);
+      expectHonestView(view, text, 6000);
+      const body = viewBody(view);
+      expect(body).not.toContain(esc);
+      // The coloured error line is kept and counted as an error.
+      expect(body).toContain('worker-7 ERROR disk quota exceeded');
+      const note = trailingDisclosureNotes(view.text)[0]!.text;
+      expect(note).toContain('; terminal escape codes removed');
+      expect(note).toMatch(/error=0\/1/);
+      // Every kept line, and the window's columns, checked against the coloured original.
+      expectMarkedLines(view, text);
+      if (context) {
+        const cut = body.split('\n').map(parseCutLineMarker).find(Boolean);
+        expect(cut).toMatchObject({ line: 301, length: long.length });
+        expect(body).toContain('checksum mismatch in shard-42');
+      }
+    }
   });
 
   it('keeps the lines the query asks about', () => {

@@ -1,7 +1,13 @@
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
-import { expectHonestView, numberTokens, viewBody } from './test-support/view-invariants.js';
+import { parseOmittedLinesMarker } from './omitted-lines-marker.js';
+import {
+  expectHonestView,
+  expectMarkedLines,
+  numberTokens,
+  viewBody,
+} from './test-support/view-invariants.js';
 
 describe.skipIf(!fixturesAvailable())('real payloads from ../shared/fixtures', () => {
   const trimmer = createStructuralTrimmer();
@@ -16,6 +22,14 @@ describe.skipIf(!fixturesAvailable())('real payloads from ../shared/fixtures', (
       ]) {
         const view = trimmer.trim(text, budget);
         expectHonestView(view, text, budget);
+        if (
+          viewBody(view)
+            .split('\n')
+            .some((line) => parseOmittedLinesMarker(line))
+        ) {
+          // Lines and hunks: every kept line where its markers say, escape codes as noted.
+          expectMarkedLines(view, text);
+        }
         if (fixture.kind === 'json')
           expect(['json', 'minified', 'unchanged']).toContain(view.metadata.strategy);
         expect(trimmer.trim(text, budget)).toEqual(view);

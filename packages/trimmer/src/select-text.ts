@@ -204,8 +204,13 @@ export function selectText(input: {
   requireScore: boolean;
   termCache?: TermCache;
   check?: StopCheck;
+  /**
+   * Where an offset of `text` is in the text the reader can page (when `text` was cleaned of
+   * terminal escape codes): cut markers name that text's columns.
+   */
+  toOriginal?: (offset: number) => number;
 }): TextSelection | undefined {
-  const { text, unit } = input;
+  const { text, unit, toOriginal } = input;
   const check = input.check ?? NEVER_STOP;
   check(0);
   const ascii = !NON_ASCII.test(text);
@@ -417,7 +422,10 @@ export function selectText(input: {
     const lineNumber = lines
       ? lines.of[best]! + countNewlines(text, unitFrom, lineFrom)
       : countNewlines(text, 0, lineFrom) + 1;
-    const length = lineEnd - lineFrom;
+    // The columns the marker names are the original line's: a newline is where it was, and an
+    // escape code before a unit comes before it.
+    const origin = toOriginal ? (lineFrom === 0 ? 0 : toOriginal(lineFrom - 1) + 1) : lineFrom;
+    const length = (toOriginal ? toOriginal(lineEnd) : lineEnd) - origin;
     // The widest marker, a line ending before it (after a sentence) and after the window, and
     // the gaps it makes or closes.
     const overhead =
@@ -437,8 +445,8 @@ export function selectText(input: {
       to: window.to,
       marker: cutLineMarker(
         lineNumber,
-        window.from - lineFrom + 1,
-        window.to - lineFrom,
+        (toOriginal ? toOriginal(window.from) : window.from) - origin + 1,
+        (toOriginal ? toOriginal(window.to - 1) + 1 : window.to) - origin,
         length,
         eol,
       ),

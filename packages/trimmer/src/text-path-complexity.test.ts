@@ -32,6 +32,12 @@ const FAMILIES: Array<[string, (length: number) => string]> = [
   ['combining marks', (n) => fill('e\u0301\u0302', n)],
   ['lines of combining marks', (n) => fill('e\u0301\u0302e\u0301 ERROR\n', n)],
   ['terminal escapes', (n) => fill('\u001b[', n)],
+  ['unterminated escape parameters', (n) => fill('\u001b[0;1;2;3;4;5;6;7;8;9', n)],
+  ['unterminated hyperlinks', (n) => fill('\u001b]8;;https://x.test/', n)],
+  [
+    'coloured log lines',
+    (n) => fill('\u001b[32mINFO\u001b[0m ok \u001b]8;;u\u0007l\u001b]8;;\u0007\n', n),
+  ],
   ['level words everywhere', (n) => fill('level=level=ERROR exit exit code ', n)],
   ['indented continuation lines', (n) => fill('ERROR x\n  at y\n', n)],
   ['diff hunks of one line each', (n) => `diff --git a/x b/x\n${fill('@@ -1 +1 @@\n+a\n', n)}`],

@@ -46,6 +46,9 @@ const textDocument = fc
       fc.constantFrom(
         'ERROR: build failed',
         'Traceback (most recent call last):',
+        '\x1b[31mERROR\x1b[0m: \x1b]8;;https://x.test\x07link\x1b]8;;\x07 done\x1b[',
+        `\x1b[2K\x1b[1A${'\x1b[33mwarn\x1b[0m '.repeat(40)}`,
+        '\x1b',
         '\ud800',
         '\r',
         '',

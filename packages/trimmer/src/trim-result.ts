@@ -3,6 +3,7 @@ import {
   BudgetTooSmallError,
   disclosureNotes,
   disclosureNotesByteLength,
+  ESCAPES_REMOVED_SEGMENT,
   formatPartialAnalysis,
   formatRecordCoverage,
   type LevelBreakdown,
@@ -42,6 +43,7 @@ import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
 import { recordsHead, selectJsonInformative } from './select-json-informative.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './stop-check.js';
+import { stripTerminalEscapes } from './strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 
 /** Resolved settings of a trimmer. */
@@ -78,6 +80,8 @@ interface LossyView {
   recordRoom?: number;
   /** JSON views of a document over `maxJsonNodes`: how much of it was analysed. */
   partial?: PartialAnalysis;
+  /** Text views: the lines shown lost their terminal escape codes. */
+  escapesRemoved?: boolean;
 }
 
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
@@ -201,6 +205,7 @@ function finish(
       byLevel: view.byLevel,
       records,
       partial: view.partial,
+      escapesRemoved: view.escapesRemoved,
     });
   } else if (records && view.units) {
     note = disclosureNotes.trimmedRecords({
@@ -433,13 +438,21 @@ function textView(
   options: TrimOptions,
   check: StopCheck,
 ): LossyView {
-  const ndjson = isNdjson(source);
-  const lineOriented = ndjson || isLineOriented(source);
+  // Terminal escape codes (a coloured log's `ESC[32m…ESC[0m`) are spent bytes that say nothing
+  // to a reader and hide a line's level and words: the view is chosen from, and shows, the
+  // text without them, and its note says so. Cut markers still name the original's columns.
+  const stripped = stripTerminalEscapes(source);
+  check(source.length);
+  const text = stripped?.text ?? source;
+  const escapesRemoved = stripped !== undefined;
+  const room = escapesRemoved ? bodyBudget - utf8ByteLength(ESCAPES_REMOVED_SEGMENT) : bodyBudget;
+  const ndjson = isNdjson(text);
+  const lineOriented = ndjson || isLineOriented(text);
   const unit: TextUnit = ndjson
     ? 'records'
     : !lineOriented
       ? 'sentences'
-      : isUnifiedDiff(source)
+      : isUnifiedDiff(text)
         ? 'hunks'
         : 'lines';
   const terms = relevanceTerms({
@@ -448,13 +461,14 @@ function textView(
     json: false,
   });
   const selection = selectText({
-    text: source,
-    budget: bodyBudget,
+    text,
+    budget: room,
     unit,
     terms,
     requireScore: !lineOriented,
     termCache: options.termCache,
     check,
+    toOriginal: stripped?.toOriginal,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
@@ -469,9 +483,11 @@ function textView(
       unit: selection.label,
       budgetBytes: budget,
       byLevel: selection.byLevel,
+      escapesRemoved,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
     byLevel: selection.byLevel,
+    escapesRemoved,
   };
 }
 

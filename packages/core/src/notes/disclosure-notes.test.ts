@@ -7,11 +7,13 @@ import {
   disclosureNoteKind,
   disclosureNotes,
   disclosureNotesByteLength,
+  ESCAPES_REMOVED_SEGMENT,
   formatPercent,
   neutralizeNoteLines,
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './disclosure-notes.js';
+import { parseLevelBreakdown } from './level-breakdown.js';
 
 const everyNote: Array<[DisclosureNoteKind, string]> = [
   ['distilled', disclosureNotes.distilled({ originalBytes: 293_000, model: 'gpt-5-mini' })],
@@ -31,11 +33,11 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
     disclosureNotes.findingsTruncated({ reason: 'over_context', budgetBytes: 4096 }),
   ],
   [
-    'reduced-without-model-analysis',
-  [
     'findings-unreduced',
     disclosureNotes.findingsUnreduced({ extracts: 4, reason: 'reduce_failed' }),
   ],
+  [
+    'reduced-without-model-analysis',
     disclosureNotes.reducedWithoutModelAnalysis({ originalBytes: 90_000, keptBytes: 8000 }),
   ],
   ['result-left-out', disclosureNotes.resultLeftOut({ originalBytes: 5_000_000 })],
@@ -55,14 +57,14 @@ describe('disclosure note builders', () => {
     expect(everyNote[3]![1]).toContain('kept 3012 of ~1080013 bytes (0.3%)');
     expect(everyNote[4]![1]).toContain('~28% of the source by bytes');
     expect(everyNote[5]![1]).toContain('5 of 7 segments analyzed');
-  });
-
     expect(everyNote[7]![1]).toBe(
       '[findings unreduced: 4 segment extracts shown unmerged (reduce_failed); they may repeat or conflict, what they omit is UNKNOWN]',
     );
     expect(disclosureNotes.findingsUnreduced({ extracts: 1, reason: 'deadline' })).toContain(
       '1 segment extract shown unmerged (deadline)',
     );
+  });
+
   it('keeps a note on one line even when a caller passes newlines', () => {
     const note = disclosureNotes.trimmedUnits({
       kept: 1,
@@ -72,6 +74,31 @@ describe('disclosure note builders', () => {
     });
     expect(note).not.toContain('\n');
     expect(disclosureNoteKind(note)).toBe('trimmed');
+  });
+
+  it('says when the lines shown lost their terminal escape codes, after the level counts', () => {
+    const byLevel = { unit: 'lines', counts: [{ level: 'error', dropped: 1, total: 3 }] };
+    const trimmed = disclosureNotes.trimmedUnits({
+      kept: 5,
+      total: 9,
+      unit: 'lines',
+      budgetBytes: 900,
+      byLevel,
+      escapesRemoved: true,
+    });
+    expect(trimmed).toBe(
+      '[trimmed: 5/9 lines kept, 4 dropped to fit 900 bytes; lines dropped by level: error=1/3; terminal escape codes removed; omitted content is UNKNOWN, not absent]',
+    );
+    expect(parseLevelBreakdown(trimmed)).toEqual(byLevel);
+    const reduced = disclosureNotes.severelyReduced({
+      keptBytes: 10,
+      originalBytes: 1000,
+      escapesRemoved: true,
+    });
+    expect(reduced).toContain(`(1%)${ESCAPES_REMOVED_SEGMENT}; not representative`);
+    expect(
+      disclosureNotes.trimmedUnits({ kept: 1, total: 2, unit: 'lines', budgetBytes: 9 }),
+    ).not.toContain(ESCAPES_REMOVED_SEGMENT);
   });
 
   it('formats percentages without claiming 0% or 100% falsely', () => {

@@ -67,6 +67,16 @@ export function formatPercent(ratio: number): string {
   return `${whole}`;
 }
 
+/**
+ * The note segment saying the lines shown lost their terminal escape codes (colours, cursor
+ * moves), leading `; ` included, or `''`.
+ */
+export const ESCAPES_REMOVED_SEGMENT = '; terminal escape codes removed';
+
+function escapesSegment(removed: boolean | undefined): string {
+  return removed === true ? ESCAPES_REMOVED_SEGMENT : '';
+}
+
 function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, ' ');
 }
@@ -85,7 +95,8 @@ export const disclosureNotes = {
   /**
    * Whole units (fields, items, lines, sentences) were dropped to fit the budget. `byLevel`
    * (text views) adds how many units of each level were dropped; `partial` (JSON views of a
-   * document analysed only in part) how much was analysed (`formatPartialAnalysis`).
+   * document analysed only in part) how much was analysed (`formatPartialAnalysis`);
+   * `escapesRemoved` (text views) that the lines shown lost their terminal escape codes.
    */
   trimmedUnits(input: {
     kept: number;
@@ -94,9 +105,10 @@ export const disclosureNotes = {
     budgetBytes: number;
     byLevel?: LevelBreakdown;
     partial?: PartialAnalysis;
+    escapesRemoved?: boolean;
   }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /**
@@ -126,7 +138,7 @@ export const disclosureNotes = {
    * Under 5% of the source was kept: too little to be representative. `byLevel` (text views)
    * adds how many units of each level were dropped, the same segment `trimmedUnits` adds;
    * `records` (JSON views of a list) adds what the view shows of the records, the segment
-   * `trimmedRecords` adds.
+   * `trimmedRecords` adds; `escapesRemoved`, the segment `trimmedUnits` adds.
    */
   severelyReduced(input: {
     keptBytes: number;
@@ -134,9 +146,10 @@ export const disclosureNotes = {
     byLevel?: LevelBreakdown;
     records?: RecordCoverage;
     partial?: PartialAnalysis;
+    escapesRemoved?: boolean;
   }): string {
     const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
-    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; not representative, treat anything not shown as UNKNOWN]`;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; not representative, treat anything not shown as UNKNOWN]`;
   },
 
   /** A single-call distill saw only the pre-filtered part of its source. */
@@ -158,6 +171,17 @@ export const disclosureNotes = {
     return `[findings truncated: combined extracts cut to ${input.budgetBytes} bytes (${input.reason}); omitted findings are UNKNOWN]`;
   },
 
+  /**
+   * No reduce call merged the map-reduce extracts (beyond seed 002, which notes only a cut of
+   * them): the view is the segments' extracts as written, which may repeat or contradict each
+   * other. `extracts` counts the extracts shown. When they must also be cut, `findingsTruncated`
+   * is written instead of this note; it names the reason too.
+   */
+  findingsUnreduced(input: { extracts: number; reason: ReduceSkippedReason }): string {
+    const plural = input.extracts === 1 ? '' : 's';
+    return `[findings unreduced: ${input.extracts} segment extract${plural} shown unmerged (${input.reason}); they may repeat or conflict, what they omit is UNKNOWN]`;
+  },
+
   /** No processor analysed the result; the prompt assembly cut it by bytes. */
   reducedWithoutModelAnalysis(input: { originalBytes: number; keptBytes: number }): string {
     return `[reduced without model analysis: ${input.originalBytes} → ${input.keptBytes} bytes; no model read the dropped part, treat it as UNKNOWN]`;
@@ -171,17 +195,6 @@ export const disclosureNotes = {
 
 /** Which framework note `line` is, or `undefined` when it is not one (a tool's own line). */
 export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined {
-  /**
-   * No reduce call merged the map-reduce extracts (beyond seed 002, which notes only a cut of
-   * them): the view is the segments' extracts as written, which may repeat or contradict each
-   * other. `extracts` counts the extracts shown. When they must also be cut, `findingsTruncated`
-   * is written instead of this note; it names the reason too.
-   */
-  findingsUnreduced(input: { extracts: number; reason: ReduceSkippedReason }): string {
-    const plural = input.extracts === 1 ? '' : 's';
-    return `[findings unreduced: ${input.extracts} segment extract${plural} shown unmerged (${input.reason}); they may repeat or conflict, what they omit is UNKNOWN]`;
-  },
-
   const match = NOTE_LINE.exec(line);
   return match ? KIND_BY_LABEL[match[1]!] : undefined;
 }

@@ -1,8 +1,14 @@
 import type { ProcessedResult } from '@compaction/core';
-import { stripDisclosureNotes, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import {
+  ESCAPES_REMOVED_SEGMENT,
+  stripDisclosureNotes,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
 import { expect } from 'vitest';
 import { parseCutLineMarker } from '../cut-line-marker.js';
 import { parseOmittedLinesMarker } from '../omitted-lines-marker.js';
+import { stripTerminalEscapes } from '../strip-terminal-escapes.js';
 
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
@@ -49,17 +55,28 @@ export function expectHonestView(view: ProcessedResult, input: string, budget: n
  * kept lines, markers left out.
  */
 export function expectMarkedLines(view: ProcessedResult, input: string): string[] {
-  const source = input.split('\n');
+  // The view of a text leaves out its byte-order mark.
+  const source = input.replace(/^\uFEFF/, '').split('\n');
   if (input.endsWith('\n')) source.pop();
+  // A view whose note says so shows its lines without their terminal escape codes; markers
+  // still name the input's columns. No escape sequence spans a newline.
+  const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
+  const shown = note.includes(ESCAPES_REMOVED_SEGMENT)
+    ? (line: string) => stripTerminalEscapes(line)?.text ?? line
+    : (line: string) => line;
   const kept: string[] = [];
   let next = 1;
   let window: { line: number; from: number; to: number; length: number } | undefined;
-  for (const line of viewBody(view).split('\n')) {
+  const body = viewBody(view).split('\n');
+  for (const [at, line] of body.entries()) {
     if (window) {
       // A window of a line too long to keep: those columns of it, as the marker says.
       const whole = source[window.line - 1]!.replace(/\r$/, '');
       expect(whole.length).toBe(window.length);
-      expect(line.replace(/\r$/, '')).toBe(whole.slice(window.from - 1, window.to));
+      expect(line.replace(/\r$/, '')).toBe(shown(whole.slice(window.from - 1, window.to)));
+      // The window starts and ends on a character the reader sees, not inside an escape.
+      expect(shown(whole.slice(window.from - 1, window.from))).not.toBe('');
+      expect(shown(whole.slice(window.to - 1, window.to))).not.toBe('');
       kept.push(line);
       next = window.line + 1;
       window = undefined;
@@ -78,7 +95,11 @@ export function expectMarkedLines(view: ProcessedResult, input: string): string[
       next = marker.last + 1;
       continue;
     }
-    expect(source[next - 1]).toBe(line);
+    // The view's last line is the text's last without its line ending.
+    const last = at === body.length - 1 && next === source.length && input.endsWith('\n');
+    expect(last ? shown(source[next - 1]!).replace(/\r$/, '') : shown(source[next - 1]!)).toBe(
+      line,
+    );
     kept.push(line);
     next++;
   }

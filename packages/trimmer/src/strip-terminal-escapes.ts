@@ -1,0 +1,117 @@
+/** A text without its terminal escape codes, and the way back to the original's offsets. */
+export interface StrippedText {
+  /** The text with every escape sequence removed; newlines all stay where they were. */
+  text: string;
+  /** Code units removed, in all. */
+  removed: number;
+  /** The offset in the original of the code unit at `offset` in `text` (or of its end). */
+  toOriginal(offset: number): number;
+}
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const NEWLINE = 0x0a;
+
+/**
+ * End of a string sequence (OSC, DCS, SOS, PM, APC) whose body starts at `from`: after its
+ * BEL or `ESC \`, or -1 when another escape or the line's end comes first. Stopping at any
+ * escape keeps the scan linear: no unit is read by two scans.
+ */
+function stringEnd(text: string, from: number): number {
+  for (let j = from; j < text.length; j++) {
+    const code = text.charCodeAt(j);
+    if (code === BEL) return j + 1;
+    if (code === NEWLINE) return -1;
+    if (code === ESC) return text.charCodeAt(j + 1) === 0x5c ? j + 2 : -1;
+  }
+  return -1;
+}
+
+/** Whether the ESC at `at` starts a string sequence: `ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`. */
+function startsString(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  return next === 0x5d || next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f;
+}
+
+/**
+ * End of the presentation sequence starting at `at` (an ESC), or -1 when none does: ECMA-48's
+ * control sequences (`ESC [`, parameters, intermediates, a final byte: colours, cursor moves,
+ * erasures) and the short ones (intermediates then a final byte: `ESC ( B`, `ESC 7`, `ESC M`).
+ * A string sequence is not one: what it carries (a hyperlink's address, a CI's timestamp) is
+ * content, and so is the `ESC \` that ends it.
+ */
+function escapeEnd(text: string, at: number): number {
+  const next = text.charCodeAt(at + 1);
+  if (next === 0x5b) {
+    let j = at + 2;
+    while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3f) j++;
+    while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+    const final = text.charCodeAt(j);
+    return final >= 0x40 && final <= 0x7e ? j + 1 : -1;
+  }
+  if (next === 0x5c || startsString(text, at)) return -1;
+  let j = at + 1;
+  while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+  const final = text.charCodeAt(j);
+  return final >= 0x30 && final <= 0x7e ? j + 1 : -1;
+}
+
+/**
+ * `text` without the terminal escape codes that only present it (a coloured log's
+ * `ESC[32m…ESC[0m`, cursor moves), or `undefined` when it has none. String sequences (a
+ * hyperlink, a CI's timestamp) stay whole, and so does an ESC that starts no complete
+ * sequence. Linear in the text.
+ */
+export function stripTerminalEscapes(text: string): StrippedText | undefined {
+  let at = text.indexOf('\x1b');
+  if (at < 0) return undefined;
+  const parts: string[] = [];
+  // Where in the stripped text each run of removed units was, and how many were removed up to
+  // and including it.
+  const where: number[] = [];
+  const removedUpTo: number[] = [];
+  let copied = 0;
+  let length = 0;
+  let removed = 0;
+  while (at >= 0) {
+    if (startsString(text, at)) {
+      // Stepped over whole, so an escape inside its end is not taken for one of its own.
+      const end = stringEnd(text, at + 2);
+      at = text.indexOf('\x1b', end < 0 ? at + 1 : end);
+      continue;
+    }
+    const end = escapeEnd(text, at);
+    if (end < 0) {
+      at = text.indexOf('\x1b', at + 1);
+      continue;
+    }
+    if (at > copied) parts.push(text.slice(copied, at));
+    length += at - copied;
+    removed += end - at;
+    if (where.length > 0 && where[where.length - 1] === length) {
+      removedUpTo[removedUpTo.length - 1] = removed;
+    } else {
+      where.push(length);
+      removedUpTo.push(removed);
+    }
+    copied = end;
+    at = text.indexOf('\x1b', end);
+  }
+  if (removed === 0) return undefined;
+  parts.push(text.slice(copied));
+  return {
+    text: parts.join(''),
+    removed,
+    toOriginal(offset: number): number {
+      // The last run removed at or before `offset`: the unit there comes after it.
+      let low = 0;
+      let high = where.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (where[middle]! <= offset) low = middle + 1;
+        else high = middle;
+      }
+      return low === 0 ? offset : offset + removedUpTo[low - 1]!;
+    },
+  };
+}
