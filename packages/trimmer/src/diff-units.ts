@@ -23,12 +23,15 @@ export interface DiffUnits {
  * is a unit of its own. A hunk of more than `splitAbove` UTF-8 bytes, too big to be one unit of
  * a view, becomes its header line and then one unit per line, each line needing the header
  * line: a long hunk can then be shown around what matters in it, never without its `@@` line.
+ * The hunks of the files whose header starts at an offset in `splitFiles` are split whatever
+ * their size.
  */
 export function diffUnits(
   text: string,
   splitAbove: number,
   ascii: boolean,
   check: StopCheck,
+  splitFiles?: ReadonlySet<number>,
 ): DiffUnits {
   const blockStarts: number[] = [0];
   const isHeader: boolean[] = [text.startsWith('diff --git ')];
@@ -52,6 +55,7 @@ export function diffUnits(
   const splitHeader: number[] = [];
   let split = false;
   let fileHeader = -1;
+  let splitAll = false;
   for (let b = 0; b < blockStarts.length; b++) {
     const from = blockStarts[b]!;
     const to = b + 1 < blockStarts.length ? blockStarts[b + 1]! : text.length;
@@ -60,6 +64,7 @@ export function diffUnits(
     splitHeader.push(0);
     if (isHeader[b]) {
       fileHeader = unit;
+      splitAll = splitFiles?.has(from) === true;
       parents.push(-1);
       continue;
     }
@@ -68,7 +73,7 @@ export function diffUnits(
     if (!isHunk || fileHeader < 0) continue;
     const bytes = ascii ? to - from : utf8ByteLength(text.slice(from, to));
     check(ascii ? 1 : to - from);
-    if (bytes <= splitAbove) continue;
+    if (bytes <= splitAbove && !splitAll) continue;
     const firstBreak = text.indexOf('\n', from);
     if (firstBreak < 0 || firstBreak + 1 >= to) continue;
     split = true;

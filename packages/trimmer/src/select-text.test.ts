@@ -112,6 +112,37 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     }
   });
 
+  it('shows every changed line of a named file whose small hunks do not all fit, before their context', () => {
+    // Ten small hunks of three context lines, one change, three context lines each: whole, they
+    // take twice the room their changes need.
+    const manifest = [
+      'diff --git a/package.json b/package.json',
+      'index 5555555..6666666 100644',
+      '--- a/package.json',
+      '+++ b/package.json',
+      ...Array.from({ length: 10 }, (_, h) => [
+        `@@ -${h * 20 + 1},7 +${h * 20 + 1},7 @@`,
+        ...Array.from({ length: 3 }, (_, c) => `     "unchanged-dep-${h}-${c}": "^1.${c}.0",`),
+        `-    "dep-${h}": "^2.${h}.0",`,
+        `+    "dep-${h}": "^3.${h}.0",`,
+        ...Array.from({ length: 3 }, (_, c) => `     "other-dep-${h}-${c}": "^4.${c}.0",`),
+      ]).flat(),
+    ].join('\n');
+    const files = Array.from({ length: 40 }, (_, i) => routineFile(i));
+    files.splice(25, 0, manifest);
+    const text = `${files.join('\n')}\n`;
+    const budget = 2400;
+    expect(Buffer.byteLength(manifest)).toBeGreaterThan(budget);
+    const view = trimmer.trim(text, budget, { userQuery: 'what changed in package.json?' });
+    expectHonestView(view, text, budget);
+    const lines = expectMarkedLines(view, text);
+    for (let h = 0; h < 10; h++) {
+      expect(lines).toContain(`-    "dep-${h}": "^2.${h}.0",`);
+      expect(lines).toContain(`+    "dep-${h}": "^3.${h}.0",`);
+      expect(lines).toContain(`@@ -${h * 20 + 1},7 +${h * 20 + 1},7 @@`);
+    }
+  });
+
   it('never shows a file header without any of its hunks', () => {
     for (const budget of [600, 1500, 4000]) {
       for (const userQuery of ['what changed in src/file7.ts?', 'payments', undefined]) {

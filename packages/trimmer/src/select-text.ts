@@ -164,6 +164,53 @@ function countNewlines(text: string, from: number, to: number): number {
   return count;
 }
 
+/**
+ * Where the `diff --git` lines of the files a question names begin: those holding a question
+ * term that few of them hold (at most a quarter, or one), as whole tokens.
+ */
+function namedFileHeaders(
+  text: string,
+  terms: readonly RelevanceTerm[],
+  cache: TermCache | undefined,
+): Set<number> {
+  const named = new Set<number>();
+  const asked = terms.filter((term) => term.kind !== 'error');
+  if (asked.length === 0) return named;
+  const headers: number[] = [];
+  const lines: string[] = [];
+  let at = text.startsWith('diff --git ') ? 0 : text.indexOf('\ndiff --git ') + 1;
+  while (at >= 0 && (at > 0 || text.startsWith('diff --git '))) {
+    const end = text.indexOf('\n', at);
+    headers.push(at);
+    lines.push(text.slice(at, end < 0 ? text.length : end));
+    if (end < 0) break;
+    const next = text.indexOf('\ndiff --git ', end);
+    at = next < 0 ? -1 : next + 1;
+  }
+  if (headers.length === 0) return named;
+  // One search over the header lines, one to a line.
+  const hits = findHits(lines.join('\n'), asked, headers.length, undefined, cache);
+  const headersOfTerm = new Map<number, number[]>();
+  let line = 0;
+  let lineEnd = lines[0]!.length;
+  for (let h = 0; h < hits.positions.length; h++) {
+    while (hits.positions[h]! > lineEnd && line + 1 < lines.length) {
+      line++;
+      lineEnd += 1 + lines[line]!.length;
+    }
+    const term = hits.termOf[h]!;
+    const of = headersOfTerm.get(term);
+    if (!of) headersOfTerm.set(term, [line]);
+    else if (of[of.length - 1] !== line) of.push(line);
+  }
+  for (const of of headersOfTerm.values()) {
+    if (of.length <= Math.max(1, NAMED_FILES_SHARE * headers.length)) {
+      for (const index of of) named.add(headers[index]!);
+    }
+  }
+  return named;
+}
+
 /** Whether file header `h` has any unit below it (a file that is only renamed has none). */
 function hasHunks(parents: Int32Array, h: number): boolean {
   return h + 1 < parents.length && parents[h + 1]! >= 0;
@@ -214,9 +261,27 @@ export function selectText(input: {
   const check = input.check ?? NEVER_STOP;
   check(0);
   const ascii = !NON_ASCII.test(text);
+  // A file the question names by path is what it asks about. When its hunks do not all fit in
+  // the room the question gets, they are split into lines whatever their size, so its changed
+  // lines can be shown before the lines around them.
+  const namedHeaders =
+    unit === 'hunks' ? namedFileHeaders(text, input.terms, input.termCache) : new Set<number>();
+  let namedBytes = 0;
+  for (const header of namedHeaders) {
+    const next = text.indexOf('\ndiff --git ', header);
+    const end = next < 0 ? text.length : next + 1;
+    namedBytes += ascii ? end - header : utf8ByteLength(text.slice(header, end));
+  }
+  const splitNamed = namedBytes > (1 - UNASKED_SHARE) * input.budget;
   const diff =
     unit === 'hunks'
-      ? diffUnits(text, Math.floor(input.budget * SPLIT_HUNK_SHARE), ascii, check)
+      ? diffUnits(
+          text,
+          Math.floor(input.budget * SPLIT_HUNK_SHARE),
+          ascii,
+          check,
+          splitNamed ? namedHeaders : undefined,
+        )
       : undefined;
   const starts = diff
     ? diff.starts
@@ -256,7 +321,6 @@ export function selectText(input: {
   const scores = new Float64Array(total);
   let scored = 0;
   let asked = false;
-  const headersOfTerm = new Map<number, number[]>();
   {
     let current = -1;
     let seen = new Set<number>();
@@ -279,23 +343,14 @@ export function selectText(input: {
       } else {
         scores[u]! += QUERY_WEIGHT * weight;
         asked = true;
-        if (diff && parents![u]! < 0 && text.startsWith('diff --git ', starts[u]!)) {
-          const headers = headersOfTerm.get(term);
-          if (headers) headers.push(u);
-          else headersOfTerm.set(term, [u]);
-        }
       }
     }
   }
-  // The files the question names: those whose header holds a term that few headers hold.
+  // The files the question names, as units.
   const namedFiles = new Set<number>();
-  if (diff && headersOfTerm.size > 0) {
-    let files = 0;
-    for (let i = 0; i < total; i++) if (parents![i]! < 0) files++;
-    for (const headers of headersOfTerm.values()) {
-      if (headers.length <= Math.max(1, NAMED_FILES_SHARE * files)) {
-        for (const header of headers) namedFiles.add(header);
-      }
+  if (diff && namedHeaders.size > 0) {
+    for (let i = 0; i < total; i++) {
+      if (parents![i]! < 0 && namedHeaders.has(starts[i]!)) namedFiles.add(i);
     }
   }
   for (let i = 0; i < total; i++) {
@@ -392,8 +447,12 @@ export function selectText(input: {
       if (template) headCopies![template[headEnd]!]!++;
     }
   };
-  fillTail(Math.floor(budget * TAIL_SHARE));
-  fillHead(used + Math.floor(budget * HEAD_SHARE));
+  // A diff asked about by file path is answered by that file's hunks: its first and last files
+  // are no more than any other then, and get only the room left at the end.
+  if (namedFiles.size === 0) {
+    fillTail(Math.floor(budget * TAIL_SHARE));
+    fillHead(used + Math.floor(budget * HEAD_SHARE));
+  }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
   // within one line of it, after a marker naming that line and the columns shown.
