@@ -9,8 +9,8 @@ import {
 } from '@compaction/core';
 import { createRecordingTelemetry } from '@compaction/core/test';
 import { describe, expect, it } from 'vitest';
-import { parseCutLineMarker } from './cut-line-marker.js';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { parseCutLineMarker } from './cut-line-marker.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import { podList, workflowRuns } from './test-support/generated-lists.js';
 import {
