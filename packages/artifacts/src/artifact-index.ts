@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ArtifactError } from './artifact-error.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { createLineSplitter } from './line-splitter.js';
 import { openForAppend, openRegularFile } from './open-no-follow.js';
 import { isSafeId } from './safe-id.js';
 
@@ -113,6 +115,16 @@ function apply(state: IndexState, line: IndexLine, observer?: ArtifactIndexObser
 
 const CHUNK = 1 << 20;
 
+/**
+ * The longest index line read, in bytes. A record holds ids, a tool name, a title (160 chars),
+ * a summary (200), a preview (400 grapheme clusters), a few numbers and a digest: a few hundred
+ * bytes, some KiB at most. A longer line is corrupt (garbage, or a file that is no index) and is
+ * skipped like any line that does not parse, without being held: reading keeps at most this
+ * much of an unfinished line, however long the line runs before its newline. `add` refuses a
+ * record that would make a longer line, so nothing written is skipped when read back.
+ */
+export const MAX_INDEX_LINE_BYTES = 1 << 20;
+
 /** The index of the store in `dir` (`<dir>/index.jsonl`). */
 export function createArtifactIndex(settings: {
   dir: string;
@@ -127,8 +139,13 @@ export function createArtifactIndex(settings: {
   };
   const file = join(dir, ARTIFACT_INDEX_FILE);
   let state = emptyState();
-  /** Bytes of the file consumed, always just after a newline. */
+  /**
+   * Bytes of the file consumed: just after a newline, or inside an over-long line being
+   * skipped (`skipping`), whose bytes are never read again.
+   */
   let consumed = 0;
+  /** True when `consumed` is inside a line longer than `MAX_INDEX_LINE_BYTES`. */
+  let skipping = false;
   /** True when the file holds bytes after the last newline (a torn or in-flight line). */
   let openTail = false;
   let inode: number | undefined;
@@ -140,6 +157,7 @@ export function createArtifactIndex(settings: {
     if (!handle) {
       reset();
       consumed = 0;
+      skipping = false;
       openTail = false;
       inode = undefined;
       return;
@@ -150,31 +168,26 @@ export function createArtifactIndex(settings: {
         // Replaced or truncated by hand: read it again from the start.
         reset();
         consumed = 0;
+        skipping = false;
         inode = info.ino;
       }
+      // Lines past MAX_INDEX_LINE_BYTES are skipped unread; the unfinished last line is held.
+      const splitter = createLineSplitter({ maxLineBytes: MAX_INDEX_LINE_BYTES, skipping });
+      const onLine = (line: Buffer) => apply(state, parseLine(line.toString('utf8')), observer);
+      const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, info.size - consumed)));
       let position = consumed;
-      let carry = Buffer.alloc(0);
       while (position < info.size) {
         signal?.throwIfAborted();
-        const length = Math.min(CHUNK, info.size - position);
-        const buffer = Buffer.allocUnsafe(length);
+        const length = Math.min(buffer.length, info.size - position);
         const { bytesRead } = await handle.read(buffer, 0, length, position);
         if (bytesRead === 0) break;
         position += bytesRead;
-        const data = carry.length
-          ? Buffer.concat([carry, buffer.subarray(0, bytesRead)])
-          : buffer.subarray(0, bytesRead);
-        const end = data.lastIndexOf(0x0a);
-        if (end < 0) {
-          carry = Buffer.from(data);
-          continue;
-        }
-        for (const line of data.subarray(0, end).toString('utf8').split('\n'))
-          apply(state, parseLine(line), observer);
-        consumed += end + 1;
-        carry = Buffer.from(data.subarray(end + 1));
+        splitter.push(buffer.subarray(0, bytesRead), onLine);
+        // The held bytes of an unfinished line are read again next time; skipped ones never.
+        consumed = position - splitter.held;
+        skipping = splitter.skipping;
       }
-      openTail = carry.length > 0;
+      openTail = skipping || splitter.held > 0;
     } finally {
       await handle.close();
     }
@@ -213,8 +226,18 @@ export function createArtifactIndex(settings: {
       await sync(options);
       const existing = state.byId.get(record.id);
       if (existing) return existing;
+      const line = JSON.stringify(record);
+      const bytes = Buffer.byteLength(line);
+      if (bytes > MAX_INDEX_LINE_BYTES) {
+        // Reading skips so long a line: written, the record would be lost on the next open.
+        throw new ArtifactError({
+          code: 'artifact_store_failed',
+          message: `The index record of ${record.id} is ${bytes} bytes, more than the ${MAX_INDEX_LINE_BYTES} an index line may hold`,
+          subject: record.id,
+        });
+      }
       // One write per line with O_APPEND: concurrent appenders do not interleave within it.
-      await append(JSON.stringify(record));
+      await append(line);
       apply(state, { record }, observer);
       return record;
     },

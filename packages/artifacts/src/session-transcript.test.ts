@@ -1,18 +1,44 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { artifactDirFor } from './artifact-dir-for.js';
 import { createArtifactIndex } from './artifact-index.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
 import {
   loadTranscript,
   openSessionTranscript,
+  readTranscriptRecords,
   type ToolResultEvent,
+  type TranscriptRecord,
   toOpenAIChatMessages,
 } from './session-transcript.js';
 import { sha256Hex } from './sha256-hex.js';
 import { referenceCount } from './test-support/grapheme-arbitraries.js';
+
+/** Bytes read from files, whole (`readFile`) or through a `FileHandle`, since the last reset. */
+const reads = vi.hoisted(() => ({ bytes: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const readFile = (async (...args: Parameters<typeof actual.readFile>) => {
+    const data = await actual.readFile(...args);
+    reads.bytes += Buffer.byteLength(data);
+    return data;
+  }) as typeof actual.readFile;
+  const open = async (...args: Parameters<typeof actual.open>) => {
+    const handle = await actual.open(...args);
+    const read = handle.read.bind(handle) as (...a: unknown[]) => Promise<{ bytesRead: number }>;
+    handle.read = (async (...a: unknown[]) => {
+      const result = await read(...a);
+      reads.bytes += result.bytesRead;
+      return result;
+    }) as typeof handle.read;
+    return handle;
+  };
+  return { ...actual, readFile, open };
+});
 
 let root: string;
 beforeEach(async () => {
@@ -210,5 +236,223 @@ describe('a crash mid-append', () => {
     const reopened = await openSessionTranscript({ path });
     expect(reopened.messages().at(-1)).toEqual({ role: 'user', content: 'again' });
     expect(reopened.messages()).toHaveLength(before.length + 1);
+  });
+});
+
+/** What a transcript loaded to before reads were bounded: the whole file as one string. */
+function loadWhole(data: Buffer, path: string): TranscriptRecord[] {
+  const lines = data.toString('utf8').split('\n');
+  if (lines.at(-1) !== '') lines.pop();
+  const records: TranscriptRecord[] = [];
+  lines.forEach((line, i) => {
+    if (line === '') return;
+    let record: TranscriptRecord;
+    try {
+      record = JSON.parse(line) as TranscriptRecord;
+    } catch {
+      throw new Error(`${path}:${i + 1} is not valid JSON`);
+    }
+    if (record.type === 'tool_settled' && sha256Hex(record.content) !== record.digest) {
+      throw new Error(
+        `${path}:${i + 1} content does not match its digest (tool call ${record.toolCallId})`,
+      );
+    }
+    records.push(record);
+  });
+  return records;
+}
+
+/** The file a torn tail was cut from before reads were bounded. */
+const repairWhole = (data: Buffer) =>
+  data.length === 0 || data[data.length - 1] === 0x0a
+    ? data
+    : data.subarray(0, data.lastIndexOf(0x0a) + 1);
+
+const outcome = async (load: () => Promise<TranscriptRecord[]> | TranscriptRecord[]) => {
+  try {
+    return { records: await load() };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+};
+
+const messageLine = (content: string, end = '\n') =>
+  JSON.stringify({ type: 'message', message: { role: 'user', content } }) + end;
+const settleLine = (content: string, digest = sha256Hex(content)) =>
+  `${JSON.stringify({
+    type: 'tool_settled',
+    toolCallId: 'c1',
+    toolName: 'terminal',
+    content,
+    digest,
+    artifact: null,
+  })}\n`;
+
+describe('bounded reads of a transcript', () => {
+  it('loads line by line exactly as the whole text did, whatever the chunk size', async () => {
+    const path = join(root, 'chunks.jsonl');
+    const lines = fc.constantFrom(
+      messageLine('plain'),
+      messageLine('crlf', '\r\n'),
+      messageLine('é 😀 中文 👩‍👩‍👧'),
+      messageLine('x'.repeat(70)),
+      '\n',
+      '\r\n',
+      'not json\n',
+      `\ufeff${messageLine('after a byte-order mark')}`,
+      settleLine('settled ✓'),
+      settleLine('tampered', sha256Hex('original')),
+    );
+    const tails = fc.constantFrom(
+      '',
+      '{"type":"message","message":{"role":"assis',
+      messageLine('complete but unterminated', ''),
+      '\r',
+      'no newline 😀',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lines, { maxLength: 12 }),
+        tails,
+        fc.nat({ max: 3 }),
+        fc.integer({ min: 1, max: 80 }),
+        async (body, tail, cut, chunkBytes) => {
+          const whole = Buffer.from(body.join('') + tail, 'utf8');
+          // Cut the tail inside a multi-byte character too (never into a newline).
+          const data = tail ? whole.subarray(0, whole.length - cut) : whole;
+          await writeFile(path, data);
+          const expected = await outcome(() => loadWhole(data, path));
+          expect(await outcome(() => readTranscriptRecords(path, { chunkBytes }))).toEqual(
+            expected,
+          );
+          if (chunkBytes === 1) expect(await outcome(() => loadTranscript(path))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports a bad line as an ArtifactError naming the file and the line', async () => {
+    const path = join(root, 'bad.jsonl');
+    await writeFile(path, `${messageLine('one')}\n${messageLine('three')}{oops\n`);
+    await expect(readTranscriptRecords(path, { chunkBytes: 3 })).rejects.toMatchObject({
+      name: 'ArtifactError',
+      code: 'artifact_transcript_invalid',
+      subject: path,
+      message: `${path}:4 is not valid JSON`,
+      cause: expect.any(SyntaxError),
+    });
+  });
+
+  it('loads an absent file as an empty session and honours an aborted signal', async () => {
+    expect(await loadTranscript(join(root, 'absent.jsonl'))).toEqual([]);
+    const path = join(root, 'present.jsonl');
+    await writeFile(path, messageLine('hi'));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(loadTranscript(path, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('loads a transcript larger than one string can hold', async () => {
+    const path = join(root, 'large.jsonl');
+    // Each line is a small record padded to 1 MiB with the spaces JSON allows after a value.
+    const pad = Buffer.alloc(1 << 20, ' ');
+    const count = Math.ceil(constants.MAX_STRING_LENGTH / pad.length) + 2;
+    const handle = await open(path, 'w');
+    try {
+      for (let i = 0; i < count; i++) {
+        const record = Buffer.from(messageLine(`message ${i}`, ''));
+        await handle.write(Buffer.concat([record, pad, Buffer.from('\n')]));
+      }
+    } finally {
+      await handle.close();
+    }
+    expect((await stat(path)).size).toBeGreaterThan(constants.MAX_STRING_LENGTH);
+    const session = await openSessionTranscript({ path });
+    const messages = session.messages();
+    expect(messages).toHaveLength(count);
+    expect(messages.at(-1)).toEqual({ role: 'user', content: `message ${count - 1}` });
+  });
+
+  it('refuses a single line too long to be a string with an ArtifactError, not a crash', async () => {
+    const path = join(root, 'long-line.jsonl');
+    const first = messageLine('before');
+    // A sparse file: the NUL bytes of line 2 take no disk space.
+    const handle = await open(path, 'w');
+    try {
+      await handle.write(first);
+      await handle.write('\n', first.length + constants.MAX_STRING_LENGTH + 1);
+    } finally {
+      await handle.close();
+    }
+    await expect(loadTranscript(path)).rejects.toMatchObject({
+      name: 'ArtifactError',
+      code: 'artifact_transcript_invalid',
+      subject: path,
+      message: `${path}:2 is ${constants.MAX_STRING_LENGTH + 1} bytes long, more than a string can hold`,
+    });
+  });
+
+  it('refuses a line as soon as it is too long to decode, without holding it whole', async () => {
+    const path = join(root, 'longer.jsonl');
+    const three = messageLine('three', '');
+    await writeFile(
+      path,
+      `${messageLine('one')}${messageLine('two')}${three}${' '.repeat(100 - three.length)}\n`,
+    );
+    for (const chunkBytes of [1, 7, 64]) {
+      await expect(
+        readTranscriptRecords(path, { chunkBytes, maxLineBytes: 80 }),
+      ).rejects.toMatchObject({
+        name: 'ArtifactError',
+        code: 'artifact_transcript_invalid',
+        message: `${path}:3 is longer than 80 bytes, more than a string can hold`,
+      });
+    }
+    expect(await readTranscriptRecords(path, { chunkBytes: 7, maxLineBytes: 100 })).toHaveLength(3);
+  });
+
+  it('repairs a torn tail exactly as before, reading the file once and only its end again', async () => {
+    const complete = messageLine('first') + messageLine('second ✓');
+    const longLine = messageLine('y'.repeat(200_000), '');
+    const cases: Record<string, Buffer> = {
+      'a complete line': Buffer.from(complete),
+      'a torn line': Buffer.from(`${complete}{"type":"message","mess`),
+      'a torn multi-byte character': Buffer.from(
+        `${complete}{"type":"message","content":"😀`,
+      ).subarray(0, -2),
+      'CRLF lines': Buffer.from(messageLine('a', '\r\n') + messageLine('b', '\r\n')),
+      'a torn CRLF': Buffer.from(`${messageLine('a', '\r\n')}${messageLine('b', '')}\r`),
+      'an empty file': Buffer.alloc(0),
+      'only a torn line': Buffer.from('{"type":"mess'),
+      'a torn line longer than a chunk': Buffer.from(complete + longLine),
+      'a complete line longer than a chunk': Buffer.from(`${complete}${longLine}\n`),
+      'a torn line after many lines': Buffer.from(messageLine('z'.repeat(1000)).repeat(3000) + '{'),
+    };
+    for (const [name, data] of Object.entries(cases)) {
+      const path = join(root, `repair-${Object.keys(cases).indexOf(name)}.jsonl`);
+      await writeFile(path, data);
+      const expected = repairWhole(data);
+      reads.bytes = 0;
+      const session = await openSessionTranscript({ path });
+      const read = reads.bytes;
+      const repaired = await readFile(path);
+      expect(repaired.length, name).toBe(expected.length);
+      expect(repaired.equals(expected), name).toBe(true);
+      expect(session.messages(), name).toEqual(
+        loadWhole(data, path).map((r) => r.type === 'message' && r.message),
+      );
+      // Once through the complete lines, plus the end twice (on load and for the repair): back
+      // to the last newline, in chunks of 64 KiB. It used to be the whole file twice.
+      expect(read, name).toBeLessThanOrEqual(
+        expected.length + 2 * (data.length - expected.length + (64 << 10)),
+      );
+      await session.append({ role: 'user', content: 'next' });
+      const reopened = await openSessionTranscript({ path });
+      expect(reopened.messages().at(-1), name).toEqual({ role: 'user', content: 'next' });
+      expect(reopened.messages(), name).toHaveLength(session.messages().length);
+    }
   });
 });

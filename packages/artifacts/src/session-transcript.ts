@@ -1,11 +1,14 @@
-import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { appendFile, type FileHandle, mkdir, open, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CompactionConfig } from '@compaction/core';
 import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { type ArtifactStore, createArtifactStore, type StoredArtifact } from './artifact-store.js';
+import { endOfLastLine } from './end-of-last-line.js';
 import { externalizeToolOutput } from './externalize-tool-output.js';
+import { createLineSplitter } from './line-splitter.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
 import { sha256Hex } from './sha256-hex.js';
 
@@ -102,47 +105,137 @@ export interface SessionTranscript {
   persist(options?: { signal?: AbortSignal }): Promise<void>;
 }
 
-function parseTranscript(text: string, path: string): TranscriptRecord[] {
-  const lines = text.split('\n');
-  // A final line without its newline is a torn append: it never happened.
-  if (lines.at(-1) !== '') lines.pop();
+/** Bytes read at a time when a transcript is loaded. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The longest transcript line held while it is read. A longer one cannot become a string (UTF-8
+ * takes at most 3 bytes per UTF-16 unit, and a string holds at most ~512 Mi units), so it is
+ * refused as soon as it runs past this instead of being held whole first.
+ */
+const MAX_LINE_BYTES = 3 * constants.MAX_STRING_LENGTH;
+
+/** Line `lineNumber` (from 1) of the transcript at `path`: a record, or nothing when empty. */
+function parseTranscriptLine(
+  line: string,
+  lineNumber: number,
+  path: string,
+): TranscriptRecord | undefined {
+  if (line === '') return undefined;
+  let record: TranscriptRecord;
+  try {
+    record = JSON.parse(line) as TranscriptRecord;
+  } catch (cause) {
+    throw new ArtifactError({
+      code: 'artifact_transcript_invalid',
+      message: `${path}:${lineNumber} is not valid JSON`,
+      subject: path,
+      cause,
+    });
+  }
+  if (record.type === 'tool_settled' && sha256Hex(record.content) !== record.digest) {
+    throw new ArtifactError({
+      code: 'artifact_transcript_invalid',
+      message: `${path}:${lineNumber} content does not match its digest (tool call ${record.toolCallId})`,
+      subject: path,
+    });
+  }
+  return record;
+}
+
+/** Opens `path` for reading; `undefined` when it is absent. */
+async function openIfPresent(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * `loadTranscript`, with the size of its reads and the longest line it holds settable (tests).
+ * The file is read in chunks and split on `\n` as bytes, each line decoded on its own (a newline
+ * byte is never part of a multi-byte character, so the lines are those of the whole text
+ * decoded at once, a byte-order mark kept), so it is never one string: a transcript larger than
+ * the 512 MiB a string can hold loads, and reading holds one chunk and the line being assembled.
+ * The lines end at the last newline, found first from the end: the bytes after it are a torn
+ * append and are not read here.
+ */
+export async function readTranscriptRecords(
+  path: string,
+  options: { signal?: AbortSignal; chunkBytes?: number; maxLineBytes?: number } = {},
+): Promise<TranscriptRecord[]> {
+  const { signal } = options;
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  signal?.throwIfAborted();
+  const handle = await openIfPresent(path);
+  if (!handle) return [];
   const records: TranscriptRecord[] = [];
-  lines.forEach((line, i) => {
-    if (line === '') return;
-    let record: TranscriptRecord;
-    try {
-      record = JSON.parse(line) as TranscriptRecord;
-    } catch (cause) {
-      throw new ArtifactError({
-        code: 'artifact_transcript_invalid',
-        message: `${path}:${i + 1} is not valid JSON`,
-        subject: path,
-        cause,
+  let lineNumber = 0;
+  const tooLong = (what: string, cause?: unknown) =>
+    new ArtifactError({
+      code: 'artifact_transcript_invalid',
+      message: `${path}:${lineNumber} is ${what}, more than a string can hold`,
+      subject: path,
+      cause,
+    });
+  try {
+    const { size } = await handle.stat();
+    const end = await endOfLastLine(handle, size, options);
+    const buffer = Buffer.allocUnsafe(
+      Math.max(1, Math.min(options.chunkBytes ?? CHUNK_BYTES, end)),
+    );
+    const splitter = createLineSplitter({ maxLineBytes });
+    const onLine = (bytes: Buffer) => {
+      lineNumber++;
+      let line: string;
+      try {
+        line = bytes.toString('utf8');
+      } catch (cause) {
+        throw tooLong(`${bytes.length} bytes long`, cause);
+      }
+      const record = parseTranscriptLine(line, lineNumber, path);
+      if (record) records.push(record);
+    };
+    for (let position = 0; position < end; ) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, end - position),
+        position,
+      );
+      // Cut short under us: what is left unfinished is a torn line, as on any other load.
+      if (bytesRead === 0) break;
+      splitter.push(buffer.subarray(0, bytesRead), onLine, () => {
+        lineNumber++;
+        throw tooLong(`longer than ${maxLineBytes} bytes`);
       });
+      position += bytesRead;
     }
-    if (record.type === 'tool_settled' && sha256Hex(record.content) !== record.digest) {
-      throw new ArtifactError({
-        code: 'artifact_transcript_invalid',
-        message: `${path}:${i + 1} content does not match its digest (tool call ${record.toolCallId})`,
-        subject: path,
-      });
-    }
-    records.push(record);
-  });
+  } finally {
+    await handle.close();
+  }
   return records;
 }
 
-/** Cuts a final line left without its newline by a crash mid-append, so the next append starts clean. */
+/**
+ * Cuts a final line left without its newline by a crash mid-append, so the next append starts
+ * clean. Only the end is read, backwards to the last newline (`endOfLastLine`).
+ */
 async function dropTornTail(path: string): Promise<void> {
-  let data: Buffer;
+  const handle = await openIfPresent(path);
+  if (!handle) return;
+  let size: number;
+  let end: number;
   try {
-    data = await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    ({ size } = await handle.stat());
+    end = await endOfLastLine(handle, size);
+  } finally {
+    await handle.close();
   }
-  if (data.length === 0 || data[data.length - 1] === 0x0a) return;
-  await truncate(path, data.lastIndexOf(0x0a) + 1);
+  if (end < size) await truncate(path, end);
 }
 
 /** The conversation a transcript's records replay to. Never reads an artifact. */
@@ -159,19 +252,16 @@ export function replayTranscript(records: readonly TranscriptRecord[]): Transcri
   );
 }
 
-/** Reads a transcript, checking each settle digest; an absent file is an empty session. */
+/**
+ * Reads a transcript, checking each settle digest; an absent file is an empty session, and a
+ * final line without its newline (a torn append) is left out. The file is read line by line,
+ * never as one string, so it may be larger than the 512 MiB a string holds.
+ */
 export async function loadTranscript(
   path: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<TranscriptRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(path, { encoding: 'utf8', signal: options.signal });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return parseTranscript(text, path);
+  return readTranscriptRecords(path, options);
 }
 
 /** The compact assistant message that closes a turn left ending on tool output. */
