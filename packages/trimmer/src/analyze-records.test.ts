@@ -97,6 +97,49 @@ describe('analyzeRecords', () => {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }
   });
+  it('puts first what says why a record stands out: a reason, a message, then the flags', () => {
+    /** The paths of the fields of the list's strongest anomaly, in their order. */
+    const anomalyFields = (items: unknown[]) => {
+      const inventory = scanJson(JSON.stringify({ items }), 1_000_000)!;
+      const analysis = analyzeRecords(inventory);
+      const group = analysis.groups.find((g) => g.primary)!;
+      const [anomaly] = analysis.anomalies;
+      return anomaly!.fields.map((u) =>
+        signaturePath(inventory, analysis, analysis.signatures.of[u]!, group.sig),
+      );
+    };
+    const since = '2026-03-01T06:00:00Z';
+    const services = Array.from({ length: 120 }, (_, i) => ({
+      name: `svc-${i}`,
+      ready: i !== 77,
+      restarts: i === 77 ? 31 : 0,
+      state:
+        i === 77
+          ? { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting svc-77' } }
+          : { running: { since } },
+    }));
+    const fields = anomalyFields(services);
+    // `ready: false` stands out most (one in 120, a key that reads as a state), yet says less.
+    expect(fields[0]).toBe('state.waiting.reason');
+    expect(fields.indexOf('state.waiting.message')).toBeLessThan(fields.indexOf('ready'));
+    expect(fields).toContain('ready');
+    // The reason inside a container that stands out, where only the container is credited.
+    const jobs = Array.from({ length: 120 }, (_, i) => ({
+      id: `job-${i}`,
+      ok: i !== 40,
+      ...(i === 40 ? { failure: { reason: 'Timeout', step: 'integration' } } : {}),
+    }));
+    expect(anomalyFields(jobs).slice(0, 2)).toEqual(['failure.reason', 'ok']);
+    // A rare value that does not read as a state (a region) does not go before a flag that
+    // stands out more: nothing is said of why.
+    const hosts = Array.from({ length: 120 }, (_, i) => ({
+      id: `host-${i}`,
+      region: i === 40 ? 'eu-west-3' : i % 10 < 7 ? 'us-east-1' : 'us-west-2',
+      archived: i === 40,
+    }));
+    expect(anomalyFields(hosts)[0]).toBe('archived');
+  });
+
   it('does not depend on what was analysed before it (property)', () => {
     // Its passes keep working columns between calls (`ScratchArray`): what another document
     // left in them must never show.

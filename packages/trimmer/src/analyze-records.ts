@@ -56,7 +56,10 @@ export interface RecordGroup {
 export interface Anomaly {
   record: number;
   score: number;
-  /** The nodes that stand out, most telling first. */
+  /**
+   * The nodes that stand out, most telling first: what says why (a rare reason, then a message;
+   * see `explainFirst`), then the rest by how much each stands out.
+   */
   fields: number[];
   /** How much each of `fields` stands out. */
   fieldScores: number[];
@@ -124,6 +127,10 @@ const ANOMALY_MIN_SCORE = 2;
 const ANOMALY_FIELDS = 4;
 /** Anomalous records kept track of: past the leading few, each gets its field once all are named. */
 const MORE_ANOMALIES = 200;
+/** A string value up to this many UTF-16 units that explains an anomaly reads as a reason; longer, as a message. */
+const REASON_UNITS = 32;
+/** A container that makes a record stand out is looked into for what explains it up to this many nodes. */
+const EXPLAINED_CONTAINER_NODES = 32;
 
 const IDENTITY_WORDS: Readonly<Record<string, number>> = {
   name: 3,
@@ -1265,7 +1272,105 @@ function findAnomalies(
   }
   anomalies.sort(byScoreThenRecord);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
+  for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly);
   return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
+}
+
+/**
+ * How a node of an anomalous record explains it: 0 for a short string that reads as a state or
+ * a reason (`Evicted`, `Timeout`), 1 for a longer one (a message), -1 for a value that does not
+ * explain (a boolean, a number, an opaque token, a string neither keyed as a state nor
+ * error-like). A string reads as a state where its key's last word is a state word (`reason`,
+ * `phase`, `message`, `error`…) or where it holds an error-like word.
+ */
+function explains(inventory: JsonInventory, signatures: JsonSignatures, u: number): number {
+  const { text, kind, start, end } = inventory;
+  if (kind[u] !== NODE_STRING) return -1;
+  const from = start[u]! + 1;
+  const to = end[u]! - 1;
+  if (
+    !keyHints(signatureKey(inventory, signatures, signatures.of[u]!)).state &&
+    !holdsErrorWord(inventory.errorAt, from, to)
+  ) {
+    return -1;
+  }
+  let letters = false;
+  for (let i = from; i < Math.min(to, from + REASON_UNITS) && !letters; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    letters = (c >= 0x61 && c <= 0x7a) || c >= 0x80;
+  }
+  if (!letters || looksOpaque(text, from, to)) return -1;
+  return to - from <= REASON_UNITS ? 0 : 1;
+}
+
+/** Whether one of `errorAt` (ascending positions) is in [from, to). */
+function holdsErrorWord(errorAt: readonly number[], from: number, to: number): boolean {
+  let low = 0;
+  let high = errorAt.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (errorAt[mid]! < from) low = mid + 1;
+    else high = mid;
+  }
+  return low < errorAt.length && errorAt[low]! < to;
+}
+
+/**
+ * Puts first among an anomaly's fields the values that say why its record stands out: a rare
+ * string that reads as a state or a reason, then a message (looked for inside a small container
+ * that stands out too: `failure: {reason: "Timeout"}`), before rare booleans and counters that
+ * only flag it (`ready: false`, `restartCount: 42`), which follow by how much they stand out. A
+ * reason says more per byte than a flag it implies: a view that has room for one field should
+ * say why. Reasons by how much they stand out, then in document order; the record's score does
+ * not change.
+ */
+function explainFirst(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  anomaly: Anomaly,
+): void {
+  const { kind, next } = inventory;
+  const explaining: Array<{ u: number; score: number; rank: number }> = [];
+  for (let i = 0; i < anomaly.fields.length; i++) {
+    const u = anomaly.fields[i]!;
+    const score = anomaly.fieldScores[i]!;
+    const rank = explains(inventory, signatures, u);
+    if (rank >= 0) {
+      explaining.push({ u, score, rank });
+    } else if (
+      (kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY) &&
+      next[u]! - u <= EXPLAINED_CONTAINER_NODES
+    ) {
+      for (let c = u + 1; c < next[u]!; c++) {
+        const inner = explains(inventory, signatures, c);
+        if (inner >= 0) explaining.push({ u: c, score, rank: inner });
+      }
+    }
+  }
+  if (explaining.length === 0) return;
+  explaining.sort(byRankScoreThenNode);
+  const fields: number[] = [];
+  const fieldScores: number[] = [];
+  for (const { u, score } of explaining) {
+    if (fields.length === ANOMALY_FIELDS) break;
+    if (fields.includes(u)) continue;
+    fields.push(u);
+    fieldScores.push(score);
+  }
+  for (let i = 0; i < anomaly.fields.length; i++) {
+    if (fields.includes(anomaly.fields[i]!)) continue;
+    fields.push(anomaly.fields[i]!);
+    fieldScores.push(anomaly.fieldScores[i]!);
+  }
+  anomaly.fields = fields;
+  anomaly.fieldScores = fieldScores;
+}
+
+function byRankScoreThenNode(
+  a: { u: number; score: number; rank: number },
+  b: { u: number; score: number; rank: number },
+) {
+  return a.rank - b.rank || b.score - a.score || a.u - b.u;
 }
 
 /**

@@ -336,6 +336,78 @@ describe('information-first selection: anomalies without a query', () => {
     }
   });
 
+  describe('says why a record stands out before the flags that it does', () => {
+    /** `podList(300)` with one pod crash-looping at `index`: a reason, a message, flags, a count. */
+    const crashLooping = (index: number) => {
+      const { json, names } = podList(300);
+      const list = JSON.parse(json);
+      const status = list.items[index].status.containerStatuses[0];
+      status.state = {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off 5m0s restarting failed container=web pod=${names[index]}_shop`,
+        },
+      };
+      status.lastState = { terminated: { exitCode: 137, reason: 'OOMKilled' } };
+      Object.assign(status, { ready: false, restartCount: 42, started: false });
+      return { json: JSON.stringify(list, null, 2), name: names[index]! };
+    };
+
+    // `ready: false` (one in 300) stands out most; it came first, and the reason only with the
+    // whole pod (past 20 KB). The pod's name and its reason fit in half a kilobyte.
+    it.each([0.35, 0.63, 0.92])('names a crash-looping pod at %s with its reason', (depth) => {
+      const { json, name } = crashLooping(Math.floor(300 * depth));
+      for (const budget of [512, 1000, 2000, 3000]) {
+        for (const context of [undefined, { userQuery: 'is anything wrong?' }]) {
+          const view = trimmer.trim(json, budget, context);
+          expectHonestView(view, json, budget);
+          const pod = (JSON.parse(viewBody(view)).items as unknown[]).find(
+            (item) => pick(item, 'metadata', 'name') === name,
+          );
+          const reason = pick(pod, 'status', 'containerStatuses', 0, 'state', 'waiting', 'reason');
+          expect(reason, `at ${budget} bytes`).toBe('CrashLoopBackOff');
+        }
+      }
+    });
+
+    it('in any list: a failed job with its reason, inside a key the others lack', () => {
+      // Not a pod list: one CI job of 200 is `ok: false` and has a `failure` object.
+      const jobs = Array.from({ length: 200 }, (_, i) => {
+        const job: Record<string, unknown> = {
+          id: `job-${(40_000 + i * 7).toString(36)}`,
+          pipeline: `build-${1000 + Math.floor(i / 4)}`,
+          stage: ['lint', 'test', 'build', 'deploy'][i % 4],
+          ok: true,
+          attempts: 1,
+          durationSeconds: 60 + ((i * 37) % 240),
+          artifacts: [{ path: `dist/out-${i}.tar.gz`, sizeBytes: 1000 + ((i * 7919) % 99_000) }],
+        };
+        if (i === 126) {
+          Object.assign(job, {
+            ok: false,
+            attempts: 3,
+            failure: { reason: 'Timeout', detail: 'step "integration" ran past its 30 minutes' },
+          });
+        }
+        return job;
+      });
+      const json = JSON.stringify({ pipeline: 'shop', jobs }, null, 2);
+      for (const budget of [512, 1000, 2000, 3000]) {
+        for (const context of [undefined, { userQuery: 'is anything wrong?' }]) {
+          const view = trimmer.trim(json, budget, context);
+          expectHonestView(view, json, budget);
+          const job = (JSON.parse(viewBody(view)).jobs as unknown[]).find(
+            (item) => pick(item, 'id') === jobs[126]!.id,
+          );
+          expect(job, `at ${budget} bytes`).toMatchObject({
+            ok: false,
+            failure: { reason: 'Timeout' },
+          });
+        }
+      }
+    });
+  });
+
   it('does not take probe settings or restart policies for errors', () => {
     const { json } = podList(50);
     const view = trimmer.trim(json, 3000, { userQuery: 'did anything restart?' });

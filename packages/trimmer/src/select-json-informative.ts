@@ -1,5 +1,5 @@
 import type { RecordCoverage } from '@compaction/core';
-import type { RecordAnalysis, RecordGroup } from './analyze-records.js';
+import type { Anomaly, RecordAnalysis, RecordGroup } from './analyze-records.js';
 import { nodeAt, recordField, stateLikeKey } from './analyze-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
@@ -236,6 +236,21 @@ function keepAnomalyField(plan: Plan, field: number | undefined): void {
   else ensureAround(plan, field, true);
 }
 
+/**
+ * Index of the field of `anomaly` that stands out most, but for its field at `skip` (the first
+ * node of those that stand out alike; -1 when none): a reason that says why may come before it.
+ */
+function strongestField(anomaly: Anomaly, skip: number): number {
+  const { fields, fieldScores } = anomaly;
+  let strongest = -1;
+  for (let i = 0; i < fields.length; i++) {
+    if (i === skip) continue;
+    const by = strongest < 0 ? 1 : fieldScores[i]! - fieldScores[strongest]!;
+    if (by > 0 || (by === 0 && fields[i]! < fields[strongest]!)) strongest = i;
+  }
+  return strongest;
+}
+
 function keepIfSmall(plan: Plan, u: number, limit: number): void {
   if (u >= 0 && plan.inventory.unitBytes[u]! <= limit) keepUnit(plan, u);
 }
@@ -426,14 +441,18 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   }
   for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
 
-  // Each anomalous record's identity and what makes it stand out most; the rest of what
-  // stands out, and whole records, come once every record is named (many small oddities must
-  // not crowd the names out).
+  // Each anomalous record's identity, what says why it stands out (a reason before the flag it
+  // explains) and what makes it stand out most; the rest of what stands out, and whole records,
+  // come once every record is named (many small oddities must not crowd the names out).
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
   for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
     keepAnomalyField(plan, anomaly.fields[0]);
-    if (anomaly.fieldScores[1]! >= STRONG_FIELD) keepAnomalyField(plan, anomaly.fields[1]);
+    // The next that stands out most: the flag a reason explains, or the next strongest.
+    const second = strongestField(anomaly, 0);
+    if (second >= 0 && anomaly.fieldScores[second]! >= STRONG_FIELD) {
+      keepAnomalyField(plan, anomaly.fields[second]);
+    }
   }
 
   const groups = primaryGroups(analysis);
@@ -447,11 +466,12 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   for (let a = analysis.leadingAnomalies; a < analysis.anomalies.length; a++) {
     const { record, fields, fieldScores } = analysis.anomalies[a]!;
     const g = groupOfSig[signatures.of[record]!]!;
-    const field = fields[0];
+    const strongest = strongestField(analysis.anomalies[a]!, -1);
+    const field = fields[strongest];
     if (
       field !== undefined &&
       g >= 0 &&
-      fieldScores[0]! >= STRONG_FIELD &&
+      fieldScores[strongest]! >= STRONG_FIELD &&
       analysis.groups[g]!.states.includes(signatures.of[field]!)
     ) {
       keepAnomalyField(plan, field);
