@@ -290,6 +290,7 @@ for (const share of [0.01, 0.03]) {
       String(lines.filter((line) => /\bfailed\b/i.test(line)).length),
       String(Math.max(...shapes.values())),
       String(lines.length),
+      String(new Set(lines).size),
     ]);
   }
 }
@@ -375,8 +376,10 @@ ${needleTable}
 
 The ${mixedParts.length} \`logs/*.log\` fixtures one after another (${Math.round(Buffer.byteLength(mixed) / 1024)} KiB). Error and warning lines kept come from
 the view's own note; "failed" lines are the question's matches (mostly sshd's \`Failed
-password\`); the last columns count copies of the commonest line shape (digits folded) and all
-lines the view keeps (its \`[lines A-B omitted]\` markers left out).
+password\`); the last columns count copies of the commonest line shape (digits folded), all
+lines the view keeps (its \`[lines A-B omitted]\` markers left out) and the distinct ones among
+them. The note counts every copy of a line: a line repeated word for word is shown once before
+other lines get the room, so fewer error lines can mean as many different ones.
 
 ${markdownTable(
   [
@@ -387,6 +390,7 @@ ${markdownTable(
     '"failed" lines',
     'copies of one shape',
     'lines',
+    'distinct lines',
   ],
   mixedRows,
 )}

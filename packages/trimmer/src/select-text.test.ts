@@ -331,12 +331,16 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       expectHonestView(view, text, budget);
       const kept = expectMarkedLines(view, text);
       const keptErrors = kept.filter((line) => /\[error\]| ERROR /.test(line));
-      // Every shape of error, each more than once; still, most lines match the question.
+      // Every shape of error, each more than once where its lines differ (two shapes are the
+      // same line over and over: once says it).
       for (const shape of ['workerEnv', 'jk2_init', 'Directory index', 'ledger write']) {
-        expect(keptErrors.filter((line) => line.includes(shape)).length).toBeGreaterThan(1);
+        const differ = new Set(text.split('\n').filter((line) => line.includes(shape))).size > 1;
+        const shown = new Set(keptErrors.filter((line) => line.includes(shape)));
+        expect(shown.size).toBeGreaterThanOrEqual(differ ? 2 : 1);
       }
-      const matched = kept.filter((line) => /\bfailed\b/i.test(line));
-      expect(matched.length).toBeGreaterThan(kept.length / 2);
+      // The question's matches are at least half the lines (copies of one line counted once).
+      const matched = new Set(kept.filter((line) => /\bfailed\b/i.test(line)));
+      expect(matched.size).toBeGreaterThanOrEqual(new Set(kept).size / 2);
     }
   });
 
@@ -358,6 +362,61 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       ).toBeLessThanOrEqual(10);
       expect(body).toContain(lines[300]);
       expect(body).toContain(errors[0]);
+    }
+  });
+
+  it('does not rank every copy of a shape that is merely less common than the average', () => {
+    // Every eighth line is the same heartbeat: rarer than the order lines, not rare.
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i % 8 === 0
+        ? 'heartbeat: ok'
+        : i === 2222
+          ? `2024-05-01T10:00:00Z ERROR orders-svc order=${i} payment provider returned 502`
+          : `2024-05-01T10:00:00Z INFO orders-svc order=${i} created for customer c-${(i * 7919) % 10007} total=${(i * 13) % 500}.00 EUR`,
+    );
+    const text = `${lines.join('\n')}\n`;
+    const budget = budgetAt(text, 0.05);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const kept = expectMarkedLines(view, text);
+    expect(kept).toContain(lines[2222]);
+    const heartbeats = kept.filter((line) => line === 'heartbeat: ok').length;
+    const orders = kept.filter((line) => line.includes(' INFO ')).length;
+    // Before: 286 heartbeats and 4 order lines.
+    expect(heartbeats).toBeLessThan(orders / 4);
+  });
+
+  it('shows a line the question matches once, not each of its copies, and every line that differs', () => {
+    const help =
+      '  = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#cast_possible_truncation';
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      lines.push(`warning: casting \`u64\` to \`u${8 + (i % 3) * 8}\` may truncate the value`);
+      lines.push(`   --> src/codec/frame${i}.rs:${40 + i}:13`);
+      lines.push(i % 40 === 7 ? `  = help: lint ${i} clippy::cast_sign_loss fired` : help);
+    }
+    const text = lines.join('\n');
+    const budget = budgetAt(text, 0.03);
+    const view = trimmer.trim(text, budget, { userQuery: 'which clippy lints fired? help' });
+    expectHonestView(view, text, budget);
+    const kept = expectMarkedLines(view, text);
+    // Once where the question put it, and where the start and the end are shown as they are
+    // (six copies before).
+    expect(kept.filter((line) => line === help).length).toBeLessThanOrEqual(2);
+    for (let i = 7; i < 400; i += 40)
+      expect(kept).toContain(`  = help: lint ${i} clippy::cast_sign_loss fired`);
+  });
+
+  it('fills the room left with the lines that differ before copies of lines shown', () => {
+    const lines: string[] = [];
+    for (const n of [3, 2, 4, 1])
+      for (let i = 0; i < 1500; i++) lines.push(`CPU burner ${n} running`);
+    const text = lines.join('\n');
+    for (const budget of [600, 3000]) {
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const kept = new Set(expectMarkedLines(view, text));
+      for (const n of [1, 2, 3, 4]) expect(kept).toContain(`CPU burner ${n} running`);
     }
   });
 });

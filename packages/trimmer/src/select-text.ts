@@ -13,6 +13,7 @@ import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 import { sentenceStarts } from './sentence-starts.js';
 import type { StopCheck } from './stop-check.js';
 import { levelBreakdown, type TextUnit, textSignals } from './text-signals.js';
+import { unitCopies } from './unit-copies.js';
 
 export type { TextUnit } from './text-signals.js';
 
@@ -406,6 +407,11 @@ export function selectText(input: {
   /** Gaps made (1), kept (0) or closed (-1) by keeping unit `x` as things stand. */
   const gapChange = (x: number): number =>
     (x > 0 && keep[x - 1] === 0 ? 1 : 0) + (x + 1 < total && keep[x + 1] === 0 ? 1 : 0) - 1;
+  // A line shown once says what its copies would: the ranked passes and the first passes over
+  // the room left step over a unit that reads exactly as one kept (13 identical `= help:` lines
+  // a question matches, 286 `heartbeat: ok`); copies come only in the last passes.
+  const copies = parents ? undefined : unitCopies(text, starts);
+  const fresh = (i: number): boolean => keep[i] === 1 || !copies || !copies.isCopy(i);
   // A unit is kept only with the units it needs (a hunk's file header; a hunk line's header
   // line and file header): at most two ancestors, all paid for together.
   const take = (i: number, limit: number): boolean => {
@@ -421,6 +427,7 @@ export function selectText(input: {
       return false;
     }
     used += need;
+    copies?.add(i);
     return true;
   };
   // The head and the tail are read in order, but a line of a shape they already show twice is
@@ -528,20 +535,23 @@ export function selectText(input: {
     if (ranked.length > 0) take(ranked[0]!, budget);
     for (const i of ranked) {
       if (limit - used < 1) break;
-      take(i, limit);
+      if (fresh(i)) take(i, limit);
     }
     for (const i of rankByScore(unasked, check)) {
       if (budget - used < 1) break;
-      take(i, budget);
+      if (fresh(i)) take(i, budget);
     }
   }
   for (const i of ranked) {
     if (budget - used < 1) break;
-    take(i, budget);
+    if (fresh(i)) take(i, budget);
   }
   fillHead(budget);
   fillTail(budget);
-  // Room to spare: the lines stepped over, in order from each end.
+  // Room to spare: the lines stepped over, in order from each end, first those that are not
+  // copies of a line shown (the other burners of a log of `CPU burner 3 running`), then any.
+  for (let i = 0; i < total && (!fresh(i) || take(i, budget)); i++);
+  for (let i = total - 1; i >= 0 && (!fresh(i) || take(i, budget)); i--);
   for (let i = 0; i < total && take(i, budget); i++);
   for (let i = total - 1; i >= 0 && take(i, budget); i--);
   if (parents && dropBareHeaders(keep, parents) > 0) {

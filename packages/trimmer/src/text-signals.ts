@@ -53,6 +53,13 @@ const TEMPLATE_WEIGHT = 0.5;
  * everything else.
  */
 const REPEAT_DECAY = 4;
+/**
+ * Copies of one template past this many, when only their shape made them stand out, stand out
+ * no more: the shape is not rare in the view any longer, and a positive score, however
+ * decayed, would rank every copy (375 `heartbeat: ok` lines) above every routine line. Lines of
+ * a rare or severe level keep their decayed score.
+ */
+const REPEAT_CAP = 8;
 /** Rows after a standing-out line that continue its event (a stack trace) and share its score. */
 const MAX_CONTINUATION = 24;
 const CONTINUATION_SHARE = 0.6;
@@ -206,6 +213,7 @@ export function textSignals(input: {
     for (let r = 0; r < rows; r++) {
       if (own[r] === 0) continue;
       const k = seen[rowTemplate[r]!]!++;
+      if (k >= REPEAT_CAP && standsOut[r] === 0) own[r] = 0;
       if (k > 0) own[r]! /= 1 + k / REPEAT_DECAY;
     }
     check(rows);
