@@ -22,6 +22,23 @@ const FORM_KLOG = 5;
 const FORM_EXCEPTION = 6;
 const FORM_EXIT = 7;
 const FORM_FIRING = 8;
+const FORM_GLYPH = 9;
+
+/**
+ * Marks that open a line to say it failed or warns, as test runners and linters print them
+ * (`✖ Sort these imports.`, `× handles retries`, `⚠ deprecated`): followed by a space, at the
+ * start of the line.
+ */
+const GLYPH_LEVELS = new Map<number, number>([
+  [0x2716, 5], // ✖
+  [0x2717, 5], // ✗
+  [0x2718, 5], // ✘
+  [0x2715, 5], // ✕
+  [0x274c, 5], // ❌
+  [0x00d7, 5], // ×
+  [0x2a2f, 5], // ⨯
+  [0x26a0, 4], // ⚠
+]);
 /** A signature is `form * LEVEL_SLOTS + level`; `NO_LEVEL` stays itself. */
 const LEVEL_SLOTS = 256;
 
@@ -237,8 +254,9 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * `<warn>`, `error:` or `warning[E0133]:` opening the line), a one-letter level (`E: …`,
  * `src/a.rb:3:1: W: …`, klog's `E0312 10:00:00.1 …`), an exception or traceback opening the
  * line (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero
- * exit status (`exit code 137`, `exit_code=1`: at least error) and a firing alert (at least
- * warn). The first level found wins. Terminal escapes (colours) are skipped. `raw` interns
+ * exit status (`exit code 137`, `exit_code=1`: at least error), a firing alert (at least
+ * warn) and a mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found
+ * wins. Terminal escapes (colours) are skipped. `raw` interns
  * level-field values that are not known words, so rare ones can be told from common ones.
  */
 export function detectLevel(text: string, from: number, to: number, raw: RawLevels): number {
@@ -258,6 +276,18 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
     }
     if (!isWordCode(code)) {
       if (code === 0x0d || code === 0x0a) break;
+      if (first && level === NO_LEVEL) {
+        const glyph = GLYPH_LEVELS.get(code);
+        let after = i + 1;
+        // ⚠ and ❌ may carry an emoji presentation selector, and any mark a colour's end.
+        if (text.charCodeAt(after) === 0xfe0f) after++;
+        while (after < end && text.charCodeAt(after) === ESC)
+          after = skipTerminalEscape(text, after, end);
+        if (glyph !== undefined && after < to && isBlank(text.charCodeAt(after))) {
+          level = glyph;
+          form = FORM_GLYPH;
+        }
+      }
       if (!isBlank(code)) {
         // Punctuation before the first word (a diff marker, a bullet) still opens the line.
         if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;

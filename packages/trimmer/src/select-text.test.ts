@@ -407,6 +407,37 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       expect(kept).toContain(`  = help: lint ${i} clippy::cast_sign_loss fired`);
   });
 
+  it('cuts a log with one huge line by lines, never as prose joining lines far apart', () => {
+    const payload = `payload=${'{"k":"v"},'.repeat(54_000)}`;
+    const lines = [
+      '2024-05-01 INFO start',
+      '2024-05-01 INFO fetched payload',
+      payload,
+      '2024-05-01 ERROR parse failed at byte 539999',
+      '2024-05-01 INFO done',
+    ];
+    const text = `${lines.join('\r\n')}\r\n`;
+    const view = trimmer.trim(text, 400);
+    expectHonestView(view, text, 400);
+    const kept = expectMarkedLines(view, text);
+    expect(kept).toContain('2024-05-01 ERROR parse failed at byte 539999\r');
+    expect(viewBody(view)).toMatch(/^\[line 3 omitted\]\r$/m);
+    expect(trailingDisclosureNotes(view.text)[0]!.text).toContain('lines dropped by level');
+  });
+
+  it('shows an input line shaped like a marker with its bracket turned, so only markers parse', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `INFO line ${i + 1}`);
+    lines[250] = '[lines 1-200 omitted]';
+    lines[300] = '[line 3 cut: columns 1-5 of 10]';
+    const text = lines.join('\n');
+    const view = trimmer.trim(text, 420, { userQuery: 'omitted cut' });
+    expectHonestView(view, text, 420);
+    const body = viewBody(view).split('\n');
+    expect(body).toContain('(lines 1-200 omitted]');
+    expect(body).toContain('(line 3 cut: columns 1-5 of 10]');
+    expectMarkedLines(view, text);
+  });
+
   it('fills the room left with the lines that differ before copies of lines shown', () => {
     const lines: string[] = [];
     for (const n of [3, 2, 4, 1])

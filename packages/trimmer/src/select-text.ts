@@ -4,10 +4,10 @@ import {
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
-import { cutLineMarker } from './cut-line-marker.js';
+import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
-import { omittedLinesMarker } from './omitted-lines-marker.js';
+import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 import { sentenceStarts } from './sentence-starts.js';
@@ -64,6 +64,8 @@ const NAMED_FILES_SHARE = 0.25;
 const BREAKDOWN_SHARE = 0.25;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
 const PROSE_LINE_LENGTH = 400;
+/** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
+const LONG_LINE_SHARE = 0.1;
 const NON_ASCII = /[^\x00-\x7f]/;
 const NEVER_STOP: StopCheck = () => undefined;
 
@@ -75,11 +77,37 @@ export function isUnifiedDiff(text: string): boolean {
   return DIFF_FILE_START.test(text) && HUNK_START.test(text);
 }
 
-/** True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose. */
+/**
+ * True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose: its lines are
+ * short on average, or at most one or a tenth of its non-blank lines, and fewer than half, are
+ * long (a log with one request body of 500 KB is still a log: cut as prose, it would join
+ * pieces of lines far apart).
+ */
 export function isLineOriented(text: string): boolean {
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
-  return lines >= 3 && text.length / lines <= PROSE_LINE_LENGTH;
+  let lines = 0;
+  let filled = 0;
+  let long = 0;
+  let from = 0;
+  for (;;) {
+    const end = text.indexOf('\n', from);
+    const to = end < 0 ? text.length : end;
+    lines++;
+    if (to - from > PROSE_LINE_LENGTH) long++;
+    for (let i = from; i < to; i++) {
+      const code = text.charCodeAt(i);
+      if (code !== 0x20 && code !== 0x09 && code !== 0x0d) {
+        filled++;
+        break;
+      }
+    }
+    if (end < 0) break;
+    from = end + 1;
+  }
+  if (lines < 3) return false;
+  return (
+    text.length / lines <= PROSE_LINE_LENGTH ||
+    (filled >= 3 && long * 2 < filled && long <= Math.max(1, LONG_LINE_SHARE * filled))
+  );
 }
 
 /**
@@ -156,6 +184,21 @@ function textWindow(
   if (start > from && code >= 0xdc00 && code <= 0xdfff) start--;
   const window = truncateUtf8(text.slice(start, end), room);
   return { from: start, to: start + window.length, bytes: utf8ByteLength(window) };
+}
+
+/**
+ * A kept line that reads as one of the view's own markers (`[lines 1-200 omitted]` in a log of
+ * earlier views) with its `[` turned to `(`, as notes are neutralised: only the view's markers
+ * are markers. Length in units and bytes unchanged.
+ */
+export function neutralizeMarkerLine(line: string): string {
+  if (line.charCodeAt(0) !== 0x5b) return line;
+  const body = line.endsWith('\r\n')
+    ? line.slice(0, -2)
+    : line.endsWith('\n')
+      ? line.slice(0, -1)
+      : line;
+  return parseOmittedLinesMarker(body) || parseCutLineMarker(body) ? `(${line.slice(1)}` : line;
 }
 
 /** Newlines in `text[from, to)`. */
@@ -604,8 +647,11 @@ export function selectText(input: {
       // The marker on a line of its own, after a sentence as after a line.
       const before = parts[parts.length - 1];
       if (before !== undefined && !before.endsWith('\n')) parts.push(eol);
-      parts.push(cut.marker, text.slice(cut.from, cut.to), eol);
-    } else parts.push(text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length));
+      parts.push(cut.marker, neutralizeMarkerLine(text.slice(cut.from, cut.to)), eol);
+    } else {
+      const slice = text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length);
+      parts.push(lines ? neutralizeMarkerLine(slice) : slice);
+    }
   }
   if (kept === 0 && !cut) return undefined;
   if (lines && last < total - 1) {

@@ -25,10 +25,16 @@ describe('stripTerminalEscapes', () => {
     expect(stripTerminalEscapes(`${ESC}]8;;u${ESC}\\x`)).toBeUndefined();
   });
 
+  it('removes a sequence cut short by the end of the text or of its line', () => {
+    expect(stripTerminalEscapes(`a${ESC}`)?.text).toBe('a');
+    expect(stripTerminalEscapes(`a${ESC}[12`)?.text).toBe('a');
+    expect(stripTerminalEscapes(`ok${ESC}[3\nnext${ESC}(\r\nend`)?.text).toBe('ok\nnext\r\nend');
+  });
+
   it('leaves an ESC that starts no complete sequence, and text without ESC alone', () => {
     expect(stripTerminalEscapes('plain text')).toBeUndefined();
-    expect(stripTerminalEscapes(`a${ESC}`)).toBeUndefined();
-    expect(stripTerminalEscapes(`a${ESC}[12`)).toBeUndefined();
+    expect(stripTerminalEscapes(`a${ESC}\tb`)).toBeUndefined();
+    expect(stripTerminalEscapes(`a${ESC}[12é`)).toBeUndefined();
     // A hyperlink left open at the line's end is not a sequence: nothing past it is eaten.
     expect(stripTerminalEscapes(`${ESC}]8;;https://x.test\nERROR disk full`)).toBeUndefined();
     expect(stripTerminalEscapes(`${ESC}[31m${ESC}]8;;u\nnext`)?.text).toBe(`${ESC}]8;;u\nnext`);

@@ -47,13 +47,24 @@ function escapeEnd(text: string, at: number): number {
     while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3f) j++;
     while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
     const final = text.charCodeAt(j);
-    return final >= 0x40 && final <= 0x7e ? j + 1 : -1;
+    return final >= 0x40 && final <= 0x7e ? j + 1 : cutShort(text, j);
   }
   if (next === 0x5c || startsString(text, at)) return -1;
   let j = at + 1;
   while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
   const final = text.charCodeAt(j);
-  return final >= 0x30 && final <= 0x7e ? j + 1 : -1;
+  return final >= 0x30 && final <= 0x7e ? j + 1 : cutShort(text, j);
+}
+
+/**
+ * Where a sequence that stops at `j` without its final byte ends, when it was cut short (by
+ * the end of the text or of its line, as a log cut mid-write leaves it): it goes too, not a
+ * stray `ESC[3` left in a view whose note says the codes were removed. -1 otherwise.
+ */
+function cutShort(text: string, j: number): number {
+  if (j >= text.length) return text.length;
+  const code = text.charCodeAt(j);
+  return code === NEWLINE || code === 0x0d ? j : -1;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 import { expect } from 'vitest';
 import { parseCutLineMarker } from '../cut-line-marker.js';
 import { parseOmittedLinesMarker } from '../omitted-lines-marker.js';
+import { neutralizeMarkerLine } from '../select-text.js';
 import { stripTerminalEscapes } from '../strip-terminal-escapes.js';
 
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
@@ -61,9 +62,15 @@ export function expectMarkedLines(view: ProcessedResult, input: string): string[
   // A view whose note says so shows its lines without their terminal escape codes; markers
   // still name the input's columns. No escape sequence spans a newline.
   const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
-  const shown = note.includes(ESCAPES_REMOVED_SEGMENT)
+  // A line that reads as a marker is shown with its `[` turned to `(`.
+  const clean = note.includes(ESCAPES_REMOVED_SEGMENT)
     ? (line: string) => stripTerminalEscapes(line)?.text ?? line
     : (line: string) => line;
+  const shown = (line: string) => neutralizeMarkerLine(clean(line));
+  // Whether the text shown ends with a line ending (a last line of nothing but escape codes, a
+  // colour reset after the last newline, is then no line of it).
+  const ends = clean(input).endsWith('\n');
+  if (ends && !input.endsWith('\n')) source.pop();
   const kept: string[] = [];
   let next = 1;
   let window: { line: number; from: number; to: number; length: number } | undefined;
@@ -96,7 +103,7 @@ export function expectMarkedLines(view: ProcessedResult, input: string): string[
       continue;
     }
     // The view's last line is the text's last without its line ending.
-    const last = at === body.length - 1 && next === source.length && input.endsWith('\n');
+    const last = at === body.length - 1 && next === source.length && ends;
     expect(last ? shown(source[next - 1]!).replace(/\r$/, '') : shown(source[next - 1]!)).toBe(
       line,
     );
