@@ -529,6 +529,34 @@ describe('NDJSON logs: records are judged by their level field', () => {
       total: 1,
     });
   });
+
+  it('keeps the one failed, slow request of a JSON log whose records all share one level', () => {
+    const record = (i: number, status: number, ms: number) =>
+      JSON.stringify({
+        level: 30,
+        time: 1742214812400 + i,
+        reqId: `req-${i}`,
+        req: { method: i % 5 === 0 ? 'POST' : 'GET', url: `/orders/${i}` },
+        res: { statusCode: status },
+        responseTime: ms,
+        msg: 'request completed',
+      });
+    const records = Array.from({ length: 3000 }, (_, i) =>
+      record(i, i % 7 === 0 ? 304 : 200, 8 + ((i * 37) % 40)),
+    );
+    const failure = record(2222, 503, 7196);
+    records[2222] = failure;
+    const text = records.join('\n');
+    for (const share of [0.05, 0.1]) {
+      for (const userQuery of [undefined, 'which requests failed or were slow?']) {
+        const budget = budgetAt(text, share);
+        const view = trimmer.trim(text, budget, userQuery ? { userQuery } : undefined);
+        expectHonestView(view, text, budget);
+        expect(view.metadata.strategy).toBe('ndjson');
+        expect(viewBody(view).split('\n')).toContain(failure);
+      }
+    }
+  });
 });
 
 describe('a line too long to keep is shown in a window, not left out with the room unused', () => {

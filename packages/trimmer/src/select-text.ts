@@ -7,6 +7,7 @@ import {
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { diffUnits } from './diff-units.js';
 import { lineStarts } from './line-starts.js';
+import { ndjsonRecordAnomalies } from './ndjson-record-anomalies.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
@@ -54,6 +55,11 @@ const CUT_ROOM_SHARE = 0.1;
 const CUT_SHARE = 0.25;
 /** Lines of one shape the head and the tail show before they step over the rest. */
 const EDGE_COPIES = 2;
+/**
+ * Weight of how much an NDJSON record stands out by its fields against its level and shape: a
+ * lone 503 scores about 7, below a lone ERROR line (about 12), above a rare shape (up to 4).
+ */
+const NDJSON_FIELDS_WEIGHT = 0.75;
 /** A diff hunk larger than this share of the budget is split into lines. */
 const SPLIT_HUNK_SHARE = 0.25;
 /** Of the best line in a split hunk, the share its header line gets (and lends on). */
@@ -343,6 +349,14 @@ export function selectText(input: {
   check(total);
 
   const signals = textSignals({ text, starts, unit, check });
+  if (unit === 'records') {
+    // An NDJSON record also stands out by its fields, as a JSON list's records do (one 503 with
+    // 7 s of latency among 3 000 requests all at level 30): the larger of the two counts.
+    const records = ndjsonRecordAnomalies(text, starts, check);
+    for (let i = 0; i < total; i++) {
+      signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
+    }
+  }
   const breakdownUnit = unit === 'hunks' ? 'lines' : unit;
   let budget = input.budget;
   let withBreakdown = false;

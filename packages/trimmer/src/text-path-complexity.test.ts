@@ -40,6 +40,7 @@ const FAMILIES: Array<[string, (length: number) => string]> = [
   ],
   ['level words everywhere', (n) => fill('level=level=ERROR exit exit code ', n)],
   ['indented continuation lines', (n) => fill('ERROR x\n  at y\n', n)],
+  ['NDJSON records', (n) => fill('{"level":30,"res":{"statusCode":200},"ms":12,"msg":"ok"}\n', n)],
   ['diff hunks of one line each', (n) => `diff --git a/x b/x\n${fill('@@ -1 +1 @@\n+a\n', n)}`],
 ];
 
