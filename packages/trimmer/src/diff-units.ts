@@ -19,8 +19,8 @@ export interface DiffUnits {
 /**
  * Units of a unified diff: each file header block (from `diff --git` to its first hunk) and
  * each hunk, every hunk naming its header block as its parent, so a hunk is never shown without
- * the file it changes. Text before the first file header (a mail header of `git format-patch`)
- * is a unit of its own. A hunk of more than `splitAbove` UTF-8 bytes, too big to be one unit of
+ * the file it changes. Text before the first file header (a mail header of `git format-patch`,
+ * its message and diffstat) is a unit per line. A hunk of more than `splitAbove` UTF-8 bytes, too big to be one unit of
  * a view, becomes its header line and then one unit per line, each line needing the header
  * line: a long hunk can then be shown around what matters in it, never without its `@@` line.
  * The hunks of the files whose header starts at an offset in `splitFiles` are split whatever
@@ -69,6 +69,19 @@ export function diffUnits(
       continue;
     }
     parents.push(fileHeader);
+    if (fileHeader < 0) {
+      // Before the first file: a mail header, the commit message, a diffstat, one unit a line,
+      // so the view can open with the subject however long the rest is.
+      for (let at = text.indexOf('\n', from) + 1; at > 0 && at < to; ) {
+        starts.push(at);
+        parents.push(-1);
+        splitHeader.push(0);
+        const next = text.indexOf('\n', at);
+        at = next < 0 || next + 1 > to ? to : next + 1;
+      }
+      check(to - from);
+      continue;
+    }
     const isHunk = text.startsWith('@@ ', from);
     if (!isHunk || fileHeader < 0) continue;
     const bytes = ascii ? to - from : utf8ByteLength(text.slice(from, to));

@@ -143,6 +143,28 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     }
   });
 
+  it('opens a patch with its subject, however long its message and diffstat', () => {
+    const preamble = [
+      'From 6e62251904bae9fc8f15204ce684ef467b10cf51 Mon Sep 17 00:00:00 2001',
+      'From: Dev <dev@example.com>',
+      'Date: Mon, 8 Sep 2025 09:32:56 -0700',
+      'Subject: [PATCH] payments: lower the pool size to 5',
+      '',
+      ...Array.from({ length: 60 }, (_, i) => `Bumps dependency ${i} for the security group.`),
+      '---',
+      ...Array.from({ length: 81 }, (_, i) => ` src/file${i}.ts | 4 ++--`),
+      ' 81 files changed, 162 insertions(+), 162 deletions(-)',
+      '',
+    ].join('\n');
+    const text = `${preamble}${diff}`;
+    for (const budget of [900, 2000]) {
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const kept = expectMarkedLines(view, text);
+      expect(kept).toContain('Subject: [PATCH] payments: lower the pool size to 5');
+    }
+  });
+
   it('never shows a file header without any of its hunks', () => {
     for (const budget of [600, 1500, 4000]) {
       for (const userQuery of ['what changed in src/file7.ts?', 'payments', undefined]) {

@@ -494,6 +494,21 @@ export function selectText(input: {
   const tailCopies = template ? new Int32Array(signals.templates) : undefined;
   let headEnd = 0;
   let tailEnd = total;
+  // A patch from `git format-patch` opens with a mail header (its `From <sha>` line, author,
+  // date, subject), then its message and diffstat: of all that, the head's share shows the
+  // subject line (what the change is); the rest waits for the room left.
+  let subject = -1;
+  if (parents) {
+    for (let i = 0; i < total && parents[i]! < 0 && !hasHunks(parents, i); i++) {
+      const at = starts[i]!;
+      const code = text.charCodeAt(at);
+      if (code === 0x0a || (code === 0x0d && text.charCodeAt(at + 1) === 0x0a)) break;
+      if (text.startsWith('Subject: ', at)) {
+        subject = i;
+        break;
+      }
+    }
+  }
   const fillTail = (limit: number): void => {
     for (; tailEnd > headEnd; tailEnd--) {
       const i = tailEnd - 1;
@@ -515,7 +530,9 @@ export function selectText(input: {
   // are no more than any other then, and get only the room left at the end.
   if (namedFiles.size === 0) {
     fillTail(Math.floor(budget * TAIL_SHARE));
-    fillHead(used + Math.floor(budget * HEAD_SHARE));
+    if (parents) {
+      if (subject >= 0) take(subject, used + Math.floor(budget * HEAD_SHARE));
+    } else fillHead(used + Math.floor(budget * HEAD_SHARE));
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
