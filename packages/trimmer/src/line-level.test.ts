@@ -28,6 +28,8 @@ describe('detectLevel', () => {
     ['npm ERR! code ELIFECYCLE', 'error'],
     ['npm WARN deprecated request@2.88.2', 'warn'],
     ['✖ Sort these imports.', 'error'],
+    ['Dec 10 07:51:15 LabSZ sshd[24324]: error: Received disconnect from 195.154.37.122', 'error'],
+    ['Dec 10 09:32:20 LabSZ sshd[24680]: fatal: Write failed: Connection reset by peer', 'fatal'],
     ['   × retries the upload 3 times 12ms', 'error'],
     ['\u001b[31m✗\u001b[0m build failed', 'error'],
     ['⚠\ufe0f  deprecated option --legacy', 'warn'],

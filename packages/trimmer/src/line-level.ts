@@ -291,6 +291,8 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
       if (!isBlank(code)) {
         // Punctuation before the first word (a diff marker, a bullet) still opens the line.
         if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
+        // A syslog tag (`sshd[24324]: `) ends where the message starts: its first word opens it.
+        if (code === 0x3a && previous === 0x5d && isBlank(text.charCodeAt(i + 1))) first = true;
         previous = code;
       }
       i++;
