@@ -513,6 +513,47 @@ describe('diffs: a hunk too big for the budget is shown around what matters in i
     }
   });
 
+  it('never shows the unchanged lines of a split hunk without one of its changes', () => {
+    // Unchanged code that reads like a level (`Level::FATAL`, `LOG(ERROR)`) states nothing about
+    // the change; it used to outrank the changed lines and stand alone.
+    const code = [
+      'diff --git a/src/logging.cc b/src/logging.cc',
+      'index 7777777..8888888 100644',
+      '--- a/src/logging.cc',
+      '+++ b/src/logging.cc',
+      ...Array.from({ length: 6 }, (_, h) => [
+        `@@ -${h * 40 + 1},41 +${h * 40 + 1},41 @@ void Log${h}() {`,
+        ...Array.from(
+          { length: 20 },
+          (_, i) => `   if (level == Level::FATAL) LOG(ERROR) << "step ${h}.${i}";`,
+        ),
+        `-  flush(${h});`,
+        `+  flush_all(${h});`,
+        ...Array.from({ length: 20 }, (_, i) => `   CHECK(ok) << "fatal: ${h}.${i}";`),
+      ]).flat(),
+    ].join('\n');
+    const text = `${files.slice(0, 30).join('\n')}\n${code}\n${files.slice(30).join('\n')}\n`;
+    for (const budget of [1500, 4000]) {
+      for (const userQuery of [undefined, 'what changed in src/logging.cc?']) {
+        const view = trimmer.trim(text, budget, userQuery ? { userQuery } : undefined);
+        expectHonestView(view, text, budget);
+        const lines = expectMarkedLines(view, text);
+        let hunkHasChange = true;
+        let hunkHasContext = false;
+        const check = () => expect(!hunkHasContext || hunkHasChange).toBe(true);
+        for (const line of lines) {
+          if (line.startsWith('@@ ') || line.startsWith('diff --git ')) {
+            check();
+            hunkHasChange = false;
+            hunkHasContext = false;
+          } else if (/^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)) hunkHasChange = true;
+          else if (line.startsWith(' ')) hunkHasContext = true;
+        }
+        check();
+      }
+    }
+  });
+
   it('still keeps small hunks whole', () => {
     const view = trimmer.trim(diff, 12_000, { userQuery: 'what changed in the payments deploy?' });
     expect(view.text).toContain(`${needle}\n`);

@@ -376,6 +376,8 @@ export function selectText(input: {
   // Two scores per unit: what stands out with no question at all (error words, rare levels and
   // shapes), and that plus what the question and preserved keys match.
   const unasked = new Float64Array(total);
+  /** Diff units a question word is on. */
+  const matched = new Uint8Array(diff ? total : 0);
   const scores = new Float64Array(total);
   let scored = 0;
   let asked = false;
@@ -401,6 +403,7 @@ export function selectText(input: {
       } else {
         scores[u]! += QUERY_WEIGHT * weight;
         asked = true;
+        if (diff) matched[u] = 1;
       }
     }
   }
@@ -419,8 +422,9 @@ export function selectText(input: {
     unasked[i]! += signals.anomaly[i]!;
     scores[i]! += signals.anomaly[i]!;
   }
+  // The unchanged lines of split hunks.
+  const contextLine = new Uint8Array(diff ? total : 0);
   if (diff && parents) {
-    const contextLine = new Uint8Array(total);
     for (let i = 0; i < total; i++) {
       const parent = parents[i]!;
       if (parent >= 0 && diff.splitHeader[parent] === 1 && text.charCodeAt(starts[i]!) === 0x20) {
@@ -471,8 +475,19 @@ export function selectText(input: {
   const fresh = (i: number): boolean => keep[i] === 1 || !copies || !copies.isCopy(i);
   // A unit is kept only with the units it needs (a hunk's file header; a hunk line's header
   // line and file header): at most two ancestors, all paid for together.
+  // A split hunk shows its unchanged lines only around a change of it that is shown, unless
+  // the question names them: context alone reads as a hunk with no change.
+  const changesShown = diff ? new Int32Array(total) : undefined;
   const take = (i: number, limit: number): boolean => {
     if (keep[i] === 1) return true;
+    if (
+      changesShown &&
+      contextLine[i] === 1 &&
+      matched[i] === 0 &&
+      changesShown[parents![i]!] === 0
+    ) {
+      return false;
+    }
     let need = 0;
     let p = i;
     for (; p >= 0 && keep[p] === 0; p = parents ? parents[p]! : -1) {
@@ -485,6 +500,9 @@ export function selectText(input: {
     }
     used += need;
     copies?.add(i);
+    if (changesShown && diff!.splitHeader[parents![i]!] === 1 && contextLine[i] === 0) {
+      changesShown[parents![i]!]!++;
+    }
     return true;
   };
   // The head and the tail are read in order, but a line of a shape they already show twice is

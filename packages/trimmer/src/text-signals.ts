@@ -131,15 +131,22 @@ export function textSignals(input: {
   const templateIds = new Map<number, number>();
   let templateCounts = new Int32Array(64);
   let work = 0;
+  let inHunk = false;
   for (let r = 0; r < rows; r++) {
     let from = rowStarts[r]!;
     const to = lineEnd(text, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
+    let unchanged = false;
     if (diff && from < to) {
+      if (text.startsWith('@@ ', from)) inHunk = true;
+      else if (text.startsWith('diff --git ', from)) inHunk = false;
       const marker = text.charCodeAt(from);
       // The diff marker of a hunk line is not part of the line's content.
       if (marker === 0x2b || marker === 0x2d || marker === 0x20) from++;
+      // An unchanged line of a hunk (`if (level == Level::FATAL)` in code) states no level of
+      // the change.
+      unchanged = inHunk && marker === 0x20;
     }
-    rowLevel[r] = detectLevel(text, from, to, raw);
+    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(text, from, to, raw);
     blank[r] = isBlankLine(text, from, to) ? 1 : 0;
     if (rowTemplate && continuation) {
       const hash = lineTemplate(text, from, to);
