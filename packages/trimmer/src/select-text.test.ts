@@ -623,6 +623,35 @@ describe('NDJSON logs: records are judged by their level field', () => {
 });
 
 describe('a line too long to keep is shown in a window, not left out with the room unused', () => {
+  it('stays a line view within its budget whatever the budget, never a byte cut', () => {
+    // A window placed early and widened at the end used to leave the gaps around it counted as
+    // closed: the view came out over budget and was thrown away for a byte cut.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5, max: 120 }),
+        fc.integer({ min: 2_000, max: 40_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        fc.boolean(),
+        (count, length, where, share, coloured) => {
+          const lines = Array.from({ length: count }, (_, i) =>
+            coloured ? `\u001b[32mINFO\u001b[0m step ${i}` : `INFO step ${i}`,
+          );
+          lines.splice(Math.floor(where * count), 0, `payload ${'word '.repeat(length / 5)}`);
+          const text = lines.join('\n');
+          const budget = Math.max(400, Math.floor(Buffer.byteLength(text) * share));
+          const view = trimmer.trim(text, budget);
+          expectHonestView(view, text, budget);
+          if (view.metadata.contentLost) {
+            expect(view.metadata.strategy).toBe('text');
+            expectMarkedLines(view, text);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('shows the part of a 60 KB log line around its error, with the line and columns', () => {
     const lines = routineLog(300);
     const long = `2024-05-01T12:31:07Z INFO payload ${'a'.repeat(30_000)} ERROR: disk full ${'b'.repeat(30_000)}`;

@@ -465,6 +465,14 @@ export function selectText(input: {
     : 0;
   // At first the whole text is one gap.
   let used = gapCost;
+  /** `used` counted from what is kept (whole units; no window) and the gaps between. */
+  const recount = (): void => {
+    used = 0;
+    for (let i = 0; i < total; i++) {
+      if (keep[i] === 1) used += sizes[i]!;
+      else if (i === 0 || keep[i - 1] !== 0) used += gapCost;
+    }
+  };
   /** Gaps made (1), kept (0) or closed (-1) by keeping unit `x` as things stand. */
   const gapChange = (x: number): number =>
     (x > 0 && keep[x - 1] === 0 ? 1 : 0) + (x + 1 < total && keep[x + 1] === 0 ? 1 : 0) - 1;
@@ -555,11 +563,11 @@ export function selectText(input: {
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
   // within one line of it, after a marker naming that line and the columns shown.
-  let cut: { unit: number; from: number; to: number; marker: string; cost: number } | undefined;
+  let cut: { unit: number; from: number; to: number; marker: string } | undefined;
   const cutWindow = (
     best: number,
     limit: number,
-  ): { unit: number; from: number; to: number; marker: string; cost: number } | undefined => {
+  ): { unit: number; from: number; to: number; marker: string } | undefined => {
     const unitFrom = starts[best]!;
     const unitEnd = best + 1 < total ? starts[best + 1]! : text.length;
     let anchor = unitFrom;
@@ -597,7 +605,6 @@ export function selectText(input: {
     keep[best] = 2;
     used += overhead + window.bytes;
     return {
-      cost: overhead + window.bytes,
       unit: best,
       from: window.from,
       to: window.to,
@@ -649,11 +656,7 @@ export function selectText(input: {
   if (parents && dropBareHeaders(keep, parents) > 0) {
     // A file header without any of its hunks reads as "nothing changed": it goes, and its room
     // goes to the next units by score.
-    used = 0;
-    for (let i = 0; i < total; i++) {
-      if (keep[i] === 1) used += sizes[i]!;
-      else if (i === 0 || keep[i - 1] === 1) used += gapCost;
-    }
+    recount();
     for (const i of ranked) {
       if (budget - used < 1) break;
       if (parents[i]! >= 0 || !hasHunks(parents, i)) take(i, budget);
@@ -667,9 +670,12 @@ export function selectText(input: {
     // A window already shown widens into the room; else the best unit left gets one.
     let best = -1;
     if (cut) {
+      // Units taken since the window was placed counted it as kept when they closed gaps
+      // around it: the room is counted again without it.
       best = cut.unit;
       keep[best] = 0;
-      used -= cut.cost;
+      cut = undefined;
+      recount();
     } else {
       for (let i = 0; i < total; i++) {
         if (keep[i] !== 0 || sizes[i]! <= budget - used) continue;
