@@ -408,6 +408,26 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
     expect(heartbeats).toBeLessThan(orders / 4);
   });
 
+  it('keeps every copy of a rare shape past the first eight, when there is room', () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `2024-05-01T10:${String(i % 60).padStart(2, '0')}:00Z INFO orders-svc order=${i} created`,
+    );
+    for (let k = 0; k < 30; k++)
+      lines.splice(
+        k * 100 + 50,
+        0,
+        `sudo: user${k} : TTY=pts/${k} ; USER=root ; COMMAND=/bin/bash; user${k} became root`,
+      );
+    const text = lines.join('\n');
+    const budget = budgetAt(text, 0.1);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const kept = expectMarkedLines(view, text);
+    expect(kept.filter((line) => line.includes('became root')).length).toBe(30);
+  });
+
   it('shows a line the question matches once, not each of its copies, and every line that differs', () => {
     const help =
       '  = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#cast_possible_truncation';

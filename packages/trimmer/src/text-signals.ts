@@ -54,12 +54,14 @@ const TEMPLATE_WEIGHT = 0.5;
  */
 const REPEAT_DECAY = 4;
 /**
- * Copies of one template past this many, when only their shape made them stand out, stand out
- * no more: the shape is not rare in the view any longer, and a positive score, however
- * decayed, would rank every copy (375 `heartbeat: ok` lines) above every routine line. Lines of
- * a rare or severe level keep their decayed score.
+ * Copies of one template past this many, when only their shape made them stand out and it is
+ * not rare in the text, stand out no more: a positive score, however decayed, would rank every
+ * copy (375 `heartbeat: ok` lines in 3 000) above every routine line. Lines of a rare or severe
+ * level keep their decayed score, and so do the copies of a rare shape (30 `sudo` lines).
  */
 const REPEAT_CAP = 8;
+/** The cap holds for a shape of more than this share of the rows: a rarer one keeps decaying. */
+const REPEAT_CAP_SHARE = 0.02;
 /** Rows after a standing-out line that continue its event (a stack trace) and share its score. */
 const MAX_CONTINUATION = 24;
 const CONTINUATION_SHARE = 0.6;
@@ -219,8 +221,11 @@ export function textSignals(input: {
     const seen = new Int32Array(templateIds.size);
     for (let r = 0; r < rows; r++) {
       if (own[r] === 0) continue;
-      const k = seen[rowTemplate[r]!]!++;
-      if (k >= REPEAT_CAP && standsOut[r] === 0) own[r] = 0;
+      const id = rowTemplate[r]!;
+      const k = seen[id]!++;
+      if (k >= REPEAT_CAP && standsOut[r] === 0 && templateCounts[id]! > REPEAT_CAP_SHARE * rows) {
+        own[r] = 0;
+      }
       if (k > 0) own[r]! /= 1 + k / REPEAT_DECAY;
     }
     check(rows);
