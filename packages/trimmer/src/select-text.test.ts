@@ -158,10 +158,16 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     ].join('\n');
     const text = `${preamble}${diff}`;
     for (const budget of [900, 2000]) {
-      const view = trimmer.trim(text, budget);
-      expectHonestView(view, text, budget);
-      const kept = expectMarkedLines(view, text);
-      expect(kept).toContain('Subject: [PATCH] payments: lower the pool size to 5');
+      for (const userQuery of [undefined, 'what changed in src/file7.ts?']) {
+        const view = trimmer.trim(text, budget, userQuery ? { userQuery } : undefined);
+        expectHonestView(view, text, budget);
+        const kept = expectMarkedLines(view, text);
+        expect(kept).toContain('Subject: [PATCH] payments: lower the pool size to 5');
+        // No `@@` line stands alone: a split hunk's header comes with a line of it.
+        kept.forEach((line, at) => {
+          if (line.startsWith('@@ ')) expect(/^[+ -]/.test(kept[at + 1] ?? '')).toBe(true);
+        });
+      }
     }
   });
 

@@ -266,9 +266,21 @@ function hasHunks(parents: Int32Array, h: number): boolean {
   return h + 1 < parents.length && parents[h + 1]! >= 0;
 }
 
-/** Unkeeps every kept file header none of whose hunks is kept; returns how many. */
-function dropBareHeaders(keep: Uint8Array, parents: Int32Array): number {
+/**
+ * Unkeeps every kept `@@` line of a split hunk none of whose lines is kept, then every kept file
+ * header none of whose hunks is kept; returns how many.
+ */
+function dropBareHeaders(keep: Uint8Array, parents: Int32Array, splitHeader: Uint8Array): number {
   let dropped = 0;
+  for (let h = 0; h < parents.length; h++) {
+    if (splitHeader[h] !== 1 || keep[h] !== 1) continue;
+    let kept = false;
+    for (let i = h + 1; i < parents.length && parents[i] === h && !kept; i++) kept = keep[i] === 1;
+    if (!kept) {
+      keep[h] = 0;
+      dropped++;
+    }
+  }
   for (let h = 0; h < parents.length; h++) {
     if (parents[h]! >= 0 || keep[h] !== 1 || !hasHunks(parents, h)) continue;
     let kept = false;
@@ -488,6 +500,15 @@ export function selectText(input: {
   const changesShown = diff ? new Int32Array(total) : undefined;
   const take = (i: number, limit: number): boolean => {
     if (keep[i] === 1) return true;
+    // A split hunk's `@@` line comes only with a line of it (as its parent), never alone: taken
+    // for itself (the question names it), it comes with its best changed line.
+    if (diff && diff.splitHeader[i] === 1) {
+      let best = -1;
+      for (let j = i + 1; j < total && parents![j] === i; j++) {
+        if (contextLine[j] === 0 && (best < 0 || scores[j]! > scores[best]!)) best = j;
+      }
+      return best < 0 || take(best, limit);
+    }
     if (
       changesShown &&
       contextLine[i] === 1 &&
@@ -554,11 +575,11 @@ export function selectText(input: {
   };
   // A diff asked about by file path is answered by that file's hunks: its first and last files
   // are no more than any other then, and get only the room left at the end.
+  // A patch's subject says what the change is, whatever the question.
+  if (subject >= 0) take(subject, used + Math.floor(budget * HEAD_SHARE));
   if (namedFiles.size === 0) {
     fillTail(Math.floor(budget * TAIL_SHARE));
-    if (parents) {
-      if (subject >= 0) take(subject, used + Math.floor(budget * HEAD_SHARE));
-    } else fillHead(used + Math.floor(budget * HEAD_SHARE));
+    if (!parents) fillHead(used + Math.floor(budget * HEAD_SHARE));
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
@@ -653,7 +674,7 @@ export function selectText(input: {
   for (let i = total - 1; i >= 0 && (!fresh(i) || take(i, budget)); i--);
   for (let i = 0; i < total && take(i, budget); i++);
   for (let i = total - 1; i >= 0 && take(i, budget); i--);
-  if (parents && dropBareHeaders(keep, parents) > 0) {
+  if (parents && dropBareHeaders(keep, parents, diff!.splitHeader) > 0) {
     // A file header without any of its hunks reads as "nothing changed": it goes, and its room
     // goes to the next units by score.
     recount();
@@ -661,7 +682,7 @@ export function selectText(input: {
       if (budget - used < 1) break;
       if (parents[i]! >= 0 || !hasHunks(parents, i)) take(i, budget);
     }
-    dropBareHeaders(keep, parents);
+    dropBareHeaders(keep, parents, diff!.splitHeader);
   }
   if (
     (unit === 'lines' || unit === 'sentences') &&
