@@ -619,6 +619,28 @@ describe('NDJSON logs: records are judged by their level field', () => {
     });
   });
 
+  it('keeps the one failed request among JSON lines of a log that has plain lines too', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      lines.push(
+        JSON.stringify({
+          level: 30,
+          reqId: `req-${i}`,
+          res: { statusCode: i === 2100 ? 503 : 200 },
+          responseTime: i === 2100 ? 7196 : 8 + ((i * 37) % 40),
+          msg: 'request completed',
+        }),
+      );
+      if (i % 2 === 0) lines.push(`** headers check_for_fraud -> 00-${(i * 7919).toString(16)}-01`);
+    }
+    const text = lines.join('\n');
+    const budget = budgetAt(text, 0.1);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    expect(view.metadata.strategy).toBe('text');
+    expect(viewBody(view)).toContain('"statusCode":503');
+  });
+
   it('keeps the one failed, slow request of a JSON log whose records all share one level', () => {
     const record = (i: number, status: number, ms: number) =>
       JSON.stringify({

@@ -361,9 +361,10 @@ export function selectText(input: {
   check(total);
 
   const signals = textSignals({ text, starts, unit, check });
-  if (unit === 'records') {
-    // An NDJSON record also stands out by its fields, as a JSON list's records do (one 503 with
-    // 7 s of latency among 3 000 requests all at level 30): the larger of the two counts.
+  if (unit === 'records' || unit === 'lines') {
+    // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
+    // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
+    // 30): the larger of the two counts. Lines that are not JSON objects are stepped over.
     const records = ndjsonRecordAnomalies(text, starts, check);
     for (let i = 0; i < total; i++) {
       signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
