@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lineStarts } from './line-starts.js';
 import { ndjsonRecordAnomalies, RECORD_CAP } from './ndjson-record-anomalies.js';
 import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from './stop-check.js';
+import { relativeGrowth } from './test-support/relative-growth.js';
 
 const NO_STOP: StopCheck = () => undefined;
 
@@ -363,18 +364,6 @@ function reference(text: string): number {
   return sum + text.split('\n').length;
 }
 
-function fastestMs(...runs: Array<() => unknown>): number[] {
-  const best = runs.map(() => Number.POSITIVE_INFINITY);
-  for (let round = 0; round < 5; round++) {
-    runs.forEach((run, index) => {
-      const start = process.hrtime.bigint();
-      run();
-      best[index] = Math.min(best[index]!, Number(process.hrtime.bigint() - start) / 1e6);
-    });
-  }
-  return best;
-}
-
 describe('ndjsonRecordAnomalies is linear on every shape', () => {
   it.each(FAMILIES)('%s: work reported grows as the input does', (_, make) => {
     const small = make(SMALL);
@@ -387,16 +376,7 @@ describe('ndjsonRecordAnomalies is linear on every shape', () => {
     (name, make) => {
       const small = make(SMALL);
       const large = make(SMALL * GROWTH);
-      let relative = Number.POSITIVE_INFINITY;
-      for (let attempt = 0; attempt < 3 && relative >= BOUND; attempt++) {
-        const [small1, refSmall, large1, refLarge] = fastestMs(
-          () => scoresOf(small),
-          () => reference(small),
-          () => scoresOf(large),
-          () => reference(large),
-        );
-        relative = Math.min(relative, large1! / small1! / (refLarge! / refSmall!));
-      }
+      const relative = relativeGrowth((text) => scoresOf(text), reference, small, large, BOUND);
       if (process.env.COMPLEXITY_DEBUG) console.log(name, relative.toFixed(2));
       expect(relative).toBeLessThan(BOUND);
     },

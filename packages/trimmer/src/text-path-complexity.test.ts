@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { relativeGrowth } from './test-support/relative-growth.js';
 import { expectHonestView } from './test-support/view-invariants.js';
 
 // Every pass of the text path is linear in its input, whatever its shape. Two measures, neither
@@ -64,19 +65,6 @@ function reference(text: string): number {
   return sum + text.split('\n').length + Buffer.byteLength(text);
 }
 
-/** Fastest time of each function over a few rounds, the two alternating, in milliseconds. */
-function fastestMs(...runs: Array<() => unknown>): number[] {
-  const best = runs.map(() => Number.POSITIVE_INFINITY);
-  for (let round = 0; round < 5; round++) {
-    runs.forEach((run, index) => {
-      const start = process.hrtime.bigint();
-      run();
-      best[index] = Math.min(best[index]!, Number(process.hrtime.bigint() - start) / 1e6);
-    });
-  }
-  return best;
-}
-
 describe('the text path is linear on every shape', () => {
   it.each(FAMILIES)('%s: work reported grows as the input does', (_, make) => {
     const small = polls(make(SMALL));
@@ -89,18 +77,13 @@ describe('the text path is linear on every shape', () => {
     (name, make) => {
       const small = make(SMALL);
       const large = make(SMALL * GROWTH);
-      // A burst of other work can slow one measurement; a quadratic pass is slow every time, so
-      // the least of a few attempts is what is judged.
-      let relative = Number.POSITIVE_INFINITY;
-      for (let attempt = 0; attempt < 3 && relative >= BOUND; attempt++) {
-        const [trimSmall, refSmall, trimLarge, refLarge] = fastestMs(
-          () => trimmer.trim(small, BUDGET),
-          () => reference(small),
-          () => trimmer.trim(large, BUDGET),
-          () => reference(large),
-        );
-        relative = Math.min(relative, trimLarge! / trimSmall! / (refLarge! / refSmall!));
-      }
+      const relative = relativeGrowth(
+        (text) => trimmer.trim(text, BUDGET),
+        reference,
+        small,
+        large,
+        BOUND,
+      );
       if (process.env.COMPLEXITY_DEBUG) console.log(name, relative.toFixed(2));
       expect(relative).toBeLessThan(BOUND);
     },
