@@ -4,6 +4,7 @@ import { createGraphemeCounter } from './count-graphemes.js';
 import type { TextDescription } from './describe-text.js';
 import { endsOnCodePoint } from './ends-on-code-point.js';
 import type { PositionalReader } from './positional-reader.js';
+import { readChunks } from './read-chunks.js';
 
 /** `TextDescription` of a file, with the start of its text. */
 export interface FileDescription extends TextDescription {
@@ -50,17 +51,10 @@ export async function describeFile(
   // True while the decoder holds no part of a code point, so an ASCII chunk can skip it.
   let clean = true;
   let bytes = 0;
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(options.chunkBytes ?? CHUNK_BYTES, size)));
-  while (bytes < size) {
-    signal?.throwIfAborted();
-    const { bytesRead } = await reader.read(
-      buffer,
-      0,
-      Math.min(buffer.length, size - bytes),
-      bytes,
-    );
-    if (bytesRead === 0) break;
-    const data = buffer.subarray(0, bytesRead);
+  for await (const data of readChunks(reader, 0, size, {
+    chunkBytes: options.chunkBytes ?? CHUNK_BYTES,
+    signal,
+  })) {
     hash.update(data);
     // An ASCII chunk after a clean end stays a one-byte string, which the counter walks fastest.
     if (clean && isAscii(data)) counter.push(data.toString('latin1'));
@@ -73,7 +67,7 @@ export async function describeFile(
       head.push(take);
       headBytes += take.byteLength;
     }
-    bytes += bytesRead;
+    bytes += data.byteLength;
   }
   signal?.throwIfAborted();
   counter.push(decoder.decode());

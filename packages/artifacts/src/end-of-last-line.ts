@@ -1,4 +1,5 @@
 import type { PositionalReader } from './positional-reader.js';
+import { readFully } from './read-fully.js';
 
 /** Bytes read at a time: a whole last line of a transcript or index, as a rule, in one read. */
 const CHUNK_BYTES = 64 << 10;
@@ -21,12 +22,7 @@ export async function endOfLastLine(
     options.signal?.throwIfAborted();
     const start = Math.max(0, position - buffer.length);
     const data = buffer.subarray(0, position - start);
-    let filled = 0;
-    while (filled < data.length) {
-      const { bytesRead } = await reader.read(data, filled, data.length - filled, start + filled);
-      if (bytesRead === 0) throw new Error(`the file ended before byte ${start + data.length}`);
-      filled += bytesRead;
-    }
+    await readFully(reader, data, start);
     const newline = data.lastIndexOf(0x0a);
     if (newline >= 0) return start + newline + 1;
     position = start;

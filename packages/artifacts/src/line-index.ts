@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
+import { readChunks } from './read-chunks.js';
 
 /** A place in a file: a byte offset on a code point boundary and the line/column it starts. */
 export interface FilePosition {
@@ -56,17 +57,9 @@ export async function buildLineIndex(
   let column = 0;
   let nextSample = SAMPLE_BYTES;
   let lastByte = 0x0a;
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, size)));
-  for (let position = 0; position < size; ) {
-    signal?.throwIfAborted();
-    const { bytesRead } = await handle.read(
-      buffer,
-      0,
-      Math.min(buffer.length, size - position),
-      position,
-    );
-    if (bytesRead === 0) break;
-    const data = buffer.subarray(0, bytesRead);
+  let position = 0;
+  for await (const data of readChunks(handle, 0, size, { chunkBytes: CHUNK_BYTES, signal })) {
+    const bytesRead = data.byteLength;
     let from = 0;
     while (from < bytesRead) {
       const newline = data.indexOf(0x0a, from);

@@ -1,4 +1,5 @@
 import type { PositionalReader } from './positional-reader.js';
+import { readFully } from './read-fully.js';
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -20,12 +21,7 @@ export async function* linesFromEnd(
     options.signal?.throwIfAborted();
     const start = Math.max(0, position - chunkBytes);
     const data = Buffer.allocUnsafe(position - start);
-    let filled = 0;
-    while (filled < data.length) {
-      const { bytesRead } = await reader.read(data, filled, data.length - filled, start + filled);
-      if (bytesRead === 0) throw new Error(`the file ended before byte ${start + data.length}`);
-      filled += bytesRead;
-    }
+    await readFully(reader, data, start);
     let lineEnd = data.length;
     for (let newline = data.lastIndexOf(0x0a, lineEnd - 1); newline >= 0; ) {
       yield Buffer.concat([data.subarray(newline + 1, lineEnd), ...pieces]);

@@ -10,6 +10,7 @@ import { endOfLastLine } from './end-of-last-line.js';
 import { externalizeToolOutput } from './externalize-tool-output.js';
 import { createLineSplitter } from './line-splitter.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
+import { readChunks } from './read-chunks.js';
 import { sha256Hex } from './sha256-hex.js';
 
 /** A tool call an assistant message asks for. */
@@ -183,9 +184,6 @@ export async function readTranscriptRecords(
   try {
     const { size } = await handle.stat();
     const end = await endOfLastLine(handle, size, options);
-    const buffer = Buffer.allocUnsafe(
-      Math.max(1, Math.min(options.chunkBytes ?? CHUNK_BYTES, end)),
-    );
     const splitter = createLineSplitter({ maxLineBytes });
     const onLine = (bytes: Buffer) => {
       lineNumber++;
@@ -198,21 +196,16 @@ export async function readTranscriptRecords(
       const record = parseTranscriptLine(line, lineNumber, path);
       if (record) records.push(record);
     };
-    for (let position = 0; position < end; ) {
-      signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(
-        buffer,
-        0,
-        Math.min(buffer.length, end - position),
-        position,
-      );
-      // Cut short under us: what is left unfinished is a torn line, as on any other load.
-      if (bytesRead === 0) break;
-      splitter.push(buffer.subarray(0, bytesRead), onLine, () => {
+    // Cut short under us, the reading stops: what is left unfinished is a torn line, as on any
+    // other load.
+    for await (const data of readChunks(handle, 0, end, {
+      chunkBytes: options.chunkBytes ?? CHUNK_BYTES,
+      signal,
+    })) {
+      splitter.push(data, onLine, () => {
         lineNumber++;
         throw tooLong(`longer than ${maxLineBytes} bytes`);
       });
-      position += bytesRead;
     }
   } finally {
     await handle.close();
