@@ -15,6 +15,7 @@ import {
 } from './json-signatures.js';
 import { looksOpaque } from './looks-opaque.js';
 import { createProseScratch, proseShare } from './prose-share.js';
+import { lowerBound } from './relevance.js';
 import { ScratchArray } from './scratch-array.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -1305,14 +1306,8 @@ function explains(inventory: JsonInventory, signatures: JsonSignatures, u: numbe
 
 /** Whether one of `errorAt` (ascending positions) is in [from, to). */
 function holdsErrorWord(errorAt: readonly number[], from: number, to: number): boolean {
-  let low = 0;
-  let high = errorAt.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (errorAt[mid]! < from) low = mid + 1;
-    else high = mid;
-  }
-  return low < errorAt.length && errorAt[low]! < to;
+  const at = lowerBound(errorAt, from);
+  return at < errorAt.length && errorAt[at]! < to;
 }
 
 /**
