@@ -10,7 +10,7 @@ import {
 import { createRecordingTelemetry } from '@compaction/core/test';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
-import { parseCutLineMarker } from './cut-line-marker.js';
+import { parseCutLineMarker } from './engine/cut-line-marker.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import { podList, workflowRuns } from './test-support/generated-lists.js';
 import {

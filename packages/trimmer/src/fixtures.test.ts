@@ -1,7 +1,7 @@
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
-import { parseOmittedLinesMarker } from './omitted-lines-marker.js';
+import { parseOmittedLinesMarker } from './engine/omitted-lines-marker.js';
 import {
   expectHonestView,
   expectMarkedLines,

@@ -1,6 +1,6 @@
 export { createStructuralTrimmer } from './create-structural-trimmer.js';
-export { parseCutLineMarker } from './cut-line-marker.js';
-export { parseOmittedLinesMarker } from './omitted-lines-marker.js';
+export { parseCutLineMarker } from './engine/cut-line-marker.js';
+export { parseOmittedLinesMarker } from './engine/omitted-lines-marker.js';
 export {
   type JsonSelectionMode,
   MIN_TRIM_BUDGET_BYTES,

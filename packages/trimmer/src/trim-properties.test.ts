@@ -2,7 +2,7 @@ import { trailingDisclosureNotes } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from './create-structural-trimmer.js';
-import { parseCutLineMarker } from './cut-line-marker.js';
+import { parseCutLineMarker } from './engine/cut-line-marker.js';
 import { MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import {
   expectHonestView,

@@ -19,9 +19,17 @@ import {
   utf8ByteLength,
   withJsonTape,
 } from '@compaction/core';
-import { analyzeRecords } from './analyze-records.js';
-import { inventoryFromTape } from './inventory-from-tape.js';
-import { isNdjson } from './is-ndjson.js';
+import { analyzeRecords } from './engine/analyze-records.js';
+import {
+  findHits,
+  queryWords,
+  type RelevanceHits,
+  relevanceTerms,
+  type TermCache,
+} from './engine/relevance.js';
+import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engine/select-text.js';
+import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
+import { inventoryFromTape } from './json/inventory-from-tape.js';
 import {
   type JsonInventory,
   minifyRange,
@@ -30,20 +38,12 @@ import {
   NODE_SCALAR,
   NODE_STRING,
   scanJson,
-} from './json-inventory.js';
-import {
-  findHits,
-  queryWords,
-  type RelevanceHits,
-  relevanceTerms,
-  type TermCache,
-} from './relevance.js';
-import { cutRootString, type JsonSelection } from './render-selection.js';
-import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
-import { recordsHead, selectJsonInformative } from './select-json-informative.js';
-import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './select-text.js';
-import { createStopCheck, type StopCheck, TrimStoppedError } from './stop-check.js';
-import { stripTerminalEscapes } from './strip-terminal-escapes.js';
+} from './json/json-inventory.js';
+import { cutRootString, type JsonSelection } from './json/render-selection.js';
+import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
+import { recordsHead, selectJsonInformative } from './json/select-json-informative.js';
+import { isNdjson } from './readers/is-ndjson.js';
+import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 
 /** Resolved settings of a trimmer. */

@@ -6,10 +6,10 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { expect } from 'vitest';
-import { parseCutLineMarker } from '../cut-line-marker.js';
-import { parseOmittedLinesMarker } from '../omitted-lines-marker.js';
-import { neutralizeMarkerLine } from '../select-text.js';
-import { stripTerminalEscapes } from '../strip-terminal-escapes.js';
+import { parseCutLineMarker } from '../engine/cut-line-marker.js';
+import { parseOmittedLinesMarker } from '../engine/omitted-lines-marker.js';
+import { neutralizeMarkerLine } from '../engine/select-text.js';
+import { stripTerminalEscapes } from '../readers/strip-terminal-escapes.js';
 
 const STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 

@@ -1,4 +1,6 @@
 import { utf8ByteLength } from '@compaction/core';
+import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
+import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
   minifyRange,
@@ -6,9 +8,7 @@ import {
   NODE_OBJECT,
   unitStart,
 } from './json-inventory.js';
-import { type RelevanceHits, rangeScore } from './relevance.js';
 import { CUT, cutStringContent, ELLIPSIS, WHOLE } from './selection-ledger.js';
-import type { StopCheck } from './stop-check.js';
 
 /** The kept view of a JSON document. */
 export interface JsonSelection {

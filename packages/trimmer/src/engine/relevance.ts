@@ -1,5 +1,5 @@
 import type { ResultProcessorContext } from '@compaction/core';
-import { isLetterOrDigit, isUnspacedScript } from './unicode-class.js';
+import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 
 /** Where a term comes from; each kind weighs differently. */
 export type TermKind = 'query' | 'key' | 'error';

@@ -1,3 +1,5 @@
+import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
+import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -5,10 +7,8 @@ import {
   NODE_STRING,
   unitStart,
 } from './json-inventory.js';
-import { type RelevanceHits, rangeScore } from './relevance.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import { cutStringContent, MIN_CUT_CONTENT } from './selection-ledger.js';
-import type { StopCheck } from './stop-check.js';
 
 const DROPPED = 0;
 const WHOLE = 1;

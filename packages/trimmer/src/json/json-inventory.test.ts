@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findHits, relevanceTerms } from '../engine/relevance.js';
 import { type JsonInventory, minifyRange, scanJson, unitStart } from './json-inventory.js';
-import { findHits, relevanceTerms } from './relevance.js';
 
 function parses(text: string): boolean {
   try {

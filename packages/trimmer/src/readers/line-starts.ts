@@ -1,4 +1,4 @@
-import type { StopCheck } from './stop-check.js';
+import type { StopCheck } from '../engine/stop-check.js';
 
 /**
  * Where each line of `text` begins (the first is 0); lines tile the text, each with its own

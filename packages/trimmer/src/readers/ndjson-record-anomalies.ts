@@ -1,5 +1,5 @@
-import { ERROR_WORDS, errorWordBoundary } from './relevance.js';
-import type { StopCheck } from './stop-check.js';
+import { ERROR_WORDS, errorWordBoundary } from '../engine/relevance.js';
+import type { StopCheck } from '../engine/stop-check.js';
 
 /**
  * How far each record of an NDJSON text stands out from the others by its fields, as the JSON

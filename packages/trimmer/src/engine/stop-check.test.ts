@@ -1,8 +1,8 @@
 import { trailingDisclosureNotes } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { expectHonestView, viewBody } from '../test-support/view-invariants.js';
 import { createStopCheck, STOP_POLL_INTERVAL, TrimStoppedError } from './stop-check.js';
-import { expectHonestView, viewBody } from './test-support/view-invariants.js';
 
 describe('createStopCheck', () => {
   it('polls on the first call and then once per interval of work', () => {

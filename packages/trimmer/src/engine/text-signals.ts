@@ -7,9 +7,9 @@ import {
   levelOf,
   NO_LEVEL,
   type RawLevels,
-} from './line-level.js';
-import { lineStarts } from './line-starts.js';
-import { lineTemplate } from './line-template.js';
+} from '../readers/line-level.js';
+import { lineStarts } from '../readers/line-starts.js';
+import { lineTemplate } from '../readers/line-template.js';
 import type { StopCheck } from './stop-check.js';
 
 /** How a text is split into units. */

@@ -2,14 +2,14 @@ import { parseRecordCoverage, trailingDisclosureNotes, utf8ByteLength } from '@c
 import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeRecords, stateLikeKey } from './analyze-records.js';
-import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { analyzeRecords, stateLikeKey } from '../engine/analyze-records.js';
+import { findHits, queryWords, relevanceTerms } from '../engine/relevance.js';
+import { podList, recordList, workflowRuns } from '../test-support/generated-lists.js';
+import { expectHonestView, viewBody } from '../test-support/view-invariants.js';
 import { scanJson } from './json-inventory.js';
-import { findHits, queryWords, relevanceTerms } from './relevance.js';
 import { type InformativeSelection, selectJsonInformative } from './select-json-informative.js';
 import { CUT, DROPPED } from './selection-ledger.js';
-import { podList, recordList, workflowRuns } from './test-support/generated-lists.js';
-import { expectHonestView, viewBody } from './test-support/view-invariants.js';
 
 const trimmer = createStructuralTrimmer();
 

@@ -1,9 +1,9 @@
 import { parseLevelBreakdown, trailingDisclosureNotes } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { expectHonestView, expectMarkedLines, viewBody } from '../test-support/view-invariants.js';
 import { isUnifiedDiff } from './select-text.js';
-import { expectHonestView, expectMarkedLines, viewBody } from './test-support/view-invariants.js';
 
 function routineFile(index: number): string {
   const lines = [

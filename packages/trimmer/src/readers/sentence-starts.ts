@@ -1,4 +1,4 @@
-import type { StopCheck } from './stop-check.js';
+import type { StopCheck } from '../engine/stop-check.js';
 
 const NEWLINE = 0x0a;
 const SPACE = 0x20;

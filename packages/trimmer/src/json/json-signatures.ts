@@ -1,3 +1,4 @@
+import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -6,7 +7,6 @@ import {
   NODE_STRING,
 } from './json-inventory.js';
 import { ScratchArray } from './scratch-array.js';
-import type { StopCheck } from './stop-check.js';
 
 /** How a signature steps from its parent's: the root's, by key, any item, or one position. */
 export const STEP_ROOT = 0;

@@ -5,18 +5,18 @@ import {
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
-} from './json-inventory.js';
+} from '../json/json-inventory.js';
 import {
   type JsonSignatures,
   jsonSignatures,
   STEP_ITEM,
   STEP_KEY,
   signatureKey,
-} from './json-signatures.js';
-import { looksOpaque } from './looks-opaque.js';
-import { createProseScratch, proseShare } from './prose-share.js';
+} from '../json/json-signatures.js';
+import { ScratchArray } from '../json/scratch-array.js';
+import { looksOpaque } from '../readers/looks-opaque.js';
+import { createProseScratch, proseShare } from '../readers/prose-share.js';
 import { lowerBound } from './relevance.js';
-import { ScratchArray } from './scratch-array.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A list of records: the objects that share one signature under arrays or maps. */

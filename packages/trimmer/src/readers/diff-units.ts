@@ -1,5 +1,5 @@
 import { utf8ByteLength } from '@compaction/core';
-import type { StopCheck } from './stop-check.js';
+import type { StopCheck } from '../engine/stop-check.js';
 
 /** The units of a unified diff and what each one needs shown with it. */
 export interface DiffUnits {

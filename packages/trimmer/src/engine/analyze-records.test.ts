@@ -2,11 +2,11 @@ import { withJsonTape } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inventoryFromTape } from '../json/inventory-from-tape.js';
+import { scanJson } from '../json/json-inventory.js';
+import { jsonSignatures } from '../json/json-signatures.js';
+import { signaturePath } from '../json/select-json-informative.js';
 import { analyzeRecords, type RecordAnalysis, recordColumns } from './analyze-records.js';
-import { inventoryFromTape } from './inventory-from-tape.js';
-import { scanJson } from './json-inventory.js';
-import { jsonSignatures } from './json-signatures.js';
-import { signaturePath } from './select-json-informative.js';
 
 /** A list of records whose fields hold nested lists and values of every kind. */
 function recordList(minLength: number, maxLength: number) {

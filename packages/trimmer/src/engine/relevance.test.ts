@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanJson } from './json-inventory.js';
+import { scanJson } from '../json/json-inventory.js';
 import {
   ERROR_WORDS,
   errorWordBoundary,

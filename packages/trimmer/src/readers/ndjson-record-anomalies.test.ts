@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from '../engine/stop-check.js';
+import { relativeGrowth } from '../test-support/relative-growth.js';
 import { lineStarts } from './line-starts.js';
 import { ndjsonRecordAnomalies, RECORD_CAP } from './ndjson-record-anomalies.js';
-import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from './stop-check.js';
-import { relativeGrowth } from './test-support/relative-growth.js';
 
 const NO_STOP: StopCheck = () => undefined;
 

@@ -4,17 +4,17 @@ import {
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
+import { diffUnits } from '../readers/diff-units.js';
+import { lineStarts } from '../readers/line-starts.js';
+import { ndjsonRecordAnomalies } from '../readers/ndjson-record-anomalies.js';
+import { sentenceStarts } from '../readers/sentence-starts.js';
+import { unitCopies } from '../readers/unit-copies.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
-import { diffUnits } from './diff-units.js';
-import { lineStarts } from './line-starts.js';
-import { ndjsonRecordAnomalies } from './ndjson-record-anomalies.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
-import { sentenceStarts } from './sentence-starts.js';
 import type { StopCheck } from './stop-check.js';
 import { levelBreakdown, type TextUnit, textSignals } from './text-signals.js';
-import { unitCopies } from './unit-copies.js';
 
 export type { TextUnit } from './text-signals.js';
 

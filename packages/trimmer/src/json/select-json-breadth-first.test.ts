@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findHits, relevanceTerms } from '../engine/relevance.js';
 import { scanJson } from './json-inventory.js';
-import { findHits, relevanceTerms } from './relevance.js';
 import { selectJsonBreadthFirst } from './select-json-breadth-first.js';
 
 const words = ['alpha', 'beta', 'status', 'error', 'failed', 'id', 'name', 'x'];

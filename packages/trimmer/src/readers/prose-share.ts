@@ -1,6 +1,6 @@
-import type { JsonInventory } from './json-inventory.js';
-import { NODE_STRING } from './json-inventory.js';
-import { type JsonSignatures, signatureKey } from './json-signatures.js';
+import type { JsonInventory } from '../json/json-inventory.js';
+import { NODE_STRING } from '../json/json-inventory.js';
+import { type JsonSignatures, signatureKey } from '../json/json-signatures.js';
 import { readsAsProse } from './reads-as-prose.js';
 
 /** Values of a string field looked at to tell whether it reads as prose. */

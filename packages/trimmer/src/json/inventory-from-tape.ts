@@ -16,6 +16,7 @@ import {
   TAPE_STRIDE,
   TAPE_STRING,
 } from '@compaction/core';
+import type { StopCheck } from '../engine/stop-check.js';
 import {
   collectErrorWords,
   collectErrorWordsWith,
@@ -26,7 +27,6 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from './json-inventory.js';
-import type { StopCheck } from './stop-check.js';
 import { textHashColumns } from './text-hash-columns.js';
 
 /**

@@ -1,9 +1,10 @@
 import type { RecordCoverage } from '@compaction/core';
-import type { Anomaly, RecordAnalysis, RecordGroup } from './analyze-records.js';
-import { nodeAt, recordField, stateLikeKey } from './analyze-records.js';
+import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
+import { nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import type { RelevanceHits } from '../engine/relevance.js';
+import type { StopCheck } from '../engine/stop-check.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
-import type { RelevanceHits } from './relevance.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import {
   createSelectionLedger,
@@ -15,7 +16,6 @@ import {
   type SelectionLedger,
   skeletonCost,
 } from './selection-ledger.js';
-import type { StopCheck } from './stop-check.js';
 
 /** A selection, and what it shows of the document's records. */
 export interface InformativeSelection extends JsonSelection {
