@@ -6,7 +6,8 @@ import { inventoryFromTape } from '../json/inventory-from-tape.js';
 import { scanJson } from '../json/json-inventory.js';
 import { jsonSignatures } from '../json/json-signatures.js';
 import { signaturePath } from '../json/select-json-informative.js';
-import { analyzeRecords, type RecordAnalysis, recordColumns } from './analyze-records.js';
+import { recordColumns } from '../readers/json-records.js';
+import { analyzeRecords, type RecordAnalysis } from './analyze-records.js';
 
 /** A list of records whose fields hold nested lists and values of every kind. */
 function recordList(minLength: number, maxLength: number) {

@@ -1,0 +1,64 @@
+import { CODE_OF, IDENTITY_WORDS, STATE_WORDS } from '../vocabulary.js';
+
+/** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
+export function stateLikeKey(key: string): boolean {
+  return keyHints(key).state;
+}
+
+/** What the words of a key suggest, cached per key text. */
+export interface KeyHints {
+  identity: number;
+  /** The identity word that gives `identity` (`name`, `id`…), '' when none. */
+  identityWord: string;
+  state: boolean;
+}
+
+/**
+ * Hints by key text, kept across calls: the same documents' keys come back trim after trim, and
+ * splitting a key into words costs more than the rest of its signature's analysis. Bounded, as
+ * keys are data: emptied when full.
+ */
+const KEY_HINTS = new Map<string, KeyHints>();
+const KEY_HINTS_MAX = 8192;
+
+export function keyHints(key: string): KeyHints {
+  const cache = KEY_HINTS;
+  let hints = cache.get(key);
+  if (!hints) {
+    const words = keyWords(key);
+    // A key that is the word itself says more than one that merely ends in it.
+    let identity = 0;
+    let identityWord = '';
+    words.forEach((word, i) => {
+      const weight = IDENTITY_WORDS[word] ?? 0;
+      const share = words.length === 1 ? 1 : i === words.length - 1 ? 0.6 : 0.4;
+      if (weight * share > identity) {
+        identity = weight * share;
+        identityWord = word;
+      }
+    });
+    // The last word says what a key holds: `exitCode` and `health_status` are states,
+    // `in_reply_to_status_id` and `readyReplicas` are not. A code is one after a word that
+    // says which (`exit`, `status`, `error`, `response`…) or alone, not a `language_code`.
+    const last = words[words.length - 1];
+    const before = words[words.length - 2];
+    const state =
+      last !== undefined &&
+      STATE_WORDS.has(last) &&
+      (last !== 'code' || before === undefined || STATE_WORDS.has(before) || CODE_OF.has(before));
+    hints = { identity, identityWord, state };
+    if (cache.size >= KEY_HINTS_MAX) cache.clear();
+    cache.set(key, hints);
+  }
+  return hints;
+}

@@ -1,0 +1,338 @@
+import type { JsonInventory } from '../json/json-inventory.js';
+import { NODE_ARRAY, NODE_OBJECT, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
+import { type JsonSignatures, signatureKey } from '../json/json-signatures.js';
+import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
+import { looksOpaque } from '../readers/looks-opaque.js';
+import { keyHints } from './key-hints.js';
+import { lowerBound } from './relevance.js';
+import type { StopCheck } from './stop-check.js';
+
+/** A record that stands out from its list, and the fields that make it stand out. */
+export interface Anomaly {
+  record: number;
+  score: number;
+  /**
+   * The nodes that stand out, most telling first: what says why (a rare reason, then a message;
+   * see `explainFirst`), then the rest by how much each stands out.
+   */
+  fields: number[];
+  /** How much each of `fields` stands out. */
+  fieldScores: number[];
+}
+
+/** Anomaly score from which a record stands out. */
+const ANOMALY_MIN_SCORE = 2;
+/** Fields remembered per anomalous record. */
+const ANOMALY_FIELDS = 4;
+/** Anomalous records kept track of: past the leading few, each gets its field once all are named. */
+const MORE_ANOMALIES = 200;
+/** A string value up to this many UTF-16 units that explains an anomaly reads as a reason; longer, as a message. */
+const REASON_UNITS = 32;
+/** A container that makes a record stand out is looked into for what explains it up to this many nodes. */
+const EXPLAINED_CONTAINER_NODES = 32;
+
+function byScoreThenNode(a: { u: number; score: number }, b: { u: number; score: number }) {
+  return b.score - a.score || a.u - b.u;
+}
+
+function byScoreThenRecord(a: Anomaly, b: Anomaly) {
+  return b.score - a.score || a.record - b.record;
+}
+
+/** The `k` first of `items` in `order`, in order (k small: no full sort). */
+function topFields<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === k && order(item, best[k - 1]!) >= 0) continue;
+    let at = best.length < k ? best.length : k - 1;
+    best[at] = item;
+    while (at > 0 && order(best[at]!, best[at - 1]!) < 0) {
+      [best[at], best[at - 1]] = [best[at - 1]!, best[at]!];
+      at--;
+    }
+  }
+  return best;
+}
+
+/** Where anomaly credits go, and what they add up to per record. */
+interface Credits {
+  recordAbove: Int32Array;
+  groupOfSig: Int32Array;
+  sigOf: Int32Array;
+  primaryGroup: Uint8Array;
+  scores: Map<number, Array<{ u: number; score: number }>>;
+}
+
+/** Credits node `u`'s oddity to the innermost primary record around it, else the outermost. */
+function credit(c: Credits, u: number, score: number): void {
+  const { recordAbove, groupOfSig, sigOf } = c;
+  let record = recordAbove[u]!;
+  let outermost = -1;
+  for (let hops = 0; record >= 0 && hops < 64; hops++) {
+    const g = groupOfSig[sigOf[record]!]!;
+    if (g >= 0 && c.primaryGroup[g] === 1) break;
+    if (g >= 0) outermost = record;
+    record = recordAbove[record]!;
+  }
+  if (record < 0) record = outermost;
+  if (record < 0) return;
+  let fields = c.scores.get(record);
+  if (!fields) {
+    fields = [];
+    c.scores.set(record, fields);
+  }
+  if (fields.length < 256) fields.push({ u, score });
+}
+
+/** Records whose values stand out (see `analyzeRecords`), most anomalous first. */
+export function findAnomalies(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  gathered: Columns,
+  ownerOfSig: Int32Array,
+  hinted: Uint8Array,
+  check: StopCheck | undefined,
+): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
+  const { text, count, kind, start, end, unitBytes } = inventory;
+  const sigOf = signatures.of;
+  const sigCount = signatures.count;
+  const sigParent = signatures.parent;
+  const { groups, groupOfSig, recordAbove, values, distinct, top, presence, entryOf } = gathered;
+  const { entryCount, entrySig, numbers } = gathered;
+
+  // Per signature, what can make one of its nodes stand out.
+  const groupSize = new Int32Array(sigCount);
+  const rareKey = new Float32Array(sigCount);
+  const categorical = new Uint8Array(sigCount);
+  const mean = new Float64Array(sigCount);
+  const deviation = new Float64Array(sigCount);
+  const threshold = new Float64Array(sigCount);
+  const interesting = new Uint8Array(sigCount);
+  // A key most records lack counts only where its siblings mostly do not (keys that are data,
+  // such as one per IP address, are all rare and say nothing).
+  const rareChildren = new Int32Array(sigCount);
+  const children = new Int32Array(sigCount);
+  // Whether a signature's subtree holds any value at all (bookkeeping such as
+  // `"f:affinity": {".": {}}` holds only empty objects: a rare key there says nothing).
+  const holdsValue = new Uint8Array(sigCount);
+  for (let s = sigCount - 1; s >= 1; s--) {
+    const sample = signatures.first[s]!;
+    if (kind[sample] === NODE_STRING || kind[sample] === NODE_SCALAR) holdsValue[s] = 1;
+    if (holdsValue[s] === 1) holdsValue[sigParent[s]!] = 1;
+  }
+  for (let s = 1; s < sigCount; s++) {
+    const owner = ownerOfSig[s]!;
+    groupSize[s] = owner >= 0 ? groups[owner]!.records.length : 0;
+    const p = sigParent[s]!;
+    children[p]!++;
+    if (groupSize[s]! >= 5 && presence[s]! <= 0.2 * groupSize[s]!) rareChildren[p]!++;
+  }
+  for (let s = 1; s < sigCount; s++) {
+    const records = groupSize[s]!;
+    if (records === 0) continue;
+    const p = sigParent[s]!;
+    if (records >= 5 && presence[s]! <= 0.2 * records) {
+      const parentRare = p > 0 && groupOfSig[p]! < 0 && presence[p]! <= 0.2 * records;
+      const keysAreData = rareChildren[p]! > Math.max(2, 0.25 * children[p]!);
+      if (!parentRare && !keysAreData && holdsValue[s] === 1) {
+        rareKey[s] = Math.min(1.5, 0.5 * Math.log2(records / Math.max(1, presence[s]!)));
+      }
+    }
+    const n = values[s]!;
+    if (n >= 3 && distinct[s]! >= 2 && distinct[s]! <= Math.max(2, n / 2) && top[s]! >= 0.5 * n) {
+      // Mostly empty, with a few one-off values (an id set on some records): that a value is
+      // there says about as much as a rare key does.
+      categorical[s] =
+        gathered.topEmpty[s] === 1 && n - top[s]! <= 1.5 * (distinct[s]! - 1) ? 2 : 1;
+    }
+    const m = numbers[s]!;
+    if (categorical[s] === 0 && m >= 5) {
+      const average = gathered.numberSum[s]! / m;
+      const variance = gathered.numberSquares[s]! / m - average * average;
+      if (variance > 1e-12 * Math.max(1, average * average)) {
+        mean[s] = average;
+        deviation[s] = Math.sqrt(variance);
+        threshold[s] = Math.min(3, 0.9 * Math.sqrt(m - 1));
+      }
+    }
+    if (rareKey[s]! > 0 || categorical[s]! > 0 || deviation[s]! > 0) interesting[s] = 1;
+  }
+
+  // What a value of a categorical field scores, once per value rather than per node: a rare
+  // one among few, more where the commonest is common.
+  const entryScore = new Float64Array(gathered.entries);
+  for (let e = 0; e < gathered.entries; e++) {
+    const s = entrySig[e]!;
+    if (categorical[s] === 0) continue;
+    const n = values[s]!;
+    const c = entryCount[e]!;
+    if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
+      entryScore[e] = (top[s]! / n) * Math.log2(n / c) * (hinted[s] === 1 ? 1.5 : 1);
+    } else if (categorical[s] === 2 && c < top[s]!) {
+      entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c));
+    }
+  }
+
+  const scores = new Map<number, Array<{ u: number; score: number }>>();
+  const primaryGroup = new Uint8Array(groups.length);
+  for (let g = 0; g < groups.length; g++) primaryGroup[g] = groups[g]!.primary ? 1 : 0;
+  const credits: Credits = { recordAbove, groupOfSig, sigOf, primaryGroup, scores };
+  for (let u = 1; u < count; u++) {
+    if ((u & 8191) === 0 && check) check(8192);
+    const s = sigOf[u]!;
+    if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
+    let score = rareKey[s]!;
+    const entry = entryOf[u]!;
+    if (entry >= 0) score += entryScore[entry]!;
+    if (deviation[s]! > 0 && kind[u] === NODE_SCALAR) {
+      const x = numberAt(text, start[u]!, end[u]!);
+      const z = Math.abs(x - mean[s]!) / deviation[s]!;
+      if (z >= threshold[s]!) score += Math.min(3, 1 + z - threshold[s]!);
+    }
+    if (score > 0) credit(credits, u, score);
+  }
+  // Error-like values: anomalous where they are rare in their field.
+  const errorContext: number[] = [];
+  let lastError = -1;
+  for (const at of inventory.errorAt) {
+    const u = nodeAt(inventory, at);
+    if (u <= 0 || u === lastError) continue;
+    lastError = u;
+    if (recordAbove[u]! < 0) {
+      if (unitBytes[u]! <= 512 && errorContext.length < 16) errorContext.push(u);
+      continue;
+    }
+    const s = sigOf[u]!;
+    const entry = entryOf[u]!;
+    const n = values[s]!;
+    const c = entry >= 0 ? entryCount[entry]! : 1;
+    if (n < 3 || c <= 0.25 * n) credit(credits, u, 2.5);
+  }
+
+  let primaryTotal = 0;
+  for (const group of groups) if (group.primary) primaryTotal += group.records.length;
+  const leading = Math.max(3, Math.min(25, Math.ceil(0.03 * primaryTotal)));
+  const anomalies: Anomaly[] = [];
+  for (const [record, credited] of scores) {
+    // One entry per node (a value can be rare and read like an error both). Credits come in
+    // node order but for the error-like ones, which come after: nodes in strictly ascending
+    // order are each there once already.
+    let ascending = true;
+    for (let i = 1; i < credited.length && ascending; i++) {
+      ascending = credited[i]!.u > credited[i - 1]!.u;
+    }
+    let fields = credited;
+    if (!ascending) {
+      const byNode = new Map<number, number>();
+      for (const { u, score } of credited) byNode.set(u, (byNode.get(u) ?? 0) + score);
+      fields = [];
+      for (const [u, score] of byNode) fields.push({ u, score });
+    }
+    // What stands out most decides, the next two add a little: a big record's many small
+    // oddities do not add up to one real one.
+    const best = topFields(fields, ANOMALY_FIELDS, byScoreThenNode);
+    const score = (best[0]?.score ?? 0) + 0.3 * (best[1]?.score ?? 0) + 0.1 * (best[2]?.score ?? 0);
+    if (score < ANOMALY_MIN_SCORE) continue;
+    const anomaly: Anomaly = { record, score, fields: [], fieldScores: [] };
+    for (const field of best) {
+      anomaly.fields.push(field.u);
+      anomaly.fieldScores.push(field.score);
+    }
+    anomalies.push(anomaly);
+  }
+  anomalies.sort(byScoreThenRecord);
+  anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
+  for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly);
+  return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
+}
+
+/**
+ * How a node of an anomalous record explains it: 0 for a short string that reads as a state or
+ * a reason (`Evicted`, `Timeout`), 1 for a longer one (a message), -1 for a value that does not
+ * explain (a boolean, a number, an opaque token, a string neither keyed as a state nor
+ * error-like). A string reads as a state where its key's last word is a state word (`reason`,
+ * `phase`, `message`, `error`…) or where it holds an error-like word.
+ */
+function explains(inventory: JsonInventory, signatures: JsonSignatures, u: number): number {
+  const { text, kind, start, end } = inventory;
+  if (kind[u] !== NODE_STRING) return -1;
+  const from = start[u]! + 1;
+  const to = end[u]! - 1;
+  if (
+    !keyHints(signatureKey(inventory, signatures, signatures.of[u]!)).state &&
+    !holdsErrorWord(inventory.errorAt, from, to)
+  ) {
+    return -1;
+  }
+  let letters = false;
+  for (let i = from; i < Math.min(to, from + REASON_UNITS) && !letters; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    letters = (c >= 0x61 && c <= 0x7a) || c >= 0x80;
+  }
+  if (!letters || looksOpaque(text, from, to)) return -1;
+  return to - from <= REASON_UNITS ? 0 : 1;
+}
+
+/** Whether one of `errorAt` (ascending positions) is in [from, to). */
+function holdsErrorWord(errorAt: readonly number[], from: number, to: number): boolean {
+  const at = lowerBound(errorAt, from);
+  return at < errorAt.length && errorAt[at]! < to;
+}
+
+/**
+ * Puts first among an anomaly's fields the values that say why its record stands out: a rare
+ * string that reads as a state or a reason, then a message (looked for inside a small container
+ * that stands out too: `failure: {reason: "Timeout"}`), before rare booleans and counters that
+ * only flag it (`ready: false`, `restartCount: 42`), which follow by how much they stand out. A
+ * reason says more per byte than a flag it implies: a view that has room for one field should
+ * say why. Reasons by how much they stand out, then in document order; the record's score does
+ * not change.
+ */
+function explainFirst(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  anomaly: Anomaly,
+): void {
+  const { kind, next } = inventory;
+  const explaining: Array<{ u: number; score: number; rank: number }> = [];
+  for (let i = 0; i < anomaly.fields.length; i++) {
+    const u = anomaly.fields[i]!;
+    const score = anomaly.fieldScores[i]!;
+    const rank = explains(inventory, signatures, u);
+    if (rank >= 0) {
+      explaining.push({ u, score, rank });
+    } else if (
+      (kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY) &&
+      next[u]! - u <= EXPLAINED_CONTAINER_NODES
+    ) {
+      for (let c = u + 1; c < next[u]!; c++) {
+        const inner = explains(inventory, signatures, c);
+        if (inner >= 0) explaining.push({ u: c, score, rank: inner });
+      }
+    }
+  }
+  if (explaining.length === 0) return;
+  explaining.sort(byRankScoreThenNode);
+  const fields: number[] = [];
+  const fieldScores: number[] = [];
+  for (const { u, score } of explaining) {
+    if (fields.length === ANOMALY_FIELDS) break;
+    if (fields.includes(u)) continue;
+    fields.push(u);
+    fieldScores.push(score);
+  }
+  for (let i = 0; i < anomaly.fields.length; i++) {
+    if (fields.includes(anomaly.fields[i]!)) continue;
+    fields.push(anomaly.fields[i]!);
+    fieldScores.push(anomaly.fieldScores[i]!);
+  }
+  anomaly.fields = fields;
+  anomaly.fieldScores = fieldScores;
+}
+
+function byRankScoreThenNode(
+  a: { u: number; score: number; rank: number },
+  b: { u: number; score: number; rank: number },
+) {
+  return a.rank - b.rank || b.score - a.score || a.u - b.u;
+}
