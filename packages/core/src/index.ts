@@ -127,6 +127,8 @@ export {
   formatRecordCoverage,
   parseRecordCoverage,
   type RecordCoverage,
+  type RecordDistribution,
+  type RecordRange,
 } from './notes/record-coverage.js';
 export type {
   ProcessedResult,

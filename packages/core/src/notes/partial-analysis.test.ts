@@ -15,12 +15,12 @@ describe('partial analysis segment', () => {
         named: 226,
         whole: 0,
         constant: [{ field: 'state', value: 'ok' }],
-        droppedFields: ['msg'],
+        droppedFields: ['state', 'msg'],
       },
       partial: { analysed: 2_999_999, total: 6_595_401, queryMatchesPast: 1 },
     });
-    // No value is claimed for every record of a list read only in part: `state` is named as
-    // dropped, not as `state=ok`.
+    // Nothing is claimed for every record of a list read only in part: `state` is only named
+    // as dropped, not told as `state=ok`.
     expect(note).toBe(
       '[severely reduced: kept 3743 of ~104857658 bytes (0.1%); records 226/600000+ named, 0 whole at items[]; dropped from every record: state, msg; only the first 2999999 of 6595401 fields analysed, 1 query match past them; not representative, treat anything not shown as UNKNOWN]',
     );

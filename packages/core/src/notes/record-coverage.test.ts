@@ -11,8 +11,32 @@ const example: RecordCoverage = {
   path: 'items[]',
   total: 140,
   named: 79,
+  namedBy: 'metadata.name',
   whole: 2,
   constant: [{ field: 'involvedObject.namespace', value: 'kube-system' }],
+  distributions: [
+    {
+      field: 'type',
+      values: [
+        { value: 'Normal', count: 137 },
+        { value: 'Warning', count: 3 },
+      ],
+    },
+    {
+      field: 'reason',
+      values: [
+        { value: 'Pulled', count: 60 },
+        { value: 'Created', count: 50 },
+      ],
+      otherValues: 4,
+      otherCount: 30,
+    },
+    { field: 'series.count', present: 12, values: [{ value: '2', count: 12 }] },
+  ],
+  ranges: [
+    { field: 'lastTimestamp', from: '2025-09-11T15:07:12Z', to: '2025-09-11T15:54:39Z' },
+    { field: 'count', from: '1', to: '97', median: '1' },
+  ],
   droppedFields: ['metadata.managedFields', 'source'],
   omitted: [
     { count: 58, field: 'type', value: 'Normal' },
@@ -30,7 +54,7 @@ describe('record coverage segment', () => {
       records: example,
     });
     expect(note).toBe(
-      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named, 2 whole at items[]; dropped from every record: involvedObject.namespace=kube-system, metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
+      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named by metadata.name, 2 whole at items[]; every record: involvedObject.namespace=kube-system; by type: Normal 137, Warning 3; by reason: Pulled 60, Created 50, 4 other values 30; by series.count (present in 12): 2 12; range of lastTimestamp: 2025-09-11T15:07:12Z to 2025-09-11T15:54:39Z; range of count: 1 to 97, median 1; dropped from every record: metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
     );
     expect(disclosureNoteKind(note)).toBe('trimmed');
     expect(parseRecordCoverage(note)).toEqual(example);
@@ -50,8 +74,7 @@ describe('record coverage segment', () => {
     expect(formatRecordCoverage(undefined)).toBe('');
   });
 
-  it('tells a constant field once, as dropped from every record with its one value', () => {
-    // The field is both constant and shown by no record: one statement, not "has" and "lacks".
+  it('tells a constant field once, as what every record says, apart from the fields dropped', () => {
     const note = disclosureNotes.trimmedRecords({
       kept: 297,
       total: 901,
@@ -66,7 +89,7 @@ describe('record coverage segment', () => {
         droppedFields: ['phase', 'labels'],
       },
     });
-    expect(note).toContain('; dropped from every record: phase=Running, labels;');
+    expect(note).toContain('; every record: phase=Running; dropped from every record: labels;');
     expect(note.match(/phase/g)).toHaveLength(1);
     expect(parseRecordCoverage(note)).toEqual({
       path: 'items[]',
@@ -91,7 +114,7 @@ describe('record coverage segment', () => {
     };
     const segment = formatRecordCoverage(records);
     expect(segment).toBe(
-      '; records 17/300 named, 0 whole; dropped from every record: phase=Running, +3 more; omitted 280 with phase=Running, +3 more',
+      '; records 17/300 named, 0 whole; every record: phase=Running; dropped from every record: +3 more; omitted 280 with phase=Running, +3 more',
     );
     const note = disclosureNotes.severelyReduced({
       keptBytes: 400,
@@ -114,35 +137,66 @@ describe('record coverage segment', () => {
         { field: 'engines.node', value: '>=8' },
         { field: 'license', value: 'MIT' },
       ],
+      distributions: [
+        {
+          field: 'selector',
+          values: [
+            { value: 'app=web,tier!=db', count: 600 },
+            { value: 'app', count: 300 },
+          ],
+        },
+      ],
       omitted: [
         { count: 600, field: 'selector', value: 'app=web,tier!=db' },
         { count: 260, field: 'phase', value: 'Running' },
       ],
     };
     const segment = formatRecordCoverage(records);
-    expect(segment).toContain('dropped from every record: engines.node, license=MIT;');
+    expect(segment).toContain('; every record: engines.node, license=MIT;');
+    // The value that cannot be told is counted among the others: the counts still add up.
+    expect(segment).toContain('; by selector: app 300, 1 other value 600;');
     expect(segment).toContain('omitted 260 with phase=Running, +600 more');
     expect(segment).not.toContain('> 8');
     expect(segment).not.toContain('app web');
   });
 
-  it('keeps data from breaking the line or the syntax', () => {
+  it('tells no aggregate of a list analysed only in part', () => {
+    const segment = formatRecordCoverage({ ...example, atLeast: true });
+    expect(segment).toBe(
+      '; records 79/140+ named by metadata.name, 2 whole at items[]; dropped from every record: metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning',
+    );
+  });
+
+  it('keeps data from breaking the line or the syntax, and counts that add up', () => {
     fc.assert(
       fc.property(
         fc.string({ maxLength: 80 }),
         fc.string({ maxLength: 80 }),
+        fc.array(fc.tuple(fc.string({ maxLength: 20 }), fc.integer({ min: 1, max: 500 })), {
+          maxLength: 6,
+        }),
         fc.nat(1000),
-        (field, value, count) => {
+        (field, value, entries, count) => {
+          const present = entries.reduce((sum, [, n]) => sum + n, 0);
           const records: RecordCoverage = {
             path: field,
             total: count + 1,
             named: count,
+            namedBy: field,
             whole: 0,
             droppedFields: [`d${field}`, `e${value}`],
             droppedMore: count,
             omitted: [{ count, field, value }],
             omittedMore: count + 1,
             constant: [{ field: `c${field}`, value }],
+            distributions: [
+              {
+                field,
+                present,
+                values: entries.map(([v, n]) => ({ value: v, count: n })),
+              },
+            ],
+            ranges: [{ field, from: value, to: value, median: value }],
           };
           const note = disclosureNotes.trimmedRecords({
             kept: 1,
@@ -155,17 +209,13 @@ describe('record coverage segment', () => {
           expect(disclosureNoteKind(note)).toBe('trimmed');
           const parsed = parseRecordCoverage(note)!;
           expect(parsed.named).toBe(count);
+          expect(parsed.total).toBe(count + 1);
           expect(parsed.droppedMore ?? 0).toBe(count);
           // A value is told as it is (or cut short with a visible …), or not at all.
           const asIs = (told: string) =>
             told === value || (told.endsWith('…') && value.startsWith(told.slice(0, -1)));
-          if (parsed.constant) {
-            expect(parsed.constant).toHaveLength(1);
-            expect(asIs(parsed.constant[0]!.value)).toBe(true);
-            expect(parsed.droppedFields).toHaveLength(2);
-          } else {
-            expect(parsed.droppedFields).toHaveLength(3);
-          }
+          expect(parsed.constant).toHaveLength(1);
+          if (parsed.constant![0]!.value !== '') expect(asIs(parsed.constant![0]!.value)).toBe(true);
           if (parsed.omitted) {
             expect(parsed.omitted).toHaveLength(1);
             expect(parsed.omitted[0]!.count).toBe(count);
@@ -173,6 +223,26 @@ describe('record coverage segment', () => {
             expect(parsed.omittedMore).toBe(count + 1);
           } else {
             expect(parsed.omittedMore).toBe(2 * count + 1);
+          }
+          // A distribution, when told, is told whole: its counts add up to the records with
+          // the field, and every value told is one of the values, as it is.
+          for (const distribution of parsed.distributions ?? []) {
+            expect(distribution.field).toBe(field);
+            const sum =
+              distribution.values.reduce((s, entry) => s + entry.count, 0) +
+              (distribution.otherCount ?? 0);
+            expect(sum).toBe(present);
+            for (const entry of distribution.values) {
+              expect(entries.some(([v, n]) => v === entry.value && n === entry.count)).toBe(true);
+            }
+          }
+          for (const range of parsed.ranges ?? []) {
+            expect([range.field, range.from, range.to, range.median]).toEqual([
+              field,
+              value,
+              value,
+              value,
+            ]);
           }
         },
       ),

@@ -1,6 +1,7 @@
 /**
- * What a JSON view shows of a document's main list of records, for the `[trimmed: …]` and
- * `[severely reduced: …]` notes (one segment, machine-parseable, see `formatRecordCoverage`).
+ * What a JSON view shows of a document's main list of records, and what holds over all of its
+ * records, for the `[trimmed: …]` and `[severely reduced: …]` notes (one segment of the note
+ * line, machine-parseable, see `formatRecordCoverage`).
  */
 export interface RecordCoverage {
   /** The list's path in the document (`items[]`, `provider_schemas.aws.resource_schemas.*`). */
@@ -9,18 +10,29 @@ export interface RecordCoverage {
   total: number;
   /**
    * The list may go on past what was analysed (a document over the trimmer's `maxJsonNodes`):
-   * `total` counts the records analysed, written `600000+`, and no field's value is claimed
-   * for every record (the fields in `constant` are written by name only).
+   * `total` counts the records analysed, written `600000+`, and nothing is claimed for every
+   * record: no constant, distribution or range is told.
    */
   atLeast?: boolean;
   /** Records whose identifying field is in the view. */
   named: number;
+  /** The field (a path within a record) that names each record, when one does. */
+  namedBy?: string;
   /** Records in the view whole. */
   whole: number;
   /**
-   * Fields (paths within a record) that no record in the view shows, biggest first; those in
-   * `constant` are told there instead.
+   * Fields every record has with one same value (`kind` = `Pod`): told once, whether or not
+   * the view shows them, as `every record: kind=Pod`.
    */
+  constant?: ReadonlyArray<{ field: string; value: string }>;
+  /**
+   * How the records divide by the values of a field (a state: `status.phase: Running 219,
+   * Failed 1`), over all records, not only those shown, commonest first.
+   */
+  distributions?: readonly RecordDistribution[];
+  /** Numeric and time fields: their smallest and largest value over all records. */
+  ranges?: readonly RecordRange[];
+  /** Fields (paths within a record) that no record in the view shows, biggest first. */
   droppedFields?: readonly string[];
   /** More fields no record shows, beyond those listed (the note was shortened to fit). */
   droppedMore?: number;
@@ -28,11 +40,32 @@ export interface RecordCoverage {
   omitted?: ReadonlyArray<{ count: number; field: string; value: string }>;
   /** More records left out, beyond the kinds listed in `omitted` (shortened to fit). */
   omittedMore?: number;
-  /**
-   * Fields that no record in the view shows and that every record has with one same value
-   * (`status.phase` = `Running`): dropped from every record, and what they all said.
-   */
-  constant?: ReadonlyArray<{ field: string; value: string }>;
+}
+
+/**
+ * The values of one field over the records that have it, with how many records hold each:
+ * `values` counts plus `otherCount` always add up to `present` (or to the list's `total` when
+ * `present` is absent).
+ */
+export interface RecordDistribution {
+  field: string;
+  /** Records that have the field, when not every record does. */
+  present?: number;
+  /** The values told, commonest first, each with its records. */
+  values: ReadonlyArray<{ value: string; count: number }>;
+  /** Values not told (the note's room, or a value it cannot say as it is). */
+  otherValues?: number;
+  /** Records holding the values not told. */
+  otherCount?: number;
+}
+
+/** The smallest and largest value of a field over the records, as written in the document. */
+export interface RecordRange {
+  field: string;
+  from: string;
+  to: string;
+  /** The middle value (the lower of the two middle ones), as written; absent for times. */
+  median?: string;
 }
 
 /** Longest text taken from the data (a path, a value) into a note. */
@@ -63,35 +96,113 @@ function toldAsIs(value: string): boolean {
 }
 
 /**
+ * Whether a value can be told whole inside a distribution or range: as it is, not cut short
+ * (a count belongs to one value, and `…` would make two values read as one), with no `: ` or
+ * ` to ` that would read as the segment's own syntax.
+ */
+function toldWhole(value: string): boolean {
+  return (
+    value !== '' &&
+    piece(value) === value &&
+    !value.includes(': ') &&
+    !value.includes(' to ') &&
+    !/ \d+$/.test(value)
+  );
+}
+
+/** A field's path fit for an aggregate segment, or `undefined` when it would not read back. */
+function aggregateField(field: string): string | undefined {
+  const told = piece(field);
+  return told === field &&
+    !field.includes(': ') &&
+    !field.endsWith(':') &&
+    !field.includes(' (') &&
+    !field.startsWith('by ')
+    ? told
+    : undefined;
+}
+
+/** The segment telling `distribution`, with a leading `; `, or `''` when its field cannot be told. */
+function formatDistribution(distribution: RecordDistribution): string {
+  const field = aggregateField(distribution.field);
+  if (field === undefined) return '';
+  const parts: string[] = [];
+  let otherValues = distribution.otherValues ?? 0;
+  let otherCount = distribution.otherCount ?? 0;
+  for (const { value, count } of distribution.values) {
+    if (toldWhole(value)) parts.push(`${value} ${count}`);
+    else {
+      otherValues++;
+      otherCount += count;
+    }
+  }
+  if (otherValues > 0) {
+    parts.push(`${otherValues} other ${otherValues === 1 ? 'value' : 'values'} ${otherCount}`);
+  }
+  if (parts.length === 0) return '';
+  const present = distribution.present !== undefined ? ` (present in ${distribution.present})` : '';
+  return `; by ${field}${present}: ${parts.join(', ')}`;
+}
+
+function formatRange(range: RecordRange): string {
+  const field = aggregateField(range.field);
+  if (field === undefined || !toldWhole(range.from) || !toldWhole(range.to)) return '';
+  const median =
+    range.median !== undefined && toldWhole(range.median) ? `, median ${range.median}` : '';
+  return `; range of ${field}: ${range.from} to ${range.to}${median}`;
+}
+
+/**
  * The note segment for `records`, with a leading `; `:
- * `; records 7/7 named, 2 whole at items[]; dropped from every record: status.phase=Running,
- * metadata.managedFields, spec.tolerations, +2 more; omitted 61 with type=Normal, +3 more`.
- * The fields no record shows form one list: `field=value` when every record has that one
- * value, the bare path otherwise (always, when the list was analysed only in part: `7+`), and
- * `+N more` when the list was shortened (N more fields);
- * in the omitted list `+N more` counts the records of the kinds not listed. A part is left out
- * when it has nothing to say, the path (` at …`) only when the note has no room for it. Counts
- * are plain integers; paths are cleaned of the separators (and of a leading `+`), so the segment
- * splits on `; ` and its lists on `, `; a value the cleaning would alter is not told (its field
- * by name only, its omitted records counted in `+N more`), and a long one is cut with `…`.
+ * `; records 220/220 named by metadata.name, 2 whole at items[]; every record: kind=Pod;
+ * by status.phase: Running 219, Failed 1; range of status.startTime: 2026-03-01T06:00:00Z to
+ * 2026-03-01T08:44:15Z; dropped from every record: metadata.managedFields, +2 more; omitted 61
+ * with type=Normal, +3 more`.
+ *
+ * - `every record:` lists fields every record has with one same value, `field=value` (by name
+ *   only when the value cannot be told as it is; none when the list was analysed only in
+ *   part).
+ * - `by F:` tells how the records divide by F's values, commonest first, counts over all
+ *   records; `(present in P)` when only P records have F; `K other values N` sums what is not
+ *   told, so the counts always add up.
+ * - `range of F: A to B` the smallest and largest value (`, median M` for numbers).
+ * - `dropped from every record:` fields no record in the view shows, `+N more` when shortened.
+ * - `omitted` the records left out by the value of one state, `+N more` counting the records
+ *   of the kinds not listed.
+ *
+ * Counts are plain integers; paths and values are cleaned of the separators (and of a leading
+ * `+`), so the segment splits on `; ` and its lists on `, `; a value the cleaning would alter is
+ * not told (in a distribution it is counted among the other values), and a long one is cut with
+ * `…` (never in a distribution or range, where it is not told instead).
  */
 export function formatRecordCoverage(records: RecordCoverage | undefined): string {
   if (!records) return '';
   const total = `${records.total}${records.atLeast ? '+' : ''}`;
-  let segment = `; records ${records.named}/${total} named, ${records.whole} whole`;
+  const by =
+    records.namedBy !== undefined && aggregateField(records.namedBy) !== undefined
+      ? ` by ${records.namedBy}`
+      : '';
+  let segment = `; records ${records.named}/${total} named${by}, ${records.whole} whole`;
   if (records.path !== '') segment += ` at ${piece(records.path)}`;
-  const constant = records.constant ?? [];
-  const told = new Set(constant.map((entry) => entry.field));
-  const dropped = [
-    // Past what was analysed, one value for every record is not known: the field by name only.
-    // A value the note cannot say as it is (it holds the segment's separators), likewise.
-    ...constant.map((entry) =>
-      records.atLeast || !toldAsIs(entry.value)
-        ? piece(entry.field)
-        : `${piece(entry.field)}=${piece(entry.value)}`,
-    ),
-    ...(records.droppedFields ?? []).filter((field) => !told.has(field)).map(piece),
-  ];
+  // Past what was analysed, nothing is known of every record: no constant is told.
+  const constant = records.atLeast ? [] : (records.constant ?? []);
+  if (constant.length > 0) {
+    // A value the note cannot say as it is (it holds the segment's separators): by name only.
+    const told = constant.map((entry) =>
+      toldAsIs(entry.value) ? `${piece(entry.field)}=${piece(entry.value)}` : piece(entry.field),
+    );
+    segment += `; every record: ${told.join(', ')}`;
+  }
+  if (!records.atLeast) {
+    for (const distribution of records.distributions ?? []) {
+      segment += formatDistribution(distribution);
+    }
+    for (const range of records.ranges ?? []) segment += formatRange(range);
+  }
+  const constantFields = new Set(constant.map((entry) => entry.field));
+  const dropped = (records.droppedFields ?? [])
+    .filter((field) => !constantFields.has(field))
+    .map(piece);
   if (records.droppedMore) dropped.push(`+${records.droppedMore} more`);
   if (dropped.length > 0) segment += `; dropped from every record: ${dropped.join(', ')}`;
   // Records of a kind whose value the note cannot say as it is are counted with the rest.
@@ -107,43 +218,88 @@ export function formatRecordCoverage(records: RecordCoverage | undefined): strin
   return segment;
 }
 
+/** The text of each `; `-separated segment of `note` after the records head, up to the next head. */
+function segmentsAfter(note: string, from: number): string[] {
+  const rest = note.slice(from).replace(/\]$/, '');
+  return rest.split('; ').slice(1);
+}
+
+function parseDistribution(field: string, present: string | undefined, body: string) {
+  const distribution: {
+    field: string;
+    present?: number;
+    values: Array<{ value: string; count: number }>;
+    otherValues?: number;
+    otherCount?: number;
+  } = { field, values: [] };
+  if (present !== undefined) distribution.present = Number(present);
+  for (const part of body.split(', ')) {
+    const other = /^(\d+) other values? (\d+)$/.exec(part);
+    const entry = /^(.*) (\d+)$/.exec(part);
+    if (other) {
+      distribution.otherValues = Number(other[1]);
+      distribution.otherCount = Number(other[2]);
+    } else if (entry) distribution.values.push({ value: entry[1]!, count: Number(entry[2]) });
+  }
+  return distribution;
+}
+
 /** A parsed records segment (see `formatRecordCoverage`), or `undefined` when a note has none. */
 export function parseRecordCoverage(note: string): RecordCoverage | undefined {
-  const head = /; records (\d+)\/(\d+)(\+?) named, (\d+) whole(?: at ([^;]+?))?(?=; |\]$)/.exec(
-    note,
-  );
+  const head =
+    /; records (\d+)\/(\d+)(\+?) named(?: by ([^,;]+?))?, (\d+) whole(?: at ([^;]+?))?(?=; |\]$)/.exec(
+      note,
+    );
   if (!head) return undefined;
   const records: RecordCoverage = {
-    path: head[5] ?? '',
+    path: head[6] ?? '',
     total: Number(head[2]),
     named: Number(head[1]),
-    whole: Number(head[4]),
+    whole: Number(head[5]),
   };
+  if (head[4] !== undefined) records.namedBy = head[4];
   if (head[3] === '+') records.atLeast = true;
-  const dropped = /; dropped from every record: ([^;]+?)(?=; |\]$)/.exec(note);
-  if (dropped) {
-    const constant: Array<{ field: string; value: string }> = [];
-    const fields: string[] = [];
-    for (const part of dropped[1]!.split(', ')) {
-      const more = /^\+(\d+) more$/.exec(part);
-      const pair = /^([^=]*)=(.*)$/.exec(part);
-      if (more) records.droppedMore = Number(more[1]);
-      else if (pair) constant.push({ field: pair[1]!, value: pair[2]! });
-      else fields.push(part);
+  const constant: Array<{ field: string; value: string }> = [];
+  const constantNames: string[] = [];
+  const distributions: RecordDistribution[] = [];
+  const ranges: RecordRange[] = [];
+  for (const segment of segmentsAfter(note, head.index + head[0].length)) {
+    let found: RegExpExecArray | null;
+    if ((found = /^every record: (.*)$/.exec(segment))) {
+      for (const part of found[1]!.split(', ')) {
+        const pair = /^([^=]*)=(.*)$/.exec(part);
+        if (pair) constant.push({ field: pair[1]!, value: pair[2]! });
+        else constantNames.push(part);
+      }
+    } else if ((found = /^by (.+?)(?: \(present in (\d+)\))?: (.*)$/.exec(segment))) {
+      distributions.push(parseDistribution(found[1]!, found[2], found[3]!));
+    } else if ((found = /^range of (.+?): (.+?) to (.+?)(?:, median (.+))?$/.exec(segment))) {
+      const range: RecordRange = { field: found[1]!, from: found[2]!, to: found[3]! };
+      if (found[4] !== undefined) range.median = found[4];
+      ranges.push(range);
+    } else if ((found = /^dropped from every record: (.*)$/.exec(segment))) {
+      const fields: string[] = [];
+      for (const part of found[1]!.split(', ')) {
+        const more = /^\+(\d+) more$/.exec(part);
+        if (more) records.droppedMore = Number(more[1]);
+        else fields.push(part);
+      }
+      if (fields.length > 0) records.droppedFields = fields;
+    } else if ((found = /^omitted ((?:\d+ with |\+\d+ more).*)$/.exec(segment))) {
+      const kinds: Array<{ count: number; field: string; value: string }> = [];
+      for (const part of found[1]!.split(', ')) {
+        const more = /^\+(\d+) more$/.exec(part);
+        const kind = /^(\d+) with ([^=]*)=(.*)$/.exec(part);
+        if (more) records.omittedMore = Number(more[1]);
+        else if (kind) kinds.push({ count: Number(kind[1]), field: kind[2]!, value: kind[3]! });
+      }
+      if (kinds.length > 0) records.omitted = kinds;
     }
-    if (constant.length > 0) records.constant = constant;
-    if (fields.length > 0) records.droppedFields = fields;
   }
-  const omitted = /; omitted ((?:\d+ with |\+\d+ more)[^;]*?)(?=; |\]$)/.exec(note);
-  if (omitted) {
-    const kinds: Array<{ count: number; field: string; value: string }> = [];
-    for (const part of omitted[1]!.split(', ')) {
-      const more = /^\+(\d+) more$/.exec(part);
-      const kind = /^(\d+) with ([^=]*)=(.*)$/.exec(part);
-      if (more) records.omittedMore = Number(more[1]);
-      else if (kind) kinds.push({ count: Number(kind[1]), field: kind[2]!, value: kind[3]! });
-    }
-    if (kinds.length > 0) records.omitted = kinds;
-  }
+  // A field told by name only (its value not said) is still one every record has alike.
+  for (const field of constantNames) constant.push({ field, value: '' });
+  if (constant.length > 0) records.constant = constant;
+  if (distributions.length > 0) records.distributions = distributions;
+  if (ranges.length > 0) records.ranges = ranges;
   return records;
 }
