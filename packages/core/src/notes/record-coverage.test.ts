@@ -215,7 +215,8 @@ describe('record coverage segment', () => {
           const asIs = (told: string) =>
             told === value || (told.endsWith('…') && value.startsWith(told.slice(0, -1)));
           expect(parsed.constant).toHaveLength(1);
-          if (parsed.constant![0]!.value !== '') expect(asIs(parsed.constant![0]!.value)).toBe(true);
+          if (parsed.constant![0]!.value !== '')
+            expect(asIs(parsed.constant![0]!.value)).toBe(true);
           if (parsed.omitted) {
             expect(parsed.omitted).toHaveLength(1);
             expect(parsed.omitted[0]!.count).toBe(count);

@@ -264,30 +264,34 @@ export function parseRecordCoverage(note: string): RecordCoverage | undefined {
   const distributions: RecordDistribution[] = [];
   const ranges: RecordRange[] = [];
   for (const segment of segmentsAfter(note, head.index + head[0].length)) {
-    let found: RegExpExecArray | null;
-    if ((found = /^every record: (.*)$/.exec(segment))) {
-      for (const part of found[1]!.split(', ')) {
+    const every = /^every record: (.*)$/.exec(segment);
+    const by = /^by (.+?)(?: \(present in (\d+)\))?: (.*)$/.exec(segment);
+    const range = /^range of (.+?): (.+?) to (.+?)(?:, median (.+))?$/.exec(segment);
+    const dropped = /^dropped from every record: (.*)$/.exec(segment);
+    const omitted = /^omitted ((?:\d+ with |\+\d+ more).*)$/.exec(segment);
+    if (every) {
+      for (const part of every[1]!.split(', ')) {
         const pair = /^([^=]*)=(.*)$/.exec(part);
         if (pair) constant.push({ field: pair[1]!, value: pair[2]! });
         else constantNames.push(part);
       }
-    } else if ((found = /^by (.+?)(?: \(present in (\d+)\))?: (.*)$/.exec(segment))) {
-      distributions.push(parseDistribution(found[1]!, found[2], found[3]!));
-    } else if ((found = /^range of (.+?): (.+?) to (.+?)(?:, median (.+))?$/.exec(segment))) {
-      const range: RecordRange = { field: found[1]!, from: found[2]!, to: found[3]! };
-      if (found[4] !== undefined) range.median = found[4];
-      ranges.push(range);
-    } else if ((found = /^dropped from every record: (.*)$/.exec(segment))) {
+    } else if (by) {
+      distributions.push(parseDistribution(by[1]!, by[2], by[3]!));
+    } else if (range) {
+      const told: RecordRange = { field: range[1]!, from: range[2]!, to: range[3]! };
+      if (range[4] !== undefined) told.median = range[4];
+      ranges.push(told);
+    } else if (dropped) {
       const fields: string[] = [];
-      for (const part of found[1]!.split(', ')) {
+      for (const part of dropped[1]!.split(', ')) {
         const more = /^\+(\d+) more$/.exec(part);
         if (more) records.droppedMore = Number(more[1]);
         else fields.push(part);
       }
       if (fields.length > 0) records.droppedFields = fields;
-    } else if ((found = /^omitted ((?:\d+ with |\+\d+ more).*)$/.exec(segment))) {
+    } else if (omitted) {
       const kinds: Array<{ count: number; field: string; value: string }> = [];
-      for (const part of found[1]!.split(', ')) {
+      for (const part of omitted[1]!.split(', ')) {
         const more = /^\+(\d+) more$/.exec(part);
         const kind = /^(\d+) with ([^=]*)=(.*)$/.exec(part);
         if (more) records.omittedMore = Number(more[1]);
