@@ -11,6 +11,8 @@ import {
   type PartialAnalysis,
   type ProcessedResult,
   type RecordCoverage,
+  type RecordDistribution,
+  type RecordRange,
   type ResultProcessorContext,
   type ResultTrimMetadata,
   type TrimStrategy,
@@ -20,9 +22,13 @@ import {
   withJsonTape,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
+import { askedColumns } from './engine/question-columns.js';
+import { orderedRecords, recencyAsk } from './engine/recency.js';
+import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
   findHits,
   queryWords,
+  questionTokens,
   type RelevanceHits,
   relevanceTerms,
   type TermCache,
@@ -41,7 +47,11 @@ import {
 } from './json/json-inventory.js';
 import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
-import { recordsHead, selectJsonInformative } from './json/select-json-informative.js';
+import {
+  commonQueryWords,
+  recordsHead,
+  selectJsonInformative,
+} from './json/select-json-informative.js';
 import { isNdjson } from './readers/is-ndjson.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
@@ -78,6 +88,8 @@ interface LossyView {
   records?: RecordCoverage;
   /** Bytes of the note held back for the records segment. */
   recordRoom?: number;
+  /** What the note can say of every record of the main list, most telling first. */
+  aggregates?: readonly AggregateStatement[];
   /** JSON views of a document over `maxJsonNodes`: how much of it was analysed. */
   partial?: PartialAnalysis;
   /** Text views: the lines shown lost their terminal escape codes. */
@@ -86,81 +98,137 @@ interface LossyView {
 
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
 const RECORD_NOTE_FLOOR_EXTRA = 80;
+/** The records segment's room: a share of the budget… */
+const RECORD_NOTE_SHARE = 0.08;
+/** …up to this many bytes. */
+const RECORD_NOTE_MAX = 1536;
+/** Of the room, what is kept for the parts that tell of the view (fields dropped, records left out). */
+const VIEW_PARTS_ROOM = 160;
+
+function segmentBytes(records: RecordCoverage): number {
+  return utf8ByteLength(formatRecordCoverage(records));
+}
+
+/** `head` with the aggregate statements `statements` added. */
+function withStatements(
+  head: RecordCoverage,
+  statements: readonly AggregateStatement[],
+): RecordCoverage {
+  const constant: Array<{ field: string; value: string }> = [];
+  const distributions: RecordDistribution[] = [];
+  const ranges: RecordRange[] = [];
+  for (const statement of statements) {
+    if (statement.kind === 'constant') {
+      constant.push({ field: statement.field, value: statement.value });
+    } else if (statement.kind === 'distribution') distributions.push(statement.distribution);
+    else ranges.push(statement.range);
+  }
+  const records: RecordCoverage = { ...head };
+  if (constant.length > 0) records.constant = constant;
+  if (distributions.length > 0) records.distributions = distributions;
+  if (ranges.length > 0) records.ranges = ranges;
+  return records;
+}
 
 /**
- * Note bytes held back for the records segment of a JSON view of a list: a twentieth of the
- * budget, at most 360, and never less than the segment's head (`head`, at its longest) plus
+ * Note bytes held back for the records segment of a JSON view of a list: a twelfth of the
+ * budget, at most 1536, and never less than the segment's head (`head`, at its longest) plus
  * room for one dropped field and one kind of record left out — unless that is more than a
- * fifth of the budget. It grows with the budget more slowly than the budget does, so the
- * body's budget does not shrink as the budget grows.
+ * fifth of the budget — nor more than the head, every aggregate statement and the view's parts
+ * need. It grows with the budget more slowly than the budget does, so the body's budget does
+ * not shrink as the budget grows.
  */
-function recordNoteRoom(budget: number, head: RecordCoverage): number {
-  const floor = utf8ByteLength(formatRecordCoverage(head)) + RECORD_NOTE_FLOOR_EXTRA;
-  return Math.max(
-    Math.min(360, Math.floor(budget * 0.05)),
-    Math.min(floor, Math.floor(budget / 5)),
+function recordNoteRoom(
+  budget: number,
+  head: RecordCoverage,
+  aggregates: readonly AggregateStatement[],
+): number {
+  const headBytes = segmentBytes(head);
+  const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA;
+  const needed = segmentBytes(withStatements(head, aggregates)) + VIEW_PARTS_ROOM;
+  return Math.min(
+    needed,
+    Math.max(
+      Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
+      Math.min(floor, Math.floor(budget / 5)),
+    ),
   );
 }
 
 /**
- * `records` shortened until its segment fits `room`, gracefully: the lists lose their last
- * entries first (fields no record shows, then constant fields, then kinds of records left
- * out), each down to one, a `+N more` saying how many went; then the path; then the last kind
- * left out; then the last dropped field, its `+N more` last. The named, whole and total counts always stay;
- * `undefined` only when even they do not fit.
+ * `records` shortened until its segment fits `room`, gracefully. First the head (the named,
+ * whole and total counts; the path only when it fits), then the aggregate statements in their
+ * order while they fit in the room less what the view's parts keep (so which statements a note
+ * holds depends on its room alone, and a larger note holds every statement a smaller one does);
+ * then the parts that tell of the view: their lists lose their last entries first (fields no
+ * record shows, then kinds of records left out), each down to one, a `+N more` saying how many
+ * went; then the last kind left out; then the last dropped field, its `+N more` last.
+ * `undefined` only when even the counts do not fit.
  */
-function fitRecords(records: RecordCoverage | undefined, room: number): RecordCoverage | undefined {
+function fitRecords(
+  records: RecordCoverage | undefined,
+  aggregates: readonly AggregateStatement[],
+  room: number,
+): RecordCoverage | undefined {
   if (!records) return undefined;
-  const constant = [...(records.constant ?? [])];
-  const droppedFields = [...(records.droppedFields ?? [])];
+  const head: RecordCoverage = {
+    path: records.path,
+    total: records.total,
+    named: records.named,
+    whole: records.whole,
+  };
+  if (records.atLeast) head.atLeast = true;
+  if (records.namedBy !== undefined) head.namedBy = records.namedBy;
+  if (segmentBytes(head) > room) {
+    head.path = '';
+    delete head.namedBy;
+    if (segmentBytes(head) > room) return undefined;
+  }
+  const statementRoom = room - Math.min(VIEW_PARTS_ROOM, Math.floor(room / 4));
+  let told = 0;
+  while (
+    told < aggregates.length &&
+    segmentBytes(withStatements(head, aggregates.slice(0, told + 1))) <= statementRoom
+  ) {
+    told++;
+  }
+  const base = withStatements(head, aggregates.slice(0, told));
+  const constantFields = new Set((base.constant ?? []).map((entry) => entry.field));
+  const droppedFields = (records.droppedFields ?? []).filter((field) => !constantFields.has(field));
   const omitted = [...(records.omitted ?? [])];
   let droppedMore = records.droppedMore ?? 0;
   let omittedMore = records.omittedMore ?? 0;
-  let path = records.path;
   const fitted = (): RecordCoverage => {
-    const result: RecordCoverage = { ...records, path, constant, droppedFields, omitted };
-    delete result.droppedMore;
-    delete result.omittedMore;
+    const result: RecordCoverage = { ...base, droppedFields, omitted };
     if (droppedMore > 0) result.droppedMore = droppedMore;
     if (omittedMore > 0) result.omittedMore = omittedMore;
     return result;
   };
-  const size = () => utf8ByteLength(formatRecordCoverage(fitted()));
-  const popDropped = () => {
-    if (droppedFields.length > 0) droppedFields.pop();
-    else constant.pop();
-    droppedMore++;
-  };
+  const size = () => segmentBytes(fitted());
   const popOmitted = () => {
     omittedMore += omitted.pop()!.count;
   };
-  // At most three of each kind of entry, whatever the room.
-  while (constant.length > 3) {
-    constant.pop();
-    droppedMore++;
-  }
+  // At most four fields and three kinds, whatever the room.
   while (droppedFields.length > 4) {
     droppedFields.pop();
     droppedMore++;
   }
   while (omitted.length > 3) popOmitted();
   while (size() > room) {
-    const listed = constant.length + droppedFields.length;
-    if (listed > 1) popDropped();
-    else if (omitted.length > 1) popOmitted();
-    else if (path !== '') path = '';
+    if (droppedFields.length > 1) {
+      droppedFields.pop();
+      droppedMore++;
+    } else if (omitted.length > 1) popOmitted();
     else if (omitted.length > 0) popOmitted();
     // How many were left out is the total less the named: the marker says nothing more.
     else if (omittedMore > 0) omittedMore = 0;
-    else if (listed > 0) popDropped();
-    else if (droppedMore > 0) droppedMore = 0;
+    else if (droppedFields.length > 0) {
+      droppedFields.pop();
+      droppedMore++;
+    } else if (droppedMore > 0) droppedMore = 0;
     else break;
   }
-  if (path === '' && records.path !== '') {
-    path = records.path;
-    if (size() > room) path = '';
-  }
-  return size() <= room ? fitted() : undefined;
+  return size() <= room ? fitted() : base;
 }
 
 /** Room to hold back for the note: the longest note any path could emit for this input. */
@@ -196,7 +264,7 @@ function finish(
 ): ProcessedResult {
   const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
   const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
-  const records = fitRecords(view.records, view.recordRoom ?? 0);
+  const records = fitRecords(view.records, view.aggregates ?? [], view.recordRoom ?? 0);
   let note = view.note;
   if (degenerate) {
     note = disclosureNotes.severelyReduced({
@@ -398,13 +466,38 @@ function jsonView(
   const room = partial ? bodyBudget - utf8ByteLength(formatPartialAnalysis(partial)) : bodyBudget;
   let selection: JsonSelection & { records?: RecordCoverage };
   let recordRoom = 0;
+  let aggregates: AggregateStatement[] = [];
   if (options.selection === 'breadth-first') {
     selection = selectJsonBreadthFirst(inventory, room, hits, options, check);
   } else {
     const analysis = analyzeRecords(inventory, check);
     const head = recordsHead(inventory, analysis);
-    if (head) recordRoom = recordNoteRoom(budget, head);
-    selection = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check);
+    let asked: number[] = [];
+    let ordered: Array<{ record: number; field: number }> = [];
+    if (head) {
+      const main = analysis.groups[analysis.main]!;
+      ordered = orderedRecords(inventory, analysis, main, recencyAsk(questionTokens(context)));
+      const common = commonQueryWords(inventory, analysis, main, hits);
+      asked = askedColumns(
+        inventory,
+        analysis,
+        main,
+        queryWords(context),
+        questionTokens(context),
+        common,
+      );
+      aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
+      recordRoom = recordNoteRoom(budget, head, aggregates);
+    }
+    selection = selectJsonInformative(
+      inventory,
+      room - recordRoom,
+      hits,
+      analysis,
+      check,
+      asked,
+      ordered,
+    );
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   const view: LossyView = {
@@ -425,6 +518,7 @@ function jsonView(
   if (selection.records) {
     view.records = selection.records;
     view.recordRoom = recordRoom;
+    view.aggregates = aggregates;
   }
   return view;
 }

@@ -43,3 +43,38 @@ export const STATE_WORDS = new Set([
 
 /** Words before `code` that make it a state besides the state words (`return_code`, `httpCode`). */
 export const CODE_OF = new Set(['return', 'response', 'http', 'rc']);
+
+/** Question words that ask when: they select the records' time field. */
+export const TIME_QUESTION_WORDS = new Set([
+  'when',
+  'time',
+  'times',
+  'date',
+  'dates',
+  'timestamp',
+  'timestamps',
+]);
+
+/** Question words that ask for the records at the end of their time order. */
+export const NEWEST_WORDS = new Set(['newest', 'latest', 'last', 'recent', 'youngest']);
+/** Question words that ask for the records at the start of their time order. */
+export const OLDEST_WORDS = new Set(['oldest', 'earliest', 'first']);
+
+/**
+ * Words of a question that say nothing about what to keep: they never select a record or a
+ * field, whatever the payload holds.
+ */
+export const STOPWORDS = new Set(
+  `a an and any are as at be been but by can could did do does for from get give had has have
+  how i if in into is it its me my no not of on or our please return show so than that the their
+  them then there these they this those to was we were what when where which who whom whose why
+  will with would you your about tell find named called value field record entry line item
+  given listed shown mentioned appears appear say says said anything something everything
+  wrong happened happening going each every all list many much often occur
+  per`.split(/\s+/),
+);
+
+/** Question words before a time that ask for what came after it. */
+export const AFTER_WORDS = new Set(['since', 'after', 'from']);
+/** Question words before a time that ask for what came before it. */
+export const BEFORE_WORDS = new Set(['before', 'until', 'till', 'to']);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { inventoryFromTape } from '../json/inventory-from-tape.js';
 import { scanJson } from '../json/json-inventory.js';
 import { jsonSignatures } from '../json/json-signatures.js';
-import { signaturePath } from '../json/select-json-informative.js';
+import { signaturePath } from '../json/signature-path.js';
 import { recordColumns } from '../readers/json-records.js';
 import { analyzeRecords, type RecordAnalysis } from './analyze-records.js';
 
@@ -91,9 +91,18 @@ describe('analyzeRecords', () => {
     // A unique identifier wins, and a shared title is not shown beside it as another name.
     const withIds = poems.map((poem, i) => ({ id: `p-${1000 + i}`, ...poem }));
     expect(names(JSON.stringify(withIds))).toEqual(['id', '']);
-    // Two thirds distinct is no name at all.
+    // Two thirds distinct names no poem alone; with the section (few values) beside it, the
+    // pair tells every poem apart.
     const series = poems.map((poem, i) => ({ ...poem, title: `Poem ${i % 27}` }));
-    expect(names(JSON.stringify(series))).toEqual(['', '']);
+    expect(names(JSON.stringify(series))).toEqual(['title', 'section']);
+    // With nothing to complete it, the field that tells most records apart still names them.
+    const alike = poems.map((poem, i) => ({
+      ...poem,
+      title: `Poem ${i % 27}`,
+      section: 'Book',
+      author: 'Qu Yuan',
+    }));
+    expect(names(JSON.stringify(alike))).toEqual(['title', '']);
     if (fixturesAvailable()) {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }
@@ -199,7 +208,11 @@ function analysisDigest(analysis: RecordAnalysis): string {
         ? [name, (column as Int32Array).subarray(0, signatures.count)]
         : [name, column],
     );
-  return digest({ ...analysis, signatures: Object.fromEntries(columns) });
+  return digest({
+    ...analysis,
+    columns: columnsDigest(analysis.columns),
+    signatures: Object.fromEntries(columns),
+  });
 }
 
 /** `gathered` as one text, its entry columns cut to their count (the rest is spare room). */

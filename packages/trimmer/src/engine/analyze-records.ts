@@ -2,13 +2,20 @@ import type { JsonInventory } from '../json/json-inventory.js';
 import { NODE_ARRAY, NODE_OBJECT, NODE_STRING } from '../json/json-inventory.js';
 import { jsonSignatures, STEP_KEY, signatureKey } from '../json/json-signatures.js';
 import {
-  HASHED_VALUE,
+  type Columns,
   type RecordGroup,
   type RecordPaths,
   recordColumns,
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import { createProseScratch, proseShare } from '../readers/prose-share.js';
+import {
+  CLASS_NONE,
+  CLASS_TIME,
+  chooseIdentity,
+  columnClass,
+  type RoleContext,
+} from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { type Anomaly, findAnomalies } from './record-anomalies.js';
 import type { StopCheck } from './stop-check.js';
@@ -20,6 +27,17 @@ export type { Anomaly } from './record-anomalies.js';
 
 /** Column statistics and roles of the records of a document (see `analyzeRecords`). */
 export interface RecordAnalysis extends RecordPaths {
+  /**
+   * Index in `groups` of the list the note tells of: the biggest of the document's lists, or,
+   * where most of its bytes are a list inside its records, that inner list; -1 when none.
+   */
+  main: number;
+  /** Per signature: keys below its record (1 for a field of the record itself), -1 if not a field. */
+  fieldDepth: Int32Array;
+  /** Per signature: what its values look like (`columnClass`, `CLASS_*`). */
+  classOf: Uint8Array;
+  /** The column statistics the roles were chosen from. */
+  columns: Columns;
   groups: RecordGroup[];
   /** Group of each signature whose nodes are records, else -1. */
   groupOfSig: Int32Array;
@@ -44,14 +62,9 @@ export interface RecordAnalysis extends RecordPaths {
   presence: Int32Array;
 }
 
+/** A list inside a list's records is the one the note tells of from this share of its bytes. */
+const INNER_LIST_SHARE = 0.5;
 const STATES_PER_RECORD = 2;
-/**
- * Share of distinct values from which a field named like an identifier (`title`, `name`) can
- * name the records though a few share a value; unique means 98%.
- */
-const NEAR_UNIQUE = 0.9;
-/** What a near-unique identity gives way by, against a unique one. */
-const NEAR_UNIQUE_PENALTY = 2;
 
 /** Information assumed for a value with nothing to compare it with. */
 const UNIQUE_BITS = 4;
@@ -118,26 +131,69 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     const p = sigParent[s]!;
     ownerOfSig[s] = groupOfSig[p]! >= 0 ? groupOfSig[p]! : ownerOfSig[p]!;
   }
-  // Which lists are the document's own: big enough, and not a small detail of another list.
-  const documentBytes = Math.max(1, nodeValueBytes[0]!);
-  for (const group of groups) {
-    const above = ownerOfSig[group.sig]!;
-    group.above = above;
-    group.primary =
-      group.bytes >= PRIMARY_SHARE * documentBytes &&
-      (above < 0 || group.bytes >= PRIMARY_NESTED_SHARE * groups[above]!.bytes);
-  }
-
   // Where each signature sits: keys below the nearest record (a field of it when reached through
-  // keys only), lists nested below the nearest primary list, and that list's size (no field
-  // tells its records apart by more than log2 of their count); what its key suggests.
+  // keys only), and what its key suggests (hints break ties between fields the statistics rank
+  // alike; they never decide alone).
   const fieldDepth = new Int32Array(sigCount).fill(-1);
-  const keyDepth = new Int32Array(sigCount);
-  const nesting = new Int32Array(sigCount);
-  const primaryRecords = new Int32Array(sigCount);
   const identityWeight = new Float32Array(sigCount);
   const identityWord: string[] = new Array(sigCount).fill('');
   const hinted = new Uint8Array(sigCount);
+  for (let s = 1; s < sigCount; s++) {
+    const p = sigParent[s]!;
+    if (step[s] !== STEP_KEY) continue;
+    if (groupOfSig[p]! >= 0) fieldDepth[s] = 1;
+    else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;
+    if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) continue;
+    const hints = keyHints(signatureKey(inventory, signatures, s));
+    identityWeight[s] = hints.identity;
+    identityWord[s] = hints.identityWord;
+    hinted[s] = hints.state ? 1 : 0;
+  }
+  const fieldsOfGroup: number[][] = [];
+  for (let g = 0; g < groups.length; g++) fieldsOfGroup.push([]);
+  for (let s = 1; s < sigCount; s++) {
+    if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
+      fieldsOfGroup[ownerOfSig[s]!]!.push(s);
+    }
+  }
+  // What the values of each field look like (names, numbers, times, tokens), from a few of them.
+  const classOf = new Uint8Array(sigCount);
+  for (let s = 1; s < sigCount; s++) {
+    if (ownerOfSig[s]! >= 0 && values[s]! > 0) classOf[s] = columnClass(inventory, signatures, s);
+  }
+  const roles: RoleContext = {
+    inventory,
+    signatures,
+    gathered,
+    fieldDepth,
+    identityWeight,
+    classOf,
+    exact: new Map(),
+    inEachList: new Map(),
+  };
+
+  // Which lists are the document's own: big enough, and not a detail of another list's records
+  // (the statements of each policy, the events of each service) unless those records have no
+  // name of their own (the hits inside each response of a multi-search). Outer lists first
+  // (their signatures come first), so each list knows whether the one around it names its records.
+  const documentBytes = Math.max(1, nodeValueBytes[0]!);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    const above = ownerOfSig[group.sig]!;
+    group.above = above;
+    const outer = above >= 0 ? groups[above]! : undefined;
+    group.primary =
+      group.bytes >= PRIMARY_SHARE * documentBytes &&
+      (outer === undefined ||
+        (group.bytes >= PRIMARY_NESTED_SHARE * outer.bytes && (!outer.primary || !outer.named)));
+    chooseIdentity(roles, group, fieldsOfGroup[g]!, identityWord);
+  }
+
+  // Lists nested below the nearest primary list, and that list's size (no field tells its
+  // records apart by more than log2 of their count), and keys below the nearest record.
+  const keyDepth = new Int32Array(sigCount);
+  const nesting = new Int32Array(sigCount);
+  const primaryRecords = new Int32Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
     const p = sigParent[s]!;
     const g = groupOfSig[p]!;
@@ -150,14 +206,6 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       nesting[s] = nesting[p]!;
       primaryRecords[s] = primaryRecords[p]!;
     }
-    if (step[s] !== STEP_KEY) continue;
-    if (g >= 0) fieldDepth[s] = 1;
-    else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;
-    if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) continue;
-    const hints = keyHints(signatureKey(inventory, signatures, s));
-    identityWeight[s] = hints.identity;
-    identityWord[s] = hints.identityWord;
-    hinted[s] = hints.state ? 1 : 0;
   }
 
   // Information per value of each signature inside records: entropy, less what repeats the
@@ -222,167 +270,35 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   }
   for (let s = 1; s < sigCount; s++) nodeBits[s] = nodeBits[s]! / Math.max(1, sigNodes[s]!);
 
-  // Identity and state fields of each group, among the fields of its records.
-  const fieldsOfGroup: number[][] = [];
-  for (let g = 0; g < groups.length; g++) fieldsOfGroup.push([]);
-  for (let s = 1; s < sigCount; s++) {
-    if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
-      fieldsOfGroup[ownerOfSig[s]!]!.push(s);
-    }
-  }
-  // Loops, not callbacks, here and below: a closure made per call keeps its optimised code only
-  // while it lives, so each trim after a major collection compiled the callbacks again.
-  // Values longer than the hash reads count as distinct in the columns; a field that would name
-  // the records has them compared in full (fifty deliveries all named one long name are not
-  // told apart by it).
-  const exact = new Map<number, number>();
-  const identityCount = (s: number): number => {
-    if (gathered.unhashed[s] === 0) return distinct[s]!;
-    let count = exact.get(s);
-    if (count === undefined) {
-      const seen = new Set<string>();
-      for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
-        seen.add(text.slice(start[u]!, end[u]!));
-      }
-      count = seen.size;
-      exact.set(s, count);
-    }
-    return count;
-  };
-  // A nested list's items are told apart within their own list (a pod's containers by `name`,
-  // its conditions by `type`), not across every list of the document: whether no two items of
-  // one list share the field's value. Items of one list come together in document order.
-  const { parent, valueHash } = inventory;
-  const { recordAbove } = gathered;
-  const inEachList = new Map<number, boolean>();
-  const uniqueInEachList = (s: number): boolean => {
-    let unique = inEachList.get(s);
-    if (unique !== undefined) return unique;
-    unique = true;
-    let list = -1;
-    // Values are told apart by their hash where it reads all of them, else by their text.
-    const seen = new Set<number | string>();
-    for (let u = signatures.first[s]!; u >= 0 && unique; u = signatures.nextSame[u]!) {
-      const record = recordAbove[u]!;
-      const owner = record >= 0 ? parent[record]! : -1;
-      if (owner !== list) {
-        list = owner;
-        seen.clear();
-      }
-      const value =
-        end[u]! - start[u]! <= HASHED_VALUE ? valueHash[u]! : text.slice(start[u]!, end[u]!);
-      if (seen.has(value)) unique = false;
-      seen.add(value);
-    }
-    inEachList.set(s, unique);
-    return unique;
-  };
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const records = group.records.length;
-    // Whether some list holds more than one item (else being unique within each says nothing).
-    let sharedLists = false;
-    for (let i = 1; i < records && !sharedLists; i++) {
-      sharedLists = parent[group.records[i]!] === parent[group.records[i - 1]!];
-    }
-    let bestIdentity = -1;
-    let bestIdentityScore = Number.NEGATIVE_INFINITY;
     const stateCandidates: Array<{ s: number; score: number }> = [];
-    const identities: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
     for (const s of fieldsOfGroup[g]!) {
       if (values[s] === 0 || values[s]! < sigNodes[s]!) continue;
-      const sample = signatures.first[s]!;
-      if (kind[sample] === NODE_OBJECT || kind[sample] === NODE_ARRAY) continue;
+      if (classOf[s] === CLASS_NONE || classOf[s] === CLASS_TIME) continue;
+      if (s === group.identity || s === group.alsoIdentity) continue;
       const avgBytes = gathered.valueBytes[s]! / values[s]!;
       const present = presence[s]! / records;
-      const stateLike = hinted[s] === 1;
-      if (group.keyed) {
-        // Shown beside the key that names the record: short and nearly always there.
-        const score = present - avgBytes / 64 + (stateLike ? 0.5 : 0) - fieldDepth[s]!;
-        if (present >= 0.5 && avgBytes <= 48 && score > bestIdentityScore) {
-          bestIdentity = s;
-          bestIdentityScore = score;
-        }
-      } else if (
-        present >= 0.8 &&
-        values[s]! <= 1.05 * presence[s]! &&
-        avgBytes <= 100 &&
-        (((distinct[s]! >= 0.98 * values[s]! ||
-          (identityWeight[s]! > 0 && distinct[s]! >= NEAR_UNIQUE * values[s]!)) &&
-          identityCount(s) >= NEAR_UNIQUE * values[s]!) ||
-          (!group.primary &&
-            avgBytes <= 48 &&
-            (sharedLists || identityWeight[s]! > 0) &&
-            uniqueInEachList(s)))
-      ) {
-        // A field of the record itself named like an identifier says best what the record is;
-        // one level down names it too (`metadata.name`), or names something it refers to
-        // (`user.name`), so it gives way to one up.
-        let score = 1 + identityWeight[s]! - (fieldDepth[s]! - 1) - avgBytes / 48;
-        if (fieldDepth[s] === 1 && identityWeight[s]! > 0) score += 1.5;
-        // A name a few records share (two poems titled alike) still tells the records apart
-        // better than none, but gives way to one that is unique.
-        const unique =
-          identityCount(s) >= 0.98 * values[s]! || (!group.primary && uniqueInEachList(s));
-        if (!unique) score -= NEAR_UNIQUE_PENALTY;
-        if (
-          kind[sample] === NODE_STRING &&
-          looksOpaque(text, start[sample]! + 1, end[sample]! - 1)
-        ) {
-          score -= 1;
-        }
-        identities.push({ s, score, bytes: avgBytes, unique });
-        if (score > bestIdentityScore) {
-          bestIdentity = s;
-          bestIdentityScore = score;
-        }
-      }
       // A state takes few values, each shared by several records (a column that is mostly
-      // null with a few one-off values is not one), and, unless its key says it is one, not
-      // the same one in nine records of ten: shown for every record, that would say nothing
-      // (the records that differ stand out as anomalies).
+      // null with a few one-off values is not one), and not the same one in nine records of
+      // ten: shown for every record, that would say nothing (the note tells how many records
+      // hold each value, and the records that differ stand out as anomalies).
       const few = distinct[s]! <= Math.max(3, 0.34 * values[s]!);
       const repeated =
-        values[s]! - top[s]! >= 2 * (distinct[s]! - 1) &&
-        (stateLike || top[s]! <= 0.9 * values[s]!);
-      if (
-        present >= 0.3 &&
-        distinct[s]! >= 2 &&
-        avgBytes <= (stateLike ? 160 : 64) &&
-        ((few && repeated) || (stateLike && distinct[s]! <= 0.9 * values[s]!))
-      ) {
-        // A key that reads as a state outranks any that does not; free text ranks last.
+        values[s]! - top[s]! >= 2 * (distinct[s]! - 1) && top[s]! <= 0.9 * values[s]!;
+      if (present >= 0.3 && distinct[s]! >= 2 && avgBytes <= 64 && few && repeated) {
+        // Free text ranks last; a key that reads as a state breaks ties.
         const score =
-          (stateLike ? 10 : 0) +
-          (Math.min(2, entropy[s]!) * present * (few ? 1 : 0.3)) / (1 + avgBytes / 24);
+          (Math.min(2, entropy[s]!) * present) / (1 + avgBytes / 24) + (hinted[s] === 1 ? 0.5 : 0);
         if (score >= 0.25) stateCandidates.push({ s, score });
-      }
-    }
-    group.identity = bestIdentity;
-    // Another name for each record, short, unique, by another identity word (an `id` beside a
-    // `name`, not an `id_str` beside an `id`).
-    identities.sort(byScoreThenSignature);
-    const word = bestIdentity >= 0 ? identityWord[bestIdentity]! : '';
-    group.alsoIdentity = -1;
-    for (const candidate of identities) {
-      if (
-        candidate.s !== bestIdentity &&
-        candidate.unique &&
-        candidate.bytes <= 24 &&
-        identityWord[candidate.s] !== '' &&
-        identityWord[candidate.s] !== word
-      ) {
-        group.alsoIdentity = candidate.s;
-        break;
       }
     }
     stateCandidates.sort(byScoreThenSignature);
     const states: number[] = [];
     for (const candidate of stateCandidates) {
       if (states.length === STATES_PER_RECORD) break;
-      if (candidate.s !== bestIdentity && candidate.s !== group.alsoIdentity) {
-        states.push(candidate.s);
-      }
+      states.push(candidate.s);
     }
     group.states = states;
     group.says = -1;
@@ -392,7 +308,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     let saysDepth = MESSAGE_DEPTH + 1;
     let saysPerByte = 0;
     for (const s of fieldsOfGroup[g]!) {
-      if (readsAsProse[s] === 0 || fieldDepth[s]! > MESSAGE_DEPTH || s === bestIdentity) continue;
+      if (readsAsProse[s] === 0 || fieldDepth[s]! > MESSAGE_DEPTH || s === group.identity) continue;
       // Present in most records, and not one text for all (what every record says the same
       // is said once, in the note, or is a state).
       if (presence[s]! < 0.5 * records || distinct[s]! < Math.max(2, 0.1 * values[s]!)) continue;
@@ -427,5 +343,36 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     top,
     presence,
     paths: new Map(),
+    main: mainGroup(groups),
+    fieldDepth,
+    classOf,
+    columns: gathered,
   };
+}
+
+/**
+ * The list the records note tells of: the biggest of the document's lists, or, where most of
+ * its bytes are a list inside its records, that inner list (the hits inside each response of a
+ * search, not the responses around them), as deep as that goes.
+ */
+function mainGroup(groups: readonly RecordGroup[]): number {
+  let best: RecordGroup | undefined;
+  for (const group of groups) {
+    if (group.primary && (!best || group.bytes > best.bytes)) best = group;
+  }
+  for (let deeper = best; deeper; ) {
+    best = deeper;
+    deeper = undefined;
+    for (const group of groups) {
+      if (
+        group.primary &&
+        groups[group.above] === best &&
+        group.bytes >= INNER_LIST_SHARE * best.bytes &&
+        (!deeper || group.bytes > deeper.bytes)
+      ) {
+        deeper = group;
+      }
+    }
+  }
+  return best ? groups.indexOf(best) : -1;
 }

@@ -1,5 +1,6 @@
 import type { ResultProcessorContext } from '@compaction/core';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
+import { STOPWORDS } from '../vocabulary.js';
 
 /** Where a term comes from; each kind weighs differently. */
 export type TermKind = 'query' | 'key' | 'error';
@@ -15,6 +16,8 @@ export interface RelevanceTerm {
    * script written without spaces (CJK) is not held to it. Default false.
    */
   wholeToken?: boolean;
+  /** The question word a `query` term looks for. */
+  word?: string;
 }
 
 /** Matches of the relevance terms, in text order. */
@@ -29,15 +32,6 @@ export interface RelevanceHits {
   /** Some query or preserved-key term matched (error terms alone do not count). */
   queryMatched: boolean;
 }
-
-const STOPWORDS = new Set(
-  `a an and any are as at be been but by can could did do does for from get give had has have
-  how i if in into is it its me my no not of on or our please return show so than that the their
-  them then there these they this those to was we were what when where which who whom whose why
-  will with would you your about tell find named called value field record entry line item
-  given listed shown mentioned appears appear say says said anything something everything
-  wrong happened happening going`.split(/\s+/),
-);
 
 const ASCII_LETTERS = /^[a-z]+$/;
 const MAX_TERMS = 32;
@@ -87,6 +81,11 @@ export function queryTokens(text: string): string[] {
     i = end;
   }
   return tokens;
+}
+
+/** Every token of the user's query and the step's task, lower-cased, in order. */
+export function questionTokens(context: ResultProcessorContext | undefined): string[] {
+  return queryTokens(`${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase());
 }
 
 /** The words of the user's query and the step's task worth looking for, lower-cased, unique. */
@@ -221,8 +220,8 @@ export function relevanceTerms(input: {
   for (const word of input.words) {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
     // same letters inside a longer string, so it is a term of its own, scanned first.
-    if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"` });
-    terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true });
+    if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"`, word });
+    terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true, word });
   }
   for (const term of ERROR_TERMS) terms.push(term);
   return terms;

@@ -1,6 +1,7 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
 import { nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import { CLASS_LOCATOR, CLASS_OPAQUE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
@@ -16,6 +17,7 @@ import {
   type SelectionLedger,
   skeletonCost,
 } from './selection-ledger.js';
+import { signaturePath } from './signature-path.js';
 
 /** A selection, and what it shows of the document's records. */
 export interface InformativeSelection extends JsonSelection {
@@ -37,6 +39,9 @@ const CONTEXT_BYTES = 128;
 const CONTEXT_NODES = 48;
 /** Records the query matches that get their identity and matching fields first. */
 const MATCHED_RECORDS = 40;
+/** A term found in at most this many records (or this share of them) names them. */
+const STRONG_RECORDS = 3;
+const STRONG_SHARE = 0.02;
 /** Matching fields kept per record in that first pass, each at most this big. */
 const MATCHED_FIELDS = 8;
 const MATCHED_FIELD_BYTES = 512;
@@ -52,10 +57,11 @@ const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
 /** What a record says is shown for every record, before the strongest anomalies whole, up to this size. */
 const MESSAGE_BYTES = 1024;
-/** A list inside a list's records is the one the note tells of from this share of its bytes. */
-const INNER_LIST_SHARE = 0.5;
 /** Detail buckets: information per byte, best first (the last holds what says nothing). */
 const BUCKETS = 48;
+
+/** A field of at most this many values (and at most one per two records) is few-valued. */
+const FEW_VALUES = 40;
 
 /** Budget spent: the plan stops at the first unit that does not fit (see `selectJsonInformative`). */
 class Spent {}
@@ -307,8 +313,11 @@ function contextNodes(plan: Plan): number[] {
 }
 
 interface Matches {
-  /** Records the query names, best first, each with the nodes that match. */
-  records: Array<{ record: number; nodes: number[] }>;
+  /**
+   * Records the query picks out, best first, each with the nodes that match; `strong` where a
+   * term it holds is found in a handful of records only.
+   */
+  records: Array<{ record: number; nodes: number[]; strong: boolean }>;
   /** Matching nodes outside every record. */
   loose: number[];
   /** Matching nodes of terms found in most records (a key name asked for), in text order. */
@@ -333,6 +342,15 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
     const node = nodeAt(inventory, hits.positions[h]!);
     if (node <= 0) continue;
+    // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
+    // address, not what the value says: only the whole value matching it counts there.
+    const valueClass = analysis.classOf[analysis.signatures.of[node]!]!;
+    if (
+      (valueClass === CLASS_LOCATOR || valueClass === CLASS_OPAQUE) &&
+      hits.terms[term]!.wholeToken === true
+    ) {
+      continue;
+    }
     const record = isRecord(plan, node) ? node : recordAbove[node]!;
     termRecords[term]!.add(record);
     found.push({ node, record, term });
@@ -341,8 +359,11 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   const selective = termRecords.map((records) => records.size <= selectiveLimit);
   const byRecord = new Map<
     number,
-    { score: number; terms: Set<number>; nodes: number[]; common: number[] }
+    { score: number; terms: Set<number>; nodes: number[]; common: number[]; strong: boolean }
   >();
+  // A term found in a handful of records names them (an id, a value asked for); one found in
+  // more only narrows the list, and those records wait until every record is named.
+  const strongLimit = Math.max(STRONG_RECORDS, STRONG_SHARE * totalRecords);
   for (const { node, record, term } of found) {
     if (record < 0) {
       if (matches.loose[matches.loose.length - 1] !== node) matches.loose.push(node);
@@ -354,12 +375,16 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     }
     let entry = byRecord.get(record);
     if (!entry) {
-      entry = { score: 0, terms: new Set(), nodes: [], common: [] };
+      entry = { score: 0, terms: new Set(), nodes: [], common: [], strong: false };
       byRecord.set(record, entry);
     }
     if (!entry.terms.has(term)) {
       entry.terms.add(term);
       entry.score += hits.weights[term]!;
+      // A term that is a whole value (`"svc-4"`) names what holds it, however many do.
+      if (termRecords[term]!.size <= strongLimit || hits.terms[term]!.wholeToken !== true) {
+        entry.strong = true;
+      }
     }
     if (entry.nodes[entry.nodes.length - 1] !== node) entry.nodes.push(node);
   }
@@ -376,7 +401,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   matches.records = [...byRecord.entries()]
     .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
     .slice(0, MATCHED_RECORDS)
-    .map(([record, entry]) => ({ record, nodes: entry.nodes }));
+    .map(([record, entry]) => ({ record, nodes: entry.nodes, strong: entry.strong }));
   return matches;
 }
 
@@ -425,21 +450,33 @@ function detailFields(plan: Plan): number[] {
  * whole; then every other value by the information per byte of its field. Each step keeps a unit whole when it
  * fits and splits it when not, and a record is never shown without its identity.
  */
-function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonly number[]): void {
+function runPlan(
+  plan: Plan,
+  hits: RelevanceHits | undefined,
+  preserved: readonly number[],
+  asked: readonly number[],
+  ordered: ReadonlyArray<{ record: number; field: number }>,
+): void {
   const { analysis } = plan;
   for (const u of contextNodes(plan)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
 
   const matches = findMatches(plan, hits);
-  for (const { record, nodes } of matches.records) {
-    ensureAround(plan, record, true);
-    keepStates(plan, record);
-    for (const node of nodes.slice(0, MATCHED_FIELDS)) keepIfSmall(plan, node, MATCHED_FIELD_BYTES);
-  }
+  const strong = matches.records.filter((match) => match.strong);
+  const keepMatched = (picked: ReadonlyArray<{ record: number; nodes: number[] }>) => {
+    for (const { record, nodes } of picked) {
+      ensureAround(plan, record, true);
+      keepStates(plan, record);
+      for (const node of nodes.slice(0, MATCHED_FIELDS)) {
+        keepIfSmall(plan, node, MATCHED_FIELD_BYTES);
+      }
+    }
+  };
+  keepMatched(strong);
   for (const node of matches.loose.slice(0, MATCHED_RECORDS)) {
     keepIfSmall(plan, node, MATCHED_FIELD_BYTES);
   }
-  for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
+  for (const { record } of strong) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
 
   // Each anomalous record's identity, what says why it stands out (a reason before the flag it
   // explains) and what makes it stand out most; the rest of what stands out, and whole records,
@@ -455,10 +492,26 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
     }
   }
 
+  // Order is information: the records a question about order asks for (`last 5`, a time
+  // window), and always the newest and the oldest, each named with its time.
+  for (const { record, field } of ordered) {
+    ensureAround(plan, record, true);
+    keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
+  }
+
   const groups = primaryGroups(analysis);
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
+  // The fields a question names, for every record of the main list, right after the names.
+  if (asked.length > 0 && analysis.main >= 0) {
+    for (const r of analysis.groups[analysis.main]!.records) {
+      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+    }
+  }
+  // The records the question narrows the list to, once every record is named.
+  keepMatched(matches.records.filter((match) => !match.strong));
+  for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
   // Past the leading few, a record whose state is rare (a fourth odd conclusion among a hundred
   // runs) shows it once every record is named, before the states of the others; other
   // oddities (a profile colour) wait.
@@ -472,7 +525,7 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
       field !== undefined &&
       g >= 0 &&
       fieldScores[strongest]! >= STRONG_FIELD &&
-      analysis.groups[g]!.states.includes(signatures.of[field]!)
+      fewValued(analysis, signatures.of[field]!)
     ) {
       keepAnomalyField(plan, field);
     }
@@ -532,9 +585,56 @@ function runPlan(plan: Plan, hits: RelevanceHits | undefined, preserved: readonl
   }
 }
 
+/**
+ * Whether a field takes few values, each shared by several records (a `conclusion`, a `phase`):
+ * a rare one of them is a state worth showing for each record that has it.
+ */
+function fewValued(analysis: RecordAnalysis, s: number): boolean {
+  const distinct = analysis.distinct[s]!;
+  return distinct >= 2 && distinct <= FEW_VALUES && distinct <= 0.5 * analysis.values[s]!;
+}
+
 /** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
   return aEnd - a === bEnd - b && text.startsWith(text.slice(a, aEnd), b);
+}
+
+/**
+ * The question's words found in the values (not the keys) of at least half of `group`'s
+ * records: words that say which records (`pod` in a list of pods), not which field.
+ */
+export function commonQueryWords(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  hits: RelevanceHits | undefined,
+): Set<string> {
+  const common = new Set<string>();
+  if (!hits?.queryMatched) return common;
+  const recordsOf = new Map<string, Set<number>>();
+  const { recordAbove, groupOfSig, signatures } = analysis;
+  for (let h = 0; h < hits.positions.length; h++) {
+    const term = hits.terms[hits.termOf[h]!]!;
+    if (term.kind !== 'query' || term.word === undefined) continue;
+    const at = hits.positions[h]!;
+    const node = nodeAt(inventory, at);
+    if (node <= 0 || (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!)) continue;
+    let record = recordAbove[node]!;
+    while (record >= 0 && groupOfSig[signatures.of[record]!] !== groupOfSig[group.sig]) {
+      record = recordAbove[record]!;
+    }
+    if (record < 0) continue;
+    let records = recordsOf.get(term.word);
+    if (!records) {
+      records = new Set();
+      recordsOf.set(term.word, records);
+    }
+    records.add(record);
+  }
+  for (const [word, records] of recordsOf) {
+    if (records.size >= 0.5 * group.records.length) common.add(word);
+  }
+  return common;
 }
 
 /** The preserved-key matches, as nodes, in text order. */
@@ -547,27 +647,6 @@ function preservedNodes(inventory: JsonInventory, hits: RelevanceHits | undefine
     if (node > 0 && nodes[nodes.length - 1] !== node) nodes.push(node);
   }
   return nodes;
-}
-
-/** Path of a signature from the root: keys joined by dots, `[]` for any item, `{}` for a map's members. */
-export function signaturePath(
-  inventory: JsonInventory,
-  analysis: RecordAnalysis,
-  s: number,
-  from = 0,
-): string {
-  const { signatures } = analysis;
-  const parts: string[] = [];
-  for (let t = s; t > from; t = signatures.parent[t]!) {
-    const u = signatures.first[t]!;
-    const step = signatures.step[t];
-    if (step === 1)
-      parts.push(`.${inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1)}`);
-    else if (step === 2)
-      parts.push(inventory.kind[inventory.parent[u]!] === NODE_OBJECT ? '.*' : '[]');
-    else parts.push(`[${inventory.childIndex[u]}]`);
-  }
-  return parts.reverse().join('').replace(/^\./, '');
 }
 
 /**
@@ -611,34 +690,6 @@ function constantFields(
 }
 
 /**
- * The list the records note tells of: the biggest of the document's lists, or, where most of
- * its bytes are a list inside its records, that inner list (the hits inside each response of a
- * search, not the responses around them), as deep as that goes.
- */
-function mainGroup(analysis: RecordAnalysis): RecordGroup | undefined {
-  const { groups } = analysis;
-  let best: RecordGroup | undefined;
-  for (const group of groups) {
-    if (group.primary && (!best || group.bytes > best.bytes)) best = group;
-  }
-  for (let deeper = best; deeper; ) {
-    best = deeper;
-    deeper = undefined;
-    for (const group of groups) {
-      if (
-        group.primary &&
-        groups[group.above] === best &&
-        group.bytes >= INNER_LIST_SHARE * best.bytes &&
-        (!deeper || group.bytes > deeper.bytes)
-      ) {
-        deeper = group;
-      }
-    }
-  }
-  return best;
-}
-
-/**
  * The head of the records note of any view of this document, at its longest (every record
  * named and whole), or `undefined` when the document has no list: what the note must hold room
  * for before anything is selected.
@@ -647,7 +698,7 @@ export function recordsHead(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
 ): RecordCoverage | undefined {
-  const group = mainGroup(analysis);
+  const group = analysis.main >= 0 ? analysis.groups[analysis.main] : undefined;
   if (!group) return undefined;
   const total = group.records.length;
   const head: RecordCoverage = {
@@ -657,6 +708,8 @@ export function recordsHead(
     whole: total,
   };
   if (inventory.truncated) head.atLeast = true;
+  const namedBy = namedByOf(inventory, analysis, group);
+  if (namedBy !== undefined) head.namedBy = namedBy;
   return head;
 }
 
@@ -670,7 +723,7 @@ function coverage(
   analysis: RecordAnalysis,
   ledger: SelectionLedger,
 ): RecordCoverage | undefined {
-  const group = mainGroup(analysis);
+  const group = analysis.main >= 0 ? analysis.groups[analysis.main] : undefined;
   if (!group) return undefined;
   const { state, covered } = ledger;
   let named = 0;
@@ -760,16 +813,13 @@ function coverage(
     omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
     omittedMore = 0;
   }
-  const told = new Set(constant.map((entry) => entry.field));
   const records: RecordCoverage = {
     path: signaturePath(inventory, analysis, group.sig),
     total: group.records.length,
     named,
     whole,
-    constant: constant.map(({ field, value }) => ({ field, value })),
-    droppedFields: dropped
-      .map((entry) => signaturePath(inventory, analysis, entry.s, group.sig))
-      .filter((field) => !told.has(field)),
+    // Every field no record shows: those the note tells as constant are left out as it is written.
+    droppedFields: dropped.map((entry) => signaturePath(inventory, analysis, entry.s, group.sig)),
     omitted,
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
@@ -777,7 +827,22 @@ function coverage(
   // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
   // then claims no value for every record (`formatRecordCoverage`).
   if (inventory.truncated) records.atLeast = true;
+  const namedBy = namedByOf(inventory, analysis, group);
+  if (namedBy !== undefined) records.namedBy = namedBy;
   return records;
+}
+
+/** The field that names the records of `group`, as the note says it (`id+kind` for two together). */
+function namedByOf(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+): string | undefined {
+  if (group.identity < 0 || group.keyed) return undefined;
+  const path = signaturePath(inventory, analysis, group.identity, group.sig);
+  return group.identityTogether && group.alsoIdentity >= 0
+    ? `${path}+${signaturePath(inventory, analysis, group.alsoIdentity, group.sig)}`
+    : path;
 }
 
 /**
@@ -793,11 +858,13 @@ export function selectJsonInformative(
   hits: RelevanceHits | undefined,
   analysis: RecordAnalysis,
   check?: StopCheck,
+  asked: readonly number[] = [],
+  ordered: ReadonlyArray<{ record: number; field: number }> = [],
 ): InformativeSelection {
   const ledger = createSelectionLedger(inventory, budget);
   const plan = createPlan(inventory, analysis, ledger, check);
   try {
-    runPlan(plan, hits, preservedNodes(inventory, hits));
+    runPlan(plan, hits, preservedNodes(inventory, hits), asked, ordered);
   } catch (error) {
     if (error !== SPENT) throw error;
   }

@@ -28,6 +28,13 @@ export interface RecordGroup {
    * right after every record's identity; -1 when none.
    */
   alsoIdentity: number;
+  /** `identity` names each record only together with `alsoIdentity` (a span's `id` and `kind`). */
+  identityTogether: boolean;
+  /**
+   * The records have a name of their own: a field (or two together) that tells them apart and
+   * reads as a name, not a number unique by chance (a list of four responses by `took`).
+   */
+  named: boolean;
   /** Signatures of the fields that tell each record's state (few values, varying), best first. */
   states: number[];
   /**
@@ -163,6 +170,8 @@ export function recordColumns(
       keyed: kind[parent[signatures.first[s]!]!] === NODE_OBJECT,
       identity: -1,
       alsoIdentity: -1,
+      identityTogether: false,
+      named: false,
       states: [],
       says: -1,
       primary: false,

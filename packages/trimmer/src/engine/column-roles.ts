@@ -1,0 +1,484 @@
+import {
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_OBJECT,
+  NODE_SCALAR,
+  NODE_STRING,
+} from '../json/json-inventory.js';
+import type { JsonSignatures } from '../json/json-signatures.js';
+import {
+  type Columns,
+  HASHED_VALUE,
+  NUMBER_MAX_DIGITS,
+  numberAt,
+  type RecordGroup,
+  recordField,
+} from '../readers/json-records.js';
+import { looksOpaque } from '../readers/looks-opaque.js';
+
+/**
+ * What the values of a column look like, from a few of them: the statistics that decide which
+ * column names the records, which tells their time, which their state. Never from key names.
+ */
+export const CLASS_NONE = 0;
+/** Short readable strings with letters: `coredns-64fd4b4794-p72lf`, `v1.4.2`, `build`. */
+export const CLASS_WORD = 1;
+/** Strings of three words or more: a title, a message. */
+export const CLASS_PROSE = 2;
+/** Integers (as numbers, or strings of digits). */
+export const CLASS_INTEGER = 3;
+/** Other numbers, and strings with digits but no letters (`10.42.0.5`, `1.5`). */
+export const CLASS_NUMERIC = 4;
+/** Hashes, base64, tokens (`looksOpaque`). */
+export const CLASS_OPAQUE = 5;
+/** Locators: URLs, paths, qualified names with several `/`, `:` or `.` separators. */
+export const CLASS_LOCATOR = 6;
+/** Times: ISO 8601 dates and date-times, epoch seconds, milliseconds, micro- and nanoseconds. */
+export const CLASS_TIME = 7;
+/** `true`, `false`, `null`. */
+export const CLASS_LITERAL = 8;
+
+/** Values sampled per column to tell its class. */
+const CLASS_SAMPLES = 8;
+
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Whether a run of digits (with an optional fraction) reads as an epoch time: seconds,
+ * milliseconds, microseconds or nanoseconds since 1970 between the years 2001 and 2100.
+ */
+function epochDigits(text: string, from: number, to: number): boolean {
+  let digits = 0;
+  let i = from;
+  while (i < to && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) {
+    i++;
+    digits++;
+  }
+  if (i < to) {
+    if (text.charCodeAt(i) !== 0x2e) return false;
+    for (let j = i + 1; j < to; j++) {
+      const c = text.charCodeAt(j);
+      if (c < 0x30 || c > 0x39) return false;
+    }
+  }
+  if (digits !== 10 && digits !== 13 && digits !== 16 && digits !== 19) return false;
+  // 2001-09-09 (1.0e9 s) to 2039 (2.2e9 s), at any of the four scales: ids of ten digits and
+  // more (3.1e9, 8.5e9) are not read as times.
+  const lead = Number(text.slice(from, from + 2));
+  return lead >= 10 && lead <= 21;
+}
+
+/** Hex digits from which a value of mostly hex digits reads as a token (a UUID, an etag, a sha). */
+const HEX_TOKEN_DIGITS = 24;
+
+/** Whether `text[from, to)` is mostly hex digits, at least `HEX_TOKEN_DIGITS` of them. */
+function mostlyHex(text: string, from: number, to: number): boolean {
+  let hex = 0;
+  let other = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 0x20;
+    if ((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66)) hex++;
+    else if (lower >= 0x67 && lower <= 0x7a) other++;
+  }
+  return hex >= HEX_TOKEN_DIGITS && hex >= 4 * other;
+}
+
+/** The class of the scalar value `u`. */
+export function valueClass(inventory: JsonInventory, u: number): number {
+  const { text, kind, start, end } = inventory;
+  const k = kind[u];
+  if (k === NODE_OBJECT || k === NODE_ARRAY) return CLASS_NONE;
+  let from = start[u]!;
+  let to = end[u]!;
+  if (k === NODE_SCALAR) {
+    const c = text.charCodeAt(from);
+    if (c === 0x74 || c === 0x66 || c === 0x6e) return CLASS_LITERAL;
+    if (epochDigits(text, from, to)) return CLASS_TIME;
+    for (let i = from; i < to; i++) {
+      const d = text.charCodeAt(i);
+      if (d === 0x2e || d === 0x65 || d === 0x45) return CLASS_NUMERIC;
+    }
+    return CLASS_INTEGER;
+  }
+  from++;
+  to--;
+  if (to <= from) return CLASS_NONE;
+  const length = to - from;
+  if (length <= 40 && ISO_DATE.test(text.slice(from, to))) return CLASS_TIME;
+  let letters = 0;
+  let digits = 0;
+  let spaces = 0;
+  let separators = 0;
+  const stop = Math.min(to, from + 160);
+  for (let i = from; i < stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x20) spaces++;
+    else if (c === 0x2f || c === 0x3a) separators++;
+    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
+    else if (c >= 0x80) letters++;
+  }
+  if (letters === 0) {
+    if (digits > 0 && digits === length) {
+      return epochDigits(text, from, to) ? CLASS_TIME : CLASS_INTEGER;
+    }
+    if (digits > 0 && epochDigits(text, from, to)) return CLASS_TIME;
+    return CLASS_NUMERIC;
+  }
+  if (spaces >= 2) return CLASS_PROSE;
+  if (separators >= 3) return CLASS_LOCATOR;
+  if (looksOpaque(text, from, to) || mostlyHex(text, from, stop)) return CLASS_OPAQUE;
+  return CLASS_WORD;
+}
+
+/**
+ * The class most of a column's first values have (ties to the earlier class), `CLASS_NONE`
+ * for containers. A column of times must be times in every value sampled.
+ */
+export function columnClass(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+): number {
+  const counts = new Int32Array(9);
+  let sampled = 0;
+  for (
+    let u = signatures.first[s]!;
+    u >= 0 && sampled < CLASS_SAMPLES;
+    u = signatures.nextSame[u]!
+  ) {
+    counts[valueClass(inventory, u)]!++;
+    sampled++;
+  }
+  if (sampled === 0) return CLASS_NONE;
+  if (counts[CLASS_TIME] === sampled) return CLASS_TIME;
+  let best = CLASS_NONE;
+  for (let c = 1; c < counts.length; c++) {
+    if (c !== CLASS_TIME && counts[c]! > counts[best]!) best = c;
+  }
+  // Some times among other values (a date or an empty string): not a time column.
+  return counts[best] === 0 && counts[CLASS_TIME]! > 0 ? CLASS_WORD : best;
+}
+
+/** Values from which an order says something. */
+const MONOTONE_MIN = 8;
+
+/**
+ * Whether the numbers of column `s` rise (or fall) strictly from each record to the next, as
+ * ids handed out in order do and measurements do not. Values over 15 digits compare by length,
+ * then text.
+ */
+export function strictlyMonotone(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+): boolean {
+  const { text, start, end, kind } = inventory;
+  // A few values fall in order by chance (four do one time in twelve).
+  if (signatures.nodes[s]! < MONOTONE_MIN) return false;
+  let direction = 0;
+  let previous = -1;
+  for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+    if (previous >= 0) {
+      const order = compareNumbers(text, start, end, kind, previous, u);
+      if (order === 0 || Number.isNaN(order)) return false;
+      if (direction === 0) direction = order;
+      else if (order !== direction) return false;
+    }
+    previous = u;
+  }
+  return direction !== 0;
+}
+
+/** -1, 0 or 1 as the number (or digit string) `a` is less than, equal to or above `b`. */
+function compareNumbers(
+  text: string,
+  start: Int32Array,
+  end: Int32Array,
+  kind: Uint8Array,
+  a: number,
+  b: number,
+): number {
+  const aFrom = start[a]! + (kind[a] === NODE_STRING ? 1 : 0);
+  const aTo = end[a]! - (kind[a] === NODE_STRING ? 1 : 0);
+  const bFrom = start[b]! + (kind[b] === NODE_STRING ? 1 : 0);
+  const bTo = end[b]! - (kind[b] === NODE_STRING ? 1 : 0);
+  if (aTo - aFrom <= NUMBER_MAX_DIGITS && bTo - bFrom <= NUMBER_MAX_DIGITS) {
+    const x = numberAt(text, aFrom, aTo);
+    const y = numberAt(text, bFrom, bTo);
+    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
+  }
+  if (aTo - aFrom !== bTo - bFrom) return aTo - aFrom < bTo - bFrom ? -1 : 1;
+  const x = text.slice(aFrom, aTo);
+  const y = text.slice(bFrom, bTo);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * How well a column of each class names records, before depth and length: a short readable
+ * string best, then an integer handed out in order (or too long to be a quantity), a token, a
+ * title; last a locator, and a number that may be a measurement (a port, a size, a duration:
+ * unique by chance, not a name).
+ */
+export function nameScore(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  valueClassOf: number,
+): number {
+  switch (valueClassOf) {
+    case CLASS_WORD:
+      return 3;
+    case CLASS_INTEGER: {
+      // An id handed out in order, or one too long for a quantity (a snowflake); six digits
+      // and more read as an id more often than as a measurement; fewer (a port, a count)
+      // rarely name anything.
+      const u = signatures.first[s]!;
+      const digits = inventory.end[u]! - inventory.start[u]!;
+      if (digits >= 9 || strictlyMonotone(inventory, signatures, s)) return 2.5;
+      return digits >= 6 ? 1.5 : 0.5;
+    }
+    case CLASS_OPAQUE:
+    case CLASS_PROSE:
+      return 1.5;
+    case CLASS_LOCATOR:
+      return 1.25;
+    case CLASS_TIME:
+      // A time names a record only where the records are in its order (a message's `ts`).
+      return strictlyMonotone(inventory, signatures, s) ? 1.2 : 0.3;
+    default:
+      return 0;
+  }
+}
+
+/** What choosing the roles of a list's fields reads, shared across its lists. */
+export interface RoleContext {
+  inventory: JsonInventory;
+  signatures: JsonSignatures;
+  gathered: Columns;
+  /** Per signature: keys below its record (1 for a field of the record itself), -1 if not a field. */
+  fieldDepth: Int32Array;
+  /** Per signature: how much its key reads as an identifier (0 when not at all). */
+  identityWeight: Float32Array;
+  /** Per signature: `columnClass` of its values. */
+  classOf: Uint8Array;
+  /** Memo: distinct values per signature compared in full. */
+  exact: Map<number, number>;
+  /** Memo: whether a signature's values are unique within each list of records. */
+  inEachList: Map<number, boolean>;
+}
+
+/** Share of distinct values that makes a field unique. */
+const UNIQUE = 0.98;
+/** Share of distinct values from which a field names the records though a few share a value. */
+const NEAR_UNIQUE = 0.9;
+/** What a near-unique name gives way by, against a unique one. */
+const NEAR_UNIQUE_PENALTY = 1.5;
+/** A name scoring below this is no name (a port, a duration unique by chance). */
+const WEAK_NAME = 0.5;
+/** Share of distinct values from which a field with a few-valued field beside it may name records together. */
+const HALF_UNIQUE = 0.5;
+/** A field that completes a name has at most this many values. */
+const COMPLETING_VALUES = 12;
+/** A record's names longer than this on average are not names. */
+const NAME_BYTES = 160;
+
+/** Distinct values of `s`, long ones compared in full. */
+function distinctValues(ctx: RoleContext, s: number): number {
+  const { gathered, signatures, inventory } = ctx;
+  if (gathered.unhashed[s] === 0) return gathered.distinct[s]!;
+  let count = ctx.exact.get(s);
+  if (count === undefined) {
+    const seen = new Set<string>();
+    for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+      seen.add(inventory.text.slice(inventory.start[u]!, inventory.end[u]!));
+    }
+    count = seen.size;
+    ctx.exact.set(s, count);
+  }
+  return count;
+}
+
+/** The key telling a value apart: its hash where that reads all of it, else its text. */
+function valueKey(inventory: JsonInventory, u: number): number | string {
+  return inventory.end[u]! - inventory.start[u]! <= HASHED_VALUE
+    ? inventory.valueHash[u]!
+    : inventory.text.slice(inventory.start[u]!, inventory.end[u]!);
+}
+
+/**
+ * Whether no two items of one list share the field's value (a pod's containers by `name`, its
+ * conditions by `type`): a nested list's items are told apart within their own list. Items of
+ * one list come together in document order.
+ */
+function uniqueInEachList(ctx: RoleContext, s: number): boolean {
+  let unique = ctx.inEachList.get(s);
+  if (unique !== undefined) return unique;
+  const { inventory, signatures, gathered } = ctx;
+  unique = true;
+  let list = -1;
+  const seen = new Set<number | string>();
+  for (let u = signatures.first[s]!; u >= 0 && unique; u = signatures.nextSame[u]!) {
+    const record = gathered.recordAbove[u]!;
+    const owner = record >= 0 ? inventory.parent[record]! : -1;
+    if (owner !== list) {
+      list = owner;
+      seen.clear();
+    }
+    const value = valueKey(inventory, u);
+    if (seen.has(value)) unique = false;
+    seen.add(value);
+  }
+  ctx.inEachList.set(s, unique);
+  return unique;
+}
+
+/**
+ * Whether fields `a` and `b` together tell the records of `group` apart: no two records hold
+ * the same pair (a span's `id`, shared by its client and server halves, with its `kind`).
+ */
+function uniqueTogether(ctx: RoleContext, group: RecordGroup, a: number, b: number): boolean {
+  const { inventory, signatures } = ctx;
+  const paths = { signatures, paths: new Map<number, number[]>() };
+  const seen = new Set<string>();
+  for (const r of group.records) {
+    const x = recordField(inventory, paths, r, a);
+    const y = recordField(inventory, paths, r, b);
+    const key = `${x < 0 ? '' : valueKey(inventory, x)}\u0000${y < 0 ? '' : valueKey(inventory, y)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/**
+ * Chooses the field that names each record of `group` (`identity`) and one shown right after it
+ * (`alsoIdentity`: a second name by another identifier word, or the few-valued field that makes
+ * a name unique), from the statistics of the fields: present in most records, one value each,
+ * unique (or nearly), then by what its values look like (a short readable string names a
+ * record better than a number that may be a measurement), shallow before deep, short before
+ * long. Key words break ties only. Records that are members of a map are named by their key:
+ * the field shown beside it is the shortest, most present one.
+ */
+export function chooseIdentity(
+  ctx: RoleContext,
+  group: RecordGroup,
+  fields: readonly number[],
+  identityWord: readonly string[],
+): void {
+  const { inventory, signatures, gathered, fieldDepth, identityWeight, classOf } = ctx;
+  const { values, presence } = gathered;
+  const { kind, parent } = inventory;
+  const records = group.records.length;
+  group.identity = -1;
+  group.alsoIdentity = -1;
+  group.identityTogether = false;
+  group.named = false;
+  // Whether some list holds more than one item (else being unique within each says nothing).
+  let sharedLists = false;
+  for (let i = 1; i < records && !sharedLists; i++) {
+    sharedLists = parent[group.records[i]!] === parent[group.records[i - 1]!];
+  }
+  let best = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  const names: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
+  const halves: number[] = [];
+  const completing: number[] = [];
+  for (const s of fields) {
+    if (values[s] === 0 || values[s]! < signatures.nodes[s]!) continue;
+    const sample = signatures.first[s]!;
+    if (kind[sample] === NODE_OBJECT || kind[sample] === NODE_ARRAY) continue;
+    const avgBytes = gathered.valueBytes[s]! / values[s]!;
+    const present = presence[s]! / records;
+    const valueClassOf = classOf[s]!;
+    if (group.keyed) {
+      // Shown beside the key that names the record: short and nearly always there.
+      const score = present - avgBytes / 64 - fieldDepth[s]!;
+      if (present >= 0.5 && avgBytes <= 48 && score > bestScore) {
+        best = s;
+        bestScore = score;
+      }
+      continue;
+    }
+    if (present < 0.8 || values[s]! > 1.05 * presence[s]! || avgBytes > NAME_BYTES) continue;
+    if (valueClassOf === CLASS_LITERAL) continue;
+    const distinct = gathered.distinct[s]!;
+    if (
+      distinct >= 2 &&
+      distinct <= COMPLETING_VALUES &&
+      distinct <= 0.5 * values[s]! &&
+      avgBytes <= 32
+    ) {
+      completing.push(s);
+    }
+    const inEachList =
+      !group.primary &&
+      avgBytes <= 48 &&
+      (sharedLists || identityWeight[s]! > 0) &&
+      uniqueInEachList(ctx, s);
+    const hintShare = Math.min(1, identityWeight[s]! / 3);
+    if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
+      if (distinct >= HALF_UNIQUE * values[s]! && valueClassOf !== CLASS_PROSE) halves.push(s);
+      continue;
+    }
+    const count = distinctValues(ctx, s);
+    if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
+    const unique = count >= UNIQUE * values[s]! || inEachList;
+    let score =
+      nameScore(inventory, signatures, s, valueClassOf) -
+      0.75 * (fieldDepth[s]! - 1) -
+      Math.min(1, avgBytes / 128) +
+      0.4 * hintShare;
+    if (!unique) score -= NEAR_UNIQUE_PENALTY;
+    names.push({ s, score, bytes: avgBytes, unique });
+    if (score > bestScore || (score === bestScore && s < best)) {
+      best = s;
+      bestScore = score;
+    }
+  }
+  if (group.keyed) {
+    group.identity = best;
+    group.named = true;
+    return;
+  }
+  group.named = bestScore >= WEAK_NAME;
+  if (bestScore < WEAK_NAME) {
+    // No field names the records alone: a field that tells most of them apart, with the
+    // few-valued field that tells the rest (a span's `id` and its `kind`).
+    halves.sort((a, b) => a - b);
+    for (const half of halves) {
+      for (const other of completing) {
+        if (other !== half && uniqueTogether(ctx, group, half, other)) {
+          group.identity = half;
+          group.alsoIdentity = other;
+          group.identityTogether = true;
+          group.named = true;
+          return;
+        }
+      }
+    }
+    if (halves.length > 0) {
+      group.identity = halves[0]!;
+      return;
+    }
+  }
+  group.identity = best;
+  // Another name for each record, short, unique, by another identity word (an `id` beside a
+  // `name`, not an `id_str` beside an `id`).
+  names.sort((a, b) => b.score - a.score || a.s - b.s);
+  const word = best >= 0 ? identityWord[best]! : '';
+  for (const candidate of names) {
+    if (
+      candidate.s !== best &&
+      candidate.unique &&
+      candidate.bytes <= 24 &&
+      identityWord[candidate.s] !== '' &&
+      identityWord[candidate.s] !== word
+    ) {
+      group.alsoIdentity = candidate.s;
+      break;
+    }
+  }
+}

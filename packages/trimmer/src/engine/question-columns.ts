@@ -1,0 +1,96 @@
+import type { JsonInventory } from '../json/json-inventory.js';
+import { STEP_KEY } from '../json/json-signatures.js';
+import type { RecordGroup } from '../readers/json-records.js';
+import { TIME_QUESTION_WORDS } from '../vocabulary.js';
+import type { RecordAnalysis } from './analyze-records.js';
+import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
+
+/** Columns a question projects at most. */
+const MAX_ASKED = 3;
+
+/** The lower-case words of a key: `restartCount` → restart, count; `http.status_code` → http, status, code. */
+export function keyTokens(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/** A word without its plural or verb ending (`authored` → author, `restarts` → restart). */
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && (word.endsWith('ing') || word.endsWith('ed'))) {
+    return word.slice(0, word.endsWith('ing') ? -3 : -2);
+  }
+  if (word.length > 3 && word.endsWith('es') && !word.endsWith('ses')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The fields of `group`'s records a question names, best first: a question word that is a key
+ * (`restartCount`), or a word of one (`node` in `spec.nodeName`, `authored` in
+ * `commit.author.date`), weighing a word of the field's own key over one of a key above it, and
+ * several words naming one field over one. A word found in the values of most records
+ * (`pod` in a list of pods) says which records, not which field, and `commonWords` leaves it
+ * out. `tokens` are all the question's words: one that asks when (`when`, `date`) takes the time fields among those it names,
+ * or the records' main time field when it names none.
+ */
+export function askedColumns(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  words: readonly string[],
+  tokens: readonly string[],
+  commonWords: ReadonlySet<string> = new Set(),
+): number[] {
+  const asksWhen = tokens.some((token) => TIME_QUESTION_WORDS.has(token));
+  if (words.length === 0 && !asksWhen) return [];
+  const { signatures, fieldDepth, classOf, groupOfSig, values } = analysis;
+  const stems = new Map<string, string>();
+  for (const word of words) {
+    if (!TIME_QUESTION_WORDS.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
+  }
+  const scored: Array<{ s: number; score: number; time: boolean }> = [];
+  let firstTime = -1;
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    const depth = fieldDepth[s]!;
+    if (depth < 1 || depth > 3 || classOf[s] === CLASS_NONE || values[s] === 0) continue;
+    // One value for every record is told once, in the note, not repeated for each.
+    if (analysis.distinct[s]! < 2) continue;
+    let owner = signatures.parent[s]!;
+    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
+    if (owner !== group.sig) continue;
+    const time = classOf[s] === CLASS_TIME;
+    if (time && firstTime < 0) firstTime = s;
+    let score = 0;
+    let own = true;
+    for (let t = s; t !== group.sig && signatures.step[t] === STEP_KEY; t = signatures.parent[t]!) {
+      const u = signatures.first[t]!;
+      const key = inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
+      const whole = key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+      const tokens = keyTokens(key).map(stem);
+      for (const [word, stemmed] of stems) {
+        if (word === whole) score += own ? 3 : 1.5;
+        else if (tokens.includes(stemmed)) score += own ? 1 : 0.5;
+      }
+      own = false;
+    }
+    if (score > 0) scored.push({ s, score, time });
+  }
+  let picked = scored;
+  if (asksWhen) {
+    const times = scored.filter((entry) => entry.time);
+    if (times.length > 0) picked = times;
+    else if (firstTime >= 0) return [firstTime];
+  }
+  if (picked.length === 0) return [];
+  const best = Math.max(...picked.map((entry) => entry.score));
+  return picked
+    .filter((entry) => entry.score === best)
+    .sort((a, b) => fieldDepth[a.s]! - fieldDepth[b.s]! || a.s - b.s)
+    .slice(0, MAX_ASKED)
+    .map((entry) => entry.s);
+}

@@ -1,0 +1,149 @@
+import { type JsonInventory, NODE_STRING } from '../json/json-inventory.js';
+import {
+  NUMBER_MAX_DIGITS,
+  numberAt,
+  type RecordGroup,
+  recordField,
+} from '../readers/json-records.js';
+import { AFTER_WORDS, BEFORE_WORDS, NEWEST_WORDS, OLDEST_WORDS } from '../vocabulary.js';
+import type { RecordAnalysis } from './analyze-records.js';
+import { CLASS_TIME } from './column-roles.js';
+
+/** Records a question about order or a time window selects at most. */
+const MAX_ORDERED = 50;
+
+/** What a question asks of the records' time order. */
+export interface RecencyAsk {
+  /** The `count` newest records (`last 5`, `latest`). */
+  newest?: number;
+  /** The `count` oldest records (`first 3`, `earliest`). */
+  oldest?: number;
+  /** Records whose time is at or after `from` and at or before `to` (as written, compared as times). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The field that gives `group`'s records their time: the shallowest field whose values are all
+ * times, one per record, in at least nine records of ten; -1 when none.
+ */
+export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
+  const { signatures, fieldDepth, classOf, values, presence, groupOfSig } = analysis;
+  let best = -1;
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    const depth = fieldDepth[s]!;
+    if (depth < 1 || depth > 3 || classOf[s] !== CLASS_TIME) continue;
+    if (values[s] !== presence[s] || presence[s]! < 0.9 * group.records.length) continue;
+    let owner = signatures.parent[s]!;
+    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
+    if (owner !== group.sig) continue;
+    if (best < 0 || depth < fieldDepth[best]!) best = s;
+  }
+  return best;
+}
+
+/** A time's text as written (a string's content). */
+function timeText(inventory: JsonInventory, u: number): string {
+  const { text, kind, start, end } = inventory;
+  return kind[u] === NODE_STRING
+    ? text.slice(start[u]! + 1, end[u]! - 1)
+    : text.slice(start[u]!, end[u]!);
+}
+
+/**
+ * Compares two times as written: numbers (epochs) by value, digit strings of one length and
+ * ISO 8601 texts of one form as text (which is their order).
+ */
+function compareTimes(a: string, b: string): number {
+  if (a.length <= NUMBER_MAX_DIGITS && b.length <= NUMBER_MAX_DIGITS) {
+    const x = numberAt(a, 0, a.length);
+    const y = numberAt(b, 0, b.length);
+    if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `group`'s records holding time field `s`, oldest first (ties in document order). */
+export function recordsByTime(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  s: number,
+): Array<{ record: number; field: number; time: string }> {
+  const timed: Array<{ record: number; field: number; time: string }> = [];
+  for (const record of group.records) {
+    const field = recordField(inventory, analysis, record, s);
+    if (field >= 0) timed.push({ record, field, time: timeText(inventory, field) });
+  }
+  return timed.sort((a, b) => compareTimes(a.time, b.time) || a.record - b.record);
+}
+
+/** A question's token that reads as a time: an ISO date (or date-time), or an epoch. */
+function timeToken(token: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}/.test(token) || /^(?:1\d|2[01])\d{8}(?:\d{3})?$/.test(token);
+}
+
+/**
+ * What a question asks of the records' order, from its tokens: `newest`/`last`/`latest`
+ * (`OLDEST_WORDS` for the other end) with a count next to them (`last 5`, `3 newest`, one when
+ * none), or a window between two times, after one (`since`) or before one (`until`).
+ */
+export function recencyAsk(tokens: readonly string[]): RecencyAsk | undefined {
+  const times: Array<{ at: number; token: string }> = [];
+  tokens.forEach((token, at) => {
+    if (timeToken(token)) times.push({ at, token });
+  });
+  if (times.length >= 2) {
+    const [a, b] = [times[0]!.token, times[1]!.token].sort(compareTimes);
+    return { from: a, to: b };
+  }
+  if (times.length === 1) {
+    const before = tokens[times[0]!.at - 1] ?? '';
+    if (AFTER_WORDS.has(before)) return { from: times[0]!.token };
+    if (BEFORE_WORDS.has(before)) return { to: times[0]!.token };
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const newest = NEWEST_WORDS.has(token);
+    if (!newest && !OLDEST_WORDS.has(token)) continue;
+    const count = [tokens[i + 1], tokens[i - 1]]
+      .map((near) => (near !== undefined && /^\d{1,3}$/.test(near) ? Number(near) : 0))
+      .find((n) => n > 0);
+    const n = Math.min(MAX_ORDERED, count ?? 1);
+    return newest ? { newest: n } : { oldest: n };
+  }
+  return undefined;
+}
+
+/**
+ * The records a question about order selects, and always the newest and the oldest one: each
+ * with its time field's node, the asked ones first.
+ */
+export function orderedRecords(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  ask: RecencyAsk | undefined,
+): Array<{ record: number; field: number }> {
+  const s = timeField(analysis, group);
+  if (s < 0) return [];
+  const timed = recordsByTime(inventory, analysis, group, s);
+  if (timed.length === 0) return [];
+  const picked: Array<{ record: number; field: number }> = [];
+  if (ask?.newest) picked.push(...timed.slice(-ask.newest).reverse());
+  else if (ask?.oldest) picked.push(...timed.slice(0, ask.oldest));
+  else if (ask?.from !== undefined || ask?.to !== undefined) {
+    const inside = timed.filter(
+      ({ time }) =>
+        (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
+        (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
+    );
+    picked.push(...inside.slice(0, MAX_ORDERED));
+  }
+  const newest = timed[timed.length - 1]!;
+  const oldest = timed[0]!;
+  for (const end of [newest, oldest]) {
+    if (!picked.some((entry) => entry.record === end.record)) picked.push(end);
+  }
+  return picked;
+}

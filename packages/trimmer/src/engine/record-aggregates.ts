@@ -1,0 +1,258 @@
+import type { RecordDistribution, RecordRange } from '@compaction/core';
+import { type JsonInventory, NODE_STRING } from '../json/json-inventory.js';
+import { signatureKey } from '../json/json-signatures.js';
+import { signaturePath } from '../json/signature-path.js';
+import { NUMBER_MAX_DIGITS, numberAt, type RecordGroup } from '../readers/json-records.js';
+import type { RecordAnalysis } from './analyze-records.js';
+import {
+  CLASS_INTEGER,
+  CLASS_LOCATOR,
+  CLASS_NONE,
+  CLASS_NUMERIC,
+  CLASS_OPAQUE,
+  CLASS_PROSE,
+  CLASS_TIME,
+} from './column-roles.js';
+import { keyHints } from './key-hints.js';
+
+/**
+ * One thing the note can say of every record of the main list, whatever the view shows:
+ * what they all hold alike, how they divide by a field's values, or a field's range.
+ */
+export type AggregateStatement =
+  | { kind: 'constant'; field: string; value: string }
+  | { kind: 'distribution'; distribution: RecordDistribution }
+  | { kind: 'range'; range: RecordRange };
+
+/** Values told per distribution (the rest are summed as other values). */
+const TOLD_VALUES = 6;
+/** Values told of a distribution the question asks for. */
+const TOLD_VALUES_ASKED = 8;
+/** A field of more values than this (and of more than half its records) is no distribution. */
+const MAX_CATEGORIES = 40;
+/** Values of a distribution or constant longer than this (UTF-16 units) are not told. */
+const MAX_VALUE_UNITS = 48;
+/** Constants told, and distributions and ranges beyond the asked ones. */
+const MAX_CONSTANTS = 8;
+const MAX_DISTRIBUTIONS = 8;
+const MAX_RANGES = 6;
+/** Constants ranked below this read as a state (their key says so). */
+const CONSTANT_STATE_RANK = 4;
+
+/** The text of scalar `u` as the note tells it: a string's content, a number as written. */
+function told(inventory: JsonInventory, u: number): string {
+  const { text, kind, start, end } = inventory;
+  return kind[u] === NODE_STRING
+    ? text.slice(start[u]! + 1, end[u]! - 1)
+    : text.slice(start[u]!, end[u]!);
+}
+
+/** `s`'s values with how many records hold each, commonest first (then first seen). */
+function valueCounts(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  s: number,
+): Array<{ value: string; count: number }> {
+  const counts = new Map<string, number>();
+  const { first, nextSame } = analysis.signatures;
+  for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    const value = told(inventory, u);
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
+}
+
+/** The distribution of `s` with at most `limit` values told, the others summed. */
+function distributionOf(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  s: number,
+  limit: number,
+): RecordDistribution {
+  const counts = valueCounts(inventory, analysis, s);
+  const distribution: {
+    field: string;
+    present?: number;
+    values: Array<{ value: string; count: number }>;
+    otherValues?: number;
+    otherCount?: number;
+  } = { field: signaturePath(inventory, analysis, s, group.sig), values: [] };
+  const present = analysis.presence[s]!;
+  if (present < group.records.length) distribution.present = present;
+  let otherValues = 0;
+  let otherCount = 0;
+  for (const entry of counts) {
+    if (distribution.values.length < limit && entry.value.length <= MAX_VALUE_UNITS) {
+      distribution.values.push(entry);
+    } else {
+      otherValues++;
+      otherCount += entry.count;
+    }
+  }
+  if (otherValues > 0) {
+    distribution.otherValues = otherValues;
+    distribution.otherCount = otherCount;
+  }
+  return distribution;
+}
+
+/** Orders the nodes of a numeric or time column by value (times as written, when not epochs). */
+function rangeOf(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  s: number,
+  time: boolean,
+): RecordRange | undefined {
+  const { text, kind, start, end } = inventory;
+  const { first, nextSame } = analysis.signatures;
+  const nodes: number[] = [];
+  const keys: number[] = [];
+  let numeric = true;
+  for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    const from = start[u]! + (kind[u] === NODE_STRING ? 1 : 0);
+    const to = end[u]! - (kind[u] === NODE_STRING ? 1 : 0);
+    const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;
+    if (!Number.isFinite(x)) numeric = false;
+    nodes.push(u);
+    keys.push(x);
+  }
+  if (nodes.length === 0) return undefined;
+  const order = nodes.map((_, i) => i);
+  if (numeric) order.sort((a, b) => keys[a]! - keys[b]! || a - b);
+  else {
+    // ISO times of one form order as text; digit strings past 15 digits by length, then text.
+    const texts = nodes.map((u) => told(inventory, u));
+    order.sort((a, b) => {
+      const x = texts[a]!;
+      const y = texts[b]!;
+      if (!time && x.length !== y.length) return x.length - y.length;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    });
+  }
+  const range: RecordRange = {
+    field: signaturePath(inventory, analysis, s, group.sig),
+    from: told(inventory, nodes[order[0]!]!),
+    to: told(inventory, nodes[order[order.length - 1]!]!),
+  };
+  if (!time) range.median = told(inventory, nodes[order[(order.length - 1) >> 1]!]!);
+  return range;
+}
+
+/**
+ * What the note can say of every record of `group`, most telling first: how the records divide
+ * by their states (the fields of few values, a rare value first), their time range, what every
+ * record holds alike, the other few-valued fields, the ranges of their numbers. `asked` (the
+ * signatures a question names) come before all, with more of their values. Each statement is
+ * true over all records (only fields each record holds once are told); the note takes them in
+ * this order while they fit, so a larger note says everything a smaller one does.
+ */
+export function recordAggregates(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  asked: ReadonlySet<number> = new Set(),
+): AggregateStatement[] {
+  if (inventory.truncated) return [];
+  const { signatures, values, distinct, presence, fieldDepth, classOf, groupOfSig } = analysis;
+  const records = group.records.length;
+  const constants: Array<{ s: number; rank: number }> = [];
+  const categorical: Array<{ s: number; rank: number }> = [];
+  const numeric: number[] = [];
+  const times: number[] = [];
+  for (let s = group.sig + 1; s < signatures.count; s++) {
+    const depth = fieldDepth[s]!;
+    if (depth < 1 || depth > 3) continue;
+    // A field of this list's records, not of a list inside them.
+    let owner = signatures.parent[s]!;
+    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
+    if (owner !== group.sig) continue;
+    const c = classOf[s]!;
+    if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
+    if (s === group.identity) continue;
+    const hint = keyHints(signatureKey(inventory, signatures, s)).state;
+    if (distinct[s] === 1) {
+      const u = signatures.first[s]!;
+      if (presence[s] === records && told(inventory, u).length <= MAX_VALUE_UNITS) {
+        constants.push({ s, rank: (hint ? 0 : CONSTANT_STATE_RANK) + depth });
+      }
+      continue;
+    }
+    if (c === CLASS_TIME) {
+      times.push(s);
+      continue;
+    }
+    const few = distinct[s]! <= MAX_CATEGORIES && distinct[s]! <= 0.5 * values[s]!;
+    if (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE && c !== CLASS_LOCATOR) {
+      // Few values first, each shared by several records; a rare value among them tells most.
+      const rare = values[s]! - analysis.top[s]! <= 0.05 * values[s]! ? 0 : 1;
+      const rank =
+        0.5 * Math.log2(distinct[s]!) +
+        1.5 * (depth - 1) +
+        rare +
+        3 * (1 - presence[s]! / records) -
+        (hint ? 0.75 : 0);
+      categorical.push({ s, rank });
+    } else if (
+      c === CLASS_INTEGER ||
+      (c === CLASS_NUMERIC && inventory.kind[signatures.first[s]!] !== NODE_STRING)
+    ) {
+      // Numbers: a string of digits and dots (an address, a version) has no range.
+      numeric.push(s);
+    }
+  }
+  categorical.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
+  numeric.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
+
+  const statements: AggregateStatement[] = [];
+  const said = new Set<number>();
+  const distribution = (s: number, limit: number) => {
+    said.add(s);
+    statements.push({
+      kind: 'distribution',
+      distribution: distributionOf(inventory, analysis, group, s, limit),
+    });
+  };
+  const range = (s: number, time: boolean) => {
+    said.add(s);
+    const found = rangeOf(inventory, analysis, group, s, time);
+    if (found) statements.push({ kind: 'range', range: found });
+  };
+  for (const { s } of categorical) if (asked.has(s)) distribution(s, TOLD_VALUES_ASKED);
+  for (const s of times) if (asked.has(s)) range(s, true);
+  for (const s of numeric) if (asked.has(s)) range(s, false);
+  const constant = (s: number) => {
+    said.add(s);
+    statements.push({
+      kind: 'constant',
+      field: signaturePath(inventory, analysis, s, group.sig),
+      value: told(inventory, signatures.first[s]!),
+    });
+  };
+  // A state every record shares first (`status.phase=Running`: cheap, and what a reader asks
+  // first), then how the records divide by their states (at most two before anything else),
+  // then the time they span, then what else every record holds alike.
+  if (constants.length > 0 && constants[0]!.rank < CONSTANT_STATE_RANK) constant(constants[0]!.s);
+  let leading = 0;
+  for (const { s } of categorical) {
+    if (leading === 2) break;
+    if (!said.has(s)) distribution(s, TOLD_VALUES);
+    leading++;
+  }
+  if (times.length > 0 && !said.has(times[0]!)) range(times[0]!, true);
+  for (const { s } of constants.slice(0, MAX_CONSTANTS)) if (!said.has(s)) constant(s);
+  for (const { s } of categorical.slice(0, MAX_DISTRIBUTIONS)) {
+    if (!said.has(s)) distribution(s, TOLD_VALUES);
+  }
+  let ranges = 0;
+  for (const s of [...numeric, ...times]) {
+    if (ranges === MAX_RANGES) break;
+    if (said.has(s)) continue;
+    range(s, classOf[s] === CLASS_TIME);
+    ranges++;
+  }
+  return statements;
+}
