@@ -1,8 +1,8 @@
 // Generated JSON lists for the informativeness benchmark: benign lists of the kinds agents
 // fetch, each able to carry one planted anomaly at a given depth. Deterministic.
 
-/** mulberry32 */
-function random(seed) {
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+export function random(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -13,7 +13,8 @@ function random(seed) {
   };
 }
 
-const hexOf = (next, length) =>
+/** `length` hex digits drawn from `next`. */
+export const hexOf = (next, length) =>
   Array.from({ length }, () => Math.floor(next() * 16).toString(16)).join('');
 
 /** A pod list (`kubectl get pods -o json`) of `count` Running pods; `planted` is Evicted. */
