@@ -78,3 +78,30 @@ export const STOPWORDS = new Set(
 export const AFTER_WORDS = new Set(['since', 'after', 'from']);
 /** Question words before a time that ask for what came before it. */
 export const BEFORE_WORDS = new Set(['before', 'until', 'till', 'to']);
+
+/**
+ * Words of a key that say it holds a time: a number that could be an epoch or an id
+ * (`1652857675`) is read as a time only under such a key (`created`, `ts`); ISO 8601 dates are
+ * times under any key.
+ */
+export const TIME_KEY_WORDS = new Set([
+  'time',
+  'times',
+  'date',
+  'datetime',
+  'ts',
+  'timestamp',
+  'at',
+  'created',
+  'updated',
+  'modified',
+  'started',
+  'finished',
+  'ended',
+  'seen',
+  'expires',
+  'epoch',
+  'since',
+  'until',
+  'utc',
+]);

@@ -91,10 +91,10 @@ describe('analyzeRecords', () => {
     // A unique identifier wins, and a shared title is not shown beside it as another name.
     const withIds = poems.map((poem, i) => ({ id: `p-${1000 + i}`, ...poem }));
     expect(names(JSON.stringify(withIds))).toEqual(['id', '']);
-    // Two thirds distinct names no poem alone; with the section (few values) beside it, the
-    // pair tells every poem apart.
+    // Two thirds distinct names no poem alone; with a few-valued field beside it (the author:
+    // two values, the fewest), the pair tells every poem apart.
     const series = poems.map((poem, i) => ({ ...poem, title: `Poem ${i % 27}` }));
-    expect(names(JSON.stringify(series))).toEqual(['title', 'section']);
+    expect(names(JSON.stringify(series))).toEqual(['title', 'author']);
     // With nothing to complete it, the field that tells most records apart still names them.
     const alike = poems.map((poem, i) => ({
       ...poem,

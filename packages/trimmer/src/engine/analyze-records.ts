@@ -326,7 +326,6 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     signatures,
     gathered,
     ownerOfSig,
-    hinted,
     check,
   );
   return {

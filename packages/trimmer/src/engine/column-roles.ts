@@ -5,7 +5,7 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from '../json/json-inventory.js';
-import type { JsonSignatures } from '../json/json-signatures.js';
+import { type JsonSignatures, signatureKey } from '../json/json-signatures.js';
 import {
   type Columns,
   HASHED_VALUE,
@@ -15,6 +15,7 @@ import {
   recordField,
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
+import { timeLikeKey } from './key-hints.js';
 
 /**
  * What the values of a column look like, from a few of them: the statistics that decide which
@@ -37,6 +38,8 @@ export const CLASS_LOCATOR = 6;
 export const CLASS_TIME = 7;
 /** `true`, `false`, `null`. */
 export const CLASS_LITERAL = 8;
+/** A number (or digit string) that reads as an epoch time, or as an id: its key decides. */
+export const CLASS_EPOCH = 9;
 
 /** Values sampled per column to tell its class. */
 const CLASS_SAMPLES = 8;
@@ -70,19 +73,53 @@ function epochDigits(text: string, from: number, to: number): boolean {
 }
 
 /** Hex digits from which a value of mostly hex digits reads as a token (a UUID, an etag, a sha). */
-const HEX_TOKEN_DIGITS = 24;
+const HEX_TOKEN_DIGITS = 12;
 
-/** Whether `text[from, to)` is mostly hex digits, at least `HEX_TOKEN_DIGITS` of them. */
-function mostlyHex(text: string, from: number, to: number): boolean {
+/** Case changes in a run of letters from which it reads as a token (`kwLOaBcdQx`), not a word. */
+const TOKEN_CASE_CHANGES = 4;
+
+/**
+ * Whether `text[from, to)` reads as a generated token though `looksOpaque` passes it: mostly hex
+ * digits (at least `HEX_TOKEN_DIGITS`: a UUID, an etag), or a run of 16 letters and digits or more
+ * whose case changes back and forth (base64 without digits: `WFR_kwLOaBcdEfGhIjKl`).
+ */
+function readsAsToken(text: string, from: number, to: number): boolean {
   let hex = 0;
   let other = 0;
+  let run = 0;
+  let changes = 0;
+  let upper = -1;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     const lower = c | 0x20;
-    if ((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66)) hex++;
-    else if (lower >= 0x67 && lower <= 0x7a) other++;
+    const letter = lower >= 0x61 && lower <= 0x7a;
+    const digit = c >= 0x30 && c <= 0x39;
+    if (digit || (lower >= 0x61 && lower <= 0x66)) hex++;
+    else if (letter) other++;
+    if (letter || digit) {
+      run++;
+      if (letter) {
+        const isUpper = c <= 0x5a ? 1 : 0;
+        if (upper >= 0 && isUpper !== upper) changes++;
+        upper = isUpper;
+      }
+      if (run >= 16 && changes >= TOKEN_CASE_CHANGES) return true;
+    } else {
+      run = 0;
+      changes = 0;
+      upper = -1;
+    }
   }
-  return hex >= HEX_TOKEN_DIGITS && hex >= 4 * other;
+  if (hex >= HEX_TOKEN_DIGITS && hex >= 4 * other) return true;
+  // All hex, letters and digits both (`a1b2c3d4`): a short hash.
+  if (other > 0 || to - from < 8 || hex !== to - from) return false;
+  let letters = false;
+  let digits = false;
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) <= 0x39) digits = true;
+    else letters = true;
+  }
+  return letters && digits;
 }
 
 /** The class of the scalar value `u`. */
@@ -95,7 +132,7 @@ export function valueClass(inventory: JsonInventory, u: number): number {
   if (k === NODE_SCALAR) {
     const c = text.charCodeAt(from);
     if (c === 0x74 || c === 0x66 || c === 0x6e) return CLASS_LITERAL;
-    if (epochDigits(text, from, to)) return CLASS_TIME;
+    if (epochDigits(text, from, to)) return CLASS_EPOCH;
     for (let i = from; i < to; i++) {
       const d = text.charCodeAt(i);
       if (d === 0x2e || d === 0x65 || d === 0x45) return CLASS_NUMERIC;
@@ -122,14 +159,14 @@ export function valueClass(inventory: JsonInventory, u: number): number {
   }
   if (letters === 0) {
     if (digits > 0 && digits === length) {
-      return epochDigits(text, from, to) ? CLASS_TIME : CLASS_INTEGER;
+      return epochDigits(text, from, to) ? CLASS_EPOCH : CLASS_INTEGER;
     }
-    if (digits > 0 && epochDigits(text, from, to)) return CLASS_TIME;
+    if (digits > 0 && epochDigits(text, from, to)) return CLASS_EPOCH;
     return CLASS_NUMERIC;
   }
   if (spaces >= 2) return CLASS_PROSE;
   if (separators >= 3) return CLASS_LOCATOR;
-  if (looksOpaque(text, from, to) || mostlyHex(text, from, stop)) return CLASS_OPAQUE;
+  if (looksOpaque(text, from, to) || readsAsToken(text, from, stop)) return CLASS_OPAQUE;
   return CLASS_WORD;
 }
 
@@ -142,7 +179,7 @@ export function columnClass(
   signatures: JsonSignatures,
   s: number,
 ): number {
-  const counts = new Int32Array(9);
+  const counts = new Int32Array(10);
   let sampled = 0;
   for (
     let u = signatures.first[s]!;
@@ -154,8 +191,16 @@ export function columnClass(
   }
   if (sampled === 0) return CLASS_NONE;
   if (counts[CLASS_TIME] === sampled) return CLASS_TIME;
+  if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === sampled) {
+    // Ten digits may be seconds since 1970 or an id handed out in order: the key says which.
+    if (timeLikeKey(signatureKey(inventory, signatures, s))) return CLASS_TIME;
+    const u = signatures.first[s]!;
+    return inventory.text.slice(inventory.start[u]!, inventory.end[u]!).includes('.')
+      ? CLASS_NUMERIC
+      : CLASS_INTEGER;
+  }
   let best = CLASS_NONE;
-  for (let c = 1; c < counts.length; c++) {
+  for (let c = 1; c < CLASS_EPOCH; c++) {
     if (c !== CLASS_TIME && counts[c]! > counts[best]!) best = c;
   }
   // Some times among other values (a date or an empty string): not a time column.
@@ -237,8 +282,13 @@ export function nameScore(
       // rarely name anything.
       const u = signatures.first[s]!;
       const digits = inventory.end[u]! - inventory.start[u]!;
-      if (digits >= 9 || strictlyMonotone(inventory, signatures, s)) return 2.5;
-      return digits >= 6 ? 1.5 : 0.5;
+      // Ten, thirteen or nineteen digits in the range of times since 2001 may be a time
+      // under a key in another language: a name, but not a sure one.
+      if (valueClass(inventory, u) === CLASS_EPOCH) return 1;
+      if (digits >= 9) return 2.5;
+      // Handed out in order, or six digits and more: more often an id than a measurement; a
+      // short number in no order (a port, a count) rarely names anything.
+      return digits >= 6 || strictlyMonotone(inventory, signatures, s) ? 1.5 : 0.5;
     }
     case CLASS_OPAQUE:
     case CLASS_PROSE:
@@ -246,8 +296,8 @@ export function nameScore(
     case CLASS_LOCATOR:
       return 1.25;
     case CLASS_TIME:
-      // A time names a record only where the records are in its order (a message's `ts`).
-      return strictlyMonotone(inventory, signatures, s) ? 1.2 : 0.3;
+      // A time names a record only where nothing else does (and the records are in its order).
+      return strictlyMonotone(inventory, signatures, s) ? 0.45 : 0.2;
     default:
       return 0;
   }
@@ -276,10 +326,15 @@ const UNIQUE = 0.98;
 const NEAR_UNIQUE = 0.9;
 /** What a near-unique name gives way by, against a unique one. */
 const NEAR_UNIQUE_PENALTY = 1.5;
-/** A name scoring below this is no name (a port, a duration unique by chance). */
-const WEAK_NAME = 0.5;
+/** A name scoring below this is no sure name: two fields that name the records together come first. */
+const WEAK_NAME = 1;
+/** A name scoring below this is no name at all (a port, a duration unique by chance). */
+const NO_NAME = 0.5;
 /** Share of distinct values from which a field with a few-valued field beside it may name records together. */
-const HALF_UNIQUE = 0.5;
+const HALF_UNIQUE = 0.25;
+/** Pairs tried for a name of two fields: the most telling halves, the fewest-valued completions. */
+const PAIR_HALVES = 3;
+const PAIR_COMPLETING = 6;
 /** A field that completes a name has at most this many values. */
 const COMPLETING_VALUES = 12;
 /** A record's names longer than this on average are not names. */
@@ -428,7 +483,7 @@ export function chooseIdentity(
     const unique = count >= UNIQUE * values[s]! || inEachList;
     let score =
       nameScore(inventory, signatures, s, valueClassOf) -
-      0.75 * (fieldDepth[s]! - 1) -
+      0.5 * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * hintShare;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;
@@ -443,13 +498,15 @@ export function chooseIdentity(
     group.named = true;
     return;
   }
-  group.named = bestScore >= WEAK_NAME;
+  group.named = bestScore >= NO_NAME;
   if (bestScore < WEAK_NAME) {
     // No field names the records alone: a field that tells most of them apart, with the
     // few-valued field that tells the rest (a span's `id` and its `kind`).
-    halves.sort((a, b) => a - b);
-    for (const half of halves) {
-      for (const other of completing) {
+    const { distinct } = gathered;
+    halves.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
+    completing.sort((a, b) => distinct[a]! - distinct[b]! || a - b);
+    for (const half of halves.slice(0, PAIR_HALVES)) {
+      for (const other of completing.slice(0, PAIR_COMPLETING)) {
         if (other !== half && uniqueTogether(ctx, group, half, other)) {
           group.identity = half;
           group.alsoIdentity = other;
@@ -459,8 +516,10 @@ export function chooseIdentity(
         }
       }
     }
-    if (halves.length > 0) {
-      group.identity = halves[0]!;
+    // With none, the field that tells most records apart, where it tells apart at least half.
+    const half = halves[0];
+    if (half !== undefined && bestScore < NO_NAME && distinct[half]! >= 0.5 * values[half]!) {
+      group.identity = half;
       return;
     }
   }

@@ -1,7 +1,7 @@
-import { CODE_OF, IDENTITY_WORDS, STATE_WORDS } from '../vocabulary.js';
+import { CODE_OF, IDENTITY_WORDS, STATE_WORDS, TIME_KEY_WORDS } from '../vocabulary.js';
 
 /** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
-function keyWords(key: string): string[] {
+export function keyWords(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -61,4 +61,9 @@ export function keyHints(key: string): KeyHints {
     cache.set(key, hints);
   }
   return hints;
+}
+
+/** Whether a key's words say it holds a time (`created_at`, `ts`, `lastSeen`). */
+export function timeLikeKey(key: string): boolean {
+  return keyWords(key).some((word) => TIME_KEY_WORDS.has(word));
 }

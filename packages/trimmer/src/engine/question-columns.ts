@@ -4,19 +4,10 @@ import type { RecordGroup } from '../readers/json-records.js';
 import { TIME_QUESTION_WORDS } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
+import { keyWords } from './key-hints.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
-
-/** The lower-case words of a key: `restartCount` → restart, count; `http.status_code` → http, status, code. */
-export function keyTokens(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-}
 
 /** A word without its plural or verb ending (`authored` → author, `restarts` → restart). */
 function stem(word: string): string {
@@ -71,7 +62,7 @@ export function askedColumns(
       const u = signatures.first[t]!;
       const key = inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
       const whole = key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-      const tokens = keyTokens(key).map(stem);
+      const tokens = keyWords(key).map(stem);
       for (const [word, stemmed] of stems) {
         if (word === whole) score += own ? 3 : 1.5;
         else if (tokens.includes(stemmed)) score += own ? 1 : 0.5;

@@ -5,6 +5,7 @@ import { signaturePath } from '../json/signature-path.js';
 import { NUMBER_MAX_DIGITS, numberAt, type RecordGroup } from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import {
+  CLASS_EPOCH,
   CLASS_INTEGER,
   CLASS_LOCATOR,
   CLASS_NONE,
@@ -12,6 +13,7 @@ import {
   CLASS_OPAQUE,
   CLASS_PROSE,
   CLASS_TIME,
+  valueClass,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 
@@ -25,9 +27,9 @@ export type AggregateStatement =
   | { kind: 'range'; range: RecordRange };
 
 /** Values told per distribution (the rest are summed as other values). */
-const TOLD_VALUES = 6;
+const TOLD_VALUES = 10;
 /** Values told of a distribution the question asks for. */
-const TOLD_VALUES_ASKED = 8;
+const TOLD_VALUES_ASKED = 30;
 /** A field of more values than this (and of more than half its records) is no distribution. */
 const MAX_CATEGORIES = 40;
 /** Values of a distribution or constant longer than this (UTF-16 units) are not told. */
@@ -111,6 +113,10 @@ function rangeOf(
   const keys: number[] = [];
   let numeric = true;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    // A range is of the values a field holds: `null` (a time not set yet) is none of them.
+    const c = valueClass(inventory, u);
+    const number = c === CLASS_INTEGER || c === CLASS_NUMERIC || c === CLASS_EPOCH;
+    if (time ? c !== CLASS_TIME && c !== CLASS_EPOCH : !number) continue;
     const from = start[u]! + (kind[u] === NODE_STRING ? 1 : 0);
     const to = end[u]! - (kind[u] === NODE_STRING ? 1 : 0);
     const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;

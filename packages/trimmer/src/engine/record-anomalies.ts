@@ -1,6 +1,6 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { NODE_ARRAY, NODE_OBJECT, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
-import { type JsonSignatures, signatureKey } from '../json/json-signatures.js';
+import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import { keyHints } from './key-hints.js';
@@ -84,13 +84,91 @@ function credit(c: Credits, u: number, score: number): void {
   if (fields.length < 256) fields.push({ u, score });
 }
 
+/** What a value holding an error-like word scores, where few values of its field hold it. */
+const ERROR_SCORE = 3;
+/** What a rare value of a few-valued field scores at most. */
+const RARE_VALUE_CAP = 3;
+/** What an oddity weighs per list between it and its record. */
+const NESTED_WEIGHT = 0.75;
+/** Numbers a field needs before one of them can stand out. */
+const OUTLIER_MIN_VALUES = 8;
+/** Values of a field read for its median and spread at most (evenly spread over them). */
+const OUTLIER_SAMPLE = 4096;
+/** Robust deviations, and times the median, from which a number stands out. */
+const OUTLIER_Z = 3.5;
+const OUTLIER_RATIO = 5;
+/** Scale the median and the mean absolute deviation to a standard deviation. */
+const MAD_SCALE = 1.4826;
+const MEAN_DEVIATION_SCALE = 1.2533;
+
+/**
+ * The median and the median absolute deviation of field `s`'s numbers (at most
+ * `OUTLIER_SAMPLE` of them, evenly spread), on a log scale when all are positive (the mean
+ * absolute deviation where half or more of them are one value); `spread` stays 0 when all are
+ * one value.
+ */
+function robustSpread(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  median: Float64Array,
+  spread: Float64Array,
+  logScale: Uint8Array,
+): void {
+  const { text, kind, start, end } = inventory;
+  const stride = Math.max(1, Math.floor(signatures.nodes[s]! / OUTLIER_SAMPLE));
+  const sample: number[] = [];
+  let i = 0;
+  for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!, i++) {
+    if (i % stride !== 0 || kind[u] !== NODE_SCALAR) continue;
+    const x = numberAt(text, start[u]!, end[u]!);
+    if (Number.isFinite(x)) sample.push(x);
+  }
+  if (sample.length < OUTLIER_MIN_VALUES) return;
+  const positive = sample.every((x) => x > 0);
+  const scaled = positive ? sample.map(Math.log) : sample;
+  scaled.sort((a, b) => a - b);
+  const middle = scaled[scaled.length >> 1]!;
+  const deviations = scaled.map((x) => Math.abs(x - middle)).sort((a, b) => a - b);
+  const mad = deviations[deviations.length >> 1]!;
+  // Where most values are one (a counter that is mostly 0), the mean absolute deviation
+  // still measures how far the others go.
+  let meanDeviation = 0;
+  for (const d of deviations) meanDeviation += d;
+  meanDeviation /= deviations.length;
+  const found = mad > 0 ? MAD_SCALE * mad : MEAN_DEVIATION_SCALE * meanDeviation;
+  if (!(found > 0)) return;
+  median[s] = middle;
+  spread[s] = found;
+  logScale[s] = positive ? 1 : 0;
+}
+
+/** How far number `x` of field `s` stands out: 0 within the field's spread, up to 3. */
+function outlierScore(
+  x: number,
+  s: number,
+  median: Float64Array,
+  spread: Float64Array,
+  logScale: Uint8Array,
+): number {
+  if (!Number.isFinite(x)) return 0;
+  if (logScale[s] === 1) {
+    if (!(x > 0)) return 0;
+    const t = Math.log(x);
+    if (Math.abs(t - median[s]!) < Math.log(OUTLIER_RATIO)) return 0;
+    const z = Math.abs(t - median[s]!) / spread[s]!;
+    return z >= OUTLIER_Z ? Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
+  }
+  const z = Math.abs(x - median[s]!) / spread[s]!;
+  return z >= OUTLIER_Z ? Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
+}
+
 /** Records whose values stand out (see `analyzeRecords`), most anomalous first. */
 export function findAnomalies(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   gathered: Columns,
   ownerOfSig: Int32Array,
-  hinted: Uint8Array,
   check: StopCheck | undefined,
 ): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
@@ -104,9 +182,14 @@ export function findAnomalies(
   const groupSize = new Int32Array(sigCount);
   const rareKey = new Float32Array(sigCount);
   const categorical = new Uint8Array(sigCount);
-  const mean = new Float64Array(sigCount);
-  const deviation = new Float64Array(sigCount);
-  const threshold = new Float64Array(sigCount);
+  // Numbers: the median and the median absolute deviation of each field, on a log scale where
+  // its values are all positive (a latency, a size: one robust statistic for every field).
+  const median = new Float64Array(sigCount);
+  const spread = new Float64Array(sigCount);
+  const logScale = new Uint8Array(sigCount);
+  // What a field's oddities weigh: less for each list between it and its record (a rare value
+  // deep in a record's nested lists says less about the record than one of its own).
+  const weight = new Float32Array(sigCount).fill(1);
   const interesting = new Uint8Array(sigCount);
   // A key most records lack counts only where its siblings mostly do not (keys that are data,
   // such as one per IP address, are all rare and say nothing).
@@ -127,6 +210,15 @@ export function findAnomalies(
     children[p]!++;
     if (groupSize[s]! >= 5 && presence[s]! <= 0.2 * groupSize[s]!) rareChildren[p]!++;
   }
+  const primarySig = new Uint8Array(sigCount);
+  for (const group of groups) if (group.primary) primarySig[group.sig] = 1;
+  const lists = new Uint8Array(sigCount);
+  for (let s = 1; s < sigCount; s++) {
+    const p = sigParent[s]!;
+    lists[s] =
+      primarySig[p] === 1 ? 0 : Math.min(8, lists[p]! + (signatures.step[s] === STEP_ITEM ? 1 : 0));
+    weight[s] = NESTED_WEIGHT ** lists[s]!;
+  }
   for (let s = 1; s < sigCount; s++) {
     const records = groupSize[s]!;
     if (records === 0) continue;
@@ -145,17 +237,10 @@ export function findAnomalies(
       categorical[s] =
         gathered.topEmpty[s] === 1 && n - top[s]! <= 1.5 * (distinct[s]! - 1) ? 2 : 1;
     }
-    const m = numbers[s]!;
-    if (categorical[s] === 0 && m >= 5) {
-      const average = gathered.numberSum[s]! / m;
-      const variance = gathered.numberSquares[s]! / m - average * average;
-      if (variance > 1e-12 * Math.max(1, average * average)) {
-        mean[s] = average;
-        deviation[s] = Math.sqrt(variance);
-        threshold[s] = Math.min(3, 0.9 * Math.sqrt(m - 1));
-      }
+    if (numbers[s]! >= OUTLIER_MIN_VALUES) {
+      robustSpread(inventory, signatures, s, median, spread, logScale);
     }
-    if (rareKey[s]! > 0 || categorical[s]! > 0 || deviation[s]! > 0) interesting[s] = 1;
+    if (rareKey[s]! > 0 || categorical[s]! > 0 || spread[s]! > 0) interesting[s] = 1;
   }
 
   // What a value of a categorical field scores, once per value rather than per node: a rare
@@ -167,9 +252,9 @@ export function findAnomalies(
     const n = values[s]!;
     const c = entryCount[e]!;
     if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
-      entryScore[e] = (top[s]! / n) * Math.log2(n / c) * (hinted[s] === 1 ? 1.5 : 1);
+      entryScore[e] = (top[s]! / n) * Math.min(RARE_VALUE_CAP, Math.log2(n / c)) * weight[s]!;
     } else if (categorical[s] === 2 && c < top[s]!) {
-      entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c));
+      entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c)) * weight[s]!;
     }
   }
 
@@ -181,14 +266,14 @@ export function findAnomalies(
     if ((u & 8191) === 0 && check) check(8192);
     const s = sigOf[u]!;
     if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
-    let score = rareKey[s]!;
+    let score = rareKey[s]! * weight[s]!;
     const entry = entryOf[u]!;
     if (entry >= 0) score += entryScore[entry]!;
-    if (deviation[s]! > 0 && kind[u] === NODE_SCALAR) {
-      const x = numberAt(text, start[u]!, end[u]!);
-      const z = Math.abs(x - mean[s]!) / deviation[s]!;
-      if (z >= threshold[s]!) score += Math.min(3, 1 + z - threshold[s]!);
+    if (spread[s]! > 0 && kind[u] === NODE_SCALAR) {
+      score +=
+        outlierScore(numberAt(text, start[u]!, end[u]!), s, median, spread, logScale) * weight[s]!;
     }
+    score = Math.max(score, rareKey[s]! * weight[s]!);
     if (score > 0) credit(credits, u, score);
   }
   // Error-like values: anomalous where they are rare in their field.
@@ -206,7 +291,7 @@ export function findAnomalies(
     const entry = entryOf[u]!;
     const n = values[s]!;
     const c = entry >= 0 ? entryCount[entry]! : 1;
-    if (n < 3 || c <= 0.25 * n) credit(credits, u, 2.5);
+    if (n < 3 || c <= 0.25 * n) credit(credits, u, ERROR_SCORE);
   }
 
   let primaryTotal = 0;

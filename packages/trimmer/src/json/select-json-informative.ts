@@ -39,6 +39,8 @@ const CONTEXT_BYTES = 128;
 const CONTEXT_NODES = 48;
 /** Records the query matches that get their identity and matching fields first. */
 const MATCHED_RECORDS = 40;
+/** A question word holding an address's separators is itself (part of) an address. */
+const ADDRESS_PART = /[/:.@#]/;
 /** A term found in at most this many records (or this share of them) names them. */
 const STRONG_RECORDS = 3;
 const STRONG_SHARE = 0.02;
@@ -51,7 +53,7 @@ const SMALL_MATCHED_RECORD = 2048;
 const SMALL_ANOMALY = 1024;
 const ANOMALY_FIELD_BYTES = 256;
 /** A second field of an anomalous record shown before every record is named stands out this much. */
-const STRONG_FIELD = 3;
+const STRONG_FIELD = 2.2;
 /** Anomalous records kept whole once every record is named: the strongest few. */
 const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
@@ -128,6 +130,14 @@ function nameRecord(plan: Plan, r: number, path = -1): void {
         a === r && ledger.state[r] === DROPPED ? skeletonCost(ledger, r) + path : ledger.filled[a]!;
     }
     if (!keepWhole(plan.ledger, identity, toIdentity)) throw SPENT;
+  }
+  // A name of two fields (a span's `id` and `kind`) is shown whole or not at all.
+  const { analysis } = plan;
+  const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
+  const group = g >= 0 ? analysis.groups[g]! : undefined;
+  if (group?.identityTogether && identity >= 0) {
+    const other = recordField(plan.inventory, analysis, r, group.alsoIdentity);
+    if (other >= 0 && !keepWhole(plan.ledger, other)) throw SPENT;
   }
   plan.ensured[r] = 1;
 }
@@ -345,9 +355,12 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
     const valueClass = analysis.classOf[analysis.signatures.of[node]!]!;
+    const { wholeToken, word } = hits.terms[term]!;
     if (
       (valueClass === CLASS_LOCATOR || valueClass === CLASS_OPAQUE) &&
-      hits.terms[term]!.wholeToken === true
+      wholeToken === true &&
+      word !== undefined &&
+      !ADDRESS_PART.test(word)
     ) {
       continue;
     }
