@@ -708,6 +708,10 @@ function runList(list) {
       for (const { path, wording, question } of asked.everyRecord) {
         const seen = view(method, share, question);
         const told = everyRecordScore(list, path, seen);
+        if (debug && method === 'trimmer' && wording === 'what is' && share === 0.03)
+          console.error(
+            `every: ${list.name} "${question}" ${told.toFixed(2)} named ${seen.named.size}/${list.records.length}`,
+          );
         add(`every record ${wording}`, told);
         add(`every record ${wording} fully`, told === 1 ? 1 : 0);
         const counter = fewer.get(method);
@@ -724,6 +728,10 @@ function runList(list) {
       }
       if (asked.recency.length > 0) {
         const plainScores = recencyScores(list, unasked, asked.window);
+        if (debug && method === 'trimmer' && share === 0.03)
+          console.error(
+            `recency: ${list.name} ${JSON.stringify(plainScores)} time ${joinPath(list.time)}`,
+          );
         for (const { task, question } of asked.recency) {
           add(`recency ${task} unasked`, plainScores[task]);
           add(

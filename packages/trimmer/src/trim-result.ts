@@ -23,7 +23,7 @@ import {
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
 import { askedColumns } from './engine/question-columns.js';
-import { orderedRecords, recencyAsk } from './engine/recency.js';
+import { nextNewest, orderedRecords, recencyAsk } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
   findHits,
@@ -49,6 +49,7 @@ import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
 import {
   commonQueryWords,
+  type RecordOrder,
   recordsHead,
   selectJsonInformative,
 } from './json/select-json-informative.js';
@@ -473,10 +474,13 @@ function jsonView(
     const analysis = analyzeRecords(inventory, check);
     const head = recordsHead(inventory, analysis);
     let asked: number[] = [];
-    let ordered: Array<{ record: number; field: number }> = [];
+    let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      ordered = orderedRecords(inventory, analysis, main, recencyAsk(questionTokens(context)));
+      order = {
+        leading: orderedRecords(inventory, analysis, main, recencyAsk(questionTokens(context))),
+        afterNames: nextNewest(inventory, analysis, main),
+      };
       const common = commonQueryWords(inventory, analysis, main, hits);
       asked = askedColumns(
         inventory,
@@ -496,7 +500,7 @@ function jsonView(
       analysis,
       check,
       asked,
-      ordered,
+      order,
     );
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';

@@ -10,11 +10,15 @@ import {
 import { looksOpaque } from '../readers/looks-opaque.js';
 import { createProseScratch, proseShare } from '../readers/prose-share.js';
 import {
+  CLASS_EPOCH,
+  CLASS_INTEGER,
   CLASS_NONE,
+  CLASS_NUMERIC,
   CLASS_TIME,
   chooseIdentity,
   columnClass,
   type RoleContext,
+  valueClass,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { type Anomaly, findAnomalies } from './record-anomalies.js';
@@ -36,6 +40,8 @@ export interface RecordAnalysis extends RecordPaths {
   fieldDepth: Int32Array;
   /** Per signature: what its values look like (`columnClass`, `CLASS_*`). */
   classOf: Uint8Array;
+  /** Per signature: 1 where its numbers may be seconds since 1970 though no key says so. */
+  epochLike: Uint8Array;
   /** The column statistics the roles were chosen from. */
   columns: Columns;
   groups: RecordGroup[];
@@ -158,8 +164,18 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   }
   // What the values of each field look like (names, numbers, times, tokens), from a few of them.
   const classOf = new Uint8Array(sigCount);
+  // Numbers that may be seconds since 1970 (or ids handed out in order): what orders the
+  // records when no field says it is a time.
+  const epochLike = new Uint8Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
-    if (ownerOfSig[s]! >= 0 && values[s]! > 0) classOf[s] = columnClass(inventory, signatures, s);
+    if (ownerOfSig[s]! < 0 || values[s]! === 0) continue;
+    classOf[s] = columnClass(inventory, signatures, s);
+    if (
+      (classOf[s] === CLASS_INTEGER || classOf[s] === CLASS_NUMERIC) &&
+      valueClass(inventory, signatures.first[s]!) === CLASS_EPOCH
+    ) {
+      epochLike[s] = 1;
+    }
   }
   const roles: RoleContext = {
     inventory,
@@ -345,6 +361,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     main: mainGroup(groups),
     fieldDepth,
     classOf,
+    epochLike,
     columns: gathered,
   };
 }

@@ -44,6 +44,12 @@ export const CLASS_EPOCH = 9;
 /** Values sampled per column to tell its class. */
 const CLASS_SAMPLES = 8;
 
+/**
+ * A date written out (`Sun Aug 31 00:29:15 +0000 2014`, `Tue, 01 Mar 2026 06:00:00 GMT`): a
+ * time of day and a year of four digits, in a form `Date.parse` reads.
+ */
+const WRITTEN_DATE =
+  /\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b(?:19|20)\d{2}\b|\b(?:19|20)\d{2}\b.*\b\d{1,2}:\d{2}/;
 const ISO_DATE =
   /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -80,12 +86,15 @@ const TOKEN_CASE_CHANGES = 4;
 
 /**
  * Whether `text[from, to)` reads as a generated token though `looksOpaque` passes it: mostly hex
- * digits (at least `HEX_TOKEN_DIGITS`: a UUID, an etag), or a run of 16 letters and digits or more
+ * digits, in a run of at least `HEX_TOKEN_DIGITS` (a UUID, an etag; not a pod's `web-a08ff49b6f-
+ * 77263`), or a run of 16 letters and digits or more
  * whose case changes back and forth (base64 without digits: `WFR_kwLOaBcdEfGhIjKl`).
  */
 function readsAsToken(text: string, from: number, to: number): boolean {
   let hex = 0;
   let other = 0;
+  let hexRun = 0;
+  let longestHexRun = 0;
   let run = 0;
   let changes = 0;
   let upper = -1;
@@ -94,8 +103,14 @@ function readsAsToken(text: string, from: number, to: number): boolean {
     const lower = c | 0x20;
     const letter = lower >= 0x61 && lower <= 0x7a;
     const digit = c >= 0x30 && c <= 0x39;
-    if (digit || (lower >= 0x61 && lower <= 0x66)) hex++;
-    else if (letter) other++;
+    if (digit || (lower >= 0x61 && lower <= 0x66)) {
+      hex++;
+      hexRun++;
+      if (hexRun > longestHexRun) longestHexRun = hexRun;
+    } else {
+      hexRun = 0;
+      if (letter) other++;
+    }
     if (letter || digit) {
       run++;
       if (letter) {
@@ -110,7 +125,8 @@ function readsAsToken(text: string, from: number, to: number): boolean {
       upper = -1;
     }
   }
-  if (hex >= HEX_TOKEN_DIGITS && hex >= 4 * other) return true;
+  // One run of hex digits that long (a UUID's last group, an etag, a sha), most of the value.
+  if (longestHexRun >= HEX_TOKEN_DIGITS && hex >= 4 * other) return true;
   // All hex, letters and digits both (`a1b2c3d4`): a short hash.
   if (other > 0 || to - from < 8 || hex !== to - from) return false;
   let letters = false;
@@ -143,7 +159,12 @@ export function valueClass(inventory: JsonInventory, u: number): number {
   to--;
   if (to <= from) return CLASS_NONE;
   const length = to - from;
-  if (length <= 40 && ISO_DATE.test(text.slice(from, to))) return CLASS_TIME;
+  if (length <= 40) {
+    const value = text.slice(from, to);
+    if (ISO_DATE.test(value) || (WRITTEN_DATE.test(value) && !Number.isNaN(Date.parse(value)))) {
+      return CLASS_TIME;
+    }
+  }
   let letters = 0;
   let digits = 0;
   let spaces = 0;
@@ -190,8 +211,10 @@ export function columnClass(
     sampled++;
   }
   if (sampled === 0) return CLASS_NONE;
-  if (counts[CLASS_TIME] === sampled) return CLASS_TIME;
-  if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === sampled) {
+  // A time not set yet (`null`) does not make a time field something else.
+  const set = sampled - counts[CLASS_LITERAL]!;
+  if (set > 0 && counts[CLASS_TIME] === set) return CLASS_TIME;
+  if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === set) {
     // Ten digits may be seconds since 1970 or an id handed out in order: the key says which.
     if (timeLikeKey(signatureKey(inventory, signatures, s))) return CLASS_TIME;
     const u = signatures.first[s]!;
@@ -285,14 +308,17 @@ export function nameScore(
       // Ten, thirteen or nineteen digits in the range of times since 2001 may be a time
       // under a key in another language: a name, but not a sure one.
       if (valueClass(inventory, u) === CLASS_EPOCH) return 1;
-      if (digits >= 9) return 2.5;
+      // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
+      if (digits >= 9) return 3;
       // Handed out in order, or six digits and more: more often an id than a measurement; a
       // short number in no order (a port, a count) rarely names anything.
       return digits >= 6 || strictlyMonotone(inventory, signatures, s) ? 1.5 : 0.5;
     }
     case CLASS_OPAQUE:
-    case CLASS_PROSE:
       return 1.5;
+    case CLASS_PROSE:
+      // A title names a record; a message unique by its numbers hardly does.
+      return 1;
     case CLASS_LOCATOR:
       return 1.25;
     case CLASS_TIME:
@@ -483,7 +509,7 @@ export function chooseIdentity(
     const unique = count >= UNIQUE * values[s]! || inEachList;
     let score =
       nameScore(inventory, signatures, s, valueClassOf) -
-      0.5 * (fieldDepth[s]! - 1) -
+      0.75 * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * hintShare;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;

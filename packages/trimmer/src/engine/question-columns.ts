@@ -64,7 +64,7 @@ export function askedColumns(
       const whole = key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
       const tokens = keyWords(key).map(stem);
       for (const [word, stemmed] of stems) {
-        if (word === whole) score += own ? 3 : 1.5;
+        if (word.replace(/[^\p{L}\p{N}]+/gu, '') === whole) score += own ? 3 : 1.5;
         else if (tokens.includes(stemmed)) score += own ? 1 : 0.5;
       }
       own = false;
@@ -79,8 +79,11 @@ export function askedColumns(
   }
   if (picked.length === 0) return [];
   const best = Math.max(...picked.map((entry) => entry.score));
-  return picked
-    .filter((entry) => entry.score === best)
+  const top = picked.filter((entry) => entry.score === best);
+  // The record's own field before one of something it holds (`created_at`, not `user.created_at`).
+  const shallowest = Math.min(...top.map((entry) => fieldDepth[entry.s]!));
+  return top
+    .filter((entry) => fieldDepth[entry.s] === shallowest)
     .sort((a, b) => fieldDepth[a.s]! - fieldDepth[b.s]! || a.s - b.s)
     .slice(0, MAX_ASKED)
     .map((entry) => entry.s);

@@ -9,6 +9,8 @@ import { AFTER_WORDS, BEFORE_WORDS, NEWEST_WORDS, OLDEST_WORDS } from '../vocabu
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
 
+/** Records after the newest shown with their time once every record is named. */
+const NEXT_NEWEST = 4;
 /** Records a question about order or a time window selects at most. */
 const MAX_ORDERED = 50;
 
@@ -28,16 +30,32 @@ export interface RecencyAsk {
  * times, one per record, in at least nine records of ten; -1 when none.
  */
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
-  const { signatures, fieldDepth, classOf, values, presence, groupOfSig } = analysis;
+  const { signatures, fieldDepth, classOf, values, presence, groupOfSig, distinct } = analysis;
   let best = -1;
+  let bestRank = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
     const depth = fieldDepth[s]!;
-    if (depth < 1 || depth > 3 || classOf[s] !== CLASS_TIME) continue;
-    if (values[s] !== presence[s] || presence[s]! < 0.9 * group.records.length) continue;
+    if (depth < 1 || depth > 3) continue;
+    // A time, or else a number that may be one (seconds since 1970 under a key in another
+    // language; ids handed out in order order the records as well).
+    const rank = classOf[s] === CLASS_TIME ? 2 : analysis.epochLike[s] === 1 ? 1 : 0;
+    if (rank === 0 || values[s] !== presence[s]) continue;
+    if (presence[s]! < 0.9 * group.records.length) continue;
     let owner = signatures.parent[s]!;
     while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
     if (owner !== group.sig) continue;
-    if (best < 0 || depth < fieldDepth[best]!) best = s;
+    // Of several times (created, updated), the one that orders most records apart.
+    // The record's own time before one of something it holds (a tweet's, not its author's).
+    const better =
+      best < 0 ||
+      rank > bestRank ||
+      (rank === bestRank &&
+        (depth < fieldDepth[best]! ||
+          (depth === fieldDepth[best] && distinct[s]! > distinct[best]!)));
+    if (better) {
+      best = s;
+      bestRank = rank;
+    }
   }
   return best;
 }
@@ -60,8 +78,16 @@ function compareTimes(a: string, b: string): number {
     const y = numberAt(b, 0, b.length);
     if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
   }
+  // A date written out (not ISO 8601, whose text order is its time order) by what it says.
+  if (!ISO_START.test(a) || !ISO_START.test(b)) {
+    const x = Date.parse(a);
+    const y = Date.parse(b);
+    if (!Number.isNaN(x) && !Number.isNaN(y) && x !== y) return x - y;
+  }
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+const ISO_START = /^\d{4}-\d{2}-\d{2}/;
 
 /** `group`'s records holding time field `s`, oldest first (ties in document order). */
 export function recordsByTime(
@@ -146,4 +172,16 @@ export function orderedRecords(
     if (!picked.some((entry) => entry.record === end.record)) picked.push(end);
   }
   return picked;
+}
+
+/** The records after the newest, newest first (`NEXT_NEWEST` of them): shown once all are named. */
+export function nextNewest(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+): Array<{ record: number; field: number }> {
+  const s = timeField(analysis, group);
+  if (s < 0) return [];
+  const timed = recordsByTime(inventory, analysis, group, s);
+  return timed.slice(-1 - NEXT_NEWEST, -1).reverse();
 }

@@ -177,7 +177,8 @@ export function recordAggregates(
     const c = classOf[s]!;
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
     if (s === group.identity) continue;
-    const hint = keyHints(signatureKey(inventory, signatures, s)).state;
+    const hints = keyHints(signatureKey(inventory, signatures, s));
+    const hint = hints.state;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
       if (presence[s] === records && told(inventory, u).length <= MAX_VALUE_UNITS) {
@@ -189,7 +190,10 @@ export function recordAggregates(
       times.push(s);
       continue;
     }
-    const few = distinct[s]! <= MAX_CATEGORIES && distinct[s]! <= 0.5 * values[s]!;
+    // Few values, each shared by several records: not a column of ids set on a few records
+    // (`in_reply_to_status_id`: null, and six values once each).
+    const repeated = distinct[s]! <= 3 || values[s]! - analysis.top[s]! >= 2 * (distinct[s]! - 1);
+    const few = distinct[s]! <= MAX_CATEGORIES && distinct[s]! <= 0.5 * values[s]! && repeated;
     if (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE && c !== CLASS_LOCATOR) {
       // Few values first, each shared by several records; a rare value among them tells most.
       const rare = values[s]! - analysis.top[s]! <= 0.05 * values[s]! ? 0 : 1;
@@ -201,9 +205,12 @@ export function recordAggregates(
         (hint ? 0.75 : 0);
       categorical.push({ s, rank });
     } else if (
-      c === CLASS_INTEGER ||
-      (c === CLASS_NUMERIC && inventory.kind[signatures.first[s]!] !== NODE_STRING)
+      (c === CLASS_INTEGER || c === CLASS_NUMERIC) &&
+      inventory.kind[signatures.first[s]!] !== NODE_STRING &&
+      !(c === CLASS_INTEGER && hints.identity > 0)
     ) {
+      // Numbers written as numbers (not a colour `080808` or an address), and not ids: the
+      // range of `id` says nothing.
       // Numbers: a string of digits and dots (an address, a version) has no range.
       numeric.push(s);
     }

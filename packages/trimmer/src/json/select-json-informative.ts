@@ -19,6 +19,14 @@ import {
 } from './selection-ledger.js';
 import { signaturePath } from './signature-path.js';
 
+/** Records shown with their time because of where they stand in the records' order. */
+export interface RecordOrder {
+  /** Before every record is named: those a question about order asks for, the newest, the oldest. */
+  leading: ReadonlyArray<{ record: number; field: number }>;
+  /** Once every record is named: the newest after the newest. */
+  afterNames: ReadonlyArray<{ record: number; field: number }>;
+}
+
 /** A selection, and what it shows of the document's records. */
 export interface InformativeSelection extends JsonSelection {
   /** Absent when the document holds no list of records. */
@@ -350,8 +358,14 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.termOf[h]!;
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
-    const node = nodeAt(inventory, hits.positions[h]!);
+    const at = hits.positions[h]!;
+    const node = nodeAt(inventory, at);
     if (node <= 0) continue;
+    // A word that is a key names a field, not the records holding it (every record does).
+    if (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!) {
+      matches.common.push(node);
+      continue;
+    }
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
     const valueClass = analysis.classOf[analysis.signatures.of[node]!]!;
@@ -468,7 +482,7 @@ function runPlan(
   hits: RelevanceHits | undefined,
   preserved: readonly number[],
   asked: readonly number[],
-  ordered: ReadonlyArray<{ record: number; field: number }>,
+  order: RecordOrder,
 ): void {
   const { analysis } = plan;
   for (const u of contextNodes(plan)) keepUnit(plan, u);
@@ -507,23 +521,30 @@ function runPlan(
 
   // Order is information: the records a question about order asks for (`last 5`, a time
   // window), and always the newest and the oldest, each named with its time.
-  for (const { record, field } of ordered) {
+  for (const { record, field } of order.leading) {
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
 
+  // A question that names fields of every record (`what is the status of each run?`) is
+  // answered record by record: each one's name with those fields, before the names alone.
+  if (asked.length > 0 && analysis.main >= 0) {
+    for (const r of analysis.groups[analysis.main]!.records) {
+      ensureAround(plan, r, true);
+      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+    }
+  }
   const groups = primaryGroups(analysis);
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
-  // The fields a question names, for every record of the main list, right after the names.
-  if (asked.length > 0 && analysis.main >= 0) {
-    for (const r of analysis.groups[analysis.main]!.records) {
-      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
-    }
-  }
-  // The records the question narrows the list to, once every record is named.
+  // The records the question narrows the list to, once every record is named; the newest
+  // after the newest, with their time.
   keepMatched(matches.records.filter((match) => !match.strong));
+  for (const { record, field } of order.afterNames) {
+    ensureAround(plan, record, true);
+    keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
+  }
   for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
   // Past the leading few, a record whose state is rare (a fourth odd conclusion among a hundred
   // runs) shows it once every record is named, before the states of the others; other
@@ -872,12 +893,12 @@ export function selectJsonInformative(
   analysis: RecordAnalysis,
   check?: StopCheck,
   asked: readonly number[] = [],
-  ordered: ReadonlyArray<{ record: number; field: number }> = [],
+  order: RecordOrder = { leading: [], afterNames: [] },
 ): InformativeSelection {
   const ledger = createSelectionLedger(inventory, budget);
   const plan = createPlan(inventory, analysis, ledger, check);
   try {
-    runPlan(plan, hits, preservedNodes(inventory, hits), asked, ordered);
+    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order);
   } catch (error) {
     if (error !== SPENT) throw error;
   }
