@@ -23,7 +23,7 @@ import {
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
 import { askedColumns } from './engine/question-columns.js';
-import { nextNewest, orderedRecords, recencyAsk } from './engine/recency.js';
+import { recencyAsk, recordOrder } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
   findHits,
@@ -131,6 +131,52 @@ function withStatements(
   return records;
 }
 
+/** Bytes of the records segment with nothing but its counts. */
+const BARE = utf8ByteLength(formatRecordCoverage({ path: '', total: 0, named: 0, whole: 0 }));
+/** Bytes that open the list of constant fields, less those between two of them. */
+const CONSTANTS_OPENING =
+  utf8ByteLength(
+    formatRecordCoverage({
+      path: '',
+      total: 0,
+      named: 0,
+      whole: 0,
+      constant: [{ field: 'a', value: 'b' }],
+    }),
+  ) -
+  BARE -
+  utf8ByteLength(', a=b');
+const sizesOf = new WeakMap<readonly AggregateStatement[], number[]>();
+
+/**
+ * What each statement adds to the records segment, in order (its sum with the head's bytes is
+ * the segment's size with those statements): each told alone once, not the whole segment again
+ * for every prefix tried.
+ */
+function statementBytes(statements: readonly AggregateStatement[], room: number): number[] {
+  let sizes = sizesOf.get(statements);
+  if (sizes) return sizes;
+  sizes = [];
+  let constants = 0;
+  let total = 0;
+  for (const statement of statements) {
+    // No note of this room holds more: the statements past it are never told.
+    if (total > room) {
+      sizes.push(Number.POSITIVE_INFINITY);
+      continue;
+    }
+    const alone = utf8ByteLength(
+      formatRecordCoverage(withStatements({ path: '', total: 0, named: 0, whole: 0 }, [statement])),
+    );
+    let bytes = alone - BARE;
+    if (statement.kind === 'constant' && constants++ > 0) bytes -= CONSTANTS_OPENING;
+    sizes.push(bytes);
+    total += bytes;
+  }
+  sizesOf.set(statements, sizes);
+  return sizes;
+}
+
 /**
  * Note bytes held back for the records segment of a JSON view of a list: a twelfth of the
  * budget, at most 1536, and never less than the segment's head (`head`, at its longest) plus
@@ -146,14 +192,15 @@ function recordNoteRoom(
 ): number {
   const headBytes = segmentBytes(head);
   const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA;
-  const needed = segmentBytes(withStatements(head, aggregates)) + VIEW_PARTS_ROOM;
-  return Math.min(
-    needed,
-    Math.max(
-      Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
-      Math.min(floor, Math.floor(budget / 5)),
-    ),
+  const room = Math.max(
+    Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
+    Math.min(floor, Math.floor(budget / 5)),
   );
+  // Statements are sized only as far as the room could take them.
+  let needed = headBytes + VIEW_PARTS_ROOM;
+  const sizes = statementBytes(aggregates, room);
+  for (let i = 0; i < sizes.length && needed < room; i++) needed += sizes[i]!;
+  return Math.min(needed, room);
 }
 
 /**
@@ -186,13 +233,11 @@ function fitRecords(
     if (segmentBytes(head) > room) return undefined;
   }
   const statementRoom = room - Math.min(VIEW_PARTS_ROOM, Math.floor(room / 4));
+  // The longest prefix of the statements that fits.
+  const sizes = statementBytes(aggregates, room);
   let told = 0;
-  while (
-    told < aggregates.length &&
-    segmentBytes(withStatements(head, aggregates.slice(0, told + 1))) <= statementRoom
-  ) {
-    told++;
-  }
+  let used = segmentBytes(head);
+  while (told < sizes.length && used + sizes[told]! <= statementRoom) used += sizes[told++]!;
   const base = withStatements(head, aggregates.slice(0, told));
   const constantFields = new Set((base.constant ?? []).map((entry) => entry.field));
   const droppedFields = (records.droppedFields ?? []).filter((field) => !constantFields.has(field));
@@ -477,10 +522,7 @@ function jsonView(
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      order = {
-        leading: orderedRecords(inventory, analysis, main, recencyAsk(questionTokens(context))),
-        afterNames: nextNewest(inventory, analysis, main),
-      };
+      order = recordOrder(inventory, analysis, main, recencyAsk(questionTokens(context)));
       const common = commonQueryWords(inventory, analysis, main, hits);
       asked = askedColumns(
         inventory,

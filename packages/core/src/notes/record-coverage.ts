@@ -70,12 +70,19 @@ export interface RecordRange {
 
 /** Longest text taken from the data (a path, a value) into a note. */
 const MAX_PIECE = 48;
+/**
+ * What `piece` would change: a separator or control character, a bracket not in `[]`, a space
+ * that is not single or sits at an end, a leading `+`.
+ */
+const NEEDS_CLEANING = /[\u0000-\u001f\u007f;,=]|\[(?!\])|(?<!\[)\]|\s\s|^\s|\s$|^\+|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**
  * A piece of data fit for a note: one line, no character the segment's syntax uses (`;`, `,`,
  * `=`, brackets other than a path's `[]`), at most `MAX_PIECE` characters.
  */
 function piece(text: string): string {
+  // Most data needs no cleaning: one test instead of the replacements below.
+  if (text.length <= MAX_PIECE && text !== '' && !NEEDS_CLEANING.test(text)) return text;
   const clean = text
     .replace(/\[\]/g, '\ue000')
     .replace(/[\u0000-\u001f\u007f;,=[\]]+/g, ' ')

@@ -15,6 +15,7 @@ import {
   CLASS_NONE,
   CLASS_NUMERIC,
   CLASS_TIME,
+  CLASS_UNKNOWN,
   chooseIdentity,
   columnClass,
   type RoleContext,
@@ -167,8 +168,14 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
   // Numbers that may be seconds since 1970 (or ids handed out in order): what orders the
   // records when no field says it is a time.
   const epochLike = new Uint8Array(sigCount);
+  // Only the fields a list's roles and aggregates read (a schema's thousands of nested
+  // descriptions are classed when a question's words land in them: `classOfField`).
   for (let s = 1; s < sigCount; s++) {
     if (ownerOfSig[s]! < 0 || values[s]! === 0) continue;
+    if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) {
+      classOf[s] = CLASS_UNKNOWN;
+      continue;
+    }
     classOf[s] = columnClass(inventory, signatures, s);
     if (
       (classOf[s] === CLASS_INTEGER || classOf[s] === CLASS_NUMERIC) &&
@@ -391,4 +398,16 @@ function mainGroup(groups: readonly RecordGroup[]): number {
     }
   }
   return best ? groups.indexOf(best) : -1;
+}
+
+/** What the values of field `s` look like (`CLASS_*`), classed on first asking. */
+export function classOfField(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  s: number,
+): number {
+  if (analysis.classOf[s] === CLASS_UNKNOWN) {
+    analysis.classOf[s] = columnClass(inventory, analysis.signatures, s);
+  }
+  return analysis.classOf[s]!;
 }

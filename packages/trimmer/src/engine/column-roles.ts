@@ -40,6 +40,8 @@ export const CLASS_TIME = 7;
 export const CLASS_LITERAL = 8;
 /** A number (or digit string) that reads as an epoch time, or as an id: its key decides. */
 export const CLASS_EPOCH = 9;
+/** Not classed yet (`classOfField` classes it on first asking). */
+export const CLASS_UNKNOWN = 255;
 
 /** Values sampled per column to tell its class. */
 const CLASS_SAMPLES = 8;
@@ -159,17 +161,24 @@ export function valueClass(inventory: JsonInventory, u: number): number {
   to--;
   if (to <= from) return CLASS_NONE;
   const length = to - from;
-  if (length <= 40) {
-    const value = text.slice(from, to);
-    if (ISO_DATE.test(value) || (WRITTEN_DATE.test(value) && !Number.isNaN(Date.parse(value)))) {
-      return CLASS_TIME;
+  // A time has a date's dash at its fifth place (ISO 8601) or a time of day's colon.
+  if (length <= 40 && length >= 8) {
+    const iso = text.charCodeAt(from + 4) === 0x2d;
+    const colon = !iso && text.indexOf(':', from) < to && text.indexOf(':', from) >= 0;
+    if (iso || colon) {
+      const value = text.slice(from, to);
+      if (
+        iso ? ISO_DATE.test(value) : WRITTEN_DATE.test(value) && !Number.isNaN(Date.parse(value))
+      ) {
+        return CLASS_TIME;
+      }
     }
   }
   let letters = 0;
   let digits = 0;
   let spaces = 0;
   let separators = 0;
-  const stop = Math.min(to, from + 160);
+  const stop = Math.min(to, from + 64);
   for (let i = from; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) digits++;
@@ -504,14 +513,17 @@ export function chooseIdentity(
       if (distinct >= HALF_UNIQUE * values[s]! && valueClassOf !== CLASS_PROSE) halves.push(s);
       continue;
     }
-    const count = distinctValues(ctx, s);
-    if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
-    const unique = count >= UNIQUE * values[s]! || inEachList;
     let score =
       nameScore(inventory, signatures, s, valueClassOf) -
       0.75 * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * hintShare;
+    // Long values are told apart only by reading them whole: not for a field that could not
+    // name the records better than one already found.
+    if (gathered.unhashed[s]! > 0 && score <= bestScore) continue;
+    const count = distinctValues(ctx, s);
+    if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
+    const unique = count >= UNIQUE * values[s]! || inEachList;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;
     names.push({ s, score, bytes: avgBytes, unique });
     if (score > bestScore || (score === bestScore && s < best)) {

@@ -89,19 +89,47 @@ function compareTimes(a: string, b: string): number {
 
 const ISO_START = /^\d{4}-\d{2}-\d{2}/;
 
-/** `group`'s records holding time field `s`, oldest first (ties in document order). */
+/**
+ * What orders times as written: a number (epochs), else the time a written-out date stands for,
+ * else the text (ISO 8601 texts of one form order as text).
+ */
+function timeKey(time: string): number {
+  if (time.length <= NUMBER_MAX_DIGITS) {
+    const x = numberAt(time, 0, time.length);
+    if (Number.isFinite(x)) return x;
+  }
+  return ISO_START.test(time) ? Number.NaN : Date.parse(time);
+}
+
+/**
+ * `group`'s records holding time field `s`, oldest first (ties in document order). Each time is
+ * read once: by value where every one is a number or a date written out, else as text.
+ */
 export function recordsByTime(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
   group: RecordGroup,
   s: number,
 ): Array<{ record: number; field: number; time: string }> {
-  const timed: Array<{ record: number; field: number; time: string }> = [];
+  const timed: Array<{ record: number; field: number; time: string; key: number }> = [];
+  let byValue = true;
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
-    if (field >= 0) timed.push({ record, field, time: timeText(inventory, field) });
+    if (field < 0) continue;
+    const time = timeText(inventory, field);
+    const key = timeKey(time);
+    if (Number.isNaN(key)) byValue = false;
+    timed.push({ record, field, time, key });
   }
-  return timed.sort((a, b) => compareTimes(a.time, b.time) || a.record - b.record);
+  return timed.sort((a, b) =>
+    byValue
+      ? a.key - b.key || a.record - b.record
+      : a.time < b.time
+        ? -1
+        : a.time > b.time
+          ? 1
+          : a.record - b.record,
+  );
 }
 
 /** A question's token that reads as a time: an ISO date (or date-time), or an epoch. */
@@ -142,46 +170,39 @@ export function recencyAsk(tokens: readonly string[]): RecencyAsk | undefined {
 }
 
 /**
- * The records a question about order selects, and always the newest and the oldest one: each
- * with its time field's node, the asked ones first.
+ * The records a question about order selects, and always the newest and the oldest one, each
+ * with its time field's node, the asked ones first (`leading`); and the newest after the newest
+ * (`afterNames`).
  */
-export function orderedRecords(
+export function recordOrder(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
   group: RecordGroup,
   ask: RecencyAsk | undefined,
-): Array<{ record: number; field: number }> {
+): {
+  leading: Array<{ record: number; field: number }>;
+  afterNames: Array<{ record: number; field: number }>;
+} {
   const s = timeField(analysis, group);
-  if (s < 0) return [];
-  const timed = recordsByTime(inventory, analysis, group, s);
-  if (timed.length === 0) return [];
-  const picked: Array<{ record: number; field: number }> = [];
-  if (ask?.newest) picked.push(...timed.slice(-ask.newest).reverse());
-  else if (ask?.oldest) picked.push(...timed.slice(0, ask.oldest));
+  const timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
+  if (timed.length === 0) return { leading: [], afterNames: [] };
+  const leading: Array<{ record: number; field: number }> = [];
+  if (ask?.newest) leading.push(...timed.slice(-ask.newest).reverse());
+  else if (ask?.oldest) leading.push(...timed.slice(0, ask.oldest));
   else if (ask?.from !== undefined || ask?.to !== undefined) {
     const inside = timed.filter(
       ({ time }) =>
         (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
         (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
     );
-    picked.push(...inside.slice(0, MAX_ORDERED));
+    leading.push(...inside.slice(0, MAX_ORDERED));
   }
   const newest = timed[timed.length - 1]!;
   const oldest = timed[0]!;
   for (const end of [newest, oldest]) {
-    if (!picked.some((entry) => entry.record === end.record)) picked.push(end);
+    if (!leading.some((entry) => entry.record === end.record)) leading.push(end);
   }
-  return picked;
-}
-
-/** The records after the newest, newest first (`NEXT_NEWEST` of them): shown once all are named. */
-export function nextNewest(
-  inventory: JsonInventory,
-  analysis: RecordAnalysis,
-  group: RecordGroup,
-): Array<{ record: number; field: number }> {
-  const s = timeField(analysis, group);
-  if (s < 0) return [];
-  const timed = recordsByTime(inventory, analysis, group, s);
-  return timed.slice(-1 - NEXT_NEWEST, -1).reverse();
+  // The newest after the newest, shown once every record is named.
+  const afterNames = timed.slice(-1 - NEXT_NEWEST, -1).reverse();
+  return { leading, afterNames };
 }

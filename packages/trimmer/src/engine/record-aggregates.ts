@@ -1,11 +1,10 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
-import { type JsonInventory, NODE_STRING } from '../json/json-inventory.js';
+import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { signatureKey } from '../json/json-signatures.js';
 import { signaturePath } from '../json/signature-path.js';
 import { NUMBER_MAX_DIGITS, numberAt, type RecordGroup } from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import {
-  CLASS_EPOCH,
   CLASS_INTEGER,
   CLASS_LOCATOR,
   CLASS_NONE,
@@ -13,9 +12,9 @@ import {
   CLASS_OPAQUE,
   CLASS_PROSE,
   CLASS_TIME,
-  valueClass,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
+import { kthSmallest } from './kth-smallest.js';
 
 /**
  * One thing the note can say of every record of the main list, whatever the view shows:
@@ -55,13 +54,27 @@ function valueCounts(
   analysis: RecordAnalysis,
   s: number,
 ): Array<{ value: string; count: number }> {
-  const counts = new Map<string, number>();
+  // Values told apart by their entry in the column statistics (no text read per node), and
+  // by their text where they are too long to have one.
+  const { entryOf, entryCount } = analysis.columns;
+  const firstOfEntry = new Map<number, number>();
+  const long = new Map<string, number>();
   const { first, nextSame } = analysis.signatures;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-    const value = told(inventory, u);
-    counts.set(value, (counts.get(value) ?? 0) + 1);
+    const entry = entryOf[u]!;
+    if (entry >= 0) {
+      if (!firstOfEntry.has(entry)) firstOfEntry.set(entry, u);
+    } else {
+      const value = told(inventory, u);
+      long.set(value, (long.get(value) ?? 0) + 1);
+    }
   }
-  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
+  const counts: Array<{ value: string; count: number }> = [];
+  for (const [entry, u] of firstOfEntry) {
+    counts.push({ value: told(inventory, u), count: entryCount[entry]! });
+  }
+  for (const [value, count] of long) counts.push({ value, count });
+  return counts.sort((a, b) => b.count - a.count);
 }
 
 /** The distribution of `s` with at most `limit` values told, the others summed. */
@@ -99,7 +112,15 @@ function distributionOf(
   return distribution;
 }
 
-/** Orders the nodes of a numeric or time column by value (times as written, when not epochs). */
+/** Where an ISO 8601 time starts: its text order is its time order. */
+const ISO_START = /^\d{4}-\d{2}-\d{2}/;
+
+/**
+ * The smallest and largest value of a numeric or time field (and the median of a number), as
+ * written; `null`s and values of another kind are none of its values. Numbers and epochs by
+ * value, ISO 8601 times as text, dates written out by the time they stand for. Linear: the
+ * median is selected, not sorted for.
+ */
 function rangeOf(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
@@ -107,42 +128,60 @@ function rangeOf(
   s: number,
   time: boolean,
 ): RecordRange | undefined {
-  const { text, kind, start, end } = inventory;
+  const { text, kind, start } = inventory;
   const { first, nextSame } = analysis.signatures;
-  const nodes: number[] = [];
+  let low = -1;
+  let high = -1;
+  let lowKey = 0;
+  let highKey = 0;
+  let lowText = '';
+  let highText = '';
+  let byText = false;
   const keys: number[] = [];
-  let numeric = true;
+  const nodes: number[] = [];
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-    // A range is of the values a field holds: `null` (a time not set yet) is none of them.
-    const c = valueClass(inventory, u);
-    const number = c === CLASS_INTEGER || c === CLASS_NUMERIC || c === CLASS_EPOCH;
-    if (time ? c !== CLASS_TIME && c !== CLASS_EPOCH : !number) continue;
-    const from = start[u]! + (kind[u] === NODE_STRING ? 1 : 0);
-    const to = end[u]! - (kind[u] === NODE_STRING ? 1 : 0);
-    const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;
-    if (!Number.isFinite(x)) numeric = false;
-    nodes.push(u);
-    keys.push(x);
+    const k = kind[u];
+    if (k === NODE_SCALAR) {
+      const c = text.charCodeAt(start[u]!);
+      if (c === 0x74 || c === 0x66 || c === 0x6e) continue;
+    } else if (k !== NODE_STRING || !time) continue;
+    const value = told(inventory, u);
+    let key = value.length <= NUMBER_MAX_DIGITS + 1 ? numberAt(value, 0, value.length) : Number.NaN;
+    if (!Number.isFinite(key)) {
+      if (!time) return undefined;
+      if (ISO_START.test(value)) {
+        byText = true;
+        key = 0;
+      } else {
+        key = Date.parse(value);
+        if (Number.isNaN(key)) continue;
+      }
+    }
+    if (low < 0 || (byText ? value < lowText : key < lowKey)) {
+      low = u;
+      lowKey = key;
+      lowText = value;
+    }
+    if (high < 0 || (byText ? value > highText : key > highKey)) {
+      high = u;
+      highKey = key;
+      highText = value;
+    }
+    if (!time) {
+      keys.push(key);
+      nodes.push(u);
+    }
   }
-  if (nodes.length === 0) return undefined;
-  const order = nodes.map((_, i) => i);
-  if (numeric) order.sort((a, b) => keys[a]! - keys[b]! || a - b);
-  else {
-    // ISO times of one form order as text; digit strings past 15 digits by length, then text.
-    const texts = nodes.map((u) => told(inventory, u));
-    order.sort((a, b) => {
-      const x = texts[a]!;
-      const y = texts[b]!;
-      if (!time && x.length !== y.length) return x.length - y.length;
-      return x < y ? -1 : x > y ? 1 : a - b;
-    });
-  }
+  if (low < 0) return undefined;
   const range: RecordRange = {
     field: signaturePath(inventory, analysis, s, group.sig),
-    from: told(inventory, nodes[order[0]!]!),
-    to: told(inventory, nodes[order[order.length - 1]!]!),
+    from: told(inventory, low),
+    to: told(inventory, high),
   };
-  if (!time) range.median = told(inventory, nodes[order[(order.length - 1) >> 1]!]!);
+  if (!time) {
+    const middle = kthSmallest(Float64Array.from(keys), keys.length, (keys.length - 1) >> 1);
+    range.median = told(inventory, nodes[keys.indexOf(middle)]!);
+  }
   return range;
 }
 

@@ -4,6 +4,7 @@ import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signa
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import { keyHints } from './key-hints.js';
+import { kthSmallest } from './kth-smallest.js';
 import { lowerBound } from './relevance.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -93,7 +94,7 @@ const NESTED_WEIGHT = 0.75;
 /** Numbers a field needs before one of them can stand out. */
 const OUTLIER_MIN_VALUES = 8;
 /** Values of a field read for its median and spread at most (evenly spread over them). */
-const OUTLIER_SAMPLE = 4096;
+const OUTLIER_SAMPLE = 1024;
 /** Robust deviations, and times the median, from which a number stands out. */
 const OUTLIER_Z = 3.5;
 const OUTLIER_RATIO = 5;
@@ -117,25 +118,29 @@ function robustSpread(
 ): void {
   const { text, kind, start, end } = inventory;
   const stride = Math.max(1, Math.floor(signatures.nodes[s]! / OUTLIER_SAMPLE));
-  const sample: number[] = [];
+  const scaled = new Float64Array(Math.min(signatures.nodes[s]!, OUTLIER_SAMPLE + 1));
+  let taken = 0;
+  let positive = true;
   let i = 0;
-  for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!, i++) {
-    if (i % stride !== 0 || kind[u] !== NODE_SCALAR) continue;
+  for (let u = signatures.first[s]!; u >= 0 && taken < scaled.length; u = signatures.nextSame[u]!) {
+    if (i++ % stride !== 0 || kind[u] !== NODE_SCALAR) continue;
     const x = numberAt(text, start[u]!, end[u]!);
-    if (Number.isFinite(x)) sample.push(x);
+    if (!Number.isFinite(x)) continue;
+    if (!(x > 0)) positive = false;
+    scaled[taken++] = x;
   }
-  if (sample.length < OUTLIER_MIN_VALUES) return;
-  const positive = sample.every((x) => x > 0);
-  const scaled = positive ? sample.map(Math.log) : sample;
-  scaled.sort((a, b) => a - b);
-  const middle = scaled[scaled.length >> 1]!;
-  const deviations = scaled.map((x) => Math.abs(x - middle)).sort((a, b) => a - b);
-  const mad = deviations[deviations.length >> 1]!;
+  if (taken < OUTLIER_MIN_VALUES) return;
+  if (positive) for (let k = 0; k < taken; k++) scaled[k] = Math.log(scaled[k]!);
+  const middle = kthSmallest(scaled, taken, taken >> 1);
+  let meanDeviation = 0;
+  for (let k = 0; k < taken; k++) {
+    scaled[k] = Math.abs(scaled[k]! - middle);
+    meanDeviation += scaled[k]!;
+  }
+  meanDeviation /= taken;
+  const mad = kthSmallest(scaled, taken, taken >> 1);
   // Where most values are one (a counter that is mostly 0), the mean absolute deviation
   // still measures how far the others go.
-  let meanDeviation = 0;
-  for (const d of deviations) meanDeviation += d;
-  meanDeviation /= deviations.length;
   const found = mad > 0 ? MAD_SCALE * mad : MEAN_DEVIATION_SCALE * meanDeviation;
   if (!(found > 0)) return;
   median[s] = middle;

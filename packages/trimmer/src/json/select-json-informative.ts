@@ -1,6 +1,6 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
-import { nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
@@ -368,7 +368,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     }
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
-    const valueClass = analysis.classOf[analysis.signatures.of[node]!]!;
+    const valueClass = classOfField(inventory, analysis, analysis.signatures.of[node]!);
     const { wholeToken, word } = hits.terms[term]!;
     if (
       (valueClass === CLASS_LOCATOR || valueClass === CLASS_OPAQUE) &&
