@@ -74,7 +74,8 @@ const MAX_PIECE = 48;
  * What `piece` would change: a separator or control character, a bracket not in `[]`, a space
  * that is not single or sits at an end, a leading `+`.
  */
-const NEEDS_CLEANING = /[\u0000-\u001f\u007f;,=]|\[(?!\])|(?<!\[)\]|\s\s|^\s|\s$|^\+|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+const NEEDS_CLEANING =
+  /[\u0000-\u001f\u007f;,=]|\[(?!\])|(?<!\[)\]|\s\s|^\s|\s$|^\+|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**
  * A piece of data fit for a note: one line, no character the segment's syntax uses (`;`, `,`,
@@ -104,17 +105,12 @@ function toldAsIs(value: string): boolean {
 
 /**
  * Whether a value can be told whole inside a distribution or range: as it is, not cut short
- * (a count belongs to one value, and `…` would make two values read as one), with no `: ` or
- * ` to ` that would read as the segment's own syntax.
+ * (a count belongs to one value, and `…` would make two values read as one), with no ` to ` or
+ * trailing number that would read as the segment's own syntax (a `: ` in a value does not: the
+ * field before the first one is told apart from the values).
  */
 function toldWhole(value: string): boolean {
-  return (
-    value !== '' &&
-    piece(value) === value &&
-    !value.includes(': ') &&
-    !value.includes(' to ') &&
-    !/ \d+$/.test(value)
-  );
+  return value !== '' && piece(value) === value && !value.includes(' to ') && !/ \d+$/.test(value);
 }
 
 /** A field's path fit for an aggregate segment, or `undefined` when it would not read back. */

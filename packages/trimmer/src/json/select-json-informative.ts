@@ -1,7 +1,7 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
 import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
-import { CLASS_LOCATOR, CLASS_OPAQUE } from '../engine/column-roles.js';
+import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
@@ -354,7 +354,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   let totalRecords = 0;
   for (const group of analysis.groups) if (group.primary) totalRecords += group.records.length;
   const termRecords = hits.terms.map(() => new Set<number>());
-  const found: Array<{ node: number; record: number; term: number }> = [];
+  const found: Array<{ node: number; record: number; term: number; prose: boolean }> = [];
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.termOf[h]!;
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
@@ -380,7 +380,8 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     }
     const record = isRecord(plan, node) ? node : recordAbove[node]!;
     termRecords[term]!.add(record);
-    found.push({ node, record, term });
+    // A word inside free text (a message, a description) only narrows the list.
+    found.push({ node, record, term, prose: valueClass === CLASS_PROSE && wholeToken === true });
   }
   const selectiveLimit = Math.max(3, 0.25 * totalRecords);
   const selective = termRecords.map((records) => records.size <= selectiveLimit);
@@ -391,7 +392,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   // A term found in a handful of records names them (an id, a value asked for); one found in
   // more only narrows the list, and those records wait until every record is named.
   const strongLimit = Math.max(STRONG_RECORDS, STRONG_SHARE * totalRecords);
-  for (const { node, record, term } of found) {
+  for (const { node, record, term, prose } of found) {
     if (record < 0) {
       if (matches.loose[matches.loose.length - 1] !== node) matches.loose.push(node);
       continue;
@@ -409,7 +410,10 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
       entry.terms.add(term);
       entry.score += hits.weights[term]!;
       // A term that is a whole value (`"svc-4"`) names what holds it, however many do.
-      if (termRecords[term]!.size <= strongLimit || hits.terms[term]!.wholeToken !== true) {
+      if (
+        !prose &&
+        (termRecords[term]!.size <= strongLimit || hits.terms[term]!.wholeToken !== true)
+      ) {
         entry.strong = true;
       }
     }

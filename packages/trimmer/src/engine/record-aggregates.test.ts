@@ -1,0 +1,155 @@
+import { parseRecordCoverage, trailingDisclosureNotes } from '@compaction/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+
+const trimmer = createStructuralTrimmer();
+
+/** A list of records of varied shape: a name, states of few values, numbers, times, prose. */
+const recordList = fc
+  .record({
+    count: fc.integer({ min: 8, max: 120 }),
+    states: fc.array(fc.constantFrom('ok', 'failed', 'pending', 'skipped', 'retry'), {
+      minLength: 2,
+      maxLength: 5,
+    }),
+    skew: fc.integer({ min: 0, max: 95 }),
+    nested: fc.boolean(),
+    seed: fc.integer({ min: 1, max: 1_000_000 }),
+  })
+  .map(({ count, states, skew, nested, seed }) => {
+    let a = seed;
+    const next = () => {
+      a = (a * 1103515245 + 12345) % 2147483648;
+      return a / 2147483648;
+    };
+    const words = ['disk', 'queue', 'latency', 'deploy', 'cache', 'token', 'region', 'shard'];
+    const prose = ['backup', 'rotation', 'warmup', 'invoice', 'renewal', 'compaction'];
+    const records = Array.from({ length: count }, (_, i) => {
+      const state = next() * 100 < skew ? states[0]! : states[Math.floor(next() * states.length)]!;
+      const record: Record<string, unknown> = {
+        handle: `svc-${words[i % words.length]}-${(i * 7919).toString(36)}`,
+        state,
+        zone: ['a', 'b', 'c'][i % 3],
+        bytes: Math.floor(10 + next() * 5000),
+        started: new Date(
+          Date.UTC(2026, 2, 1) + i * 61_000 + Math.floor(next() * 1000),
+        ).toISOString(),
+        note: `the ${prose[Math.floor(next() * 6)]} ${prose[Math.floor(next() * 6)]} was slow on ${i}`,
+        kind: 'Job',
+      };
+      return nested ? { meta: { handle: record.handle }, spec: record } : record;
+    });
+    return { records, text: JSON.stringify({ items: records }, null, 1) };
+  });
+
+/** The value at a dotted path of a record, as the note tells it (a string's content, a number as written). */
+function told(record: unknown, path: string): string | undefined {
+  let node: unknown = record;
+  for (const key of path.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  if (node === undefined || (node !== null && typeof node === 'object')) return undefined;
+  return typeof node === 'string' ? node : JSON.stringify(node);
+}
+
+function noteOf(text: string, budget: number, userQuery?: string) {
+  const view = trimmer.trim(text, budget, userQuery ? { userQuery } : undefined);
+  const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
+  return { view, records: parseRecordCoverage(note) };
+}
+
+describe('the records note over all records', () => {
+  it('tells only true counts, constants and ranges, at any budget (property)', () => {
+    fc.assert(
+      fc.property(recordList, fc.double({ min: 0.01, max: 0.4, noNaN: true }), (list, share) => {
+        const budget = Math.max(512, Math.floor(list.text.length * share));
+        const { records } = noteOf(list.text, budget);
+        if (!records) return;
+        expect(records.total).toBe(list.records.length);
+        for (const { field, value } of records.constant ?? []) {
+          if (value === '') continue;
+          for (const record of list.records) expect(told(record, field)).toBe(value);
+        }
+        for (const distribution of records.distributions ?? []) {
+          const truth = new Map<string, number>();
+          let present = 0;
+          for (const record of list.records) {
+            const value = told(record, distribution.field);
+            if (value === undefined) continue;
+            present++;
+            truth.set(value, (truth.get(value) ?? 0) + 1);
+          }
+          expect(distribution.present ?? list.records.length).toBe(present);
+          let sum = distribution.otherCount ?? 0;
+          for (const { value, count } of distribution.values) {
+            expect(truth.get(value)).toBe(count);
+            sum += count;
+          }
+          expect(sum).toBe(present);
+        }
+        for (const range of records.ranges ?? []) {
+          const values = list.records
+            .map((record) => told(record, range.field))
+            .filter((value): value is string => value !== undefined);
+          const numeric = values.every((value) => Number.isFinite(Number(value)));
+          const sorted = numeric
+            ? [...values].sort((x, y) => Number(x) - Number(y))
+            : [...values].sort();
+          expect(range.from).toBe(sorted[0]);
+          expect(range.to).toBe(sorted[sorted.length - 1]);
+          if (range.median !== undefined) {
+            expect(Number(range.median)).toBe(Number(sorted[(sorted.length - 1) >> 1]));
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('says at a larger budget everything it said at a smaller one (property)', () => {
+    fc.assert(
+      fc.property(
+        recordList,
+        fc.integer({ min: 600, max: 6000 }),
+        fc.integer({ min: 1, max: 8000 }),
+        (list, small, more) => {
+          const at = (budget: number) => noteOf(list.text, budget).records;
+          const before = at(small);
+          const after = at(small + more);
+          if (!before || !after) return;
+          const statements = (records: NonNullable<typeof before>) => [
+            ...(records.constant ?? []).map((c) => `${c.field}=${c.value}`),
+            ...(records.distributions ?? []).flatMap((d) =>
+              d.values.map((v) => `${d.field}:${v.value}=${v.count}`),
+            ),
+            ...(records.ranges ?? []).map((r) => `${r.field}:${r.from}..${r.to}`),
+          ];
+          const later = new Set(statements(after));
+          for (const statement of statements(before)) expect(later.has(statement)).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('names no fewer records for a question whose words are only in free text (property)', () => {
+    fc.assert(
+      fc.property(
+        recordList,
+        fc.double({ min: 0.02, max: 0.2, noNaN: true }),
+        fc.constantFrom('which', 'why', 'each', 'every'),
+        fc.constantFrom('backup', 'rotation', 'warmup', 'invoice'),
+        (list, share, filler, word) => {
+          const budget = Math.max(512, Math.floor(list.text.length * share));
+          const named = (userQuery?: string) => noteOf(list.text, budget, userQuery).records?.named;
+          const none = named();
+          const asked = named(`${filler} record was ${word} slow?`);
+          if (none !== undefined && asked !== undefined) expect(asked).toBeGreaterThanOrEqual(none);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
