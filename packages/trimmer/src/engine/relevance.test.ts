@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../json/json-inventory.js';
+import { ERROR_WORDS } from '../vocabulary.js';
 import {
-  ERROR_WORDS,
   errorWordBoundary,
   findHits,
   isWholeToken,

@@ -1,6 +1,6 @@
 import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
-import { ERROR_WORDS } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import { ERROR_WORDS } from '../vocabulary.js';
 import { textHashColumns } from './text-hash-columns.js';
 
 /** Node kinds of a `JsonInventory`. */

@@ -1,5 +1,6 @@
-import { ERROR_WORDS, errorWordBoundary } from '../engine/relevance.js';
+import { errorWordBoundary } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import { ERROR_WORDS } from '../vocabulary.js';
 
 /**
  * How far each record of an NDJSON text stands out from the others by its fields, as the JSON
