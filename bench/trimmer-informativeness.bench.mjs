@@ -217,6 +217,9 @@ for (const { list, record } of anomalyCases) {
         const key = `${method}|${share}|${question ? 'generic' : 'none'}`;
         const hit = view(method, list.text, budget, question).includes(id) ? 1 : 0;
         anomaly[key] = (anomaly[key] ?? 0) + hit;
+        if (!hit && method === 'trimmer' && process.env.TRIMMER_BENCH_DEBUG) {
+          console.error(`anomaly miss ${list.name} at ${share}: ${id}`);
+        }
       }
     }
   }

@@ -100,9 +100,9 @@ interface LossyView {
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
 const RECORD_NOTE_FLOOR_EXTRA = 80;
 /** The records segment's room: a share of the budget… */
-const RECORD_NOTE_SHARE = 0.1;
+const RECORD_NOTE_SHARE = 0.08;
 /** …up to this many bytes. */
-const RECORD_NOTE_MAX = 2048;
+const RECORD_NOTE_MAX = 1024;
 /** Of the room, what is kept for the parts that tell of the view (fields dropped, records left out). */
 const VIEW_PARTS_ROOM = 160;
 

@@ -72,6 +72,8 @@ export interface RecordAnalysis extends RecordPaths {
 /** A list inside a list's records is the one the note tells of from this share of its bytes. */
 const INNER_LIST_SHARE = 0.5;
 const STATES_PER_RECORD = 2;
+/** What a state one key below the record weighs against one of the record itself. */
+const OWN_STATE_SHARE = 0.5;
 
 /** Information assumed for a value with nothing to compare it with. */
 const UNIQUE_BITS = 4;
@@ -311,9 +313,12 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       const repeated =
         values[s]! - top[s]! >= 2 * (distinct[s]! - 1) && top[s]! <= 0.9 * values[s]!;
       if (present >= 0.3 && distinct[s]! >= 2 && avgBytes <= 64 && few && repeated) {
-        // Free text ranks last; a key that reads as a state breaks ties.
+        // Free text ranks last, a field of something the record holds (its involved object's
+        // kind) below one of its own; a key that reads as a state breaks ties.
         const score =
-          (Math.min(2, entropy[s]!) * present) / (1 + avgBytes / 24) + (hinted[s] === 1 ? 0.5 : 0);
+          ((Math.min(2, entropy[s]!) * present) / (1 + avgBytes / 24)) *
+            OWN_STATE_SHARE ** (fieldDepth[s]! - 1) +
+          (hinted[s] === 1 ? 0.5 : 0);
         if (score >= 0.25) stateCandidates.push({ s, score });
       }
     }

@@ -304,6 +304,7 @@ export function nameScore(
   signatures: JsonSignatures,
   s: number,
   valueClassOf: number,
+  idKey: boolean,
 ): number {
   switch (valueClassOf) {
     case CLASS_WORD:
@@ -316,7 +317,8 @@ export function nameScore(
       const digits = inventory.end[u]! - inventory.start[u]!;
       // Ten, thirteen or nineteen digits in the range of times since 2001 may be a time
       // under a key in another language: a name, but not a sure one.
-      if (valueClass(inventory, u) === CLASS_EPOCH) return 1;
+      // A key that reads as an identifier (`id`) says which it is.
+      if (valueClass(inventory, u) === CLASS_EPOCH && !idKey) return 1;
       // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
       if (digits >= 9) return 3;
       // Handed out in order, or six digits and more: more often an id than a measurement; a
@@ -514,8 +516,8 @@ export function chooseIdentity(
       continue;
     }
     let score =
-      nameScore(inventory, signatures, s, valueClassOf) -
-      0.75 * (fieldDepth[s]! - 1) -
+      nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) -
+      0.5 * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * hintShare;
     // Long values are told apart only by reading them whole: not for a field that could not

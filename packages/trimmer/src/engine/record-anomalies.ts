@@ -87,8 +87,11 @@ function credit(c: Credits, u: number, score: number): void {
 
 /** What a value holding an error-like word scores, where few values of its field hold it. */
 const ERROR_SCORE = 3;
-/** What a rare value of a few-valued field scores at most. */
-const RARE_VALUE_CAP = 3;
+/**
+ * What a rare value of a few-valued field scores at most: half a bit per bit of rarity, so a
+ * value one record in a hundred holds scores above one three in a hundred hold.
+ */
+const RARE_VALUE_CAP = 4;
 /** What an oddity weighs per list between it and its record. */
 const NESTED_WEIGHT = 0.75;
 /** Numbers a field needs before one of them can stand out. */
@@ -101,6 +104,8 @@ const OUTLIER_RATIO = 5;
 /** Scale the median and the mean absolute deviation to a standard deviation. */
 const MAD_SCALE = 1.4826;
 const MEAN_DEVIATION_SCALE = 1.2533;
+/** What a number far from a field of mostly one value weighs against one far from a spread. */
+const MOSTLY_ONE_SHARE = 0.5;
 
 /**
  * The median and the median absolute deviation of field `s`'s numbers (at most
@@ -145,7 +150,8 @@ function robustSpread(
   if (!(found > 0)) return;
   median[s] = middle;
   spread[s] = found;
-  logScale[s] = positive ? 1 : 0;
+  // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others.
+  logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2);
 }
 
 /** How far number `x` of field `s` stands out: 0 within the field's spread, up to 3. */
@@ -157,15 +163,17 @@ function outlierScore(
   logScale: Uint8Array,
 ): number {
   if (!Number.isFinite(x)) return 0;
-  if (logScale[s] === 1) {
+  const onLog = (logScale[s]! & 1) === 1;
+  // Where most values are one, a number far from it says less than one far from a spread.
+  const most = (logScale[s]! & 2) === 2 ? MOSTLY_ONE_SHARE : 1;
+  let z: number;
+  if (onLog) {
     if (!(x > 0)) return 0;
     const t = Math.log(x);
     if (Math.abs(t - median[s]!) < Math.log(OUTLIER_RATIO)) return 0;
-    const z = Math.abs(t - median[s]!) / spread[s]!;
-    return z >= OUTLIER_Z ? Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
-  }
-  const z = Math.abs(x - median[s]!) / spread[s]!;
-  return z >= OUTLIER_Z ? Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
+    z = Math.abs(t - median[s]!) / spread[s]!;
+  } else z = Math.abs(x - median[s]!) / spread[s]!;
+  return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
 }
 
 /** Records whose values stand out (see `analyzeRecords`), most anomalous first. */
@@ -257,7 +265,7 @@ export function findAnomalies(
     const n = values[s]!;
     const c = entryCount[e]!;
     if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
-      entryScore[e] = (top[s]! / n) * Math.min(RARE_VALUE_CAP, Math.log2(n / c)) * weight[s]!;
+      entryScore[e] = (top[s]! / n) * Math.min(RARE_VALUE_CAP, 0.5 * Math.log2(n / c)) * weight[s]!;
     } else if (categorical[s] === 2 && c < top[s]!) {
       entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c)) * weight[s]!;
     }
@@ -271,14 +279,16 @@ export function findAnomalies(
     if ((u & 8191) === 0 && check) check(8192);
     const s = sigOf[u]!;
     if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
-    let score = rareKey[s]! * weight[s]!;
+    // A value stands out by its rarity or by its distance from the rest, counted once: a rare
+    // number is not two oddities.
+    let score = 0;
     const entry = entryOf[u]!;
-    if (entry >= 0) score += entryScore[entry]!;
+    if (entry >= 0) score = entryScore[entry]!;
     if (spread[s]! > 0 && kind[u] === NODE_SCALAR) {
-      score +=
-        outlierScore(numberAt(text, start[u]!, end[u]!), s, median, spread, logScale) * weight[s]!;
+      const far = outlierScore(numberAt(text, start[u]!, end[u]!), s, median, spread, logScale);
+      score = Math.max(score, far * weight[s]!);
     }
-    score = Math.max(score, rareKey[s]! * weight[s]!);
+    score += rareKey[s]! * weight[s]!;
     if (score > 0) credit(credits, u, score);
   }
   // Error-like values: anomalous where they are rare in their field.

@@ -574,15 +574,17 @@ function runPlan(
       keepIfSmall(plan, recordField(plan.inventory, analysis, r, group.alsoIdentity), 128);
     }
   }
-  // The first state of every record, then the second.
-  for (let i = 0; i < 2; i++) {
+  // The first state of every record; its second comes after what every record says.
+  const keepState = (i: number) => {
     for (const group of groups) {
       const s = group.states[i];
       if (s === undefined) continue;
-      for (const r of group.records)
+      for (const r of group.records) {
         keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+      }
     }
-  }
+  };
+  keepState(0);
   for (const u of preserved) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
 
   for (const anomaly of anomalies) {
@@ -609,6 +611,7 @@ function runPlan(
       keepIfSmall(plan, u, MESSAGE_BYTES);
     }
   }
+  keepState(1);
   for (const anomaly of anomalies.slice(0, WHOLE_ANOMALIES)) {
     if (anomaly.score >= WHOLE_ANOMALY_SCORE) keepUnit(plan, anomaly.record);
   }
