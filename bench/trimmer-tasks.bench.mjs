@@ -432,22 +432,34 @@ function noteStatements(list, seen) {
     state(left <= note.total - note.named, `omitted ${left} of at most ${note.total - note.named}`);
   }
   if (note.namedBy !== undefined) {
-    const path = pathOfNoteField(list, note.namedBy);
+    // Two fields that name the records together are written `a+b`: a record is named when
+    // both of its values are shown in one item.
+    const paths = note.namedBy.split('+').map((part) => pathOfNoteField(list, part));
+    const path = paths.every(Boolean) ? paths : undefined;
+    const tuple = (item) => {
+      const values = path.map((p) => fieldOf(item, p));
+      return values.some((value) => value === undefined) ? undefined : JSON.stringify(values);
+    };
     // A value shown k times names at most k of the records holding it.
     let named = 0;
     if (path) {
       const shownValues = seen.shown
-        ? seen.shown.map(([, item]) =>
-            item && typeof item === 'object' ? fieldOf(item, path) : undefined,
-          )
-        : [...keyValues(seen.body, lastKey(path))].map((found) => found.value);
+        ? seen.shown.map(([, item]) => (item && typeof item === 'object' ? tuple(item) : undefined))
+        : path.length === 1
+          ? [...keyValues(seen.body, lastKey(path[0]))].map((found) =>
+              JSON.stringify([found.value]),
+            )
+          : [];
       const shownCounts = new Map();
       for (const value of shownValues) {
         if (value !== undefined) shownCounts.set(value, (shownCounts.get(value) ?? 0) + 1);
       }
-      for (const [value, count] of countsOf(list, path)) {
-        named += Math.min(count, shownCounts.get(value) ?? 0);
+      const truth = new Map();
+      for (const record of list.records) {
+        const value = tuple(record);
+        if (value !== undefined) truth.set(value, (truth.get(value) ?? 0) + 1);
       }
+      for (const [value, count] of truth) named += Math.min(count, shownCounts.get(value) ?? 0);
     }
     state(path && note.named === named, `named ${note.named} by ${note.namedBy} (true ${named})`);
   }

@@ -774,7 +774,13 @@ function coverage(
   for (const r of group.records) {
     if (covered[r] === 1) whole++;
     const identity = recordField(inventory, analysis, r, group.identity);
-    const isNamed = shownInView(ledger, identity >= 0 ? identity : r);
+    // A name of two fields names a record only when both are shown.
+    const other = group.identityTogether
+      ? recordField(inventory, analysis, r, group.alsoIdentity)
+      : -1;
+    const isNamed =
+      shownInView(ledger, identity >= 0 ? identity : r) &&
+      (other < 0 || shownInView(ledger, other));
     if (isNamed) {
       named++;
       continue;
