@@ -7,12 +7,12 @@
 // method's view and is scored against the ground truth; without one that part says it skipped.
 import { stripDisclosureNotes } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
-import { createStructuralTrimmer } from '@compaction/trimmer';
 import { jsonNeedles } from './lib/json-needles.mjs';
 import { podList, podTable, requestLog, workflowRuns } from './lib/lists.mjs';
 import { at, dominantArray, identifierPath, literal, parse } from './lib/records.mjs';
 import { markdownTable, writeResult } from './lib/report.mjs';
-import { countOf as count, headCut, headTail, lineFilter } from './lib/text-baselines.mjs';
+import { countOf as count } from './lib/text-baselines.mjs';
+import { viewMethods } from './lib/view-methods.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -23,17 +23,7 @@ const SHARES = [0.01, 0.03, 0.1];
 const DEPTHS = [0.35, 0.49, 0.63, 0.78, 0.92];
 const GENERIC = 'is anything wrong?';
 
-const informationFirst = createStructuralTrimmer();
-const breadthFirst = createStructuralTrimmer({ selection: 'breadth-first' });
-const METHODS = {
-  trimmer: (text, budget, question) =>
-    informationFirst.trim(text, budget, question ? { userQuery: question } : undefined).text,
-  'breadth-first': (text, budget, question) =>
-    breadthFirst.trim(text, budget, question ? { userQuery: question } : undefined).text,
-  'head cut': headCut,
-  'head+tail': headTail,
-  'line filter': (text, budget, question) => lineFilter(text, budget, question ?? ''),
-};
+const METHODS = viewMethods();
 const TRIMMERS = ['trimmer', 'breadth-first'];
 let overBudget = 0;
 const budgetOf = (bytes, share) => Math.max(256, Math.floor(bytes * share));

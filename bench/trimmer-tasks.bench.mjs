@@ -15,7 +15,6 @@ import {
   trailingDisclosureNotes,
 } from '@compaction/core';
 import { fixturesAvailable, readFixture } from '@compaction/fixtures';
-import { createStructuralTrimmer } from '@compaction/trimmer';
 import { FIXTURE_LABELS } from './lib/fixture-labels.mjs';
 import { parse } from './lib/records.mjs';
 import { markdownTable, writeResult } from './lib/report.mjs';
@@ -29,7 +28,7 @@ import {
   splitPath,
   valuesAt,
 } from './lib/shapes.mjs';
-import { headCut, headTail, lineFilter } from './lib/text-baselines.mjs';
+import { viewMethods } from './lib/view-methods.mjs';
 
 if (!fixturesAvailable()) {
   console.error('fixtures not available: ../shared/fixtures is missing');
@@ -42,17 +41,7 @@ const SHARES = [0.01, 0.03, 0.1];
 const DEPTHS = [0.35, 0.63, 0.92];
 const GENERIC = 'is anything wrong?';
 
-const informationFirst = createStructuralTrimmer();
-const breadthFirst = createStructuralTrimmer({ selection: 'breadth-first' });
-const METHODS = {
-  trimmer: (text, budget, question) =>
-    informationFirst.trim(text, budget, question ? { userQuery: question } : undefined).text,
-  'breadth-first': (text, budget, question) =>
-    breadthFirst.trim(text, budget, question ? { userQuery: question } : undefined).text,
-  'head cut': headCut,
-  'head+tail': headTail,
-  'line filter': (text, budget, question) => lineFilter(text, budget, question ?? ''),
-};
+const METHODS = viewMethods();
 const NAMES = Object.keys(METHODS);
 const TRIMMERS = new Set(['trimmer', 'breadth-first']);
 const budgetOf = (bytes, share) => Math.max(256, Math.floor(bytes * share));
