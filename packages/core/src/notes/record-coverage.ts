@@ -227,14 +227,13 @@ function segmentsAfter(note: string, from: number): string[] {
   return rest.split('; ').slice(1);
 }
 
-function parseDistribution(field: string, present: string | undefined, body: string) {
-  const distribution: {
-    field: string;
-    present?: number;
-    values: Array<{ value: string; count: number }>;
-    otherValues?: number;
-    otherCount?: number;
-  } = { field, values: [] };
+function parseDistribution(
+  field: string,
+  present: string | undefined,
+  body: string,
+): RecordDistribution {
+  const values: Array<{ value: string; count: number }> = [];
+  const distribution: RecordDistribution = { field, values };
   if (present !== undefined) distribution.present = Number(present);
   for (const part of body.split(', ')) {
     const other = /^(\d+) other values? (\d+)$/.exec(part);
@@ -242,7 +241,7 @@ function parseDistribution(field: string, present: string | undefined, body: str
     if (other) {
       distribution.otherValues = Number(other[1]);
       distribution.otherCount = Number(other[2]);
-    } else if (entry) distribution.values.push({ value: entry[1]!, count: Number(entry[2]) });
+    } else if (entry) values.push({ value: entry[1]!, count: Number(entry[2]) });
   }
   return distribution;
 }

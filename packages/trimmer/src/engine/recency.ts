@@ -1,13 +1,9 @@
-import { type JsonInventory, NODE_STRING } from '../json/json-inventory.js';
-import {
-  NUMBER_MAX_DIGITS,
-  numberAt,
-  type RecordGroup,
-  recordField,
-} from '../readers/json-records.js';
+import type { JsonInventory } from '../json/json-inventory.js';
+import { type RecordGroup, recordField, scalarText } from '../readers/json-records.js';
 import { AFTER_WORDS, BEFORE_WORDS, NEWEST_WORDS, OLDEST_WORDS } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
+import { timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
@@ -60,45 +56,15 @@ export function timeField(analysis: RecordAnalysis, group: RecordGroup): number 
   return best;
 }
 
-/** A time's text as written (a string's content). */
-function timeText(inventory: JsonInventory, u: number): string {
-  const { text, kind, start, end } = inventory;
-  return kind[u] === NODE_STRING
-    ? text.slice(start[u]! + 1, end[u]! - 1)
-    : text.slice(start[u]!, end[u]!);
-}
-
 /**
- * Compares two times as written: numbers (epochs) by value, digit strings of one length and
- * ISO 8601 texts of one form as text (which is their order).
+ * Compares two times as written: numbers (epochs) by value, dates written out by what they
+ * stand for, ISO 8601 texts of one form as text (which is their order).
  */
 function compareTimes(a: string, b: string): number {
-  if (a.length <= NUMBER_MAX_DIGITS && b.length <= NUMBER_MAX_DIGITS) {
-    const x = numberAt(a, 0, a.length);
-    const y = numberAt(b, 0, b.length);
-    if (Number.isFinite(x) && Number.isFinite(y)) return x - y;
-  }
-  // A date written out (not ISO 8601, whose text order is its time order) by what it says.
-  if (!ISO_START.test(a) || !ISO_START.test(b)) {
-    const x = Date.parse(a);
-    const y = Date.parse(b);
-    if (!Number.isNaN(x) && !Number.isNaN(y) && x !== y) return x - y;
-  }
+  const x = timeOrderKey(a);
+  const y = timeOrderKey(b);
+  if (!Number.isNaN(x) && !Number.isNaN(y) && x !== y) return x - y;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-const ISO_START = /^\d{4}-\d{2}-\d{2}/;
-
-/**
- * What orders times as written: a number (epochs), else the time a written-out date stands for,
- * else the text (ISO 8601 texts of one form order as text).
- */
-function timeKey(time: string): number {
-  if (time.length <= NUMBER_MAX_DIGITS) {
-    const x = numberAt(time, 0, time.length);
-    if (Number.isFinite(x)) return x;
-  }
-  return ISO_START.test(time) ? Number.NaN : Date.parse(time);
 }
 
 /**
@@ -116,8 +82,8 @@ export function recordsByTime(
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
     if (field < 0) continue;
-    const time = timeText(inventory, field);
-    const key = timeKey(time);
+    const time = scalarText(inventory, field);
+    const key = timeOrderKey(time);
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }

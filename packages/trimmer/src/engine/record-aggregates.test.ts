@@ -2,6 +2,7 @@ import { parseRecordCoverage, trailingDisclosureNotes } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { seeded } from '../test-support/generated-lists.js';
 
 const trimmer = createStructuralTrimmer();
 
@@ -18,11 +19,7 @@ const recordList = fc
     seed: fc.integer({ min: 1, max: 1_000_000 }),
   })
   .map(({ count, states, skew, nested, seed }) => {
-    let a = seed;
-    const next = () => {
-      a = (a * 1103515245 + 12345) % 2147483648;
-      return a / 2147483648;
-    };
+    const next = seeded(seed);
     const words = ['disk', 'queue', 'latency', 'deploy', 'cache', 'token', 'region', 'shard'];
     const prose = ['backup', 'rotation', 'warmup', 'invoice', 'renewal', 'compaction'];
     const records = Array.from({ length: count }, (_, i) => {

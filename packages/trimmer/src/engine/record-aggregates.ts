@@ -2,7 +2,12 @@ import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { signatureKey } from '../json/json-signatures.js';
 import { signaturePath } from '../json/signature-path.js';
-import { NUMBER_MAX_DIGITS, numberAt, type RecordGroup } from '../readers/json-records.js';
+import {
+  NUMBER_MAX_DIGITS,
+  numberAt,
+  type RecordGroup,
+  scalarText,
+} from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import {
   CLASS_INTEGER,
@@ -15,6 +20,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
+import { isIsoTime, timeOrderKey } from './time-order-key.js';
 
 /**
  * One thing the note can say of every record of the main list, whatever the view shows:
@@ -40,14 +46,6 @@ const MAX_RANGES = 6;
 /** Constants ranked below this read as a state (their key says so). */
 const CONSTANT_STATE_RANK = 4;
 
-/** The text of scalar `u` as the note tells it: a string's content, a number as written. */
-function told(inventory: JsonInventory, u: number): string {
-  const { text, kind, start, end } = inventory;
-  return kind[u] === NODE_STRING
-    ? text.slice(start[u]! + 1, end[u]! - 1)
-    : text.slice(start[u]!, end[u]!);
-}
-
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
 function valueCounts(
   inventory: JsonInventory,
@@ -65,13 +63,13 @@ function valueCounts(
     if (entry >= 0) {
       if (!firstOfEntry.has(entry)) firstOfEntry.set(entry, u);
     } else {
-      const value = told(inventory, u);
+      const value = scalarText(inventory, u);
       long.set(value, (long.get(value) ?? 0) + 1);
     }
   }
   const counts: Array<{ value: string; count: number }> = [];
   for (const [entry, u] of firstOfEntry) {
-    counts.push({ value: told(inventory, u), count: entryCount[entry]! });
+    counts.push({ value: scalarText(inventory, u), count: entryCount[entry]! });
   }
   for (const [value, count] of long) counts.push({ value, count });
   return counts.sort((a, b) => b.count - a.count);
@@ -86,20 +84,18 @@ function distributionOf(
   limit: number,
 ): RecordDistribution {
   const counts = valueCounts(inventory, analysis, s);
-  const distribution: {
-    field: string;
-    present?: number;
-    values: Array<{ value: string; count: number }>;
-    otherValues?: number;
-    otherCount?: number;
-  } = { field: signaturePath(inventory, analysis, s, group.sig), values: [] };
+  const values: Array<{ value: string; count: number }> = [];
+  const distribution: RecordDistribution = {
+    field: signaturePath(inventory, analysis, s, group.sig),
+    values,
+  };
   const present = analysis.presence[s]!;
   if (present < group.records.length) distribution.present = present;
   let otherValues = 0;
   let otherCount = 0;
   for (const entry of counts) {
-    if (distribution.values.length < limit && entry.value.length <= MAX_VALUE_UNITS) {
-      distribution.values.push(entry);
+    if (values.length < limit && entry.value.length <= MAX_VALUE_UNITS) {
+      values.push(entry);
     } else {
       otherValues++;
       otherCount += entry.count;
@@ -111,9 +107,6 @@ function distributionOf(
   }
   return distribution;
 }
-
-/** Where an ISO 8601 time starts: its text order is its time order. */
-const ISO_START = /^\d{4}-\d{2}-\d{2}/;
 
 /**
  * The smallest and largest value of a numeric or time field (and the median of a number), as
@@ -145,16 +138,16 @@ function rangeOf(
       const c = text.charCodeAt(start[u]!);
       if (c === 0x74 || c === 0x66 || c === 0x6e) continue;
     } else if (k !== NODE_STRING || !time) continue;
-    const value = told(inventory, u);
-    let key = value.length <= NUMBER_MAX_DIGITS + 1 ? numberAt(value, 0, value.length) : Number.NaN;
-    if (!Number.isFinite(key)) {
-      if (!time) return undefined;
-      if (ISO_START.test(value)) {
+    const value = scalarText(inventory, u);
+    let key: number;
+    if (!time) {
+      key = value.length <= NUMBER_MAX_DIGITS + 1 ? numberAt(value, 0, value.length) : Number.NaN;
+      if (!Number.isFinite(key)) return undefined;
+    } else {
+      key = timeOrderKey(value);
+      if (Number.isNaN(key)) {
+        if (!isIsoTime(value)) continue;
         byText = true;
-        key = 0;
-      } else {
-        key = Date.parse(value);
-        if (Number.isNaN(key)) continue;
       }
     }
     if (low < 0 || (byText ? value < lowText : key < lowKey)) {
@@ -175,12 +168,12 @@ function rangeOf(
   if (low < 0) return undefined;
   const range: RecordRange = {
     field: signaturePath(inventory, analysis, s, group.sig),
-    from: told(inventory, low),
-    to: told(inventory, high),
+    from: scalarText(inventory, low),
+    to: scalarText(inventory, high),
   };
   if (!time) {
     const middle = kthSmallest(Float64Array.from(keys), keys.length, (keys.length - 1) >> 1);
-    range.median = told(inventory, nodes[keys.indexOf(middle)]!);
+    range.median = scalarText(inventory, nodes[keys.indexOf(middle)]!);
   }
   return range;
 }
@@ -220,7 +213,7 @@ export function recordAggregates(
     const hint = hints.state;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
-      if (presence[s] === records && told(inventory, u).length <= MAX_VALUE_UNITS) {
+      if (presence[s] === records && scalarText(inventory, u).length <= MAX_VALUE_UNITS) {
         constants.push({ s, rank: (hint ? 0 : CONSTANT_STATE_RANK) + depth });
       }
       continue;
@@ -281,7 +274,7 @@ export function recordAggregates(
     statements.push({
       kind: 'constant',
       field: signaturePath(inventory, analysis, s, group.sig),
-      value: told(inventory, signatures.first[s]!),
+      value: scalarText(inventory, signatures.first[s]!),
     });
   };
   // A state every record shares first (`status.phase=Running`: cheap, and what a reader asks

@@ -581,3 +581,11 @@ export function nodeAt(inventory: JsonInventory, position: number): number {
   while (u > 0 && end[u]! <= position) u = parent[u]!;
   return u;
 }
+
+/** The text of scalar `u` as written: a string's content (escapes and all), a number or literal. */
+export function scalarText(inventory: JsonInventory, u: number): string {
+  const { text, kind, start, end } = inventory;
+  return kind[u] === NODE_STRING
+    ? text.slice(start[u]! + 1, end[u]! - 1)
+    : text.slice(start[u]!, end[u]!);
+}
