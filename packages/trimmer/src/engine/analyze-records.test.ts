@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { withJsonTape } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
@@ -106,6 +107,41 @@ describe('analyzeRecords', () => {
     if (fixturesAvailable()) {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }
+  });
+  it('names records by a short unique field over a message, a time, or a port in order', () => {
+    const names = (records: unknown[]) => {
+      const inventory = scanJson(JSON.stringify({ items: records }), 1_000_000)!;
+      const analysis = analyzeRecords(inventory);
+      const group = analysis.groups.find((g) => g.primary)!;
+      const path = (s: number) => (s < 0 ? '' : signaturePath(inventory, analysis, s, group.sig));
+      return [path(group.identity), path(group.alsoIdentity)];
+    };
+    const n = 60;
+    // Keys in another language: a time in milliseconds and a snowflake of nineteen digits
+    // (past what a double holds exactly: an id, not a time in nanoseconds).
+    const events = Array.from({ length: n }, (_, i) => ({
+      zeitpunkt: 1_772_974_884_491 + i * 2_437,
+      nummer: `17900000003534${String(39_589 + i * 7_211).padStart(5, '0')}`,
+      zustand: i % 9 === 0 ? 'wartend' : 'aktiv',
+    })).map((e) => JSON.parse(JSON.stringify(e).replace(/"nummer":"(\d+)"/, '"nummer":$1')));
+    expect(names(events)).toEqual(['nummer', '']);
+    // A hash two objects down names a build; its long unique message only says what it did.
+    const builds = Array.from({ length: n }, (_, i) => ({
+      spec: { source: { ref: createHash('sha1').update(String(i)).digest('hex') } },
+      status: i % 11 === 0 ? 'degraded' : 'ok',
+      message: `The nightly export was queued on shard ${i}, the usage rollup finished next.`,
+    }));
+    expect(names(builds)).toEqual(['spec.source.ref', '']);
+    // With nothing else unique, the message names them after all.
+    expect(names(builds.map(({ spec: _spec, ...rest }) => rest))).toEqual(['message', '']);
+    // Ports handed out in order in a nested endpoint do not name spans: the span id, shared by
+    // a client and a server half, does with the kind beside it.
+    const spans = Array.from({ length: n }, (_, i) => ({
+      id: createHash('md5').update(String(i >> 1)).digest('hex').slice(0, 16),
+      kind: i % 2 === 0 ? 'CLIENT' : 'SERVER',
+      endpoint: { service: `svc-${i % 4}`, port: 40_000 + 2 * i },
+    }));
+    expect(names(spans)).toEqual(['id', 'kind']);
   });
   it('puts first what says why a record stands out: a reason, a message, then the flags', () => {
     /** The paths of the fields of the list's strongest anomaly, in their order. */

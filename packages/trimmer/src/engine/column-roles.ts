@@ -314,16 +314,20 @@ export function nameScore(
       // and more read as an id more often than as a measurement; fewer (a port, a count)
       // rarely name anything.
       const u = signatures.first[s]!;
-      const digits = inventory.end[u]! - inventory.start[u]!;
-      // Ten, thirteen or nineteen digits in the range of times since 2001 may be a time
-      // under a key in another language: a name, but not a sure one.
-      // A key that reads as an identifier (`id`) says which it is.
-      if (valueClass(inventory, u) === CLASS_EPOCH && !idKey) return 1;
+      const digits =
+        inventory.end[u]! - inventory.start[u]! - (inventory.kind[u] === NODE_STRING ? 2 : 0);
+      // Ten or thirteen digits in the range of times since 2001 may be a time under a key in
+      // another language: a name, but not a sure one. A key that reads as an identifier (`id`)
+      // says which it is. Nineteen digits are past what a double holds exactly: a time that
+      // fine comes as a string under a key that says so, a number that long is an id (a
+      // snowflake).
+      if (digits < IEEE_EXACT_DIGITS && valueClass(inventory, u) === CLASS_EPOCH && !idKey) return 1;
       // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
       if (digits >= 9) return 3;
       // Handed out in order, or six digits and more: more often an id than a measurement; a
       // short number in no order (a port, a count) rarely names anything.
-      return digits >= 6 || strictlyMonotone(inventory, signatures, s) ? 1.5 : 0.5;
+      if (digits >= 6) return 1.5;
+      return strictlyMonotone(inventory, signatures, s) ? 1.25 : 0.5;
     }
     case CLASS_OPAQUE:
       return 1.5;
@@ -363,6 +367,12 @@ const UNIQUE = 0.98;
 const NEAR_UNIQUE = 0.9;
 /** What a near-unique name gives way by, against a unique one. */
 const NEAR_UNIQUE_PENALTY = 1.5;
+/** Words longer than this on average are a message, not a title. */
+const TITLE_BYTES = 64;
+/** What a name gives way by for each key it lies below its record's own fields. */
+const DEPTH_COST = 0.35;
+/** Digits past which an integer is no longer exact as a double (2^53 has sixteen). */
+const IEEE_EXACT_DIGITS = 17;
 /** A name scoring below this is no sure name: two fields that name the records together come first. */
 const WEAK_NAME = 1;
 /** A name scoring below this is no name at all (a port, a duration unique by chance). */
@@ -475,6 +485,8 @@ export function chooseIdentity(
   }
   let best = -1;
   let bestScore = Number.NEGATIVE_INFINITY;
+  let text = -1;
+  let textScore = Number.NEGATIVE_INFINITY;
   const names: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
   const halves: number[] = [];
   const completing: number[] = [];
@@ -517,7 +529,7 @@ export function chooseIdentity(
     }
     let score =
       nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) -
-      0.5 * (fieldDepth[s]! - 1) -
+      DEPTH_COST * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * hintShare;
     // Long values are told apart only by reading them whole: not for a field that could not
@@ -527,6 +539,15 @@ export function chooseIdentity(
     if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
     const unique = count >= UNIQUE * values[s]! || inEachList;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;
+    if (valueClassOf === CLASS_PROSE && avgBytes > TITLE_BYTES) {
+      // Free text says what a record is (a message, a description); it names one only where
+      // no other field does. A title (short) names its record like any other field.
+      if (score > textScore) {
+        text = s;
+        textScore = score;
+      }
+      continue;
+    }
     names.push({ s, score, bytes: avgBytes, unique });
     if (score > bestScore || (score === bestScore && s < best)) {
       best = s;
@@ -555,6 +576,11 @@ export function chooseIdentity(
           return;
         }
       }
+    }
+    if (text >= 0 && bestScore < NO_NAME) {
+      group.identity = text;
+      group.named = textScore >= NO_NAME;
+      return;
     }
     // With none, the field that tells most records apart, where it tells apart at least half.
     const half = halves[0];
