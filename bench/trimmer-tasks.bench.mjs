@@ -702,6 +702,8 @@ function runList(list) {
           ['asked', view(method, share, question)],
         ]) {
           const { rare, full } = aggregateScore(list, path, seen);
+          if (debug && method === 'trimmer' && share === 0.03 && full < 1)
+            console.error(`aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full}`);
           add(`aggregates rare ${mode}`, rare);
           add(`aggregates full ${mode}`, full);
         }

@@ -22,7 +22,7 @@ import {
   withJsonTape,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
-import { askedColumns } from './engine/question-columns.js';
+import { askedColumns, asksForCounts } from './engine/question-columns.js';
 import { recencyAsk, recordOrder } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
@@ -99,10 +99,14 @@ interface LossyView {
 
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
 const RECORD_NOTE_FLOOR_EXTRA = 80;
+/** The first aggregate statement's bytes the room's floor takes in, at most. */
+const FIRST_STATEMENT_MAX = 160;
 /** The records segment's room: a share of the budget… */
 const RECORD_NOTE_SHARE = 0.08;
 /** …up to this many bytes. */
 const RECORD_NOTE_MAX = 1024;
+/** The most of the budget the room grows to for the statements a question asks for. */
+const ASKED_NOTE_SHARE = 1 / 3;
 /** Of the room, what is kept for the parts that tell of the view (fields dropped, records left out). */
 const VIEW_PARTS_ROOM = 160;
 
@@ -189,25 +193,64 @@ function recordNoteRoom(
   budget: number,
   head: RecordCoverage,
   aggregates: readonly AggregateStatement[],
+  countsAsked: boolean,
 ): number {
   const headBytes = segmentBytes(head);
-  const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA;
-  const room = Math.max(
+  // Statements are sized only as far as the largest room could take them.
+  const askedRoom = Math.floor(budget * ASKED_NOTE_SHARE);
+  const sizes = statementBytes(aggregates, askedRoom);
+  const floor =
+    headBytes + RECORD_NOTE_FLOOR_EXTRA + Math.min(sizes[0] ?? 0, FIRST_STATEMENT_MAX);
+  let room = Math.max(
     Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
     Math.min(floor, Math.floor(budget / 5)),
   );
-  // Statements are sized only as far as the room could take them.
+  // Asked how many records hold each value of a field, the note's statement of that field
+  // (the asked ones come first) is the answer: the room takes all of it, up to a third of the
+  // budget.
+  let asked = headBytes + VIEW_PARTS_ROOM;
+  let i = 0;
+  for (; countsAsked && i < sizes.length && aggregates[i]!.asked === true; i++) asked += sizes[i]!;
+  if (i > 0 && asked > room) room = Math.min(asked, Math.max(room, askedRoom));
   let needed = headBytes + VIEW_PARTS_ROOM;
-  const sizes = statementBytes(aggregates, room);
-  for (let i = 0; i < sizes.length && needed < room; i++) needed += sizes[i]!;
+  for (i = 0; i < sizes.length && needed < room; i++) needed += sizes[i]!;
   return Math.min(needed, room);
+}
+
+/**
+ * `distribution` with as many of its values as fit in `room` bytes of the note (at least one,
+ * else `undefined`), the rest told as other values. Its values are commonest first, so a larger
+ * room tells every value a smaller one does.
+ */
+function cutDistribution(
+  distribution: RecordDistribution,
+  room: number,
+): RecordDistribution | undefined {
+  const { values } = distribution;
+  let otherCount = distribution.otherCount ?? 0;
+  for (let k = values.length - 1; k >= 1; k--) {
+    otherCount += values[k]!.count;
+    const cut: RecordDistribution = {
+      ...distribution,
+      values: values.slice(0, k),
+      otherValues: (distribution.otherValues ?? 0) + values.length - k,
+      otherCount,
+    };
+    const bytes =
+      utf8ByteLength(
+        formatRecordCoverage({ path: '', total: 0, named: 0, whole: 0, distributions: [cut] }),
+      ) - BARE;
+    if (bytes <= room) return cut;
+  }
+  return undefined;
 }
 
 /**
  * `records` shortened until its segment fits `room`, gracefully. First the head (the named,
  * whole and total counts; the path only when it fits), then the aggregate statements in their
- * order while they fit in the room less what the view's parts keep (so which statements a note
- * holds depends on its room alone, and a larger note holds every statement a smaller one does);
+ * order while they fit in the room less what the view's parts keep, the first distribution that
+ * does not fit cut to its commonest values (so which statements a note holds depends on its room
+ * alone, and a larger note holds every statement a smaller one does);
  * then the parts that tell of the view: their lists lose their last entries first (fields no
  * record shows, then kinds of records left out), each down to one, a `+N more` saying how many
  * went; then the last kind left out; then the last dropped field, its `+N more` last.
@@ -238,7 +281,14 @@ function fitRecords(
   let told = 0;
   let used = segmentBytes(head);
   while (told < sizes.length && used + sizes[told]! <= statementRoom) used += sizes[told++]!;
-  const base = withStatements(head, aggregates.slice(0, told));
+  const said = aggregates.slice(0, told);
+  // The next distribution, if it does not fit whole, with its commonest values that do.
+  const next = aggregates[told];
+  if (next?.kind === 'distribution') {
+    const cut = cutDistribution(next.distribution, statementRoom - used);
+    if (cut) said.push({ kind: 'distribution', distribution: cut });
+  }
+  const base = withStatements(head, said);
   const constantFields = new Set((base.constant ?? []).map((entry) => entry.field));
   const droppedFields = (records.droppedFields ?? []).filter((field) => !constantFields.has(field));
   const omitted = [...(records.omitted ?? [])];
@@ -522,18 +572,19 @@ function jsonView(
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      order = recordOrder(inventory, analysis, main, recencyAsk(questionTokens(context)));
+      const tokens = questionTokens(context);
+      order = recordOrder(inventory, analysis, main, recencyAsk(tokens));
       const common = commonQueryWords(inventory, analysis, main, hits);
       asked = askedColumns(
         inventory,
         analysis,
         main,
         queryWords(context),
-        questionTokens(context),
+        tokens,
         common,
       );
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
-      recordRoom = recordNoteRoom(budget, head, aggregates);
+      recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens));
     }
     selection = selectJsonInformative(
       inventory,

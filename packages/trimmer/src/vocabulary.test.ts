@@ -36,6 +36,17 @@ describe('the vocabulary', () => {
           "response",
           "return",
         ],
+        "COUNT_WORDS": [
+          "breakdown",
+          "count",
+          "counts",
+          "distribution",
+          "frequency",
+          "histogram",
+          "many",
+          "often",
+          "tally",
+        ],
         "ERROR_WORDS": [
           "error",
           "failed",

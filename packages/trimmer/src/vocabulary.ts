@@ -55,6 +55,21 @@ export const TIME_QUESTION_WORDS = new Set([
   'timestamps',
 ]);
 
+/**
+ * Question words that ask how many records hold each value (`how many`, `how often`, `count`):
+ * the note's distribution of an asked field is then the answer, and gets the room it needs.
+ */
+export const COUNT_WORDS = new Set([
+  'many',
+  'often',
+  'count',
+  'counts',
+  'tally',
+  'distribution',
+  'breakdown',
+  'frequency',
+  'histogram',
+]);
 /** Question words that ask for the records at the end of their time order. */
 export const NEWEST_WORDS = new Set(['newest', 'latest', 'last', 'recent', 'youngest']);
 /** Question words that ask for the records at the start of their time order. */

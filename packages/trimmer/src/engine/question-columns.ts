@@ -1,13 +1,18 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { STEP_KEY } from '../json/json-signatures.js';
 import type { RecordGroup } from '../readers/json-records.js';
-import { TIME_QUESTION_WORDS } from '../vocabulary.js';
+import { COUNT_WORDS, TIME_QUESTION_WORDS } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
 import { keyWords } from './key-hints.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
+
+/** Whether a question asks how many records hold each value (`COUNT_WORDS`). */
+export function asksForCounts(tokens: readonly string[]): boolean {
+  return tokens.some((token) => COUNT_WORDS.has(token));
+}
 
 /** A word without its plural or verb ending (`authored` → author, `restarts` → restart). */
 function stem(word: string): string {

@@ -111,8 +111,13 @@ describe('the records note over all records', () => {
         recordList,
         fc.integer({ min: 600, max: 6000 }),
         fc.integer({ min: 1, max: 8000 }),
-        (list, small, more) => {
-          const at = (budget: number) => noteOf(list.text, budget).records;
+        fc.constantFrom(
+          undefined,
+          'How many records are there of each state?',
+          'What is the bytes of each record?',
+        ),
+        (list, small, more, question) => {
+          const at = (budget: number) => noteOf(list.text, budget, question).records;
           const before = at(small);
           const after = at(small + more);
           if (!before || !after) return;
@@ -129,6 +134,35 @@ describe('the records note over all records', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('tells every value of a field a question asks to count, however many, and only then', () => {
+    const next = seeded(7);
+    const zones = Array.from({ length: 25 }, (_, i) => `${['eu', 'us', 'ap', 'sa'][i % 4]}-${i}${'abc'[i % 3]}`);
+    const records = Array.from({ length: 900 }, (_, i) => ({
+      id: `job-${(i * 7919).toString(36)}`,
+      // A long tail: the first zones hold most records, the last a few each.
+      zone: zones[Math.min(24, Math.floor(-Math.log(1 - next() * 0.9999) * 5))],
+      state: next() < 0.9 ? 'ok' : 'failed',
+      bytes: Math.floor(next() * 90_000),
+      message: `the nightly export ${i} finished on shard ${Math.floor(next() * 99)}`,
+    }));
+    const text = JSON.stringify({ items: records });
+    const budget = Math.floor(text.length * 0.02);
+    const zoneOf = (userQuery?: string) =>
+      noteOf(text, budget, userQuery).records?.distributions?.find((d) => d.field === 'zone');
+    const truth = new Map<string, number>();
+    for (const { zone } of records) truth.set(zone!, (truth.get(zone!) ?? 0) + 1);
+    const asked = zoneOf('How many jobs are there in each zone?');
+    expect(asked?.otherValues).toBeUndefined();
+    expect(new Map(asked?.values.map((v) => [v.value, v.count]))).toEqual(truth);
+    // Asked for each job's zone (not how many), the body answers job by job, and the note
+    // keeps the room it has without a question: the zones it tells are the commonest.
+    const perRecord = noteOf(text, budget, 'What is the zone of each job?');
+    expect(perRecord.records!.named).toBeGreaterThan(0);
+    const cut = perRecord.records!.distributions!.find((d) => d.field === 'zone')!;
+    expect(cut.otherValues).toBeGreaterThan(0);
+    expect(cut.values).toEqual(asked!.values.slice(0, cut.values.length));
   });
 
   it('names no fewer records for a question whose words are only in free text (property)', () => {

@@ -26,15 +26,19 @@ import { isIsoTime, timeOrderKey } from './time-order-key.js';
  * One thing the note can say of every record of the main list, whatever the view shows:
  * what they all hold alike, how they divide by a field's values, or a field's range.
  */
-export type AggregateStatement =
+export type AggregateStatement = (
   | { kind: 'constant'; field: string; value: string }
   | { kind: 'distribution'; distribution: RecordDistribution }
-  | { kind: 'range'; range: RecordRange };
+  | { kind: 'range'; range: RecordRange }
+) & {
+  /** A question names its field (such statements come first). */
+  asked?: boolean;
+};
 
 /** Values told per distribution (the rest are summed as other values). */
-const TOLD_VALUES = 10;
+const TOLD_VALUES = 20;
 /** Values told of a distribution the question asks for. */
-const TOLD_VALUES_ASKED = 30;
+const TOLD_VALUES_ASKED = 40;
 /** A field of more values than this (and of more than half its records) is no distribution. */
 const MAX_CATEGORIES = 40;
 /** Values of a distribution or constant longer than this (UTF-16 units) are not told. */
@@ -259,12 +263,13 @@ export function recordAggregates(
     statements.push({
       kind: 'distribution',
       distribution: distributionOf(inventory, analysis, group, s, limit),
+      ...(asked.has(s) && { asked: true }),
     });
   };
   const range = (s: number, time: boolean) => {
     said.add(s);
     const found = rangeOf(inventory, analysis, group, s, time);
-    if (found) statements.push({ kind: 'range', range: found });
+    if (found) statements.push({ kind: 'range', range: found, ...(asked.has(s) && { asked: true }) });
   };
   for (const { s } of categorical) if (asked.has(s)) distribution(s, TOLD_VALUES_ASKED);
   for (const s of times) if (asked.has(s)) range(s, true);
