@@ -68,7 +68,24 @@ function labelled(list) {
   const byMapKey = Array.isArray(container)
     ? undefined
     : new Map(Object.keys(container).map((key, i) => [key, i]));
-  return { ...list, records, bytes: Buffer.byteLength(list.text), byKey, byMapKey };
+  return { ...list, root, records, bytes: Buffer.byteLength(list.text), byKey, byMapKey };
+}
+
+/**
+ * The list a note describes: the labelled one when the note's path is its path, else the list
+ * at the note's path (its records' fields read the same way, identity unlabelled), or undefined
+ * where that path runs through a list of lists and so names no one array.
+ */
+function describedList(list, notePath) {
+  // No path: the note had no room to say where (its counts are of the main list).
+  if (notePath === '') return list;
+  const path = notePath.replace(/(\[\]|\.?\*)$/, '');
+  if (path === joinPath(list.listPath)) return list;
+  const listPath = path === '' ? [] : splitPath(path);
+  if (listPath.includes('[]')) return undefined;
+  const records = recordsAt(list.root, listPath);
+  if (!Array.isArray(records) && !(records && typeof records === 'object')) return undefined;
+  return { name: list.name, records, listPath, other: true };
 }
 /** A record's identity as written (both columns of a composite key), or undefined. */
 function keyOf(list, record) {
@@ -340,9 +357,17 @@ function compareNumbers(a, b) {
 }
 
 /** Every statement of a view's note checked against the list: `{ ok, text }` each. */
-function noteStatements(list, seen) {
+function noteStatements(labelled, seen) {
   const note = seen.coverage;
   if (!note) return [];
+  // A note describes the list its path names, which need not be the labelled one (a compare's
+  // seven files, not its three commits): its statements are checked against that list.
+  const list = describedList(labelled, note.path);
+  if (!list) {
+    statements.unchecked++;
+    return [];
+  }
+  if (list.other) statements.other++;
   const out = [];
   const state = (ok, text) => out.push({ ok: Boolean(ok), text: `${list.name}: ${text}` });
   const n = list.records.length;
@@ -420,7 +445,7 @@ function noteStatements(list, seen) {
       (note.omitted ?? []).reduce((sum, kind) => sum + kind.count, 0) + (note.omittedMore ?? 0);
     state(left <= note.total - note.named, `omitted ${left} of at most ${note.total - note.named}`);
   }
-  if (note.namedBy !== undefined) {
+  if (note.namedBy !== undefined && !list.other) {
     // Two fields that name the records together are written `a+b`: a record is named when
     // both of its values are shown in one item.
     const paths = note.namedBy.split('+').map((part) => pathOfNoteField(list, part));
@@ -628,7 +653,7 @@ function tally(table, key, value) {
 }
 const scores = new Map();
 // False statements by what they say, with the number of views saying it and the first of them.
-const statements = { checked: 0, true: 0, false: new Map() };
+const statements = { checked: 0, true: 0, false: new Map(), other: 0, unchecked: 0 };
 const fewer = new Map(NAMES.map((method) => [method, { cases: 0, fewer: 0 }]));
 const detail = [];
 let errors = 0;
@@ -1036,7 +1061,10 @@ question) checked against the list: the total; each constant true of every recor
 distribution's counts exact, adding up with the other values to the records with the field,
 and the number of other values; each range's from, to (numbers compared numerically,
 others as strings) and median (the lower middle); omitted at most total − named; named equal
-to the records whose \`namedBy\` value is in the body. Statements: **${statements.checked}**,
+to the records whose \`namedBy\` value is in the body. A note whose path names another list than
+the labelled one (a compare's files, not its commits) is checked against the list at its path,
+its names aside (${statements.other} views); one whose path runs through a list of lists is not
+checked (${statements.unchecked} views). Statements: **${statements.checked}**,
 true: **${statements.checked ? ((100 * statements.true) / statements.checked).toFixed(1) : '–'}%**
 (target 100%); false: ${falseCount}.${falseShown.length ? `\n\nThe first false statements, each once (${statements.false.size} distinct):\n\n${falseShown.map((line) => `- ${line}`).join('\n')}` : ''}
 

@@ -49,7 +49,7 @@ export function askedColumns(
   for (const word of words) {
     if (!TIME_QUESTION_WORDS.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
   }
-  const scored: Array<{ s: number; score: number; time: boolean }> = [];
+  const scored: Array<{ s: number; score: number; time: boolean; depth: number }> = [];
   let firstTime = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
     const depth = fieldDepth[s]!;
@@ -58,7 +58,15 @@ export function askedColumns(
     if (analysis.distinct[s]! < 2) continue;
     let owner = signatures.parent[s]!;
     while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
-    if (owner !== group.sig) continue;
+    // A field of the records, or of the items of a list they hold (a reservation's instances:
+    // `Instances[].State.Name`), a level further down.
+    let nested = 0;
+    if (owner !== group.sig) {
+      let outer = signatures.parent[owner]!;
+      while (outer > 0 && groupOfSig[outer]! < 0) outer = signatures.parent[outer]!;
+      if (outer !== group.sig) continue;
+      nested = 1 + fieldDepth[owner]!;
+    }
     const time = classOf[s] === CLASS_TIME;
     if (time && firstTime < 0) firstTime = s;
     let score = 0;
@@ -74,7 +82,7 @@ export function askedColumns(
       }
       own = false;
     }
-    if (score > 0) scored.push({ s, score, time });
+    if (score > 0) scored.push({ s, score, time, depth: depth + nested });
   }
   let picked = scored;
   if (asksWhen) {
@@ -86,10 +94,10 @@ export function askedColumns(
   const best = Math.max(...picked.map((entry) => entry.score));
   const top = picked.filter((entry) => entry.score === best);
   // The record's own field before one of something it holds (`created_at`, not `user.created_at`).
-  const shallowest = Math.min(...top.map((entry) => fieldDepth[entry.s]!));
+  const shallowest = Math.min(...top.map((entry) => entry.depth));
   return top
-    .filter((entry) => fieldDepth[entry.s] === shallowest)
-    .sort((a, b) => fieldDepth[a.s]! - fieldDepth[b.s]! || a.s - b.s)
+    .filter((entry) => entry.depth === shallowest)
+    .sort((a, b) => a.s - b.s)
     .slice(0, MAX_ASKED)
     .map((entry) => entry.s);
 }

@@ -168,6 +168,26 @@ describe('information-first selection: every record named first', () => {
     expect(shown.find((delivery) => delivery.status === 500)?.id).toBe(884100 + 41 * 13);
   });
 
+  it('counts a record lacking the naming field neither named by it nor left out', () => {
+    // A channel's messages, named by their text; one (a file share) has no text at all.
+    const messages = Array.from({ length: 12 }, (_, i) => ({
+      ...(i === 8 ? {} : { text: `message number ${i} of the channel` }),
+      ts: `${1736478514 + i * 911}.${String(100_000 + i).slice(1)}`,
+      blocks: [{ block_id: `b${i}`, elements: [{ type: 'rich_text_section' }] }],
+    }));
+    const json = JSON.stringify({ channel: 'C01', messages });
+    const budget = Math.floor(json.length * 0.8);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.namedBy).toBe('text');
+    const shown = (JSON.parse(viewBody(view)) as { messages: Array<{ text?: string }> }).messages;
+    expect(shown).toHaveLength(12);
+    expect(note.named).toBe(shown.filter((message) => message.text !== undefined).length);
+    expect(note.named).toBe(11);
+    expect(note.omittedMore ?? 0).toBe(0);
+  });
+
   it('drops constant and bookkeeping fields before informative ones', () => {
     const { json } = podList(30);
     const body = JSON.parse(viewBody(trimmer.trim(json, 12_000)));

@@ -1,6 +1,7 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
 import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import { recordFields } from '../readers/json-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
@@ -55,6 +56,8 @@ const STRONG_SHARE = 0.02;
 /** Matching fields kept per record in that first pass, each at most this big. */
 const MATCHED_FIELDS = 8;
 const MATCHED_FIELD_BYTES = 512;
+/** Items of a list inside a record whose asked field is shown, at most. */
+const ASKED_PER_RECORD = 8;
 /** A matching record up to this size is then kept whole, before the other records are named. */
 const SMALL_MATCHED_RECORD = 2048;
 /** An anomalous record up to this size is kept whole once every record is named. */
@@ -535,7 +538,11 @@ function runPlan(
   if (asked.length > 0 && analysis.main >= 0) {
     for (const r of analysis.groups[analysis.main]!.records) {
       ensureAround(plan, r, true);
-      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+      for (const s of asked) {
+        for (const u of recordFields(plan.inventory, analysis, r, s, ASKED_PER_RECORD)) {
+          keepIfSmall(plan, u, 512);
+        }
+      }
     }
   }
   const groups = primaryGroups(analysis);
@@ -769,6 +776,7 @@ function coverage(
   const { state, covered } = ledger;
   let named = 0;
   let whole = 0;
+  let shownUnnamed = 0;
   const omittedByValue = new Map<string, number>();
   const firstState = group.states[0] ?? -1;
   for (const r of group.records) {
@@ -778,6 +786,11 @@ function coverage(
     const other = group.identityTogether
       ? recordField(inventory, analysis, r, group.alsoIdentity)
       : -1;
+    // A record that lacks the field is not named by it, and not left out when it is shown.
+    if (identity < 0 && group.identity >= 0 && shownInView(ledger, r)) {
+      shownUnnamed++;
+      continue;
+    }
     const isNamed =
       shownInView(ledger, identity >= 0 ? identity : r) &&
       (other < 0 || shownInView(ledger, other));
@@ -805,7 +818,7 @@ function coverage(
         omitted.push({ count, field, value: value.startsWith('"') ? value.slice(1, -1) : value });
     }
   } else {
-    omittedMore = group.records.length - named;
+    omittedMore = group.records.length - named - shownUnnamed;
   }
   // Fields no record shows: the outermost such, among those most records have.
   const { signatures } = analysis;
