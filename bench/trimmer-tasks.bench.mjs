@@ -762,10 +762,10 @@ function runList(list) {
           );
         for (const { task, question } of asked.recency) {
           add(`recency ${task} unasked`, plainScores[task]);
-          add(
-            `recency ${task} asked`,
-            recencyScores(list, view(method, share, question), asked.window)[task],
-          );
+          const score = recencyScores(list, view(method, share, question), asked.window)[task];
+          if (debug && method === 'trimmer' && share === 0.03 && score < 1)
+            console.error(`recency asked: ${list.name} "${question}" ${score}`);
+          add(`recency ${task} asked`, score);
         }
       }
       const generic = view(method, share, GENERIC);

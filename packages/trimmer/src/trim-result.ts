@@ -573,7 +573,6 @@ function jsonView(
     if (head) {
       const main = analysis.groups[analysis.main]!;
       const tokens = questionTokens(context);
-      order = recordOrder(inventory, analysis, main, recencyAsk(tokens));
       const common = commonQueryWords(inventory, analysis, main, hits);
       asked = askedColumns(
         inventory,
@@ -583,6 +582,7 @@ function jsonView(
         tokens,
         common,
       );
+      order = recordOrder(inventory, analysis, main, recencyAsk(tokens), asked);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
       recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens));
     }

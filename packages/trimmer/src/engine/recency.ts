@@ -25,6 +25,20 @@ export interface RecencyAsk {
  * The field that gives `group`'s records their time: the shallowest field whose values are all
  * times, one per record, in at least nine records of ten; -1 when none.
  */
+/** Whether field `s` holds times: written as times, or numbers that may be ones. */
+function isTimeField(analysis: RecordAnalysis, s: number): boolean {
+  return analysis.classOf[s] === CLASS_TIME || analysis.epochLike[s] === 1;
+}
+
+/** Whether `s` is a field of `group`'s records (a few keys down), not of a list they hold. */
+function ownField(analysis: RecordAnalysis, group: RecordGroup, s: number): boolean {
+  const { signatures, groupOfSig, fieldDepth } = analysis;
+  if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) return false;
+  let owner = signatures.parent[s]!;
+  while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
+  return owner === group.sig;
+}
+
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
   const { signatures, fieldDepth, classOf, values, presence, groupOfSig, distinct } = analysis;
   let best = -1;
@@ -34,12 +48,10 @@ export function timeField(analysis: RecordAnalysis, group: RecordGroup): number 
     if (depth < 1 || depth > 3) continue;
     // A time, or else a number that may be one (seconds since 1970 under a key in another
     // language; ids handed out in order order the records as well).
-    const rank = classOf[s] === CLASS_TIME ? 2 : analysis.epochLike[s] === 1 ? 1 : 0;
+    const rank = !isTimeField(analysis, s) ? 0 : classOf[s] === CLASS_TIME ? 2 : 1;
     if (rank === 0 || values[s] !== presence[s]) continue;
     if (presence[s]! < 0.9 * group.records.length) continue;
-    let owner = signatures.parent[s]!;
-    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
-    if (owner !== group.sig) continue;
+    if (!ownField(analysis, group, s)) continue;
     // Of several times (created, updated), the one that orders most records apart.
     // The record's own time before one of something it holds (a tweet's, not its author's).
     const better =
@@ -98,9 +110,9 @@ export function recordsByTime(
   );
 }
 
-/** A question's token that reads as a time: an ISO date (or date-time), or an epoch. */
+/** A question's token that reads as a time: an ISO date (or date-time), or an epoch (s to ns). */
 function timeToken(token: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}/.test(token) || /^(?:1\d|2[01])\d{8}(?:\d{3})?$/.test(token);
+  return /^\d{4}-\d{2}-\d{2}/.test(token) || /^(?:1\d|2[01])\d{8}(?:\d{3}){0,3}$/.test(token);
 }
 
 /**
@@ -111,7 +123,8 @@ function timeToken(token: string): boolean {
 export function recencyAsk(tokens: readonly string[]): RecencyAsk | undefined {
   const times: Array<{ at: number; token: string }> = [];
   tokens.forEach((token, at) => {
-    if (timeToken(token)) times.push({ at, token });
+    // Question tokens come lower-cased; an ISO time's `T` and `Z` are upper case in data.
+    if (timeToken(token)) times.push({ at, token: token.toUpperCase() });
   });
   if (times.length >= 2) {
     const [a, b] = [times[0]!.token, times[1]!.token].sort(compareTimes);
@@ -145,24 +158,41 @@ export function recordOrder(
   analysis: RecordAnalysis,
   group: RecordGroup,
   ask: RecencyAsk | undefined,
+  asked: readonly number[] = [],
 ): {
   leading: Array<{ record: number; field: number }>;
   afterNames: Array<{ record: number; field: number }>;
 } {
-  const s = timeField(analysis, group);
-  const timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
-  if (timed.length === 0) return { leading: [], afterNames: [] };
+  // Asked about order by a time field the question names, by that one.
+  const named = ask ? asked.find((s) => isTimeField(analysis, s)) : undefined;
+  let s = named ?? timeField(analysis, group);
+  let timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
   const leading: Array<{ record: number; field: number }> = [];
   if (ask?.newest) leading.push(...timed.slice(-ask.newest).reverse());
   else if (ask?.oldest) leading.push(...timed.slice(0, ask.oldest));
   else if (ask?.from !== undefined || ask?.to !== undefined) {
-    const inside = timed.filter(
-      ({ time }) =>
-        (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
-        (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
-    );
+    const within = (entries: typeof timed) =>
+      entries.filter(
+        ({ time }) =>
+          (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
+          (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
+      );
+    let inside = within(timed);
+    // Bounds none of its times fall between are of another time field (microseconds of a
+    // span's `timestamp`, not the ISO `created_at`): the first whose times they bound.
+    for (let other = group.sig + 1; inside.length === 0 && other < analysis.signatures.count; other++) {
+      if (other === s || !isTimeField(analysis, other) || !ownField(analysis, group, other)) continue;
+      const candidate = recordsByTime(inventory, analysis, group, other);
+      const found = within(candidate);
+      if (found.length > 0) {
+        s = other;
+        timed = candidate;
+        inside = found;
+      }
+    }
     leading.push(...inside.slice(0, MAX_ORDERED));
   }
+  if (timed.length === 0) return { leading: [], afterNames: [] };
   const newest = timed[timed.length - 1]!;
   const oldest = timed[0]!;
   for (const end of [newest, oldest]) {

@@ -261,6 +261,36 @@ describe('information-first selection: what records say before what tells them a
     expect(shown.filter((post) => 'created' in post).length).toBeLessThanOrEqual(6);
   });
 
+  it('shows the records a question asks for between two times, ISO or epoch', () => {
+    const start = Date.UTC(2026, 2, 11, 16, 0, 0, 149);
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      service: `svc-${(i * 7919).toString(36)}`,
+      created_at: new Date(start + i * 47_311).toISOString(),
+      // Microseconds since 1970, as a span's timestamp is written.
+      timestamp: (start + i * 47_311) * 1000 + (i % 997),
+      status: i % 31 === 0 ? 'suspended' : 'active',
+      message: `the nightly export ${i} finished on shard ${i % 17}`,
+    }));
+    const json = JSON.stringify(records);
+    const budget = Math.floor(json.length * 0.03);
+    const inside = records.slice(150, 158);
+    const from = inside[0]!;
+    const to = inside.at(-1)!;
+    for (const [field, a, b] of [
+      ['created_at', from.created_at, to.created_at],
+      ['timestamp', from.timestamp, to.timestamp],
+    ] as const) {
+      const view = trimmer.trim(json, budget, {
+        userQuery: `Which records have ${field} between ${a} and ${b}?`,
+      });
+      expectHonestView(view, json, budget);
+      const shown = JSON.parse(viewBody(view)) as Array<Record<string, unknown>>;
+      for (const record of inside) {
+        expect(shown.find((item) => item.service === record.service)?.[field]).toBe(record[field]);
+      }
+    }
+  });
+
   it('ranks a text that repeats across records with the fields that tell them apart', () => {
     const json = posts(40, () => 'Scheduled maintenance window starts at noon today');
     const view = trimmer.trim(json, 6_000);
