@@ -798,6 +798,8 @@ function runPlanted(list) {
         ['generic', GENERIC],
       ]) {
         const hit = view(method, share, question).named.has(id) ? 1 : 0;
+        if (debug && method === 'trimmer' && share === 0.03 && !hit && !question)
+          console.error(`anomaly missed: ${list.name} ${list.anomaly} record ${id}`);
         tally(scores, `anomaly ${mode}|${share}|${method}`, hit);
         tally(scores, `anomaly ${list.anomaly} ${mode}|${share}|${method}`, hit);
         if (method === 'trimmer' && share === 0.03) {

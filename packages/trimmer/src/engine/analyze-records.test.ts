@@ -143,6 +143,24 @@ describe('analyzeRecords', () => {
     }));
     expect(names(spans)).toEqual(['id', 'kind']);
   });
+  it('puts one record of each kind of oddity first: a rare state once, then a far number', () => {
+    // 300 services: 9 suspended, 6 pending, one latency fifty times the median. Leading are
+    // the strongest of each kind (the note counts the others of a state).
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      service: `svc-${(i * 7919).toString(36)}`,
+      status: i % 33 === 5 ? 'suspended' : i % 50 === 7 ? 'pending' : 'active',
+      latency_ms: i === 211 ? 1950.5 : Math.round(39 * Math.exp(Math.sin(i * 12.9898) * 0.9) * 10) / 10,
+    }));
+    const inventory = scanJson(JSON.stringify(records), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    const leading = analysis.anomalies
+      .slice(0, 3)
+      .map(({ record }) => group.records.indexOf(record));
+    expect(leading).toContain(211);
+    const states = leading.filter((i) => i !== 211).map((i) => records[i]!.status);
+    expect(new Set(states)).toEqual(new Set(['suspended', 'pending']));
+  });
   it('puts first what says why a record stands out: a reason, a message, then the flags', () => {
     /** The paths of the fields of the list's strongest anomaly, in their order. */
     const anomalyFields = (items: unknown[]) => {

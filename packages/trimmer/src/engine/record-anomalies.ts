@@ -342,8 +342,33 @@ export function findAnomalies(
   }
   anomalies.sort(byScoreThenRecord);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
+  oneOfEachFirst(anomalies, sigOf, entryOf);
   for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly);
   return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
+}
+
+/**
+ * Reorders `anomalies` (strongest first) so that the strongest record of each kind of oddity
+ * comes before the second of any: a kind is the field that stands out most with its value
+ * (nine records in a rare state and one latency fifty times the median show one of the state,
+ * the note counting the others, and the latency). Within each pass, strongest first.
+ */
+function oneOfEachFirst(anomalies: Anomaly[], sigOf: Int32Array, entryOf: Int32Array): void {
+  const seen = new Set<string>();
+  const first: Anomaly[] = [];
+  const rest: Anomaly[] = [];
+  for (const anomaly of anomalies) {
+    const u = anomaly.fields[0]!;
+    const entry = entryOf[u]!;
+    const kind = `${sigOf[u]}:${entry >= 0 ? entry : u}`;
+    if (seen.has(kind)) rest.push(anomaly);
+    else {
+      seen.add(kind);
+      first.push(anomaly);
+    }
+  }
+  anomalies.length = 0;
+  anomalies.push(...first, ...rest);
 }
 
 /**
