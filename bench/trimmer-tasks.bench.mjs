@@ -728,7 +728,9 @@ function runList(list) {
         ]) {
           const { rare, full } = aggregateScore(list, path, seen);
           if (debug && method === 'trimmer' && share === 0.03 && full < 1)
-            console.error(`aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full}`);
+            console.error(
+              `aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full}`,
+            );
           add(`aggregates rare ${mode}`, rare);
           add(`aggregates full ${mode}`, full);
         }

@@ -199,8 +199,7 @@ function recordNoteRoom(
   // Statements are sized only as far as the largest room could take them.
   const askedRoom = Math.floor(budget * ASKED_NOTE_SHARE);
   const sizes = statementBytes(aggregates, askedRoom);
-  const floor =
-    headBytes + RECORD_NOTE_FLOOR_EXTRA + Math.min(sizes[0] ?? 0, FIRST_STATEMENT_MAX);
+  const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA + Math.min(sizes[0] ?? 0, FIRST_STATEMENT_MAX);
   let room = Math.max(
     Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
     Math.min(floor, Math.floor(budget / 5)),
@@ -574,14 +573,7 @@ function jsonView(
       const main = analysis.groups[analysis.main]!;
       const tokens = questionTokens(context);
       const common = commonQueryWords(inventory, analysis, main, hits);
-      asked = askedColumns(
-        inventory,
-        analysis,
-        main,
-        queryWords(context),
-        tokens,
-        common,
-      );
+      asked = askedColumns(inventory, analysis, main, queryWords(context), tokens, common);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens), asked);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
       recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens));

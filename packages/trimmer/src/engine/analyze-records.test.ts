@@ -137,7 +137,10 @@ describe('analyzeRecords', () => {
     // Ports handed out in order in a nested endpoint do not name spans: the span id, shared by
     // a client and a server half, does with the kind beside it.
     const spans = Array.from({ length: n }, (_, i) => ({
-      id: createHash('md5').update(String(i >> 1)).digest('hex').slice(0, 16),
+      id: createHash('md5')
+        .update(String(i >> 1))
+        .digest('hex')
+        .slice(0, 16),
       kind: i % 2 === 0 ? 'CLIENT' : 'SERVER',
       endpoint: { service: `svc-${i % 4}`, port: 40_000 + 2 * i },
     }));
@@ -149,7 +152,8 @@ describe('analyzeRecords', () => {
     const records = Array.from({ length: 300 }, (_, i) => ({
       service: `svc-${(i * 7919).toString(36)}`,
       status: i % 33 === 5 ? 'suspended' : i % 50 === 7 ? 'pending' : 'active',
-      latency_ms: i === 211 ? 1950.5 : Math.round(39 * Math.exp(Math.sin(i * 12.9898) * 0.9) * 10) / 10,
+      latency_ms:
+        i === 211 ? 1950.5 : Math.round(39 * Math.exp(Math.sin(i * 12.9898) * 0.9) * 10) / 10,
     }));
     const inventory = scanJson(JSON.stringify(records), 100_000)!;
     const analysis = analyzeRecords(inventory);

@@ -321,7 +321,8 @@ export function nameScore(
       // says which it is. Nineteen digits are past what a double holds exactly: a time that
       // fine comes as a string under a key that says so, a number that long is an id (a
       // snowflake).
-      if (digits < IEEE_EXACT_DIGITS && valueClass(inventory, u) === CLASS_EPOCH && !idKey) return 1;
+      if (digits < IEEE_EXACT_DIGITS && valueClass(inventory, u) === CLASS_EPOCH && !idKey)
+        return 1;
       // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
       if (digits >= 9) return 3;
       // Handed out in order, or six digits and more: more often an id than a measurement; a

@@ -40,7 +40,7 @@ function ownField(analysis: RecordAnalysis, group: RecordGroup, s: number): bool
 }
 
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
-  const { signatures, fieldDepth, classOf, values, presence, groupOfSig, distinct } = analysis;
+  const { signatures, fieldDepth, classOf, values, presence, distinct } = analysis;
   let best = -1;
   let bestRank = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
@@ -180,8 +180,13 @@ export function recordOrder(
     let inside = within(timed);
     // Bounds none of its times fall between are of another time field (microseconds of a
     // span's `timestamp`, not the ISO `created_at`): the first whose times they bound.
-    for (let other = group.sig + 1; inside.length === 0 && other < analysis.signatures.count; other++) {
-      if (other === s || !isTimeField(analysis, other) || !ownField(analysis, group, other)) continue;
+    for (
+      let other = group.sig + 1;
+      inside.length === 0 && other < analysis.signatures.count;
+      other++
+    ) {
+      if (other === s || !isTimeField(analysis, other) || !ownField(analysis, group, other))
+        continue;
       const candidate = recordsByTime(inventory, analysis, group, other);
       const found = within(candidate);
       if (found.length > 0) {

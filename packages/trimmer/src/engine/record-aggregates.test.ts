@@ -138,7 +138,10 @@ describe('the records note over all records', () => {
 
   it('tells every value of a field a question asks to count, however many, and only then', () => {
     const next = seeded(7);
-    const zones = Array.from({ length: 25 }, (_, i) => `${['eu', 'us', 'ap', 'sa'][i % 4]}-${i}${'abc'[i % 3]}`);
+    const zones = Array.from(
+      { length: 25 },
+      (_, i) => `${['eu', 'us', 'ap', 'sa'][i % 4]}-${i}${'abc'[i % 3]}`,
+    );
     const records = Array.from({ length: 900 }, (_, i) => ({
       id: `job-${(i * 7919).toString(36)}`,
       // A long tail: the first zones hold most records, the last a few each.

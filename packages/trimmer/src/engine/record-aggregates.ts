@@ -269,7 +269,8 @@ export function recordAggregates(
   const range = (s: number, time: boolean) => {
     said.add(s);
     const found = rangeOf(inventory, analysis, group, s, time);
-    if (found) statements.push({ kind: 'range', range: found, ...(asked.has(s) && { asked: true }) });
+    if (found)
+      statements.push({ kind: 'range', range: found, ...(asked.has(s) && { asked: true }) });
   };
   for (const { s } of categorical) if (asked.has(s)) distribution(s, TOLD_VALUES_ASKED);
   for (const s of times) if (asked.has(s)) range(s, true);

@@ -1,10 +1,10 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
 import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
-import { recordFields } from '../readers/json-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import { recordFields } from '../readers/json-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
