@@ -10,6 +10,7 @@ import { ndjsonRecordAnomalies } from '../readers/ndjson-record-anomalies.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { unitCopies } from '../readers/unit-copies.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
+import { KeptUnits } from './kept-units.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
 import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
@@ -53,8 +54,6 @@ const MIN_CUT_ROOM = 256;
 const CUT_ROOM_SHARE = 0.1;
 /** Of the budget, the most a window of the best unit takes before the other units. */
 const CUT_SHARE = 0.25;
-/** Lines of one shape the head and the tail show before they step over the rest. */
-const EDGE_COPIES = 2;
 /**
  * Weight of how much an NDJSON record stands out by its fields against its level and shape: a
  * lone 503 scores about 7, below a lone ERROR line (about 12), above a rare shape (up to 4).
@@ -205,6 +204,13 @@ export function neutralizeMarkerLine(line: string): string {
       ? line.slice(0, -1)
       : line;
   return parseOmittedLinesMarker(body) || parseCutLineMarker(body) ? `(${line.slice(1)}` : line;
+}
+
+/** `count` integers from `first` up. */
+function countFrom(first: number, count: number): Int32Array {
+  const of = new Int32Array(count);
+  for (let i = 0; i < count; i++) of[i] = first + i;
+  return of;
 }
 
 /** Newlines in `text[from, to)`. */
@@ -395,19 +401,16 @@ export function selectText(input: {
   let scored = 0;
   let asked = false;
   {
-    let current = -1;
-    let seen = new Set<number>();
+    // Each term counts once per unit: positions come in order, so the last unit a term counted
+    // in is the only one it can count in again.
+    const countedIn = new Int32Array(hits.terms.length).fill(-1);
     let u = 0;
     for (let h = 0; h < hits.positions.length; h++) {
       const position = hits.positions[h]!;
       while (u + 1 < total && starts[u + 1]! <= position) u++;
-      if (u !== current) {
-        current = u;
-        seen = new Set();
-      }
       const term = hits.termOf[h]!;
-      if (seen.has(term)) continue;
-      seen.add(term);
+      if (countedIn[term] === u) continue;
+      countedIn[term] = u;
       if (scores[u] === 0) scored++;
       const weight = hits.weights[term]!;
       if (hits.terms[term]!.kind === 'error') {
@@ -461,13 +464,12 @@ export function selectText(input: {
   }
   check(total);
 
-  const keep = new Uint8Array(total);
   // Lines left out between kept ones are shown as one marker line each (not in prose, whose
   // sentences run on, nor in NDJSON, whose every line stays a record). Each gap is paid for at
   // the widest marker, so the view never outgrows what was counted.
   const lines =
     unit === 'lines'
-      ? { of: Int32Array.from(starts, (_, i) => i + 1), total, digits: String(total).length }
+      ? { of: countFrom(1, total), total, digits: String(total).length }
       : unit === 'hunks'
         ? lineNumbers(text, starts)
         : undefined;
@@ -476,72 +478,23 @@ export function selectText(input: {
   const gapCost = lines
     ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + lines.digits
     : 0;
-  // At first the whole text is one gap.
-  let used = gapCost;
-  /** `used` counted from what is kept (whole units; no window) and the gaps between. */
-  const recount = (): void => {
-    used = 0;
-    for (let i = 0; i < total; i++) {
-      if (keep[i] === 1) used += sizes[i]!;
-      else if (i === 0 || keep[i - 1] !== 0) used += gapCost;
-    }
-  };
-  /** Gaps made (1), kept (0) or closed (-1) by keeping unit `x` as things stand. */
-  const gapChange = (x: number): number =>
-    (x > 0 && keep[x - 1] === 0 ? 1 : 0) + (x + 1 < total && keep[x + 1] === 0 ? 1 : 0) - 1;
   // A line shown once says what its copies would: the ranked passes and the first passes over
   // the room left step over a unit that reads exactly as one kept (13 identical `= help:` lines
   // a question matches, 286 `heartbeat: ok`); copies come only in the last passes.
-  const copies = parents ? undefined : unitCopies(text, starts);
-  const fresh = (i: number): boolean => keep[i] === 1 || !copies || !copies.isCopy(i);
-  // A unit is kept only with the units it needs (a hunk's file header; a hunk line's header
-  // line and file header): at most two ancestors, all paid for together.
-  // A split hunk shows its unchanged lines only around a change of it that is shown, unless
-  // the question names them: context alone reads as a hunk with no change.
-  const changesShown = diff ? new Int32Array(total) : undefined;
-  const take = (i: number, limit: number): boolean => {
-    if (keep[i] === 1) return true;
-    // A split hunk's `@@` line comes only with a line of it (as its parent), never alone: taken
-    // for itself (the question names it), it comes with its best changed line.
-    if (diff && diff.splitHeader[i] === 1) {
-      let best = -1;
-      for (let j = i + 1; j < total && parents![j] === i; j++) {
-        if (contextLine[j] === 0 && (best < 0 || scores[j]! > scores[best]!)) best = j;
-      }
-      return best < 0 || take(best, limit);
-    }
-    if (
-      changesShown &&
-      contextLine[i] === 1 &&
-      matched[i] === 0 &&
-      changesShown[parents![i]!] === 0
-    ) {
-      return false;
-    }
-    let need = 0;
-    let p = i;
-    for (; p >= 0 && keep[p] === 0; p = parents ? parents[p]! : -1) {
-      need += sizes[p]! + gapCost * gapChange(p);
-      keep[p] = 1;
-    }
-    if (used + need > limit) {
-      for (let q = i; q !== p; q = parents ? parents[q]! : -1) keep[q] = 0;
-      return false;
-    }
-    used += need;
-    copies?.add(i);
-    if (changesShown && diff!.splitHeader[parents![i]!] === 1 && contextLine[i] === 0) {
-      changesShown[parents![i]!]!++;
-    }
-    return true;
-  };
-  // The head and the tail are read in order, but a line of a shape they already show twice is
-  // stepped over: a run of one routine line says what it says in its first copies.
-  const { template } = signals;
-  const headCopies = template ? new Int32Array(signals.templates) : undefined;
-  const tailCopies = template ? new Int32Array(signals.templates) : undefined;
-  let headEnd = 0;
-  let tailEnd = total;
+  const kept = new KeptUnits({
+    sizes,
+    gapCost,
+    parents,
+    splitHeader: diff?.splitHeader,
+    contextLine,
+    matched,
+    scores,
+    copies: parents ? undefined : unitCopies(text, starts),
+    // The head and the tail are read in order, stepping over lines of a shape they show twice.
+    template: signals.template,
+    templates: signals.templates,
+  });
+  const { keep } = kept;
   // A patch from `git format-patch` opens with a mail header (its `From <sha>` line, author,
   // date, subject), then its message and diffstat: of all that, the head's share shows the
   // subject line (what the change is); the rest waits for the room left.
@@ -557,30 +510,13 @@ export function selectText(input: {
       }
     }
   }
-  const fillTail = (limit: number): void => {
-    for (; tailEnd > headEnd; tailEnd--) {
-      const i = tailEnd - 1;
-      if (template && tailCopies![template[i]!]! >= EDGE_COPIES && keep[i] === 0) continue;
-      if (!take(i, limit)) return;
-      if (template) tailCopies![template[i]!]!++;
-    }
-  };
-  const fillHead = (limit: number): void => {
-    for (; headEnd < tailEnd; headEnd++) {
-      if (template && headCopies![template[headEnd]!]! >= EDGE_COPIES && keep[headEnd] === 0) {
-        continue;
-      }
-      if (!take(headEnd, limit)) return;
-      if (template) headCopies![template[headEnd]!]!++;
-    }
-  };
   // A diff asked about by file path is answered by that file's hunks: its first and last files
   // are no more than any other then, and get only the room left at the end.
   // A patch's subject says what the change is, whatever the question.
-  if (subject >= 0) take(subject, used + Math.floor(budget * HEAD_SHARE));
+  if (subject >= 0) kept.take(subject, kept.used + Math.floor(budget * HEAD_SHARE));
   if (namedFiles.size === 0) {
-    fillTail(Math.floor(budget * TAIL_SHARE));
-    if (!parents) fillHead(used + Math.floor(budget * HEAD_SHARE));
+    kept.fillTail(Math.floor(budget * TAIL_SHARE));
+    if (!parents) kept.fillHead(kept.used + Math.floor(budget * HEAD_SHARE));
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
@@ -619,13 +555,13 @@ export function selectText(input: {
     const overhead =
       utf8ByteLength(cutLineMarker(lineNumber, length, length, length, eol)) +
       2 * eol.length +
-      gapCost * gapChange(best);
-    const room = Math.min(limit, budget - used) - overhead;
+      gapCost * kept.gapChange(best);
+    const room = Math.min(limit, budget - kept.used) - overhead;
     if (room <= 0) return undefined;
     const window = textWindow(text, from, end, Math.max(anchor, from), room);
     if (window.to <= window.from) return undefined;
     keep[best] = 2;
-    used += overhead + window.bytes;
+    kept.used += overhead + window.bytes;
     return {
       unit: best,
       from: window.from,
@@ -644,50 +580,50 @@ export function selectText(input: {
     // The unit that stands out or matches most, too long to keep whole in the room the head and
     // tail leave, gets a window of up to a quarter of the budget before anything else.
     const best = ranked[0]!;
-    if (sizes[best]! > budget - used && budget - used >= MIN_CUT_ROOM) {
+    if (sizes[best]! > budget - kept.used && budget - kept.used >= MIN_CUT_ROOM) {
       cut = cutWindow(best, Math.floor(CUT_SHARE * budget));
     }
   }
   if (asked) {
     // What the question matches first, but only to the point where a share of the room is left
     // for what stands out without it; then that; then the rest by score.
-    const limit = used + Math.floor((budget - used) * (1 - UNASKED_SHARE));
+    const limit = kept.used + Math.floor((budget - kept.used) * (1 - UNASKED_SHARE));
     // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
-    if (ranked.length > 0) take(ranked[0]!, budget);
+    if (ranked.length > 0) kept.take(ranked[0]!, budget);
     for (const i of ranked) {
-      if (limit - used < 1) break;
-      if (fresh(i)) take(i, limit);
+      if (limit - kept.used < 1) break;
+      if (kept.fresh(i)) kept.take(i, limit);
     }
     for (const i of rankByScore(unasked, check)) {
-      if (budget - used < 1) break;
-      if (fresh(i)) take(i, budget);
+      if (budget - kept.used < 1) break;
+      if (kept.fresh(i)) kept.take(i, budget);
     }
   }
   for (const i of ranked) {
-    if (budget - used < 1) break;
-    if (fresh(i)) take(i, budget);
+    if (budget - kept.used < 1) break;
+    if (kept.fresh(i)) kept.take(i, budget);
   }
-  fillHead(budget);
-  fillTail(budget);
+  kept.fillHead(budget);
+  kept.fillTail(budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
   // copies of a line shown (the other burners of a log of `CPU burner 3 running`), then any.
-  for (let i = 0; i < total && (!fresh(i) || take(i, budget)); i++);
-  for (let i = total - 1; i >= 0 && (!fresh(i) || take(i, budget)); i--);
-  for (let i = 0; i < total && take(i, budget); i++);
-  for (let i = total - 1; i >= 0 && take(i, budget); i--);
+  for (let i = 0; i < total && (!kept.fresh(i) || kept.take(i, budget)); i++);
+  for (let i = total - 1; i >= 0 && (!kept.fresh(i) || kept.take(i, budget)); i--);
+  for (let i = 0; i < total && kept.take(i, budget); i++);
+  for (let i = total - 1; i >= 0 && kept.take(i, budget); i--);
   if (parents && dropBareHeaders(keep, parents, diff!.splitHeader) > 0) {
     // A file header without any of its hunks reads as "nothing changed": it goes, and its room
     // goes to the next units by score.
-    recount();
+    kept.recount();
     for (const i of ranked) {
-      if (budget - used < 1) break;
-      if (parents[i]! >= 0 || !hasHunks(parents, i)) take(i, budget);
+      if (budget - kept.used < 1) break;
+      if (parents[i]! >= 0 || !hasHunks(parents, i)) kept.take(i, budget);
     }
     dropBareHeaders(keep, parents, diff!.splitHeader);
   }
   if (
     (unit === 'lines' || unit === 'sentences') &&
-    budget - used >= Math.max(MIN_CUT_ROOM, CUT_ROOM_SHARE * budget)
+    budget - kept.used >= Math.max(MIN_CUT_ROOM, CUT_ROOM_SHARE * budget)
   ) {
     // A window already shown widens into the room; else the best unit left gets one.
     let best = -1;
@@ -697,20 +633,20 @@ export function selectText(input: {
       best = cut.unit;
       keep[best] = 0;
       cut = undefined;
-      recount();
+      kept.recount();
     } else {
       for (let i = 0; i < total; i++) {
-        if (keep[i] !== 0 || sizes[i]! <= budget - used) continue;
+        if (keep[i] !== 0 || sizes[i]! <= budget - kept.used) continue;
         if (best < 0 || scores[i]! > scores[best]!) best = i;
       }
     }
-    if (best >= 0) cut = cutWindow(best, budget - used);
+    if (best >= 0) cut = cutWindow(best, budget - kept.used);
   }
   check(total);
   check(total);
 
   const parts: string[] = [];
-  let kept = 0;
+  let shown = 0;
   let last = -1;
   for (let i = 0; i < total; i++) {
     if (keep[i] === 0) continue;
@@ -718,7 +654,7 @@ export function selectText(input: {
       parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.of[i]! - 1, eol));
     // A unit shown only in a window is not kept: the note counts it dropped, its marker says
     // which columns are shown.
-    if (keep[i] === 1) kept++;
+    if (keep[i] === 1) shown++;
     last = i;
     if (cut?.unit === i) {
       // The marker on a line of its own, after a sentence as after a line.
@@ -730,14 +666,14 @@ export function selectText(input: {
       parts.push(lines ? neutralizeMarkerLine(slice) : slice);
     }
   }
-  if (kept === 0 && !cut) return undefined;
+  if (shown === 0 && !cut) return undefined;
   if (lines && last < total - 1) {
     // The last kept unit ends with its newline: the text goes on after it.
     parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.total, eol));
   }
   const selection: TextSelection = {
     body: parts.join(''),
-    unitsKept: kept,
+    unitsKept: shown,
     unitsTotal: total,
     unit,
     label: !diff

@@ -119,13 +119,78 @@ const EXIT_LOOKAHEAD = 32;
 const ESC = 0x1b;
 const BEL = 0x07;
 
-function isWordCode(code: number): boolean {
-  return (
+// The words above, found in a line without making a string of each of its words: the words
+// are listed by their first letter (folded to lower case) and length, and a word of the line is
+// compared unit by unit with the few listed under its own (`code | 0x20` folds `[A-Za-z0-9_]` one
+// to one).
+const WORD_IS_LEVEL_KEY = 1;
+const WORD_IS_EXIT = 2;
+const WORD_IS_FIRING = 4;
+const WORD_IS_TRACEBACK = 8;
+const WORD_IS_EXCEPTION = 16;
+/** Words looked up are this long at most (the longest known one), and at least. */
+const MAX_WORD = 13;
+const MIN_WORD = 3;
+
+const vocabulary = [
+  ...new Set([
+    ...WORD_LEVELS.keys(),
+    ...LEVEL_KEYS,
+    ...EXIT_WORDS,
+    'firing',
+    'traceback',
+    'exception',
+  ]),
+];
+const vocabularyLevel = new Int8Array(vocabulary.length);
+const vocabularyFlags = new Uint8Array(vocabulary.length);
+/** By first unit (folded) × 16 + length: the first word listed there, or -1. */
+const vocabularyFirst = new Int8Array(128 * 16).fill(-1);
+/** The next word listed under the same first unit and length, or -1. */
+const vocabularyNext = new Int8Array(vocabulary.length).fill(-1);
+
+vocabulary.forEach((word, index) => {
+  if (word.length > MAX_WORD || word.length < MIN_WORD) throw new Error(`level word ${word}`);
+  vocabularyLevel[index] = WORD_LEVELS.get(word) ?? -1;
+  vocabularyFlags[index] =
+    (LEVEL_KEYS.has(word) ? WORD_IS_LEVEL_KEY : 0) |
+    (EXIT_WORDS.has(word) ? WORD_IS_EXIT : 0) |
+    (word === 'firing' ? WORD_IS_FIRING : 0) |
+    (word === 'traceback' ? WORD_IS_TRACEBACK : 0) |
+    (word === 'exception' ? WORD_IS_EXCEPTION : 0);
+  const key = ((word.charCodeAt(0) | 0x20) & 0x7f) * 16 + word.length;
+  vocabularyNext[index] = vocabularyFirst[key]!;
+  vocabularyFirst[key] = index;
+});
+
+/** The index in `vocabulary` of the word `text[start, start + length)`, or -1. */
+function vocabularyWord(text: string, start: number, length: number): number {
+  if (length > MAX_WORD || length < MIN_WORD) return -1;
+  const lead = text.charCodeAt(start) | 0x20;
+  for (let index = vocabularyFirst[(lead & 0x7f) * 16 + length]!; index >= 0; ) {
+    const word = vocabulary[index]!;
+    let k = 1;
+    while (k < length && (text.charCodeAt(start + k) | 0x20) === (word.charCodeAt(k) | 0x20)) k++;
+    if (k === length && lead === word.charCodeAt(0)) return index;
+    index = vocabularyNext[index]!;
+  }
+  return -1;
+}
+
+/** `[A-Za-z0-9_]`, by ASCII unit. */
+const WORD_UNIT = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  WORD_UNIT[code] =
     (code >= 0x61 && code <= 0x7a) ||
     (code >= 0x41 && code <= 0x5a) ||
     (code >= 0x30 && code <= 0x39) ||
     code === 0x5f
-  );
+      ? 1
+      : 0;
+}
+
+function isWordCode(code: number): boolean {
+  return code < 0x80 && WORD_UNIT[code] === 1;
 }
 
 function isDigit(code: number): boolean {
@@ -299,19 +364,21 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
       continue;
     }
     const start = i;
-    while (i < end && isWordCode(text.charCodeAt(i))) i++;
+    while (++i < end && isWordCode(text.charCodeAt(i)));
     const length = i - start;
     const next = i < to ? text.charCodeAt(i) : 0;
     const before = start > from ? text.charCodeAt(start - 1) : 0;
-    const lower = length <= 13 ? text.slice(start, i).toLowerCase() : '';
-    if (level === NO_LEVEL && lower !== '') {
-      if (LEVEL_KEYS.has(lower)) {
+    const short = length <= MAX_WORD;
+    const known = vocabularyWord(text, start, length);
+    const flags = known >= 0 ? vocabularyFlags[known]! : 0;
+    if (level === NO_LEVEL && short) {
+      if ((flags & WORD_IS_LEVEL_KEY) !== 0) {
         const value = fieldValue(text, i, end);
         if (value !== '') level = valueLevel(value, raw);
         form = FORM_FIELD;
       }
-      const word = level === NO_LEVEL ? WORD_LEVELS.get(lower) : undefined;
-      if (word !== undefined) {
+      const word = level === NO_LEVEL && known >= 0 ? vocabularyLevel[known]! : -1;
+      if (word >= 0) {
         let upper = true;
         for (let k = start; k < i && upper; k++) upper = isUpper(text.charCodeAt(k));
         const fenced =
@@ -349,10 +416,8 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
         form = FORM_KLOG;
       }
     }
-    if (lower !== '') {
-      if (EXIT_WORDS.has(lower) && exitFailed(text, i, end)) failedExit = true;
-      else if (lower === 'firing') firing = true;
-    }
+    if ((flags & WORD_IS_EXIT) !== 0 && exitFailed(text, i, end)) failedExit = true;
+    else if ((flags & WORD_IS_FIRING) !== 0) firing = true;
     if (level === NO_LEVEL && first) {
       // A dotted name opening the line: `java.lang.NullPointerException: …`, `ValueError: …`.
       let name = i;
@@ -367,8 +432,10 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
         (closes &&
           (endsWithWord(text, start, name, 'Error') ||
             endsWithWord(text, start, name, 'Exception'))) ||
-        (lower === 'traceback' && next === 0x20 && text.startsWith('(most recent call', i + 1)) ||
-        (lower === 'exception' && text.startsWith(' in thread', i))
+        ((flags & WORD_IS_TRACEBACK) !== 0 &&
+          next === 0x20 &&
+          text.startsWith('(most recent call', i + 1)) ||
+        ((flags & WORD_IS_EXCEPTION) !== 0 && text.startsWith(' in thread', i))
       ) {
         level = LEVEL_ERROR;
         form = FORM_EXCEPTION;

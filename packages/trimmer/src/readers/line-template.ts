@@ -10,18 +10,18 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const VARIABLE = 0x23;
 
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
+/** Per ASCII unit: a word unit (`[A-Za-z0-9_]`; every unit from 0x80 is one too), a digit. */
+const WORD = 1;
+const DIGIT = 2;
+const UNIT_CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  const digit = code >= 0x30 && code <= 0x39;
+  UNIT_CLASS[code] = (letter || digit || code === 0x5f ? WORD : 0) | (digit ? DIGIT : 0);
 }
 
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f ||
-    code >= 0x80
-  );
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /**
@@ -43,17 +43,23 @@ export function lineTemplate(text: string, from: number, to: number): number {
       i = skipTerminalEscape(text, i, end);
       continue;
     }
-    if (!isWordCode(code)) {
+    if (code < 0x80 && UNIT_CLASS[code] === 0) {
       i++;
       continue;
     }
     const start = i;
     let variable = false;
+    // The word's units go into the hash as they are read; a word that turns out variable (or
+    // long) leaves the hash as it was.
+    let wordHash = hash;
     for (; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (isDigit(c)) variable = true;
-      else if (c === 0x2d && i + 1 < end && isDigit(text.charCodeAt(i + 1))) variable = true;
-      else if (!isWordCode(c)) break;
+      const kind = c < 0x80 ? UNIT_CLASS[c]! : WORD;
+      if (kind === 0) {
+        if (c === 0x2d && i + 1 < end && isDigit(text.charCodeAt(i + 1))) variable = true;
+        else break;
+      } else if (kind !== WORD) variable = true;
+      wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
     }
     if (variable || i - start >= LONG_WORD) {
       if (lastVariable) continue;
@@ -61,7 +67,7 @@ export function lineTemplate(text: string, from: number, to: number): number {
       hash = Math.imul(hash ^ VARIABLE, FNV_PRIME);
     } else {
       lastVariable = false;
-      for (let k = start; k < i; k++) hash = Math.imul(hash ^ text.charCodeAt(k), FNV_PRIME);
+      hash = wordHash;
     }
     hash = Math.imul(hash ^ 0x20, FNV_PRIME);
     words++;

@@ -26,27 +26,64 @@ function skipString(text: string, at: number, to: number): number {
   return at;
 }
 
-/**
- * Exact copies among the units of `text` cut at `starts`, each unit hashed only when first asked
- * about (FNV-1a over its UTF-16 units, terminal string sequences left out), a hash match
- * confirmed by comparing the texts, so the cost is linear in the units looked at.
- */
-export function unitCopies(text: string, starts: readonly number[]): UnitCopies {
-  const total = starts.length;
-  const hashes = new Int32Array(total);
-  const hashed = new Uint8Array(total);
-  const kept = new Map<number, number>();
-  const end = (i: number): number => {
-    let to = i + 1 < total ? starts[i + 1]! : text.length;
-    if (to > starts[i]! && text.charCodeAt(to - 1) === 0x0a) to--;
-    if (to > starts[i]! && text.charCodeAt(to - 1) === 0x0d) to--;
-    return to;
-  };
-  const hashOf = (i: number): number => {
-    if (hashed[i] === 1) return hashes[i]!;
+/** The end of unit `i` of `text` cut at `starts`, its line ending left out. */
+function unitEnd(text: string, starts: readonly number[], i: number): number {
+  const from = starts[i]!;
+  let to = i + 1 < starts.length ? starts[i + 1]! : text.length;
+  if (to > from && text.charCodeAt(to - 1) === 0x0a) to--;
+  if (to > from && text.charCodeAt(to - 1) === 0x0d) to--;
+  return to;
+}
+
+function skipToVisible(text: string, at: number, to: number): number {
+  for (let next = skipString(text, at, to); next > at; next = skipString(text, at, to)) at = next;
+  return at;
+}
+
+/** Whether units `a` and `b` read the same, string sequences left out. */
+function sameUnits(text: string, starts: readonly number[], a: number, b: number): boolean {
+  const aEnd = unitEnd(text, starts, a);
+  const bEnd = unitEnd(text, starts, b);
+  let x = starts[a]!;
+  let y = starts[b]!;
+  for (;;) {
+    x = skipToVisible(text, x, aEnd);
+    y = skipToVisible(text, y, bEnd);
+    if (x >= aEnd || y >= bEnd) return x >= aEnd && y >= bEnd;
+    if (text.charCodeAt(x) !== text.charCodeAt(y)) return false;
+    x++;
+    y++;
+  }
+}
+
+const UNKNOWN = 0;
+const COPY = 1;
+const NOT_A_COPY = 2;
+
+// A class rather than closures made per call: V8 keeps a closure's optimised code only while the
+// closure lives, so closures made per trim run unoptimised again after every collection.
+class UnitCopyTable implements UnitCopies {
+  private readonly hashes: Int32Array;
+  private readonly hashed: Uint8Array;
+  /** Per unit, once a unit of its hash is kept: whether it reads as that unit. */
+  private readonly verdict: Uint8Array;
+  private readonly kept = new Map<number, number>();
+
+  constructor(
+    private readonly text: string,
+    private readonly starts: readonly number[],
+  ) {
+    this.hashes = new Int32Array(starts.length);
+    this.hashed = new Uint8Array(starts.length);
+    this.verdict = new Uint8Array(starts.length);
+  }
+
+  private hashOf(i: number): number {
+    if (this.hashed[i] === 1) return this.hashes[i]!;
+    const { text } = this;
     let hash = 0x811c9dc5 | 0;
-    const to = end(i);
-    for (let at = starts[i]!; at < to; at++) {
+    const to = unitEnd(text, this.starts, i);
+    for (let at = this.starts[i]!; at < to; at++) {
       const next = skipString(text, at, to);
       if (next > at) {
         at = next - 1;
@@ -54,37 +91,36 @@ export function unitCopies(text: string, starts: readonly number[]): UnitCopies 
       }
       hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
     }
-    hashes[i] = hash;
-    hashed[i] = 1;
+    this.hashes[i] = hash;
+    this.hashed[i] = 1;
     return hash;
-  };
-  /** Whether units `a` and `b` read the same, string sequences left out. */
-  const same = (a: number, b: number): boolean => {
-    const aEnd = end(a);
-    const bEnd = end(b);
-    let x = starts[a]!;
-    let y = starts[b]!;
-    for (;;) {
-      x = skipToVisible(x, aEnd);
-      y = skipToVisible(y, bEnd);
-      if (x >= aEnd || y >= bEnd) return x >= aEnd && y >= bEnd;
-      if (text.charCodeAt(x) !== text.charCodeAt(y)) return false;
-      x++;
-      y++;
-    }
-  };
-  const skipToVisible = (at: number, to: number): number => {
-    for (let next = skipString(text, at, to); next > at; next = skipString(text, at, to)) at = next;
-    return at;
-  };
-  return {
-    isCopy(i) {
-      const first = kept.get(hashOf(i));
-      return first !== undefined && first !== i && same(first, i);
-    },
-    add(i) {
-      const hash = hashOf(i);
-      if (!kept.has(hash)) kept.set(hash, i);
-    },
-  };
+  }
+
+  isCopy(i: number): boolean {
+    const known = this.verdict[i]!;
+    if (known !== UNKNOWN) return known === COPY;
+    // The first unit kept of a hash stays its entry: once there is one, the verdict holds.
+    const first = this.kept.get(this.hashOf(i));
+    if (first === undefined) return false;
+    const copy = first !== i && sameUnits(this.text, this.starts, first, i);
+    this.verdict[i] = copy ? COPY : NOT_A_COPY;
+    return copy;
+  }
+
+  add(i: number): void {
+    const hash = this.hashOf(i);
+    if (!this.kept.has(hash)) this.kept.set(hash, i);
+  }
 }
+
+/**
+ * Exact copies among the units of `text` cut at `starts`, each unit hashed only when first asked
+ * about (FNV-1a over its UTF-16 units, terminal string sequences left out), a hash match
+ * confirmed by comparing the texts once per unit, so the cost is linear in the units looked at.
+ */
+export function unitCopies(text: string, starts: readonly number[]): UnitCopies {
+  return new UnitCopyTable(text, starts);
+}
+
+/** Keeps the table's hidden class alive between trims, and with it the optimised code using it. */
+export const UNIT_COPIES_SHAPE: UnitCopies = new UnitCopyTable('', []);
