@@ -8,6 +8,7 @@ import {
   type ResultProcessorContext,
   SPAN_NAMES,
 } from '@compaction/core';
+import { resolveVocabulary } from './resolve-vocabulary.js';
 import type { StructuralTrimmer, StructuralTrimmerSettings } from './structural-trimmer.js';
 import { type TrimOptions, trimResult } from './trim-result.js';
 
@@ -57,6 +58,7 @@ export function createStructuralTrimmer(
     relevanceShare,
     maxJsonNodes: integerSetting('maxJsonNodes', settings.maxJsonNodes, 3_000_000),
     termCache: new Map(),
+    vocabulary: resolveVocabulary(settings.vocabulary),
   };
   const telemetry = settings.telemetry ?? noopTelemetry;
 

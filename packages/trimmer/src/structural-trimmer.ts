@@ -4,6 +4,7 @@ import type {
   ResultProcessor,
   ResultProcessorContext,
 } from '@compaction/core';
+import type { VocabularyOverride } from './resolve-vocabulary.js';
 
 // Defined in core, which raises every trim-budget knob to it; re-exported for trimmer users.
 export { MIN_TRIM_BUDGET_BYTES } from '@compaction/core';
@@ -29,6 +30,11 @@ export interface StructuralTrimmerSettings {
    * `'information-first'`. Option only.
    */
   selection?: JsonSelectionMode;
+  /**
+   * Word sets that replace the trimmer's own (`DEFAULT_VOCABULARY`, see `VocabularyOverride`):
+   * key-name hints, question words, error words. Checked at construction. Option only.
+   */
+  vocabulary?: VocabularyOverride;
   /**
    * `breadth-first` only: items of a nested (non-top-level) array that the whole-unit pass
    * considers; later items can still be reached by the relevance backfill. Integer ≥ 1.

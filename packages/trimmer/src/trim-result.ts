@@ -37,6 +37,7 @@ import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engi
 import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
 import { inventoryFromTape } from './json/inventory-from-tape.js';
 import {
+  errorMatcher,
   type JsonInventory,
   minifyRange,
   NODE_ARRAY,
@@ -56,6 +57,7 @@ import {
 import { isNdjson } from './readers/is-ndjson.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** Resolved settings of a trimmer. */
 export interface TrimOptions {
@@ -66,6 +68,8 @@ export interface TrimOptions {
   relevanceShare: number;
   maxJsonNodes: number;
   selection: JsonSelectionMode;
+  /** The words the trimmer knows (`resolveVocabulary`). */
+  vocabulary: Vocabulary;
 }
 
 /** Under this share of the source kept, the view is flagged as severely reduced. */
@@ -478,14 +482,15 @@ function withJsonInventory<R>(
   if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return use(undefined);
   // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
   // JavaScript stands in where there is no WebAssembly.
+  const matcher = errorMatcher(options.vocabulary.errorWords);
   const read = withJsonTape(source, (tape, search) =>
-    use(attempt(() => inventoryFromTape(tape, options.maxJsonNodes, search, check, true))),
+    use(attempt(() => inventoryFromTape(tape, options.maxJsonNodes, search, check, true, matcher))),
   );
   if (read.ok) return read.value;
   if (read.reason === 'invalid') return use(undefined);
   const inventory = attempt(() => {
     const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
-    const scanned = scanJson(source, options.maxJsonNodes, bytes === source.length, check);
+    const scanned = scanJson(source, options.maxJsonNodes, bytes === source.length, check, matcher);
     if (scanned) scanned.textBytes = bytes;
     return scanned;
   });
@@ -546,10 +551,12 @@ function jsonView(
       }),
     };
   }
+  const { vocabulary } = options;
   const terms = relevanceTerms({
-    words: queryWords(context),
+    words: queryWords(context, vocabulary.stopwords),
     preserveKeys: options.preserveKeys,
     json: true,
+    errorWords: vocabulary.errorWords,
   });
   const hits = findHits(source, terms, inventory.count, 50_000, options.termCache, {
     at: inventory.errorAt,
@@ -565,7 +572,7 @@ function jsonView(
   if (options.selection === 'breadth-first') {
     selection = selectJsonBreadthFirst(inventory, room, hits, options, check);
   } else {
-    const analysis = analyzeRecords(inventory, check);
+    const analysis = analyzeRecords(inventory, check, vocabulary);
     const head = recordsHead(inventory, analysis);
     let asked: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
@@ -573,10 +580,17 @@ function jsonView(
       const main = analysis.groups[analysis.main]!;
       const tokens = questionTokens(context);
       const common = commonQueryWords(inventory, analysis, main, hits);
-      asked = askedColumns(inventory, analysis, main, queryWords(context), tokens, common);
-      order = recordOrder(inventory, analysis, main, recencyAsk(tokens), asked);
+      asked = askedColumns(
+        inventory,
+        analysis,
+        main,
+        queryWords(context, vocabulary.stopwords),
+        tokens,
+        common,
+      );
+      order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), asked);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
-      recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens));
+      recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens, vocabulary));
     }
     selection = selectJsonInformative(
       inventory,
@@ -639,9 +653,10 @@ function textView(
         ? 'hunks'
         : 'lines';
   const terms = relevanceTerms({
-    words: queryWords(context),
+    words: queryWords(context, options.vocabulary.stopwords),
     preserveKeys: options.preserveKeys,
     json: false,
+    errorWords: options.vocabulary.errorWords,
   });
   const selection = selectText({
     text,

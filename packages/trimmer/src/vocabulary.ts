@@ -146,3 +146,47 @@ export const ERROR_WORDS = [
   'evicted',
   'unhealthy',
 ];
+
+/**
+ * Every word set above, as the trimmer reads them: `createStructuralTrimmer({ vocabulary })`
+ * replaces any of them (`resolveVocabulary`), `DEFAULT_VOCABULARY` holds these.
+ */
+export interface Vocabulary {
+  /** Key words that read as a record's name, with how strongly (`IDENTITY_WORDS`). */
+  readonly identityWords: Readonly<Record<string, number>>;
+  /** Last words of a key that read as a state (`STATE_WORDS`). */
+  readonly stateWords: ReadonlySet<string>;
+  /** Words before `code` that make it a state (`CODE_OF`). */
+  readonly codeOf: ReadonlySet<string>;
+  /** Words of a key that say it holds a time (`TIME_KEY_WORDS`). */
+  readonly timeKeyWords: ReadonlySet<string>;
+  /** Question words that ask when (`TIME_QUESTION_WORDS`). */
+  readonly timeQuestionWords: ReadonlySet<string>;
+  /** Question words that ask how many (`COUNT_WORDS`). */
+  readonly countWords: ReadonlySet<string>;
+  /** Question words for either end of a time order (`NEWEST_WORDS`, `OLDEST_WORDS`). */
+  readonly newestWords: ReadonlySet<string>;
+  readonly oldestWords: ReadonlySet<string>;
+  /** Question words before a time (`AFTER_WORDS`, `BEFORE_WORDS`). */
+  readonly afterWords: ReadonlySet<string>;
+  readonly beforeWords: ReadonlySet<string>;
+  /** Question words that never select anything (`STOPWORDS`). */
+  readonly stopwords: ReadonlySet<string>;
+  /** Error-like words in values (`ERROR_WORDS`). */
+  readonly errorWords: readonly string[];
+}
+
+export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
+  identityWords: IDENTITY_WORDS,
+  stateWords: STATE_WORDS,
+  codeOf: CODE_OF,
+  timeKeyWords: TIME_KEY_WORDS,
+  timeQuestionWords: TIME_QUESTION_WORDS,
+  countWords: COUNT_WORDS,
+  newestWords: NEWEST_WORDS,
+  oldestWords: OLDEST_WORDS,
+  afterWords: AFTER_WORDS,
+  beforeWords: BEFORE_WORDS,
+  stopwords: STOPWORDS,
+  errorWords: ERROR_WORDS,
+});

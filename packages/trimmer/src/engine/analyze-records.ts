@@ -9,6 +9,7 @@ import {
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import { createProseScratch, proseShare } from '../readers/prose-share.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import {
   CLASS_EPOCH,
   CLASS_INTEGER,
@@ -45,6 +46,8 @@ export interface RecordAnalysis extends RecordPaths {
   epochLike: Uint8Array;
   /** The column statistics the roles were chosen from. */
   columns: Columns;
+  /** The words its key hints came from. */
+  vocabulary: Vocabulary;
   groups: RecordGroup[];
   /** Group of each signature whose nodes are records, else -1. */
   groupOfSig: Int32Array;
@@ -126,7 +129,11 @@ function byScoreThenSignature(a: { s: number; score: number }, b: { s: number; s
  * the few words it weighs (`name`, `id`, `status`, `phase`…) are the generic ones of any list.
  * `check` is called every few thousand nodes and may throw to stop.
  */
-export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): RecordAnalysis {
+export function analyzeRecords(
+  inventory: JsonInventory,
+  check?: StopCheck,
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+): RecordAnalysis {
   const { text, kind, start, end, valueBytes: nodeValueBytes } = inventory;
   const signatures = jsonSignatures(inventory, check);
   const sigCount = signatures.count;
@@ -153,7 +160,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     if (groupOfSig[p]! >= 0) fieldDepth[s] = 1;
     else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;
     if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) continue;
-    const hints = keyHints(signatureKey(inventory, signatures, s));
+    const hints = keyHints(signatureKey(inventory, signatures, s), vocabulary);
     identityWeight[s] = hints.identity;
     identityWord[s] = hints.identityWord;
     hinted[s] = hints.state ? 1 : 0;
@@ -178,7 +185,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
       classOf[s] = CLASS_UNKNOWN;
       continue;
     }
-    classOf[s] = columnClass(inventory, signatures, s);
+    classOf[s] = columnClass(inventory, signatures, s, vocabulary);
     if (
       (classOf[s] === CLASS_INTEGER || classOf[s] === CLASS_NUMERIC) &&
       valueClass(inventory, signatures.first[s]!) === CLASS_EPOCH
@@ -355,6 +362,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     gathered,
     ownerOfSig,
     check,
+    vocabulary,
   );
   return {
     signatures,
@@ -375,6 +383,7 @@ export function analyzeRecords(inventory: JsonInventory, check?: StopCheck): Rec
     classOf,
     epochLike,
     columns: gathered,
+    vocabulary,
   };
 }
 
@@ -412,7 +421,7 @@ export function classOfField(
   s: number,
 ): number {
   if (analysis.classOf[s] === CLASS_UNKNOWN) {
-    analysis.classOf[s] = columnClass(inventory, analysis.signatures, s);
+    analysis.classOf[s] = columnClass(inventory, analysis.signatures, s, analysis.vocabulary);
   }
   return analysis.classOf[s]!;
 }

@@ -15,6 +15,7 @@ import {
   recordField,
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { timeLikeKey } from './key-hints.js';
 
 /**
@@ -208,6 +209,7 @@ export function columnClass(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
 ): number {
   const counts = new Int32Array(10);
   let sampled = 0;
@@ -225,7 +227,7 @@ export function columnClass(
   if (set > 0 && counts[CLASS_TIME] === set) return CLASS_TIME;
   if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === set) {
     // Ten digits may be seconds since 1970 or an id handed out in order: the key says which.
-    if (timeLikeKey(signatureKey(inventory, signatures, s))) return CLASS_TIME;
+    if (timeLikeKey(signatureKey(inventory, signatures, s), vocabulary)) return CLASS_TIME;
     const u = signatures.first[s]!;
     return inventory.text.slice(inventory.start[u]!, inventory.end[u]!).includes('.')
       ? CLASS_NUMERIC

@@ -1,4 +1,4 @@
-import { CODE_OF, IDENTITY_WORDS, STATE_WORDS, TIME_KEY_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 
 /** The lower-case words of a key: `exitCode` → exit, code; `f:restartPolicy` → f, restart, policy. */
 export function keyWords(key: string): string[] {
@@ -11,8 +11,8 @@ export function keyWords(key: string): string[] {
 }
 
 /** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
-export function stateLikeKey(key: string): boolean {
-  return keyHints(key).state;
+export function stateLikeKey(key: string, vocabulary: Vocabulary = DEFAULT_VOCABULARY): boolean {
+  return keyHints(key, vocabulary).state;
 }
 
 /** What the words of a key suggest, cached per key text. */
@@ -24,15 +24,20 @@ export interface KeyHints {
 }
 
 /**
- * Hints by key text, kept across calls: the same documents' keys come back trim after trim, and
- * splitting a key into words costs more than the rest of its signature's analysis. Bounded, as
- * keys are data: emptied when full.
+ * Hints by key text per vocabulary, kept across calls: the same documents' keys come back trim
+ * after trim, and splitting a key into words costs more than the rest of its signature's
+ * analysis. Bounded, as keys are data: emptied when full.
  */
-const KEY_HINTS = new Map<string, KeyHints>();
+const KEY_HINTS = new WeakMap<Vocabulary, Map<string, KeyHints>>();
 const KEY_HINTS_MAX = 8192;
 
-export function keyHints(key: string): KeyHints {
-  const cache = KEY_HINTS;
+export function keyHints(key: string, vocabulary: Vocabulary = DEFAULT_VOCABULARY): KeyHints {
+  let cache = KEY_HINTS.get(vocabulary);
+  if (!cache) {
+    cache = new Map();
+    KEY_HINTS.set(vocabulary, cache);
+  }
+  const { identityWords, stateWords, codeOf } = vocabulary;
   let hints = cache.get(key);
   if (!hints) {
     const words = keyWords(key);
@@ -40,7 +45,7 @@ export function keyHints(key: string): KeyHints {
     let identity = 0;
     let identityWord = '';
     words.forEach((word, i) => {
-      const weight = IDENTITY_WORDS[word] ?? 0;
+      const weight = Object.hasOwn(identityWords, word) ? identityWords[word]! : 0;
       const share = words.length === 1 ? 1 : i === words.length - 1 ? 0.6 : 0.4;
       if (weight * share > identity) {
         identity = weight * share;
@@ -54,8 +59,8 @@ export function keyHints(key: string): KeyHints {
     const before = words[words.length - 2];
     const state =
       last !== undefined &&
-      STATE_WORDS.has(last) &&
-      (last !== 'code' || before === undefined || STATE_WORDS.has(before) || CODE_OF.has(before));
+      stateWords.has(last) &&
+      (last !== 'code' || before === undefined || stateWords.has(before) || codeOf.has(before));
     hints = { identity, identityWord, state };
     if (cache.size >= KEY_HINTS_MAX) cache.clear();
     cache.set(key, hints);
@@ -64,6 +69,6 @@ export function keyHints(key: string): KeyHints {
 }
 
 /** Whether a key's words say it holds a time (`created_at`, `ts`, `lastSeen`). */
-export function timeLikeKey(key: string): boolean {
-  return keyWords(key).some((word) => TIME_KEY_WORDS.has(word));
+export function timeLikeKey(key: string, vocabulary: Vocabulary = DEFAULT_VOCABULARY): boolean {
+  return keyWords(key).some((word) => vocabulary.timeKeyWords.has(word));
 }

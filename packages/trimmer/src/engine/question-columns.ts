@@ -1,7 +1,7 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { STEP_KEY } from '../json/json-signatures.js';
 import type { RecordGroup } from '../readers/json-records.js';
-import { COUNT_WORDS, TIME_QUESTION_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
 import { keyWords } from './key-hints.js';
@@ -10,8 +10,11 @@ import { keyWords } from './key-hints.js';
 const MAX_ASKED = 3;
 
 /** Whether a question asks how many records hold each value (`COUNT_WORDS`). */
-export function asksForCounts(tokens: readonly string[]): boolean {
-  return tokens.some((token) => COUNT_WORDS.has(token));
+export function asksForCounts(
+  tokens: readonly string[],
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+): boolean {
+  return tokens.some((token) => vocabulary.countWords.has(token));
 }
 
 /** A word without its plural or verb ending (`authored` → author, `restarts` → restart). */
@@ -42,12 +45,13 @@ export function askedColumns(
   tokens: readonly string[],
   commonWords: ReadonlySet<string> = new Set(),
 ): number[] {
-  const asksWhen = tokens.some((token) => TIME_QUESTION_WORDS.has(token));
+  const timeWords = analysis.vocabulary.timeQuestionWords;
+  const asksWhen = tokens.some((token) => timeWords.has(token));
   if (words.length === 0 && !asksWhen) return [];
   const { signatures, fieldDepth, classOf, groupOfSig, values } = analysis;
   const stems = new Map<string, string>();
   for (const word of words) {
-    if (!TIME_QUESTION_WORDS.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
+    if (!timeWords.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
   }
   const scored: Array<{ s: number; score: number; time: boolean; depth: number }> = [];
   let firstTime = -1;

@@ -1,6 +1,6 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { type RecordGroup, recordField, scalarText } from '../readers/json-records.js';
-import { AFTER_WORDS, BEFORE_WORDS, NEWEST_WORDS, OLDEST_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
 import { timeOrderKey } from './time-order-key.js';
@@ -120,7 +120,11 @@ function timeToken(token: string): boolean {
  * (`OLDEST_WORDS` for the other end) with a count next to them (`last 5`, `3 newest`, one when
  * none), or a window between two times, after one (`since`) or before one (`until`).
  */
-export function recencyAsk(tokens: readonly string[]): RecencyAsk | undefined {
+export function recencyAsk(
+  tokens: readonly string[],
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+): RecencyAsk | undefined {
+  const { afterWords, beforeWords, newestWords, oldestWords } = vocabulary;
   const times: Array<{ at: number; token: string }> = [];
   tokens.forEach((token, at) => {
     // Question tokens come lower-cased; an ISO time's `T` and `Z` are upper case in data.
@@ -132,13 +136,13 @@ export function recencyAsk(tokens: readonly string[]): RecencyAsk | undefined {
   }
   if (times.length === 1) {
     const before = tokens[times[0]!.at - 1] ?? '';
-    if (AFTER_WORDS.has(before)) return { from: times[0]!.token };
-    if (BEFORE_WORDS.has(before)) return { to: times[0]!.token };
+    if (afterWords.has(before)) return { from: times[0]!.token };
+    if (beforeWords.has(before)) return { to: times[0]!.token };
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const newest = NEWEST_WORDS.has(token);
-    if (!newest && !OLDEST_WORDS.has(token)) continue;
+    const newest = newestWords.has(token);
+    if (!newest && !oldestWords.has(token)) continue;
     const count = [tokens[i + 1], tokens[i - 1]]
       .map((near) => (near !== undefined && /^\d{1,3}$/.test(near) ? Number(near) : 0))
       .find((n) => n > 0);

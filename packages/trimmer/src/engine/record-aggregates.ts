@@ -213,7 +213,7 @@ export function recordAggregates(
     const c = classOf[s]!;
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
     if (s === group.identity) continue;
-    const hints = keyHints(signatureKey(inventory, signatures, s));
+    const hints = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary);
     const hint = hints.state;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;

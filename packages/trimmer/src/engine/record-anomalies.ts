@@ -3,6 +3,7 @@ import { NODE_ARRAY, NODE_OBJECT, NODE_SCALAR, NODE_STRING } from '../json/json-
 import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
+import type { Vocabulary } from '../vocabulary.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
 import { lowerBound } from './relevance.js';
@@ -183,6 +184,7 @@ export function findAnomalies(
   gathered: Columns,
   ownerOfSig: Int32Array,
   check: StopCheck | undefined,
+  vocabulary: Vocabulary,
 ): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
   const sigOf = signatures.of;
@@ -343,7 +345,7 @@ export function findAnomalies(
   anomalies.sort(byScoreThenRecord);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
   oneOfEachFirst(anomalies, sigOf, entryOf);
-  for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly);
+  for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly, vocabulary);
   return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
 }
 
@@ -378,13 +380,18 @@ function oneOfEachFirst(anomalies: Anomaly[], sigOf: Int32Array, entryOf: Int32A
  * error-like). A string reads as a state where its key's last word is a state word (`reason`,
  * `phase`, `message`, `error`…) or where it holds an error-like word.
  */
-function explains(inventory: JsonInventory, signatures: JsonSignatures, u: number): number {
+function explains(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  u: number,
+  vocabulary: Vocabulary,
+): number {
   const { text, kind, start, end } = inventory;
   if (kind[u] !== NODE_STRING) return -1;
   const from = start[u]! + 1;
   const to = end[u]! - 1;
   if (
-    !keyHints(signatureKey(inventory, signatures, signatures.of[u]!)).state &&
+    !keyHints(signatureKey(inventory, signatures, signatures.of[u]!), vocabulary).state &&
     !holdsErrorWord(inventory.errorAt, from, to)
   ) {
     return -1;
@@ -417,13 +424,14 @@ function explainFirst(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   anomaly: Anomaly,
+  vocabulary: Vocabulary,
 ): void {
   const { kind, next } = inventory;
   const explaining: Array<{ u: number; score: number; rank: number }> = [];
   for (let i = 0; i < anomaly.fields.length; i++) {
     const u = anomaly.fields[i]!;
     const score = anomaly.fieldScores[i]!;
-    const rank = explains(inventory, signatures, u);
+    const rank = explains(inventory, signatures, u, vocabulary);
     if (rank >= 0) {
       explaining.push({ u, score, rank });
     } else if (
@@ -431,7 +439,7 @@ function explainFirst(
       next[u]! - u <= EXPLAINED_CONTAINER_NODES
     ) {
       for (let c = u + 1; c < next[u]!; c++) {
-        const inner = explains(inventory, signatures, c);
+        const inner = explains(inventory, signatures, c, vocabulary);
         if (inner >= 0) explaining.push({ u: c, score, rank: inner });
       }
     }

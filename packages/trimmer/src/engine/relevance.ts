@@ -1,6 +1,6 @@
 import type { ResultProcessorContext } from '@compaction/core';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
-import { ERROR_WORDS, STOPWORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 
 /** Where a term comes from; each kind weighs differently. */
 export type TermKind = 'query' | 'key' | 'error';
@@ -89,12 +89,15 @@ export function questionTokens(context: ResultProcessorContext | undefined): str
 }
 
 /** The words of the user's query and the step's task worth looking for, lower-cased, unique. */
-export function queryWords(context: ResultProcessorContext | undefined): string[] {
+export function queryWords(
+  context: ResultProcessorContext | undefined,
+  stopwords: ReadonlySet<string> = DEFAULT_VOCABULARY.stopwords,
+): string[] {
   const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
   const words: string[] = [];
   const seen = new Set<string>();
   for (const word of queryTokens(text)) {
-    if (seen.has(word) || STOPWORDS.has(word)) continue;
+    if (seen.has(word) || stopwords.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
     seen.add(word);
     words.push(word);
@@ -156,13 +159,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+const errorTermsOf = new WeakMap<readonly string[], readonly RelevanceTerm[]>();
+
 /**
- * The error words as terms, made once: escaping them per trim ran a replace per word, right
- * after the host's collections as often as not.
+ * The error words as terms, made once per list: escaping them per trim ran a replace per word,
+ * right after the host's collections as often as not.
  */
-const ERROR_TERMS: readonly RelevanceTerm[] = ERROR_WORDS.map((word) =>
-  Object.freeze({ kind: 'error' as const, source: escapeRegExp(word) }),
-);
+function errorTerms(words: readonly string[]): readonly RelevanceTerm[] {
+  let terms = errorTermsOf.get(words);
+  if (!terms) {
+    terms = words.map((word) =>
+      Object.freeze({ kind: 'error' as const, source: escapeRegExp(word) }),
+    );
+    errorTermsOf.set(words, terms);
+  }
+  return terms;
+}
 
 const LETTERS = /^[a-z]{3,}$/;
 
@@ -183,6 +195,8 @@ export function relevanceTerms(input: {
   words: readonly string[];
   preserveKeys: readonly string[];
   json: boolean;
+  /** The error words, in the order of the scan's word indices (the vocabulary's). */
+  errorWords?: readonly string[];
 }): RelevanceTerm[] {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
@@ -198,7 +212,9 @@ export function relevanceTerms(input: {
     if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"`, word });
     terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true, word });
   }
-  for (const term of ERROR_TERMS) terms.push(term);
+  for (const term of errorTerms(input.errorWords ?? DEFAULT_VOCABULARY.errorWords)) {
+    terms.push(term);
+  }
   return terms;
 }
 

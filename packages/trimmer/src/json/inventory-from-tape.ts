@@ -20,6 +20,7 @@ import type { StopCheck } from '../engine/stop-check.js';
 import {
   collectErrorWords,
   collectErrorWordsWith,
+  type ErrorMatcher,
   type JsonInventory,
   type KeyCheck,
   NODE_ARRAY,
@@ -270,6 +271,7 @@ export function inventoryFromTape(
   reader?: JsonTapeReader,
   check?: StopCheck,
   borrow = false,
+  matcher?: ErrorMatcher,
 ): JsonInventory {
   const total = tape.count;
   // The pass in WebAssembly cannot poll: it is polled once for all of its work (it costs less
@@ -284,13 +286,13 @@ export function inventoryFromTape(
   const textBytes = text.length + columns.extraBytes;
   const errorAt: number[] = [];
   const errorWord: number[] = [];
-  if (reader) collectErrorWordsWith(reader, text, errorAt, errorWord);
+  if (reader) collectErrorWordsWith(reader, text, errorAt, errorWord, matcher);
   else {
     const inKey = spareKeys ?? new TapeKeys();
     spareKeys = undefined;
     inKey.reset(records, total);
     try {
-      collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey);
+      collectErrorWords(text, text, 0, false, false, errorAt, errorWord, inKey, 0, matcher);
     } finally {
       // A lent tape's records must not outlive the reader.
       inKey.reset(EMPTY_RECORDS, 0);

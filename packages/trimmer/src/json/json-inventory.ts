@@ -1,6 +1,6 @@
 import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
 import type { StopCheck } from '../engine/stop-check.js';
-import { ERROR_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { textHashColumns } from './text-hash-columns.js';
 
 /** Node kinds of a `JsonInventory`. */
@@ -53,7 +53,7 @@ export interface JsonInventory {
   valueHash: Int32Array;
   /** Offsets of error-like words inside strings, in text order. */
   errorAt: number[];
-  /** Index into `ERROR_WORDS` of each. */
+  /** Index into the vocabulary's error words of each. */
   errorWord: number[];
   /**
    * The reader of the lent tape whose memory holds these columns, when they are borrowed from
@@ -106,8 +106,10 @@ interface StringScan {
   bytes: number;
   /** Offsets of error-like words (all text of a JSON document is inside its strings). */
   errorAt: number[];
-  /** Index into `ERROR_WORDS` of each. */
+  /** Index into the matcher's words of each. */
   errorWord: number[];
+  /** The error words looked for. */
+  matcher: ErrorMatcher;
   /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
   ascii: boolean;
   /** Offset of the next backslash at or after the last one looked for (text length if none). */
@@ -117,33 +119,61 @@ interface StringScan {
 /** Error-like words worth at most this many recorded matches. */
 const MAX_ERROR_HITS = 50_000;
 
-// The error words by lower-case first letter.
-const ERROR_BY_FIRST: number[][] = Array.from({ length: 128 }, () => []);
-for (let index = 0; index < ERROR_WORDS.length; index++) {
-  ERROR_BY_FIRST[ERROR_WORDS[index]!.charCodeAt(0)]!.push(index);
-}
-
 // Per ASCII character, one lookup in the string loop: a plain character that is not a word
 // character (0), a word character (letter, digit, underscore), one that can also start an error
 // word (either case), or one the loop must handle itself (quote, backslash, control).
 const CLASS_WORD = 1;
 const CLASS_WORD_ERROR_START = 2;
 const CLASS_SPECIAL = 3;
-const ASCII_CLASS = new Uint8Array(128);
 const LOWER_OR_DIGIT = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  LOWER_OR_DIGIT[c] = /[a-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
-  const ch = String.fromCharCode(c);
-  let kind = /[A-Za-z0-9_]/.test(ch) ? CLASS_WORD : 0;
-  if (/[A-Za-z]/.test(ch) && ERROR_BY_FIRST[c | 0x20]!.length > 0) kind = CLASS_WORD_ERROR_START;
-  if (c < 0x20 || c === 0x22 || c === 0x5c) kind = CLASS_SPECIAL;
-  ASCII_CLASS[c] = kind;
+for (let c = 0; c < 128; c++) LOWER_OR_DIGIT[c] = /[a-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/**
+ * A vocabulary's error words made ready for the scans: the words, the indices of those of each
+ * lower-case first letter, each ASCII character's class in the string loop, and a search that
+ * proposes where one may start.
+ */
+export interface ErrorMatcher {
+  readonly words: readonly string[];
+  readonly byFirst: readonly (readonly number[])[];
+  readonly asciiClass: Uint8Array;
+  readonly candidate: RegExp;
 }
 
+const matchers = new WeakMap<readonly string[], ErrorMatcher>();
+
+/** The matcher of `words` (lower-case ASCII, a letter first), made once per list. */
+export function errorMatcher(words: readonly string[]): ErrorMatcher {
+  let matcher = matchers.get(words);
+  if (matcher) return matcher;
+  const byFirst: number[][] = Array.from({ length: 128 }, () => []);
+  for (let index = 0; index < words.length; index++) {
+    byFirst[words[index]!.charCodeAt(0)]!.push(index);
+  }
+  const asciiClass = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    let kind = /[A-Za-z0-9_]/.test(ch) ? CLASS_WORD : 0;
+    if (/[A-Za-z]/.test(ch) && byFirst[c | 0x20]!.length > 0) kind = CLASS_WORD_ERROR_START;
+    if (c < 0x20 || c === 0x22 || c === 0x5c) kind = CLASS_SPECIAL;
+    asciiClass[c] = kind;
+  }
+  // No words: a search that never matches.
+  const candidate = new RegExp(words.length > 0 ? prefixAlternation(words) : '(?!)', 'gi');
+  matcher = { words, byFirst, asciiClass, candidate };
+  matchers.set(words, matcher);
+  return matcher;
+}
+
+const DEFAULT_MATCHER = errorMatcher(DEFAULT_VOCABULARY.errorWords);
+/** Word classes alone (no word starts an error): what the boundary checks read. */
+const ASCII_CLASS = errorMatcher([]).asciiClass;
+
 /** Index of the error word starting at `at` (any case), or -1. */
-function errorWordAt(text: string, at: number, first: number): number {
-  for (const index of ERROR_BY_FIRST[first]!) {
-    const word = ERROR_WORDS[index]!;
+function errorWordAt(text: string, at: number, first: number, matcher: ErrorMatcher): number {
+  const { words } = matcher;
+  for (const index of matcher.byFirst[first]!) {
+    const word = words[index]!;
     let k = 1;
     for (; k < word.length; k++) {
       const w = word.charCodeAt(k);
@@ -184,13 +214,15 @@ function scanString(text: string, open: number, out: StringScan, key: boolean): 
   // A word found covers its letters: no other starts inside it (`BackOff` in `CrashLoopBackOff`).
   let notBefore = 0;
   let i = open + 1;
+  const { matcher } = out;
+  const asciiClass = matcher.asciiClass;
   // Short strings (most keys and values) are cheapest in this loop; the rest of a long one is
   // handed to native searches.
   const limit = Math.min(length, open + 1 + LONG_STRING_UNITS);
   while (i < limit) {
     const c = text.charCodeAt(i);
     if (c < 0x80) {
-      const kind = ASCII_CLASS[c]!;
+      const kind = asciiClass[c]!;
       if (kind < CLASS_SPECIAL) {
         if (
           kind === CLASS_WORD_ERROR_START &&
@@ -199,11 +231,11 @@ function scanString(text: string, open: number, out: StringScan, key: boolean): 
           i >= notBefore &&
           out.errorAt.length < MAX_ERROR_HITS
         ) {
-          const index = errorWordAt(text, i, c | 0x20);
+          const index = errorWordAt(text, i, c | 0x20, matcher);
           if (index >= 0) {
             out.errorAt.push(i);
             out.errorWord.push(index);
-            notBefore = i + ERROR_WORDS[index]!.length;
+            notBefore = i + matcher.words[index]!.length;
           }
         }
         word = kind !== 0;
@@ -295,7 +327,6 @@ function prefixAlternation(words: readonly string[]): string {
   if (empty) branches.push('');
   return branches.join('|');
 }
-const ERROR_CANDIDATE = new RegExp(prefixAlternation(ERROR_WORDS), 'gi');
 
 /** Escape letters that stand for a separator (`\\n`, `\\t`…). */
 const SEPARATOR_ESCAPE = new Uint8Array(128);
@@ -358,25 +389,27 @@ export function collectErrorWords(
   errorWord: number[],
   inKey?: KeyCheck,
   notBefore = 0,
+  matcher: ErrorMatcher = DEFAULT_MATCHER,
 ): void {
   if (errorAt.length >= MAX_ERROR_HITS) return;
   // The regular expression only proposes positions; the loop's own rules decide.
-  ERROR_CANDIDATE.lastIndex = Math.max(0, notBefore - from);
+  const { candidate } = matcher;
+  candidate.lastIndex = Math.max(0, notBefore - from);
   for (
-    let match = ERROR_CANDIDATE.exec(content);
+    let match = candidate.exec(content);
     match !== null && errorAt.length < MAX_ERROR_HITS;
-    match = ERROR_CANDIDATE.exec(content)
+    match = candidate.exec(content)
   ) {
     const at = from + match.index;
-    ERROR_CANDIDATE.lastIndex = match.index + 1;
+    candidate.lastIndex = match.index + 1;
     const first = text.charCodeAt(at);
     if (at === from ? word && !(lower && first <= 0x5a) : !errorStartAllowed(text, at)) continue;
     if (inKey?.contains(at)) continue;
-    const index = errorWordAt(text, at, first | 0x20);
+    const index = errorWordAt(text, at, first | 0x20, matcher);
     if (index >= 0) {
       errorAt.push(at);
       errorWord.push(index);
-      ERROR_CANDIDATE.lastIndex = match.index + ERROR_WORDS[index]!.length;
+      candidate.lastIndex = match.index + matcher.words[index]!.length;
     }
   }
 }
@@ -393,22 +426,24 @@ export function collectErrorWordsWith(
   text: string,
   errorAt: number[],
   errorWord: number[],
+  matcher: ErrorMatcher = DEFAULT_MATCHER,
 ): void {
+  if (matcher.words.length === 0) return;
   let from = 0;
   let notBefore = 0;
   while (errorAt.length < MAX_ERROR_HITS) {
-    const batch = search.stringCandidates(ERROR_WORDS, from);
+    const batch = search.stringCandidates(matcher.words, from);
     if (batch.length === 0) return;
     for (let i = 0; i < batch.length && errorAt.length < MAX_ERROR_HITS; i++) {
       const at = batch[i]!;
       if (at < notBefore) continue;
       const c = text.charCodeAt(at);
       if (c >= 0x80 || (at > 0 && !errorStartAllowed(text, at))) continue;
-      const index = errorWordAt(text, at, c | 0x20);
+      const index = errorWordAt(text, at, c | 0x20, matcher);
       if (index >= 0) {
         errorAt.push(at);
         errorWord.push(index);
-        notBefore = at + ERROR_WORDS[index]!.length;
+        notBefore = at + matcher.words[index]!.length;
       }
     }
     from = batch[batch.length - 1]! + 1;
@@ -488,6 +523,7 @@ function scanLongString(
       out.errorWord,
       undefined,
       notBefore,
+      out.matcher,
     );
   }
   out.end = close + 1;
@@ -547,6 +583,7 @@ export function scanJson(
   maxNodes: number,
   ascii = false,
   check?: StopCheck,
+  matcher: ErrorMatcher = DEFAULT_MATCHER,
 ): JsonInventory | undefined {
   // The node columns are locals, not fields of an object: optimised code that assumed a field
   // constant (or a class map that a full GC collected) would be thrown away on every call.
@@ -568,6 +605,7 @@ export function scanJson(
     bytes: 0,
     errorAt: [],
     errorWord: [],
+    matcher,
     ascii,
     nextBackslash: -1,
   };

@@ -722,7 +722,7 @@ function constantFields(
     if (t !== group.sig) continue;
     const u = signatures.first[s]!;
     if (inventory.unitBytes[u]! > 64) continue;
-    const state = stateLikeKey(signatureKey(inventory, signatures, s));
+    const state = stateLikeKey(signatureKey(inventory, signatures, s), analysis.vocabulary);
     found.push({ s, rank: (state ? 0 : 10) + depth });
   }
   found.sort((a, b) => a.rank - b.rank || a.s - b.s);

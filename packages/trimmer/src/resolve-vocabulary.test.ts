@@ -1,0 +1,104 @@
+import {
+  InvalidArgumentError,
+  parseRecordCoverage,
+  trailingDisclosureNotes,
+} from '@compaction/core';
+import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from './create-structural-trimmer.js';
+import { recencyAsk } from './engine/recency.js';
+import { resolveVocabulary, type VocabularyOverride } from './resolve-vocabulary.js';
+import { viewBody } from './test-support/view-invariants.js';
+import { DEFAULT_VOCABULARY } from './vocabulary.js';
+
+/** 200 jobs, all fine but one, whose message says so in a word no default vocabulary knows. */
+function jobs(): string {
+  const records = Array.from({ length: 200 }, (_, i) => ({
+    job: `job-${(i * 7919).toString(36)}`,
+    shard: i % 17,
+    message:
+      i === 137
+        ? `the disk on shard ${i % 17} is kaputt, the copy stopped`
+        : `the copy on shard ${i % 17} went through in ${40 + (i % 13)} seconds`,
+  }));
+  return JSON.stringify({ jobs: records });
+}
+
+describe('the vocabulary a trimmer is given', () => {
+  it('is the default one, and the same object, when none is given', () => {
+    expect(resolveVocabulary(undefined)).toBe(DEFAULT_VOCABULARY);
+    const custom = resolveVocabulary({ countWords: ['Wieviele', ' anzahl '] });
+    expect([...custom.countWords]).toEqual(['wieviele', 'anzahl']);
+    expect(custom.errorWords).toBe(DEFAULT_VOCABULARY.errorWords);
+  });
+
+  it('refuses a set it does not know and words it cannot use, at construction', () => {
+    const bad: unknown[] = [
+      null,
+      ['error'],
+      { errorWord: ['error'] },
+      { errorWords: 'error' },
+      { errorWords: ['ok', 'é-error'] },
+      { errorWords: ['x'] },
+      { errorWords: ['two  spaces'] },
+      { stateWords: ['status', 3] },
+      { stopwords: [''] },
+      { identityWords: { name: -1 } },
+      { identityWords: ['name'] },
+    ];
+    for (const vocabulary of bad) {
+      expect(() =>
+        createStructuralTrimmer({ vocabulary: vocabulary as VocabularyOverride }),
+      ).toThrowError(InvalidArgumentError);
+    }
+  });
+
+  it('finds error words it is given, in JSON values and in log lines', () => {
+    const json = jobs();
+    const budget = Math.floor(json.length * 0.03);
+    const shows = (text: string) => text.includes('job-') && text.includes('kaputt');
+    const german = createStructuralTrimmer({
+      vocabulary: { errorWords: [...DEFAULT_VOCABULARY.errorWords, 'kaputt'] },
+    });
+    const view = german.trim(json, budget).text;
+    expect(view).toContain(`"job":"job-${(137 * 7919).toString(36)}"`);
+    expect(shows(viewBody({ text: view }))).toBe(true);
+    // The default vocabulary does not read it as an error: the message is one of 200.
+    expect(createStructuralTrimmer().trim(json, budget).text).not.toContain('kaputt');
+    // A log of the same: the line is kept where the default vocabulary sees nothing in it.
+    // Every line ends in a word of its own, so the one that matters is no rarer than the rest.
+    const words = ['heil', 'ganz', 'frisch', 'voll', 'leer', 'neu', 'alt', 'kalt', 'warm', 'dicht'];
+    const log = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `2026-03-01T10:${String(i % 60).padStart(2, '0')}:00Z copy ${i}: die Platte ist ${words[i % 10]}${i}`,
+    );
+    log[271] = '2026-03-01T10:31:00Z copy 271: die Platte ist kaputt271';
+    const text = log.join('\n');
+    expect(german.trim(text, 1024).text).toContain('kaputt');
+    expect(createStructuralTrimmer().trim(text, 1024).text).not.toContain('kaputt');
+  });
+
+  it('switches key-name hints off with empty sets', () => {
+    // Two short unique columns alike in every statistic: the key `name` breaks the tie by
+    // default; with no identity words, the first column does.
+    const records = Array.from({ length: 40 }, (_, i) => ({
+      label: `lbl-${(i * 31).toString(36)}-x`,
+      name: `nm-${(i * 37).toString(36)}-yz`,
+      state: i % 9 === 0 ? 'failed' : 'ok',
+    }));
+    const json = JSON.stringify({ items: records });
+    const namedBy = (vocabulary?: VocabularyOverride) => {
+      const view = createStructuralTrimmer({ vocabulary }).trim(json, 700);
+      return parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)?.namedBy;
+    };
+    expect(namedBy()).toBe('name');
+    expect(namedBy({ identityWords: {} })).toBe('label');
+  });
+
+  it('reads the question words it is given', () => {
+    const german = resolveVocabulary({ newestWords: ['neueste', 'letzte'] });
+    expect(recencyAsk(['die', '3', 'neueste'], german)).toEqual({ newest: 3 });
+    expect(recencyAsk(['die', '3', 'neueste'])).toBeUndefined();
+    expect(recencyAsk(['the', '3', 'newest'], german)).toBeUndefined();
+  });
+});
