@@ -4,6 +4,7 @@ import {
   isContinuationLine,
   LEVEL_NAMES,
   LEVEL_WINDOW,
+  LevelTailCues,
   levelOf,
   NO_LEVEL,
   type RawLevels,
@@ -132,6 +133,7 @@ export function textSignals(input: {
   const blank = new Uint8Array(rows);
   const templateIds = new Map<number, number>();
   let templateCounts = new Int32Array(64);
+  const tail = new LevelTailCues(text);
   let work = 0;
   let inHunk = false;
   for (let r = 0; r < rows; r++) {
@@ -148,7 +150,7 @@ export function textSignals(input: {
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
-    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(text, from, to, raw);
+    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(text, from, to, raw, tail);
     blank[r] = isBlankLine(text, from, to) ? 1 : 0;
     if (rowTemplate && continuation) {
       const hash = lineTemplate(text, from, to);

@@ -302,6 +302,37 @@ function exitFailed(text: string, at: number, end: number): boolean {
   return false;
 }
 
+// Every word that can change a line's verdict once its level is found (an exit status, a firing
+// alert) starts with one of these.
+const TAIL_WORD_STARTS = /exit|return|firing/gi;
+
+/**
+ * Where in a text a word may start that can still change a line's level once it is found: the
+ * starts of `exit`, `return` and `firing` in any case, found by one native search. A line with
+ * none needs no reading past its level.
+ */
+export class LevelTailCues {
+  private readonly at: number[] = [];
+  private next = 0;
+
+  constructor(text: string) {
+    TAIL_WORD_STARTS.lastIndex = 0;
+    for (let match = TAIL_WORD_STARTS.exec(text); match; match = TAIL_WORD_STARTS.exec(text)) {
+      this.at.push(match.index);
+    }
+  }
+
+  /** Whether one starts in `[from, end)`; lines are asked about in text order. */
+  within(from: number, end: number): boolean {
+    const { at } = this;
+    while (this.next < at.length && at[this.next]! < from) this.next++;
+    return this.next < at.length && at[this.next]! < end;
+  }
+}
+
+/** Keeps the cues' hidden class alive between trims, and the optimised code using it. */
+export const LEVEL_TAIL_CUES_SHAPE = new LevelTailCues('');
+
 /** True when `level` is none, a raw category, or a known level below `floor`. */
 function isBelow(level: number, floor: number): boolean {
   return level === NO_LEVEL || level >= LEVEL_NAMES.length || level < floor;
@@ -323,9 +354,19 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * warn) and a mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found
  * wins. Terminal escapes (colours) are skipped. `raw` interns
  * level-field values that are not known words, so rare ones can be told from common ones.
+ * `tail`, the text's cues (lines asked about in order), lets a line stop at its level.
  */
-export function detectLevel(text: string, from: number, to: number, raw: RawLevels): number {
+export function detectLevel(
+  text: string,
+  from: number,
+  to: number,
+  raw: RawLevels,
+  tail?: LevelTailCues,
+): number {
   const end = Math.min(to, from + LEVEL_WINDOW);
+  // Once the level is found only an exit status or a firing alert can change the verdict; a
+  // line where none can start is done then.
+  const settles = tail !== undefined && !tail.within(from, end);
   let level = NO_LEVEL;
   let form = FORM_FIELD;
   let failedExit = false;
@@ -334,6 +375,7 @@ export function detectLevel(text: string, from: number, to: number, raw: RawLeve
   let previous = 0;
   let i = from;
   while (i < end) {
+    if (settles && level !== NO_LEVEL) break;
     const code = text.charCodeAt(i);
     if (code === ESC) {
       i = skipTerminalEscape(text, i, end);

@@ -40,12 +40,29 @@ function skipToVisible(text: string, at: number, to: number): number {
   return at;
 }
 
-/** Whether units `a` and `b` read the same, string sequences left out. */
-function sameUnits(text: string, starts: readonly number[], a: number, b: number): boolean {
+/**
+ * Whether units `a` and `b` read the same, string sequences left out (`plain`: the text has no
+ * escape, so the units are compared as they are).
+ */
+function sameUnits(
+  text: string,
+  starts: readonly number[],
+  a: number,
+  b: number,
+  plain: boolean,
+): boolean {
   const aEnd = unitEnd(text, starts, a);
   const bEnd = unitEnd(text, starts, b);
   let x = starts[a]!;
   let y = starts[b]!;
+  if (plain) {
+    if (aEnd - x !== bEnd - y) return false;
+    while (x < aEnd && text.charCodeAt(x) === text.charCodeAt(y)) {
+      x++;
+      y++;
+    }
+    return x === aEnd;
+  }
   for (;;) {
     x = skipToVisible(text, x, aEnd);
     y = skipToVisible(text, y, bEnd);
@@ -68,6 +85,8 @@ class UnitCopyTable implements UnitCopies {
   /** Per unit, once a unit of its hash is kept: whether it reads as that unit. */
   private readonly verdict: Uint8Array;
   private readonly kept = new Map<number, number>();
+  /** The text holds no escape: no string sequence to leave out. */
+  private readonly plain: boolean;
 
   constructor(
     private readonly text: string,
@@ -76,6 +95,7 @@ class UnitCopyTable implements UnitCopies {
     this.hashes = new Int32Array(starts.length);
     this.hashed = new Uint8Array(starts.length);
     this.verdict = new Uint8Array(starts.length);
+    this.plain = !text.includes('\x1b');
   }
 
   private hashOf(i: number): number {
@@ -84,10 +104,12 @@ class UnitCopyTable implements UnitCopies {
     let hash = 0x811c9dc5 | 0;
     const to = unitEnd(text, this.starts, i);
     for (let at = this.starts[i]!; at < to; at++) {
-      const next = skipString(text, at, to);
-      if (next > at) {
-        at = next - 1;
-        continue;
+      if (!this.plain) {
+        const next = skipString(text, at, to);
+        if (next > at) {
+          at = next - 1;
+          continue;
+        }
       }
       hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
     }
@@ -102,7 +124,7 @@ class UnitCopyTable implements UnitCopies {
     // The first unit kept of a hash stays its entry: once there is one, the verdict holds.
     const first = this.kept.get(this.hashOf(i));
     if (first === undefined) return false;
-    const copy = first !== i && sameUnits(this.text, this.starts, first, i);
+    const copy = first !== i && sameUnits(this.text, this.starts, first, i, this.plain);
     this.verdict[i] = copy ? COPY : NOT_A_COPY;
     return copy;
   }
