@@ -36,6 +36,8 @@ if (!fixturesAvailable()) {
 }
 const started = performance.now();
 const debug = Boolean(process.env.TRIMMER_BENCH_DEBUG);
+/** The budget the debug lines are of (a share of the input). */
+const DEBUG_SHARE = Number(process.env.TRIMMER_BENCH_DEBUG_SHARE ?? 0.03);
 
 const SHARES = [0.01, 0.03, 0.1];
 const DEPTHS = [0.35, 0.63, 0.92];
@@ -727,7 +729,7 @@ function runList(list) {
           ['asked', view(method, share, question)],
         ]) {
           const { rare, full } = aggregateScore(list, path, seen);
-          if (debug && method === 'trimmer' && share === 0.03 && full < 1)
+          if (debug && method === 'trimmer' && share === DEBUG_SHARE && full < 1)
             console.error(
               `aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full}`,
             );
@@ -738,7 +740,7 @@ function runList(list) {
       for (const { path, wording, question } of asked.everyRecord) {
         const seen = view(method, share, question);
         const told = everyRecordScore(list, path, seen);
-        if (debug && method === 'trimmer' && wording === 'what is' && share === 0.03)
+        if (debug && method === 'trimmer' && wording === 'what is' && share === DEBUG_SHARE)
           console.error(
             `every: ${list.name} "${question}" ${told.toFixed(2)} named ${seen.named.size}/${list.records.length}`,
           );
@@ -758,14 +760,14 @@ function runList(list) {
       }
       if (asked.recency.length > 0) {
         const plainScores = recencyScores(list, unasked, asked.window);
-        if (debug && method === 'trimmer' && share === 0.03)
+        if (debug && method === 'trimmer' && share === DEBUG_SHARE)
           console.error(
             `recency: ${list.name} ${JSON.stringify(plainScores)} time ${joinPath(list.time)}`,
           );
         for (const { task, question } of asked.recency) {
           add(`recency ${task} unasked`, plainScores[task]);
           const score = recencyScores(list, view(method, share, question), asked.window)[task];
-          if (debug && method === 'trimmer' && share === 0.03 && score < 1)
+          if (debug && method === 'trimmer' && share === DEBUG_SHARE && score < 1)
             console.error(`recency asked: ${list.name} "${question}" ${score}`);
           add(`recency ${task} asked`, score);
         }
@@ -800,7 +802,7 @@ function runPlanted(list) {
         ['generic', GENERIC],
       ]) {
         const hit = view(method, share, question).named.has(id) ? 1 : 0;
-        if (debug && method === 'trimmer' && share === 0.03 && !hit && !question)
+        if (debug && method === 'trimmer' && share === DEBUG_SHARE && !hit && !question)
           console.error(`anomaly missed: ${list.name} ${list.anomaly} record ${id}`);
         tally(scores, `anomaly ${mode}|${share}|${method}`, hit);
         tally(scores, `anomaly ${list.anomaly} ${mode}|${share}|${method}`, hit);

@@ -1,5 +1,10 @@
-import type { JsonInventory } from '../json/json-inventory.js';
-import { STEP_KEY } from '../json/json-signatures.js';
+import {
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_SCALAR,
+  NODE_STRING,
+} from '../json/json-inventory.js';
+import { type JsonSignatures, STEP_KEY } from '../json/json-signatures.js';
 import type { RecordGroup } from '../readers/json-records.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
@@ -8,6 +13,23 @@ import { keyWords } from './key-hints.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
+
+const TWO_LETTERS = /^[a-z]{2}$/;
+/** Lists of this signature looked at to tell whether they hold values. */
+const LIST_SAMPLES = 8;
+
+/** Whether the nodes of `s` are lists of values (strings, numbers), not of objects. */
+function holdsScalarList(inventory: JsonInventory, signatures: JsonSignatures, s: number): boolean {
+  const { kind, next } = inventory;
+  let seen = 0;
+  for (let u = signatures.first[s]!; u >= 0 && seen < LIST_SAMPLES; u = signatures.nextSame[u]!) {
+    if (kind[u] !== NODE_ARRAY) return false;
+    seen++;
+    const c = u + 1;
+    if (c < next[u]!) return kind[c] === NODE_STRING || kind[c] === NODE_SCALAR;
+  }
+  return false;
+}
 
 /** Whether a question asks how many records hold each value (`COUNT_WORDS`). */
 export function asksForCounts(
@@ -45,21 +67,30 @@ export function askedColumns(
   tokens: readonly string[],
   commonWords: ReadonlySet<string> = new Set(),
 ): number[] {
-  const timeWords = analysis.vocabulary.timeQuestionWords;
+  const { timeQuestionWords: timeWords, stopwords } = analysis.vocabulary;
   const asksWhen = tokens.some((token) => timeWords.has(token));
-  if (words.length === 0 && !asksWhen) return [];
+  // Words of two letters are too short to look for in values, but name a key they are whole
+  // (`ts`, `rc`, `st` of abbreviated keys).
+  const short = tokens.filter(
+    (token) => token.length === 2 && TWO_LETTERS.test(token) && !stopwords.has(token),
+  );
+  if (words.length === 0 && short.length === 0 && !asksWhen) return [];
   const { signatures, fieldDepth, classOf, groupOfSig, values } = analysis;
   const stems = new Map<string, string>();
   for (const word of words) {
     if (!timeWords.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
   }
+  const wholeOnly = new Set(short.filter((word) => !stems.has(word)));
   const scored: Array<{ s: number; score: number; time: boolean; depth: number }> = [];
   let firstTime = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
     const depth = fieldDepth[s]!;
-    if (depth < 1 || depth > 3 || classOf[s] === CLASS_NONE || values[s] === 0) continue;
+    if (depth < 1 || depth > 3) continue;
+    // A short list of values (`change.actions: ["delete", "create"]`) is a column too.
+    const list = classOf[s] === CLASS_NONE && holdsScalarList(inventory, signatures, s);
+    if (!list && (classOf[s] === CLASS_NONE || values[s] === 0)) continue;
     // One value for every record is told once, in the note, not repeated for each.
-    if (analysis.distinct[s]! < 2) continue;
+    if (!list && analysis.distinct[s]! < 2) continue;
     let owner = signatures.parent[s]!;
     while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
     // A field of the records, or of the items of a list they hold (a reservation's instances:
@@ -84,6 +115,7 @@ export function askedColumns(
         if (word.replace(/[^\p{L}\p{N}]+/gu, '') === whole) score += own ? 3 : 1.5;
         else if (tokens.includes(stemmed)) score += own ? 1 : 0.5;
       }
+      if (wholeOnly.has(whole)) score += own ? 3 : 1.5;
       own = false;
     }
     if (score > 0) scored.push({ s, score, time, depth: depth + nested });

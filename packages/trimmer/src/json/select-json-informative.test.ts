@@ -261,6 +261,27 @@ describe('information-first selection: what records say before what tells them a
     expect(shown.filter((post) => 'created' in post).length).toBeLessThanOrEqual(6);
   });
 
+  it('answers for every record a field named by a two-letter key, or holding a list', () => {
+    const records = Array.from({ length: 120 }, (_, i) => ({
+      address: `aws_instance.web[${i}]`,
+      ts: new Date(Date.UTC(2026, 2, 1) + i * 61_000).toISOString(),
+      change: { actions: i % 7 === 0 ? ['delete', 'create'] : [i % 2 ? 'create' : 'no-op'] },
+      detail: `plan line ${i} `.repeat(6),
+    }));
+    const json = JSON.stringify({ resource_changes: records });
+    const budget = Math.floor(json.length * 0.45);
+    for (const [question, pick] of [
+      ['What is the ts of each record?', (r: (typeof records)[number]) => r.ts],
+      ['What are the actions of each change?', (r: (typeof records)[number]) => r.change.actions],
+    ] as const) {
+      const view = trimmer.trim(json, budget, { userQuery: question });
+      expectHonestView(view, json, budget);
+      const shown = JSON.parse(viewBody(view)).resource_changes as typeof records;
+      expect(shown).toHaveLength(records.length);
+      shown.forEach((item, i) => expect(pick(item)).toEqual(pick(records[i]!)));
+    }
+  });
+
   it('shows the records a question asks for between two times, ISO or epoch', () => {
     const start = Date.UTC(2026, 2, 11, 16, 0, 0, 149);
     const records = Array.from({ length: 300 }, (_, i) => ({
