@@ -25,6 +25,7 @@ import {
   joinPath,
   plain,
   recordsAt,
+  serialize,
   splitPath,
   valuesAt,
 } from './lib/shapes.mjs';
@@ -597,6 +598,54 @@ function aggregateScore(list, path, seen) {
   return { rare: rare && rareCount !== undefined ? 1 : 0, full: full ? 1 : 0 };
 }
 
+/** `record` with only what lies along `path` (through every item of a list on the way). */
+function project(record, path) {
+  if (path.length === 0) return record;
+  if (record === null || typeof record !== 'object' || LosslessNumber.isInstance(record)) {
+    return undefined;
+  }
+  const [key, ...rest] = path;
+  if (key === '[]') {
+    return Array.isArray(record) ? record.map((item) => project(item, rest) ?? null) : undefined;
+  }
+  if (Array.isArray(record) || !Object.hasOwn(record, key)) return undefined;
+  const inner = project(record[key], rest);
+  return inner === undefined ? undefined : { [key]: inner };
+}
+
+/** `a` and `b` (projections of one record) as one object. */
+function merge(a, b) {
+  if (a === undefined) return b;
+  if (b === undefined || typeof a !== 'object' || typeof b !== 'object') return a;
+  if (Array.isArray(a) || Array.isArray(b)) return a;
+  const out = { ...a };
+  for (const [key, value] of Object.entries(b)) out[key] = merge(out[key], value);
+  return out;
+}
+
+/**
+ * The most a view of `budget` bytes can answer of "what is the F of each record?": the share
+ * of the records holding `path` whose name and F alone (minified, nested as in the record, a
+ * comma each) fit in the budget less the note's 8%, the cheapest first. No view does better.
+ */
+function everyRecordCeiling(list, path, budget) {
+  const costs = [];
+  for (const record of list.records) {
+    if (fieldOf(record, path) === undefined) continue;
+    let item = project(record, path);
+    for (const name of [list.identity, list.identityWith]) {
+      if (name) item = merge(item, project(record, name));
+    }
+    costs.push(Buffer.byteLength(serialize(item, 0)) + 1);
+  }
+  if (costs.length === 0) return 1;
+  costs.sort((a, b) => a - b);
+  let room = Math.floor(budget * 0.92);
+  let fit = 0;
+  while (fit < costs.length && costs[fit] <= room) room -= costs[fit++];
+  return fit / costs.length;
+}
+
 /** Share of the records that have `path` shown named with their value in the same record. */
 function everyRecordScore(list, path, seen) {
   const field = joinPath(path);
@@ -746,6 +795,9 @@ function runList(list) {
           );
         add(`every record ${wording}`, told);
         add(`every record ${wording} fully`, told === 1 ? 1 : 0);
+        if (wording === 'what is') {
+          add('every record ceiling', everyRecordCeiling(list, path, budgetOf(list.bytes, share)));
+        }
         const counter = fewer.get(method);
         if (wording === 'what is') {
           counter.cases++;
@@ -886,6 +938,10 @@ const everyRecordTable = familyTable([
     target: everyTarget,
   },
   { label: 'same, tasks fully answered', family: 'every record list every fully' },
+  {
+    label: 'ceiling: share of records whose name and F alone fit (any method)',
+    family: 'every record ceiling',
+  },
 ]);
 const recencyTable = familyTable(
   ['newest', 'oldest', 'last 5', 'window'].flatMap((task) =>
@@ -1022,7 +1078,9 @@ ${aggregateTable}
 For F each state, the time, one measure and the free text, asked "What is the F of each
 record?" and "List every record's F.": the share of the records holding F shown named with
 F's exact value in the same record (or F constant and told by the note), and the share of tasks
-answered for every record.
+answered for every record. The ceiling is what no view can pass: the share of the records whose
+name and F alone, minified and nested as in the record, fit in the budget less the note's 8%
+(the cheapest records first, no envelope).
 
 ${everyRecordTable}
 
