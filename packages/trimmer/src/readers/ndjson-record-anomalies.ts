@@ -114,15 +114,14 @@ function errorLike(value: string): boolean {
   return false;
 }
 
-/** A key that tells equal scalar values apart by type: `200` and `"200"` differ. */
-function valueKey(value: string | number | boolean | null): string {
-  if (typeof value === 'string') {
-    if (value.length <= VALUE_UNITS) return `s${value}`;
-    return `S${value.length}\u0000${value.slice(0, VALUE_UNITS - 16)}\u0000${value.slice(-16)}`;
-  }
-  if (typeof value === 'number') return `n${value}`;
-  if (typeof value === 'boolean') return value ? 'b1' : 'b0';
-  return 'z';
+/**
+ * The key a scalar value is told apart by: the value itself (a map keeps `200` and `"200"`, `true`
+ * and `"true"` apart), except a string longer than `VALUE_UNITS`, told by its length and ends (a
+ * key longer than any short string, so the two never meet).
+ */
+function valueKey(value: string | number | boolean | null): string | number | boolean | null {
+  if (typeof value !== 'string' || value.length <= VALUE_UNITS) return value;
+  return `S${value.length}\u0000${value.slice(0, VALUE_UNITS - 16)}\u0000${value.slice(-16)}`;
 }
 
 /** An Int32Array `array` of at least `size` entries, its first `used` kept. */
@@ -142,7 +141,11 @@ function growFloats(array: Float64Array, size: number, used: number): Float64Arr
 
 /** Per path, what the first pass counts. */
 interface Paths {
-  ids: Map<string, number>;
+  /** Child paths by key (the first `KEY_UNITS` of it), per parent. */
+  keyed: Array<Map<string, number> | undefined>;
+  /** The path of an array's items, and of the keys past `MAX_CHILDREN`, per parent (or -1). */
+  items: number[];
+  rest: number[];
   parent: number[];
   /** Records holding it at least once, and the last one counted. */
   presence: number[];
@@ -157,7 +160,7 @@ interface Paths {
   /** It or a path below it held a scalar value. */
   holdsValue: number[];
   /** Its values told apart: value key → entry. */
-  valueIds: Array<Map<string, number> | undefined>;
+  valueIds: Array<Map<string | number | boolean | null, number> | undefined>;
   /** A sample of its numbers, every `stride`-th of `numbersSeen`. */
   samples: Array<number[] | undefined>;
   numbersSeen: number[];
@@ -166,7 +169,9 @@ interface Paths {
 
 function newPaths(): Paths {
   return {
-    ids: new Map(),
+    keyed: [undefined],
+    items: [-1],
+    rest: [-1],
     parent: [-1],
     presence: [0],
     lastRecord: [-1],
@@ -185,23 +190,46 @@ function newPaths(): Paths {
 
 /** The path of `key` under `parent` (`undefined` for an array's items), -1 past `MAX_PATHS`. */
 function childPath(paths: Paths, parent: number, key: string | undefined): number {
-  const name =
-    key === undefined
-      ? `${parent}\u0002`
-      : `${parent}\u0001${key.length > KEY_UNITS ? key.slice(0, KEY_UNITS) : key}`;
-  const known = paths.ids.get(name);
-  if (known !== undefined) return known;
-  if (paths.children[parent]! < MAX_CHILDREN) return newPath(paths, parent, name);
+  let keyed: Map<string, number> | undefined;
+  let name = '';
+  if (key === undefined) {
+    const known = paths.items[parent]!;
+    if (known >= 0) return known;
+  } else {
+    name = key.length > KEY_UNITS ? key.slice(0, KEY_UNITS) : key;
+    keyed = paths.keyed[parent];
+    const known = keyed?.get(name);
+    if (known !== undefined) return known;
+  }
+  if (paths.children[parent]! < MAX_CHILDREN) {
+    const id = newPath(paths, parent);
+    if (id >= 0) {
+      if (key === undefined) paths.items[parent] = id;
+      else {
+        if (!keyed) {
+          keyed = new Map();
+          paths.keyed[parent] = keyed;
+        }
+        keyed.set(name, id);
+      }
+    }
+    return id;
+  }
   // Keys that are data (one per IP address): the rest share one path, never a rare key.
   paths.overflow[parent] = 1;
-  const rest = `${parent}\u0003`;
-  return paths.ids.get(rest) ?? newPath(paths, parent, rest);
+  const rest = paths.rest[parent]!;
+  if (rest >= 0) return rest;
+  const id = newPath(paths, parent);
+  if (id >= 0) paths.rest[parent] = id;
+  return id;
 }
 
-function newPath(paths: Paths, parent: number, name: string): number {
+function newPath(paths: Paths, parent: number): number {
   if (paths.parent.length >= MAX_PATHS) return -1;
   const id = paths.parent.length;
-  paths.ids.set(name, id);
+  paths.keyed.push(undefined);
+  paths.items.push(-1);
+  paths.rest.push(-1);
   paths.parent.push(parent);
   paths.presence.push(0);
   paths.lastRecord.push(-1);
