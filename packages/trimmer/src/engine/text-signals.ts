@@ -3,6 +3,7 @@ import {
   detectLevel,
   isContinuationLine,
   LEVEL_NAMES,
+  LEVEL_SIGNATURES,
   LEVEL_WINDOW,
   LevelTailCues,
   levelOf,
@@ -74,6 +75,13 @@ const NAMED_RAW_LEVELS = 4;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
+/** A power of two of at least twice `entries` slots (at least 16). */
+function tableSize(entries: number): number {
+  let size = 16;
+  while (size < 2 * entries) size *= 2;
+  return size;
+}
+
 /** True when the line holds nothing but spaces and tabs (as far as the window looks). */
 function isBlankLine(text: string, from: number, to: number): boolean {
   const end = Math.min(to, from + LEVEL_WINDOW);
@@ -131,7 +139,12 @@ export function textSignals(input: {
   const rowTemplate = withShape ? new Int32Array(rows) : undefined;
   const continuation = withShape ? new Uint8Array(rows) : undefined;
   const blank = new Uint8Array(rows);
-  const templateIds = new Map<number, number>();
+  // Template hashes are interned through an open-addressed table sized for every row to have a
+  // shape of its own at half load: slot → id + 1 (0 free), and the hash it holds.
+  const slots = withShape ? tableSize(rows) : 0;
+  const slotId = new Int32Array(slots);
+  const slotHash = new Int32Array(slots);
+  let templates = 0;
   let templateCounts = new Int32Array(64);
   const tail = new LevelTailCues(text);
   let work = 0;
@@ -154,10 +167,13 @@ export function textSignals(input: {
     blank[r] = isBlankLine(text, from, to) ? 1 : 0;
     if (rowTemplate && continuation) {
       const hash = lineTemplate(text, from, to);
-      let id = templateIds.get(hash);
-      if (id === undefined) {
-        id = templateIds.size;
-        templateIds.set(hash, id);
+      let slot = (hash ^ (hash >>> 15)) & (slots - 1);
+      while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
+      let id = slotId[slot]! - 1;
+      if (id < 0) {
+        id = templates++;
+        slotId[slot] = id + 1;
+        slotHash[slot] = hash;
         if (id === templateCounts.length) {
           const grown = new Int32Array(id * 2);
           grown.set(templateCounts);
@@ -176,18 +192,24 @@ export function textSignals(input: {
   }
   check(work);
 
-  const signatureCounts = new Map<number, number>();
+  const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
+  let anyLevel = false;
   for (let r = 0; r < rows; r++) {
     const signature = rowLevel[r]!;
-    if (signature !== NO_LEVEL)
-      signatureCounts.set(signature, (signatureCounts.get(signature) ?? 0) + 1);
+    if (signature !== NO_LEVEL) {
+      signatureCounts[signature]!++;
+      anyLevel = true;
+    }
   }
-  const signatureScores = new Map<number, number>();
-  for (const [signature, count] of signatureCounts) {
+  // A level's score, or 0 where it does not stand out (a score is above ln 2).
+  const signatureScores = new Float64Array(LEVEL_SIGNATURES);
+  for (let signature = 0; signature < LEVEL_SIGNATURES; signature++) {
+    const count = signatureCounts[signature]!;
+    if (count === 0) continue;
     const level = levelOf(signature);
     const bonus = level < LEVEL_NAMES.length ? SEVERITY_BONUS[level]! : 0;
     if (bonus > 0 || count / rows <= RARE_SHARE) {
-      signatureScores.set(signature, bonus + Math.log(1 + rows / count));
+      signatureScores[signature] = bonus + Math.log(1 + rows / count);
     }
   }
 
@@ -195,7 +217,6 @@ export function textSignals(input: {
   if (rowTemplate) {
     // How much rarer a line's template is than the average line's: a text whose lines are all
     // alike or all different gives nothing; one odd line among routine ones stands out.
-    const templates = templateIds.size;
     const rarity = new Float64Array(templates);
     let mean = 0;
     for (let id = 0; id < templates; id++) {
@@ -213,14 +234,14 @@ export function textSignals(input: {
   for (let r = 0; r < rows; r++) {
     const signature = rowLevel[r]!;
     if (signature === NO_LEVEL) continue;
-    const levelScore = signatureScores.get(signature);
-    if (levelScore !== undefined) {
+    const levelScore = signatureScores[signature]!;
+    if (levelScore > 0) {
       own[r]! += levelScore;
       standsOut[r] = 1;
     }
   }
   if (rowTemplate) {
-    const seen = new Int32Array(templateIds.size);
+    const seen = new Int32Array(templates);
     for (let r = 0; r < rows; r++) {
       if (own[r] === 0) continue;
       const id = rowTemplate[r]!;
@@ -271,9 +292,9 @@ export function textSignals(input: {
     rowLevel,
     rowUnit: diff?.rowUnit,
     rawNames,
-    anyLevel: signatureCounts.size > 0,
+    anyLevel,
     template: diff ? undefined : rowTemplate,
-    templates: templateIds.size,
+    templates,
   };
 }
 

@@ -39,8 +39,13 @@ const GLYPH_LEVELS = new Map<number, number>([
   [0x2a2f, 5], // ⨯
   [0x26a0, 4], // ⚠
 ]);
+// A line's scan looks marks up only outside ASCII.
+for (const mark of GLYPH_LEVELS.keys()) if (mark < 0x80) throw new Error(`ASCII mark ${mark}`);
+
 /** A signature is `form * LEVEL_SLOTS + level`; `NO_LEVEL` stays itself. */
 const LEVEL_SLOTS = 256;
+/** Every signature is below this. */
+export const LEVEL_SIGNATURES = (FORM_GLYPH + 1) * LEVEL_SLOTS;
 
 /** The level of a signature from `detectLevel`. */
 export function levelOf(signature: number): number {
@@ -383,14 +388,16 @@ export function detectLevel(
     }
     if (!isWordCode(code)) {
       if (code === 0x0d || code === 0x0a) break;
-      if (first && level === NO_LEVEL) {
-        const glyph = GLYPH_LEVELS.get(code);
+      // Every mark is outside ASCII.
+      const glyph =
+        first && level === NO_LEVEL && code >= 0x80 ? GLYPH_LEVELS.get(code) : undefined;
+      if (glyph !== undefined) {
         let after = i + 1;
         // ⚠ and ❌ may carry an emoji presentation selector, and any mark a colour's end.
         if (text.charCodeAt(after) === 0xfe0f) after++;
         while (after < end && text.charCodeAt(after) === ESC)
           after = skipTerminalEscape(text, after, end);
-        if (glyph !== undefined && after < to && isBlank(text.charCodeAt(after))) {
+        if (after < to && isBlank(text.charCodeAt(after))) {
           level = glyph;
           form = FORM_GLYPH;
         }
