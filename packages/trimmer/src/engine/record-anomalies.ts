@@ -344,10 +344,13 @@ export function findAnomalies(
   }
   anomalies.sort(byScoreThenRecord);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
-  oneOfEachFirst(anomalies, sigOf, entryOf);
+  oneOfEachFirst(anomalies, sigOf, entryOf, distinct);
   for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly, vocabulary);
   return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
 }
+
+/** A field of at most this many values has kinds of oddity per value. */
+const FEW_VALUES = 40;
 
 /**
  * Reorders `anomalies` (strongest first) so that the strongest record of each kind of oddity
@@ -355,14 +358,22 @@ export function findAnomalies(
  * (nine records in a rare state and one latency fifty times the median show one of the state,
  * the note counting the others, and the latency). Within each pass, strongest first.
  */
-function oneOfEachFirst(anomalies: Anomaly[], sigOf: Int32Array, entryOf: Int32Array): void {
+function oneOfEachFirst(
+  anomalies: Anomaly[],
+  sigOf: Int32Array,
+  entryOf: Int32Array,
+  distinct: Int32Array,
+): void {
   const seen = new Set<string>();
   const first: Anomaly[] = [];
   const rest: Anomaly[] = [];
   for (const anomaly of anomalies) {
     const u = anomaly.fields[0]!;
-    const entry = entryOf[u]!;
-    const kind = `${sigOf[u]}:${entry >= 0 ? entry : u}`;
+    const s = sigOf[u]!;
+    // A value of a few-valued field is a kind of its own (a rare state); in a field of many
+    // values, the field is the kind (a key most records lack, a far number, an error message).
+    const entry = distinct[s]! <= FEW_VALUES ? entryOf[u]! : -1;
+    const kind = `${s}:${entry}`;
     if (seen.has(kind)) rest.push(anomaly);
     else {
       seen.add(kind);
