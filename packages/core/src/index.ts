@@ -97,6 +97,7 @@ export { LosslessNumber } from './json/lossless-number.js';
 export { fitsWhole, minifiedJsonBytes } from './json/minified-json-bytes.js';
 export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
 export { TEXT_HASH_UNITS, textHash } from './json/text-hash.js';
+export { writeUtf16Units } from './json/write-utf16-units.js';
 export { MIN_TRIM_BUDGET_BYTES } from './min-trim-budget.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
 export {

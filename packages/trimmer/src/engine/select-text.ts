@@ -8,6 +8,7 @@ import { diffUnits } from '../readers/diff-units.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { ndjsonRecordAnomalies } from '../readers/ndjson-record-anomalies.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
+import { textUnits } from '../readers/text-units.js';
 import { unitCopies } from '../readers/unit-copies.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
@@ -366,7 +367,8 @@ export function selectText(input: {
   }
   check(total);
 
-  const signals = textSignals({ text, starts, unit, check });
+  const units = textUnits(text);
+  const signals = textSignals({ text, units, starts, unit, check });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
@@ -489,7 +491,7 @@ export function selectText(input: {
     contextLine,
     matched,
     scores,
-    copies: parents ? undefined : unitCopies(text, starts),
+    copies: parents ? undefined : unitCopies(text, units, starts),
     // The head and the tail are read in order, stepping over lines of a shape they show twice.
     template: signals.template,
     templates: signals.templates,

@@ -83,19 +83,19 @@ function tableSize(entries: number): number {
 }
 
 /** True when the line holds nothing but spaces and tabs (as far as the window looks). */
-function isBlankLine(text: string, from: number, to: number): boolean {
+function isBlankLine(units: Uint16Array, from: number, to: number): boolean {
   const end = Math.min(to, from + LEVEL_WINDOW);
   for (let i = from; i < end; i++) {
-    const code = text.charCodeAt(i);
+    const code = units[i]!;
     if (code !== 0x20 && code !== 0x09) return false;
   }
   return true;
 }
 
-function lineEnd(text: string, from: number, to: number): number {
+function lineEnd(units: Uint16Array, from: number, to: number): number {
   let end = to;
   while (end > from) {
-    const code = text.charCodeAt(end - 1);
+    const code = units[end - 1]!;
     if (code !== NEWLINE && code !== CARRIAGE_RETURN) break;
     end--;
   }
@@ -119,16 +119,18 @@ function diffRows(
 }
 
 /**
- * The signals of `text` split at `starts` into units of kind `unit`. One pass over each line's
- * first `LEVEL_WINDOW` units, so the cost is linear in the text whatever its shape.
+ * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
+ * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
+ * linear in the text whatever its shape.
  */
 export function textSignals(input: {
   text: string;
+  units: Uint16Array;
   starts: readonly number[];
   unit: TextUnit;
   check: StopCheck;
 }): TextSignals {
-  const { text, starts, unit, check } = input;
+  const { text, units, starts, unit, check } = input;
   const diff = unit === 'hunks' ? diffRows(text, starts, check) : undefined;
   const rowStarts = diff ? diff.rowStarts : starts;
   const rows = rowStarts.length;
@@ -151,22 +153,22 @@ export function textSignals(input: {
   let inHunk = false;
   for (let r = 0; r < rows; r++) {
     let from = rowStarts[r]!;
-    const to = lineEnd(text, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
+    const to = lineEnd(units, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
     let unchanged = false;
     if (diff && from < to) {
       if (text.startsWith('@@ ', from)) inHunk = true;
       else if (text.startsWith('diff --git ', from)) inHunk = false;
-      const marker = text.charCodeAt(from);
+      const marker = units[from]!;
       // The diff marker of a hunk line is not part of the line's content.
       if (marker === 0x2b || marker === 0x2d || marker === 0x20) from++;
       // An unchanged line of a hunk (`if (level == Level::FATAL)` in code) states no level of
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
-    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(text, from, to, raw, tail);
-    blank[r] = isBlankLine(text, from, to) ? 1 : 0;
+    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail);
+    blank[r] = isBlankLine(units, from, to) ? 1 : 0;
     if (rowTemplate && continuation) {
-      const hash = lineTemplate(text, from, to);
+      const hash = lineTemplate(units, from, to);
       let slot = (hash ^ (hash >>> 15)) & (slots - 1);
       while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
       let id = slotId[slot]! - 1;
@@ -182,7 +184,7 @@ export function textSignals(input: {
       }
       rowTemplate[r] = id;
       templateCounts[id]!++;
-      continuation[r] = isContinuationLine(text, from, to) ? 1 : 0;
+      continuation[r] = isContinuationLine(units, text, from, to) ? 1 : 0;
     }
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {
@@ -274,9 +276,8 @@ export function textSignals(input: {
   }
   check(rows);
 
-  const units = starts.length;
-  const anomaly = diff ? new Float64Array(units) : score;
-  const leveled = diff ? new Uint8Array(units) : standsOut;
+  const anomaly = diff ? new Float64Array(starts.length) : score;
+  const leveled = diff ? new Uint8Array(starts.length) : standsOut;
   if (diff) {
     for (let r = 0; r < rows; r++) {
       const u = diff.rowUnit[r]!;

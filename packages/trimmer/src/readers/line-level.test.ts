@@ -9,9 +9,13 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from './line-level.js';
+import { textUnits } from './text-units.js';
+
+const detect = (text: string, from: number, to: number, raw: RawLevels) =>
+  detectLevel(textUnits(text), text, from, to, raw);
 
 function levelName(line: string, raw: RawLevels = new Map()): string {
-  const level = levelOf(detectLevel(line, 0, line.length, raw));
+  const level = levelOf(detect(line, 0, line.length, raw));
   if (level === NO_LEVEL) return 'none';
   if (level < LEVEL_NAMES.length) return LEVEL_NAMES[level]!;
   for (const [name, id] of raw) if (id === level) return `raw:${name}`;
@@ -97,9 +101,9 @@ describe('detectLevel', () => {
 
   it('tells the same level stated two ways apart, and the same way alike', () => {
     const raw: RawLevels = new Map();
-    const a = detectLevel('error: one', 0, 10, raw);
-    const b = detectLevel('error: two', 0, 10, raw);
-    const c = detectLevel('level=error two', 0, 15, raw);
+    const a = detect('error: one', 0, 10, raw);
+    const b = detect('error: two', 0, 10, raw);
+    const c = detect('level=error two', 0, 15, raw);
     expect(a).toBe(b);
     expect(levelOf(a)).toBe(levelOf(c));
     expect(a).not.toBe(c);
@@ -108,7 +112,7 @@ describe('detectLevel', () => {
   it('looks only at the line it is given, within a bounded window', () => {
     const text = 'INFO first\nERROR second';
     expect(levelName(text.slice(0, 10))).toBe('info');
-    expect(levelOf(detectLevel(text, 11, text.length, new Map()))).toBe(5);
+    expect(levelOf(detect(text, 11, text.length, new Map()))).toBe(5);
     const far = `${'x'.repeat(LEVEL_WINDOW)} ERROR late`;
     expect(levelName(far)).toBe('none');
   });
@@ -117,7 +121,7 @@ describe('detectLevel', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (line) => {
         const raw: RawLevels = new Map();
-        const level = levelOf(detectLevel(line, 0, line.length, raw));
+        const level = levelOf(detect(line, 0, line.length, raw));
         expect(level === NO_LEVEL || (level >= 0 && level < LEVEL_NAMES.length + raw.size)).toBe(
           true,
         );
@@ -136,10 +140,10 @@ describe('isContinuationLine', () => {
       '  --> tests/ui/cast.rs:23:5',
       'Caused by: java.net.SocketTimeoutException: Read timed out',
     ]) {
-      expect(isContinuationLine(line, 0, line.length)).toBe(true);
+      expect(isContinuationLine(textUnits(line), line, 0, line.length)).toBe(true);
     }
     for (const line of ['ERROR top', '   ', '', 'plain']) {
-      expect(isContinuationLine(line, 0, line.length)).toBe(false);
+      expect(isContinuationLine(textUnits(line), line, 0, line.length)).toBe(false);
     }
   });
 });

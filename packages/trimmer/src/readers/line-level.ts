@@ -168,14 +168,14 @@ vocabulary.forEach((word, index) => {
   vocabularyFirst[key] = index;
 });
 
-/** The index in `vocabulary` of the word `text[start, start + length)`, or -1. */
-function vocabularyWord(text: string, start: number, length: number): number {
+/** The index in `vocabulary` of the word at `units[start, start + length)`, or -1. */
+function vocabularyWord(units: Uint16Array, start: number, length: number): number {
   if (length > MAX_WORD || length < MIN_WORD) return -1;
-  const lead = text.charCodeAt(start) | 0x20;
+  const lead = units[start]! | 0x20;
   for (let index = vocabularyFirst[(lead & 0x7f) * 16 + length]!; index >= 0; ) {
     const word = vocabulary[index]!;
     let k = 1;
-    while (k < length && (text.charCodeAt(start + k) | 0x20) === (word.charCodeAt(k) | 0x20)) k++;
+    while (k < length && (units[start + k]! | 0x20) === (word.charCodeAt(k) | 0x20)) k++;
     if (k === length && lead === word.charCodeAt(0)) return index;
     index = vocabularyNext[index]!;
   }
@@ -211,23 +211,24 @@ function isBlank(code: number): boolean {
 }
 
 /**
- * The index after the terminal escape sequence at `at` (an ESC): CSI (`ESC [ … final`) and
- * string sequences (`ESC _ … BEL` or `ESC \`, as Buildkite's timestamps are), bounded by `end`.
+ * The index after the terminal escape sequence at `at` (an ESC) in a text's `units`: CSI
+ * (`ESC [ … final`) and string sequences (`ESC _ … BEL` or `ESC \`, as Buildkite's timestamps
+ * are), bounded by `end`.
  */
-export function skipTerminalEscape(text: string, at: number, end: number): number {
+export function skipTerminalEscape(units: Uint16Array, at: number, end: number): number {
   let i = at + 1;
   if (i >= end) return end;
-  const kind = text.charCodeAt(i);
+  const kind = units[i]!;
   if (kind === 0x5b) {
     for (i++; i < end; i++) {
-      const code = text.charCodeAt(i);
+      const code = units[i]!;
       if (code >= 0x40 && code <= 0x7e) return i + 1;
     }
     return end;
   }
   if (kind === 0x5f || kind === 0x5d || kind === 0x50) {
     for (i++; i < end; i++) {
-      const code = text.charCodeAt(i);
+      const code = units[i]!;
       if (code === BEL) return i + 1;
       if (code === ESC) return Math.min(end, i + 2);
     }
@@ -359,9 +360,11 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * warn) and a mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found
  * wins. Terminal escapes (colours) are skipped. `raw` interns
  * level-field values that are not known words, so rare ones can be told from common ones.
- * `tail`, the text's cues (lines asked about in order), lets a line stop at its level.
+ * `units` are the text's UTF-16 units (`textUnits`), read in the hot loop; `tail`, the text's
+ * cues (lines asked about in order), lets a line stop at its level.
  */
 export function detectLevel(
+  units: Uint16Array,
   text: string,
   from: number,
   to: number,
@@ -381,9 +384,9 @@ export function detectLevel(
   let i = from;
   while (i < end) {
     if (settles && level !== NO_LEVEL) break;
-    const code = text.charCodeAt(i);
+    const code = units[i]!;
     if (code === ESC) {
-      i = skipTerminalEscape(text, i, end);
+      i = skipTerminalEscape(units, i, end);
       continue;
     }
     if (!isWordCode(code)) {
@@ -394,10 +397,9 @@ export function detectLevel(
       if (glyph !== undefined) {
         let after = i + 1;
         // ⚠ and ❌ may carry an emoji presentation selector, and any mark a colour's end.
-        if (text.charCodeAt(after) === 0xfe0f) after++;
-        while (after < end && text.charCodeAt(after) === ESC)
-          after = skipTerminalEscape(text, after, end);
-        if (after < to && isBlank(text.charCodeAt(after))) {
+        if (units[after]! === 0xfe0f) after++;
+        while (after < end && units[after]! === ESC) after = skipTerminalEscape(units, after, end);
+        if (after < to && isBlank(units[after]!)) {
           level = glyph;
           form = FORM_GLYPH;
         }
@@ -406,19 +408,19 @@ export function detectLevel(
         // Punctuation before the first word (a diff marker, a bullet) still opens the line.
         if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
         // A syslog tag (`sshd[24324]: `) ends where the message starts: its first word opens it.
-        if (code === 0x3a && previous === 0x5d && isBlank(text.charCodeAt(i + 1))) first = true;
+        if (code === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) first = true;
         previous = code;
       }
       i++;
       continue;
     }
     const start = i;
-    while (++i < end && isWordCode(text.charCodeAt(i)));
+    while (++i < end && isWordCode(units[i]!));
     const length = i - start;
-    const next = i < to ? text.charCodeAt(i) : 0;
-    const before = start > from ? text.charCodeAt(start - 1) : 0;
+    const next = i < to ? units[i]! : 0;
+    const before = start > from ? units[start - 1]! : 0;
     const short = length <= MAX_WORD;
-    const known = vocabularyWord(text, start, length);
+    const known = vocabularyWord(units, start, length);
     const flags = known >= 0 ? vocabularyFlags[known]! : 0;
     if (level === NO_LEVEL && short) {
       if ((flags & WORD_IS_LEVEL_KEY) !== 0) {
@@ -429,7 +431,7 @@ export function detectLevel(
       const word = level === NO_LEVEL && known >= 0 ? vocabularyLevel[known]! : -1;
       if (word >= 0) {
         let upper = true;
-        for (let k = start; k < i && upper; k++) upper = isUpper(text.charCodeAt(k));
+        for (let k = start; k < i && upper; k++) upper = isUpper(units[k]!);
         const fenced =
           (before === 0x5b || before === 0x3c || before === 0x28 || before === 0x7c) &&
           (next === 0x5d || next === 0x3e || next === 0x29 || next === 0x7c);
@@ -440,7 +442,7 @@ export function detectLevel(
         }
       }
       if (level === NO_LEVEL && length === 1 && next === 0x3a && (first || previous === 0x3a)) {
-        const after = i + 1 < to ? text.charCodeAt(i + 1) : 0x20;
+        const after = i + 1 < to ? units[i + 1]! : 0x20;
         const letter = LETTER_LEVELS.get(code);
         if (letter !== undefined && (isBlank(after) || after === 0x0d)) {
           level = letter;
@@ -454,12 +456,12 @@ export function detectLevel(
         LETTER_LEVELS.has(code) &&
         code !== 0x54 &&
         code !== 0x44 &&
-        isDigit(text.charCodeAt(start + 1)) &&
-        isDigit(text.charCodeAt(start + 2)) &&
-        isDigit(text.charCodeAt(start + 3)) &&
-        isDigit(text.charCodeAt(start + 4)) &&
+        isDigit(units[start + 1]!) &&
+        isDigit(units[start + 2]!) &&
+        isDigit(units[start + 3]!) &&
+        isDigit(units[start + 4]!) &&
         next === 0x20 &&
-        isDigit(i + 1 < to ? text.charCodeAt(i + 1) : 0)
+        isDigit(i + 1 < to ? units[i + 1]! : 0)
       ) {
         level = LETTER_LEVELS.get(code)!;
         form = FORM_KLOG;
@@ -471,11 +473,11 @@ export function detectLevel(
       // A dotted name opening the line: `java.lang.NullPointerException: …`, `ValueError: …`.
       let name = i;
       while (name < end) {
-        const c = text.charCodeAt(name);
+        const c = units[name]!;
         if (!isWordCode(c) && c !== 0x2e && c !== 0x24) break;
         name++;
       }
-      const after = name < to ? text.charCodeAt(name) : 0;
+      const after = name < to ? units[name]! : 0;
       const closes = after === 0x3a || after === 0 || after === 0x0d || after === 0x0a;
       if (
         (closes &&
@@ -492,7 +494,7 @@ export function detectLevel(
       i = Math.max(i, name);
     }
     first = false;
-    previous = text.charCodeAt(i - 1);
+    previous = units[i - 1]!;
   }
   if (failedExit) {
     if (isBelow(level, LEVEL_ERROR)) level = LEVEL_ERROR;
@@ -505,15 +507,21 @@ export function detectLevel(
 }
 
 /**
- * True when the line `text[from, to)` continues the event above it: it is indented (a stack
- * frame, a wrapped message, a diagnostic's source excerpt) or opens with `Caused by:`.
+ * True when the line `text[from, to)` (its UTF-16 `units` beside it) continues the event above
+ * it: it is indented (a stack frame, a wrapped message, a diagnostic's source excerpt) or opens
+ * with `Caused by:`.
  */
-export function isContinuationLine(text: string, from: number, to: number): boolean {
+export function isContinuationLine(
+  units: Uint16Array,
+  text: string,
+  from: number,
+  to: number,
+): boolean {
   if (from >= to) return false;
-  const code = text.charCodeAt(from);
+  const code = units[from]!;
   if (isBlank(code)) {
     for (let i = from + 1; i < to && i < from + LEVEL_WINDOW; i++) {
-      const c = text.charCodeAt(i);
+      const c = units[i]!;
       if (c === 0x0d || c === 0x0a) return false;
       if (!isBlank(c)) return true;
     }

@@ -25,22 +25,23 @@ function isDigit(code: number): boolean {
 }
 
 /**
- * A hash of the shape of the line `text[from, to)`: its first words with every word that holds
- * a digit (a `-` before a digit joins the word: `blk_-6952`) or is very long (timestamps, ids, counts, hashes) folded into one placeholder, and
- * punctuation, spacing and terminal escapes ignored. Lines printed by the same statement share
- * it, so how often a template occurs says how routine its lines are. Looks at no more than
+ * A hash of the shape of the line at `units[from, to)` (a text's UTF-16 units): its first words
+ * with every word that holds a digit (a `-` before a digit joins the word: `blk_-6952`) or is
+ * very long (timestamps, ids, counts, hashes) folded into one placeholder, and punctuation,
+ * spacing and terminal escapes ignored. Lines printed by the same statement share it, so how
+ * often a template occurs says how routine its lines are. Looks at no more than
  * `TEMPLATE_WINDOW` units.
  */
-export function lineTemplate(text: string, from: number, to: number): number {
+export function lineTemplate(units: Uint16Array, from: number, to: number): number {
   const end = Math.min(to, from + TEMPLATE_WINDOW);
   let hash = FNV_OFFSET;
   let words = 0;
   let lastVariable = false;
   let i = from;
   while (i < end && words < TEMPLATE_WORDS) {
-    const code = text.charCodeAt(i);
+    const code = units[i]!;
     if (code === ESC) {
-      i = skipTerminalEscape(text, i, end);
+      i = skipTerminalEscape(units, i, end);
       continue;
     }
     if (code < 0x80 && UNIT_CLASS[code] === 0) {
@@ -53,10 +54,10 @@ export function lineTemplate(text: string, from: number, to: number): number {
     // long) leaves the hash as it was.
     let wordHash = hash;
     for (; i < end; i++) {
-      const c = text.charCodeAt(i);
+      const c = units[i]!;
       const kind = c < 0x80 ? UNIT_CLASS[c]! : WORD;
       if (kind === 0) {
-        if (c === 0x2d && i + 1 < end && isDigit(text.charCodeAt(i + 1))) variable = true;
+        if (c === 0x2d && i + 1 < end && isDigit(units[i + 1]!)) variable = true;
         else break;
       } else if (kind !== WORD) variable = true;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineStarts } from './line-starts.js';
+import { textUnits } from './text-units.js';
 import { unitCopies } from './unit-copies.js';
 
 const NEVER_STOP = () => undefined;
@@ -8,7 +9,7 @@ const NEVER_STOP = () => undefined;
 function copiesOf(lines: string[]): boolean[] {
   const text = lines.join('\n');
   const starts = lineStarts(text, NEVER_STOP);
-  const copies = unitCopies(text, starts);
+  const copies = unitCopies(text, textUnits(text), starts);
   return starts.map((_, i) => {
     const copy = copies.isCopy(i);
     if (!copy) copies.add(i);
@@ -46,7 +47,7 @@ describe('unitCopies', () => {
       fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
         const text = lines.join('\n');
         const starts = lineStarts(text, NEVER_STOP);
-        const copies = unitCopies(text, starts);
+        const copies = unitCopies(text, textUnits(text), starts);
         const seen = new Set<string>();
         starts.forEach((from, i) => {
           const unit = visible(

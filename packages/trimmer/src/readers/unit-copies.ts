@@ -14,29 +14,29 @@ const BEL = 0x07;
  * timestamp; `ESC ]8;;url ESC \`, a hyperlink's), or `at` when none starts there: what a
  * terminal does not print does not make two lines differ.
  */
-function skipString(text: string, at: number, to: number): number {
-  if (text.charCodeAt(at) !== ESC) return at;
-  const kind = text.charCodeAt(at + 1);
+function skipString(codes: Uint16Array, at: number, to: number): number {
+  if (codes[at]! !== ESC) return at;
+  const kind = codes[at + 1]!;
   if (kind !== 0x5d && kind !== 0x50 && kind !== 0x58 && kind !== 0x5e && kind !== 0x5f) return at;
   for (let j = at + 2; j < to; j++) {
-    const code = text.charCodeAt(j);
+    const code = codes[j]!;
     if (code === BEL) return j + 1;
-    if (code === ESC) return text.charCodeAt(j + 1) === 0x5c ? j + 2 : at;
+    if (code === ESC) return codes[j + 1]! === 0x5c ? j + 2 : at;
   }
   return at;
 }
 
-/** The end of unit `i` of `text` cut at `starts`, its line ending left out. */
-function unitEnd(text: string, starts: readonly number[], i: number): number {
+/** The end of unit `i` of a text (its UTF-16 `codes`) cut at `starts`, its line ending left out. */
+function unitEnd(codes: Uint16Array, starts: readonly number[], i: number): number {
   const from = starts[i]!;
-  let to = i + 1 < starts.length ? starts[i + 1]! : text.length;
-  if (to > from && text.charCodeAt(to - 1) === 0x0a) to--;
-  if (to > from && text.charCodeAt(to - 1) === 0x0d) to--;
+  let to = i + 1 < starts.length ? starts[i + 1]! : codes.length;
+  if (to > from && codes[to - 1]! === 0x0a) to--;
+  if (to > from && codes[to - 1]! === 0x0d) to--;
   return to;
 }
 
-function skipToVisible(text: string, at: number, to: number): number {
-  for (let next = skipString(text, at, to); next > at; next = skipString(text, at, to)) at = next;
+function skipToVisible(codes: Uint16Array, at: number, to: number): number {
+  for (let next = skipString(codes, at, to); next > at; next = skipString(codes, at, to)) at = next;
   return at;
 }
 
@@ -45,29 +45,29 @@ function skipToVisible(text: string, at: number, to: number): number {
  * escape, so the units are compared as they are).
  */
 function sameUnits(
-  text: string,
+  codes: Uint16Array,
   starts: readonly number[],
   a: number,
   b: number,
   plain: boolean,
 ): boolean {
-  const aEnd = unitEnd(text, starts, a);
-  const bEnd = unitEnd(text, starts, b);
+  const aEnd = unitEnd(codes, starts, a);
+  const bEnd = unitEnd(codes, starts, b);
   let x = starts[a]!;
   let y = starts[b]!;
   if (plain) {
     if (aEnd - x !== bEnd - y) return false;
-    while (x < aEnd && text.charCodeAt(x) === text.charCodeAt(y)) {
+    while (x < aEnd && codes[x]! === codes[y]!) {
       x++;
       y++;
     }
     return x === aEnd;
   }
   for (;;) {
-    x = skipToVisible(text, x, aEnd);
-    y = skipToVisible(text, y, bEnd);
+    x = skipToVisible(codes, x, aEnd);
+    y = skipToVisible(codes, y, bEnd);
     if (x >= aEnd || y >= bEnd) return x >= aEnd && y >= bEnd;
-    if (text.charCodeAt(x) !== text.charCodeAt(y)) return false;
+    if (codes[x]! !== codes[y]!) return false;
     x++;
     y++;
   }
@@ -89,7 +89,8 @@ class UnitCopyTable implements UnitCopies {
   private readonly plain: boolean;
 
   constructor(
-    private readonly text: string,
+    text: string,
+    private readonly codes: Uint16Array,
     private readonly starts: readonly number[],
   ) {
     this.hashes = new Int32Array(starts.length);
@@ -100,18 +101,18 @@ class UnitCopyTable implements UnitCopies {
 
   private hashOf(i: number): number {
     if (this.hashed[i] === 1) return this.hashes[i]!;
-    const { text } = this;
+    const { codes } = this;
     let hash = 0x811c9dc5 | 0;
-    const to = unitEnd(text, this.starts, i);
+    const to = unitEnd(codes, this.starts, i);
     for (let at = this.starts[i]!; at < to; at++) {
       if (!this.plain) {
-        const next = skipString(text, at, to);
+        const next = skipString(codes, at, to);
         if (next > at) {
           at = next - 1;
           continue;
         }
       }
-      hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+      hash = Math.imul(hash ^ codes[at]!, 0x01000193);
     }
     this.hashes[i] = hash;
     this.hashed[i] = 1;
@@ -124,7 +125,7 @@ class UnitCopyTable implements UnitCopies {
     // The first unit kept of a hash stays its entry: once there is one, the verdict holds.
     const first = this.kept.get(this.hashOf(i));
     if (first === undefined) return false;
-    const copy = first !== i && sameUnits(this.text, this.starts, first, i, this.plain);
+    const copy = first !== i && sameUnits(this.codes, this.starts, first, i, this.plain);
     this.verdict[i] = copy ? COPY : NOT_A_COPY;
     return copy;
   }
@@ -136,13 +137,17 @@ class UnitCopyTable implements UnitCopies {
 }
 
 /**
- * Exact copies among the units of `text` cut at `starts`, each unit hashed only when first asked
+ * Exact copies among the units of `text` (its UTF-16 `codes` beside it) cut at `starts`, each unit hashed only when first asked
  * about (FNV-1a over its UTF-16 units, terminal string sequences left out), a hash match
  * confirmed by comparing the texts once per unit, so the cost is linear in the units looked at.
  */
-export function unitCopies(text: string, starts: readonly number[]): UnitCopies {
-  return new UnitCopyTable(text, starts);
+export function unitCopies(
+  text: string,
+  codes: Uint16Array,
+  starts: readonly number[],
+): UnitCopies {
+  return new UnitCopyTable(text, codes, starts);
 }
 
 /** Keeps the table's hidden class alive between trims, and with it the optimised code using it. */
-export const UNIT_COPIES_SHAPE: UnitCopies = new UnitCopyTable('', []);
+export const UNIT_COPIES_SHAPE: UnitCopies = new UnitCopyTable('', new Uint16Array(0), []);
