@@ -47,6 +47,27 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     expect(isUnifiedDiff('plain\ntext\nwith @@ signs')).toBe(false);
   });
 
+  it('recognises a diff as its patterns define one: a `diff --git` line with a line after it, and a hunk', () => {
+    const byPatterns = (text: string) =>
+      /(^|\n)diff --git [^\n]*\n/.test(text) &&
+      /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.test(text);
+    const piece = fc.constantFrom(
+      'diff --git a/x b/x',
+      'diff --git ',
+      '\n',
+      '@@ -1 +1 @@',
+      'x',
+      ' ',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        expect(isUnifiedDiff(text)).toBe(byPatterns(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('keeps the whole hunk of a file the question names, with the file it belongs to', () => {
     const view = createStructuralTrimmer().trim(diff, 12_000, {
       userQuery: 'what changed in the payments deploy?',

@@ -8,7 +8,7 @@ import { diffUnits } from '../readers/diff-units.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { ndjsonRecordAnomalies } from '../readers/ndjson-record-anomalies.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
-import { textUnits } from '../readers/text-units.js';
+import { withTextUnits } from '../readers/text-units.js';
 import { unitCopies } from '../readers/unit-copies.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
@@ -72,15 +72,21 @@ const BREAKDOWN_SHARE = 0.25;
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
 const LONG_LINE_SHARE = 0.1;
-const NON_ASCII = /[^\x00-\x7f]/;
 const NEVER_STOP: StopCheck = () => undefined;
 
-const DIFF_FILE_START = /(^|\n)diff --git [^\n]*\n/;
+const DIFF_FILE_HEADER = 'diff --git ';
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
 
 /** True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. */
 export function isUnifiedDiff(text: string): boolean {
-  return DIFF_FILE_START.test(text) && HUNK_START.test(text);
+  // A `diff --git` line with a line after it, found by a native search: a pattern that may
+  // start at any line reads a text that is no diff several times slower.
+  let at = 0;
+  if (!text.startsWith(DIFF_FILE_HEADER)) {
+    at = text.indexOf(`\n${DIFF_FILE_HEADER}`) + 1;
+    if (at === 0) return false;
+  }
+  return text.indexOf('\n', at + DIFF_FILE_HEADER.length) >= 0 && HUNK_START.test(text);
 }
 
 /**
@@ -300,19 +306,8 @@ function dropBareHeaders(keep: Uint8Array, parents: Int32Array, splitHeader: Uin
   return dropped;
 }
 
-/**
- * Selection of whole units (lines, sentences, records or diff hunks) to fit `budget` UTF-8
- * bytes, restored to their original order. The end of the text keeps a share of the budget (a
- * log's totals and failures sit there) and so does the start, each showing no more than two
- * lines of one shape; the rest goes to the units that match the query and task words (rare ones
- * weigh more) and preserved keys, and to what stands out with no query at all: lines of a rare
- * or severe level with the lines around them, lines of a rare shape, and error-like words. With
- * a question, a share of that room is kept for what stands out without it. What is left
- * extends the head and then the tail.
- * Returns `undefined` when nothing scores and `requireScore` is set, or when no whole unit fits.
- * `check` is polled as work is done and throws to stop the pass.
- */
-export function selectText(input: {
+/** What `selectText` selects from, and how. */
+export interface SelectTextInput {
   text: string;
   budget: number;
   unit: TextUnit;
@@ -325,11 +320,31 @@ export function selectText(input: {
    * terminal escape codes): cut markers name that text's columns.
    */
   toOriginal?: (offset: number) => number;
-}): TextSelection | undefined {
+}
+
+/**
+ * Selection of whole units (lines, sentences, records or diff hunks) to fit `budget` UTF-8
+ * bytes, restored to their original order. The end of the text keeps a share of the budget (a
+ * log's totals and failures sit there) and so does the start, each showing no more than two
+ * lines of one shape; the rest goes to the units that match the query and task words (rare ones
+ * weigh more) and preserved keys, and to what stands out with no query at all: lines of a rare
+ * or severe level with the lines around them, lines of a rare shape, and error-like words. With
+ * a question, a share of that room is kept for what stands out without it. What is left
+ * extends the head and then the tail.
+ * Returns `undefined` when nothing scores and `requireScore` is set, or when no whole unit fits.
+ * `check` is polled as work is done and throws to stop the pass.
+ */
+export function selectText(input: SelectTextInput): TextSelection | undefined {
+  // The text's UTF-16 units, lent for this call: the line readers scan them.
+  return withTextUnits(input.text, (units) => selectTextIn(units, input));
+}
+
+function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
   const { text, unit, toOriginal } = input;
   const check = input.check ?? NEVER_STOP;
   check(0);
-  const ascii = !NON_ASCII.test(text);
+  // One UTF-8 byte a unit: all ASCII (measured natively, several times faster than a pattern).
+  const ascii = utf8ByteLength(text) === text.length;
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
@@ -367,7 +382,6 @@ export function selectText(input: {
   }
   check(total);
 
-  const units = textUnits(text);
   const signals = textSignals({ text, units, starts, unit, check });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,

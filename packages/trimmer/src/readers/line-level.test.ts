@@ -9,10 +9,12 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from './line-level.js';
-import { textUnits } from './text-units.js';
+import { withTextUnits } from './text-units.js';
 
 const detect = (text: string, from: number, to: number, raw: RawLevels) =>
-  detectLevel(textUnits(text), text, from, to, raw);
+  withTextUnits(text, (units) => detectLevel(units, text, from, to, raw));
+const continues = (line: string) =>
+  withTextUnits(line, (units) => isContinuationLine(units, line, 0, line.length));
 
 function levelName(line: string, raw: RawLevels = new Map()): string {
   const level = levelOf(detect(line, 0, line.length, raw));
@@ -140,10 +142,10 @@ describe('isContinuationLine', () => {
       '  --> tests/ui/cast.rs:23:5',
       'Caused by: java.net.SocketTimeoutException: Read timed out',
     ]) {
-      expect(isContinuationLine(textUnits(line), line, 0, line.length)).toBe(true);
+      expect(continues(line)).toBe(true);
     }
     for (const line of ['ERROR top', '   ', '', 'plain']) {
-      expect(isContinuationLine(textUnits(line), line, 0, line.length)).toBe(false);
+      expect(continues(line)).toBe(false);
     }
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { lineTemplate } from './line-template.js';
-import { textUnits } from './text-units.js';
+import { withTextUnits } from './text-units.js';
 
-const template = (line: string) => lineTemplate(textUnits(line), 0, line.length);
+const template = (line: string) =>
+  withTextUnits(line, (units) => lineTemplate(units, 0, line.length));
 
 describe('lineTemplate', () => {
   it('gives lines printed by one statement one template, whatever their numbers and ids', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineStarts } from './line-starts.js';
-import { textUnits } from './text-units.js';
+import { withTextUnits } from './text-units.js';
 import { unitCopies } from './unit-copies.js';
 
 const NEVER_STOP = () => undefined;
@@ -9,11 +9,13 @@ const NEVER_STOP = () => undefined;
 function copiesOf(lines: string[]): boolean[] {
   const text = lines.join('\n');
   const starts = lineStarts(text, NEVER_STOP);
-  const copies = unitCopies(text, textUnits(text), starts);
-  return starts.map((_, i) => {
-    const copy = copies.isCopy(i);
-    if (!copy) copies.add(i);
-    return copy;
+  return withTextUnits(text, (units) => {
+    const copies = unitCopies(text, units, starts);
+    return starts.map((_, i) => {
+      const copy = copies.isCopy(i);
+      if (!copy) copies.add(i);
+      return copy;
+    });
   });
 }
 
@@ -47,15 +49,17 @@ describe('unitCopies', () => {
       fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
         const text = lines.join('\n');
         const starts = lineStarts(text, NEVER_STOP);
-        const copies = unitCopies(text, textUnits(text), starts);
-        const seen = new Set<string>();
-        starts.forEach((from, i) => {
-          const unit = visible(
-            text.slice(from, i + 1 < starts.length ? starts[i + 1] : text.length),
-          );
-          expect(copies.isCopy(i)).toBe(seen.has(unit));
-          if (!seen.has(unit)) copies.add(i);
-          seen.add(unit);
+        withTextUnits(text, (units) => {
+          const copies = unitCopies(text, units, starts);
+          const seen = new Set<string>();
+          starts.forEach((from, i) => {
+            const unit = visible(
+              text.slice(from, i + 1 < starts.length ? starts[i + 1] : text.length),
+            );
+            expect(copies.isCopy(i)).toBe(seen.has(unit));
+            if (!seen.has(unit)) copies.add(i);
+            seen.add(unit);
+          });
         });
       }),
       { numRuns: 1000 },
