@@ -54,7 +54,12 @@ export function valuesAt(record, path) {
  * `+` (a one-item array is its item).
  */
 export function fieldOf(record, path) {
-  const values = valuesAt(record, path);
+  let values = valuesAt(record, path);
+  // A value in a list of one (`"span.id": ["a1b2"]`, a search engine's fields API) is the
+  // field's value.
+  if (values.length === 1 && Array.isArray(values[0]) && values[0].length === 1) {
+    values = values[0];
+  }
   if (values.length === 0 || !values.every(isScalar)) return undefined;
   return values.map(plain).join('+');
 }

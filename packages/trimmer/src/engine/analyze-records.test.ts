@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { withJsonTape } from '@compaction/core';
+import { parseRecordCoverage, trailingDisclosureNotes, withJsonTape } from '@compaction/core';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createStructuralTrimmer } from '../create-structural-trimmer.js';
 import { inventoryFromTape } from '../json/inventory-from-tape.js';
 import { scanJson } from '../json/json-inventory.js';
 import { jsonSignatures } from '../json/json-signatures.js';
@@ -145,6 +146,35 @@ describe('analyzeRecords', () => {
       endpoint: { service: `svc-${i % 4}`, port: 40_000 + 2 * i },
     }));
     expect(names(spans)).toEqual(['id', 'kind']);
+  });
+  it('reads a value in a list of one as the field, and pairs no fields over a handful of records', () => {
+    // A search engine's fields API writes every field as a list of one value.
+    const spans = Array.from({ length: 30 }, (_, i) => ({
+      '@timestamp': [new Date(Date.UTC(2026, 2, 1) + i * 7_000).toISOString()],
+      'span.id': [createHash('md5').update(String(i)).digest('hex').slice(0, 16)],
+      'span.name': [`GET /api/items/${i % 4}`],
+      'event.outcome': [i % 10 === 3 ? 'failure' : 'success'],
+    }));
+    const json = JSON.stringify(spans);
+    const view = createStructuralTrimmer().trim(json, 1200);
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.namedBy).toBe('span.id');
+    expect(note.distributions?.find((d) => d.field === 'event.outcome')?.values).toEqual([
+      { value: 'success', count: 27 },
+      { value: 'failure', count: 3 },
+    ]);
+    // Four tasks: their minute and memory tell them apart by chance; the ARN names them.
+    const tasks = [11, 42, 7, 29].map((minute, i) => ({
+      taskArn: `arn:aws:ecs:us-east-1:123456789012:task/prod/${createHash('md5').update(String(i)).digest('hex')}`,
+      connectivityAt: { minute, second: (minute * 7) % 60 },
+      memory: ['512', '1024', '512', '2048'][i],
+      lastStatus: 'RUNNING',
+    }));
+    const inventory = scanJson(JSON.stringify({ tasks }), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('taskArn');
+    expect(group.identityTogether).toBe(false);
   });
   it('puts one record of each kind of oddity first: a rare state once, then a far number', () => {
     // 300 services: 9 suspended, 6 pending, one latency fifty times the median. Leading are

@@ -1,6 +1,6 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { NODE_ARRAY, NODE_OBJECT, NODE_STRING } from '../json/json-inventory.js';
-import { jsonSignatures, STEP_KEY, signatureKey } from '../json/json-signatures.js';
+import { jsonSignatures, STEP_INDEX, STEP_KEY, signatureKey } from '../json/json-signatures.js';
 import {
   type Columns,
   type RecordGroup,
@@ -154,8 +154,21 @@ export function analyzeRecords(
   const identityWeight = new Float32Array(sigCount);
   const identityWord: string[] = new Array(sigCount).fill('');
   const hinted = new Uint8Array(sigCount);
+  // A value in a list of one (`"span.id": ["a1b2"]`, as a search engine's fields API writes
+  // every field) is the field's value: the list's one position is the field, at its depth.
+  const positions = new Int32Array(sigCount);
+  for (let s = 1; s < sigCount; s++) if (step[s] === STEP_INDEX) positions[sigParent[s]!]!++;
   for (let s = 1; s < sigCount; s++) {
     const p = sigParent[s]!;
+    if (step[s] === STEP_INDEX) {
+      if (positions[p] === 1 && fieldDepth[p]! >= 1) {
+        fieldDepth[s] = fieldDepth[p]!;
+        identityWeight[s] = identityWeight[p]!;
+        identityWord[s] = identityWord[p]!;
+        hinted[s] = hinted[p]!;
+      }
+      continue;
+    }
     if (step[s] !== STEP_KEY) continue;
     if (groupOfSig[p]! >= 0) fieldDepth[s] = 1;
     else if (fieldDepth[p]! > 0) fieldDepth[s] = fieldDepth[p]! + 1;

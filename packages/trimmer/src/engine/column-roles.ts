@@ -327,10 +327,12 @@ export function nameScore(
         return 1;
       // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
       if (digits >= 9) return 3;
-      // Handed out in order, or six digits and more: more often an id than a measurement; a
-      // short number in no order (a port, a count) rarely names anything.
-      if (digits >= 6) return 1.5;
-      return strictlyMonotone(inventory, signatures, s) ? 1.25 : 0.5;
+      // Handed out in order: an id. Six digits and more in no order: an id under a key that
+      // says so, else as likely a measurement (bytes, microseconds); fewer (a port, a count)
+      // rarely name anything.
+      if (strictlyMonotone(inventory, signatures, s)) return digits >= 6 ? 1.5 : 1.25;
+      if (digits >= 6) return idKey ? 1.5 : 0.75;
+      return 0.5;
     }
     case CLASS_OPAQUE:
       return 1.5;
@@ -387,6 +389,8 @@ const HALF_UNIQUE = 0.25;
 /** Pairs tried for a name of two fields: the most telling halves, the fewest-valued completions. */
 const PAIR_HALVES = 3;
 const PAIR_COMPLETING = 6;
+/** Records from which two fields unique together are a name, not a chance. */
+const PAIR_MIN_RECORDS = 12;
 /** A field that completes a name has at most this many values. */
 const COMPLETING_VALUES = 12;
 /** A record's names longer than this on average are not names. */
@@ -570,11 +574,14 @@ export function chooseIdentity(
   group.named = bestScore >= NO_NAME;
   if (bestScore < WEAK_NAME) {
     // No field names the records alone: a field that tells most of them apart, with the
-    // few-valued field that tells the rest (a span's `id` and its `kind`).
+    // few-valued field that tells the rest (a span's `id` and its `kind`). Over a handful of
+    // records, two fields are unique together by chance (a task's minute and its memory): a
+    // pair names records only in a list long enough to tell.
     const { distinct } = gathered;
     halves.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
     completing.sort((a, b) => distinct[a]! - distinct[b]! || a - b);
-    for (const half of halves.slice(0, PAIR_HALVES)) {
+    const pairs = records >= PAIR_MIN_RECORDS ? halves.slice(0, PAIR_HALVES) : [];
+    for (const half of pairs) {
       for (const other of completing.slice(0, PAIR_COMPLETING)) {
         if (other !== half && uniqueTogether(ctx, group, half, other)) {
           group.identity = half;

@@ -1,7 +1,7 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { signatureKey } from '../json/json-signatures.js';
-import { signaturePath } from '../json/signature-path.js';
+import { fieldPath } from '../json/signature-path.js';
 import {
   NUMBER_MAX_DIGITS,
   numberAt,
@@ -90,7 +90,7 @@ function distributionOf(
   const counts = valueCounts(inventory, analysis, s);
   const values: Array<{ value: string; count: number }> = [];
   const distribution: RecordDistribution = {
-    field: signaturePath(inventory, analysis, s, group.sig),
+    field: fieldPath(inventory, analysis, s, group.sig),
     values,
   };
   const present = analysis.presence[s]!;
@@ -171,7 +171,7 @@ function rangeOf(
   }
   if (low < 0) return undefined;
   const range: RecordRange = {
-    field: signaturePath(inventory, analysis, s, group.sig),
+    field: fieldPath(inventory, analysis, s, group.sig),
     from: scalarText(inventory, low),
     to: scalarText(inventory, high),
   };
@@ -279,7 +279,7 @@ export function recordAggregates(
     said.add(s);
     statements.push({
       kind: 'constant',
-      field: signaturePath(inventory, analysis, s, group.sig),
+      field: fieldPath(inventory, analysis, s, group.sig),
       value: scalarText(inventory, signatures.first[s]!),
     });
   };

@@ -18,7 +18,7 @@ import {
   type SelectionLedger,
   skeletonCost,
 } from './selection-ledger.js';
-import { signaturePath } from './signature-path.js';
+import { fieldPath, signaturePath } from './signature-path.js';
 
 /** Records shown with their time because of where they stand in the records' order. */
 export interface RecordOrder {
@@ -730,7 +730,7 @@ function constantFields(
     const u = signatures.first[s]!;
     const value = inventory.text.slice(inventory.start[u]!, inventory.end[u]!);
     return {
-      field: signaturePath(inventory, analysis, s, group.sig),
+      field: fieldPath(inventory, analysis, s, group.sig),
       value: value.startsWith('"') ? value.slice(1, -1) : value,
       state: rank < 10,
     };
@@ -809,7 +809,7 @@ function coverage(
   // Records left out without a value to tell them by are counted all the same.
   let omittedMore = 0;
   if (firstState >= 0) {
-    const field = signaturePath(inventory, analysis, firstState, group.sig);
+    const field = fieldPath(inventory, analysis, firstState, group.sig);
     for (const [value, count] of [...omittedByValue.entries()].sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
     )) {
@@ -879,7 +879,7 @@ function coverage(
     named,
     whole,
     // Every field no record shows: those the note tells as constant are left out as it is written.
-    droppedFields: dropped.map((entry) => signaturePath(inventory, analysis, entry.s, group.sig)),
+    droppedFields: dropped.map((entry) => fieldPath(inventory, analysis, entry.s, group.sig)),
     omitted,
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
@@ -899,9 +899,9 @@ function namedByOf(
   group: RecordGroup,
 ): string | undefined {
   if (group.identity < 0 || group.keyed) return undefined;
-  const path = signaturePath(inventory, analysis, group.identity, group.sig);
+  const path = fieldPath(inventory, analysis, group.identity, group.sig);
   return group.identityTogether && group.alsoIdentity >= 0
-    ? `${path}+${signaturePath(inventory, analysis, group.alsoIdentity, group.sig)}`
+    ? `${path}+${fieldPath(inventory, analysis, group.alsoIdentity, group.sig)}`
     : path;
 }
 
