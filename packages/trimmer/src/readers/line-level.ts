@@ -417,10 +417,15 @@ export function detectLevel(
     const start = i;
     while (++i < end && isWordCode(units[i]!));
     const length = i - start;
+    const known = vocabularyWord(units, start, length);
+    // Past the line's opening, only a known word or a letter (`W:`) can change the verdict.
+    if (!first && known < 0 && length !== 1) {
+      previous = units[i - 1]!;
+      continue;
+    }
     const next = i < to ? units[i]! : 0;
     const before = start > from ? units[start - 1]! : 0;
     const short = length <= MAX_WORD;
-    const known = vocabularyWord(units, start, length);
     const flags = known >= 0 ? vocabularyFlags[known]! : 0;
     if (level === NO_LEVEL && short) {
       if ((flags & WORD_IS_LEVEL_KEY) !== 0) {
