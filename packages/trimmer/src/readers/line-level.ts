@@ -390,6 +390,11 @@ export function detectLevel(
       continue;
     }
     if (!isWordCode(code)) {
+      if (isBlank(code)) {
+        // Spaces and tabs change nothing (a padded CI line is mostly spaces).
+        while (++i < end && isBlank(units[i]!));
+        continue;
+      }
       if (code === 0x0d || code === 0x0a) break;
       // Every mark is outside ASCII.
       const glyph =
@@ -404,13 +409,11 @@ export function detectLevel(
           form = FORM_GLYPH;
         }
       }
-      if (!isBlank(code)) {
-        // Punctuation before the first word (a diff marker, a bullet) still opens the line.
-        if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
-        // A syslog tag (`sshd[24324]: `) ends where the message starts: its first word opens it.
-        if (code === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) first = true;
-        previous = code;
-      }
+      // Punctuation before the first word (a diff marker, a bullet) still opens the line.
+      if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
+      // A syslog tag (`sshd[24324]: `) ends where the message starts: its first word opens it.
+      if (code === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) first = true;
+      previous = code;
       i++;
       continue;
     }

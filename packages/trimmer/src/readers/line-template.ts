@@ -45,7 +45,11 @@ export function lineTemplate(units: Uint16Array, from: number, to: number): numb
       continue;
     }
     if (code < 0x80 && UNIT_CLASS[code] === 0) {
-      i++;
+      // Punctuation and spacing are not part of the shape: stepped over in one run.
+      for (i++; i < end; i++) {
+        const next = units[i]!;
+        if (next === ESC || next >= 0x80 || UNIT_CLASS[next] !== 0) break;
+      }
       continue;
     }
     const start = i;
