@@ -269,41 +269,48 @@ interface Gathered {
   entries: number;
 }
 
-// The first pass's queue of containers to look into, kept between records.
+// The first pass's queue of containers to look into, and what it has counted of the record
+// being flattened: kept between records (one record is flattened at a time), and a function of
+// the module rather than a closure per record, whose optimised code would not outlive it.
 const queueValue: unknown[] = [];
 const queuePath: number[] = [];
 const queueDepth: number[] = [];
+let queued = 0;
+let leaves = 0;
+let containers = 0;
+let visits = 0;
+
+/** Counts `value`, found at path `p` of record `r`, and queues it when it is a container. */
+function visit(g: Gathered, p: number, r: number, value: unknown, depth: number): void {
+  visits++;
+  if (value !== null && typeof value === 'object') {
+    if (containers >= MAX_CONTAINERS) return;
+    containers++;
+    addItem(g, p, r, CONTAINER, Number.NaN, 0);
+    if (depth < MAX_DEPTH) {
+      queueValue[queued] = value;
+      queuePath[queued] = p;
+      queueDepth[queued] = depth;
+      queued++;
+    }
+    return;
+  }
+  if (leaves >= MAX_LEAVES) return;
+  leaves++;
+  leaf(g, p, r, value as string | number | boolean | null);
+}
 
 /** Adds the items of record `r` (parsed to `root`) to `g`, breadth first, within the bounds. */
 function flatten(g: Gathered, root: object, r: number): void {
   const { paths } = g;
-  queueValue.length = 0;
-  queuePath.length = 0;
-  queueDepth.length = 0;
-  queueValue.push(root);
-  queuePath.push(ROOT);
-  queueDepth.push(0);
-  let leaves = 0;
-  let containers = 0;
-  let visits = 0;
-  const visit = (p: number, value: unknown, depth: number): void => {
-    visits++;
-    if (value !== null && typeof value === 'object') {
-      if (containers >= MAX_CONTAINERS) return;
-      containers++;
-      addItem(g, p, r, CONTAINER, Number.NaN, 0);
-      if (depth < MAX_DEPTH) {
-        queueValue.push(value);
-        queuePath.push(p);
-        queueDepth.push(depth);
-      }
-      return;
-    }
-    if (leaves >= MAX_LEAVES) return;
-    leaves++;
-    leaf(g, p, r, value as string | number | boolean | null);
-  };
-  for (let q = 0; q < queueValue.length && visits < MAX_VISITS; q++) {
+  queueValue[0] = root;
+  queuePath[0] = ROOT;
+  queueDepth[0] = 0;
+  queued = 1;
+  leaves = 0;
+  containers = 0;
+  visits = 0;
+  for (let q = 0; q < queued && visits < MAX_VISITS; q++) {
     const container = queueValue[q]!;
     const p = queuePath[q]!;
     const depth = queueDepth[q]! + 1;
@@ -312,7 +319,7 @@ function flatten(g: Gathered, root: object, r: number): void {
       const items = childPath(paths, p, undefined);
       if (items < 0) continue;
       for (let i = 0; i < container.length && visits < MAX_VISITS; i++) {
-        visit(items, container[i], depth);
+        visit(g, items, r, container[i], depth);
       }
     } else {
       const record = container as Record<string, unknown>;
@@ -323,11 +330,12 @@ function flatten(g: Gathered, root: object, r: number): void {
           visits++;
           continue;
         }
-        visit(child, record[key], depth);
+        visit(g, child, r, record[key], depth);
       }
     }
   }
-  queueValue.length = 0;
+  // The record's values are let go.
+  for (let q = 0; q < queued; q++) queueValue[q] = undefined;
 }
 
 function addItem(
