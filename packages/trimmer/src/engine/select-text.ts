@@ -204,7 +204,8 @@ function textWindow(
  * are markers. Length in units and bytes unchanged.
  */
 export function neutralizeMarkerLine(line: string): string {
-  if (line.charCodeAt(0) !== 0x5b) return line;
+  // Every marker opens with `[line` (a log of `[Sun Dec 04 …]` lines keeps most of its lines).
+  if (!line.startsWith('[line')) return line;
   const body = line.endsWith('\r\n')
     ? line.slice(0, -2)
     : line.endsWith('\n')
