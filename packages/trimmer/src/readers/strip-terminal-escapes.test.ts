@@ -25,6 +25,15 @@ describe('stripTerminalEscapes', () => {
     expect(stripTerminalEscapes(`${ESC}]8;;u${ESC}\\x`)).toBeUndefined();
   });
 
+  it('strips a text of more pieces than one chain holds, and maps its offsets back', () => {
+    const line = `${ESC}[32mok${ESC}[0m ${ESC}[90m12 ms${ESC}[0m\n`;
+    const text = line.repeat(40_000);
+    const stripped = stripTerminalEscapes(text)!;
+    expect(stripped.text).toBe('ok 12 ms\n'.repeat(40_000));
+    const last = stripped.text.length - 3;
+    expect(text.slice(stripped.toOriginal(last), stripped.toOriginal(last) + 2)).toBe('ms');
+  });
+
   it('removes a sequence cut short by the end of the text or of its line', () => {
     expect(stripTerminalEscapes(`a${ESC}`)?.text).toBe('a');
     expect(stripTerminalEscapes(`a${ESC}[12`)?.text).toBe('a');

