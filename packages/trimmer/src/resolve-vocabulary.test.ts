@@ -59,9 +59,9 @@ describe('the vocabulary a trimmer is given', () => {
     const german = createStructuralTrimmer({
       vocabulary: { errorWords: [...DEFAULT_VOCABULARY.errorWords, 'kaputt'] },
     });
-    const view = german.trim(json, budget).text;
-    expect(view).toContain(`"job":"job-${(137 * 7919).toString(36)}"`);
-    expect(shows(viewBody({ text: view }))).toBe(true);
+    const trimmed = german.trim(json, budget);
+    expect(trimmed.text).toContain(`"job":"job-${(137 * 7919).toString(36)}"`);
+    expect(shows(viewBody(trimmed))).toBe(true);
     // The default vocabulary does not read it as an error: the message is one of 200.
     expect(createStructuralTrimmer().trim(json, budget).text).not.toContain('kaputt');
     // A log of the same: the line is kept where the default vocabulary sees nothing in it.
