@@ -378,8 +378,10 @@ const TITLE_BYTES = 64;
 const DEPTH_COST = 0.35;
 /** Digits past which an integer is no longer exact as a double (2^53 has sixteen). */
 const IEEE_EXACT_DIGITS = 17;
-/** What a field unique only because each list holds one item gives way by. */
+/** What a field unique only because each list holds one item gives way by… */
 const ALONE_IN_LIST_PENALTY = 3;
+/** …where it holds at most this many values in all. */
+const ALONE_IN_LIST_VALUES = 2;
 /** A name scoring below this is no sure name: two fields that name the records together come first. */
 const WEAK_NAME = 1;
 /** A name scoring below this is no name at all (a port, a duration unique by chance). */
@@ -548,9 +550,10 @@ export function chooseIdentity(
     if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
     const unique = count >= UNIQUE * values[s]! || inEachList;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;
-    // Where every list holds one item, any field is unique within its list: that names nothing
-    // (a reservation's one instance by its `RootDeviceName`, shared by all of them).
-    else if (!sharedLists && count < UNIQUE * values[s]!) score -= ALONE_IN_LIST_PENALTY;
+    // Where every list holds one item, any field is unique within its list: one value (or two)
+    // for all of them names nothing (a reservation's one instance by its `RootDeviceName`),
+    // though a few-valued one still does (a pod's one container by its `name`).
+    else if (!sharedLists && count <= ALONE_IN_LIST_VALUES) score -= ALONE_IN_LIST_PENALTY;
     if (valueClassOf === CLASS_PROSE && avgBytes > TITLE_BYTES) {
       // Free text says what a record is (a message, a description); it names one only where
       // no other field does. A title (short) names its record like any other field.

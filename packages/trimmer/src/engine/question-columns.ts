@@ -93,15 +93,9 @@ export function askedColumns(
     if (!list && analysis.distinct[s]! < 2) continue;
     let owner = signatures.parent[s]!;
     while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
-    // A field of the records, or of the items of a list they hold (a reservation's instances:
-    // `Instances[].State.Name`), a level further down.
-    let nested = 0;
-    if (owner !== group.sig) {
-      let outer = signatures.parent[owner]!;
-      while (outer > 0 && groupOfSig[outer]! < 0) outer = signatures.parent[outer]!;
-      if (outer !== group.sig) continue;
-      nested = 1 + fieldDepth[owner]!;
-    }
+    // A field of the records themselves: a field of the items they hold (the `status` of each
+    // of a pod's conditions) is not what a word of the question names.
+    if (owner !== group.sig) continue;
     const time = classOf[s] === CLASS_TIME;
     if (time && firstTime < 0) firstTime = s;
     let score = 0;
@@ -118,7 +112,7 @@ export function askedColumns(
       if (wholeOnly.has(whole)) score += own ? 3 : 1.5;
       own = false;
     }
-    if (score > 0) scored.push({ s, score, time, depth: depth + nested });
+    if (score > 0) scored.push({ s, score, time, depth });
   }
   let picked = scored;
   if (asksWhen) {
