@@ -4,7 +4,6 @@ import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analy
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import { recordFields } from '../readers/json-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
@@ -56,8 +55,6 @@ const STRONG_SHARE = 0.02;
 /** Matching fields kept per record in that first pass, each at most this big. */
 const MATCHED_FIELDS = 8;
 const MATCHED_FIELD_BYTES = 512;
-/** Items of a list inside a record whose asked field is shown, at most. */
-const ASKED_PER_RECORD = 8;
 /** A matching record up to this size is then kept whole, before the other records are named. */
 const SMALL_MATCHED_RECORD = 2048;
 /** An anomalous record up to this size is kept whole once every record is named. */
@@ -538,11 +535,7 @@ function runPlan(
   if (asked.length > 0 && analysis.main >= 0) {
     for (const r of analysis.groups[analysis.main]!.records) {
       ensureAround(plan, r, true);
-      for (const s of asked) {
-        for (const u of recordFields(plan.inventory, analysis, r, s, ASKED_PER_RECORD)) {
-          keepIfSmall(plan, u, 512);
-        }
-      }
+      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
     }
   }
   const groups = primaryGroups(analysis);

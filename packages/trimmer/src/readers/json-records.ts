@@ -566,38 +566,6 @@ export function recordField(
   return u;
 }
 
-/**
- * Every node of signature `s` inside record `r`, through the items of the lists between them
- * (a reservation's `Instances[].Placement.AvailabilityZone`: one per instance), in document
- * order, at most `limit` of them.
- */
-export function recordFields(
-  inventory: JsonInventory,
-  analysis: RecordPaths,
-  r: number,
-  s: number,
-  limit: number,
-): number[] {
-  const found: number[] = [];
-  const first = recordField(inventory, analysis, r, s);
-  if (first < 0) return found;
-  const path = analysis.paths.get(s)!;
-  const { next } = inventory;
-  const sigOf = analysis.signatures.of;
-  const walk = (u: number, depth: number): void => {
-    if (depth === path.length) {
-      found.push(u);
-      return;
-    }
-    const t = path[depth]!;
-    for (let c = u + 1; c < next[u]! && found.length < limit; c = next[c]!) {
-      if (sigOf[c] === t) walk(c, depth + 1);
-    }
-  };
-  walk(r, 0);
-  return found;
-}
-
 /** The smallest node whose unit (key included) contains `position`. */
 export function nodeAt(inventory: JsonInventory, position: number): number {
   const { keyStart, start, end, parent } = inventory;
