@@ -19,7 +19,6 @@ import {
   truncateUtf8,
   truncateUtf8Start,
   utf8ByteLength,
-  withJsonTape,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
 import { askedColumns, asksForCounts } from './engine/question-columns.js';
@@ -35,7 +34,6 @@ import {
 } from './engine/relevance.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engine/select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
-import { inventoryFromTape } from './json/inventory-from-tape.js';
 import {
   errorMatcher,
   type JsonInventory,
@@ -44,7 +42,6 @@ import {
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
-  scanJson,
 } from './json/json-inventory.js';
 import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
@@ -54,6 +51,7 @@ import {
   recordsHead,
   selectJsonInformative,
 } from './json/select-json-informative.js';
+import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
@@ -462,52 +460,6 @@ function byteCut(
 }
 
 /**
- * Runs `use` with the inventory of `source` when it is a JSON document, else with `undefined`,
- * and returns what it returns. `sourceBytes` is the UTF-8 size of `source`, or -1 when not
- * measured yet. The inventory is valid only while `use` runs: read off the WebAssembly tape, its
- * columns are views of the tape's memory (copying them out would cost more than the pass that
- * wrote them), which the next text reuses. A failure to take the inventory (other than being
- * asked to stop) is no inventory: the text is then trimmed as text.
- */
-function withJsonInventory<R>(
-  source: string,
-  sourceBytes: number,
-  options: TrimOptions,
-  check: StopCheck,
-  use: (inventory: JsonInventory | undefined) => R,
-): R {
-  let first = 0;
-  while (first < source.length && source.charCodeAt(first) <= 0x20) first++;
-  const opening = source.charCodeAt(first);
-  if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return use(undefined);
-  // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
-  // JavaScript stands in where there is no WebAssembly.
-  const matcher = errorMatcher(options.vocabulary.errorWords);
-  const read = withJsonTape(source, (tape, search) =>
-    use(attempt(() => inventoryFromTape(tape, options.maxJsonNodes, search, check, true, matcher))),
-  );
-  if (read.ok) return read.value;
-  if (read.reason === 'invalid') return use(undefined);
-  const inventory = attempt(() => {
-    const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
-    const scanned = scanJson(source, options.maxJsonNodes, bytes === source.length, check, matcher);
-    if (scanned) scanned.textBytes = bytes;
-    return scanned;
-  });
-  return use(inventory);
-}
-
-/** What `take` returns, or `undefined` when it fails other than by being asked to stop. */
-function attempt<T>(take: () => T | undefined): T | undefined {
-  try {
-    return take();
-  } catch (error) {
-    if (error instanceof TrimStoppedError) throw error;
-    return undefined;
-  }
-}
-
-/**
  * How much of a document over `maxJsonNodes` its inventory analysed: the values recorded (the
  * first ones in text order), and the question's matches past the last of them.
  */
@@ -667,6 +619,8 @@ function textView(
     termCache: options.termCache,
     check,
     toOriginal: stripped?.toOriginal,
+    vocabulary: options.vocabulary,
+    maxJsonNodes: options.maxJsonNodes,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
@@ -765,7 +719,8 @@ export function trimResult(
     return withJsonInventory(
       source,
       originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
-      options,
+      options.maxJsonNodes,
+      errorMatcher(options.vocabulary.errorWords),
       check,
       (inventory) =>
         trimWithInventory(

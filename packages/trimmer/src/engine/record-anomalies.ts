@@ -151,11 +151,12 @@ function robustSpread(
   if (!(found > 0)) return;
   median[s] = middle;
   spread[s] = found;
-  // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others.
+  // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others;
+  // bit 2 (set by the caller): values repeat, so far below stands out as far above does.
   logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2);
 }
 
-/** How far number `x` of field `s` stands out: 0 within the field's spread, up to 3. */
+/** How far number `x` of field `s` stands out (above the rest, on a log scale): 0 within its spread, up to 3. */
 function outlierScore(
   x: number,
   s: number,
@@ -170,9 +171,13 @@ function outlierScore(
   let z: number;
   if (onLog) {
     if (!(x > 0)) return 0;
+    // Positive values far below the rest stand out only where values repeat (a severity of 1
+    // among 40s and 70s): where nearly every value is its own, the low end is that of ids or of
+    // sizes drawn at random (`1` among ids up to 2000), and only far above says something.
     const t = Math.log(x);
-    if (Math.abs(t - median[s]!) < Math.log(OUTLIER_RATIO)) return 0;
-    z = Math.abs(t - median[s]!) / spread[s]!;
+    const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
+    if (d < Math.log(OUTLIER_RATIO)) return 0;
+    z = d / spread[s]!;
   } else z = Math.abs(x - median[s]!) / spread[s]!;
   return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
 }
@@ -254,6 +259,7 @@ export function findAnomalies(
     }
     if (numbers[s]! >= OUTLIER_MIN_VALUES) {
       robustSpread(inventory, signatures, s, median, spread, logScale);
+      if (distinct[s]! <= n / 2) logScale[s]! |= 4;
     }
     if (rareKey[s]! > 0 || categorical[s]! > 0 || spread[s]! > 0) interesting[s] = 1;
   }

@@ -6,10 +6,11 @@ import {
 } from '@compaction/core';
 import { diffUnits } from '../readers/diff-units.js';
 import { lineStarts } from '../readers/line-starts.js';
-import { ndjsonRecordAnomalies } from '../readers/ndjson-record-anomalies.js';
+import { ndjsonRecordAnomalies } from '../readers/ndjson-records.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
 import { unitCopies } from '../readers/unit-copies.js';
+import type { Vocabulary } from '../vocabulary.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
@@ -56,10 +57,11 @@ const CUT_ROOM_SHARE = 0.1;
 /** Of the budget, the most a window of the best unit takes before the other units. */
 const CUT_SHARE = 0.25;
 /**
- * Weight of how much an NDJSON record stands out by its fields against its level and shape: a
- * lone 503 scores about 7, below a lone ERROR line (about 12), above a rare shape (up to 4).
+ * Weight of how much a JSON line's record stands out by its fields against its level and shape:
+ * a lone 503 among 3 000 requests scores about 6, below a lone ERROR line (about 12), above a
+ * rare shape (up to 4).
  */
-const NDJSON_FIELDS_WEIGHT = 0.75;
+const NDJSON_FIELDS_WEIGHT = 1.5;
 /** A diff hunk larger than this share of the budget is split into lines. */
 const SPLIT_HUNK_SHARE = 0.25;
 /** Of the best line in a split hunk, the share its header line gets (and lends on). */
@@ -321,6 +323,10 @@ export interface SelectTextInput {
    * terminal escape codes): cut markers name that text's columns.
    */
   toOriginal?: (offset: number) => number;
+  /** The words the trimmer knows (error words in JSON lines' values). */
+  vocabulary?: Vocabulary;
+  /** JSON values read at most to judge the records of JSON lines. */
+  maxJsonNodes?: number;
 }
 
 /**
@@ -388,7 +394,13 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
     // 30): the larger of the two counts. Lines that are not JSON objects are stepped over.
-    const records = ndjsonRecordAnomalies(text, starts, check);
+    const records = ndjsonRecordAnomalies(
+      text,
+      starts,
+      check,
+      input.vocabulary,
+      input.maxJsonNodes,
+    );
     for (let i = 0; i < total; i++) {
       signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
     }

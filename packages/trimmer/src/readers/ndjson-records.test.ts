@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from '../engine/stop-check.js';
 import { relativeGrowth } from '../test-support/relative-growth.js';
 import { lineStarts } from './line-starts.js';
-import { ndjsonRecordAnomalies, RECORD_CAP } from './ndjson-record-anomalies.js';
+import { ndjsonRecordAnomalies, RECORD_CAP } from './ndjson-records.js';
 
 const NO_STOP: StopCheck = () => undefined;
 
@@ -85,8 +85,8 @@ describe('ndjsonRecordAnomalies', () => {
     const scores = scoresOf(text);
     expectWellFormed(scores, 3000);
     expect(argmax(scores)).toBe(failed);
-    // A rare value in a dominated field (about ln 3000) and a number far above the rest.
-    expect(scores[failed]!).toBeGreaterThan(8);
+    // A rare value in a dominated field and a number far above the rest, both counted.
+    expect(scores[failed]!).toBeGreaterThan(4.5);
     scores.forEach((score, i) => {
       if (i !== failed) expect(score).toBe(0);
     });
@@ -102,8 +102,8 @@ describe('ndjsonRecordAnomalies', () => {
       },
     });
     const scores = scoresOf(text);
-    expect(scores[100]!).toBeGreaterThan(3);
-    expect(scores[2000]!).toBeGreaterThan(6);
+    expect(scores[100]!).toBeGreaterThanOrEqual(2);
+    expect(scores[2000]!).toBeGreaterThan(3);
     scores.forEach((score, i) => {
       if (i !== 100 && i !== 2000) expect(score).toBe(0);
     });
@@ -141,7 +141,7 @@ describe('ndjsonRecordAnomalies', () => {
     });
     const scores = scoresOf(text);
     expectWellFormed(scores, 3000);
-    expect(scores[2222]!).toBeGreaterThan(6);
+    expect(scores[2222]!).toBeGreaterThan(3);
     for (const i of [500, 1500, 2500]) expect(scores[i]!).toBeGreaterThan(0);
     scores.forEach((score, i) => {
       if (i % 1000 !== 500 && i !== 2222) expect(score).toBe(0);
@@ -174,19 +174,21 @@ describe('ndjsonRecordAnomalies', () => {
     expect(scores.every((score) => score === 0)).toBe(true);
   });
 
-  it('scores a few one-off values in a mostly empty field like a rare key, not as ids', () => {
+  it('does not take a few one-off values in a mostly empty field for failures', () => {
     const text = pino({
       count: 2000,
       seed: 9,
       special: (i, record) => {
         record.parentSpan = i % 50 === 7 ? `span-${i}` : '';
+        if (i === 1234) record.res = { statusCode: 503 };
       },
     });
     const scores = scoresOf(text);
-    const flagged = [...scores].filter((score) => score > 0);
-    expect(flagged.length).toBe(40);
-    // 0.75 × ln(2000 / 40): well below a lone failure's ln 2000.
-    for (const score of flagged) expect(score).toBeLessThan(4);
+    expect(argmax(scores)).toBe(1234);
+    // Set on one record in fifty, a field is optional, not one record's oddity.
+    scores.forEach((score, i) => {
+      if (i !== 1234) expect(score).toBeLessThan(2);
+    });
   });
 
   it('reads an error-like string where few records have one', () => {
@@ -240,7 +242,7 @@ describe('ndjsonRecordAnomalies', () => {
   it('treats a `__proto__` key as any other key', () => {
     const lines = Array.from({ length: 200 }, (_, i) =>
       i === 42
-        ? '{"status":200,"__proto__":{"reason":"odd"}}'
+        ? '{"status":200,"__proto__":{"reason":"connection refused"}}'
         : JSON.stringify({ status: 200, seq: i }),
     );
     const scores = scoresOf(lines.join('\n'));

@@ -1,0 +1,135 @@
+import { analyzeRecords } from '../engine/analyze-records.js';
+import type { StopCheck } from '../engine/stop-check.js';
+import { type ErrorMatcher, errorMatcher, type JsonInventory } from '../json/json-inventory.js';
+import { withJsonInventory } from '../json/with-json-inventory.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+
+/**
+ * How far each line of a text stands out from the others by its fields, where its lines are
+ * JSON objects (NDJSON, or JSON lines among a log's plain ones): the object lines are read as
+ * the records of one JSON list and judged by the record engine (`analyzeRecords`), with the
+ * same anomaly model as any JSON list's records: a rare categorical value, a key most records
+ * lack, a number far from the rest, an error-like value where few records have one. Lines that
+ * are not JSON objects score 0; so does every line of a text with fewer than `MIN_RECORDS`
+ * object lines.
+ */
+
+/** Object lines below which nothing is judged rare. */
+const MIN_RECORDS = 20;
+/** Lines longer than this many UTF-16 units are left out (a record is not a document). */
+const MAX_LINE_UNITS = 1 << 20;
+/** Most a line scores (an anomaly's score is not bounded by itself). */
+export const RECORD_CAP = 12;
+
+/** A line's bounds without its line break and surrounding blanks, or -1 when it opens no object. */
+function objectLine(text: string, from: number, to: number): [number, number] | undefined {
+  let a = from;
+  let b = to;
+  while (a < b && isBlankUnit(text.charCodeAt(a))) a++;
+  while (b > a && isBlankUnit(text.charCodeAt(b - 1))) b--;
+  if (a === 0 && text.charCodeAt(0) === 0xfeff) a++;
+  if (b - a < 2 || b - a > MAX_LINE_UNITS) return undefined;
+  if (text.charCodeAt(a) !== 0x7b || text.charCodeAt(b - 1) !== 0x7d) return undefined;
+  return [a, b];
+}
+
+function isBlankUnit(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** Whether `line` is one valid JSON value, as `JSON.parse` reads it. */
+function parses(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Per line of `text` (lines start at `starts`), how much its record stands out, 0 to
+ * `RECORD_CAP`. `maxNodes` bounds the values read (the list is judged on the records read
+ * before it); `check` is called as work is done and may throw to stop.
+ */
+export function ndjsonRecordAnomalies(
+  text: string,
+  starts: ArrayLike<number>,
+  check: StopCheck,
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+  maxNodes = 3_000_000,
+): Float64Array {
+  const total = starts.length;
+  const scores = new Float64Array(total);
+  const lines: number[] = [];
+  const parts: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const bounds = objectLine(text, starts[i]!, i + 1 < total ? starts[i + 1]! : text.length);
+    if (bounds === undefined) continue;
+    lines.push(i);
+    parts.push(text.slice(bounds[0], bounds[1]));
+  }
+  // Each line was looked at, and the object lines copied once.
+  check(text.length);
+  if (lines.length < MIN_RECORDS) return scores;
+  const matcher = errorMatcher(vocabulary.errorWords);
+  const judged = judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
+  if (judged) return scores;
+  // Some line is not JSON (a torn last line, a log line that only looks like an object): the
+  // others are still records.
+  let kept = 0;
+  for (let k = 0; k < parts.length; k++) {
+    if (!parses(parts[k]!)) continue;
+    lines[kept] = lines[k]!;
+    parts[kept++] = parts[k]!;
+  }
+  check(parts.length);
+  lines.length = kept;
+  parts.length = kept;
+  if (kept >= MIN_RECORDS) judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
+  return scores;
+}
+
+/**
+ * Scores into `scores` the records `parts` (the object lines `lines`) read as one JSON list;
+ * false when that list is not JSON.
+ */
+function judge(
+  parts: readonly string[],
+  lines: readonly number[],
+  scores: Float64Array,
+  maxNodes: number,
+  matcher: ErrorMatcher,
+  check: StopCheck,
+  vocabulary: Vocabulary,
+): boolean {
+  const list = `[${parts.join(',')}]`;
+  return withJsonInventory(list, -1, maxNodes, matcher, check, (inventory) => {
+    if (inventory === undefined) return false;
+    const { anomalies } = analyzeRecords(inventory, check, vocabulary);
+    if (anomalies.length === 0) return true;
+    const item = itemIndexes(inventory);
+    for (const { record, score } of anomalies) {
+      const k = item[topItem(inventory, record)]!;
+      if (k < 0) continue;
+      const line = lines[k]!;
+      scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
+    }
+    return true;
+  });
+}
+
+/** Per node, its index among the top list's items, or -1 for a node that is not one. */
+function itemIndexes(inventory: JsonInventory): Int32Array {
+  const item = new Int32Array(inventory.count).fill(-1);
+  let k = 0;
+  for (let u = 1; u < inventory.count; u++) if (inventory.parent[u] === 0) item[u] = k++;
+  return item;
+}
+
+/** The item of the top list that holds node `u`. */
+function topItem(inventory: JsonInventory, u: number): number {
+  let node = u;
+  while (node > 0 && inventory.parent[node]! > 0) node = inventory.parent[node]!;
+  return node;
+}
