@@ -8,4 +8,4 @@ export {
   type StructuralTrimmer,
   type StructuralTrimmerSettings,
 } from './structural-trimmer.js';
-export { DEFAULT_VOCABULARY, type Vocabulary } from './vocabulary.js';
+export { DEFAULT_VOCABULARY, LEVEL_NAMES, type LevelName, type Vocabulary } from './vocabulary.js';

@@ -44,6 +44,13 @@ describe('the vocabulary a trimmer is given', () => {
       { stopwords: [''] },
       { identityWords: { name: -1 } },
       { identityWords: ['name'] },
+      { levelWords: { fehler: 'severe' } },
+      { levelWords: { 'two words': 'error' } },
+      { levelLetters: { EE: 'error' } },
+      { levelMarks: { x: 'error' } },
+      { levelKeys: ['log level'] },
+      { exceptionSuffixes: ['Error:'] },
+      { continuationOpeners: ['line\nbreak'] },
     ];
     for (const vocabulary of bad) {
       expect(() =>
@@ -76,6 +83,39 @@ describe('the vocabulary a trimmer is given', () => {
     const text = log.join('\n');
     expect(german.trim(text, 1024).text).toContain('kaputt');
     expect(createStructuralTrimmer().trim(text, 1024).text).not.toContain('kaputt');
+  });
+
+  it('reads levels, marks, exit words and exception openings by the words it is given', () => {
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `2026-03-01T10:${String(i % 60).padStart(2, '0')}:00Z INFO copy ${i} done`,
+    );
+    lines[101] = '2026-03-01T10:41:00Z FEHLER copy 101: Platte voll';
+    lines[202] = '➤ copy 202 retried';
+    lines[303] = 'Ausnahme im Thread "main" at copy 303';
+    const text = lines.join('\n');
+    const german = createStructuralTrimmer({
+      vocabulary: {
+        levelWords: { ...DEFAULT_VOCABULARY.levelWords, fehler: 'error' },
+        levelMarks: { ...DEFAULT_VOCABULARY.levelMarks, '➤': 'warn' },
+        exceptionOpeners: [...DEFAULT_VOCABULARY.exceptionOpeners, 'Ausnahme im Thread'],
+      },
+    });
+    const trimmed = german.trim(text, 1024).text;
+    expect(trimmed).toContain('FEHLER copy 101');
+    expect(trimmed).toContain('➤ copy 202');
+    expect(trimmed).toContain('Ausnahme im Thread');
+    // The breakdown counts the new level words as what they state.
+    expect(trimmed).toMatch(/error=0\/2 warn=0\/1/);
+    // The default vocabulary keeps the odd lines for their shape, but reads no level in them.
+    const plain = createStructuralTrimmer().trim(text, 1024).text;
+    expect(plain).not.toMatch(/error=\d+\/\d+/);
+    // Without the exit words, `exit code 3` says nothing.
+    const exits = lines.map((line, i) => (i === 350 ? 'job 350: exit code 3' : line)).join('\n');
+    expect(createStructuralTrimmer().trim(exits, 1024).text).toMatch(/error=0\/1 /);
+    expect(
+      createStructuralTrimmer({ vocabulary: { exitWords: [] } }).trim(exits, 1024).text,
+    ).not.toMatch(/error=\d+\/\d+/);
   });
 
   it('switches key-name hints off with empty sets', () => {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@compaction/core';
-import { DEFAULT_VOCABULARY, type Vocabulary } from './vocabulary.js';
+import { DEFAULT_VOCABULARY, LEVEL_NAMES, type LevelName, type Vocabulary } from './vocabulary.js';
 
 /**
  * Word sets that replace the trimmer's own (`DEFAULT_VOCABULARY`), each as a whole: to add a
@@ -24,6 +24,28 @@ export interface VocabularyOverride {
    * between (`exit code`, `out-of-memory`), starting with a letter, at least two characters.
    */
   errorWords?: Iterable<string>;
+  /**
+   * Words that state a level, each with the level it states (`{ warn: 'warn', fehler: 'error' }`):
+   * ASCII letters, digits and `_`, at most 64 characters. Levels are `LEVEL_NAMES`.
+   */
+  levelWords?: Readonly<Record<string, LevelName>>;
+  /** One-letter levels (`{ E: 'error' }`): one ASCII letter each. */
+  levelLetters?: Readonly<Record<string, LevelName>>;
+  /** Keys whose value is a line's level (`level`, `severity`), as level words are spelt. */
+  levelKeys?: Iterable<string>;
+  /** Marks opening a line that state its level (`{ '✖': 'error' }`): one character outside ASCII. */
+  levelMarks?: Readonly<Record<string, LevelName>>;
+  /** Words before an exit status (`exit_code`), and words that may stand between (`with`). */
+  exitWords?: Iterable<string>;
+  exitFillers?: Iterable<string>;
+  /** Words that make a line at least a warning (`firing`). */
+  alertWords?: Iterable<string>;
+  /** Ends of a name that opens an exception's report (`Error`, `Exception`), case kept. */
+  exceptionSuffixes?: Iterable<string>;
+  /** Openings of an exception's report (`Traceback (most recent call`), case kept. */
+  exceptionOpeners?: Iterable<string>;
+  /** Openings of a line that continues the event above it (`Caused by:`), case kept. */
+  continuationOpeners?: Iterable<string>;
 }
 
 const SET_NAMES = [
@@ -38,6 +60,20 @@ const SET_NAMES = [
   'beforeWords',
   'stopwords',
 ] as const;
+
+/** Sets of words the line scan finds as whole words: `[a-z0-9_]` only. */
+const LINE_WORD_SETS = ['levelKeys', 'exitWords', 'exitFillers', 'alertWords'] as const;
+/** Lists matched as written, case kept. */
+const PHRASE_LISTS = ['exceptionSuffixes', 'exceptionOpeners', 'continuationOpeners'] as const;
+/** Maps of a word, letter or mark to a level. */
+const LEVEL_MAPS = ['levelWords', 'levelLetters', 'levelMarks'] as const;
+/** What each key of a level map must be. */
+const LEVEL_KEY_RULES: Record<(typeof LEVEL_MAPS)[number], [RegExp, string]> = {
+  levelWords: [/^[a-z0-9_]{1,64}$/, 'ASCII letters, digits and _, at most 64'],
+  levelLetters: [/^[A-Z]$/, 'one ASCII letter'],
+  levelMarks: [/^[^\u0000-\u007f\ud800-\udfff]$/, 'one character outside ASCII'],
+};
+const LINE_WORD = /^[a-z0-9_]{1,64}$/;
 
 /** An error word the scans can find: they compare ASCII case-insensitively, letter first. */
 const ERROR_WORD = /^[a-z][a-z0-9]*(?:[ -][a-z0-9]+)*$/;
@@ -64,6 +100,45 @@ function wordsOf(name: string, value: unknown): string[] {
   return words;
 }
 
+/** The phrases of `value` as written (case kept), each non-empty and on one line. */
+function phrasesOf(name: string, value: unknown): string[] {
+  if (typeof value === 'string' || value === null || typeof value !== 'object') {
+    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
+  }
+  if (!(Symbol.iterator in value)) {
+    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
+  }
+  const phrases: string[] = [];
+  for (const phrase of value as Iterable<unknown>) {
+    if (typeof phrase !== 'string' || phrase === '' || /[\r\n]/.test(phrase)) {
+      invalid(name, `vocabulary.${name} holds ${JSON.stringify(phrase)}, not a phrase on one line`);
+    }
+    phrases.push(phrase);
+  }
+  return [...new Set(phrases)];
+}
+
+/** A map of words, letters or marks to levels, checked: each key by its rule, each level known. */
+function levelMap(
+  name: (typeof LEVEL_MAPS)[number],
+  value: unknown,
+): Readonly<Record<string, LevelName>> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    invalid(name, `vocabulary.${name} must be an object of word: level`);
+  }
+  const [rule, told] = LEVEL_KEY_RULES[name];
+  const map: Record<string, LevelName> = Object.create(null);
+  for (const [rawKey, level] of Object.entries(value as Record<string, unknown>)) {
+    const key = name === 'levelWords' ? rawKey.trim().toLowerCase() : rawKey;
+    if (!rule.test(key)) invalid(name, `vocabulary.${name} holds '${rawKey}': ${told}`);
+    if (!(LEVEL_NAMES as readonly unknown[]).includes(level)) {
+      invalid(name, `vocabulary.${name}.${rawKey} must be one of ${LEVEL_NAMES.join(', ')}`);
+    }
+    map[key] = level as LevelName;
+  }
+  return Object.freeze(map);
+}
+
 /**
  * The vocabulary `override` makes, checked once (at `createStructuralTrimmer`): every set it
  * gives replaces the default one, the others stay. `DEFAULT_VOCABULARY` itself when it gives
@@ -74,7 +149,14 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
   if (override === null || typeof override !== 'object' || Array.isArray(override)) {
     invalid('', 'vocabulary must be an object of word sets');
   }
-  const known = new Set<string>(['identityWords', 'errorWords', ...SET_NAMES]);
+  const known = new Set<string>([
+    'identityWords',
+    'errorWords',
+    ...SET_NAMES,
+    ...LINE_WORD_SETS,
+    ...PHRASE_LISTS,
+    ...LEVEL_MAPS,
+  ]);
   for (const key of Object.keys(override)) {
     if (!known.has(key)) {
       invalid(key, `vocabulary has no word set '${key}' (known: ${[...known].join(', ')})`);
@@ -110,6 +192,37 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
       }
     }
     resolved.errorWords = Object.freeze(errorWords);
+  }
+  for (const name of LINE_WORD_SETS) {
+    const value = override[name];
+    if (value === undefined) continue;
+    const words = wordsOf(name, value);
+    for (const word of words) {
+      if (!LINE_WORD.test(word)) {
+        invalid(
+          name,
+          `vocabulary.${name} holds '${word}': ASCII letters, digits and _, at most 64`,
+        );
+      }
+    }
+    resolved[name] = new Set(words);
+  }
+  for (const name of PHRASE_LISTS) {
+    const value = override[name];
+    if (value === undefined) continue;
+    const phrases = phrasesOf(name, value);
+    if (name === 'exceptionSuffixes') {
+      for (const phrase of phrases) {
+        if (!/^[A-Za-z0-9_]+$/.test(phrase)) {
+          invalid(name, `vocabulary.${name} holds '${phrase}': ASCII letters, digits and _`);
+        }
+      }
+    }
+    resolved[name] = Object.freeze(phrases);
+  }
+  for (const name of LEVEL_MAPS) {
+    const value = override[name];
+    if (value !== undefined) resolved[name] = levelMap(name, value);
   }
   return Object.freeze(resolved) as unknown as Vocabulary;
 }

@@ -508,7 +508,7 @@ function jsonView(
     words: queryWords(context, vocabulary.stopwords),
     preserveKeys: options.preserveKeys,
     json: true,
-    errorWords: vocabulary.errorWords,
+    vocabulary,
   });
   const hits = findHits(source, terms, inventory.count, 50_000, options.termCache, {
     at: inventory.errorAt,
@@ -608,7 +608,7 @@ function textView(
     words: queryWords(context, options.vocabulary.stopwords),
     preserveKeys: options.preserveKeys,
     json: false,
-    errorWords: options.vocabulary.errorWords,
+    vocabulary: options.vocabulary,
   });
   const selection = selectText({
     text,
@@ -720,7 +720,7 @@ export function trimResult(
       source,
       originalBytes >= 0 ? originalBytes - (hasBom ? BOM_BYTES : 0) : -1,
       options.maxJsonNodes,
-      errorMatcher(options.vocabulary.errorWords),
+      errorMatcher(options.vocabulary),
       check,
       (inventory) =>
         trimWithInventory(

@@ -7,7 +7,9 @@ import * as vocabulary from './vocabulary.js';
  */
 describe('the vocabulary', () => {
   it('holds exactly these words', () => {
-    const { DEFAULT_VOCABULARY, ...sets } = vocabulary;
+    const { DEFAULT_VOCABULARY, LEVEL_NAMES, ...sets } = vocabulary;
+    // The levels themselves are not words to override: level words map onto them.
+    expect(LEVEL_NAMES).toEqual(['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal']);
     // What the trimmer reads by default is exactly these sets, each once.
     expect(new Set(Object.values(DEFAULT_VOCABULARY))).toEqual(new Set(Object.values(sets)));
     expect(Object.keys(DEFAULT_VOCABULARY)).toHaveLength(Object.keys(sets).length);
@@ -28,6 +30,9 @@ describe('the vocabulary', () => {
           "from",
           "since",
         ],
+        "ALERT_WORDS": [
+          "firing",
+        ],
         "BEFORE_WORDS": [
           "before",
           "till",
@@ -39,6 +44,9 @@ describe('the vocabulary', () => {
           "rc",
           "response",
           "return",
+        ],
+        "CONTINUATION_OPENERS": [
+          "Caused by:",
         ],
         "COUNT_WORDS": [
           "breakdown",
@@ -70,6 +78,30 @@ describe('the vocabulary', () => {
           "backoff",
           "evicted",
           "unhealthy",
+        ],
+        "EXCEPTION_OPENERS": [
+          "Traceback (most recent call",
+          "Exception in thread",
+        ],
+        "EXCEPTION_SUFFIXES": [
+          "Error",
+          "Exception",
+        ],
+        "EXIT_FILLERS": [
+          "code",
+          "status",
+          "value",
+          "with",
+        ],
+        "EXIT_WORDS": [
+          "exit",
+          "exit_code",
+          "exit_status",
+          "exitcode",
+          "exited",
+          "exitstatus",
+          "return_code",
+          "returncode",
         ],
         "IDENTITY_WORDS": [
           [
@@ -131,6 +163,162 @@ describe('the vocabulary', () => {
           [
             "uuid",
             1.6,
+          ],
+        ],
+        "LEVEL_KEYS": [
+          "level",
+          "levelname",
+          "log_level",
+          "loglevel",
+          "lvl",
+          "severity",
+          "severity_text",
+          "severitytext",
+        ],
+        "LEVEL_LETTERS": [
+          [
+            "D",
+            "debug",
+          ],
+          [
+            "E",
+            "error",
+          ],
+          [
+            "F",
+            "fatal",
+          ],
+          [
+            "I",
+            "info",
+          ],
+          [
+            "T",
+            "trace",
+          ],
+          [
+            "W",
+            "warn",
+          ],
+        ],
+        "LEVEL_MARKS": [
+          [
+            "×",
+            "error",
+          ],
+          [
+            "⚠",
+            "warn",
+          ],
+          [
+            "✕",
+            "error",
+          ],
+          [
+            "✖",
+            "error",
+          ],
+          [
+            "✗",
+            "error",
+          ],
+          [
+            "✘",
+            "error",
+          ],
+          [
+            "❌",
+            "error",
+          ],
+          [
+            "⨯",
+            "error",
+          ],
+        ],
+        "LEVEL_WORDS": [
+          [
+            "alert",
+            "fatal",
+          ],
+          [
+            "crit",
+            "fatal",
+          ],
+          [
+            "critical",
+            "fatal",
+          ],
+          [
+            "debug",
+            "debug",
+          ],
+          [
+            "emerg",
+            "fatal",
+          ],
+          [
+            "emergency",
+            "fatal",
+          ],
+          [
+            "err",
+            "error",
+          ],
+          [
+            "error",
+            "error",
+          ],
+          [
+            "fatal",
+            "fatal",
+          ],
+          [
+            "fine",
+            "debug",
+          ],
+          [
+            "finest",
+            "trace",
+          ],
+          [
+            "info",
+            "info",
+          ],
+          [
+            "information",
+            "info",
+          ],
+          [
+            "informational",
+            "info",
+          ],
+          [
+            "notice",
+            "notice",
+          ],
+          [
+            "panic",
+            "fatal",
+          ],
+          [
+            "severe",
+            "error",
+          ],
+          [
+            "trace",
+            "trace",
+          ],
+          [
+            "verbose",
+            "debug",
+          ],
+          [
+            "warn",
+            "warn",
+          ],
+          [
+            "warning",
+            "warn",
           ],
         ],
         "NEWEST_WORDS": [

@@ -147,6 +147,113 @@ export const ERROR_WORDS = [
   'unhealthy',
 ];
 
+/** The levels a line can state, least to most severe. */
+export const LEVEL_NAMES = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal'] as const;
+export type LevelName = (typeof LEVEL_NAMES)[number];
+
+/**
+ * Words that state a line's level where they stand as a level (upper case, fenced as `[warn]`,
+ * opening the line as `error:`, or the value of a level key): ASCII letters, digits and `_`,
+ * 3 to 24 characters.
+ */
+export const LEVEL_WORDS: Readonly<Record<string, LevelName>> = {
+  trace: 'trace',
+  finest: 'trace',
+  debug: 'debug',
+  verbose: 'debug',
+  fine: 'debug',
+  info: 'info',
+  information: 'info',
+  informational: 'info',
+  notice: 'notice',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  err: 'error',
+  severe: 'error',
+  fatal: 'fatal',
+  critical: 'fatal',
+  crit: 'fatal',
+  alert: 'fatal',
+  emerg: 'fatal',
+  emergency: 'fatal',
+  panic: 'fatal',
+};
+
+/**
+ * One-letter levels (upper case), where a letter stands as a level: `E: …` opening a line or
+ * after `file:1:2:`, `severity: E`, and a letter with four digits of date opening a line
+ * (`E0312 10:00:00.1 …`, as klog writes) for the letters of `warn` and above.
+ */
+export const LEVEL_LETTERS: Readonly<Record<string, LevelName>> = {
+  T: 'trace',
+  D: 'debug',
+  I: 'info',
+  W: 'warn',
+  E: 'error',
+  F: 'fatal',
+};
+
+/** Names of a field whose value is the line's level (`level=warn`, `"severity":"E"`). */
+export const LEVEL_KEYS = new Set([
+  'level',
+  'lvl',
+  'loglevel',
+  'log_level',
+  'levelname',
+  'severity',
+  'severitytext',
+  'severity_text',
+]);
+
+/**
+ * Marks opening a line, followed by a space, that say it failed or warns, as test runners and
+ * linters print them (`✖ Sort these imports.`, `× handles retries`, `⚠ deprecated`): one
+ * character each, outside ASCII.
+ */
+export const LEVEL_MARKS: Readonly<Record<string, LevelName>> = {
+  '\u2716': 'error', // ✖
+  '\u2717': 'error', // ✗
+  '\u2718': 'error', // ✘
+  '\u2715': 'error', // ✕
+  '\u274c': 'error', // ❌
+  '\u00d7': 'error', // ×
+  '\u2a2f': 'error', // ⨯
+  '\u26a0': 'warn', // ⚠
+};
+
+/**
+ * The one non-zero-exit rule: a number after one of these words (a key or a phrase: `exit code
+ * 2`, `exit_code=1`, `returncode: 137`), past any of `EXIT_FILLERS`, makes a line at least an
+ * error when it is not zero.
+ */
+export const EXIT_WORDS = new Set([
+  'exit',
+  'exited',
+  'exitcode',
+  'exit_code',
+  'exitstatus',
+  'exit_status',
+  'returncode',
+  'return_code',
+]);
+export const EXIT_FILLERS = new Set(['with', 'code', 'status', 'value']);
+
+/** Words that make a line at least a warning wherever they stand (an alert `firing`). */
+export const ALERT_WORDS = new Set(['firing']);
+
+/**
+ * How languages open an exception's report, each making its line an error: a dotted name ending
+ * in one of `EXCEPTION_SUFFIXES` and a colon opening the line (`java.lang.IllegalStateException:
+ * …`, `ValueError: …`), and a line opening with one of `EXCEPTION_OPENERS` (`Traceback (most
+ * recent call last):`, `Exception in thread "main" …`).
+ */
+export const EXCEPTION_SUFFIXES = ['Error', 'Exception'];
+export const EXCEPTION_OPENERS = ['Traceback (most recent call', 'Exception in thread'];
+
+/** A line opening with one of these continues the event above it, as an indented one does. */
+export const CONTINUATION_OPENERS = ['Caused by:'];
+
 /**
  * Every word set above, as the trimmer reads them: `createStructuralTrimmer({ vocabulary })`
  * replaces any of them (`resolveVocabulary`), `DEFAULT_VOCABULARY` holds these.
@@ -174,6 +281,24 @@ export interface Vocabulary {
   readonly stopwords: ReadonlySet<string>;
   /** Error-like words in values (`ERROR_WORDS`). */
   readonly errorWords: readonly string[];
+  /** Words that state a level, and the level each states (`LEVEL_WORDS`). */
+  readonly levelWords: Readonly<Record<string, LevelName>>;
+  /** One-letter levels (`LEVEL_LETTERS`). */
+  readonly levelLetters: Readonly<Record<string, LevelName>>;
+  /** Keys whose value is a level (`LEVEL_KEYS`). */
+  readonly levelKeys: ReadonlySet<string>;
+  /** Marks opening a line that state a level (`LEVEL_MARKS`). */
+  readonly levelMarks: Readonly<Record<string, LevelName>>;
+  /** Words before an exit status, and the words that may stand between (`EXIT_WORDS`, `EXIT_FILLERS`). */
+  readonly exitWords: ReadonlySet<string>;
+  readonly exitFillers: ReadonlySet<string>;
+  /** Words that make a line at least a warning (`ALERT_WORDS`). */
+  readonly alertWords: ReadonlySet<string>;
+  /** How an exception's report opens (`EXCEPTION_SUFFIXES`, `EXCEPTION_OPENERS`). */
+  readonly exceptionSuffixes: readonly string[];
+  readonly exceptionOpeners: readonly string[];
+  /** Openings of a line that continues the event above it (`CONTINUATION_OPENERS`). */
+  readonly continuationOpeners: readonly string[];
 }
 
 export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
@@ -189,4 +314,14 @@ export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
   beforeWords: BEFORE_WORDS,
   stopwords: STOPWORDS,
   errorWords: ERROR_WORDS,
+  levelWords: LEVEL_WORDS,
+  levelLetters: LEVEL_LETTERS,
+  levelKeys: LEVEL_KEYS,
+  levelMarks: LEVEL_MARKS,
+  exitWords: EXIT_WORDS,
+  exitFillers: EXIT_FILLERS,
+  alertWords: ALERT_WORDS,
+  exceptionSuffixes: EXCEPTION_SUFFIXES,
+  exceptionOpeners: EXCEPTION_OPENERS,
+  continuationOpeners: CONTINUATION_OPENERS,
 });

@@ -1,4 +1,6 @@
 import type { ResultProcessorContext } from '@compaction/core';
+import type { ErrorVocabulary } from '../json/json-inventory.js';
+import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 
@@ -18,6 +20,11 @@ export interface RelevanceTerm {
   wholeToken?: boolean;
   /** The question word a `query` term looks for. */
   word?: string;
+  /**
+   * An exit phrase (`exit code`) is found only with a failed status after it
+   * (`failedExitStatus`): the words that may stand between.
+   */
+  exitFillers?: ReadonlySet<string>;
 }
 
 /** Matches of the relevance terms, in text order. */
@@ -106,8 +113,6 @@ export function queryWords(
   return words;
 }
 
-const NON_ZERO_STATUS = /[ :=]*[1-9]/y;
-
 /**
  * Whether the character at `at` continues a token: a letter or digit (an underscore separates
  * the words of `latency_ms`, as a hyphen does).
@@ -159,19 +164,23 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-const errorTermsOf = new WeakMap<readonly string[], readonly RelevanceTerm[]>();
+const errorTermsOf = new WeakMap<ErrorVocabulary, readonly RelevanceTerm[]>();
 
 /**
  * The error words as terms, made once per list: escaping them per trim ran a replace per word,
  * right after the host's collections as often as not.
  */
-function errorTerms(words: readonly string[]): readonly RelevanceTerm[] {
-  let terms = errorTermsOf.get(words);
+function errorTerms(vocabulary: ErrorVocabulary): readonly RelevanceTerm[] {
+  let terms = errorTermsOf.get(vocabulary);
   if (!terms) {
-    terms = words.map((word) =>
-      Object.freeze({ kind: 'error' as const, source: escapeRegExp(word) }),
+    terms = vocabulary.errorWords.map((word) =>
+      Object.freeze({
+        kind: 'error' as const,
+        source: escapeRegExp(word),
+        exitFillers: isExitPhrase(word, vocabulary.exitWords) ? vocabulary.exitFillers : undefined,
+      }),
     );
-    errorTermsOf.set(words, terms);
+    errorTermsOf.set(vocabulary, terms);
   }
   return terms;
 }
@@ -195,8 +204,8 @@ export function relevanceTerms(input: {
   words: readonly string[];
   preserveKeys: readonly string[];
   json: boolean;
-  /** The error words, in the order of the scan's word indices (the vocabulary's). */
-  errorWords?: readonly string[];
+  /** The vocabulary's error words (in the order of the scan's word indices) and exit words. */
+  vocabulary?: ErrorVocabulary;
 }): RelevanceTerm[] {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
@@ -212,7 +221,7 @@ export function relevanceTerms(input: {
     if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"`, word });
     terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true, word });
   }
-  for (const term of errorTerms(input.errorWords ?? DEFAULT_VOCABULARY.errorWords)) {
+  for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
     terms.push(term);
   }
   return terms;
@@ -329,9 +338,12 @@ export function findHits(
           pattern.lastIndex = match.index + 1;
           continue;
         }
-        if (lower.startsWith('exit ')) {
-          NON_ZERO_STATUS.lastIndex = match.index + match[0].length;
-          if (!NON_ZERO_STATUS.test(haystack)) continue;
+        const fillers = scanned[term]!.exitFillers;
+        if (
+          fillers !== undefined &&
+          !failedExitStatus(haystack, match.index + match[0].length, haystack.length, fillers)
+        ) {
+          continue;
         }
       }
       positions.push(match.index);

@@ -389,7 +389,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   check(total);
 
-  const signals = textSignals({ text, units, starts, unit, check });
+  const signals = textSignals({ text, units, starts, unit, check, vocabulary: input.vocabulary });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level

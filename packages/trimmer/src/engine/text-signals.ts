@@ -7,11 +7,13 @@ import {
   LEVEL_WINDOW,
   LevelTailCues,
   levelOf,
+  levelTable,
   NO_LEVEL,
   type RawLevels,
 } from '../readers/line-level.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
+import type { Vocabulary } from '../vocabulary.js';
 import type { StopCheck } from './stop-check.js';
 
 /** How a text is split into units. */
@@ -129,8 +131,11 @@ export function textSignals(input: {
   starts: readonly number[];
   unit: TextUnit;
   check: StopCheck;
+  /** The words levels are read by (the default vocabulary's when not given). */
+  vocabulary?: Vocabulary;
 }): TextSignals {
   const { text, units, starts, unit, check } = input;
+  const table = levelTable(input.vocabulary);
   const diff = unit === 'hunks' ? diffRows(text, starts, check) : undefined;
   const rowStarts = diff ? diff.rowStarts : starts;
   const rows = rowStarts.length;
@@ -148,7 +153,7 @@ export function textSignals(input: {
   const slotHash = new Int32Array(slots);
   let templates = 0;
   let templateCounts = new Int32Array(64);
-  const tail = new LevelTailCues(text);
+  const tail = new LevelTailCues(text, table);
   let work = 0;
   let inHunk = false;
   for (let r = 0; r < rows; r++) {
@@ -165,7 +170,7 @@ export function textSignals(input: {
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
-    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail);
+    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail, table);
     blank[r] = isBlankLine(units, from, to) ? 1 : 0;
     if (rowTemplate && continuation) {
       const hash = lineTemplate(units, from, to);
@@ -184,7 +189,7 @@ export function textSignals(input: {
       }
       rowTemplate[r] = id;
       templateCounts[id]!++;
-      continuation[r] = isContinuationLine(units, text, from, to) ? 1 : 0;
+      continuation[r] = isContinuationLine(units, text, from, to, table) ? 1 : 0;
     }
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {

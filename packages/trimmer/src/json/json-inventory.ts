@@ -1,6 +1,7 @@
 import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
 import type { StopCheck } from '../engine/stop-check.js';
-import { DEFAULT_VOCABULARY } from '../vocabulary.js';
+import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { textHashColumns } from './text-hash-columns.js';
 
 /** Node kinds of a `JsonInventory`. */
@@ -138,14 +139,24 @@ export interface ErrorMatcher {
   readonly byFirst: readonly (readonly number[])[];
   readonly asciiClass: Uint8Array;
   readonly candidate: RegExp;
+  /** Per word: 1 for an exit phrase (`exit code`), found only with a failed status after it. */
+  readonly exitPhrase: Uint8Array;
+  readonly exitFillers: ReadonlySet<string>;
 }
 
-const matchers = new WeakMap<readonly string[], ErrorMatcher>();
+/** What of a vocabulary the error scans read. */
+export type ErrorVocabulary = Pick<Vocabulary, 'errorWords' | 'exitWords' | 'exitFillers'>;
 
-/** The matcher of `words` (lower-case ASCII, a letter first), made once per list. */
-export function errorMatcher(words: readonly string[]): ErrorMatcher {
-  let matcher = matchers.get(words);
+const matchers = new WeakMap<ErrorVocabulary, ErrorMatcher>();
+
+/**
+ * The matcher of a vocabulary's error words (lower-case ASCII, a letter first), made once per
+ * vocabulary.
+ */
+export function errorMatcher(vocabulary: ErrorVocabulary): ErrorMatcher {
+  let matcher = matchers.get(vocabulary);
   if (matcher) return matcher;
+  const words = vocabulary.errorWords;
   const byFirst: number[][] = Array.from({ length: 128 }, () => []);
   for (let index = 0; index < words.length; index++) {
     byFirst[words[index]!.charCodeAt(0)]!.push(index);
@@ -160,14 +171,24 @@ export function errorMatcher(words: readonly string[]): ErrorMatcher {
   }
   // No words: a search that never matches.
   const candidate = new RegExp(words.length > 0 ? prefixAlternation(words) : '(?!)', 'gi');
-  matcher = { words, byFirst, asciiClass, candidate };
-  matchers.set(words, matcher);
+  const exitPhrase = Uint8Array.from(words, (word) =>
+    isExitPhrase(word, vocabulary.exitWords) ? 1 : 0,
+  );
+  matcher = {
+    words,
+    byFirst,
+    asciiClass,
+    candidate,
+    exitPhrase,
+    exitFillers: vocabulary.exitFillers,
+  };
+  matchers.set(vocabulary, matcher);
   return matcher;
 }
 
-const DEFAULT_MATCHER = errorMatcher(DEFAULT_VOCABULARY.errorWords);
+const DEFAULT_MATCHER = errorMatcher(DEFAULT_VOCABULARY);
 /** Word classes alone (no word starts an error): what the boundary checks read. */
-const ASCII_CLASS = errorMatcher([]).asciiClass;
+const ASCII_CLASS = errorMatcher({ ...DEFAULT_VOCABULARY, errorWords: [] }).asciiClass;
 
 /** Index of the error word starting at `at` (any case), or -1. */
 function errorWordAt(text: string, at: number, first: number, matcher: ErrorMatcher): number {
@@ -181,17 +202,12 @@ function errorWordAt(text: string, at: number, first: number, matcher: ErrorMatc
       if (w === 0x20 ? c !== 0x20 : (c | 0x20) !== w) break;
     }
     if (k < word.length) continue;
-    if (word.startsWith('exit ')) {
-      // Only a non-zero status: `exit code 0` is not an error.
-      let j = at + word.length;
-      while (
-        text.charCodeAt(j) === 0x20 ||
-        text.charCodeAt(j) === 0x3a ||
-        text.charCodeAt(j) === 0x3d
-      )
-        j++;
-      const d = text.charCodeAt(j);
-      if (d < 0x31 || d > 0x39) continue;
+    // An exit phrase only with a failed status: `exit code 0` is not an error.
+    if (
+      matcher.exitPhrase[index] === 1 &&
+      !failedExitStatus(text, at + word.length, text.length, matcher.exitFillers)
+    ) {
+      continue;
     }
     return index;
   }

@@ -1,9 +1,12 @@
+import { DEFAULT_VOCABULARY, LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
+import { failedExitStatus } from './exit-status.js';
+
 /**
- * Known levels, least to most severe. A line's level is the index into this list, `NO_LEVEL`,
- * or a raw category (an id ≥ `LEVEL_NAMES.length`) for a value of a level field that is not a
- * known word (`"level":30`, `severity: C`).
+ * Known levels, least to most severe (`LEVEL_NAMES` of the vocabulary). A line's level is the
+ * index into this list, `NO_LEVEL`, or a raw category (an id ≥ `LEVEL_NAMES.length`) for a
+ * value of a level field that is not a known word (`"level":30`, `severity: C`).
  */
-export const LEVEL_NAMES = ['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal'] as const;
+export { LEVEL_NAMES };
 export const NO_LEVEL = -1;
 export const LEVEL_INFO = 2;
 export const LEVEL_WARN = 4;
@@ -12,40 +15,22 @@ export const LEVEL_FATAL = 6;
 
 // How a line states its level. Lines that state the same level differently usually come from
 // different writers, so the pair (level, form), its signature, is what is counted to tell rare
-// from routine. A firing alert and a failed exit are forms of their own whatever their level.
+// from routine. An alert and a failed exit are forms of their own whatever their level.
 const FORM_FIELD = 0;
 const FORM_UPPER = 1;
 const FORM_FENCED = 2;
 const FORM_OPENING = 3;
 const FORM_LETTER = 4;
-const FORM_KLOG = 5;
+const FORM_DATED_LETTER = 5;
 const FORM_EXCEPTION = 6;
 const FORM_EXIT = 7;
-const FORM_FIRING = 8;
-const FORM_GLYPH = 9;
-
-/**
- * Marks that open a line to say it failed or warns, as test runners and linters print them
- * (`✖ Sort these imports.`, `× handles retries`, `⚠ deprecated`): followed by a space, at the
- * start of the line.
- */
-const GLYPH_LEVELS = new Map<number, number>([
-  [0x2716, 5], // ✖
-  [0x2717, 5], // ✗
-  [0x2718, 5], // ✘
-  [0x2715, 5], // ✕
-  [0x274c, 5], // ❌
-  [0x00d7, 5], // ×
-  [0x2a2f, 5], // ⨯
-  [0x26a0, 4], // ⚠
-]);
-// A line's scan looks marks up only outside ASCII.
-for (const mark of GLYPH_LEVELS.keys()) if (mark < 0x80) throw new Error(`ASCII mark ${mark}`);
+const FORM_ALERT = 8;
+const FORM_MARK = 9;
 
 /** A signature is `form * LEVEL_SLOTS + level`; `NO_LEVEL` stays itself. */
 const LEVEL_SLOTS = 256;
 /** Every signature is below this. */
-export const LEVEL_SIGNATURES = (FORM_GLYPH + 1) * LEVEL_SLOTS;
+export const LEVEL_SIGNATURES = (FORM_MARK + 1) * LEVEL_SLOTS;
 
 /** The level of a signature from `detectLevel`. */
 export function levelOf(signature: number): number {
@@ -61,123 +46,147 @@ const RAW_VALUE_LIMIT = 16;
 /** Raw categories kept apart; a text with more distinct level values has no level field. */
 const RAW_LEVEL_LIMIT = 64;
 
-const WORD_LEVELS = new Map<string, number>([
-  ['trace', 0],
-  ['finest', 0],
-  ['debug', 1],
-  ['verbose', 1],
-  ['fine', 1],
-  ['info', 2],
-  ['information', 2],
-  ['informational', 2],
-  ['notice', 3],
-  ['warn', 4],
-  ['warning', 4],
-  ['error', 5],
-  ['err', 5],
-  ['severe', 5],
-  ['fatal', 6],
-  ['critical', 6],
-  ['crit', 6],
-  ['alert', 6],
-  ['emerg', 6],
-  ['emergency', 6],
-  ['panic', 6],
-]);
-
-/** One-letter levels: `E:` at the start of a line or after `file:1:2:`, `severity: E`, klog `E0312`. */
-const LETTER_LEVELS = new Map<number, number>([
-  [0x54, 0], // T
-  [0x44, 1], // D
-  [0x49, 2], // I
-  [0x57, 4], // W
-  [0x45, 5], // E
-  [0x46, 6], // F
-]);
-
-/** Names of a field whose value is the line's level (`level=warn`, `"severity":"E"`). */
-const LEVEL_KEYS = new Set([
-  'level',
-  'lvl',
-  'loglevel',
-  'log_level',
-  'levelname',
-  'severity',
-  'severitytext',
-  'severity_text',
-]);
-
-/** Names of a field or phrase whose number is an exit status (`exit code 2`, `exit_code=1`). */
-const EXIT_WORDS = new Set([
-  'exit',
-  'exited',
-  'exitcode',
-  'exit_code',
-  'exitstatus',
-  'exit_status',
-  'returncode',
-  'return_code',
-]);
-const EXIT_FILLERS = new Set(['with', 'code', 'status', 'value']);
-const EXIT_LOOKAHEAD = 32;
-
 const ESC = 0x1b;
 const BEL = 0x07;
 
-// The words above, found in a line without making a string of each of its words: the words
-// are listed by their first letter (folded to lower case) and length, and a word of the line is
-// compared unit by unit with the few listed under its own (`code | 0x20` folds `[A-Za-z0-9_]` one
-// to one).
 const WORD_IS_LEVEL_KEY = 1;
 const WORD_IS_EXIT = 2;
-const WORD_IS_FIRING = 4;
-const WORD_IS_TRACEBACK = 8;
-const WORD_IS_EXCEPTION = 16;
-/** Words looked up are this long at most (the longest known one), and at least. */
-const MAX_WORD = 13;
-const MIN_WORD = 3;
+const WORD_IS_ALERT = 4;
 
-const vocabulary = [
-  ...new Set([
-    ...WORD_LEVELS.keys(),
-    ...LEVEL_KEYS,
-    ...EXIT_WORDS,
-    'firing',
-    'traceback',
-    'exception',
-  ]),
-];
-const vocabularyLevel = new Int8Array(vocabulary.length);
-const vocabularyFlags = new Uint8Array(vocabulary.length);
-/** By first unit (folded) × 16 + length: the first word listed there, or -1. */
-const vocabularyFirst = new Int8Array(128 * 16).fill(-1);
-/** The next word listed under the same first unit and length, or -1. */
-const vocabularyNext = new Int8Array(vocabulary.length).fill(-1);
+/**
+ * A vocabulary's level words, made ready for the line scan (`levelTable`): the words a line's
+ * words are looked up among are listed by their first letter (folded to lower case) and length,
+ * so a word of the line is compared unit by unit with the few listed under its own (`code |
+ * 0x20` folds `[A-Za-z0-9_]` one to one) without making a string of it.
+ */
+export interface LevelTable {
+  readonly words: readonly string[];
+  /** Per word: the level it states, or -1. */
+  readonly wordLevel: Int8Array;
+  /** Per word: `WORD_IS_*` bits. */
+  readonly wordFlags: Uint8Array;
+  /** By first unit (folded) × `stride` + length: the first word listed there, or -1. */
+  readonly first: Int16Array;
+  /** The next word listed under the same first unit and length, or -1. */
+  readonly next: Int16Array;
+  readonly stride: number;
+  readonly maxWord: number;
+  /** Level words (lower case) → level, for a level key's value. */
+  readonly levelByWord: ReadonlyMap<string, number>;
+  /** Upper-case letter's code → level. */
+  readonly letters: ReadonlyMap<number, number>;
+  /** Mark's code (outside ASCII) → level. */
+  readonly marks: ReadonlyMap<number, number>;
+  readonly exitFillers: ReadonlySet<string>;
+  readonly exceptionSuffixes: readonly string[];
+  readonly exceptionOpeners: readonly string[];
+  /** Per ASCII unit: 1 where an exception opener starts with it. */
+  readonly openerLeads: Uint8Array;
+  readonly continuationOpeners: readonly string[];
+  /** Finds where an exit or alert word may start (any case). */
+  readonly tailCues: RegExp;
+}
 
-vocabulary.forEach((word, index) => {
-  if (word.length > MAX_WORD || word.length < MIN_WORD) throw new Error(`level word ${word}`);
-  vocabularyLevel[index] = WORD_LEVELS.get(word) ?? -1;
-  vocabularyFlags[index] =
-    (LEVEL_KEYS.has(word) ? WORD_IS_LEVEL_KEY : 0) |
-    (EXIT_WORDS.has(word) ? WORD_IS_EXIT : 0) |
-    (word === 'firing' ? WORD_IS_FIRING : 0) |
-    (word === 'traceback' ? WORD_IS_TRACEBACK : 0) |
-    (word === 'exception' ? WORD_IS_EXCEPTION : 0);
-  const key = ((word.charCodeAt(0) | 0x20) & 0x7f) * 16 + word.length;
-  vocabularyNext[index] = vocabularyFirst[key]!;
-  vocabularyFirst[key] = index;
-});
+const levelIndex = (name: string): number => (LEVEL_NAMES as readonly string[]).indexOf(name);
 
-/** The index in `vocabulary` of the word at `units[start, start + length)`, or -1. */
-function vocabularyWord(units: Uint16Array, start: number, length: number): number {
-  if (length > MAX_WORD || length < MIN_WORD) return -1;
+const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+const tables = new WeakMap<Vocabulary, LevelTable>();
+
+/** The level table of `vocabulary`, made once per vocabulary. */
+export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTable {
+  let table = tables.get(vocabulary);
+  if (table !== undefined) return table;
+  const levelByWord = new Map<string, number>();
+  for (const [word, level] of Object.entries(vocabulary.levelWords)) {
+    levelByWord.set(word.toLowerCase(), levelIndex(level));
+  }
+  const keys = new Set([...vocabulary.levelKeys].map((key) => key.toLowerCase()));
+  const exits = new Set([...vocabulary.exitWords].map((word) => word.toLowerCase()));
+  const alerts = new Set([...vocabulary.alertWords].map((word) => word.toLowerCase()));
+  const words = [...new Set([...levelByWord.keys(), ...keys, ...exits, ...alerts])];
+  let maxWord = 0;
+  for (const word of words) maxWord = Math.max(maxWord, word.length);
+  const stride = maxWord + 1;
+  const wordLevel = new Int8Array(words.length);
+  const wordFlags = new Uint8Array(words.length);
+  const first = new Int16Array(128 * stride).fill(-1);
+  const next = new Int16Array(words.length).fill(-1);
+  words.forEach((word, index) => {
+    wordLevel[index] = levelByWord.get(word) ?? -1;
+    wordFlags[index] =
+      (keys.has(word) ? WORD_IS_LEVEL_KEY : 0) |
+      (exits.has(word) ? WORD_IS_EXIT : 0) |
+      (alerts.has(word) ? WORD_IS_ALERT : 0);
+    const key = ((word.charCodeAt(0) | 0x20) & 0x7f) * stride + word.length;
+    next[index] = first[key]!;
+    first[key] = index;
+  });
+  const openerLeads = new Uint8Array(128);
+  for (const opener of vocabulary.exceptionOpeners) {
+    const lead = opener.charCodeAt(0);
+    // A line's words are ASCII word characters: an opener that starts otherwise never opens one.
+    if (lead < 0x80) openerLeads[lead] = 1;
+  }
+  // An exit or alert word can start where one that is not a longer one's prefix starts.
+  const tails = [...exits, ...alerts].filter(
+    (word, _, all) => !all.some((other) => other !== word && word.startsWith(other)),
+  );
+  table = {
+    words,
+    wordLevel,
+    wordFlags,
+    first,
+    next,
+    stride,
+    maxWord,
+    levelByWord,
+    letters: new Map(
+      Object.entries(vocabulary.levelLetters).map(([letter, level]) => [
+        letter.toUpperCase().charCodeAt(0),
+        levelIndex(level),
+      ]),
+    ),
+    marks: new Map(
+      Object.entries(vocabulary.levelMarks).map(([mark, level]) => [
+        mark.charCodeAt(0),
+        levelIndex(level),
+      ]),
+    ),
+    exitFillers: new Set([...vocabulary.exitFillers].map((word) => word.toLowerCase())),
+    exceptionSuffixes: vocabulary.exceptionSuffixes,
+    exceptionOpeners: vocabulary.exceptionOpeners,
+    openerLeads,
+    continuationOpeners: vocabulary.continuationOpeners,
+    tailCues: new RegExp(tails.length > 0 ? tails.map(escapeRegExp).join('|') : '(?!)', 'gi'),
+  };
+  tables.set(vocabulary, table);
+  return table;
+}
+
+const DEFAULT_TABLE = levelTable(DEFAULT_VOCABULARY);
+
+/**
+ * The index in `words` (a `LevelTable`'s, with its `first`, `next` and `stride`) of the word at
+ * `units[start, start + length)`, or -1. Called for each word a line opens with: the table's
+ * columns come as arguments, read once per line.
+ */
+function tableWord(
+  words: readonly string[],
+  first: Int16Array,
+  next: Int16Array,
+  stride: number,
+  units: Uint16Array,
+  start: number,
+  length: number,
+): number {
+  if (length >= stride) return -1;
   const lead = units[start]! | 0x20;
-  for (let index = vocabularyFirst[(lead & 0x7f) * 16 + length]!; index >= 0; ) {
-    const word = vocabulary[index]!;
+  for (let index = first[(lead & 0x7f) * stride + length]!; index >= 0; index = next[index]!) {
+    const word = words[index]!;
     let k = 1;
     while (k < length && (units[start + k]! | 0x20) === (word.charCodeAt(k) | 0x20)) k++;
-    if (k === length && lead === word.charCodeAt(0)) return index;
-    index = vocabularyNext[index]!;
+    if (k === length && lead === (word.charCodeAt(0) | 0x20)) return index;
   }
   return -1;
 }
@@ -259,12 +268,13 @@ function fieldValue(text: string, at: number, end: number): string {
   return text.slice(from, i);
 }
 
-function valueLevel(value: string, raw: RawLevels): number {
-  if (value.length === 1 && LETTER_LEVELS.has(value.toUpperCase().charCodeAt(0))) {
-    return LETTER_LEVELS.get(value.toUpperCase().charCodeAt(0))!;
+function valueLevel(value: string, raw: RawLevels, table: LevelTable): number {
+  if (value.length === 1) {
+    const letter = table.letters.get(value.toUpperCase().charCodeAt(0));
+    if (letter !== undefined) return letter;
   }
   const lower = value.toLowerCase();
-  const known = WORD_LEVELS.get(lower);
+  const known = table.levelByWord.get(lower);
   if (known !== undefined) return known;
   let id = raw.get(lower);
   if (id === undefined) {
@@ -276,56 +286,19 @@ function valueLevel(value: string, raw: RawLevels): number {
   return id;
 }
 
-/** True when the number after an exit word (within a few filler words) is not zero. */
-function exitFailed(text: string, at: number, end: number): boolean {
-  const stop = Math.min(end, at + EXIT_LOOKAHEAD);
-  let i = at;
-  while (i < stop) {
-    const code = text.charCodeAt(i);
-    if (isDigit(code)) {
-      while (i < stop && text.charCodeAt(i) === 0x30) i++;
-      return i < stop && isDigit(text.charCodeAt(i));
-    }
-    if (isWordCode(code)) {
-      const from = i;
-      while (i < stop && isWordCode(text.charCodeAt(i))) i++;
-      if (!EXIT_FILLERS.has(text.slice(from, i).toLowerCase())) return false;
-      continue;
-    }
-    if (
-      !isBlank(code) &&
-      code !== 0x3a &&
-      code !== 0x3d &&
-      code !== 0x28 &&
-      code !== 0x22 &&
-      code !== 0x27 &&
-      code !== 0x2d
-    ) {
-      return false;
-    }
-    i++;
-  }
-  return false;
-}
-
-// Every word that can change a line's verdict once its level is found (an exit status, a firing
-// alert) starts with one of these.
-const TAIL_WORD_STARTS = /exit|return|firing/gi;
-
 /**
  * Where in a text a word may start that can still change a line's level once it is found: the
- * starts of `exit`, `return` and `firing` in any case, found by one native search. A line with
- * none needs no reading past its level.
+ * starts of the exit and alert words in any case, found by one native search. A line with none
+ * needs no reading past its level.
  */
 export class LevelTailCues {
   private readonly at: number[] = [];
   private next = 0;
 
-  constructor(text: string) {
-    TAIL_WORD_STARTS.lastIndex = 0;
-    for (let match = TAIL_WORD_STARTS.exec(text); match; match = TAIL_WORD_STARTS.exec(text)) {
-      this.at.push(match.index);
-    }
+  constructor(text: string, table: LevelTable = DEFAULT_TABLE) {
+    const cues = table.tailCues;
+    cues.lastIndex = 0;
+    for (let match = cues.exec(text); match; match = cues.exec(text)) this.at.push(match.index);
   }
 
   /** Whether one starts in `[from, end)`; lines are asked about in text order. */
@@ -350,18 +323,18 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
 
 /**
  * The level signature of the line `text[from, to)` (its level with `levelOf`, and how it was
- * stated), judged from its first `LEVEL_WINDOW` units, with no
- * vocabulary of any one tool: a level field (`level=warn`, `"severity":"error"`, `severity: E`),
- * a level word in upper case (`ERROR`, `WARN`, `FATAL`) or set off as a field (`[error]`,
- * `<warn>`, `error:` or `warning[E0133]:` opening the line), a one-letter level (`E: …`,
- * `src/a.rb:3:1: W: …`, klog's `E0312 10:00:00.1 …`), an exception or traceback opening the
- * line (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero
- * exit status (`exit code 137`, `exit_code=1`: at least error), a firing alert (at least
- * warn) and a mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found
- * wins. Terminal escapes (colours) are skipped. `raw` interns
- * level-field values that are not known words, so rare ones can be told from common ones.
- * `units` are the text's UTF-16 units (`textUnits`), read in the hot loop; `tail`, the text's
- * cues (lines asked about in order), lets a line stop at its level.
+ * stated), judged from its first `LEVEL_WINDOW` units by the words of `table` (the
+ * vocabulary's): a level field (`level=warn`, `"severity":"error"`, `severity: E`), a level word
+ * in upper case (`ERROR`, `WARN`, `FATAL`) or set off as a field (`[error]`, `<warn>`, `error:`
+ * or `warning[E0133]:` opening the line), a one-letter level (`E: …`, `src/a.rb:3:1: W: …`,
+ * `E0312 10:00:00.1 …`), an exception's report opening the line
+ * (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero exit
+ * status (`exit code 137`, `exit_code=1`: at least error), an alert word (at least warn) and a
+ * mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found wins. Terminal
+ * escapes (colours) are skipped. `raw` interns level-field values that are not known words, so
+ * rare ones can be told from common ones. `units` are the text's UTF-16 units (`textUnits`),
+ * read in the hot loop; `tail`, the text's cues (lines asked about in order), lets a line stop
+ * at its level.
  */
 export function detectLevel(
   units: Uint16Array,
@@ -370,15 +343,18 @@ export function detectLevel(
   to: number,
   raw: RawLevels,
   tail?: LevelTailCues,
+  table: LevelTable = DEFAULT_TABLE,
 ): number {
   const end = Math.min(to, from + LEVEL_WINDOW);
-  // Once the level is found only an exit status or a firing alert can change the verdict; a
-  // line where none can start is done then.
+  // Once the level is found only an exit status or an alert can change the verdict; a line
+  // where none can start is done then.
   const settles = tail !== undefined && !tail.within(from, end);
+  const { letters, wordFlags, wordLevel, maxWord, words, first: firstWord, next: nextWord } = table;
+  const { stride } = table;
   let level = NO_LEVEL;
   let form = FORM_FIELD;
   let failedExit = false;
-  let firing = false;
+  let alert = false;
   let first = true;
   let previous = 0;
   let i = from;
@@ -397,16 +373,15 @@ export function detectLevel(
       }
       if (code === 0x0d || code === 0x0a) break;
       // Every mark is outside ASCII.
-      const glyph =
-        first && level === NO_LEVEL && code >= 0x80 ? GLYPH_LEVELS.get(code) : undefined;
-      if (glyph !== undefined) {
+      const mark = first && level === NO_LEVEL && code >= 0x80 ? table.marks.get(code) : undefined;
+      if (mark !== undefined) {
         let after = i + 1;
         // ⚠ and ❌ may carry an emoji presentation selector, and any mark a colour's end.
         if (units[after]! === 0xfe0f) after++;
         while (after < end && units[after]! === ESC) after = skipTerminalEscape(units, after, end);
         if (after < to && isBlank(units[after]!)) {
-          level = glyph;
-          form = FORM_GLYPH;
+          level = mark;
+          form = FORM_MARK;
         }
       }
       // Punctuation before the first word (a diff marker, a bullet) still opens the line.
@@ -420,7 +395,7 @@ export function detectLevel(
     const start = i;
     while (++i < end && isWordCode(units[i]!));
     const length = i - start;
-    const known = vocabularyWord(units, start, length);
+    const known = tableWord(words, firstWord, nextWord, stride, units, start, length);
     // Past the line's opening, only a known word or a letter (`W:`) can change the verdict.
     if (!first && known < 0 && length !== 1) {
       previous = units[i - 1]!;
@@ -428,15 +403,14 @@ export function detectLevel(
     }
     const next = i < to ? units[i]! : 0;
     const before = start > from ? units[start - 1]! : 0;
-    const short = length <= MAX_WORD;
-    const flags = known >= 0 ? vocabularyFlags[known]! : 0;
-    if (level === NO_LEVEL && short) {
+    const flags = known >= 0 ? wordFlags[known]! : 0;
+    if (level === NO_LEVEL && length <= maxWord) {
       if ((flags & WORD_IS_LEVEL_KEY) !== 0) {
         const value = fieldValue(text, i, end);
-        if (value !== '') level = valueLevel(value, raw);
+        if (value !== '') level = valueLevel(value, raw, table);
         form = FORM_FIELD;
       }
-      const word = level === NO_LEVEL && known >= 0 ? vocabularyLevel[known]! : -1;
+      const word = level === NO_LEVEL && known >= 0 ? wordLevel[known]! : -1;
       if (word >= 0) {
         let upper = true;
         for (let k = start; k < i && upper; k++) upper = isUpper(units[k]!);
@@ -449,34 +423,37 @@ export function detectLevel(
           form = upper ? FORM_UPPER : fenced ? FORM_FENCED : FORM_OPENING;
         }
       }
-      if (level === NO_LEVEL && length === 1 && next === 0x3a && (first || previous === 0x3a)) {
-        const after = i + 1 < to ? units[i + 1]! : 0x20;
-        const letter = LETTER_LEVELS.get(code);
-        if (letter !== undefined && (isBlank(after) || after === 0x0d)) {
-          level = letter;
-          form = FORM_LETTER;
-        }
-      }
-      if (
-        level === NO_LEVEL &&
-        first &&
-        length === 5 &&
-        LETTER_LEVELS.has(code) &&
-        code !== 0x54 &&
-        code !== 0x44 &&
-        isDigit(units[start + 1]!) &&
-        isDigit(units[start + 2]!) &&
-        isDigit(units[start + 3]!) &&
-        isDigit(units[start + 4]!) &&
-        next === 0x20 &&
-        isDigit(i + 1 < to ? units[i + 1]! : 0)
-      ) {
-        level = LETTER_LEVELS.get(code)!;
-        form = FORM_KLOG;
+    }
+    if (level === NO_LEVEL && length === 1 && next === 0x3a && (first || previous === 0x3a)) {
+      const after = i + 1 < to ? units[i + 1]! : 0x20;
+      const letter = letters.get(code);
+      if (letter !== undefined && (isBlank(after) || after === 0x0d)) {
+        level = letter;
+        form = FORM_LETTER;
       }
     }
-    if ((flags & WORD_IS_EXIT) !== 0 && exitFailed(text, i, end)) failedExit = true;
-    else if ((flags & WORD_IS_FIRING) !== 0) firing = true;
+    if (
+      level === NO_LEVEL &&
+      first &&
+      length === 5 &&
+      isDigit(units[start + 1]!) &&
+      isDigit(units[start + 2]!) &&
+      isDigit(units[start + 3]!) &&
+      isDigit(units[start + 4]!) &&
+      next === 0x20 &&
+      isDigit(i + 1 < to ? units[i + 1]! : 0)
+    ) {
+      // A letter with a date's four digits (`E0312 10:00:00.1 …`): a level from info up only,
+      // since `D1234 …` or `T0001 …` is as likely an id.
+      const letter = letters.get(code);
+      if (letter !== undefined && letter >= LEVEL_INFO) {
+        level = letter;
+        form = FORM_DATED_LETTER;
+      }
+    }
+    if ((flags & WORD_IS_EXIT) !== 0 && failedExitStatus(text, i, end, table.exitFillers)) {
+      failedExit = true;
+    } else if ((flags & WORD_IS_ALERT) !== 0) alert = true;
     if (level === NO_LEVEL && first) {
       // A dotted name opening the line: `java.lang.NullPointerException: …`, `ValueError: …`.
       let name = i;
@@ -489,12 +466,10 @@ export function detectLevel(
       const closes = after === 0x3a || after === 0 || after === 0x0d || after === 0x0a;
       if (
         (closes &&
-          (endsWithWord(text, start, name, 'Error') ||
-            endsWithWord(text, start, name, 'Exception'))) ||
-        ((flags & WORD_IS_TRACEBACK) !== 0 &&
-          next === 0x20 &&
-          text.startsWith('(most recent call', i + 1)) ||
-        ((flags & WORD_IS_EXCEPTION) !== 0 && text.startsWith(' in thread', i))
+          table.exceptionSuffixes.some((suffix) => endsWithWord(text, start, name, suffix))) ||
+        (code < 0x80 &&
+          table.openerLeads[code] === 1 &&
+          table.exceptionOpeners.some((opener) => text.startsWith(opener, start)))
       ) {
         level = LEVEL_ERROR;
         form = FORM_EXCEPTION;
@@ -507,9 +482,9 @@ export function detectLevel(
   if (failedExit) {
     if (isBelow(level, LEVEL_ERROR)) level = LEVEL_ERROR;
     form = FORM_EXIT;
-  } else if (firing) {
+  } else if (alert) {
     if (isBelow(level, LEVEL_WARN)) level = LEVEL_WARN;
-    form = FORM_FIRING;
+    form = FORM_ALERT;
   }
   return level === NO_LEVEL ? NO_LEVEL : form * LEVEL_SLOTS + level;
 }
@@ -517,13 +492,14 @@ export function detectLevel(
 /**
  * True when the line `text[from, to)` (its UTF-16 `units` beside it) continues the event above
  * it: it is indented (a stack frame, a wrapped message, a diagnostic's source excerpt) or opens
- * with `Caused by:`.
+ * with one of the vocabulary's continuation openers (`Caused by:`).
  */
 export function isContinuationLine(
   units: Uint16Array,
   text: string,
   from: number,
   to: number,
+  table: LevelTable = DEFAULT_TABLE,
 ): boolean {
   if (from >= to) return false;
   const code = units[from]!;
@@ -535,5 +511,6 @@ export function isContinuationLine(
     }
     return false;
   }
-  return text.startsWith('Caused by:', from);
+  for (const opener of table.continuationOpeners) if (text.startsWith(opener, from)) return true;
+  return false;
 }

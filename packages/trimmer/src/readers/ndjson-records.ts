@@ -72,7 +72,7 @@ export function ndjsonRecordAnomalies(
   // Each line was looked at, and the object lines copied once.
   check(text.length);
   if (lines.length < MIN_RECORDS) return scores;
-  const matcher = errorMatcher(vocabulary.errorWords);
+  const matcher = errorMatcher(vocabulary);
   const judged = judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
   if (judged) return scores;
   // Some line is not JSON (a torn last line, a log line that only looks like an object): the

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { findHits, relevanceTerms } from '../engine/relevance.js';
+import { collectErrorWords, errorMatcher } from '../json/json-inventory.js';
+import { DEFAULT_VOCABULARY, EXIT_FILLERS, EXIT_WORDS } from '../vocabulary.js';
+import { failedExitStatus, isExitPhrase } from './exit-status.js';
+import { detectLevel, LEVEL_ERROR, levelOf } from './line-level.js';
+import { withTextUnits } from './text-units.js';
+
+const FAILED = [
+  'exit code 137',
+  'exit code: 2',
+  'exit code (2)',
+  'exit status 1',
+  'Exit Code=3',
+  'exit code -1',
+];
+const FINE = ['exit code 0', 'exit code 000', 'exit code was ok', 'exit code', 'exit status: none'];
+
+/** What each reader makes of `phrase`: the line scan, the JSON scan and the relevance scan. */
+function verdicts(phrase: string): boolean[] {
+  const line = `job 7 finished, ${phrase}`;
+  const level = withTextUnits(line, (units) =>
+    levelOf(detectLevel(units, line, 0, line.length, new Map())),
+  );
+  const json = JSON.stringify({ message: line });
+  const at: number[] = [];
+  const word: number[] = [];
+  collectErrorWords(
+    json,
+    json,
+    0,
+    false,
+    false,
+    at,
+    word,
+    undefined,
+    0,
+    errorMatcher(DEFAULT_VOCABULARY),
+  );
+  const terms = relevanceTerms({ words: [], preserveKeys: [], json: false });
+  const hits = findHits(line, terms, 1);
+  return [level === LEVEL_ERROR, at.length > 0, hits.positions.length > 0];
+}
+
+describe('the one non-zero-exit rule', () => {
+  it('reads a failed status past blanks, punctuation and filler words', () => {
+    for (const phrase of FAILED) {
+      const after = phrase.replace(/^exit/i, '').length;
+      expect(failedExitStatus(phrase, phrase.length - after, phrase.length, EXIT_FILLERS)).toBe(
+        true,
+      );
+    }
+    expect(failedExitStatus(' with status 2', 0, 14, EXIT_FILLERS)).toBe(true);
+    for (const phrase of FINE) {
+      expect(failedExitStatus(phrase, 4, phrase.length, EXIT_FILLERS)).toBe(false);
+    }
+  });
+
+  it('is the same rule in a log line, a JSON value and the relevance scan', () => {
+    for (const phrase of FAILED) expect(verdicts(phrase)).toEqual([true, true, true]);
+    for (const phrase of FINE) expect(verdicts(phrase)).toEqual([false, false, false]);
+  });
+
+  it('knows an exit phrase by its first word', () => {
+    expect(isExitPhrase('exit code', EXIT_WORDS)).toBe(true);
+    expect(isExitPhrase('exit status', EXIT_WORDS)).toBe(true);
+    expect(isExitPhrase('timed out', EXIT_WORDS)).toBe(false);
+    expect(isExitPhrase('exit code', new Set())).toBe(false);
+  });
+});
