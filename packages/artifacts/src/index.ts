@@ -2,6 +2,7 @@ export { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 export { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 export { artifactFileName, operationSlug } from './artifact-file-name.js';
 export {
+  type ArtifactAppendHandle,
   type ArtifactFileSystem,
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
@@ -125,6 +126,7 @@ export {
   type SearchMatcher,
 } from './search-pattern.js';
 export {
+  type LoadTranscriptOptions,
   loadTranscript,
   openSessionTranscript,
   replayTranscript,
