@@ -11,6 +11,7 @@ import { parseExcerptMarker } from './excerpt-marker.js';
 import { isSafeId } from './safe-id.js';
 import { sha256Hex } from './sha256-hex.js';
 import { excerptStream } from './store-stream-excerpt.js';
+import { createFaultyArtifactFileSystem } from './test/index.js';
 import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
 
 let root: string;
@@ -112,6 +113,27 @@ describe('createArtifactStore', () => {
     };
     const store = createArtifactStore({ dir: join(root, 'full.artifacts'), fileSystem: failing });
     await expect(store.store('call_1', 'x'.repeat(1000))).rejects.toThrow(/no space left/);
+    expect(await readdir(store.dir)).toEqual([]);
+  });
+
+  it('detects a short write the device reported as whole, and stores nothing under a false digest', async () => {
+    const lying = createFaultyArtifactFileSystem({
+      fault: (operation) => (operation === 'write' ? { shortWrite: 100 } : undefined),
+    });
+    const store = createArtifactStore({ dir: join(root, 'lying.artifacts'), fileSystem: lying });
+    await expect(store.store('call_1', 'x'.repeat(1000))).rejects.toMatchObject({
+      code: 'artifact_store_failed',
+      message: expect.stringContaining('short write, 100 of 1000 bytes'),
+    });
+    const streamed = await store.storeStream(
+      'call_2',
+      generated(100, (i) => `row ${i}\n`),
+      {
+        budgetChars: 500,
+      },
+    );
+    expect(streamed.stored).toBeUndefined();
+    expect(streamed.excerpt.marker).toContain('full result not stored (write failed)');
     expect(await readdir(store.dir)).toEqual([]);
   });
 

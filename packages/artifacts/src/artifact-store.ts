@@ -35,7 +35,7 @@ export interface ArtifactStoreSettings {
   dir?: string;
   /** The session transcript the store sits beside; used when `dir` is absent. */
   transcriptPath?: string;
-  /** File operations used to write. Default: the real filesystem. */
+  /** File operations the store and its index write with. Default: the real filesystem. */
   fileSystem?: ArtifactFileSystem;
 }
 
@@ -125,7 +125,7 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     });
   }
   const fs = settings.fileSystem ?? nodeArtifactFileSystem;
-  const index = createArtifactIndex({ dir });
+  const index = createArtifactIndex({ dir, fileSystem: fs });
 
   async function place(tempPath: string, file: string, bytes: number): Promise<string> {
     const finalPath = join(dir!, file);
@@ -184,6 +184,12 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
           await opened.sync();
           closed = true;
           await opened.close();
+          // A device that reports a write whole but keeps less would give a name and a digest
+          // to bytes that are not there.
+          const onDisk = await fs.size?.(tempPath);
+          if (onDisk !== undefined && onDisk !== bytes) {
+            throw new Error(`short write, ${onDisk} of ${bytes} bytes written (is the disk full?)`);
+          }
           const digest = hash.digest('hex');
           let file: string;
           try {

@@ -24,8 +24,3 @@ export async function openRegularFile(path: string): Promise<FileHandle | undefi
   await handle.close().catch(() => {});
   return undefined;
 }
-
-/** Opens `path` for appending (created when absent), refusing a symbolic link. */
-export function openForAppend(path: string): Promise<FileHandle> {
-  return open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW, 0o644);
-}
