@@ -8,6 +8,7 @@ import type { ArtifactFileSystem } from './artifact-file-system.js';
 import { nodeArtifactFileSystem } from './artifact-file-system.js';
 import { createArtifactStore } from './artifact-store.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { recordStoredArtifact } from './record-stored-artifact.js';
 import { isSafeId } from './safe-id.js';
 import { sha256Hex } from './sha256-hex.js';
 import { excerptStream } from './store-stream-excerpt.js';
@@ -232,6 +233,34 @@ describe('storeStream', () => {
     expect(result.excerpt.marker).toContain('full result not stored (write failed)');
     expect(result.excerpt.tail.endsWith('row 49999\n')).toBe(true);
     expect(await readdir(store.dir)).toEqual([]);
+  });
+
+  it('records the stored file before the excerpt is cut, and fails open when the record cannot be written', async () => {
+    const store = createArtifactStore({ dir: join(root, 'indexed.artifacts') });
+    const rows = () => generated(5000, (i) => `row ${i}\n`);
+    const recorded = await store.storeStream('call_r', rows(), {
+      budgetChars: 500,
+      record: (stored, preview) =>
+        recordStoredArtifact({ index: store.index, sessionId: 's', stored, preview }),
+    });
+    expect(recorded.artifact).toMatchObject({ path: recorded.stored!.file, lines: 5000 });
+    expect(recorded.artifact!.preview.startsWith('row 0\nrow 1\n')).toBe(true);
+    expect(await store.index.get(recorded.artifact!.id)).toEqual(recorded.artifact);
+
+    const failed = await store.storeStream('call_f', rows(), {
+      budgetChars: 500,
+      record: async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    expect(failed.stored).toBeUndefined();
+    expect(failed.artifact).toBeUndefined();
+    expect(failed.failure).toMatchObject({
+      code: 'artifact_store_failed',
+      message: expect.stringMatching(/^Could not index the full result of "call_f".*ENOSPC/),
+    });
+    expect(failed.excerpt.marker).toContain('full result not stored (write failed)');
+    expect(failed.excerpt.text.length).toBeLessThanOrEqual(500);
   });
 
   it('without a store, says the full result was not stored', async () => {
