@@ -10,6 +10,7 @@ import { buildLineIndex, type LineIndex } from './line-index.js';
 import { createLruCache } from './lru-cache.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { openRegularFile } from './open-no-follow.js';
+import { pagingValue } from './paging-value.js';
 import {
   readTextPage,
   searchText,
@@ -154,18 +155,6 @@ const UNINDEXED_CACHE = 64;
 /** One version of one file: a rewrite changes its size or modification time. */
 function fileIdentity(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
-}
-
-function invalid(message: string): ArtifactError {
-  return new ArtifactError({ code: 'artifact_invalid_argument', message });
-}
-
-function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value))
-    throw invalid(`${name} must be an integer`);
-  if (value < min) throw invalid(`${name} must be at least ${min}`);
-  return Math.min(value, max);
 }
 
 interface StoreRef {
@@ -500,28 +489,26 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       }
     },
     async readPage(ref, options = {}) {
-      const limit = integer(
-        options.limit,
-        'limit',
-        PAGE_LIMITS.defaultLines,
-        1,
-        PAGE_LIMITS.maxLines,
-      );
-      const maxChars = integer(
-        options.maxChars,
-        'maxChars',
-        PAGE_LIMITS.defaultChars,
-        1,
-        PAGE_LIMITS.maxChars,
-      );
-      const offset = integer(
-        options.offset,
-        'offset',
-        1,
-        Number.MIN_SAFE_INTEGER,
-        Number.MAX_SAFE_INTEGER,
-      );
-      const column = integer(options.column, 'column', 1, 1, Number.MAX_SAFE_INTEGER);
+      const limit = pagingValue(options.limit, 'limit', {
+        default: PAGE_LIMITS.defaultLines,
+        min: 1,
+        max: PAGE_LIMITS.maxLines,
+      });
+      const maxChars = pagingValue(options.maxChars, 'maxChars', {
+        default: PAGE_LIMITS.defaultChars,
+        min: 1,
+        max: PAGE_LIMITS.maxChars,
+      });
+      const offset = pagingValue(options.offset, 'offset', {
+        default: 1,
+        min: Number.MIN_SAFE_INTEGER,
+        max: Number.MAX_SAFE_INTEGER,
+      });
+      const column = pagingValue(options.column, 'column', {
+        default: 1,
+        min: 1,
+        max: Number.MAX_SAFE_INTEGER,
+      });
       return withText(ref, options, async (handle, index, found) => {
         const line = offset < 0 ? Math.max(1, index.totalLines + offset + 1) : Math.max(1, offset);
         const page = await readTextPage(
@@ -535,18 +522,28 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     },
     async search(ref, pattern, options = {}) {
       const matcher = compileSearchPattern(pattern, options);
-      const maxMatches = integer(
-        options.maxMatches,
-        'maxMatches',
-        SEARCH_LIMITS.defaultMatches,
-        1,
-        SEARCH_LIMITS.maxMatches,
-      );
+      const maxMatches = pagingValue(options.maxMatches, 'maxMatches', {
+        default: SEARCH_LIMITS.defaultMatches,
+        min: 1,
+        max: SEARCH_LIMITS.maxMatches,
+      });
       const from: TextPosition = {
-        line: integer(options.fromLine, 'fromLine', 1, 1, Number.MAX_SAFE_INTEGER),
-        column: integer(options.fromColumn, 'fromColumn', 1, 1, Number.MAX_SAFE_INTEGER),
+        line: pagingValue(options.fromLine, 'fromLine', {
+          default: 1,
+          min: 1,
+          max: Number.MAX_SAFE_INTEGER,
+        }),
+        column: pagingValue(options.fromColumn, 'fromColumn', {
+          default: 1,
+          min: 1,
+          max: Number.MAX_SAFE_INTEGER,
+        }),
       };
-      const budget = integer(options.timeBudgetMs, 'timeBudgetMs', searchTimeMs, 1, searchTimeMs);
+      const budget = pagingValue(options.timeBudgetMs, 'timeBudgetMs', {
+        default: searchTimeMs,
+        min: 1,
+        max: searchTimeMs,
+      });
       const started = now();
       return withText(ref, options, async (handle, index, found) => {
         const result = await searchText(handle, index, matcher, from, {

@@ -74,10 +74,14 @@ describe('createArtifactServer', () => {
     const unknown = await get(open.url, '/api/sessions/demo-session/artifacts?cursor=art_nope');
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toMatch(/unknown cursor/);
-    for (const limit of ['0', '1001', 'x']) {
+    for (const limit of ['0', '-1', 'x']) {
       const bad = await get(open.url, `/api/sessions/demo-session/artifacts?limit=${limit}`);
       expect(bad.status).toBe(400);
     }
+    // Above the maximum reads as the maximum (`pagingValue`, shared with the CLI and MCP).
+    const large = await get(open.url, '/api/sessions/demo-session/artifacts?limit=1001');
+    expect(large.status).toBe(200);
+    expect(JSON.parse(large.body)).toEqual(all);
   });
 
   it('binds to 127.0.0.1 by default', () => {

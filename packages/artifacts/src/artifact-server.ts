@@ -6,6 +6,7 @@ import { InvalidArgumentError } from '@compaction/core';
 import { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 import { createArtifactLibrary } from './artifact-library.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
+import { pagingValue } from './paging-value.js';
 
 /** Settings of `createArtifactServer`. */
 export interface ArtifactServerSettings {
@@ -87,7 +88,10 @@ const STATUS: Partial<Record<ArtifactErrorCode, number>> = {
 
 const MAX_SEGMENT = 1024;
 
-/** Paging of `GET /api/sessions/:sessionId/artifacts`: without `limit` the whole list. */
+/**
+ * Paging of `GET /api/sessions/:sessionId/artifacts`: without `limit` the whole list; a larger
+ * `limit` reads as `max` (`pagingValue`).
+ */
 export const ARTIFACT_LIST_PAGE = { max: 1000 } as const;
 
 /**
@@ -185,13 +189,15 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
       return;
     }
     if (resource === 'sessions' && id !== undefined && tail === 'artifacts') {
-      const limit = integer(query.get('limit'), 'limit');
-      if (limit !== undefined && (limit < 1 || limit > ARTIFACT_LIST_PAGE.max)) {
-        throw new ArtifactError({
-          code: 'artifact_invalid_argument',
-          message: `limit must be 1-${ARTIFACT_LIST_PAGE.max}`,
-        });
-      }
+      const asked = integer(query.get('limit'), 'limit');
+      const limit =
+        asked === undefined
+          ? undefined
+          : pagingValue(asked, 'limit', {
+              default: ARTIFACT_LIST_PAGE.max,
+              min: 1,
+              max: ARTIFACT_LIST_PAGE.max,
+            });
       const records = await library.list(id, { signal });
       const cursor = query.get('cursor') || undefined;
       const start = cursor === undefined ? 0 : records.findIndex((r) => r.id === cursor) + 1;

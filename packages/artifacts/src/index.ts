@@ -96,6 +96,7 @@ export { inferArtifactKind } from './infer-artifact-kind.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
 export { kindForTool } from './kind-for-tool.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
+export { type PagingRange, pagingValue } from './paging-value.js';
 export type {
   Projection,
   ProjectionContext,
