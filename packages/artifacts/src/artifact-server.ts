@@ -55,6 +55,15 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
+/** How many `Host` headers the request carries (`rawHeaders` keeps every one, in pairs). */
+function hostHeaders(request: IncomingMessage): number {
+  let count = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    if (request.rawHeaders[i]!.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
@@ -102,7 +111,8 @@ export const ARTIFACT_LIST_PAGE = { max: 1000 } as const;
  * lookup to one session. Session ids and artifact references are only ever looked up among the
  * stores found in `dir`, never joined into a path, so nothing outside can be named. Bound to
  * loopback by default, where it also refuses requests whose Host is not a loopback name (DNS
- * rebinding); binding anywhere else without a `token` is refused. Every request gets its own
+ * rebinding); a request with more than one Host header is refused (400) wherever it is bound;
+ * binding anywhere else without a `token` is refused. Every request gets its own
  * abort signal (fired when the client goes away or the server closes), and searches yield and
  * stop at their time budget, so no request holds up another.
  */
@@ -132,6 +142,12 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
   ): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, { error: 'only GET is supported' });
+      return;
+    }
+    // Node keeps the first of several Host headers; a proxy in front may route by another.
+    // HTTP/1.1 says a request with more than one is refused (RFC 9112, section 3.2).
+    if (hostHeaders(request) > 1) {
+      send(response, 400, { error: 'more than one Host header' });
       return;
     }
     if (loopbackOnly) {
