@@ -8,6 +8,8 @@ export type ArtifactErrorCode =
   | 'artifact_invalid_argument'
   /** No artifact answers to the reference, or its file is gone, or it is a symbolic link. */
   | 'artifact_not_found'
+  /** A store, index or artifact file the process may not read (`EACCES`, `EPERM`). */
+  | 'artifact_permission_denied'
   /** An operation id that names several artifacts; the message lists their ids. */
   | 'artifact_ambiguous'
   /** A regular expression the linear-time engine does not run (look-around, back-references). */

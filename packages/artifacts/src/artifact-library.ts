@@ -11,6 +11,7 @@ import { createLruCache } from './lru-cache.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { openRegularFile } from './open-no-follow.js';
 import { pagingValue } from './paging-value.js';
+import { isPermissionError, permissionDenied } from './permission-denied.js';
 import {
   readTextPage,
   searchText,
@@ -203,6 +204,8 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   const lineIndexes = createLruCache<string, LineIndex>(LINE_INDEX_CACHE);
   const unindexedFiles = createLruCache<string, FileDescription>(UNINDEXED_CACHE);
   let realRoot: string | undefined;
+  /** Stores whose index could not be read at the last sync, with why. */
+  const unreadable = new Map<StoreRef, ArtifactError>();
   let listing: Promise<void> | undefined;
   let syncing: Promise<void> | undefined;
 
@@ -235,6 +238,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     try {
       entries = await readdir(root, { withFileTypes: true });
     } catch (error) {
+      if (isPermissionError(error)) throw permissionDenied(`the folder ${basename(root)}`, error);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       entries = [];
     }
@@ -250,6 +254,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     for (const [sessionId, store] of stores) {
       if (seen.has(sessionId)) continue;
       stores.delete(sessionId);
+      unreadable.delete(store);
       for (const record of await store.index.list().catch(() => [])) {
         const entry = { store, record };
         removeFrom(byId, record.id, entry);
@@ -269,8 +274,18 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   const syncAll = (signal?: AbortSignal) => {
     syncing ??= (async () => {
       await refreshListing();
+      // One store that cannot be read does not keep the others from answering; it is
+      // remembered, so a reference found nowhere else is not called unknown.
       await Promise.all(
-        [...stores.values()].map((store) => store.index.sync({ signal }).catch(() => {})),
+        [...stores.values()].map((store) =>
+          store.index.sync({ signal }).then(
+            () => unreadable.delete(store),
+            (error: unknown) => {
+              if (ArtifactError.isInstance(error) && error.code === 'artifact_permission_denied')
+                unreadable.set(store, error);
+            },
+          ),
+        ),
       );
     })().finally(() => {
       syncing = undefined;
@@ -363,7 +378,14 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     const scope = sessionId === undefined ? [...stores.values()] : [storeOf(sessionId)!];
     for (const store of scope) {
       if (!(await insideRoot(store.dir))) continue;
-      const handle = await openRegularFile(join(store.dir, ref));
+      let handle: FileHandle | undefined;
+      try {
+        handle = await openRegularFile(join(store.dir, ref));
+      } catch (error) {
+        if (!ArtifactError.isInstance(error) || error.code !== 'artifact_permission_denied')
+          throw error;
+        unreadable.set(store, error);
+      }
       if (!handle) continue;
       try {
         const info = await handle.stat();
@@ -409,6 +431,20 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       if (options.sessionId !== undefined) await sessionStore(options.sessionId);
       const orphan = await unindexed(ref, options.sessionId, options.signal);
       if (orphan) return orphan;
+      const scope = options.sessionId === undefined ? undefined : storeOf(options.sessionId);
+      const denied = [...unreadable].filter(([store]) => !scope || store === scope);
+      if (denied.length > 0) {
+        // The reference may be in a store that could not be read: not "unknown".
+        throw new ArtifactError({
+          code: 'artifact_permission_denied',
+          message: `No artifact ${JSON.stringify(String(ref).slice(0, 200))} in the stores that could be read; ${denied
+            .slice(0, 10)
+            .map(([, error]) => error.message)
+            .join('; ')}`,
+          subject: String(ref),
+          cause: denied[0]![1],
+        });
+      }
       throw notFound(ref);
     }
     const entry = pick(ref, found);

@@ -92,6 +92,7 @@ function integer(value: string | null, name: string): number | undefined {
 
 const STATUS: Partial<Record<ArtifactErrorCode, number>> = {
   artifact_not_found: 404,
+  artifact_permission_denied: 403,
   artifact_ambiguous: 409,
 };
 
