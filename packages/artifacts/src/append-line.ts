@@ -2,7 +2,12 @@ import { dirname } from 'node:path';
 import { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 import { type ArtifactFileSystem, nodeArtifactFileSystem } from './artifact-file-system.js';
 
-const NEWLINE = 0x0a;
+const NEWLINE = Buffer.of(0x0a);
+/**
+ * Ends a torn line. No JSON text ends with `#`, so the torn bytes never parse as a record, not
+ * even a record that lacked only its newline: its append was never reported as done.
+ */
+const TORN_END = Buffer.from('#\n');
 
 /** Options of `appendLine`. */
 export interface AppendLineOptions {
@@ -26,10 +31,11 @@ function failed(path: string, code: ArtifactErrorCode, reason: string, cause?: u
 /**
  * Appends `text` (one or more lines, without the final newline) and a newline to `path`, in one
  * write. The append starts on a line boundary: when the file ends inside a line (torn by a
- * crashed writer, or by an earlier short write of this one), a newline goes first, so the torn
- * bytes stay a line of their own that readers skip, and never fuse with this one. A short write
- * or an error throws an `ArtifactError` with `options.code` that says how many bytes were
- * written; the torn bytes are then ended with a newline when the disk allows.
+ * crashed writer, or by an earlier short write of this one), `#` and a newline go first, so the
+ * torn bytes stay a line of their own that never parses and readers skip, and never fuse with
+ * this one. A short write or an error throws an `ArtifactError` with `options.code` that says
+ * how many bytes were written; the torn bytes are then ended the same way when the disk allows.
+ * A short write that left out only the final newline is completed by a second write.
  */
 export async function appendLine(
   path: string,
@@ -51,13 +57,16 @@ export async function appendLine(
     let written: number;
     try {
       const last = await handle.lastByte();
-      if (last !== undefined && last !== NEWLINE) data = Buffer.concat([Buffer.of(NEWLINE), line]);
+      if (last !== undefined && last !== NEWLINE[0]) data = Buffer.concat([TORN_END, line]);
       written = await handle.append(data);
     } catch (error) {
       throw failed(path, options.code, (error as Error).message ?? String(error), error);
     }
     if (written !== data.byteLength) {
-      if (written > 0) await handle.append(Buffer.of(NEWLINE)).catch(() => 0);
+      const ended = written === data.byteLength - 1 ? NEWLINE : TORN_END;
+      const more = written > 0 ? await handle.append(ended).catch(() => 0) : 0;
+      // Only the newline was missing, and now it is there: the line is whole.
+      if (ended === NEWLINE && more === 1) return;
       throw failed(
         path,
         options.code,

@@ -97,7 +97,7 @@ describe('an over-long line in the index', () => {
     expect(await ids(index)).toEqual(['art_1', 'art_2']);
     expect(await ids()).toEqual(['art_1', 'art_2']);
     const text = await readFile(file, 'utf8');
-    expect(text.endsWith(`y\n${line(record(2))}`)).toBe(true);
+    expect(text.endsWith(`y#\n${line(record(2))}`)).toBe(true);
     // Another process appends after it: this index reads that record too.
     await createArtifactIndex({ dir }).add(record(3));
     expect(await ids(index)).toEqual(['art_1', 'art_2', 'art_3']);

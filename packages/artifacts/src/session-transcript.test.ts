@@ -252,9 +252,11 @@ describe('issue 43 item 7: a torn line never swallows the next one', () => {
     const warnings: string[] = [];
     const reopened = await openSessionTranscript({ path, onWarning: (m) => warnings.push(m) });
     expect(reopened.messages()).toEqual(session.messages());
+    // The next append ended the torn line with `#`, so it can never parse.
     expect(warnings).toEqual([
-      `${path}:4: skipped a torn line (${tornLine.length} bytes that are not a transcript record)`,
+      `${path}:4: skipped a torn line (${tornLine.length + 1} bytes that are not a transcript record)`,
     ]);
+    expect(await readFile(path, 'utf8')).toContain(`${tornLine}#\n{"type":"tool_settled"`);
   });
 
   it('a short write of its own append is reported, and the next append starts on a line of its own', async () => {
@@ -559,13 +561,14 @@ describe('bounded reads of a transcript', () => {
       const torn = complete.length < data.length;
       expect(
         (await readFile(path)).equals(
-          Buffer.concat([data, Buffer.from(`${torn ? '\n' : ''}${messageLine('next')}`)]),
+          Buffer.concat([data, Buffer.from(`${torn ? '#\n' : ''}${messageLine('next')}`)]),
         ),
         name,
       ).toBe(true);
       const reopened = await openSessionTranscript({ path, onWarning: () => {} });
       expect(reopened.messages().at(-1), name).toEqual({ role: 'user', content: 'next' });
-      // A last record that only lacked its newline (a torn CRLF) is now a line of its own.
+      // A torn line, even a record that lacked only its newline (a torn CRLF), never parses.
+      expect(reopened.messages(), name).toHaveLength(session.messages().length);
       expect(reopened.messages(), name).toEqual(
         loadWhole(await readFile(path), path).map((r) => r.type === 'message' && r.message),
       );

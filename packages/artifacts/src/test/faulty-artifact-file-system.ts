@@ -24,9 +24,10 @@ export type ArtifactFault =
   /** The operation fails with this errno code (`ENOSPC`, `EACCES`, `EROFS`, `EIO`…), doing nothing. */
   | { code: string }
   /**
-   * A `write` or `append` puts only its first `bytes` bytes on disk (at most all of them); then
-   * it fails with `code` (a disk that fills up mid-write), or without `code` it reports success
-   * for `write` (a lying device) and the short count for `append`.
+   * A `write` or `append` puts only its first `bytes` bytes on disk: then it fails with `code`
+   * (a disk that fills up mid-write; at most all bytes but one are written, since a write that
+   * fails wrote less than it was given), or without `code` (at most all of them) it reports
+   * success for `write` (a lying device) and the short count for `append`.
    */
   | { shortWrite: number; code?: string };
 
@@ -72,7 +73,7 @@ export function createFaultyArtifactFileSystem(
   };
   const shortLength = (fault: ArtifactFault | undefined, length: number) =>
     fault && 'shortWrite' in fault
-      ? Math.max(0, Math.min(length, Math.floor(fault.shortWrite)))
+      ? Math.max(0, Math.min(fault.code ? length - 1 : length, Math.floor(fault.shortWrite)))
       : undefined;
 
   return {
