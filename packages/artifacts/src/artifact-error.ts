@@ -8,6 +8,8 @@ export type ArtifactErrorCode =
   | 'artifact_invalid_argument'
   /** No artifact answers to the reference, or its file is gone, or it is a symbolic link. */
   | 'artifact_not_found'
+  /** A store, index or artifact file the process may not read (`EACCES`, `EPERM`). */
+  | 'artifact_permission_denied'
   /** An operation id that names several artifacts; the message lists their ids. */
   | 'artifact_ambiguous'
   /** A regular expression the linear-time engine does not run (look-around, back-references). */
@@ -15,12 +17,15 @@ export type ArtifactErrorCode =
   /** A regular expression that does not parse at all. */
   | 'artifact_pattern_invalid'
   | 'artifact_store_failed'
-  | 'artifact_transcript_invalid';
+  /** A transcript line whose content no longer matches its digest. */
+  | 'artifact_transcript_invalid'
+  /** An append to a transcript failed or was cut short (a full disk); the line is not recorded. */
+  | 'artifact_transcript_write_failed';
 
 /**
  * An artifact operation the caller must act on: an id that could escape the store, a bad
  * argument or pattern, an artifact that is not there, a failed write, or a transcript whose
- * digest check fails.
+ * digest check fails or that could not be appended to.
  */
 export class ArtifactError extends CompactionError {
   /** The offending id or path, when there is one. */

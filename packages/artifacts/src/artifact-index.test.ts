@@ -18,6 +18,7 @@ import {
   MAX_INDEX_LINE_BYTES,
 } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { createFaultyArtifactFileSystem } from './test/index.js';
 
 let dir: string;
 let file: string;
@@ -96,7 +97,7 @@ describe('an over-long line in the index', () => {
     expect(await ids(index)).toEqual(['art_1', 'art_2']);
     expect(await ids()).toEqual(['art_1', 'art_2']);
     const text = await readFile(file, 'utf8');
-    expect(text.endsWith(`y\n${line(record(2))}`)).toBe(true);
+    expect(text.endsWith(`y#\n${line(record(2))}`)).toBe(true);
     // Another process appends after it: this index reads that record too.
     await createArtifactIndex({ dir }).add(record(3));
     expect(await ids(index)).toEqual(['art_1', 'art_2', 'art_3']);
@@ -129,5 +130,48 @@ describe('an over-long line in the index', () => {
     });
     expect(await readFile(file, 'utf8')).toBe(line(record(1)));
     expect(await ids(index)).toEqual(['art_1']);
+  });
+});
+
+describe('issue 43 item 8: an index append that fails or is cut short', () => {
+  it('reports a short write, keeps the record out, and the next append starts on a new line', async () => {
+    let full = false;
+    const fileSystem = createFaultyArtifactFileSystem({
+      fault: (operation) => (full && operation === 'append' ? { shortWrite: 40 } : undefined),
+    });
+    const index = createArtifactIndex({ dir, fileSystem });
+    await index.add(record(1));
+    full = true;
+    await expect(index.add(record(2))).rejects.toMatchObject({
+      name: 'ArtifactError',
+      code: 'artifact_store_failed',
+      message: expect.stringMatching(/short write, 40 of \d+ bytes written/),
+    });
+    expect(await index.get('art_2')).toBeUndefined();
+    full = false;
+    await index.add(record(3));
+    expect(await ids(index)).toEqual(['art_1', 'art_3']);
+    expect(await ids()).toEqual(['art_1', 'art_3']);
+    // A retry of the record that failed is written whole this time.
+    await index.add(record(2));
+    expect(await ids()).toEqual(['art_1', 'art_3', 'art_2']);
+  });
+
+  it('reports an append that fails outright (a full disk, a read-only index)', async () => {
+    for (const code of ['ENOSPC', 'EACCES', 'EROFS']) {
+      const fileSystem = createFaultyArtifactFileSystem({
+        fault: (operation) => (operation === 'openForAppend' ? { code } : undefined),
+      });
+      const index = createArtifactIndex({ dir, fileSystem });
+      await expect(index.add(record(9)), code).rejects.toMatchObject({
+        name: 'ArtifactError',
+        code: 'artifact_store_failed',
+        message: expect.stringContaining(code),
+      });
+      await expect(index.remove(['call_9.txt']), code).rejects.toMatchObject({
+        code: 'artifact_store_failed',
+      });
+      expect(await index.get('art_9')).toBeUndefined();
+    }
   });
 });

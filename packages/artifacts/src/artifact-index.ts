@@ -1,9 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendLine } from './append-line.js';
 import { ArtifactError } from './artifact-error.js';
+import type { ArtifactFileSystem } from './artifact-file-system.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { createLineSplitter } from './line-splitter.js';
-import { openForAppend, openRegularFile } from './open-no-follow.js';
+import { openRegularFile } from './open-no-follow.js';
 import { isSafeId } from './safe-id.js';
 
 /** File name of a store's index, inside the store directory. */
@@ -23,7 +24,9 @@ export interface ArtifactIndex {
   get(id: string, options?: { signal?: AbortSignal }): Promise<ArtifactRecord | undefined>;
   /**
    * Appends `record` unless a live record with its id is already there (repeat fetches of the
-   * same result do not duplicate); resolves to the record the index holds.
+   * same result do not duplicate); resolves to the record the index holds. An append that fails
+   * or is cut short (a full disk, a read-only index) rejects with `artifact_store_failed` and
+   * the record is not added.
    */
   add(record: ArtifactRecord, options?: { signal?: AbortSignal }): Promise<ArtifactRecord>;
   /**
@@ -130,9 +133,12 @@ export function createArtifactIndex(settings: {
   dir: string;
   /** Told of every record that becomes live or is removed. */
   observer?: ArtifactIndexObserver;
+  /** File operations appends go through. Default: the real filesystem. */
+  fileSystem?: ArtifactFileSystem;
 }): ArtifactIndex {
   const dir = settings.dir;
   const observer = settings.observer;
+  const fileSystem = settings.fileSystem;
   const reset = () => {
     for (const record of state.byId.values()) observer?.removed?.(record);
     state = emptyState();
@@ -146,8 +152,6 @@ export function createArtifactIndex(settings: {
   let consumed = 0;
   /** True when `consumed` is inside a line longer than `MAX_INDEX_LINE_BYTES`. */
   let skipping = false;
-  /** True when the file holds bytes after the last newline (a torn or in-flight line). */
-  let openTail = false;
   let inode: number | undefined;
   let syncing: Promise<void> | undefined;
 
@@ -158,7 +162,6 @@ export function createArtifactIndex(settings: {
       reset();
       consumed = 0;
       skipping = false;
-      openTail = false;
       inode = undefined;
       return;
     }
@@ -187,7 +190,6 @@ export function createArtifactIndex(settings: {
         consumed = position - splitter.held;
         skipping = splitter.skipping;
       }
-      openTail = skipping || splitter.held > 0;
     } finally {
       await handle.close();
     }
@@ -200,16 +202,14 @@ export function createArtifactIndex(settings: {
     return syncing;
   }
 
-  async function append(line: string): Promise<void> {
-    await mkdir(dir, { recursive: true });
-    const handle = await openForAppend(file);
-    try {
-      // A torn line left by a crash must not swallow this one.
-      await handle.write(openTail ? `\n${line}\n` : `${line}\n`);
-    } finally {
-      await handle.close();
-    }
-  }
+  // One write per append with O_APPEND, starting on a line boundary: concurrent appenders do
+  // not interleave within it, and a line torn by a crash or a full disk never swallows it.
+  const append = (lines: string) =>
+    appendLine(file, lines, {
+      code: 'artifact_store_failed',
+      followLinks: false,
+      ...(fileSystem ? { fileSystem } : {}),
+    });
 
   return {
     dir,
@@ -236,7 +236,6 @@ export function createArtifactIndex(settings: {
           subject: record.id,
         });
       }
-      // One write per line with O_APPEND: concurrent appenders do not interleave within it.
       await append(line);
       apply(state, { record }, observer);
       return record;

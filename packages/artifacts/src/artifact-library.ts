@@ -10,6 +10,8 @@ import { buildLineIndex, type LineIndex } from './line-index.js';
 import { createLruCache } from './lru-cache.js';
 import { createModelCallLog, type ModelCallRecord } from './model-call-log.js';
 import { openRegularFile } from './open-no-follow.js';
+import { pagingValue } from './paging-value.js';
+import { isPermissionError, permissionDenied } from './permission-denied.js';
 import {
   readTextPage,
   searchText,
@@ -156,18 +158,6 @@ function fileIdentity(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
-function invalid(message: string): ArtifactError {
-  return new ArtifactError({ code: 'artifact_invalid_argument', message });
-}
-
-function integer(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value))
-    throw invalid(`${name} must be an integer`);
-  if (value < min) throw invalid(`${name} must be at least ${min}`);
-  return Math.min(value, max);
-}
-
 interface StoreRef {
   sessionId: string;
   dir: string;
@@ -214,6 +204,8 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   const lineIndexes = createLruCache<string, LineIndex>(LINE_INDEX_CACHE);
   const unindexedFiles = createLruCache<string, FileDescription>(UNINDEXED_CACHE);
   let realRoot: string | undefined;
+  /** Stores whose index could not be read at the last sync, with why. */
+  const unreadable = new Map<StoreRef, ArtifactError>();
   let listing: Promise<void> | undefined;
   let syncing: Promise<void> | undefined;
 
@@ -246,6 +238,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     try {
       entries = await readdir(root, { withFileTypes: true });
     } catch (error) {
+      if (isPermissionError(error)) throw permissionDenied(`the folder ${basename(root)}`, error);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       entries = [];
     }
@@ -261,6 +254,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     for (const [sessionId, store] of stores) {
       if (seen.has(sessionId)) continue;
       stores.delete(sessionId);
+      unreadable.delete(store);
       for (const record of await store.index.list().catch(() => [])) {
         const entry = { store, record };
         removeFrom(byId, record.id, entry);
@@ -280,8 +274,18 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
   const syncAll = (signal?: AbortSignal) => {
     syncing ??= (async () => {
       await refreshListing();
+      // One store that cannot be read does not keep the others from answering; it is
+      // remembered, so a reference found nowhere else is not called unknown.
       await Promise.all(
-        [...stores.values()].map((store) => store.index.sync({ signal }).catch(() => {})),
+        [...stores.values()].map((store) =>
+          store.index.sync({ signal }).then(
+            () => unreadable.delete(store),
+            (error: unknown) => {
+              if (ArtifactError.isInstance(error) && error.code === 'artifact_permission_denied')
+                unreadable.set(store, error);
+            },
+          ),
+        ),
       );
     })().finally(() => {
       syncing = undefined;
@@ -374,7 +378,14 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     const scope = sessionId === undefined ? [...stores.values()] : [storeOf(sessionId)!];
     for (const store of scope) {
       if (!(await insideRoot(store.dir))) continue;
-      const handle = await openRegularFile(join(store.dir, ref));
+      let handle: FileHandle | undefined;
+      try {
+        handle = await openRegularFile(join(store.dir, ref));
+      } catch (error) {
+        if (!ArtifactError.isInstance(error) || error.code !== 'artifact_permission_denied')
+          throw error;
+        unreadable.set(store, error);
+      }
       if (!handle) continue;
       try {
         const info = await handle.stat();
@@ -420,6 +431,20 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       if (options.sessionId !== undefined) await sessionStore(options.sessionId);
       const orphan = await unindexed(ref, options.sessionId, options.signal);
       if (orphan) return orphan;
+      const scope = options.sessionId === undefined ? undefined : storeOf(options.sessionId);
+      const denied = [...unreadable].filter(([store]) => !scope || store === scope);
+      if (denied.length > 0) {
+        // The reference may be in a store that could not be read: not "unknown".
+        throw new ArtifactError({
+          code: 'artifact_permission_denied',
+          message: `No artifact ${JSON.stringify(String(ref).slice(0, 200))} in the stores that could be read; ${denied
+            .slice(0, 10)
+            .map(([, error]) => error.message)
+            .join('; ')}`,
+          subject: String(ref),
+          cause: denied[0]![1],
+        });
+      }
       throw notFound(ref);
     }
     const entry = pick(ref, found);
@@ -500,28 +525,26 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       }
     },
     async readPage(ref, options = {}) {
-      const limit = integer(
-        options.limit,
-        'limit',
-        PAGE_LIMITS.defaultLines,
-        1,
-        PAGE_LIMITS.maxLines,
-      );
-      const maxChars = integer(
-        options.maxChars,
-        'maxChars',
-        PAGE_LIMITS.defaultChars,
-        1,
-        PAGE_LIMITS.maxChars,
-      );
-      const offset = integer(
-        options.offset,
-        'offset',
-        1,
-        Number.MIN_SAFE_INTEGER,
-        Number.MAX_SAFE_INTEGER,
-      );
-      const column = integer(options.column, 'column', 1, 1, Number.MAX_SAFE_INTEGER);
+      const limit = pagingValue(options.limit, 'limit', {
+        default: PAGE_LIMITS.defaultLines,
+        min: 1,
+        max: PAGE_LIMITS.maxLines,
+      });
+      const maxChars = pagingValue(options.maxChars, 'maxChars', {
+        default: PAGE_LIMITS.defaultChars,
+        min: 1,
+        max: PAGE_LIMITS.maxChars,
+      });
+      const offset = pagingValue(options.offset, 'offset', {
+        default: 1,
+        min: Number.MIN_SAFE_INTEGER,
+        max: Number.MAX_SAFE_INTEGER,
+      });
+      const column = pagingValue(options.column, 'column', {
+        default: 1,
+        min: 1,
+        max: Number.MAX_SAFE_INTEGER,
+      });
       return withText(ref, options, async (handle, index, found) => {
         const line = offset < 0 ? Math.max(1, index.totalLines + offset + 1) : Math.max(1, offset);
         const page = await readTextPage(
@@ -535,18 +558,28 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     },
     async search(ref, pattern, options = {}) {
       const matcher = compileSearchPattern(pattern, options);
-      const maxMatches = integer(
-        options.maxMatches,
-        'maxMatches',
-        SEARCH_LIMITS.defaultMatches,
-        1,
-        SEARCH_LIMITS.maxMatches,
-      );
+      const maxMatches = pagingValue(options.maxMatches, 'maxMatches', {
+        default: SEARCH_LIMITS.defaultMatches,
+        min: 1,
+        max: SEARCH_LIMITS.maxMatches,
+      });
       const from: TextPosition = {
-        line: integer(options.fromLine, 'fromLine', 1, 1, Number.MAX_SAFE_INTEGER),
-        column: integer(options.fromColumn, 'fromColumn', 1, 1, Number.MAX_SAFE_INTEGER),
+        line: pagingValue(options.fromLine, 'fromLine', {
+          default: 1,
+          min: 1,
+          max: Number.MAX_SAFE_INTEGER,
+        }),
+        column: pagingValue(options.fromColumn, 'fromColumn', {
+          default: 1,
+          min: 1,
+          max: Number.MAX_SAFE_INTEGER,
+        }),
       };
-      const budget = integer(options.timeBudgetMs, 'timeBudgetMs', searchTimeMs, 1, searchTimeMs);
+      const budget = pagingValue(options.timeBudgetMs, 'timeBudgetMs', {
+        default: searchTimeMs,
+        min: 1,
+        max: searchTimeMs,
+      });
       const started = now();
       return withText(ref, options, async (handle, index, found) => {
         const result = await searchText(handle, index, matcher, from, {

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactServer, type RunningArtifactServer } from './artifact-server.js';
@@ -53,6 +54,20 @@ function get(base: string, path: string, headers: Record<string, string> = {}) {
   );
 }
 
+/** Sends `text` as it is (headers a client library would merge or refuse) and reads the answer. */
+function rawRequest(port: number, text: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 describe('createArtifactServer', () => {
   it("pages a session's artifacts with limit and cursor, and says what is left", async () => {
     const all = JSON.parse((await get(open.url, '/api/sessions/demo-session/artifacts')).body);
@@ -74,10 +89,14 @@ describe('createArtifactServer', () => {
     const unknown = await get(open.url, '/api/sessions/demo-session/artifacts?cursor=art_nope');
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toMatch(/unknown cursor/);
-    for (const limit of ['0', '1001', 'x']) {
+    for (const limit of ['0', '-1', 'x']) {
       const bad = await get(open.url, `/api/sessions/demo-session/artifacts?limit=${limit}`);
       expect(bad.status).toBe(400);
     }
+    // Above the maximum reads as the maximum (`pagingValue`, shared with the CLI and MCP).
+    const large = await get(open.url, '/api/sessions/demo-session/artifacts?limit=1001');
+    expect(large.status).toBe(200);
+    expect(JSON.parse(large.body)).toEqual(all);
   });
 
   it('binds to 127.0.0.1 by default', () => {
@@ -189,6 +208,31 @@ describe('createArtifactServer', () => {
 
   it('refuses requests for a non-loopback Host (DNS rebinding)', async () => {
     expect((await get(open.url, '/api/sessions', { host: 'evil.example' })).status).toBe(403);
+  });
+
+  it('refuses a request with two Host headers, whichever comes first (issue 43, item 10)', async () => {
+    const hosts = [
+      ['127.0.0.1', 'evil.example'],
+      ['evil.example', '127.0.0.1'],
+      ['127.0.0.1', '127.0.0.1'],
+    ];
+    for (const server of [open, locked]) {
+      const { port } = new URL(server.url);
+      for (const [first, second] of hosts) {
+        const response = await rawRequest(
+          Number(port),
+          `GET /api/sessions HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\nAuthorization: Bearer s3cret\r\nConnection: close\r\n\r\n`,
+        );
+        expect(response, `${first}, ${second}`).toMatch(/^HTTP\/1\.1 400 /);
+        expect(response).not.toContain('demo-session');
+      }
+      // One Host is served as before.
+      const single = await rawRequest(
+        Number(port),
+        'GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret\r\nConnection: close\r\n\r\n',
+      );
+      expect(single).toMatch(/^HTTP\/1\.1 200 /);
+    }
   });
 
   it('needs the bearer token when one is set, for the API only', async () => {

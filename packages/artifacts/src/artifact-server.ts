@@ -6,6 +6,7 @@ import { InvalidArgumentError } from '@compaction/core';
 import { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 import { createArtifactLibrary } from './artifact-library.js';
 import { INSPECTOR_PAGE } from './inspector-page.js';
+import { pagingValue } from './paging-value.js';
 
 /** Settings of `createArtifactServer`. */
 export interface ArtifactServerSettings {
@@ -54,6 +55,15 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
+/** How many `Host` headers the request carries (`rawHeaders` keeps every one, in pairs). */
+function hostHeaders(request: IncomingMessage): number {
+  let count = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    if (request.rawHeaders[i]!.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
@@ -82,12 +92,16 @@ function integer(value: string | null, name: string): number | undefined {
 
 const STATUS: Partial<Record<ArtifactErrorCode, number>> = {
   artifact_not_found: 404,
+  artifact_permission_denied: 403,
   artifact_ambiguous: 409,
 };
 
 const MAX_SEGMENT = 1024;
 
-/** Paging of `GET /api/sessions/:sessionId/artifacts`: without `limit` the whole list. */
+/**
+ * Paging of `GET /api/sessions/:sessionId/artifacts`: without `limit` the whole list; a larger
+ * `limit` reads as `max` (`pagingValue`).
+ */
 export const ARTIFACT_LIST_PAGE = { max: 1000 } as const;
 
 /**
@@ -98,7 +112,8 @@ export const ARTIFACT_LIST_PAGE = { max: 1000 } as const;
  * lookup to one session. Session ids and artifact references are only ever looked up among the
  * stores found in `dir`, never joined into a path, so nothing outside can be named. Bound to
  * loopback by default, where it also refuses requests whose Host is not a loopback name (DNS
- * rebinding); binding anywhere else without a `token` is refused. Every request gets its own
+ * rebinding); a request with more than one Host header is refused (400) wherever it is bound;
+ * binding anywhere else without a `token` is refused. Every request gets its own
  * abort signal (fired when the client goes away or the server closes), and searches yield and
  * stop at their time budget, so no request holds up another.
  */
@@ -128,6 +143,12 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
   ): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, { error: 'only GET is supported' });
+      return;
+    }
+    // Node keeps the first of several Host headers; a proxy in front may route by another.
+    // HTTP/1.1 says a request with more than one is refused (RFC 9112, section 3.2).
+    if (hostHeaders(request) > 1) {
+      send(response, 400, { error: 'more than one Host header' });
       return;
     }
     if (loopbackOnly) {
@@ -185,13 +206,15 @@ export function createArtifactServer(settings: ArtifactServerSettings): Artifact
       return;
     }
     if (resource === 'sessions' && id !== undefined && tail === 'artifacts') {
-      const limit = integer(query.get('limit'), 'limit');
-      if (limit !== undefined && (limit < 1 || limit > ARTIFACT_LIST_PAGE.max)) {
-        throw new ArtifactError({
-          code: 'artifact_invalid_argument',
-          message: `limit must be 1-${ARTIFACT_LIST_PAGE.max}`,
-        });
-      }
+      const asked = integer(query.get('limit'), 'limit');
+      const limit =
+        asked === undefined
+          ? undefined
+          : pagingValue(asked, 'limit', {
+              default: ARTIFACT_LIST_PAGE.max,
+              min: 1,
+              max: ARTIFACT_LIST_PAGE.max,
+            });
       const records = await library.list(id, { signal });
       const cursor = query.get('cursor') || undefined;
       const start = cursor === undefined ? 0 : records.findIndex((r) => r.id === cursor) + 1;

@@ -8,9 +8,11 @@ import type { ArtifactFileSystem } from './artifact-file-system.js';
 import { nodeArtifactFileSystem } from './artifact-file-system.js';
 import { createArtifactStore } from './artifact-store.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { recordStoredArtifact } from './record-stored-artifact.js';
 import { isSafeId } from './safe-id.js';
 import { sha256Hex } from './sha256-hex.js';
 import { excerptStream } from './store-stream-excerpt.js';
+import { createFaultyArtifactFileSystem } from './test/index.js';
 import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
 
 let root: string;
@@ -115,6 +117,27 @@ describe('createArtifactStore', () => {
     expect(await readdir(store.dir)).toEqual([]);
   });
 
+  it('detects a short write the device reported as whole, and stores nothing under a false digest', async () => {
+    const lying = createFaultyArtifactFileSystem({
+      fault: (operation) => (operation === 'write' ? { shortWrite: 100 } : undefined),
+    });
+    const store = createArtifactStore({ dir: join(root, 'lying.artifacts'), fileSystem: lying });
+    await expect(store.store('call_1', 'x'.repeat(1000))).rejects.toMatchObject({
+      code: 'artifact_store_failed',
+      message: expect.stringContaining('short write, 100 of 1000 bytes'),
+    });
+    const streamed = await store.storeStream(
+      'call_2',
+      generated(100, (i) => `row ${i}\n`),
+      {
+        budgetChars: 500,
+      },
+    );
+    expect(streamed.stored).toBeUndefined();
+    expect(streamed.excerpt.marker).toContain('full result not stored (write failed)');
+    expect(await readdir(store.dir)).toEqual([]);
+  });
+
   it('honours an aborted signal', async () => {
     const store = createArtifactStore({ dir: join(root, 'a.artifacts') });
     await expect(
@@ -210,6 +233,34 @@ describe('storeStream', () => {
     expect(result.excerpt.marker).toContain('full result not stored (write failed)');
     expect(result.excerpt.tail.endsWith('row 49999\n')).toBe(true);
     expect(await readdir(store.dir)).toEqual([]);
+  });
+
+  it('records the stored file before the excerpt is cut, and fails open when the record cannot be written', async () => {
+    const store = createArtifactStore({ dir: join(root, 'indexed.artifacts') });
+    const rows = () => generated(5000, (i) => `row ${i}\n`);
+    const recorded = await store.storeStream('call_r', rows(), {
+      budgetChars: 500,
+      record: (stored, preview) =>
+        recordStoredArtifact({ index: store.index, sessionId: 's', stored, preview }),
+    });
+    expect(recorded.artifact).toMatchObject({ path: recorded.stored!.file, lines: 5000 });
+    expect(recorded.artifact!.preview.startsWith('row 0\nrow 1\n')).toBe(true);
+    expect(await store.index.get(recorded.artifact!.id)).toEqual(recorded.artifact);
+
+    const failed = await store.storeStream('call_f', rows(), {
+      budgetChars: 500,
+      record: async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    expect(failed.stored).toBeUndefined();
+    expect(failed.artifact).toBeUndefined();
+    expect(failed.failure).toMatchObject({
+      code: 'artifact_store_failed',
+      message: expect.stringMatching(/^Could not index the full result of "call_f".*ENOSPC/),
+    });
+    expect(failed.excerpt.marker).toContain('full result not stored (write failed)');
+    expect(failed.excerpt.text.length).toBeLessThanOrEqual(500);
   });
 
   it('without a store, says the full result was not stored', async () => {

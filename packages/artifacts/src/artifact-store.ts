@@ -10,6 +10,7 @@ import {
   nodeArtifactFileSystem,
 } from './artifact-file-system.js';
 import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
+import type { ArtifactRecord } from './artifact-record.js';
 import { countGraphemes } from './count-graphemes.js';
 import type { Excerpt, ExcerptOptions } from './excerpt.js';
 import { assertSafeId, isSafeId } from './safe-id.js';
@@ -35,7 +36,7 @@ export interface ArtifactStoreSettings {
   dir?: string;
   /** The session transcript the store sits beside; used when `dir` is absent. */
   transcriptPath?: string;
-  /** File operations used to write. Default: the real filesystem. */
+  /** File operations the store and its index write with. Default: the real filesystem. */
   fileSystem?: ArtifactFileSystem;
 }
 
@@ -43,6 +44,14 @@ export interface ArtifactStoreSettings {
 export interface StoreStreamOptions extends ExcerptOptions {
   /** Excerpt budget in chars (grapheme clusters), marker included. */
   budgetChars: number;
+  /**
+   * Records the stored file (in `store.index`, through `recordStoredArtifact`) before the
+   * excerpt is cut, given the file and the start of the text as a preview; the result carries
+   * what it resolves to as `artifact`. When it throws, the result is that of a failed write: no
+   * `stored`, a `failure`, and the marker says the result was not stored, since nothing names
+   * the file. Default: no record.
+   */
+  record?: (stored: StoredArtifact, preview: string) => Promise<ArtifactRecord>;
   /** Cancels the copy; the temp file is removed and the promise rejects with the reason. */
   signal?: AbortSignal;
 }
@@ -68,8 +77,9 @@ export interface ArtifactStore {
   ): Promise<StoredArtifact>;
   /**
    * Copies a stream of any size to the store while hashing and counting it, keeping only a
-   * window at each end, and returns the excerpt. A failed write does not fail the call: the
-   * stream is still read to the end and the excerpt's marker says the result was not stored.
+   * window at each end, and returns the excerpt. A failed write (or `record`) does not fail the
+   * call: the stream is still read to the end and the excerpt's marker says the result was not
+   * stored.
    */
   storeStream(
     opId: string,
@@ -125,7 +135,7 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     });
   }
   const fs = settings.fileSystem ?? nodeArtifactFileSystem;
-  const index = createArtifactIndex({ dir });
+  const index = createArtifactIndex({ dir, fileSystem: fs });
 
   async function place(tempPath: string, file: string, bytes: number): Promise<string> {
     const finalPath = join(dir!, file);
@@ -184,6 +194,12 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
           await opened.sync();
           closed = true;
           await opened.close();
+          // A device that reports a write whole but keeps less would give a name and a digest
+          // to bytes that are not there.
+          const onDisk = await fs.size?.(tempPath);
+          if (onDisk !== undefined && onDisk !== bytes) {
+            throw new Error(`short write, ${onDisk} of ${bytes} bytes written (is the disk full?)`);
+          }
           const digest = hash.digest('hex');
           let file: string;
           try {
@@ -243,6 +259,11 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     },
     async storeStream(opId, source, options) {
       let measured: Measured | undefined;
+      const withLines = (stored: StoredArtifact) => {
+        if (measured) stored.lines = measured.lines;
+        return stored;
+      };
+      const { record } = options;
       const result = await storeStreamExcerpt(source, {
         ...options,
         opId: String(opId),
@@ -250,8 +271,9 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
           beginWrite(opId, (m) => {
             measured = m;
           }),
+        ...(record ? { record: (stored, preview) => record(withLines(stored), preview) } : {}),
       });
-      if (result.stored && measured) result.stored.lines = measured.lines;
+      if (result.stored) withLines(result.stored);
       return result;
     },
     pathOf(file) {

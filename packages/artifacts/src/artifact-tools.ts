@@ -16,7 +16,7 @@ export const ARTIFACT_TOOL_TEXT = {
     id: 'The artifact: its id (art_…), the file name an excerpt marker names (such as call_1-3f9c0d1e2a4b5c6d.txt), or the tool call id it was stored under.',
     offset:
       'First line to read, counting from 1. Negative counts from the end: -50 reads the last 50 lines. Default 1.',
-    limit: `Lines to read. Default ${PAGE_LIMITS.defaultLines}, at most ${PAGE_LIMITS.maxLines}; a page also stops at ${PAGE_LIMITS.defaultChars} chars.`,
+    limit: `Lines to read, at least 1. Default ${PAGE_LIMITS.defaultLines}; at most ${PAGE_LIMITS.maxLines} (a larger limit reads ${PAGE_LIMITS.maxLines}); a page also stops at ${PAGE_LIMITS.defaultChars} chars.`,
     column:
       'For a long line: the column of line `offset` to start at, counting from 1 (as artifact_search reports columns). Default 1.',
   },
@@ -28,7 +28,7 @@ export const ARTIFACT_TOOL_TEXT = {
     regex:
       'Treat pattern as a regular expression in RE2 syntax: linear time, no look-around, no back-references. Default false.',
     caseSensitive: 'Match case exactly. Default false.',
-    maxMatches: `Matches to return. Default ${SEARCH_LIMITS.defaultMatches}, at most ${SEARCH_LIMITS.maxMatches}.`,
+    maxMatches: `Matches to return, at least 1. Default ${SEARCH_LIMITS.defaultMatches}; at most ${SEARCH_LIMITS.maxMatches} (a larger value returns ${SEARCH_LIMITS.maxMatches}).`,
     fromLine:
       'Line to start at, counting from 1: the from_line a previous answer gave, to see the next matches. Default 1.',
     fromColumn: 'Column of from_line to start at, counting from 1. Default 1.',
@@ -40,12 +40,7 @@ const READ_PARAMETERS = {
   properties: {
     id: { type: 'string', description: ARTIFACT_TOOL_TEXT.read.id },
     offset: { type: 'integer', description: ARTIFACT_TOOL_TEXT.read.offset },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: PAGE_LIMITS.maxLines,
-      description: ARTIFACT_TOOL_TEXT.read.limit,
-    },
+    limit: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.read.limit },
     column: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.read.column },
   },
   required: ['id'],
@@ -62,7 +57,6 @@ const SEARCH_PARAMETERS = {
     max_matches: {
       type: 'integer',
       minimum: 1,
-      maximum: SEARCH_LIMITS.maxMatches,
       description: ARTIFACT_TOOL_TEXT.search.maxMatches,
     },
     from_line: { type: 'integer', minimum: 1, description: ARTIFACT_TOOL_TEXT.search.fromLine },

@@ -2,6 +2,7 @@ export { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 export { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
 export { artifactFileName, operationSlug } from './artifact-file-name.js';
 export {
+  type ArtifactAppendHandle,
   type ArtifactFileSystem,
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
@@ -95,6 +96,7 @@ export { inferArtifactKind } from './infer-artifact-kind.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
 export { kindForTool } from './kind-for-tool.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
+export { type PagingRange, pagingValue } from './paging-value.js';
 export type {
   Projection,
   ProjectionContext,
@@ -125,6 +127,7 @@ export {
   type SearchMatcher,
 } from './search-pattern.js';
 export {
+  type LoadTranscriptOptions,
   loadTranscript,
   openSessionTranscript,
   replayTranscript,

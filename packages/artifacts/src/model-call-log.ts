@@ -1,5 +1,5 @@
-import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendLine } from './append-line.js';
 import { linesFromEnd } from './lines-from-end.js';
 import { openRegularFile } from './open-no-follow.js';
 
@@ -53,8 +53,7 @@ export function createModelCallLog(settings: { dir: string }) {
     /** Appends one record; resolves when it is written (or failed silently). */
     append(record: ModelCallRecord): Promise<void> {
       queue = queue
-        .then(() => mkdir(settings.dir, { recursive: true }))
-        .then(() => appendFile(file, `${JSON.stringify(record)}\n`, 'utf8'))
+        .then(() => appendLine(file, JSON.stringify(record), { code: 'artifact_store_failed' }))
         .catch(() => {});
       return queue;
     },

@@ -151,6 +151,18 @@ describe('pruneArtifacts', () => {
     expect(await readdir(join(root, 's.artifacts'))).toContain(files.c1);
   });
 
+  it('keeps the files of a session whose transcript has a line it cannot read', async () => {
+    const files = await settled('s', ['c1'], 1);
+    await writeFile(join(root, 's.artifacts', 'index.jsonl'), '');
+    // The settle line naming the file torn apart: loading skips it, so no one knows what it named.
+    const path = join(root, 's.jsonl');
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace('"type":"tool_settled"', '"type":"tool_sett'));
+    const report = await pruneArtifacts({ root, orphans: true, clock: () => NOW });
+    expect(report.removed).toEqual([]);
+    expect(await readdir(join(root, 's.artifacts'))).toContain(files.c1);
+  });
+
   it('a library already open stops listing what was pruned, and reads what is left', async () => {
     const files = await settled('s', ['old', 'new'], 1);
     const library = createArtifactLibrary({ root });

@@ -18,7 +18,7 @@ export interface PruneOptions {
    * progress): files that neither an index record of their store nor a settle line of its
    * transcript (`<session>.jsonl` beside the store) names (a crash between the write and the
    * index append), and temp files. A store whose transcript cannot
-   * be read loses no orphans. A file an index record names is never an orphan, with or without a
+   * be read, or holds a line that loading skips (torn), loses no orphans. A file an index record names is never an orphan, with or without a
    * transcript (the CLI, the processor path and tool loops write no transcript).
    */
   orphans?: boolean;
@@ -110,12 +110,17 @@ export async function pruneArtifacts(options: PruneOptions): Promise<PruneReport
       try {
         for (const record of await createArtifactIndex({ dir }).list({ signal: options.signal }))
           files.add(record.path);
+        let skipped = false;
         for (const record of await loadTranscript(join(root, `${session}.jsonl`), {
           signal: options.signal,
+          onWarning: () => {
+            skipped = true;
+          },
         })) {
           if (record.type === 'tool_settled' && record.artifact) files.add(record.artifact.file);
         }
-        named.set(session, files);
+        // A line loading skipped may have named any of the files.
+        named.set(session, skipped ? null : files);
       } catch {
         // An index or transcript that cannot be read: nothing here is known to be an orphan.
         named.set(session, null);

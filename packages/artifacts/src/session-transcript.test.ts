@@ -16,6 +16,7 @@ import {
   toOpenAIChatMessages,
 } from './session-transcript.js';
 import { sha256Hex } from './sha256-hex.js';
+import { createFaultyArtifactFileSystem } from './test/index.js';
 import { referenceCount } from './test-support/grapheme-arbitraries.js';
 
 /** Bytes read from files, whole (`readFile`) or through a `FileHandle`, since the last reset. */
@@ -239,19 +240,124 @@ describe('a crash mid-append', () => {
   });
 });
 
-/** What a transcript loaded to before reads were bounded: the whole file as one string. */
+describe('issue 43 item 7: a torn line never swallows the next one', () => {
+  const tornLine = '{"type":"message","message":{"role":"assis';
+
+  it('a line torn after the session opened (a crashed writer) does not fuse with the next settle', async () => {
+    const path = join(root, 'torn-later.jsonl');
+    const { session } = await runTurn(path);
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(path, tornLine);
+    await session.settleToolResult({ toolName: 'terminal', toolCallId: 'call_2', output: 'ok' });
+    const warnings: string[] = [];
+    const reopened = await openSessionTranscript({ path, onWarning: (m) => warnings.push(m) });
+    expect(reopened.messages()).toEqual(session.messages());
+    // The next append ended the torn line with `#`, so it can never parse.
+    expect(warnings).toEqual([
+      `${path}:4: skipped a torn line (${tornLine.length + 1} bytes that are not a transcript record)`,
+    ]);
+    expect(await readFile(path, 'utf8')).toContain(`${tornLine}#\n{"type":"tool_settled"`);
+  });
+
+  it('a short write of its own append is reported, and the next append starts on a line of its own', async () => {
+    for (const fault of [{ shortWrite: 10 }, { shortWrite: 25, code: 'ENOSPC' }] as const) {
+      const path = join(root, `short-${fault.shortWrite}.jsonl`);
+      let full = false;
+      const fileSystem = createFaultyArtifactFileSystem({
+        fault: (operation, at) =>
+          full && operation === 'append' && at === path ? fault : undefined,
+      });
+      const session = await openSessionTranscript({ path, fileSystem, onWarning: () => {} });
+      await session.append({ role: 'user', content: 'one' });
+      full = true;
+      await expect(
+        session.settleToolResult({ toolName: 'terminal', toolCallId: 'c', output: 'lost' }),
+      ).rejects.toMatchObject({
+        name: 'ArtifactError',
+        code: 'artifact_transcript_write_failed',
+        subject: path,
+        message:
+          'code' in fault
+            ? expect.stringContaining('ENOSPC')
+            : expect.stringMatching(/short write, 10 of \d+ bytes written/),
+      });
+      expect(session.messages()).toEqual([{ role: 'user', content: 'one' }]);
+      full = false;
+      await session.append({ role: 'user', content: 'two' });
+      const warnings: string[] = [];
+      const reopened = await openSessionTranscript({ path, onWarning: (m) => warnings.push(m) });
+      expect(reopened.messages()).toEqual([
+        { role: 'user', content: 'one' },
+        { role: 'user', content: 'two' },
+      ]);
+      expect(warnings, JSON.stringify(fault)).toEqual([
+        expect.stringContaining(`${path}:2: skipped a torn line`),
+      ]);
+    }
+  });
+
+  it('reading skips torn and foreign lines with a warning naming each, and keeps a record a torn line fused with', async () => {
+    const path = join(root, 'fused.jsonl');
+    const settled = settleLine('settled after a crash');
+    await writeFile(
+      path,
+      `${messageLine('one')}{oops\n${tornLine}${settled}42\n \r\n${messageLine('three')}${tornLine}`,
+    );
+    const warnings: string[] = [];
+    const records = await readTranscriptRecords(path, {
+      chunkBytes: 5,
+      onWarning: (m) => warnings.push(m),
+    });
+    expect(records).toEqual([
+      JSON.parse(messageLine('one')),
+      JSON.parse(settled),
+      JSON.parse(messageLine('three')),
+    ]);
+    expect(warnings).toEqual([
+      `${path}:2: skipped a torn line (5 bytes that are not a transcript record)`,
+      `${path}:3: skipped ${tornLine.length} bytes of a torn line before a complete record`,
+      `${path}:4: skipped a torn line (2 bytes that are not a transcript record)`,
+      `${path}:7: skipped the last ${tornLine.length} bytes, a line without its newline (an append that crashed or is in progress)`,
+    ]);
+    // Opening reports the same through process warnings by default, and never refuses.
+    const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    try {
+      const session = await openSessionTranscript({ path });
+      expect(session.messages()).toHaveLength(3);
+      expect(emitted).toHaveBeenCalledTimes(4);
+      expect(emitted).toHaveBeenCalledWith(warnings[0], 'CompactionWarning');
+    } finally {
+      emitted.mockRestore();
+    }
+  });
+});
+
+/** A line's record when it is one whole, else `undefined`. */
+const wholeRecord = (text: string): TranscriptRecord | undefined => {
+  try {
+    const value = JSON.parse(text) as TranscriptRecord;
+    return value?.type === 'message' || value?.type === 'tool_settled' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * What a transcript loads to, from the whole file as one string: the lines up to the last
+ * newline; a line that holds no record is skipped, one with a record after torn bytes keeps it.
+ */
 function loadWhole(data: Buffer, path: string): TranscriptRecord[] {
   const lines = data.toString('utf8').split('\n');
-  if (lines.at(-1) !== '') lines.pop();
+  lines.pop();
   const records: TranscriptRecord[] = [];
   lines.forEach((line, i) => {
-    if (line === '') return;
-    let record: TranscriptRecord;
-    try {
-      record = JSON.parse(line) as TranscriptRecord;
-    } catch {
-      throw new Error(`${path}:${i + 1} is not valid JSON`);
+    if (line.trim() === '') return;
+    let record = wholeRecord(line);
+    for (let at = line.indexOf('{"type":"', 1); !record && at > 0; ) {
+      record = wholeRecord(line.slice(at));
+      at = line.indexOf('{"type":"', at + 1);
     }
+    if (!record) return;
     if (record.type === 'tool_settled' && sha256Hex(record.content) !== record.digest) {
       throw new Error(
         `${path}:${i + 1} content does not match its digest (tool call ${record.toolCallId})`,
@@ -262,11 +368,8 @@ function loadWhole(data: Buffer, path: string): TranscriptRecord[] {
   return records;
 }
 
-/** The file a torn tail was cut from before reads were bounded. */
-const repairWhole = (data: Buffer) =>
-  data.length === 0 || data[data.length - 1] === 0x0a
-    ? data
-    : data.subarray(0, data.lastIndexOf(0x0a) + 1);
+/** The complete lines of a file: up to its last newline. */
+const completeLines = (data: Buffer) => data.subarray(0, data.lastIndexOf(0x0a) + 1);
 
 const outcome = async (load: () => Promise<TranscriptRecord[]> | TranscriptRecord[]) => {
   try {
@@ -332,16 +435,18 @@ describe('bounded reads of a transcript', () => {
     );
   });
 
-  it('reports a bad line as an ArtifactError naming the file and the line', async () => {
+  it('skips a bad line with a warning naming the file and the line', async () => {
     const path = join(root, 'bad.jsonl');
     await writeFile(path, `${messageLine('one')}\n${messageLine('three')}{oops\n`);
-    await expect(readTranscriptRecords(path, { chunkBytes: 3 })).rejects.toMatchObject({
-      name: 'ArtifactError',
-      code: 'artifact_transcript_invalid',
-      subject: path,
-      message: `${path}:4 is not valid JSON`,
-      cause: expect.any(SyntaxError),
+    const warnings: string[] = [];
+    const records = await readTranscriptRecords(path, {
+      chunkBytes: 3,
+      onWarning: (m) => warnings.push(m),
     });
+    expect(records).toEqual([JSON.parse(messageLine('one')), JSON.parse(messageLine('three'))]);
+    expect(warnings).toEqual([
+      `${path}:4: skipped a torn line (5 bytes that are not a transcript record)`,
+    ]);
   });
 
   it('loads an absent file as an empty session and honours an aborted signal', async () => {
@@ -376,7 +481,7 @@ describe('bounded reads of a transcript', () => {
     expect(messages.at(-1)).toEqual({ role: 'user', content: `message ${count - 1}` });
   });
 
-  it('refuses a single line too long to be a string with an ArtifactError, not a crash', async () => {
+  it('skips a single line too long to be a string with a warning, not a crash', async () => {
     const path = join(root, 'long-line.jsonl');
     const first = messageLine('before');
     // A sparse file: the NUL bytes of line 2 take no disk space.
@@ -387,15 +492,16 @@ describe('bounded reads of a transcript', () => {
     } finally {
       await handle.close();
     }
-    await expect(loadTranscript(path)).rejects.toMatchObject({
-      name: 'ArtifactError',
-      code: 'artifact_transcript_invalid',
-      subject: path,
-      message: `${path}:2 is ${constants.MAX_STRING_LENGTH + 1} bytes long, more than a string can hold`,
-    });
+    const warnings: string[] = [];
+    expect(await loadTranscript(path, { onWarning: (m) => warnings.push(m) })).toEqual([
+      JSON.parse(first),
+    ]);
+    expect(warnings).toEqual([
+      `${path}:2: skipped a line of ${constants.MAX_STRING_LENGTH + 1} bytes, more than a string can hold`,
+    ]);
   });
 
-  it('refuses a line as soon as it is too long to decode, without holding it whole', async () => {
+  it('skips a line as soon as it is too long to decode, without holding it whole', async () => {
     const path = join(root, 'longer.jsonl');
     const three = messageLine('three', '');
     await writeFile(
@@ -403,18 +509,21 @@ describe('bounded reads of a transcript', () => {
       `${messageLine('one')}${messageLine('two')}${three}${' '.repeat(100 - three.length)}\n`,
     );
     for (const chunkBytes of [1, 7, 64]) {
-      await expect(
-        readTranscriptRecords(path, { chunkBytes, maxLineBytes: 80 }),
-      ).rejects.toMatchObject({
-        name: 'ArtifactError',
-        code: 'artifact_transcript_invalid',
-        message: `${path}:3 is longer than 80 bytes, more than a string can hold`,
+      const warnings: string[] = [];
+      const records = await readTranscriptRecords(path, {
+        chunkBytes,
+        maxLineBytes: 80,
+        onWarning: (m) => warnings.push(m),
       });
+      expect(records).toHaveLength(2);
+      expect(warnings).toEqual([
+        `${path}:3: skipped a line longer than 80 bytes, more than a string can hold`,
+      ]);
     }
     expect(await readTranscriptRecords(path, { chunkBytes: 7, maxLineBytes: 100 })).toHaveLength(3);
   });
 
-  it('repairs a torn tail exactly as before, reading the file once and only its end again', async () => {
+  it('leaves a torn tail in place on open, reading the file once, and appends on a line of its own', async () => {
     const complete = messageLine('first') + messageLine('second ✓');
     const longLine = messageLine('y'.repeat(200_000), '');
     const cases: Record<string, Buffer> = {
@@ -434,25 +543,35 @@ describe('bounded reads of a transcript', () => {
     for (const [name, data] of Object.entries(cases)) {
       const path = join(root, `repair-${Object.keys(cases).indexOf(name)}.jsonl`);
       await writeFile(path, data);
-      const expected = repairWhole(data);
+      const complete = completeLines(data);
       reads.bytes = 0;
-      const session = await openSessionTranscript({ path });
+      const session = await openSessionTranscript({ path, onWarning: () => {} });
       const read = reads.bytes;
-      const repaired = await readFile(path);
-      expect(repaired.length, name).toBe(expected.length);
-      expect(repaired.equals(expected), name).toBe(true);
+      // Opening writes nothing: another process may still be appending the last line.
+      expect((await readFile(path)).equals(data), name).toBe(true);
       expect(session.messages(), name).toEqual(
         loadWhole(data, path).map((r) => r.type === 'message' && r.message),
       );
-      // Once through the complete lines, plus the end twice (on load and for the repair): back
-      // to the last newline, in chunks of 64 KiB. It used to be the whole file twice.
+      // Once through the complete lines, plus the end once: back to the last newline, in
+      // chunks of 64 KiB.
       expect(read, name).toBeLessThanOrEqual(
-        expected.length + 2 * (data.length - expected.length + (64 << 10)),
+        complete.length + (data.length - complete.length + (64 << 10)),
       );
       await session.append({ role: 'user', content: 'next' });
-      const reopened = await openSessionTranscript({ path });
+      const torn = complete.length < data.length;
+      expect(
+        (await readFile(path)).equals(
+          Buffer.concat([data, Buffer.from(`${torn ? '#\n' : ''}${messageLine('next')}`)]),
+        ),
+        name,
+      ).toBe(true);
+      const reopened = await openSessionTranscript({ path, onWarning: () => {} });
       expect(reopened.messages().at(-1), name).toEqual({ role: 'user', content: 'next' });
+      // A torn line, even a record that lacked only its newline (a torn CRLF), never parses.
       expect(reopened.messages(), name).toHaveLength(session.messages().length);
+      expect(reopened.messages(), name).toEqual(
+        loadWhole(await readFile(path), path).map((r) => r.type === 'message' && r.message),
+      );
     }
   });
 });

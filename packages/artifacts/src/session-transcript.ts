@@ -1,9 +1,10 @@
 import { constants } from 'node:buffer';
-import { appendFile, type FileHandle, mkdir, open, truncate } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { CompactionConfig } from '@compaction/core';
+import { appendLine } from './append-line.js';
 import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
+import type { ArtifactFileSystem } from './artifact-file-system.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { type ArtifactStore, createArtifactStore, type StoredArtifact } from './artifact-store.js';
 import { endOfLastLine } from './end-of-last-line.js';
@@ -76,6 +77,16 @@ export interface SessionTranscriptSettings {
   clock?: () => number;
   /** Receives each settled tool result. */
   onEvent?: (event: ToolResultEvent) => void;
+  /**
+   * Receives a message for each line loading skips (torn by a crash or a full disk, or not a
+   * transcript record). Default `process.emitWarning(message, 'CompactionWarning')`.
+   */
+  onWarning?: (message: string) => void;
+  /**
+   * File operations the transcript is appended with, and the default store writes with.
+   * Default: the real filesystem.
+   */
+  fileSystem?: ArtifactFileSystem;
   /** Cancels loading. */
   signal?: AbortSignal;
 }
@@ -88,12 +99,17 @@ export interface SessionTranscript {
   readonly path: string;
   /** The conversation so far (a copy). */
   messages(): TranscriptMessage[];
-  /** Appends a system, user or assistant message. */
+  /**
+   * Appends a system, user or assistant message. A failed or short append rejects with
+   * `artifact_transcript_write_failed` and the message is not added.
+   */
   append(message: TranscriptMessage, options?: { signal?: AbortSignal }): Promise<void>;
   /**
    * Settles one tool result: the content is computed once (inline, or pointer and excerpt with
    * the full bytes written first), then the same string becomes the conversation message, the
-   * transcript line, the event and the digest on the settle record.
+   * transcript line, the event and the digest on the settle record. When its line cannot be
+   * appended whole (a full disk), it rejects with `artifact_transcript_write_failed`: the result
+   * is not part of the conversation (an artifact already written stays an orphan until pruned).
    */
   settleToolResult(
     output: ToolOutput,
@@ -116,23 +132,69 @@ const CHUNK_BYTES = 1 << 20;
  */
 const MAX_LINE_BYTES = 3 * constants.MAX_STRING_LENGTH;
 
-/** Line `lineNumber` (from 1) of the transcript at `path`: a record, or nothing when empty. */
+const RECORD_START = '{"type":"';
+
+function isTranscriptRecord(value: unknown): value is TranscriptRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  if (record.type === 'message') {
+    const message = record.message as Record<string, unknown> | null;
+    return (
+      typeof message === 'object' &&
+      message !== null &&
+      typeof message.role === 'string' &&
+      typeof message.content === 'string'
+    );
+  }
+  return (
+    record.type === 'tool_settled' &&
+    typeof record.toolCallId === 'string' &&
+    typeof record.content === 'string' &&
+    typeof record.digest === 'string'
+  );
+}
+
+function parseRecord(text: string): TranscriptRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isTranscriptRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Line `lineNumber` (from 1) of the transcript at `path`: a record, or nothing for a blank line
+ * or one that holds no record (a warning says which). A line an older writer appended after a
+ * torn one, without a newline between, is found after the torn bytes: a record starts with
+ * `{"type":"`, which never occurs unescaped inside a JSON string. Only a settle record whose
+ * content no longer matches its digest (an edit, not a crash) throws.
+ */
 function parseTranscriptLine(
-  line: string,
+  bytes: Buffer,
   lineNumber: number,
   path: string,
+  warn: (message: string) => void,
 ): TranscriptRecord | undefined {
-  if (line === '') return undefined;
-  let record: TranscriptRecord;
-  try {
-    record = JSON.parse(line) as TranscriptRecord;
-  } catch (cause) {
-    throw new ArtifactError({
-      code: 'artifact_transcript_invalid',
-      message: `${path}:${lineNumber} is not valid JSON`,
-      subject: path,
-      cause,
-    });
+  const line = bytes.toString('utf8');
+  if (line.trim() === '') return undefined;
+  let record = parseRecord(line);
+  if (!record) {
+    for (let at = line.indexOf(RECORD_START, 1); at > 0; at = line.indexOf(RECORD_START, at + 1)) {
+      record = parseRecord(line.slice(at));
+      if (record) {
+        warn(
+          `${path}:${lineNumber}: skipped ${Buffer.byteLength(line.slice(0, at))} bytes of a torn line before a complete record`,
+        );
+        break;
+      }
+    }
+  }
+  if (!record) {
+    warn(
+      `${path}:${lineNumber}: skipped a torn line (${bytes.length} bytes that are not a transcript record)`,
+    );
+    return undefined;
   }
   if (record.type === 'tool_settled' && sha256Hex(record.content) !== record.digest) {
     throw new ArtifactError({
@@ -154,6 +216,16 @@ async function openIfPresent(path: string): Promise<FileHandle | undefined> {
   }
 }
 
+/** Options of `loadTranscript`. */
+export interface LoadTranscriptOptions {
+  signal?: AbortSignal;
+  /**
+   * Receives a message naming the file and line of each line skipped: torn (by a crash or a
+   * full disk), longer than a string can hold, or not a transcript record. Default: none.
+   */
+  onWarning?: (message: string) => void;
+}
+
 /**
  * `loadTranscript`, with the size of its reads and the longest line it holds settable (tests).
  * The file is read in chunks and split on `\n` as bytes, each line decoded on its own (a newline
@@ -161,40 +233,43 @@ async function openIfPresent(path: string): Promise<FileHandle | undefined> {
  * decoded at once, a byte-order mark kept), so it is never one string: a transcript larger than
  * the 512 MiB a string can hold loads, and reading holds one chunk and the line being assembled.
  * The lines end at the last newline, found first from the end: the bytes after it are a torn
- * append and are not read here.
+ * (or in-flight) append, skipped with a warning.
  */
 export async function readTranscriptRecords(
   path: string,
-  options: { signal?: AbortSignal; chunkBytes?: number; maxLineBytes?: number } = {},
+  options: LoadTranscriptOptions & { chunkBytes?: number; maxLineBytes?: number } = {},
 ): Promise<TranscriptRecord[]> {
   const { signal } = options;
+  const warn = options.onWarning ?? (() => {});
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   signal?.throwIfAborted();
   const handle = await openIfPresent(path);
   if (!handle) return [];
   const records: TranscriptRecord[] = [];
   let lineNumber = 0;
-  const tooLong = (what: string, cause?: unknown) =>
-    new ArtifactError({
-      code: 'artifact_transcript_invalid',
-      message: `${path}:${lineNumber} is ${what}, more than a string can hold`,
-      subject: path,
-      cause,
-    });
   try {
     const { size } = await handle.stat();
     const end = await endOfLastLine(handle, size, options);
     const splitter = createLineSplitter({ maxLineBytes });
     const onLine = (bytes: Buffer) => {
       lineNumber++;
-      let line: string;
+      let record: TranscriptRecord | undefined;
       try {
-        line = bytes.toString('utf8');
-      } catch (cause) {
-        throw tooLong(`${bytes.length} bytes long`, cause);
+        record = parseTranscriptLine(bytes, lineNumber, path, warn);
+      } catch (error) {
+        if (ArtifactError.isInstance(error)) throw error;
+        // 512 Mi to 1.5 Gi bytes: too long to decode, so never written by a transcript.
+        warn(
+          `${path}:${lineNumber}: skipped a line of ${bytes.length} bytes, more than a string can hold`,
+        );
       }
-      const record = parseTranscriptLine(line, lineNumber, path);
       if (record) records.push(record);
+    };
+    const onSkip = () => {
+      lineNumber++;
+      warn(
+        `${path}:${lineNumber}: skipped a line longer than ${maxLineBytes} bytes, more than a string can hold`,
+      );
     };
     // Cut short under us, the reading stops: what is left unfinished is a torn line, as on any
     // other load.
@@ -202,33 +277,17 @@ export async function readTranscriptRecords(
       chunkBytes: options.chunkBytes ?? CHUNK_BYTES,
       signal,
     })) {
-      splitter.push(data, onLine, () => {
-        lineNumber++;
-        throw tooLong(`longer than ${maxLineBytes} bytes`);
-      });
+      splitter.push(data, onLine, onSkip);
+    }
+    if (end < size) {
+      warn(
+        `${path}:${lineNumber + 1}: skipped the last ${size - end} bytes, a line without its newline (an append that crashed or is in progress)`,
+      );
     }
   } finally {
     await handle.close();
   }
   return records;
-}
-
-/**
- * Cuts a final line left without its newline by a crash mid-append, so the next append starts
- * clean. Only the end is read, backwards to the last newline (`endOfLastLine`).
- */
-async function dropTornTail(path: string): Promise<void> {
-  const handle = await openIfPresent(path);
-  if (!handle) return;
-  let size: number;
-  let end: number;
-  try {
-    ({ size } = await handle.stat());
-    end = await endOfLastLine(handle, size);
-  } finally {
-    await handle.close();
-  }
-  if (end < size) await truncate(path, end);
 }
 
 /** The conversation a transcript's records replay to. Never reads an artifact. */
@@ -246,13 +305,16 @@ export function replayTranscript(records: readonly TranscriptRecord[]): Transcri
 }
 
 /**
- * Reads a transcript, checking each settle digest; an absent file is an empty session, and a
- * final line without its newline (a torn append) is left out. The file is read line by line,
- * never as one string, so it may be larger than the 512 MiB a string holds.
+ * Reads a transcript, checking each settle digest; an absent file is an empty session. A line
+ * that holds no record (torn by a crash or a full disk, or foreign) is skipped and reported to
+ * `options.onWarning`, never fatal; a record an older writer fused onto a torn line is kept. A
+ * settle record whose content no longer matches its digest throws `artifact_transcript_invalid`.
+ * The file is read line by line, never as one string, so it may be larger than the 512 MiB a
+ * string holds.
  */
 export async function loadTranscript(
   path: string,
-  options: { signal?: AbortSignal } = {},
+  options: LoadTranscriptOptions = {},
 ): Promise<TranscriptRecord[]> {
   return readTranscriptRecords(path, options);
 }
@@ -274,19 +336,26 @@ export function terminalAssistantMessage(
 /**
  * Opens (or starts) the transcript at `settings.path`, replaying what is there. Replay reads
  * only the transcript: the `.artifacts` directory may be gone and the session still opens with
- * the same messages.
+ * the same messages. Opening writes nothing: a torn last line stays where it is (another
+ * process may still be appending it), and each append starts on a line of its own.
  */
 export async function openSessionTranscript(
   settings: SessionTranscriptSettings,
 ): Promise<SessionTranscript> {
   const path = settings.path;
   const sessionId = transcriptStem(path);
-  const records = await loadTranscript(path, { signal: settings.signal });
-  await dropTornTail(path);
+  const warn =
+    settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning'));
+  const records = await loadTranscript(path, { signal: settings.signal, onWarning: warn });
   const messages = replayTranscript(records);
   let store: ArtifactStore | undefined;
   const storeFor = () => {
-    store ??= settings.store ?? createArtifactStore({ dir: artifactDirFor(path) });
+    store ??=
+      settings.store ??
+      createArtifactStore({
+        dir: artifactDirFor(path),
+        ...(settings.fileSystem ? { fileSystem: settings.fileSystem } : {}),
+      });
     return store;
   };
   let queue: Promise<unknown> = Promise.resolve();
@@ -295,10 +364,11 @@ export async function openSessionTranscript(
     queue = run.catch(() => {});
     return run;
   };
-  const write = async (record: TranscriptRecord) => {
-    await mkdir(dirname(path), { recursive: true });
-    await appendFile(path, `${JSON.stringify(record)}\n`, 'utf8');
-  };
+  const write = (record: TranscriptRecord) =>
+    appendLine(path, JSON.stringify(record), {
+      code: 'artifact_transcript_write_failed',
+      ...(settings.fileSystem ? { fileSystem: settings.fileSystem } : {}),
+    });
 
   return {
     sessionId,

@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ArtifactError } from './artifact-error.js';
+import type { ArtifactRecord } from './artifact-record.js';
 import type { StoredArtifact, TempWrite } from './artifact-store.js';
 import { createGraphemeCounter } from './count-graphemes.js';
 import type { TextDescription } from './describe-text.js';
@@ -21,9 +22,11 @@ export interface StreamExcerptResult {
   excerpt: Excerpt;
   /** Bytes, chars and SHA-256 of everything the stream produced. */
   description: TextDescription;
-  /** The stored file, when there was a store and the write succeeded. */
+  /** The stored file, when there was a store and the write (and its `record`) succeeded. */
   stored?: StoredArtifact;
-  /** Why the result was not stored, when a store was given and the write failed. */
+  /** The index record `record` resolved to, when one was asked for and written. */
+  artifact?: ArtifactRecord;
+  /** Why the result was not stored, when a store was given and the write or its record failed. */
   failure?: ArtifactError;
 }
 
@@ -59,7 +62,11 @@ function firstLeadByte(data: Uint8Array): number {
  */
 export async function storeStreamExcerpt(
   source: AsyncIterable<string | Uint8Array>,
-  options: ExcerptStreamOptions & { opId?: string; beginWrite?: () => Promise<TempWrite> },
+  options: ExcerptStreamOptions & {
+    opId?: string;
+    beginWrite?: () => Promise<TempWrite>;
+    record?: (stored: StoredArtifact, preview: string) => Promise<ArtifactRecord>;
+  },
 ): Promise<StreamExcerptResult> {
   const budget = checkExcerptArguments(options.budgetChars, options);
   const windowBytes = budget * WINDOW_BYTES_PER_CHAR + WINDOW_SLACK_BYTES;
@@ -147,6 +154,40 @@ export async function storeStreamExcerpt(
       await fail(error);
     }
   }
+
+  // The whole text when the two windows meet; otherwise the two ends, decoded.
+  let whole: string | undefined;
+  let headText = '';
+  let tailText = '';
+  if (headBytes + tailBytes >= bytes) {
+    whole = Buffer.concat([...head, Buffer.concat(tail).subarray(headBytes + tailBytes - bytes)])
+      .subarray(0, bytes)
+      .toString('utf8');
+  } else {
+    headText = new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(head), {
+      stream: true,
+    });
+    const tailData = Buffer.concat(tail);
+    tailText = tailData.subarray(firstLeadByte(tailData)).toString('utf8');
+  }
+
+  let artifact: ArtifactRecord | undefined;
+  if (stored && options.record) {
+    try {
+      artifact = await options.record(stored, whole ?? headText);
+    } catch (error) {
+      // Written but not indexed: nothing names the file, so the excerpt says not stored, as for
+      // a failed write, and the file is an orphan until pruned.
+      const reason = error instanceof Error ? error.message : String(error);
+      failure = new ArtifactError({
+        code: 'artifact_store_failed',
+        message: `Could not index the full result${options.opId === undefined ? '' : ` of ${JSON.stringify(options.opId.slice(0, 80))}`}, so it has no artifact id (${stored.file} stays unnamed until pruned): ${reason}`,
+        subject: stored.file,
+        cause: error,
+      });
+      stored = undefined;
+    }
+  }
   const marker: ExcerptSource = stored
     ? {
         totalChars: description.chars,
@@ -162,19 +203,10 @@ export async function storeStreamExcerpt(
       };
 
   let result: Excerpt;
-  if (headBytes + tailBytes >= bytes) {
+  if (whole !== undefined) {
     // The two windows meet: the whole text is at hand, and its cuts need no trusted anchor.
-    const whole = Buffer.concat([
-      ...head,
-      Buffer.concat(tail).subarray(headBytes + tailBytes - bytes),
-    ]);
-    result = excerpt(whole.subarray(0, bytes).toString('utf8'), budget, marker, options);
+    result = excerpt(whole, budget, marker, options);
   } else {
-    const headText = new TextDecoder('utf-8', { ignoreBOM: true }).decode(Buffer.concat(head), {
-      stream: true,
-    });
-    const tailData = Buffer.concat(tail);
-    const tailText = tailData.subarray(firstLeadByte(tailData)).toString('utf8');
     result = assembleExcerpt(
       budget,
       marker,
@@ -187,6 +219,7 @@ export async function storeStreamExcerpt(
     excerpt: result,
     description,
     ...(stored ? { stored } : {}),
+    ...(artifact ? { artifact } : {}),
     ...(failure ? { failure } : {}),
   };
 }

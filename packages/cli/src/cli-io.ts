@@ -1,3 +1,4 @@
+import type { ArtifactFileSystem } from '@compaction/artifacts';
 import type { CompactionTelemetry } from '@compaction/core';
 
 /** What a command may touch: streams, environment and working directory, all injectable. */
@@ -14,4 +15,9 @@ export interface CliIo {
   cwd: string;
   /** Telemetry for the command's compactions (set by the global `--otel` flag). Default none. */
   telemetry?: CompactionTelemetry;
+  /**
+   * File operations artifact stores and their indexes write with (tests inject a full disk or
+   * a read-only index). Default: the real filesystem.
+   */
+  fileSystem?: ArtifactFileSystem;
 }

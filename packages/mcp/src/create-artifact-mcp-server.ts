@@ -1,4 +1,4 @@
-import { type ArtifactRecord, createArtifactLibrary } from '@compaction/artifacts';
+import { type ArtifactRecord, createArtifactLibrary, pagingValue } from '@compaction/artifacts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { registerArtifactTools } from './register-artifact-tools.js';
@@ -15,8 +15,8 @@ export interface ArtifactMcpServerSettings {
   version?: string;
 }
 
-/** Artifacts per `artifact_list` page: default and most. */
-export const LIST_PAGE = { default: 50, max: 200 } as const;
+/** Artifacts per `artifact_list` page: default, least and most (a larger limit reads `max`). */
+export const LIST_PAGE = { default: 50, min: 1, max: 200 } as const;
 
 const KINDS = ['tool_output', 'file_read', 'terminal_log', 'diff', 'doc'] as const;
 
@@ -67,10 +67,10 @@ export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): Mc
         limit: z
           .number()
           .int()
-          .min(1)
-          .max(LIST_PAGE.max)
           .optional()
-          .describe(`Artifacts per page. Default ${LIST_PAGE.default}, at most ${LIST_PAGE.max}.`),
+          .describe(
+            `Artifacts per page, at least 1. Default ${LIST_PAGE.default}; at most ${LIST_PAGE.max} (a larger limit lists ${LIST_PAGE.max}).`,
+          ),
         cursor: z
           .string()
           .max(200)
@@ -81,6 +81,7 @@ export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): Mc
     },
     async ({ sessionId, tool, kind, limit, cursor }, extra) => {
       try {
+        const pageSize = pagingValue(limit, 'limit', LIST_PAGE);
         const session = sessionId ?? settings.sessionId;
         if (session === undefined) {
           const sessions = await library.sessions({ signal: extra.signal });
@@ -108,7 +109,7 @@ export function createArtifactMcpServer(settings: ArtifactMcpServerSettings): Mc
             );
           start = at + 1;
         }
-        const shown = records.slice(start, start + (limit ?? LIST_PAGE.default));
+        const shown = records.slice(start, start + pageSize);
         const lines = shown.map(listLine);
         const left = records.length - start - shown.length;
         if (left > 0)

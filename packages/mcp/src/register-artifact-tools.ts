@@ -3,8 +3,6 @@ import {
   type ArtifactLibrary,
   createArtifactToolHandler,
   MAX_PATTERN_CHARS,
-  PAGE_LIMITS,
-  SEARCH_LIMITS,
 } from '@compaction/artifacts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -32,6 +30,9 @@ function answer(text: string) {
 /**
  * Adds `artifact_read` and `artifact_search` to an MCP server, with the same descriptions,
  * parameters (each described) and answers as the OpenAI and Anthropic tool definitions. The
+ * schemas check types only: the range of a paging value is the library's one rule
+ * (`pagingValue`), so a value above the maximum reads as the maximum here as in the CLI and the
+ * HTTP API, and one below the minimum comes back as the same tool error. The
  * artifact server uses it, and so can any server (a proxy) that hands out artifact ids.
  */
 export function registerArtifactTools(
@@ -53,7 +54,7 @@ export function registerArtifactTools(
         inputSchema: {
           id: z.string().min(1).max(1024).describe(read.id),
           offset: z.number().int().optional().describe(read.offset),
-          limit: z.number().int().min(1).max(PAGE_LIMITS.maxLines).optional().describe(read.limit),
+          limit: z.number().int().optional().describe(read.limit),
           column: z.number().int().min(1).optional().describe(read.column),
         },
         annotations: { readOnlyHint: true },
@@ -72,13 +73,7 @@ export function registerArtifactTools(
           pattern: z.string().min(1).max(MAX_PATTERN_CHARS).describe(search.pattern),
           regex: z.boolean().optional().describe(search.regex),
           case_sensitive: z.boolean().optional().describe(search.caseSensitive),
-          max_matches: z
-            .number()
-            .int()
-            .min(1)
-            .max(SEARCH_LIMITS.maxMatches)
-            .optional()
-            .describe(search.maxMatches),
+          max_matches: z.number().int().optional().describe(search.maxMatches),
           from_line: z.number().int().min(1).optional().describe(search.fromLine),
           from_column: z.number().int().min(1).optional().describe(search.fromColumn),
         },

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts';
+import {
+  type ArtifactFault,
+  type ArtifactFileOperation,
+  createFaultyArtifactFileSystem,
+} from '@compaction/artifacts/test';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { createMemoryIo } from '../test-support/memory-io.js';
 import { binaryBuilt, runBinary } from '../test-support/run-binary.js';
 
 const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i + 1} ✓ e\u0301`).join('\r\n');
@@ -81,4 +89,35 @@ describe.skipIf(!binaryBuilt())('compaction excerpt (built binary)', () => {
     expect(tooSmall.status).toBe(1);
     expect(tooSmall.stderr).toMatch(/below the \d+ chars the excerpt marker needs/);
   });
+});
+
+describe('compaction excerpt --session when the index cannot be written (issue 43, item 9)', () => {
+  const faults: [ArtifactFileOperation, ArtifactFault][] = [
+    ['openForAppend', { code: 'ENOSPC' }],
+    ['openForAppend', { code: 'EACCES' }],
+    ['openForAppend', { code: 'EROFS' }],
+    ['append', { shortWrite: 12 }],
+  ];
+  for (const [operation, fault] of faults) {
+    it(`fails open: the excerpt marked not stored and a warning (${operation} ${JSON.stringify(fault)})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'compaction-excerpt-'));
+      for (const json of [false, true]) {
+        const { io, stdout, stderr } = createMemoryIo({ stdin: lines, cwd: dir });
+        io.fileSystem = createFaultyArtifactFileSystem({
+          fault: (op, path) =>
+            op === operation && path.endsWith(ARTIFACT_INDEX_FILE) ? fault : undefined,
+        });
+        const args = ['excerpt', '--budget', '400', '--session', 'run.jsonl', '--id', 'call_1'];
+        expect(await runCli([...args, ...(json ? ['--json'] : []), '-'], io)).toBe(0);
+        const text = json ? JSON.parse(stdout()).text : stdout();
+        expect(chars(text)).toBeLessThanOrEqual(400);
+        expect(text.startsWith('row 1 ✓')).toBe(true);
+        expect(text).toContain(`full result not stored (write failed), sha256 ${sha256(lines)}`);
+        if (json) expect(JSON.parse(stdout())).toMatchObject({ stored: null, artifact: null });
+        expect(stderr()).toMatch(/^warning: the full result was not stored: Could not index/);
+        expect(stderr()).toContain('code' in fault ? fault.code : 'short write, 12 of');
+        expect(stderr().split('\n')).toHaveLength(2);
+      }
+    });
+  }
 });

@@ -38,7 +38,10 @@ Prints the first 3/4 and the last 1/4 of the input that fit in CHARS characters 
 clusters), with one marker line between them giving the elided chars, the total bytes and the
 SHA-256. The input is streamed, so it may be larger than memory. With --session, the full bytes
 are written to <transcript-stem>.artifacts/<OPID>.txt beside TRANSCRIPT and indexed, and the
-marker names that file; without it, the marker says the full result was not stored.
+marker names that file; without it, the marker says the full result was not stored. When the
+file or its index entry cannot be written (a full disk, a read-only store), the excerpt is still
+printed, its marker says the full result was not stored, and a warning on standard error says
+why (exit status 0).
 
 Options:
   --budget CHARS      the excerpt's size in chars, marker included (required)
@@ -74,20 +77,29 @@ Examples:
       result = await excerptStream(source, limits);
     } else {
       const transcriptPath = resolve(io.cwd, session);
-      const store = createArtifactStore({ transcriptPath });
+      const store = createArtifactStore({
+        transcriptPath,
+        ...(io.fileSystem ? { fileSystem: io.fileSystem } : {}),
+      });
       const opId = (values.id as string | undefined) ?? cliOperationId();
-      result = await store.storeStream(opId, source, limits);
-      if (result.failure) io.stderr.write(`warning: ${result.failure.message}\n`);
-      if (result.stored) {
-        artifact = await recordStoredArtifact({
-          index: store.index,
-          sessionId: transcriptStem(transcriptPath),
-          stored: result.stored,
-          toolCallId: opId,
-          toolName: values.tool as string | undefined,
-          preview: result.excerpt.head,
-        });
-      }
+      const toolName = values.tool as string | undefined;
+      // Fails open: when the file or its index record cannot be written, the excerpt says the
+      // full result was not stored, and a warning says why.
+      result = await store.storeStream(opId, source, {
+        ...limits,
+        record: (stored, preview) =>
+          recordStoredArtifact({
+            index: store.index,
+            sessionId: transcriptStem(transcriptPath),
+            stored,
+            toolCallId: opId,
+            ...(toolName ? { toolName } : {}),
+            preview,
+          }),
+      });
+      if (result.failure)
+        io.stderr.write(`warning: the full result was not stored: ${result.failure.message}\n`);
+      artifact = result.artifact ?? null;
     }
     if (values.json) {
       io.stdout.write(

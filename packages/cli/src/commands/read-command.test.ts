@@ -1,9 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../run-cli.js';
 import { createMemoryIo } from '../test-support/memory-io.js';
+
+// Paths `open` refuses with EACCES: CI runs as root, where chmod takes nothing away.
+const denied = vi.hoisted(() => new Set<string>());
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const open = (async (path: Parameters<typeof actual.open>[0], ...rest: unknown[]) => {
+    if (denied.has(String(path))) {
+      throw Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), {
+        code: 'EACCES',
+      });
+    }
+    return (actual.open as (...args: unknown[]) => ReturnType<typeof actual.open>)(path, ...rest);
+  }) as typeof actual.open;
+  return { ...actual, open };
+});
 
 const log = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
 
@@ -56,6 +71,21 @@ describe('compaction read (in process, against a store in a temp directory)', ()
     expect((await read('--offset', '-2', '--tail', '1')).stderr).toContain(
       '--tail and --offset do not go together',
     );
+  });
+
+  it('says "permission denied" for a store it may not read, not "no artifact" (issue 43, item 10)', async () => {
+    const index = join(dir, 'run.artifacts', 'index.jsonl');
+    denied.add(index);
+    try {
+      const result = await read('--limit', '1');
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^compaction read: No artifact "call_1" in the stores that could be read; permission denied reading run\.artifacts\/index\.jsonl\n$/,
+      );
+    } finally {
+      denied.delete(index);
+    }
+    expect((await read('--limit', '1')).code).toBe(0);
   });
 
   it('still refuses a dash value that is no number, and an option with no value', async () => {

@@ -31,7 +31,7 @@ Options:
   --dir DIR        look in every session under DIR instead
   --offset N       first line, from 1; negative counts from the end (--offset -50: the last 50)
   --tail N         the last N lines (same as --offset -N)
-  --limit N        lines per page (default 200, max 1000)
+  --limit N        lines per page, at least 1 (default 200; a larger N than 1000 reads 1000)
   --column N       column of the first line to start at, for a long line paged in windows
   --json           print the page as {"id", "file", "line", "count", "totalLines", "text", "next", …}
   -h, --help       show this help

@@ -1,7 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts';
+import {
+  type ArtifactFault,
+  type ArtifactFileOperation,
+  createFaultyArtifactFileSystem,
+} from '@compaction/artifacts/test';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+import { createMemoryIo } from '../test-support/memory-io.js';
 import { binaryBuilt, runBinary } from '../test-support/run-binary.js';
 
 const log = Array.from(
@@ -100,4 +108,36 @@ describe.skipIf(!binaryBuilt())('compaction store and read (built binary)', () =
     expect(odd.status).toBe(0);
     expect(JSON.parse(odd.stdout).file).toMatch(/^evil-[0-9a-f]{16}\.txt$/);
   });
+});
+
+describe('compaction store when the index entry cannot be recorded (issue 43, item 8)', () => {
+  const faults: [ArtifactFileOperation, ArtifactFault][] = [
+    ['append', { shortWrite: 30 }],
+    ['append', { shortWrite: 30, code: 'ENOSPC' }],
+    ['openForAppend', { code: 'ENOSPC' }],
+    ['openForAppend', { code: 'EACCES' }],
+  ];
+  for (const [operation, fault] of faults) {
+    it(`says so, exits 1 and prints no id; the bytes read back by file name (${operation} ${JSON.stringify(fault)})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'compaction-store-'));
+      const { io, stdout, stderr } = createMemoryIo({ stdin: log, cwd: dir });
+      io.fileSystem = createFaultyArtifactFileSystem({
+        fault: (op, path) =>
+          op === operation && path.endsWith(ARTIFACT_INDEX_FILE) ? fault : undefined,
+      });
+      expect(await runCli(['store', '--session', 'run.jsonl', '--id', 'call_1', '-'], io)).toBe(1);
+      expect(stdout()).toBe('');
+      const message = stderr();
+      expect(message).toMatch(
+        /^compaction store: stored call_1-[0-9a-f]{16}\.txt but could not record it in the index/,
+      );
+      expect(message).toContain('code' in fault ? fault.code : 'short write, 30 of');
+      const file = /(call_1-[0-9a-f]{16}\.txt)/.exec(message)![1]!;
+      const read = createMemoryIo({ cwd: dir });
+      expect(
+        await runCli(['read', file, '--session', 'run.jsonl', '--limit', '1000'], read.io),
+      ).toBe(0);
+      expect(read.stdout()).toBe(log);
+    });
+  }
 });

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { createArtifactStore, recordStoredArtifact } from '@compaction/artifacts';
+import {
+  ArtifactError,
+  type ArtifactRecord,
+  createArtifactStore,
+  recordStoredArtifact,
+} from '@compaction/artifacts';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { countingStream, progressLine } from '../progress-line.js';
@@ -15,7 +20,9 @@ export const storeCommand: CliCommand = {
 Streams the input to <transcript-stem>.artifacts/<OPID>-<sha256 prefix>.txt (temp file, then
 a new name: an earlier result stored under the same OPID is never replaced), adds it to the
 store's index and prints {"id", "file", "digest", "bytes", "chars", "lines"} as JSON. Read it
-back with 'compaction read ID --session TRANSCRIPT' (the id, the file name or the OPID).
+back with 'compaction read ID --session TRANSCRIPT' (the id, the file name or the OPID). When
+the index entry cannot be written (a full disk, a read-only index), nothing is printed, the exit
+status is 1 and the message names the stored file, which reads back by that name.
 On a terminal, the bytes stored so far are shown on standard error.
 
 Options:
@@ -36,21 +43,36 @@ Examples:
     if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
     const session = values.session as string | undefined;
     if (session === undefined) throw new UsageError('--session TRANSCRIPT is required');
-    const store = createArtifactStore({ transcriptPath: resolve(io.cwd, session) });
+    const store = createArtifactStore({
+      transcriptPath: resolve(io.cwd, session),
+      ...(io.fileSystem ? { fileSystem: io.fileSystem } : {}),
+    });
     const opId = (values.id as string | undefined) ?? cliOperationId();
     const progress = progressLine(io);
     const source = countingStream(inputStream(positionals[0], io), progress, 'storing');
     const result = await store.storeStream(opId, source, { budgetChars: 400 });
     if (!result.stored) throw result.failure ?? new Error('the result was not stored');
     const tool = values.tool as string | undefined;
-    const record = await recordStoredArtifact({
-      index: store.index,
-      sessionId: store.sessionId,
-      stored: result.stored,
-      toolCallId: opId,
-      ...(tool ? { toolName: tool } : {}),
-      preview: result.excerpt.head,
-    });
+    let record: ArtifactRecord;
+    try {
+      record = await recordStoredArtifact({
+        index: store.index,
+        sessionId: store.sessionId,
+        stored: result.stored,
+        toolCallId: opId,
+        ...(tool ? { toolName: tool } : {}),
+        preview: result.excerpt.head,
+      });
+    } catch (error) {
+      // No id is printed that would not resolve; the bytes are there under their file name.
+      const { file } = result.stored;
+      throw new ArtifactError({
+        code: 'artifact_store_failed',
+        message: `stored ${file} but could not record it in the index, so it has no artifact id: ${(error as Error).message ?? String(error)}; read it back by its file name: compaction read ${file} --session ${session}`,
+        subject: file,
+        cause: error,
+      });
+    }
     io.stdout.write(`${JSON.stringify({ id: record.id, ...result.stored })}\n`);
     return 0;
   },
