@@ -240,14 +240,50 @@ const clusters = (text) => {
   return count;
 };
 
+/**
+ * A question for a trim, of a shape a caller may send: none, ordinary words, words taken from
+ * the input, long repetitive words (16 000 `x`: the scan tries a word at every place, so its
+ * length multiplies the cost), many distinct long words, regex metacharacters, lone
+ * surrogates and combining marks.
+ */
+function queryFor(random, input, large) {
+  const shape = random.int(8);
+  if (shape <= 1) return undefined;
+  if (shape === 2)
+    return random.pick([
+      'is anything wrong?',
+      'which pods failed',
+      'how many of each status?',
+      'newest 5',
+    ]);
+  if (shape === 3) {
+    const at = random.int(Math.max(1, input.length));
+    return input.slice(at, at + 1 + random.int(64));
+  }
+  if (shape === 4)
+    return random.pick(['x', 'a', '0', 'é']).repeat(1 + random.int(large ? 32_000 : 4_000));
+  if (shape === 5) {
+    const stem = 'x'.repeat(50 + random.int(200));
+    return Array.from({ length: 40 }, (_, i) => `${stem}${i.toString(36)}`).join(' ');
+  }
+  if (shape === 6)
+    return random.pick([['.*+?^', '$', '{}()|[]\\/'].join(''), '(a+)+$', '\\d{1,3}', '"key":']);
+  return random.pick(['\ud800x\udfff', 'e\u0301\u0301\u0301', '🇫🇷 李白 error', '\u0000\n\r']);
+}
+
 function trimEntry(kind) {
   return {
     generate: (random, large) => {
       const input = kind === 'json' ? jsonInput(random, large) : textInput(random, large);
       const bytes = Buffer.byteLength(input);
-      return { input, budget: 256 + random.int(Math.max(1, Math.floor(bytes * 1.2))) };
+      return {
+        input,
+        budget: 256 + random.int(Math.max(1, Math.floor(bytes * 1.2))),
+        query: queryFor(random, input, large),
+      };
     },
-    run: ({ input, budget }) => trimmer.trim(input, budget),
+    run: ({ input, budget, query }) =>
+      trimmer.trim(input, budget, query === undefined ? undefined : { userQuery: query }),
     check: ({ input, budget }, view, again) => {
       checkView(input, budget, view, { json: kind === 'json' && isJson(input) });
       check(again.text === view.text, 'not deterministic');

@@ -42,6 +42,21 @@ describe('query words match whole tokens', () => {
     expect(isWholeToken('éstate', 1, 6)).toBe(false);
   });
 
+  it('bounds what a question costs: each word and all of them together', () => {
+    // A scan tries each word at every place of the text, so a word's length multiplies it.
+    const [long] = queryWords({ userQuery: 'x'.repeat(16_000) });
+    expect(long).toBe('x'.repeat(128));
+    const many = queryWords({
+      userQuery: Array.from({ length: 40 }, (_, i) => `${'y'.repeat(120)}${i}`).join(' '),
+    });
+    expect(many.reduce((units, word) => units + word.length, 0)).toBeLessThanOrEqual(512);
+    expect(many.length).toBeGreaterThan(0);
+    // A cut never splits a surrogate pair.
+    const [wide] = queryWords({ userQuery: `a${'\u{20000}'.repeat(100)}` });
+    expect(wide!.length).toBe(127);
+    expect(/[\ud800-\udbff]$/.test(wide!)).toBe(false);
+  });
+
   it('drops question words that name nothing', () => {
     expect(queryWords({ userQuery: 'Is anything wrong? What happened to job-7?' })).toEqual([
       'job-7',

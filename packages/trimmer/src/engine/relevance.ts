@@ -42,6 +42,9 @@ export interface RelevanceHits {
 
 const ASCII_LETTERS = /^[a-z]+$/;
 const MAX_TERMS = 32;
+/** Units of a query token kept (see `tokenCut`), and of the words looked for in all. */
+const MAX_TOKEN_UNITS = 128;
+const MAX_QUERY_UNITS = 512;
 
 /** Whether `codePoint` may start or end a query token: a letter, a digit or `_`. */
 function isTokenEdge(codePoint: number): boolean {
@@ -84,10 +87,24 @@ export function queryTokens(text: string): string[] {
       i = firstEnd;
       continue;
     }
-    tokens.push(text.slice(i, end));
+    tokens.push(text.slice(i, tokenCut(text, i, end)));
     i = end;
   }
   return tokens;
+}
+
+/**
+ * Where the token `text[from, end)` is cut: after its first `MAX_TOKEN_UNITS` units (not
+ * inside a surrogate pair). A scan for a word costs up to its length at every place of the
+ * text, so a 16 000-character word over 300 KB ran 15 s; its first 128 units find the same
+ * places, as specifically as any real word does.
+ */
+function tokenCut(text: string, from: number, end: number): number {
+  if (end - from <= MAX_TOKEN_UNITS) return end;
+  let cut = from + MAX_TOKEN_UNITS;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return cut;
 }
 
 /** Every token of the user's query and the step's task, lower-cased, in order. */
@@ -103,9 +120,13 @@ export function queryWords(
   const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
   const words: string[] = [];
   const seen = new Set<string>();
+  let units = 0;
   for (const word of queryTokens(text)) {
     if (seen.has(word) || stopwords.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
+    // The scan tries every word at every place of the text: their length in all bounds it.
+    if (units + word.length > MAX_QUERY_UNITS) break;
+    units += word.length;
     seen.add(word);
     words.push(word);
     if (words.length >= MAX_TERMS) break;
