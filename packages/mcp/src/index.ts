@@ -8,7 +8,7 @@ export {
   type McpCompactedResult,
   type McpProxySettings,
   mcpProxyClientCapabilities,
-} from './create-mcp-proxy.js';
+} from './proxy/create-mcp-proxy.js';
 export {
   type ArtifactMcpToolName,
   type RegisterArtifactToolsSettings,

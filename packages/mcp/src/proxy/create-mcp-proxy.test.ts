@@ -22,7 +22,7 @@ import {
   type McpCompactedResult,
   mcpProxyClientCapabilities,
 } from './create-mcp-proxy.js';
-import { createDemoMcpServer } from './test/index.js';
+import { createDemoMcpServer } from '../test/index.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
