@@ -9,7 +9,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CreateMessageRequestSchema,
+  ErrorCode,
   ListRootsRequestSchema,
+  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BINARY, binaryBuilt, runBinary } from '../test-support/run-binary.js';
@@ -18,6 +20,42 @@ import { BINARY, binaryBuilt, runBinary } from '../test-support/run-binary.js';
 const DEMO_SERVER = fileURLToPath(
   new URL('../../../mcp/dist/test/demo-mcp-server-main.js', import.meta.url),
 );
+// Its server whose tools misbehave on the wire (never answer, garbage, wrong id, crash, floods).
+const FAULT_SERVER = fileURLToPath(
+  new URL('../../../mcp/dist/test/fault-mcp-server-main.js', import.meta.url),
+);
+
+/** The built `compaction mcp-proxy` with `flags`, fronting the fault server, and a client on it. */
+async function proxyFaults(flags: string[], env: Record<string, string> = {}) {
+  expect(existsSync(FAULT_SERVER)).toBe(true);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BINARY, 'mcp-proxy', '--dir', tmpdir(), ...flags, '--', process.execPath, FAULT_SERVER],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  });
+  const output = { stderr: '' };
+  transport.stderr?.on('data', (chunk) => {
+    output.stderr += String(chunk);
+  });
+  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  let closed = false;
+  client.onclose = () => {
+    closed = true;
+  };
+  await client.connect(transport);
+  return { client, output, closed: () => closed };
+}
+
+/** The error a call is answered with (it fails the test when the call succeeds). */
+async function callError(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const error = await client.callTool({ name, arguments: args }).then(
+    () => new Error(`${name} answered`),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
+}
 
 function textOf(result: unknown): string {
   return (result as { content: Array<{ type: string; text?: string }> }).content
@@ -145,5 +183,52 @@ describe.skipIf(!binaryBuilt())('compaction mcp-proxy (the built binary over std
     });
     expect(broken.status).toBe(1);
     expect(broken.stderr).toContain('could not start');
+  });
+
+  it('answers a call the server never answers, answers garbage to or answers under another id, at the deadline', async () => {
+    const { client, output } = await proxyFaults(['--timeout', '300ms']);
+    try {
+      for (const name of ['never', 'garbage', 'wrong_id']) {
+        const error = await callError(client, name);
+        expect(error.code).toBe(ErrorCode.RequestTimeout);
+        expect(error.message).toContain('did not answer tools/call within 300 ms');
+      }
+      // The proxy and the server are still there.
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'up' } }))).toBe('up');
+      expect(output.stderr).not.toMatch(/exited/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes the deadline from COMPACTION_MCP_PROXY_TIMEOUT', async () => {
+    const { client } = await proxyFaults([], { COMPACTION_MCP_PROXY_TIMEOUT: '250ms' });
+    try {
+      expect((await callError(client, 'never')).message).toContain('within 250 ms');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers every waiting call with an error when the server crashes, then exits', async () => {
+    const { client, output, closed } = await proxyFaults([]);
+    try {
+      const waiting = client.callTool({ name: 'never', arguments: {} }).catch((e: unknown) => e);
+      const error = await callError(client, 'crash');
+      for (const answer of [error, (await waiting) as McpError]) {
+        expect(answer.code).toBe(ErrorCode.ConnectionClosed);
+        expect(answer.message).toContain('closed the connection before answering tools/call');
+      }
+      await expect.poll(closed, { timeout: 10_000 }).toBe(true);
+      expect(output.stderr).toContain('exited');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a --timeout that is not a duration', () => {
+    const bad = runBinary(['mcp-proxy', '--timeout', 'soon', '--', 'node']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--timeout must be a duration');
   });
 });

@@ -1,12 +1,13 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadConfig } from '@compaction/core';
 import { createMcpProxy, mcpProxyClientCapabilities } from '@compaction/mcp';
 import { createArtifactMode, createCompaction } from '@compaction/orchestration';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliCommand } from '../cli-command.js';
-import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
+import { parseCommandArgs, parseDurationFlag, parseIntegerFlag } from '../parse-command-args.js';
 import { UsageError } from '../usage-error.js';
 import { chooseProvider, createClient } from './distill-command.js';
 
@@ -14,7 +15,7 @@ import { chooseProvider, createClient } from './distill-command.js';
 export const mcpProxyCommand: CliCommand = {
   name: 'mcp-proxy',
   summary: 'front a stdio MCP server: oversized tool results compacted, stored as artifacts',
-  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--provider P] -- <command> [args…]
+  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--provider P] -- <command> [args…]
 
 Starts <command> as an MCP server on its standard input and output and serves it again on this
 process's: every request and notification is passed through both ways (tools, resources, prompts,
@@ -24,18 +25,24 @@ direction), except that a tool result or resources/read result whose text is lar
 --max-bytes is stored whole as an artifact and the client gets one line with its art_ id and a
 structural view of it (valid JSON for JSON, with a disclosure note), --max-bytes in all. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
 model instead. The tools artifact_read and artifact_search are added to the server's tools so the
-model can page through and search what was stored. The server's standard error passes through.
+model can page through and search what was stored. A call the server leaves unanswered for
+--timeout (restarted by each progress notification) is cancelled and answered with a JSON-RPC
+error (-32001); when the server exits, every call still waiting is answered with an error
+(-32000) and the proxy exits 1. The server's standard error passes through.
 
 Options:
   --dir DIR         where transcripts and artifacts go (default: <tmp>/compaction-mcp-proxy)
   --session ID      session id, the artifact store's name (default: proxy-<time>-<pid>)
   --max-bytes N     budget of one tool result in UTF-8 bytes (default: COMPACTION_RESULT_TRIM_MAX_BYTES,
                     65536)
+  --timeout D       how long a forwarded call may go unanswered, such as 30s or 10m; 0 waits for ever
+                    (default: COMPACTION_MCP_PROXY_TIMEOUT, 10m)
   --provider P      openai or anthropic for distilled views (default: from the API key set)
   -h, --help        show this help
 
 Examples:
   compaction mcp-proxy -- npx -y @modelcontextprotocol/server-filesystem /srv/logs
+  compaction mcp-proxy --timeout 2m -- python -m my_server
   # in an MCP client configuration:
   #   {"command": "npx", "args": ["-y", "-p", "@compaction/cli", "compaction", "mcp-proxy",
   #                               "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv/logs"]}`,
@@ -51,13 +58,20 @@ Examples:
       dir: { type: 'string' },
       session: { type: 'string' },
       'max-bytes': { type: 'string' },
+      timeout: { type: 'string' },
       provider: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'] as string | undefined, 512);
+    const timeoutMs = parseDurationFlag('timeout', values.timeout as string | undefined);
     const provider = chooseProvider(values.provider as string | undefined, io.env);
-    const compaction = createCompaction({
+    const { config, warnings } = loadConfig({
       env: io.env,
+      options: timeoutMs === undefined ? {} : { mcpProxy: { timeoutMs } },
+    });
+    for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
+    const compaction = createCompaction({
+      config,
       ...(provider ? { aiClient: await createClient(provider, io.env) } : {}),
       ...(io.telemetry ? { telemetry: io.telemetry } : {}),
     });
@@ -75,20 +89,22 @@ Examples:
       { name: 'compaction-mcp-proxy', version: '0.1.0' },
       { capabilities: mcpProxyClientCapabilities },
     );
+    const transport = new StdioClientTransport({
+      command,
+      args: commandArgs,
+      cwd: io.cwd,
+      env: Object.fromEntries(
+        Object.entries(io.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
+      stderr: 'inherit',
+    });
+    // Set before connecting, the client keeps this handler and calls its own after it.
+    let serverGone = false;
+    transport.onclose = () => {
+      serverGone = true;
+    };
     try {
-      await upstream.connect(
-        new StdioClientTransport({
-          command,
-          args: commandArgs,
-          cwd: io.cwd,
-          env: Object.fromEntries(
-            Object.entries(io.env).filter(
-              (entry): entry is [string, string] => entry[1] !== undefined,
-            ),
-          ),
-          stderr: 'inherit',
-        }),
-      );
+      await upstream.connect(transport);
     } catch (error) {
       io.stderr.write(
         `compaction mcp-proxy: could not start ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -103,6 +119,7 @@ Examples:
         processor: artifacts.processor,
         tools: artifacts.tools,
         maxResultBytes: maxBytes ?? compaction.synthesisBudgets.perResultBytes,
+        timeoutMs: config.mcpProxy.timeoutMs,
         onCompacted: (event) =>
           io.stderr.write(
             `compaction mcp-proxy: ${event.toolName}: ${event.originalBytes} → ${event.outputBytes} bytes (full result in ${artifacts.dir})\n`,
@@ -117,7 +134,8 @@ Examples:
       return 1;
     }
     // Whoever goes first decides the exit code: the client leaving is a normal end, the
-    // server going away is not.
+    // server going away is not. When the server goes, the proxy answers every call still
+    // waiting with an error and then closes itself.
     const ended = await new Promise<'client' | 'server'>((done) => {
       let first: 'client' | 'server' | undefined;
       const finish = (who: 'client' | 'server') => {
@@ -125,8 +143,7 @@ Examples:
         first = who;
         void Promise.allSettled([server.close(), upstream.close()]).then(() => done(who));
       };
-      upstream.onclose = () => finish('server');
-      server.onclose = () => finish('client');
+      server.onclose = () => finish(serverGone ? 'server' : 'client');
       process.stdin.once('end', () => finish('client'));
       process.once('SIGTERM', () => finish('client'));
       void server.connect(new StdioServerTransport());

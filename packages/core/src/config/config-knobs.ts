@@ -321,6 +321,15 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
   ),
 
   knob(
+    'mcpProxy.timeoutMs',
+    'COMPACTION_MCP_PROXY_TIMEOUT',
+    'duration',
+    600_000,
+    'How long `compaction mcp-proxy` waits for the server to answer a forwarded call (restarted by each progress notification) before answering the client with an error.',
+    'issue 43',
+  ),
+
+  knob(
     'redisUrl',
     'COMPACTION_REDIS_URL',
     'string',

@@ -12,17 +12,21 @@ import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ErrorCode,
+  type JSONRPCMessage,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createDemoMcpServer } from '../test/index.js';
 import {
   createMcpProxy,
   type McpCompactedResult,
   mcpProxyClientCapabilities,
 } from './create-mcp-proxy.js';
-import { createDemoMcpServer } from '../test/index.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -31,7 +35,12 @@ afterEach(async () => {
 
 /** Demo server ← upstream client | proxy ← the MCP client under test, all in process. */
 async function start(
-  options: { artifacts?: boolean; maxResultBytes?: number; client?: Client } = {},
+  options: {
+    artifacts?: boolean;
+    maxResultBytes?: number;
+    timeoutMs?: number;
+    client?: Client;
+  } = {},
 ) {
   const demo = createDemoMcpServer();
   const [upstreamSide, demoSide] = InMemoryTransport.createLinkedPair();
@@ -49,6 +58,7 @@ async function start(
     processor: options.artifacts === false ? createStructuralTrimmer() : artifacts.processor,
     ...(options.artifacts === false ? {} : { tools: artifacts.tools }),
     maxResultBytes: options.maxResultBytes ?? 16_384,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     onCompacted: (event) => compacted.push(event),
   });
   const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
@@ -63,6 +73,20 @@ async function start(
     () => client.close(),
   );
   return { client, artifacts, compacted, stats: demo.stats };
+}
+
+/** A client connected to the demo server, for settings checks. */
+async function connectedUpstream() {
+  const demo = createDemoMcpServer();
+  const [upstreamSide, demoSide] = InMemoryTransport.createLinkedPair();
+  await demo.server.connect(demoSide);
+  const upstream = new Client({ name: 'proxy', version: '1.0.0' });
+  await upstream.connect(upstreamSide);
+  cleanups.push(
+    () => demo.server.close(),
+    () => upstream.close(),
+  );
+  return { upstream };
 }
 
 function textOf(result: unknown): string {
@@ -362,5 +386,125 @@ describe('createMcpProxy in front of a real MCP server', () => {
     expect(() => createMcpProxy({ upstream, processor: createStructuralTrimmer() })).toThrow(
       /connected/,
     );
+  });
+});
+
+/**
+ * A server whose tools misbehave, fronted by the proxy in process: `never` never answers,
+ * `echo` answers; `transform` rewrites what the server sends (to answer with a wrong id).
+ */
+async function startFaulty(
+  options: { timeoutMs?: number; transform?: (message: JSONRPCMessage) => JSONRPCMessage } = {},
+) {
+  const faulty = new McpServer({ name: 'faulty', version: '1.0.0' });
+  let started = 0;
+  faulty.registerTool('never', { description: 'Never answers.' }, () => {
+    started++;
+    return new Promise<never>(() => {});
+  });
+  faulty.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  const [upstreamSide, faultySide] = InMemoryTransport.createLinkedPair();
+  const send = faultySide.send.bind(faultySide);
+  faultySide.send = (message, sendOptions) =>
+    send(options.transform ? options.transform(message) : message, sendOptions);
+  await faulty.connect(faultySide);
+  const upstream = new Client(
+    { name: 'proxy', version: '1.0.0' },
+    { capabilities: mcpProxyClientCapabilities },
+  );
+  await upstream.connect(upstreamSide);
+  const proxy = createMcpProxy({
+    upstream,
+    processor: createStructuralTrimmer(),
+    maxResultBytes: 4096,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  let proxyClosed = false;
+  proxy.onclose = () => {
+    proxyClosed = true;
+  };
+  const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(proxySide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  cleanups.push(
+    () => faulty.close(),
+    () => upstream.close(),
+    () => proxy.close(),
+    () => client.close(),
+  );
+  return {
+    client,
+    crash: () => faultySide.close(),
+    started: () => started,
+    proxyClosed: () => proxyClosed,
+  };
+}
+
+describe('createMcpProxy: every forwarded call ends', () => {
+  it('answers a call the server never answers with a timeout error at the deadline', async () => {
+    const { client, started } = await startFaulty({ timeoutMs: 200 });
+    const error = await client.callTool({ name: 'never', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.RequestTimeout);
+    expect((error as McpError).message).toMatch(
+      /the MCP server did not answer tools\/call within 200 ms/,
+    );
+    expect((error as McpError).data).toEqual({ timeoutMs: 200 });
+    expect(started()).toBe(1);
+    // The proxy and the server are still there.
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'up' } }))).toBe('up');
+  });
+
+  it('answers a call whose answer comes back under another id at the deadline', async () => {
+    const { client } = await startFaulty({
+      timeoutMs: 200,
+      transform: (message) =>
+        'result' in message && 'content' in (message.result as object)
+          ? { ...message, id: 424242 }
+          : message,
+    });
+    const error = await client
+      .callTool({ name: 'echo', arguments: { text: 'x' } })
+      .catch((e: unknown) => e);
+    expect((error as McpError).code).toBe(ErrorCode.RequestTimeout);
+  });
+
+  it('a deadline restarts with each progress notification, so a slow call that reports progress finishes', async () => {
+    const { client } = await start({ timeoutMs: 500 });
+    const progress: number[] = [];
+    const counted = await client.callTool(
+      { name: 'count_slowly', arguments: { to: 60 } },
+      undefined,
+      { onprogress: (event) => progress.push(event.progress) },
+    );
+    expect(textOf(counted)).toBe('counted to 60');
+    expect(progress).toHaveLength(60);
+  });
+
+  it('answers every pending call with an error when the server goes away, then closes', async () => {
+    const { client, crash, started, proxyClosed } = await startFaulty();
+    const pending = [1, 2].map(() =>
+      client.callTool({ name: 'never', arguments: {} }).catch((e: unknown) => e),
+    );
+    await expect.poll(started, { timeout: 5000 }).toBe(2);
+    await crash();
+    for (const error of await Promise.all(pending)) {
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(ErrorCode.ConnectionClosed);
+      expect((error as McpError).message).toMatch(
+        /the MCP server closed the connection before answering tools\/call/,
+      );
+    }
+    await expect.poll(proxyClosed, { timeout: 5000 }).toBe(true);
+  });
+
+  it('refuses a deadline that is not a duration', async () => {
+    const { upstream } = await connectedUpstream();
+    expect(() =>
+      createMcpProxy({ upstream, processor: createStructuralTrimmer(), timeoutMs: -1 }),
+    ).toThrow(/timeoutMs/);
   });
 });

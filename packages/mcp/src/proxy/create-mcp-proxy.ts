@@ -7,7 +7,6 @@ import {
 } from '@compaction/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -15,8 +14,6 @@ import {
   type ClientCapabilities,
   ListToolsRequestSchema,
   ListToolsResultSchema,
-  type Notification,
-  type ProgressToken,
   ReadResourceRequestSchema,
   type ReadResourceResult,
   ReadResourceResultSchema,
@@ -25,6 +22,7 @@ import {
   SetLevelRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createForwarder, type ForwardedRequestExtra, type Forwarder } from './create-forwarder.js';
 
 /** Settings of `createMcpProxy`. */
 export interface McpProxySettings {
@@ -39,6 +37,13 @@ export interface McpProxySettings {
   maxResultBytes?: number;
   /** Tools added to the upstream's (`artifact_read`, `artifact_search`); they shadow upstream tools of the same name. Default none. */
   tools?: ArtifactToolset;
+  /**
+   * How long a call forwarded to the upstream may go unanswered, in milliseconds; each progress
+   * notification the upstream sends for it starts the wait again. At the deadline the call is
+   * cancelled upstream and the client gets a JSON-RPC error (`-32001`). 0 disables. Default
+   * 600000 (10 minutes); `compaction mcp-proxy` reads `COMPACTION_MCP_PROXY_TIMEOUT`.
+   */
+  timeoutMs?: number;
   /** Server name reported to the client. Default: the upstream's name with ` (compacted)`. */
   name?: string;
   /** Called once per compacted tool result (for logs and tests). */
@@ -66,9 +71,8 @@ export interface McpCompactedResult {
   contentLost: boolean;
 }
 
-// Forwarded calls take as long as the upstream takes: the client decides when to give up, and
-// its cancellation is passed on.
-const FORWARD_OPTIONS: RequestOptions = { timeout: 2_147_483_647, resetTimeoutOnProgress: true };
+/** `timeoutMs` when none is given: the `mcpProxy.timeoutMs` knob's default. */
+const DEFAULT_TIMEOUT_MS = 600_000;
 
 function safeStepId(toolName: string, n: number): string {
   const name = toolName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
@@ -94,29 +98,6 @@ function shareBudget(sizes: readonly number[], budget: number): number[] {
 }
 
 /**
- * An error answer from the other side, rethrown so the protocol sends its code, message and data
- * on unchanged (the SDK's `McpError` prefixes its message with `MCP error <code>: `).
- */
-function relayError(error: unknown): never {
-  const { code, data, message } = (error ?? {}) as {
-    code?: unknown;
-    data?: unknown;
-    message?: unknown;
-  };
-  if (typeof code !== 'number' || !Number.isSafeInteger(code) || typeof message !== 'string') {
-    throw error;
-  }
-  const prefix = `MCP error ${code}: `;
-  throw Object.assign(
-    new Error(message.startsWith(prefix) ? message.slice(prefix.length) : message),
-    {
-      code,
-      ...(data === undefined ? {} : { data }),
-    },
-  );
-}
-
-/**
  * An MCP server that fronts `upstream`: every request and notification is relayed both ways
  * (tools, resources, prompts, completions, the logging level and log messages, list-changed
  * notifications, and what the server asks of the client: sampling, roots, elicitation), with
@@ -138,6 +119,7 @@ export function createMcpProxy(settings: McpProxySettings): Server {
   const maxResultBytes = assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', {
     min: 1,
   });
+  const timeoutMs = assertSize(settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const upstreamCapabilities = upstream.getServerCapabilities();
   const upstreamInfo = upstream.getServerVersion();
   if (!upstreamCapabilities || !upstreamInfo) {
@@ -159,24 +141,37 @@ export function createMcpProxy(settings: McpProxySettings): Server {
   );
   let calls = 0;
 
-  const forwardOptions = (
-    signal: AbortSignal,
-    token: ProgressToken | undefined,
-    send: (notification: Notification) => Promise<void>,
-  ): RequestOptions => ({
-    ...FORWARD_OPTIONS,
-    signal,
-    ...(token === undefined
-      ? {}
-      : {
-          onprogress: (progress) => {
-            void send({
-              method: 'notifications/progress',
-              params: { ...progress, progressToken: token },
-            }).catch(() => {});
-          },
-        }),
-  });
+  const toUpstream = createForwarder({ to: upstream, peer: 'the MCP server', timeoutMs });
+  // The server's own requests (sampling, elicitation) may wait on a person: it sets their
+  // deadline, and its cancellation is passed on.
+  const toClient = createForwarder({ to: server, peer: 'the MCP client' });
+
+  // Calls being answered, so that when the upstream goes away the proxy closes only after each
+  // has sent its error answer.
+  const answering = new Set<Promise<unknown>>();
+  const answered =
+    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const answer = handler(...args);
+      answering.add(answer);
+      answer.then(
+        () => answering.delete(answer),
+        () => answering.delete(answer),
+      );
+      return answer;
+    };
+  const onUpstreamClose = upstream.onclose;
+  upstream.onclose = () => {
+    onUpstreamClose?.();
+    void (async () => {
+      // The protocol fails the calls still waiting right after this callback; each handler then
+      // answers with an error, which the protocol sends once the handler has settled.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await Promise.allSettled([...answering]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await server.close();
+    })();
+  };
 
   /** Views of `texts` that together fit `maxResultBytes`; texts that already fit come back as they are. */
   const compactTexts = async (
@@ -256,106 +251,88 @@ export function createMcpProxy(settings: McpProxySettings): Server {
     return { ...kept, content: parts };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const page = await upstream
-      .request(
-        { method: 'tools/list', ...(request.params ? { params: request.params } : {}) },
-        ListToolsResultSchema,
-        { ...FORWARD_OPTIONS, signal: extra.signal },
-      )
-      .catch(relayError);
-    // A compacted result drops its structuredContent, so no tool may promise one to the client.
-    const tools: Tool[] = page.tools
-      .filter((tool) => !addedNames.has(tool.name))
-      .map(({ outputSchema: _, ...tool }) => tool);
-    if (page.nextCursor === undefined) {
-      for (const definition of added) {
-        tools.push({
-          name: definition.name,
-          description: definition.description,
-          inputSchema: definition.parameters as Tool['inputSchema'],
-          annotations: { readOnlyHint: true },
-        });
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    answered(async (request, extra) => {
+      const page = await toUpstream.forward(request, ListToolsResultSchema, extra);
+      // A compacted result drops its structuredContent, so no tool may promise one to the client.
+      const tools: Tool[] = page.tools
+        .filter((tool) => !addedNames.has(tool.name))
+        .map(({ outputSchema: _, ...tool }) => tool);
+      if (page.nextCursor === undefined) {
+        for (const definition of added) {
+          tools.push({
+            name: definition.name,
+            description: definition.description,
+            inputSchema: definition.parameters as Tool['inputSchema'],
+            annotations: { readOnlyHint: true },
+          });
+        }
       }
-    }
-    return { ...page, tools };
-  });
+      return { ...page, tools };
+    }),
+  );
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name } = request.params;
-    if (settings.tools && addedNames.has(name)) {
-      const answer = await settings.tools.call(name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-      });
-      return {
-        content: [{ type: 'text', text: answer }],
-        ...(answer.startsWith('error:') ? { isError: true } : {}),
-      };
-    }
-    const result = await upstream
-      .request(
-        { method: 'tools/call', params: request.params },
-        CallToolResultSchema,
-        forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
-      )
-      .catch(relayError);
-    return compact(result, name, extra.signal);
-  });
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    answered(async (request, extra) => {
+      const { name } = request.params;
+      if (settings.tools && addedNames.has(name)) {
+        const answer = await settings.tools.call(name, request.params.arguments ?? {}, {
+          signal: extra.signal,
+        });
+        return {
+          content: [{ type: 'text', text: answer }],
+          ...(answer.startsWith('error:') ? { isError: true } : {}),
+        };
+      }
+      const result = await toUpstream.forward(request, CallToolResultSchema, extra);
+      return compact(result, name, extra.signal);
+    }),
+  );
 
   // Only a server with resources is asked for them (the SDK refuses a handler for a capability
   // the proxy does not declare, and a tools-only server, such as the filesystem one, has none).
   if (upstreamCapabilities.resources)
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const result: ReadResourceResult = await upstream
-        .request(
-          { method: 'resources/read', params: request.params },
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      answered(async (request, extra) => {
+        const result: ReadResourceResult = await toUpstream.forward(
+          request,
           ReadResourceResultSchema,
-          forwardOptions(extra.signal, request.params._meta?.progressToken, extra.sendNotification),
-        )
-        .catch(relayError);
-      const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
-      const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
-      const views = await compactTexts(
-        inputs,
-        `resources/read ${request.params.uri}`,
-        extra.signal,
-      );
-      if (views.every((view, k) => view === inputs[k])) return result;
-      return {
-        ...result,
-        contents: result.contents.map((content, i) => {
-          const k = texts.indexOf(i);
-          return k < 0 || views[k] === inputs[k]
-            ? content
-            : { ...content, mimeType: 'text/plain', text: views[k]! };
-        }),
-      };
-    });
+          extra,
+        );
+        const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
+        const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
+        const views = await compactTexts(
+          inputs,
+          `resources/read ${request.params.uri}`,
+          extra.signal,
+        );
+        if (views.every((view, k) => view === inputs[k])) return result;
+        return {
+          ...result,
+          contents: result.contents.map((content, i) => {
+            const k = texts.indexOf(i);
+            return k < 0 || views[k] === inputs[k]
+              ? content
+              : { ...content, mimeType: 'text/plain', text: views[k]! };
+          }),
+        };
+      }),
+    );
 
   // Everything else goes through unchanged, both ways: requests of the client to the server
   // (the Server answers logging/setLevel itself unless told otherwise) and of the server to
   // the client (sampling, roots, elicitation), and notifications.
   const relay =
-    (to: Client | Server) =>
-    async (
-      request: { method: string; params?: Record<string, unknown> },
-      extra: { signal: AbortSignal; sendNotification: (n: Notification) => Promise<void> },
-    ) =>
-      to
-        .request(
-          { method: request.method, ...(request.params ? { params: request.params } : {}) },
-          ResultSchema,
-          forwardOptions(
-            extra.signal,
-            (request.params?._meta as { progressToken?: ProgressToken } | undefined)?.progressToken,
-            extra.sendNotification,
-          ),
-        )
-        .catch(relayError);
-  server.fallbackRequestHandler = relay(upstream);
+    (forwarder: Forwarder) =>
+    (request: { method: string; params?: Record<string, unknown> }, extra: ForwardedRequestExtra) =>
+      forwarder.forward(request, ResultSchema, extra);
+  server.fallbackRequestHandler = answered(relay(toUpstream));
   if (upstreamCapabilities.logging)
-    server.setRequestHandler(SetLevelRequestSchema, relay(upstream));
-  upstream.fallbackRequestHandler = relay(server);
+    server.setRequestHandler(SetLevelRequestSchema, answered(relay(toUpstream)));
+  upstream.fallbackRequestHandler = relay(toClient);
   server.fallbackNotificationHandler = async (notification) => {
     await upstream.notification(notification).catch(() => {});
   };
