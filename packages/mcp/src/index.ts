@@ -10,6 +10,12 @@ export {
   mcpProxyClientCapabilities,
 } from './proxy/create-mcp-proxy.js';
 export {
+  createStdioUpstreamTransport,
+  type SpawnServer,
+  type StdioUpstreamTransport,
+  type StdioUpstreamTransportSettings,
+} from './proxy/create-stdio-upstream-transport.js';
+export {
   type ArtifactMcpToolName,
   type RegisterArtifactToolsSettings,
   registerArtifactTools,

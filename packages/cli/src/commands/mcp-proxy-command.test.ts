@@ -231,4 +231,67 @@ describe.skipIf(!binaryBuilt())('compaction mcp-proxy (the built binary over std
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--timeout must be a duration');
   });
+
+  it("compacts a 27 MB answer (over the MCP SDK's 10 MiB line limit) and keeps it whole as an artifact", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cli-mcp-proxy-'));
+    const { client, output } = await proxyFaults([
+      '--dir',
+      root,
+      '--session',
+      's1',
+      '--max-bytes',
+      '16384',
+    ]);
+    try {
+      const view = textOf(
+        await client.callTool({ name: 'big_log', arguments: { bytes: 27_000_000 } }),
+      );
+      expect(utf8ByteLength(view)).toBeLessThanOrEqual(16_384);
+      expect(trailingDisclosureNotes(view).length).toBeGreaterThan(0);
+      const id = parseArtifactPointerLine(view.split('\n')[0]!)?.id;
+      expect(id).toMatch(/^art_/);
+      const found = await client.callTool({
+        name: 'artifact_search',
+        arguments: { id, pattern: 'OOMKilled' },
+      });
+      expect(textOf(found)).toContain(': 1 match;');
+      expect(output.stderr).toMatch(/big_log: 27\d{6} → \d+ bytes/);
+    } finally {
+      await client.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('answers a call whose answer is over --max-message-bytes with an error, the server and proxy still up', async () => {
+    const { client, output, closed } = await proxyFaults(['--max-message-bytes', '1048576']);
+    try {
+      const error = await callError(client, 'flood', { bytes: 3_000_000 });
+      expect(error.code).toBe(ErrorCode.InternalError);
+      expect(error.message).toContain(
+        "the MCP server's answer to tools/call is larger than 1 MiB, the most the proxy reads",
+      );
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'up' } }))).toBe('up');
+      // An answer that never ends: the error comes as soon as it passes the limit.
+      const endless = await callError(client, 'flood', { bytes: 1, endless: true });
+      expect(endless.code).toBe(ErrorCode.InternalError);
+      const read = await client.callTool({ name: 'artifact_read', arguments: { id: 'art_x' } });
+      expect(read.isError).toBe(true);
+      expect(closed()).toBe(false);
+      expect(output.stderr).not.toMatch(/exited/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes the message limit from COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES', async () => {
+    const { client } = await proxyFaults([], {
+      COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES: String(2 * 1024 * 1024),
+    });
+    try {
+      const error = await callError(client, 'flood', { bytes: 3_000_000 });
+      expect(error.message).toContain('larger than 2 MiB');
+    } finally {
+      await client.close();
+    }
+  });
 });

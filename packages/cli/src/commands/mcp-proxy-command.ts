@@ -1,10 +1,13 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@compaction/core';
-import { createMcpProxy, mcpProxyClientCapabilities } from '@compaction/mcp';
+import {
+  createMcpProxy,
+  createStdioUpstreamTransport,
+  mcpProxyClientCapabilities,
+} from '@compaction/mcp';
 import { createArtifactMode, createCompaction } from '@compaction/orchestration';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs, parseDurationFlag, parseIntegerFlag } from '../parse-command-args.js';
@@ -15,7 +18,7 @@ import { chooseProvider, createClient } from './distill-command.js';
 export const mcpProxyCommand: CliCommand = {
   name: 'mcp-proxy',
   summary: 'front a stdio MCP server: oversized tool results compacted, stored as artifacts',
-  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--provider P] -- <command> [args…]
+  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--max-message-bytes N] [--provider P] -- <command> [args…]
 
 Starts <command> as an MCP server on its standard input and output and serves it again on this
 process's: every request and notification is passed through both ways (tools, resources, prompts,
@@ -28,7 +31,9 @@ model instead. The tools artifact_read and artifact_search are added to the serv
 model can page through and search what was stored. A call the server leaves unanswered for
 --timeout (restarted by each progress notification) is cancelled and answered with a JSON-RPC
 error (-32001); when the server exits, every call still waiting is answered with an error
-(-32000) and the proxy exits 1. The server's standard error passes through.
+(-32000) and the proxy exits 1. A message from the server longer than --max-message-bytes is
+skipped as it arrives (the server keeps running) and the call it answers gets a JSON-RPC error
+(-32603). The server's standard error passes through.
 
 Options:
   --dir DIR         where transcripts and artifacts go (default: <tmp>/compaction-mcp-proxy)
@@ -37,6 +42,9 @@ Options:
                     65536)
   --timeout D       how long a forwarded call may go unanswered, such as 30s or 10m; 0 waits for ever
                     (default: COMPACTION_MCP_PROXY_TIMEOUT, 10m)
+  --max-message-bytes N
+                    longest message read from the server, in bytes (default:
+                    COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES, 67108864)
   --provider P      openai or anthropic for distilled views (default: from the API key set)
   -h, --help        show this help
 
@@ -59,15 +67,26 @@ Examples:
       session: { type: 'string' },
       'max-bytes': { type: 'string' },
       timeout: { type: 'string' },
+      'max-message-bytes': { type: 'string' },
       provider: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'] as string | undefined, 512);
     const timeoutMs = parseDurationFlag('timeout', values.timeout as string | undefined);
+    const maxMessageBytes = parseIntegerFlag(
+      'max-message-bytes',
+      values['max-message-bytes'] as string | undefined,
+      1,
+    );
     const provider = chooseProvider(values.provider as string | undefined, io.env);
     const { config, warnings } = loadConfig({
       env: io.env,
-      options: timeoutMs === undefined ? {} : { mcpProxy: { timeoutMs } },
+      options: {
+        mcpProxy: {
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+        },
+      },
     });
     for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
     const compaction = createCompaction({
@@ -89,14 +108,13 @@ Examples:
       { name: 'compaction-mcp-proxy', version: '0.1.0' },
       { capabilities: mcpProxyClientCapabilities },
     );
-    const transport = new StdioClientTransport({
+    const transport = createStdioUpstreamTransport({
       command,
       args: commandArgs,
       cwd: io.cwd,
-      env: Object.fromEntries(
-        Object.entries(io.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-      ),
+      env: io.env,
       stderr: 'inherit',
+      maxMessageBytes: config.mcpProxy.maxMessageBytes,
     });
     // Set before connecting, the client keeps this handler and calls its own after it.
     let serverGone = false;

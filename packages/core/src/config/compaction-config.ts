@@ -80,6 +80,8 @@ export interface ArtifactsConfig {
 export interface McpProxyConfig {
   /** How long a forwarded call may go unanswered, in milliseconds (each progress notification restarts the wait); 0 (option only) disables. Default 10m. `COMPACTION_MCP_PROXY_TIMEOUT`. */
   timeoutMs: number;
+  /** Longest message read from the server, in UTF-8 bytes; a longer answer is skipped and its call answered with an error. Default 67108864 (64 MiB). `COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES`. */
+  maxMessageBytes: number;
 }
 
 /** Every Compaction knob, resolved. */

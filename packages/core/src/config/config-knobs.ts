@@ -330,6 +330,15 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
   ),
 
   knob(
+    'mcpProxy.maxMessageBytes',
+    'COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES',
+    'bytes',
+    67_108_864,
+    'Longest message `compaction mcp-proxy` reads from the server (one line of JSON); a longer answer is skipped as it arrives and its call answered with an error.',
+    'issue 43',
+  ),
+
+  knob(
     'redisUrl',
     'COMPACTION_REDIS_URL',
     'string',

@@ -59,17 +59,20 @@ server.registerTool(
     inputSchema: { bytes: z.number().int().positive(), endless: z.boolean().optional() },
   },
   async ({ bytes, endless }, extra) => {
+    const start = '{"result":{"content":[{"type":"text","text":"';
+    const end = `"}]},"jsonrpc":"2.0","id":${JSON.stringify(extra.requestId)}}\n`;
+    if (!endless) {
+      // One write, so that no other message lands inside the line.
+      await write(`${start}${'x'.repeat(bytes)}${end}`);
+      return forever();
+    }
+    await write(start);
     const chunk = 'x'.repeat(65_536);
-    await write('{"result":{"content":[{"type":"text","text":"');
-    let sent = 0;
-    while (endless || sent < bytes) {
+    for (;;) {
       await write(chunk);
-      sent += chunk.length;
-      // Lets stdin be read, so a closed stdin ends an endless line.
+      // Lets stdin be read, so a closed stdin ends the endless line.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    await write(`"}]},"jsonrpc":"2.0","id":${JSON.stringify(extra.requestId)}}\n`);
-    return forever();
   },
 );
 
