@@ -116,7 +116,6 @@ describe('createMcpProxy in front of a real MCP server', () => {
       'artifact_search',
     ]);
     expect(tools.every((tool) => tool.outputSchema === undefined)).toBe(true);
-    expect(client.getServerVersion()).toEqual({ name: 'demo-pods (compacted)', version: '1.0.0' });
     expect(client.getInstructions()).toBe('Pods of the prod cluster.');
   });
 
@@ -506,5 +505,60 @@ describe('createMcpProxy: every forwarded call ends', () => {
     expect(() =>
       createMcpProxy({ upstream, processor: createStructuralTrimmer(), timeoutMs: -1 }),
     ).toThrow(/timeoutMs/);
+  });
+});
+
+describe("createMcpProxy: the server's identity and the order of the handshake", () => {
+  it("reports the server's own name, title and version", async () => {
+    const { client } = await start();
+    expect(client.getServerVersion()).toEqual({
+      name: 'demo-pods',
+      title: 'Demo pods',
+      version: '1.0.0',
+    });
+  });
+
+  it("holds the server's requests to the client until the client has initialized", async () => {
+    const asking = new McpServer({ name: 'asking', version: '1.0.0' });
+    const heard: string[] = [];
+    asking.server.oninitialized = () => {
+      // Asked once the proxy is set up, before any client is in front of it.
+      setTimeout(() => {
+        heard.push('asked');
+        asking.server.listRoots().then(
+          ({ roots }) => heard.push(roots.map((root) => root.uri).join(' ')),
+          (error: unknown) => heard.push(`error: ${String(error)}`),
+        );
+      }, 0);
+    };
+    const [upstreamSide, askingSide] = InMemoryTransport.createLinkedPair();
+    await asking.connect(askingSide);
+    const upstream = new Client(
+      { name: 'proxy', version: '1.0.0' },
+      { capabilities: mcpProxyClientCapabilities },
+    );
+    await upstream.connect(upstreamSide);
+    const proxy = createMcpProxy({ upstream, processor: createStructuralTrimmer() });
+    cleanups.push(
+      () => asking.close(),
+      () => upstream.close(),
+      () => proxy.close(),
+    );
+    await expect.poll(() => heard, { timeout: 5000 }).toContain('asked');
+    const client = new Client(
+      { name: 'desktop', version: '1.0.0' },
+      { capabilities: { roots: {} } },
+    );
+    let answeredBeforeInitialize = false;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      answeredBeforeInitialize = client.getServerVersion() === undefined;
+      return { roots: [{ uri: 'file:///srv' }] };
+    });
+    const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
+    await proxy.connect(proxySide);
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(['asked', 'file:///srv']);
+    expect(answeredBeforeInitialize).toBe(false);
   });
 });

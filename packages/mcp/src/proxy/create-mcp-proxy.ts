@@ -12,6 +12,7 @@ import {
   type CallToolResult,
   CallToolResultSchema,
   type ClientCapabilities,
+  InitializedNotificationSchema,
   ListToolsRequestSchema,
   ListToolsResultSchema,
   ReadResourceRequestSchema,
@@ -44,7 +45,7 @@ export interface McpProxySettings {
    * 600000 (10 minutes); `compaction mcp-proxy` reads `COMPACTION_MCP_PROXY_TIMEOUT`.
    */
   timeoutMs?: number;
-  /** Server name reported to the client. Default: the upstream's name with ` (compacted)`. */
+  /** Server name reported to the client. Default: the upstream's own (its title, version and icons are kept). */
   name?: string;
   /** Called once per compacted tool result (for logs and tests). */
   onCompacted?: (event: McpCompactedResult) => void;
@@ -135,10 +136,34 @@ export function createMcpProxy(settings: McpProxySettings): Server {
     tools: { ...upstreamCapabilities.tools },
   };
   const instructions = upstream.getInstructions();
+  // The server's own name, title, version and icons: clients show them and key settings by them.
   const server = new Server(
-    { name: settings.name ?? `${upstreamInfo.name} (compacted)`, version: upstreamInfo.version },
+    { ...upstreamInfo, ...(settings.name === undefined ? {} : { name: settings.name }) },
     { capabilities, ...(instructions ? { instructions } : {}) },
   );
+  // What the server sends the client waits until the client has initialized (the protocol
+  // allows nothing else before), since the proxy's own handshake with the server comes first.
+  let clientInitialized!: () => void;
+  const initialized = new Promise<void>((resolve) => {
+    clientInitialized = resolve;
+  });
+  server.setNotificationHandler(InitializedNotificationSchema, () => {
+    clientInitialized();
+    server.oninitialized?.();
+  });
+  const afterInitialize = (signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => reject(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      void initialized.then(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   let calls = 0;
 
   const toUpstream = createForwarder({ to: upstream, peer: 'the MCP server', timeoutMs });
@@ -332,11 +357,15 @@ export function createMcpProxy(settings: McpProxySettings): Server {
   server.fallbackRequestHandler = answered(relay(toUpstream));
   if (upstreamCapabilities.logging)
     server.setRequestHandler(SetLevelRequestSchema, answered(relay(toUpstream)));
-  upstream.fallbackRequestHandler = relay(toClient);
+  upstream.fallbackRequestHandler = async (request, extra) => {
+    await afterInitialize(extra.signal);
+    return relay(toClient)(request, extra);
+  };
   server.fallbackNotificationHandler = async (notification) => {
     await upstream.notification(notification).catch(() => {});
   };
   upstream.fallbackNotificationHandler = async (notification) => {
+    await initialized;
     await server.notification(notification).catch(() => {});
   };
   return server;
