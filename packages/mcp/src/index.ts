@@ -5,7 +5,6 @@ export {
 } from './create-artifact-mcp-server.js';
 export {
   createMcpProxy,
-  type McpCompactedResult,
   type McpProxySettings,
   mcpProxyClientCapabilities,
 } from './proxy/create-mcp-proxy.js';
@@ -15,6 +14,7 @@ export {
   type StdioUpstreamTransport,
   type StdioUpstreamTransportSettings,
 } from './proxy/create-stdio-upstream-transport.js';
+export type { McpCompactedResult } from './proxy/mcp-compacted-result.js';
 export {
   type ArtifactMcpToolName,
   type RegisterArtifactToolsSettings,

@@ -24,9 +24,11 @@ Starts <command> as an MCP server on its standard input and output and serves it
 process's: every request and notification is passed through both ways (tools, resources, prompts,
 completions, the logging level and log messages, list-changed notifications, and the server's
 own requests to the client: sampling, roots, elicitation; progress and cancellation in either
-direction), except that a tool result or resources/read result whose text is larger than
---max-bytes is stored whole as an artifact and the client gets one line with its art_ id and a
-structural view of it (valid JSON for JSON, with a disclosure note), --max-bytes in all. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
+direction), except that a tool result or resources/read result heavier than --max-bytes as the
+client reads it (its JSON, escapes and structuredContent included, the base64 of images aside)
+is rewritten to fit: each text that does not fit its share is stored whole as an artifact and
+replaced by one line with its art_ id and a structural view of it (valid JSON for JSON, with a
+disclosure note); many embedded resources are stored together as one artifact. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
 model instead. The tools artifact_read and artifact_search are added to the server's tools so the
 model can page through and search what was stored. A call the server leaves unanswered for
 --timeout (restarted by each progress notification) is cancelled and answered with a JSON-RPC
@@ -38,8 +40,8 @@ skipped as it arrives (the server keeps running) and the call it answers gets a 
 Options:
   --dir DIR         where transcripts and artifacts go (default: <tmp>/compaction-mcp-proxy)
   --session ID      session id, the artifact store's name (default: proxy-<time>-<pid>)
-  --max-bytes N     budget of one tool result in UTF-8 bytes (default: COMPACTION_RESULT_TRIM_MAX_BYTES,
-                    65536)
+  --max-bytes N     budget of one tool result as sent to the client, in UTF-8 bytes of JSON
+                    (default: COMPACTION_RESULT_TRIM_MAX_BYTES, 65536)
   --timeout D       how long a forwarded call may go unanswered, such as 30s or 10m; 0 waits for ever
                     (default: COMPACTION_MCP_PROXY_TIMEOUT, 10m)
   --max-message-bytes N

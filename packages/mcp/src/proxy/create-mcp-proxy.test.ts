@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { utf8ByteLength } from '@compaction/core';
@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  type CallToolResult,
   CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -17,16 +18,14 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
+  type ReadResourceResult,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDemoMcpServer } from '../test/index.js';
-import {
-  createMcpProxy,
-  type McpCompactedResult,
-  mcpProxyClientCapabilities,
-} from './create-mcp-proxy.js';
+import { createMcpProxy, mcpProxyClientCapabilities } from './create-mcp-proxy.js';
+import type { McpCompactedResult } from './mcp-compacted-result.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -132,11 +131,12 @@ describe('createMcpProxy in front of a real MCP server', () => {
     expect(report.notes.length).toBeGreaterThan(0);
     expect(view).toContain('checkout-7f9c');
     expect(result.structuredContent).toBeUndefined();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
     expect(compacted).toEqual([
       {
         toolName: 'list_pods',
         originalBytes: expect.any(Number),
-        outputBytes: report.bytes,
+        outputBytes: wireBytes(result),
         contentLost: true,
       },
     ]);
@@ -508,6 +508,129 @@ describe('createMcpProxy: every forwarded call ends', () => {
   });
 });
 
+/** UTF-8 bytes of a result as the client reads it on the wire (JSON), images' base64 aside. */
+function wireBytes(result: unknown): number {
+  let binary = 0;
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      if ((record.type === 'image' || record.type === 'audio') && typeof record.data === 'string')
+        binary += record.data.length;
+      if (typeof record.blob === 'string') binary += record.blob.length;
+      Object.values(record).forEach(visit);
+    }
+  };
+  visit(result);
+  return utf8ByteLength(JSON.stringify(result)) - binary;
+}
+
+/**
+ * The proxy in front of a server whose `payload` tool answers with `results.tool` and whose
+ * `test://contents` resource reads as `results.contents`, set by each test.
+ */
+async function startServing(maxResultBytes = 16_384) {
+  const results: { tool: CallToolResult; contents: ReadResourceResult['contents'] } = {
+    tool: { content: [] },
+    contents: [],
+  };
+  const served = new McpServer({ name: 'served', version: '1.0.0' });
+  served.registerTool('payload', { description: 'Answers with the payload.' }, async () => ({
+    ...results.tool,
+  }));
+  served.registerResource('contents', 'test://contents', {}, async () => ({
+    contents: results.contents,
+  }));
+  const [upstreamSide, servedSide] = InMemoryTransport.createLinkedPair();
+  await served.connect(servedSide);
+  const upstream = new Client(
+    { name: 'proxy', version: '1.0.0' },
+    { capabilities: mcpProxyClientCapabilities },
+  );
+  await upstream.connect(upstreamSide);
+  const root = await mkdtemp(join(tmpdir(), 'mcp-proxy-'));
+  const artifacts = createArtifactMode({ transcriptPath: join(root, 's1.jsonl') });
+  const compacted: McpCompactedResult[] = [];
+  const proxy = createMcpProxy({
+    upstream,
+    processor: artifacts.processor,
+    tools: artifacts.tools,
+    maxResultBytes,
+    onCompacted: (event) => compacted.push(event),
+  });
+  const [clientSide, proxySide] = InMemoryTransport.createLinkedPair();
+  await proxy.connect(proxySide);
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  cleanups.push(
+    () => rm(root, { recursive: true, force: true }),
+    () => served.close(),
+    () => upstream.close(),
+    () => proxy.close(),
+    () => client.close(),
+  );
+  const call = () => client.callTool({ name: 'payload', arguments: {} });
+  const read = () => client.readResource({ uri: 'test://contents' });
+  return { results, call, read, artifacts, compacted };
+}
+
+const pods = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `web-${i}`,
+    status: i === count - 7 ? 'CrashLoopBackOff' : 'Running',
+    note: 'says "hi"\n\tand\\leaves',
+  }));
+
+describe('createMcpProxy: the budget bounds the result on the wire', () => {
+  it('compacts structuredContent that is larger than the budget beside a small text', async () => {
+    const { results, call, artifacts } = await startServing();
+    results.tool = {
+      content: [{ type: 'text', text: 'ok' }],
+      structuredContent: { pods: pods(5000) },
+    };
+    const result = await call();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    expect(result.structuredContent).toBeUndefined();
+    const parts = result.content as Array<{ type: string; text: string }>;
+    expect(parts[0]).toEqual({ type: 'text', text: 'ok' });
+    const report = await checkArtifactView(parts[1]!.text, artifacts.tools, artifacts.dir);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.notes.length).toBeGreaterThan(0);
+    const found = await artifacts.tools.call('artifact_search', {
+      id: report.artifactId,
+      pattern: 'CrashLoopBackOff',
+    });
+    expect(found).toContain(': 1 match;');
+  });
+
+  it('keeps every content result within the budget, escapes and all', async () => {
+    const { results, call } = await startServing();
+    const texts = [
+      JSON.stringify({ pods: pods(3000) }, null, 2),
+      '"quoted"\n'.repeat(20_000),
+      '\u0001\u0002\u001f'.repeat(30_000),
+      `${'a'.repeat(16_000)}"\n`.repeat(4),
+      'é😀'.repeat(20_000),
+    ];
+    for (const text of texts) {
+      results.tool = { content: [{ type: 'text', text }] };
+      const result = await call();
+      expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+      expect(textOf(result)).toMatch(/^Full output stored as artifact art_/);
+    }
+  });
+
+  it('keeps a result that fits on the wire as it is, structuredContent included', async () => {
+    const { results, call, compacted } = await startServing();
+    results.tool = {
+      content: [{ type: 'text', text: JSON.stringify({ pods: pods(3) }) }],
+      structuredContent: { pods: pods(3) },
+    };
+    expect(await call()).toEqual(results.tool);
+    expect(compacted).toEqual([]);
+  });
+});
+
 describe("createMcpProxy: the server's identity and the order of the handshake", () => {
   it("reports the server's own name, title and version", async () => {
     const { client } = await start();
@@ -562,3 +685,115 @@ describe("createMcpProxy: the server's identity and the order of the handshake",
     expect(answeredBeforeInitialize).toBe(false);
   });
 });
+
+/** `count` embedded text resources of about `bytes` each, after a caption. */
+function embedded(count: number, bytes: number): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: `${count} logs:` },
+      ...Array.from({ length: count }, (_, i) => ({
+        type: 'resource' as const,
+        resource: {
+          uri: `test://log/${i}`,
+          mimeType: 'text/plain',
+          text: `${`line ${i} `.padEnd(bytes - 20, '.')} entry ${i} ends`,
+        },
+      })),
+    ],
+  };
+}
+
+describe('createMcpProxy: many parts', () => {
+  it('2 000 embedded resources: within the budget, one artifact with all of them, a note', async () => {
+    const { results, call, artifacts, compacted } = await startServing();
+    results.tool = embedded(2000, 100);
+    const result = await call();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    const parts = result.content as Array<{ type: string; text: string }>;
+    expect(parts[0]).toEqual({ type: 'text', text: '2000 logs:' });
+    expect(parts).toHaveLength(2);
+    const report = await checkArtifactView(parts[1]!.text, artifacts.tools, artifacts.dir);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.notes.length).toBeGreaterThan(0);
+    expect(parts[1]!.text).toContain('2000 embedded text resources');
+    const found = await artifacts.tools.call('artifact_search', {
+      id: report.artifactId,
+      pattern: 'entry 1999 ends',
+    });
+    expect(found).toContain(': 1 match;');
+    expect(await storedFiles(artifacts.dir)).toBe(1);
+    expect(compacted).toHaveLength(1);
+    expect(compacted[0]!.outputBytes).toBe(wireBytes(result));
+  });
+
+  it('100 000 tiny embedded resources: answered in linear time with one stored file', async () => {
+    const { results, call, artifacts } = await startServing();
+    results.tool = embedded(100_000, 24);
+    const result = await call();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    expect(await storedFiles(artifacts.dir)).toBe(1);
+  });
+
+  it('a few large embedded resources: each keeps its place and uri, with its own pointer and note', async () => {
+    const { results, call, artifacts } = await startServing();
+    results.tool = embedded(3, 200_000);
+    const result = await call();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    const parts = result.content as Array<{
+      type: string;
+      resource?: { uri: string; text: string };
+    }>;
+    expect(parts.map((part) => part.resource?.uri)).toEqual([
+      undefined,
+      'test://log/0',
+      'test://log/1',
+      'test://log/2',
+    ]);
+    const ids = new Set<string>();
+    for (const part of parts.slice(1)) {
+      const report = await checkArtifactView(part.resource!.text, artifacts.tools, artifacts.dir);
+      expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+      expect(report.notes.length).toBeGreaterThan(0);
+      ids.add(report.artifactId!);
+    }
+    expect(ids.size).toBe(3);
+  });
+
+  it('a resources/read of 5 000 contents: within the budget, one artifact', async () => {
+    const { results, read, artifacts } = await startServing();
+    results.contents = Array.from({ length: 5000 }, (_, i) => ({
+      uri: `test://row/${i}`,
+      text: `row ${i}: ${'x'.repeat(40)}`,
+    }));
+    const result = await read();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    expect(result.contents).toHaveLength(1);
+    const only = result.contents[0] as { uri: string; text: string };
+    expect(only.uri).toBe('test://contents');
+    const report = await checkArtifactView(only.text, artifacts.tools, artifacts.dir);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(await storedFiles(artifacts.dir)).toBe(1);
+  });
+
+  it('thousands of image parts: within the budget (their base64 aside), all of it stored', async () => {
+    const { results, call, artifacts } = await startServing();
+    results.tool = {
+      content: Array.from({ length: 3000 }, () => ({
+        type: 'image' as const,
+        data: 'iVBORw0KGgo=',
+        mimeType: 'image/png',
+      })),
+    };
+    const result = await call();
+    expect(wireBytes(result)).toBeLessThanOrEqual(16_384);
+    const report = await checkArtifactView(textOf(result), artifacts.tools, artifacts.dir);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    expect(report.notes.length).toBeGreaterThan(0);
+  });
+});
+
+/** Files the artifact store wrote (its index aside). */
+async function storedFiles(dir: string): Promise<number> {
+  return (await readdir(dir)).filter((name) => name !== 'index.jsonl' && !name.startsWith('.'))
+    .length;
+}

@@ -3,13 +3,11 @@ import {
   assertSize,
   InvalidArgumentError,
   type ResultProcessor,
-  utf8ByteLength,
 } from '@compaction/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   CallToolResultSchema,
   type ClientCapabilities,
   InitializedNotificationSchema,
@@ -24,6 +22,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createForwarder, type ForwardedRequestExtra, type Forwarder } from './create-forwarder.js';
+import { createMcpResultFitter } from './fit-mcp-result.js';
+import type { McpCompactedResult } from './mcp-compacted-result.js';
 
 /** Settings of `createMcpProxy`. */
 export interface McpProxySettings {
@@ -34,7 +34,11 @@ export interface McpProxySettings {
    * `createArtifactMode(…).processor` stores it whole and points at it. Required.
    */
   processor: ResultProcessor;
-  /** Tool results whose text is larger than this many UTF-8 bytes are compacted to it. Default 65536. */
+  /**
+   * The most a tool result or resource read may weigh as the client reads it: UTF-8 bytes of its
+   * JSON, escapes and envelope included, base64 of images, audio and blobs aside. A heavier one
+   * is rewritten to fit (see `createMcpResultFitter`). Default 65536.
+   */
   maxResultBytes?: number;
   /** Tools added to the upstream's (`artifact_read`, `artifact_search`); they shadow upstream tools of the same name. Default none. */
   tools?: ArtifactToolset;
@@ -47,7 +51,7 @@ export interface McpProxySettings {
   timeoutMs?: number;
   /** Server name reported to the client. Default: the upstream's own (its title, version and icons are kept). */
   name?: string;
-  /** Called once per compacted tool result (for logs and tests). */
+  /** Called once per rewritten tool result or resource read (for logs and tests). */
   onCompacted?: (event: McpCompactedResult) => void;
 }
 
@@ -63,49 +67,18 @@ export const mcpProxyClientCapabilities: ClientCapabilities = {
   roots: { listChanged: true },
 };
 
-/** One tool result (or resource read) the proxy compacted. */
-export interface McpCompactedResult {
-  /** The tool's name, or `resources/read <uri>` for a resource. */
-  toolName: string;
-  originalBytes: number;
-  outputBytes: number;
-  contentLost: boolean;
-}
-
 /** `timeoutMs` when none is given: the `mcpProxy.timeoutMs` knob's default. */
 const DEFAULT_TIMEOUT_MS = 600_000;
-
-function safeStepId(toolName: string, n: number): string {
-  const name = toolName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
-  return `call-${n}-${name}`;
-}
-
-/**
- * Budgets for texts that together must fit `budget` bytes: the small ones keep their size, the
- * large ones share what is left equally (water filling), so one huge text does not starve a
- * short caption beside it.
- */
-function shareBudget(sizes: readonly number[], budget: number): number[] {
-  const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
-  const shares = sizes.slice();
-  let left = budget;
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k]!;
-    const fair = Math.floor(left / (order.length - k));
-    shares[i] = Math.min(sizes[i]!, fair);
-    left -= shares[i]!;
-  }
-  return shares;
-}
 
 /**
  * An MCP server that fronts `upstream`: every request and notification is relayed both ways
  * (tools, resources, prompts, completions, the logging level and log messages, list-changed
  * notifications, and what the server asks of the client: sampling, roots, elicitation), with
  * progress and cancellation passed on for requests in either direction. Only two things
- * differ: a tool result or `resources/read` result whose text is larger than `maxResultBytes`
- * comes back as the processor's view (text parts, embedded text resources and resource
- * contents), and `tools` are added to the tool list and answered here. Create `upstream` with
+ * differ: a tool result or `resources/read` result heavier than `maxResultBytes` on the wire
+ * comes back rewritten to fit, its texts replaced by the processor's views (text parts,
+ * `structuredContent`, embedded text resources and resource contents; many small ones grouped
+ * as one), and `tools` are added to the tool list and answered here. Create `upstream` with
  * `mcpProxyClientCapabilities`, and connect the proxy to the client's transport
  * (`StdioServerTransport` for `compaction mcp-proxy`).
  */
@@ -164,7 +137,6 @@ export function createMcpProxy(settings: McpProxySettings): Server {
         resolve();
       });
     });
-  let calls = 0;
 
   const toUpstream = createForwarder({ to: upstream, peer: 'the MCP server', timeoutMs });
   // The server's own requests (sampling, elicitation) may wait on a person: it sets their
@@ -198,83 +170,11 @@ export function createMcpProxy(settings: McpProxySettings): Server {
     })();
   };
 
-  /** Views of `texts` that together fit `maxResultBytes`; texts that already fit come back as they are. */
-  const compactTexts = async (
-    texts: readonly string[],
-    toolName: string,
-    signal: AbortSignal,
-  ): Promise<string[]> => {
-    const sizes = texts.map(utf8ByteLength);
-    if (sizes.reduce((sum, size) => sum + size, 0) <= maxResultBytes) return texts.slice();
-    const shares = shareBudget(sizes, maxResultBytes);
-    const views: string[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      if (shares[i]! >= sizes[i]!) {
-        views.push(texts[i]!);
-        continue;
-      }
-      const processed = await processor.process(texts[i]!, shares[i]!, {
-        toolName,
-        stepId: safeStepId(toolName, ++calls),
-        signal,
-      });
-      settings.onCompacted?.({
-        toolName,
-        originalBytes: sizes[i]!,
-        outputBytes: utf8ByteLength(processed.text),
-        contentLost: processed.metadata.contentLost,
-      });
-      views.push(processed.text);
-    }
-    return views;
-  };
-
-  const compact = async (
-    result: CallToolResult,
-    toolName: string,
-    signal: AbortSignal,
-  ): Promise<CallToolResult> => {
-    const content = result.content ?? [];
-    type Part = (typeof content)[number];
-    const texts = content.filter((part) => part.type === 'text');
-    const main =
-      texts.length > 0
-        ? texts.map((part) => part.text).join('\n')
-        : result.structuredContent !== undefined
-          ? JSON.stringify(result.structuredContent)
-          : '';
-    const embedded = content.flatMap((part, i) =>
-      part.type === 'resource' && 'text' in part.resource ? [i] : [],
-    );
-    const inputs = [
-      main,
-      ...embedded.map((i) => (content[i] as { resource: { text: string } }).resource.text),
-    ];
-    const views = await compactTexts(inputs, toolName, signal);
-    if (views.every((view, i) => view === inputs[i])) return result;
-    // An embedded resource keeps its place and uri; its text becomes the view (plain text now).
-    const withResources = content.map((part, i): Part => {
-      const k = embedded.indexOf(i);
-      if (k < 0 || part.type !== 'resource') return part;
-      const view = views[k + 1]!;
-      return view === inputs[k + 1]
-        ? part
-        : { ...part, resource: { ...part.resource, mimeType: 'text/plain', text: view } };
-    });
-    if (views[0] === main) return { ...result, content: withResources };
-    // The view stands for the text parts (in the place of the first) and for structuredContent,
-    // which is the same payload as JSON; images, audio and resources stay where they were.
-    const view: Part = { type: 'text', text: views[0]! };
-    const first = withResources.findIndex((part) => part.type === 'text');
-    const parts: Part[] =
-      first < 0
-        ? [view, ...withResources]
-        : withResources.flatMap((part, i): Part[] =>
-            i === first ? [view] : part.type === 'text' ? [] : [part],
-          );
-    const { structuredContent: _, ...kept } = result;
-    return { ...kept, content: parts };
-  };
+  const fitter = createMcpResultFitter({
+    processor,
+    maxResultBytes,
+    onCompacted: settings.onCompacted,
+  });
 
   server.setRequestHandler(
     ListToolsRequestSchema,
@@ -312,7 +212,7 @@ export function createMcpProxy(settings: McpProxySettings): Server {
         };
       }
       const result = await toUpstream.forward(request, CallToolResultSchema, extra);
-      return compact(result, name, extra.signal);
+      return fitter.fitToolResult(result, name, extra.signal);
     }),
   );
 
@@ -327,23 +227,7 @@ export function createMcpProxy(settings: McpProxySettings): Server {
           ReadResourceResultSchema,
           extra,
         );
-        const texts = result.contents.flatMap((content, i) => ('text' in content ? [i] : []));
-        const inputs = texts.map((i) => (result.contents[i] as { text: string }).text);
-        const views = await compactTexts(
-          inputs,
-          `resources/read ${request.params.uri}`,
-          extra.signal,
-        );
-        if (views.every((view, k) => view === inputs[k])) return result;
-        return {
-          ...result,
-          contents: result.contents.map((content, i) => {
-            const k = texts.indexOf(i);
-            return k < 0 || views[k] === inputs[k]
-              ? content
-              : { ...content, mimeType: 'text/plain', text: views[k]! };
-          }),
-        };
+        return fitter.fitResourceResult(result, request.params.uri, extra.signal);
       }),
     );
 
