@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArtifactPointerLine } from '@compaction/artifacts';
 import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { createProviderServer } from '@compaction/distiller/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -293,5 +294,87 @@ describe.skipIf(!binaryBuilt())('compaction mcp-proxy (the built binary over std
     } finally {
       await client.close();
     }
+  });
+
+  describe('model distillation is opt-in', () => {
+    // Makes `openai` unresolvable in the proxy process, as in an install without the optional peer.
+    const WITHOUT_OPENAI = `data:text/javascript,${encodeURIComponent(
+      `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+export async function resolve(specifier, context, next) {
+  if (specifier === 'openai' || specifier.startsWith('openai/')) {
+    throw Object.assign(new Error("Cannot find package 'openai' imported from " + context.parentURL), { code: 'ERR_MODULE_NOT_FOUND' });
+  }
+  return next(specifier, context);
+}\`));`,
+    )}`;
+
+    /** The proxy in front of the demo server, `list_pods` called once, the provider's requests counted. */
+    async function listPods(
+      flags: string[],
+      env: Record<string, string>,
+      nodeFlags: string[] = [],
+    ) {
+      const provider = await createProviderServer();
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          ...nodeFlags,
+          BINARY,
+          'mcp-proxy',
+          '--dir',
+          tmpdir(),
+          '--max-bytes',
+          '8192',
+          ...flags,
+          '--',
+          process.execPath,
+          DEMO_SERVER,
+        ],
+        env: {
+          PATH: process.env.PATH ?? '',
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: provider.openaiBaseUrl,
+          ...env,
+        },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk) => {
+        stderr += String(chunk);
+      });
+      const client = new Client({ name: 'cli-test', version: '1.0.0' });
+      try {
+        await client.connect(transport);
+        const view = textOf(await client.callTool({ name: 'list_pods', arguments: {} }));
+        return { view, requests: provider.requests.length, stderr };
+      } finally {
+        await client.close();
+        await provider.close();
+      }
+    }
+
+    it('an API key in the environment does not turn it on', async () => {
+      const { view, requests } = await listPods([], {});
+      expect(requests).toBe(0);
+      expect(utf8ByteLength(view)).toBeLessThanOrEqual(8192);
+      expect(view).toContain('checkout-7f9c');
+    });
+
+    it('--distill and COMPACTION_MCP_PROXY_DISTILL=true turn it on', async () => {
+      expect((await listPods(['--distill'], {})).requests).toBeGreaterThan(0);
+      expect(
+        (await listPods([], { COMPACTION_MCP_PROXY_DISTILL: 'true' })).requests,
+      ).toBeGreaterThan(0);
+    });
+
+    it('without the optional openai package the proxy starts, and says why views are not distilled', async () => {
+      const plain = await listPods([], {}, ['--import', WITHOUT_OPENAI]);
+      expect(plain.view).toContain('checkout-7f9c');
+      const asked = await listPods(['--distill'], {}, ['--import', WITHOUT_OPENAI]);
+      expect(asked.requests).toBe(0);
+      expect(asked.view).toContain('checkout-7f9c');
+      expect(asked.stderr).toMatch(/warning: .*needs openai.*structural views/);
+    });
   });
 });

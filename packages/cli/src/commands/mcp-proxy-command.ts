@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '@compaction/core';
+import { type AIClient, loadConfig } from '@compaction/core';
 import {
   createMcpProxy,
   createStdioUpstreamTransport,
@@ -10,15 +10,39 @@ import { createArtifactMode, createCompaction } from '@compaction/orchestration'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliCommand } from '../cli-command.js';
+import type { CliIo } from '../cli-io.js';
 import { parseCommandArgs, parseDurationFlag, parseIntegerFlag } from '../parse-command-args.js';
 import { UsageError } from '../usage-error.js';
-import { chooseProvider, createClient } from './distill-command.js';
+import { chooseProvider, createClient, hasCredentials, KEY_VARIABLES } from './distill-command.js';
+
+/** The model client for distilled views, or undefined (with a warning on stderr) when there is none. */
+async function distillClient(
+  providerFlag: string | undefined,
+  io: CliIo,
+): Promise<AIClient | undefined> {
+  const provider = chooseProvider(providerFlag, io.env);
+  const fallBack = (why: string) => {
+    io.stderr.write(`warning: compaction mcp-proxy: ${why}; serving structural views\n`);
+    return undefined;
+  };
+  if (!provider) {
+    return fallBack(
+      'distillation needs a provider: set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server)',
+    );
+  }
+  if (!hasCredentials(provider, io.env)) return fallBack(`no ${KEY_VARIABLES[provider]} set`);
+  try {
+    return await createClient(provider, io.env);
+  } catch (error) {
+    return fallBack(error instanceof Error ? error.message : String(error));
+  }
+}
 
 /** `compaction mcp-proxy -- <command> [args…]`: any stdio MCP server, its big tool results compacted. */
 export const mcpProxyCommand: CliCommand = {
   name: 'mcp-proxy',
   summary: 'front a stdio MCP server: oversized tool results compacted, stored as artifacts',
-  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--max-message-bytes N] [--provider P] -- <command> [args…]
+  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--max-message-bytes N] [--distill] [--provider P] -- <command> [args…]
 
 Starts <command> as an MCP server on its standard input and output and serves it again on this
 process's: every request and notification is passed through both ways (tools, resources, prompts,
@@ -28,8 +52,9 @@ direction), except that a tool result or resources/read result heavier than --ma
 client reads it (its JSON, escapes and structuredContent included, the base64 of images aside)
 is rewritten to fit: each text that does not fit its share is stored whole as an artifact and
 replaced by one line with its art_ id and a structural view of it (valid JSON for JSON, with a
-disclosure note); many embedded resources are stored together as one artifact. With OPENAI_API_KEY or ANTHROPIC_API_KEY (or --provider) the view is distilled by the
-model instead. The tools artifact_read and artifact_search are added to the server's tools so the
+disclosure note); many embedded resources are stored together as one artifact. With --distill
+(or COMPACTION_MCP_PROXY_DISTILL=true, or --provider) the view is distilled by a model instead;
+an API key in the environment alone never turns that on. The tools artifact_read and artifact_search are added to the server's tools so the
 model can page through and search what was stored. A call the server leaves unanswered for
 --timeout (restarted by each progress notification) is cancelled and answered with a JSON-RPC
 error (-32001); when the server exits, every call still waiting is answered with an error
@@ -47,7 +72,11 @@ Options:
   --max-message-bytes N
                     longest message read from the server, in bytes (default:
                     COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES, 67108864)
-  --provider P      openai or anthropic for distilled views (default: from the API key set)
+  --distill         distill views with a model: the provider from --provider, else the first of
+                    OPENAI_API_KEY, ANTHROPIC_API_KEY and OPENAI_BASE_URL that is set (default:
+                    COMPACTION_MCP_PROXY_DISTILL, false); without a provider or its SDK the proxy
+                    says so on standard error and serves structural views
+  --provider P      openai or anthropic for distilled views; implies --distill
   -h, --help        show this help
 
 Examples:
@@ -70,6 +99,7 @@ Examples:
       'max-bytes': { type: 'string' },
       timeout: { type: 'string' },
       'max-message-bytes': { type: 'string' },
+      distill: { type: 'boolean' },
       provider: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
@@ -80,7 +110,6 @@ Examples:
       values['max-message-bytes'] as string | undefined,
       1,
     );
-    const provider = chooseProvider(values.provider as string | undefined, io.env);
     const { config, warnings } = loadConfig({
       env: io.env,
       options: {
@@ -91,9 +120,16 @@ Examples:
       },
     });
     for (const warning of warnings) io.stderr.write(`warning: ${warning.message}\n`);
+    const providerFlag = values.provider as string | undefined;
+    const distill =
+      values.distill === true || providerFlag !== undefined || config.mcpProxy.distill;
+    // An MCP client starts the proxy with whatever environment it has: a key there is no
+    // request to spend it, so distillation is asked for explicitly, and a missing provider or
+    // SDK costs the views their model, never the proxy its start.
+    const aiClient = distill ? await distillClient(providerFlag, io) : undefined;
     const compaction = createCompaction({
       config,
-      ...(provider ? { aiClient: await createClient(provider, io.env) } : {}),
+      ...(aiClient ? { aiClient } : {}),
       ...(io.telemetry ? { telemetry: io.telemetry } : {}),
     });
     const dir = resolve(

@@ -82,6 +82,8 @@ export interface McpProxyConfig {
   timeoutMs: number;
   /** Longest message read from the server, in UTF-8 bytes; a longer answer is skipped and its call answered with an error. Default 67108864 (64 MiB). `COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES`. */
   maxMessageBytes: number;
+  /** Distill the views with a model; an API key alone never turns it on. Default false. `COMPACTION_MCP_PROXY_DISTILL`. */
+  distill: boolean;
 }
 
 /** Every Compaction knob, resolved. */

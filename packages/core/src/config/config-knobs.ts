@@ -339,6 +339,15 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
   ),
 
   knob(
+    'mcpProxy.distill',
+    'COMPACTION_MCP_PROXY_DISTILL',
+    'boolean',
+    false,
+    '`compaction mcp-proxy` distills its views with a model (the provider from OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL); an API key alone never turns it on.',
+    'issue 43',
+  ),
+
+  knob(
     'redisUrl',
     'COMPACTION_REDIS_URL',
     'string',
