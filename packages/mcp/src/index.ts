@@ -15,6 +15,7 @@ export {
   type StdioUpstreamTransportSettings,
 } from './proxy/create-stdio-upstream-transport.js';
 export type { McpCompactedResult } from './proxy/mcp-compacted-result.js';
+export { upstreamServerEnv } from './proxy/upstream-server-env.js';
 export {
   type ArtifactMcpToolName,
   type RegisterArtifactToolsSettings,

@@ -1,13 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArtifactPointerLine } from '@compaction/artifacts';
 import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { createProviderServer } from '@compaction/distiller/test';
+import { createDemoMcpServer } from '@compaction/mcp/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
   ErrorCode,
@@ -377,4 +383,191 @@ export async function resolve(specifier, context, next) {
       expect(asked.stderr).toMatch(/warning: .*needs openai.*structural views/);
     });
   });
+
+  it('proxies a remote server over streamable HTTP with --url, headers passed on', async () => {
+    const demo = createDemoMcpServer();
+    const remote = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await demo.server.connect(remote);
+    const authorizations: Array<string | undefined> = [];
+    const http = createServer((request, response) => {
+      authorizations.push(request.headers.authorization);
+      void remote.handleRequest(request, response);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { port } = http.address() as AddressInfo;
+    const root = await mkdtemp(join(tmpdir(), 'cli-mcp-proxy-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        BINARY,
+        'mcp-proxy',
+        '--dir',
+        root,
+        '--max-bytes',
+        '8192',
+        '--url',
+        `http://127.0.0.1:${port}/mcp`,
+        '--header',
+        'Authorization: Bearer t0ken',
+      ],
+      env: { PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('demo-pods');
+      const view = textOf(await client.callTool({ name: 'list_pods', arguments: {} }));
+      expect(utf8ByteLength(view)).toBeLessThanOrEqual(8192);
+      expect(parseArtifactPointerLine(view.split('\n')[0]!)?.id).toMatch(/^art_/);
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'far' } }))).toBe(
+        'far',
+      );
+      expect(authorizations.length).toBeGreaterThan(0);
+      expect(new Set(authorizations)).toEqual(new Set(['Bearer t0ken']));
+    } finally {
+      await client.close();
+      await demo.server.close();
+      await new Promise((resolve) => http.close(resolve));
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses --url with a server command, neither of them, and a --header without a colon', () => {
+    const both = runBinary(['mcp-proxy', '--url', 'http://127.0.0.1:9/mcp', '--', 'node']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('either --url or a server command after --');
+    const bad = runBinary(['mcp-proxy', '--url', 'not a url']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--url must be an http(s) URL');
+    const header = runBinary(['mcp-proxy', '--url', 'http://127.0.0.1:9/mcp', '--header', 'x']);
+    expect(header.status).toBe(2);
+    expect(header.stderr).toContain('--header must be "Name: value"');
+  });
+
+  describe.skipIf(!npxAvailable())(
+    'the documented line: npx -p @compaction/cli compaction mcp-proxy -- npx -y <server>',
+    () => {
+      it('starts a server that npx fetches, inside the npx that fetched the proxy', async () => {
+        const root = await mkdtemp(join(tmpdir(), 'cli-mcp-proxy-npx-'));
+        try {
+          // Two local packages stand for the registry: the CLI (a wrapper that runs the built
+          // binary) and a small MCP server with no dependencies.
+          const cli = await packPackage(join(root, 'cli'), {
+            name: '@compaction/cli-under-test',
+            bin: { compaction: 'compaction.js' },
+            files: {
+              'compaction.js': `#!/usr/bin/env node
+const { spawnSync } = require('node:child_process');
+const run = spawnSync(process.execPath, [${JSON.stringify(BINARY)}, ...process.argv.slice(2)], { stdio: 'inherit' });
+process.exit(run.status ?? 1);
+`,
+            },
+          });
+          const server = await packPackage(join(root, 'server'), {
+            name: 'tiny-mcp-server',
+            bin: { 'tiny-mcp-server': 'server.js' },
+            files: { 'server.js': TINY_SERVER },
+          });
+          const transport = new StdioClientTransport({
+            // A `file:` spec is a package as a registry name is (npx runs a bare path as a command).
+            command: 'npx',
+            args: [
+              '-y',
+              '-p',
+              cli,
+              'compaction',
+              'mcp-proxy',
+              '--dir',
+              root,
+              '--',
+              'npx',
+              '-y',
+              `file:${server}`,
+            ],
+            env: {
+              PATH: process.env.PATH ?? '',
+              HOME: process.env.HOME ?? root,
+              npm_config_cache: join(root, 'npm-cache'),
+              npm_config_update_notifier: 'false',
+            },
+            cwd: root,
+            stderr: 'pipe',
+          });
+          let stderr = '';
+          transport.stderr?.on('data', (chunk) => {
+            stderr += String(chunk);
+          });
+          const client = new Client({ name: 'cli-test', version: '1.0.0' });
+          try {
+            await client.connect(transport);
+            expect(client.getServerVersion()?.name).toBe('tiny');
+            expect(
+              textOf(await client.callTool({ name: 'echo', arguments: { text: 'via npx' } })),
+            ).toBe('via npx');
+          } catch (error) {
+            throw new Error(`${String(error)}\nproxy stderr:\n${stderr}`);
+          } finally {
+            await client.close();
+          }
+        } finally {
+          await rm(root, { recursive: true, force: true });
+        }
+      }, 120_000);
+    },
+  );
 });
+
+/** True when `npx` runs here (CI requires it). */
+function npxAvailable(): boolean {
+  const found = spawnSync('npx', ['--version'], { encoding: 'utf8' }).status === 0;
+  if (!found && process.env.CI === 'true') throw new Error('npx is missing: install npm');
+  return found;
+}
+
+/** Writes a package into `dir`, packs it with npm and returns the tarball's path. */
+async function packPackage(
+  dir: string,
+  spec: { name: string; bin: Record<string, string>; files: Record<string, string> },
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: spec.name, version: '1.0.0', bin: spec.bin }),
+  );
+  for (const [name, text] of Object.entries(spec.files)) {
+    await writeFile(join(dir, name), text, { mode: 0o755 });
+  }
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  return join(dir, packed.stdout.trim().split('\n').pop()!);
+}
+
+/** An MCP server over stdio written by hand (no dependencies): `initialize`, `tools/list`, `echo`. */
+const TINY_SERVER = `#!/usr/bin/env node
+const out = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+let buffer = '';
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  for (let at = buffer.indexOf('\\n'); at >= 0; at = buffer.indexOf('\\n')) {
+    const message = JSON.parse(buffer.slice(0, at));
+    buffer = buffer.slice(at + 1);
+    if (message.id === undefined) continue;
+    const answer = (result) => out({ jsonrpc: '2.0', id: message.id, result });
+    if (message.method === 'initialize') {
+      answer({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1.0.0' } });
+    } else if (message.method === 'tools/list') {
+      answer({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] });
+    } else if (message.method === 'tools/call') {
+      answer({ content: [{ type: 'text', text: message.params.arguments.text }] });
+    } else {
+      out({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+    }
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`;

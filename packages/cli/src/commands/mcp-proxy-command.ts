@@ -5,9 +5,11 @@ import {
   createMcpProxy,
   createStdioUpstreamTransport,
   mcpProxyClientCapabilities,
+  upstreamServerEnv,
 } from '@compaction/mcp';
 import { createArtifactMode, createCompaction } from '@compaction/orchestration';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CliCommand } from '../cli-command.js';
 import type { CliIo } from '../cli-io.js';
@@ -38,11 +40,38 @@ async function distillClient(
   }
 }
 
+/** `--url` and its `--header`s, checked. */
+function parseRemote(
+  url: string,
+  headers: string | boolean | string[] | undefined,
+): { url: URL; headers: Record<string, string> } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`--url must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  const fields: Record<string, string> = {};
+  for (const header of Array.isArray(headers) ? headers : []) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, colon).trim();
+    if (colon < 0 || name === '') {
+      throw new UsageError(`--header must be "Name: value", got ${JSON.stringify(header)}`);
+    }
+    fields[name] = header.slice(colon + 1).trim();
+  }
+  return { url: parsed, headers: fields };
+}
+
 /** `compaction mcp-proxy -- <command> [args…]`: any stdio MCP server, its big tool results compacted. */
 export const mcpProxyCommand: CliCommand = {
   name: 'mcp-proxy',
   summary: 'front a stdio MCP server: oversized tool results compacted, stored as artifacts',
-  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--max-message-bytes N] [--distill] [--provider P] -- <command> [args…]
+  help: `Usage: compaction mcp-proxy [--dir DIR] [--session ID] [--max-bytes N] [--timeout DURATION] [--max-message-bytes N] [--distill] [--provider P]
+       (-- <command> [args…] | --url URL [--header 'Name: value']…)
 
 Starts <command> as an MCP server on its standard input and output and serves it again on this
 process's: every request and notification is passed through both ways (tools, resources, prompts,
@@ -62,7 +91,13 @@ error (-32001); when the server exits, every call still waiting is answered with
 skipped as it arrives (the server keeps running) and the call it answers gets a JSON-RPC error
 (-32603). The server's standard error passes through.
 
+With --url instead of a command, the proxy fronts a remote server over streamable HTTP (the MCP
+SDK's StreamableHTTPClientTransport), sending each --header with every request.
+
 Options:
+  --url URL         front the MCP server at this streamable HTTP endpoint instead of a command
+  --header H        an HTTP header for --url, as "Name: value" (repeatable), such as an
+                    Authorization header
   --dir DIR         where transcripts and artifacts go (default: <tmp>/compaction-mcp-proxy)
   --session ID      session id, the artifact store's name (default: proxy-<time>-<pid>)
   --max-bytes N     budget of one tool result as sent to the client, in UTF-8 bytes of JSON
@@ -82,18 +117,16 @@ Options:
 Examples:
   compaction mcp-proxy -- npx -y @modelcontextprotocol/server-filesystem /srv/logs
   compaction mcp-proxy --timeout 2m -- python -m my_server
+  compaction mcp-proxy --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
   # in an MCP client configuration:
   #   {"command": "npx", "args": ["-y", "-p", "@compaction/cli", "compaction", "mcp-proxy",
   #                               "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv/logs"]}`,
   async run(args, io) {
     const split = args.indexOf('--');
     const [command, ...commandArgs] = split < 0 ? [] : args.slice(split + 1);
-    if (command === undefined) {
-      throw new UsageError(
-        'the server command goes after --: compaction mcp-proxy -- <command> [args…]',
-      );
-    }
-    const { values, positionals } = parseCommandArgs(args.slice(0, split), {
+    const { values, positionals } = parseCommandArgs(split < 0 ? args : args.slice(0, split), {
+      url: { type: 'string' },
+      header: { type: 'string', multiple: true },
       dir: { type: 'string' },
       session: { type: 'string' },
       'max-bytes': { type: 'string' },
@@ -103,6 +136,16 @@ Examples:
       provider: { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+    const url = values.url as string | undefined;
+    if (url !== undefined && split >= 0) {
+      throw new UsageError('give either --url or a server command after --, not both');
+    }
+    if (url === undefined && command === undefined) {
+      throw new UsageError(
+        'the server command goes after --: compaction mcp-proxy -- <command> [args…] (or --url URL)',
+      );
+    }
+    const remote = url === undefined ? undefined : parseRemote(url, values.header);
     const maxBytes = parseIntegerFlag('max-bytes', values['max-bytes'] as string | undefined, 512);
     const timeoutMs = parseDurationFlag('timeout', values.timeout as string | undefined);
     const maxMessageBytes = parseIntegerFlag(
@@ -146,14 +189,21 @@ Examples:
       { name: 'compaction-mcp-proxy', version: '0.1.0' },
       { capabilities: mcpProxyClientCapabilities },
     );
-    const transport = createStdioUpstreamTransport({
-      command,
-      args: commandArgs,
-      cwd: io.cwd,
-      env: io.env,
-      stderr: 'inherit',
-      maxMessageBytes: config.mcpProxy.maxMessageBytes,
-    });
+    const transport = remote
+      ? new StreamableHTTPClientTransport(remote.url, {
+          requestInit: { headers: remote.headers },
+        })
+      : createStdioUpstreamTransport({
+          command: command!,
+          args: commandArgs,
+          cwd: io.cwd,
+          // Started inside `npx -p @compaction/cli`, the server's own `npx -y <server>` would
+          // read the outer run's npm_config_package as its package and fail.
+          env: upstreamServerEnv(io.env),
+          stderr: 'inherit',
+          maxMessageBytes: config.mcpProxy.maxMessageBytes,
+        });
+    const serverName = remote ? remote.url.href : command!;
     // Set before connecting, the client keeps this handler and calls its own after it.
     let serverGone = false;
     transport.onclose = () => {
@@ -163,7 +213,7 @@ Examples:
       await upstream.connect(transport);
     } catch (error) {
       io.stderr.write(
-        `compaction mcp-proxy: could not start ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+        `compaction mcp-proxy: could not ${remote ? 'connect to' : 'start'} ${serverName}: ${error instanceof Error ? error.message : String(error)}\n`,
       );
       await upstream.close().catch(() => {});
       return 1;
@@ -184,7 +234,7 @@ Examples:
     } catch (error) {
       // The server process would otherwise keep this one alive, answering nothing.
       io.stderr.write(
-        `compaction mcp-proxy: could not proxy ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+        `compaction mcp-proxy: could not proxy ${serverName}: ${error instanceof Error ? error.message : String(error)}\n`,
       );
       await upstream.close().catch(() => {});
       return 1;
@@ -204,7 +254,11 @@ Examples:
       process.once('SIGTERM', () => finish('client'));
       void server.connect(new StdioServerTransport());
     });
-    if (ended === 'server') io.stderr.write(`compaction mcp-proxy: ${command} exited\n`);
+    if (ended === 'server') {
+      io.stderr.write(
+        `compaction mcp-proxy: ${serverName} ${remote ? 'closed the connection' : 'exited'}\n`,
+      );
+    }
     return ended === 'server' ? 1 : 0;
   },
 };

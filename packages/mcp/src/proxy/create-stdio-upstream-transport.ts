@@ -23,8 +23,8 @@ export interface StdioUpstreamTransportSettings {
   /** Its working directory. Default this process's. */
   cwd?: string;
   /**
-   * Its whole environment, passed as given (`upstreamServerEnv` makes one from this process's).
-   * Default: this process's environment.
+   * Its whole environment, passed as given: `upstreamServerEnv(process.env)` is this process's
+   * without the variables of an enclosing `npx` run. Default: this process's environment.
    */
   env?: Readonly<Record<string, string | undefined>>;
   /** What becomes of its standard error. Default `inherit`. */
