@@ -78,9 +78,11 @@ const DEFAULT_TIMEOUT_MS = 600_000;
  * differ: a tool result or `resources/read` result heavier than `maxResultBytes` on the wire
  * comes back rewritten to fit, its texts replaced by the processor's views (text parts,
  * `structuredContent`, embedded text resources and resource contents; many small ones grouped
- * as one), and `tools` are added to the tool list and answered here. Create `upstream` with
- * `mcpProxyClientCapabilities`, and connect the proxy to the client's transport
- * (`StdioServerTransport` for `compaction mcp-proxy`).
+ * as one), and `tools` are added to the tool list and answered here. Every forwarded call ends:
+ * at `timeoutMs`, or when the upstream connection closes, since the proxy sets
+ * `upstream.onclose` (calling a handler set before it) to answer the calls still waiting and
+ * then close itself. Create `upstream` with `mcpProxyClientCapabilities`, and connect the proxy
+ * to the client's transport (`StdioServerTransport` for `compaction mcp-proxy`).
  */
 export function createMcpProxy(settings: McpProxySettings): Server {
   const { upstream, processor } = settings;
