@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseDuration } from '@compaction/core';
 import { UsageError } from './usage-error.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -73,4 +74,19 @@ export function parseIntegerFlag(
     throw new UsageError(`--${flag} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
   }
   return Number(value);
+}
+
+/**
+ * Parses a duration flag (`30s`, `10m`, `1h30m`, `250ms`; `0` is zero) into whole milliseconds,
+ * or throws a usage error naming the flag.
+ */
+export function parseDurationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 0) {
+    throw new UsageError(
+      `--${flag} must be a duration such as 30s or 10m (0: none), got ${JSON.stringify(value)}`,
+    );
+  }
+  return Math.ceil(ms);
 }

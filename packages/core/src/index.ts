@@ -22,6 +22,7 @@ export type {
   ContinuationConfig,
   DistillConfig,
   FailedOperationViewConfig,
+  McpProxyConfig,
   TrimConfig,
 } from './config/compaction-config.js';
 export { CONFIG_KNOBS, type KnobDefinition, type KnobKind } from './config/config-knobs.js';

@@ -5,10 +5,17 @@ export {
 } from './create-artifact-mcp-server.js';
 export {
   createMcpProxy,
-  type McpCompactedResult,
   type McpProxySettings,
   mcpProxyClientCapabilities,
-} from './create-mcp-proxy.js';
+} from './proxy/create-mcp-proxy.js';
+export {
+  createStdioUpstreamTransport,
+  type SpawnServer,
+  type StdioUpstreamTransport,
+  type StdioUpstreamTransportSettings,
+} from './proxy/create-stdio-upstream-transport.js';
+export type { McpCompactedResult } from './proxy/mcp-compacted-result.js';
+export { upstreamServerEnv } from './proxy/upstream-server-env.js';
 export {
   type ArtifactMcpToolName,
   type RegisterArtifactToolsSettings,

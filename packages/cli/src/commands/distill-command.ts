@@ -10,7 +10,7 @@ import { UsageError } from '../usage-error.js';
 
 type Provider = 'openai' | 'anthropic';
 
-const KEY_VARIABLES: Readonly<Record<Provider, string>> = {
+export const KEY_VARIABLES: Readonly<Record<Provider, string>> = {
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
 };
@@ -31,7 +31,7 @@ export function chooseProvider(flag: string | undefined, env: CliIo['env']): Pro
 }
 
 /** True when `provider` can be called: a key, or for OpenAI a base URL of a keyless server. */
-function hasCredentials(provider: Provider, env: CliIo['env']): boolean {
+export function hasCredentials(provider: Provider, env: CliIo['env']): boolean {
   if (env[KEY_VARIABLES[provider]]?.trim()) return true;
   return provider === 'openai' && Boolean(env.OPENAI_BASE_URL?.trim());
 }

@@ -76,6 +76,16 @@ export interface ArtifactsConfig {
   inlineLimitChars: number;
 }
 
+/** `compaction mcp-proxy`, the MCP proxy of `@compaction/mcp`. */
+export interface McpProxyConfig {
+  /** How long a forwarded call may go unanswered, in milliseconds (each progress notification restarts the wait); 0 (option only) disables. Default 10m. `COMPACTION_MCP_PROXY_TIMEOUT`. */
+  timeoutMs: number;
+  /** Longest message read from the server, in UTF-8 bytes; a longer answer is skipped and its call answered with an error. Default 67108864 (64 MiB). `COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES`. */
+  maxMessageBytes: number;
+  /** Distill the views with a model; an API key alone never turns it on. Default false. `COMPACTION_MCP_PROXY_DISTILL`. */
+  distill: boolean;
+}
+
 /** Every Compaction knob, resolved. */
 export interface CompactionConfig {
   trim: TrimConfig;
@@ -83,6 +93,7 @@ export interface CompactionConfig {
   continuation: ContinuationConfig;
   failedOperationView: FailedOperationViewConfig;
   artifacts: ArtifactsConfig;
+  mcpProxy: McpProxyConfig;
   /** Redis URL for the shared distill cache. Default none. `COMPACTION_REDIS_URL`. */
   redisUrl: string | undefined;
   /** Record every distill call for inspection. Default false. `COMPACTION_LLM_DEBUG_ENABLED`. */
@@ -96,6 +107,7 @@ export interface CompactionConfigOptions {
   continuation?: Partial<ContinuationConfig>;
   failedOperationView?: Partial<FailedOperationViewConfig>;
   artifacts?: Partial<ArtifactsConfig>;
+  mcpProxy?: Partial<McpProxyConfig>;
   redisUrl?: string;
   llmDebug?: boolean;
 }

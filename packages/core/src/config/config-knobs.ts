@@ -321,6 +321,33 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
   ),
 
   knob(
+    'mcpProxy.timeoutMs',
+    'COMPACTION_MCP_PROXY_TIMEOUT',
+    'duration',
+    600_000,
+    'How long `compaction mcp-proxy` waits for the server to answer a forwarded call (restarted by each progress notification) before answering the client with an error.',
+    'issue 43',
+  ),
+
+  knob(
+    'mcpProxy.maxMessageBytes',
+    'COMPACTION_MCP_PROXY_MAX_MESSAGE_BYTES',
+    'bytes',
+    67_108_864,
+    'Longest message `compaction mcp-proxy` reads from the server (one line of JSON); a longer answer is skipped as it arrives and its call answered with an error.',
+    'issue 43',
+  ),
+
+  knob(
+    'mcpProxy.distill',
+    'COMPACTION_MCP_PROXY_DISTILL',
+    'boolean',
+    false,
+    '`compaction mcp-proxy` distills its views with a model (the provider from OPENAI_API_KEY, ANTHROPIC_API_KEY or OPENAI_BASE_URL); an API key alone never turns it on.',
+    'issue 43',
+  ),
+
+  knob(
     'redisUrl',
     'COMPACTION_REDIS_URL',
     'string',

@@ -38,7 +38,7 @@ function bigLog(): string {
 export function createDemoMcpServer(): { server: McpServer; stats: DemoMcpServerStats } {
   const stats: DemoMcpServerStats = { cancelled: 0, rootsChanged: 0 };
   const server = new McpServer(
-    { name: 'demo-pods', version: '1.0.0' },
+    { name: 'demo-pods', title: 'Demo pods', version: '1.0.0' },
     { capabilities: { logging: {} }, instructions: 'Pods of the prod cluster.' },
   );
   server.registerTool(
