@@ -569,7 +569,10 @@ function aggregateScore(list, path, seen) {
   const [rareValue, rareCount] = entries[0] ?? [];
   const field = joinPath(path);
   const note = seen.coverage;
-  const distribution = note?.distributions?.find((d) => d.field === field);
+  // A value inside a list of one (`"actions":["create"]`) is the list's field: the note may
+  // name it by the list's path.
+  const named = (told) => told === field || `${told}[]` === field;
+  const distribution = note?.distributions?.find((d) => named(d.field));
   if (distribution?.values.some(({ value, count }) => counts.get(value) !== count)) {
     return { rare: 0, full: 0 };
   }
@@ -579,7 +582,7 @@ function aggregateScore(list, path, seen) {
     !distribution.otherValues &&
     !distribution.otherCount &&
     distribution.values.length === counts.size;
-  const constant = note?.constant?.find((c) => c.field === field);
+  const constant = note?.constant?.find((c) => named(c.field));
   if (
     constant &&
     counts.size === 1 &&

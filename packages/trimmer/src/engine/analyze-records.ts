@@ -227,6 +227,10 @@ export function analyzeRecords(
     const above = ownerOfSig[group.sig]!;
     group.above = above;
     const outer = above >= 0 ? groups[above]! : undefined;
+    group.oneEach =
+      outer !== undefined &&
+      group.records.length === outer.records.length &&
+      group.records.every((u) => inventory.childIndex[u] === 0);
     group.primary =
       group.bytes >= PRIMARY_SHARE * documentBytes &&
       (outer === undefined ||

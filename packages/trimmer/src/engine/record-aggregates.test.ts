@@ -136,6 +136,42 @@ describe('the records note over all records', () => {
     );
   });
 
+  it("tells the fields of a list of one in each record as the record's own, not its constants", () => {
+    // Each reservation holds one instance: the instance's state is the reservation's.
+    const next = seeded(11);
+    const records = Array.from({ length: 60 }, (_, i) => ({
+      ReservationId: `r-${(i * 104_729).toString(16).padStart(8, '0')}`,
+      Instances: [
+        {
+          InstanceId: `i-${(i * 7919).toString(16).padStart(10, '0')}`,
+          State: { Name: next() < 0.8 ? 'terminated' : 'running' },
+          Handler: { Kind: 'ebs' },
+          Tags: [{ Key: 'team', Value: `t${i % 7}` }],
+        },
+      ],
+    }));
+    const text = JSON.stringify({ Reservations: records });
+    const note = noteOf(text, Math.floor(text.length * 0.1), 'how many of each State?').records!;
+    const truth = new Map<string, number>();
+    for (const r of records) {
+      const name = r.Instances[0]!.State.Name;
+      truth.set(name, (truth.get(name) ?? 0) + 1);
+    }
+    const state = note.distributions?.find((d) => d.field === 'Instances[].State.Name');
+    expect(new Map(state?.values.map((v) => [v.value, v.count]))).toEqual(truth);
+    // What each record's one item holds alike is no statement of the records.
+    expect(note.constant?.some((c) => c.field.startsWith('Instances'))).not.toBe(true);
+    // A list of two in some records is a list, not a field.
+    const two = JSON.stringify({
+      Reservations: records.map((r, i) => ({
+        ...r,
+        Instances: i % 3 === 0 ? [...r.Instances, ...r.Instances] : r.Instances,
+      })),
+    });
+    const split = noteOf(two, Math.floor(two.length * 0.1), 'how many of each State?').records!;
+    expect(split.distributions?.some((d) => d.field === 'Instances[].State.Name')).not.toBe(true);
+  });
+
   it('tells every value of a field a question asks to count, however many, and only then', () => {
     const next = seeded(7);
     const zones = Array.from(

@@ -1,6 +1,6 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
-import { signatureKey } from '../json/json-signatures.js';
+import { STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { fieldPath } from '../json/signature-path.js';
 import {
   NUMBER_MAX_DIGITS,
@@ -77,6 +77,14 @@ function valueCounts(
   }
   for (const [value, count] of long) counts.push({ value, count });
   return counts.sort((a, b) => b.count - a.count);
+}
+
+/** Keys (not list items) between record signature `record` and its field `s`. */
+function keysBelow(analysis: RecordAnalysis, record: number, s: number): number {
+  const { parent, step } = analysis.signatures;
+  let keys = 0;
+  for (let x = s; x > record; x = parent[x]!) if (step[x] !== STEP_ITEM) keys++;
+  return keys;
 }
 
 /** The distribution of `s` with at most `limit` values told, the others summed. */
@@ -197,19 +205,27 @@ export function recordAggregates(
   asked: ReadonlySet<number> = new Set(),
 ): AggregateStatement[] {
   if (inventory.truncated) return [];
-  const { signatures, values, distinct, presence, fieldDepth, classOf, groupOfSig } = analysis;
+  const { signatures, values, distinct, presence, fieldDepth, classOf, groupOfSig, groups } =
+    analysis;
   const records = group.records.length;
   const constants: Array<{ s: number; rank: number }> = [];
   const categorical: Array<{ s: number; rank: number }> = [];
   const numeric: number[] = [];
   const times: number[] = [];
   for (let s = group.sig + 1; s < signatures.count; s++) {
-    const depth = fieldDepth[s]!;
-    if (depth < 1 || depth > 3) continue;
-    // A field of this list's records, not of a list inside them.
+    if (fieldDepth[s]! < 1) continue;
+    // A field of this list's records, not of a list inside them (but for a list of one item
+    // in each record, whose fields are the record's own).
     let owner = signatures.parent[s]!;
-    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
+    let throughOne = false;
+    while (owner > 0 && (groupOfSig[owner]! < 0 || groups[groupOfSig[owner]!]!.oneEach)) {
+      if (groupOfSig[owner]! >= 0) throughOne = true;
+      owner = signatures.parent[owner]!;
+    }
     if (owner !== group.sig) continue;
+    // Through a list of one, the keys count from this list's record, not the item's.
+    const depth = throughOne ? keysBelow(analysis, group.sig, s) : fieldDepth[s]!;
+    if (depth > 3) continue;
     const c = classOf[s]!;
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
     if (s === group.identity) continue;
@@ -217,7 +233,13 @@ export function recordAggregates(
     const hint = hints.state;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
-      if (presence[s] === records && scalarText(inventory, u).length <= MAX_VALUE_UNITS) {
+      // Not one of something each record happens to hold one of (its one managed-fields
+      // entry): what every record holds alike is said of the record's own fields.
+      if (
+        !throughOne &&
+        presence[s] === records &&
+        scalarText(inventory, u).length <= MAX_VALUE_UNITS
+      ) {
         constants.push({ s, rank: (hint ? 0 : CONSTANT_STATE_RANK) + depth });
       }
       continue;

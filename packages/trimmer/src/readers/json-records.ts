@@ -47,6 +47,11 @@ export interface RecordGroup {
   primary: boolean;
   /** Index of the group whose records hold this group's lists, -1 when none. */
   above: number;
+  /**
+   * Each record of the group above holds exactly one of these records, the only item of its
+   * list (an EC2 reservation's one instance): their fields are that record's own.
+   */
+  oneEach: boolean;
   /** UTF-8 bytes of its records. */
   bytes: number;
 }
@@ -176,6 +181,7 @@ export function recordColumns(
       says: -1,
       primary: false,
       above: -1,
+      oneEach: false,
       bytes: 0,
     });
   }
