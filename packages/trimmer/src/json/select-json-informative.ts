@@ -473,9 +473,9 @@ function detailFields(plan: Plan): number[] {
 }
 
 /**
- * Runs the plan, in this order, until the first unit that does not fit: the envelope's small
- * fields; the records the query picks out (identity and matching fields, then whole when small);
- * the records that stand out (identity and what stands out most); every record's identity,
+ * Runs the plan, in this order, until the first unit that does not fit: the records the query
+ * picks out (identity and matching fields, then whole when small); the records that stand out
+ * (identity and what stands out most); the envelope's small fields; every record's identity,
  * then its other name (an `id` beside a `name`), then its states; the rest of what stands out;
  * the anomalous records whole when small, the matched records whole, the strongest anomalies
  * whole; then every other value by the information per byte of its field. Each step keeps a unit whole when it
@@ -489,8 +489,6 @@ function runPlan(
   order: RecordOrder,
 ): void {
   const { analysis } = plan;
-  for (const u of contextNodes(plan)) keepUnit(plan, u);
-  for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
 
   const matches = findMatches(plan, hits);
   const strong = matches.records.filter((match) => match.strong);
@@ -523,6 +521,11 @@ function runPlan(
     }
   }
 
+  // Then the envelope's small fields (`kind`, `total_count`), and small error-like values
+  // outside every record: after the records that stand out, which a tight budget must not
+  // give up for `"kind":"List"`.
+  for (const u of contextNodes(plan)) keepUnit(plan, u);
+  for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
   // Order is information: the records a question about order asks for (`last 5`, a time
   // window), and always the newest and the oldest, each named with its time.
   for (const { record, field } of order.leading) {
