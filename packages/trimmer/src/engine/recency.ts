@@ -1,4 +1,4 @@
-import type { JsonInventory } from '../json/json-inventory.js';
+import { type JsonInventory, NODE_SCALAR } from '../json/json-inventory.js';
 import { type RecordGroup, recordField, scalarText } from '../readers/json-records.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
@@ -95,6 +95,9 @@ export function recordsByTime(
     const field = recordField(inventory, analysis, record, s);
     if (field < 0) continue;
     const time = scalarText(inventory, field);
+    // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
+    // read as text, `null` sorted after every date and was taken for the newest.
+    if (time === '' || (inventory.kind[field] === NODE_SCALAR && !isNumberText(time))) continue;
     const key = timeOrderKey(time);
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
@@ -108,6 +111,12 @@ export function recordsByTime(
           ? 1
           : a.record - b.record,
   );
+}
+
+/** Whether a scalar's text is a number (not `null`, `true` or `false`). */
+function isNumberText(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return c === 0x2d || (c >= 0x30 && c <= 0x39);
 }
 
 /** A question's token that reads as a time: an ISO date (or date-time), or an epoch (s to ns). */

@@ -283,6 +283,30 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+  it('orders records by their time, leaving out the records that have none', () => {
+    // Events whose `lastTimestamp` is null for some (they carry an `eventTime` instead): read
+    // as text, `null` sorted after every date and was shown as the newest.
+    const records = Array.from({ length: 140 }, (_, i) => ({
+      name: `evt-${(i * 7919).toString(36)}`,
+      reason: ['Pulled', 'Created', 'Started'][i % 3],
+      lastTimestamp:
+        i % 15 === 4 ? null : new Date(Date.UTC(2025, 8, 11) + i * 13_000).toISOString(),
+      message: `container ${i} of the deployment was started on its node after pulling`,
+    }));
+    const json = JSON.stringify({ items: records });
+    const newest = records.findLast((r) => r.lastTimestamp !== null)!;
+    const oldest = records.find((r) => r.lastTimestamp !== null)!;
+    for (const question of [undefined, 'Which record has the latest lastTimestamp?']) {
+      const view = trimmer.trim(json, 2_000, question ? { userQuery: question } : undefined);
+      const shown = JSON.parse(viewBody(view)).items as Array<Record<string, unknown>>;
+      for (const end of [newest, oldest]) {
+        expect(shown).toContainEqual(
+          expect.objectContaining({ name: end.name, lastTimestamp: end.lastTimestamp }),
+        );
+      }
+    }
+  });
+
   it('shows the records a question asks for between two times, ISO or epoch', () => {
     const start = Date.UTC(2026, 2, 11, 16, 0, 0, 149);
     const records = Array.from({ length: 300 }, (_, i) => ({
