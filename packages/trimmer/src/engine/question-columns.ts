@@ -10,6 +10,7 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
 import { keyWords } from './key-hints.js';
+import { recordFieldDepth } from './record-field-depth.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
@@ -75,7 +76,7 @@ export function askedColumns(
     (token) => token.length === 2 && TWO_LETTERS.test(token) && !stopwords.has(token),
   );
   if (words.length === 0 && short.length === 0 && !asksWhen) return [];
-  const { signatures, fieldDepth, classOf, groupOfSig, values } = analysis;
+  const { signatures, classOf, values } = analysis;
   const stems = new Map<string, string>();
   for (const word of words) {
     if (!timeWords.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
@@ -84,18 +85,15 @@ export function askedColumns(
   const scored: Array<{ s: number; score: number; time: boolean; depth: number }> = [];
   let firstTime = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
-    const depth = fieldDepth[s]!;
+    // A field of the records themselves: a field of the items they hold (the `status` of each
+    // of a pod's conditions) is not what a word of the question names.
+    const { depth } = recordFieldDepth(analysis, group, s);
     if (depth < 1 || depth > 3) continue;
     // A short list of values (`change.actions: ["delete", "create"]`) is a column too.
     const list = classOf[s] === CLASS_NONE && holdsScalarList(inventory, signatures, s);
     if (!list && (classOf[s] === CLASS_NONE || values[s] === 0)) continue;
     // One value for every record is told once, in the note, not repeated for each.
     if (!list && analysis.distinct[s]! < 2) continue;
-    let owner = signatures.parent[s]!;
-    while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
-    // A field of the records themselves: a field of the items they hold (the `status` of each
-    // of a pod's conditions) is not what a word of the question names.
-    if (owner !== group.sig) continue;
     const time = classOf[s] === CLASS_TIME;
     if (time && firstTime < 0) firstTime = s;
     let score = 0;

@@ -3,6 +3,7 @@ import { type RecordGroup, recordField, scalarText } from '../readers/json-recor
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
+import { recordFieldDepth } from './record-field-depth.js';
 import { timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
@@ -32,37 +33,34 @@ function isTimeField(analysis: RecordAnalysis, s: number): boolean {
 
 /** Whether `s` is a field of `group`'s records (a few keys down), not of a list they hold. */
 function ownField(analysis: RecordAnalysis, group: RecordGroup, s: number): boolean {
-  const { signatures, groupOfSig, fieldDepth } = analysis;
-  if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) return false;
-  let owner = signatures.parent[s]!;
-  while (owner > 0 && groupOfSig[owner]! < 0) owner = signatures.parent[owner]!;
-  return owner === group.sig;
+  const { depth } = recordFieldDepth(analysis, group, s);
+  return depth >= 1 && depth <= 3;
 }
 
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
-  const { signatures, fieldDepth, classOf, values, presence, distinct } = analysis;
+  const { signatures, classOf, values, presence, distinct } = analysis;
   let best = -1;
   let bestRank = -1;
+  let bestDepth = 0;
   for (let s = group.sig + 1; s < signatures.count; s++) {
-    const depth = fieldDepth[s]!;
-    if (depth < 1 || depth > 3) continue;
     // A time, or else a number that may be one (seconds since 1970 under a key in another
     // language; ids handed out in order order the records as well).
     const rank = !isTimeField(analysis, s) ? 0 : classOf[s] === CLASS_TIME ? 2 : 1;
     if (rank === 0 || values[s] !== presence[s]) continue;
     if (presence[s]! < 0.9 * group.records.length) continue;
-    if (!ownField(analysis, group, s)) continue;
+    const { depth } = recordFieldDepth(analysis, group, s);
+    if (depth < 1 || depth > 3) continue;
     // Of several times (created, updated), the one that orders most records apart.
     // The record's own time before one of something it holds (a tweet's, not its author's).
     const better =
       best < 0 ||
       rank > bestRank ||
       (rank === bestRank &&
-        (depth < fieldDepth[best]! ||
-          (depth === fieldDepth[best] && distinct[s]! > distinct[best]!)));
+        (depth < bestDepth || (depth === bestDepth && distinct[s]! > distinct[best]!)));
     if (better) {
       best = s;
       bestRank = rank;
+      bestDepth = depth;
     }
   }
   return best;

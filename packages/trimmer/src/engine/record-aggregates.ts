@@ -1,6 +1,6 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
-import { STEP_ITEM, signatureKey } from '../json/json-signatures.js';
+import { signatureKey } from '../json/json-signatures.js';
 import { fieldPath } from '../json/signature-path.js';
 import {
   NUMBER_MAX_DIGITS,
@@ -20,6 +20,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
+import { recordFieldDepth } from './record-field-depth.js';
 import { isIsoTime, timeOrderKey } from './time-order-key.js';
 
 /**
@@ -77,14 +78,6 @@ function valueCounts(
   }
   for (const [value, count] of long) counts.push({ value, count });
   return counts.sort((a, b) => b.count - a.count);
-}
-
-/** Keys (not list items) between record signature `record` and its field `s`. */
-function keysBelow(analysis: RecordAnalysis, record: number, s: number): number {
-  const { parent, step } = analysis.signatures;
-  let keys = 0;
-  for (let x = s; x > record; x = parent[x]!) if (step[x] !== STEP_ITEM) keys++;
-  return keys;
 }
 
 /** The distribution of `s` with at most `limit` values told, the others summed. */
@@ -205,26 +198,18 @@ export function recordAggregates(
   asked: ReadonlySet<number> = new Set(),
 ): AggregateStatement[] {
   if (inventory.truncated) return [];
-  const { signatures, values, distinct, presence, fieldDepth, classOf, groupOfSig, groups } =
-    analysis;
+  const { signatures, values, distinct, presence, fieldDepth, classOf } = analysis;
+
   const records = group.records.length;
   const constants: Array<{ s: number; rank: number }> = [];
   const categorical: Array<{ s: number; rank: number }> = [];
   const numeric: number[] = [];
   const times: number[] = [];
   for (let s = group.sig + 1; s < signatures.count; s++) {
-    if (fieldDepth[s]! < 1) continue;
     // A field of this list's records, not of a list inside them (but for a list of one item
     // in each record, whose fields are the record's own).
-    let owner = signatures.parent[s]!;
-    let throughOne = false;
-    while (owner > 0 && (groupOfSig[owner]! < 0 || groups[groupOfSig[owner]!]!.oneEach)) {
-      if (groupOfSig[owner]! >= 0) throughOne = true;
-      owner = signatures.parent[owner]!;
-    }
-    if (owner !== group.sig) continue;
-    // Through a list of one, the keys count from this list's record, not the item's.
-    const depth = throughOne ? keysBelow(analysis, group.sig, s) : fieldDepth[s]!;
+    const { depth, throughOne } = recordFieldDepth(analysis, group, s);
+    if (depth < 1) continue;
     if (depth > 3) continue;
     const c = classOf[s]!;
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
