@@ -11,8 +11,11 @@ export { type ArtifactIdInput, artifactIdFor } from './artifact-id.js';
 export {
   ARTIFACT_INDEX_FILE,
   type ArtifactIndex,
+  type ArtifactIndexMatches,
   type ArtifactIndexObserver,
+  type ArtifactIndexSettings,
   createArtifactIndex,
+  LOOKUP_TAIL_BYTES,
 } from './artifact-index.js';
 export {
   type ArtifactLibrary,
