@@ -115,6 +115,19 @@ describe('issue 43 item 12: a lookup in a fresh process does not read the whole 
     expect(all.at(-1)?.title).toBe('terminal run 8000');
   });
 
+  it('a process that keeps looking up mirrors the index after a few lookups, and answers the same', async () => {
+    await seed(2000);
+    const index = createArtifactIndex({ dir, mirrorAfterLookups: 3 });
+    for (let n = 0; n < 3; n++) {
+      expect((await index.get(record(n).id))?.createdAt).toBe(n);
+      expect(index.mirrored).toBe(false);
+    }
+    expect((await index.lookup('call_1999')).byOp.map((r) => r.createdAt)).toEqual([1999]);
+    expect(index.mirrored).toBe(true);
+    await index.add(record(2000));
+    expect((await createArtifactIndex({ dir }).get(record(2000).id))?.createdAt).toBe(2000);
+  });
+
   it('a page read by id, file name or operation id in a fresh library reads a bounded part', async () => {
     const size = await seed(8000);
     await writeFile(join(dir, record(4321).path), 'one\ntwo\nthree\n');

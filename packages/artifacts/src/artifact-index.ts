@@ -39,6 +39,7 @@ export interface ArtifactIndexMatches {
  * pointing at index lines) and read the lines past it, so a process that makes one call, as a
  * hook does, costs about the same with 100 records or 100 000. The first such call after an
  * older writer (or none) left the index without a sidecar builds it, reading the index once.
+ * After `mirrorAfterLookups` such calls the index is mirrored, as the process is long-lived.
  */
 export interface ArtifactIndex {
   /** The store directory. */
@@ -189,7 +190,16 @@ export interface ArtifactIndexSettings {
    * `LOOKUP_TAIL_BYTES` (256 KiB). No environment variable: lower it only to test the sidecar.
    */
   lookupTailBytes?: number;
+  /**
+   * Lookups through the sidecar after which the index is mirrored, since a process that looks
+   * up this often lives long enough for reading the whole index once to pay off (a server, an
+   * agent loop). Default `MIRROR_AFTER_LOOKUPS` (16); a one-call process never gets there.
+   */
+  mirrorAfterLookups?: number;
 }
+
+/** Sidecar lookups by one index object after which it mirrors the index instead. */
+export const MIRROR_AFTER_LOOKUPS = 16;
 
 /** One parsed index line and the offset it starts at. */
 interface LocatedLine {
@@ -428,6 +438,8 @@ export function createArtifactIndex(settings: ArtifactIndexSettings): ArtifactIn
   const observer = settings.observer;
   const fileSystem = settings.fileSystem;
   const tailBytes = settings.lookupTailBytes ?? LOOKUP_TAIL_BYTES;
+  const mirrorAfter = settings.mirrorAfterLookups ?? MIRROR_AFTER_LOOKUPS;
+  let lookups = 0;
   const reset = () => {
     for (const record of state.byId.values()) observer?.removed?.(record);
     state = emptyState();
@@ -497,14 +509,15 @@ export function createArtifactIndex(settings: ArtifactIndexSettings): ArtifactIn
 
   /**
    * Answers from the mirror, or, for a large index not mirrored yet, through the lookup
-   * sidecar without reading the whole file; a store where no run can be written is mirrored.
+   * sidecar without reading the whole file; a store where no run can be written, or an index
+   * looked up `mirrorAfter` times already, is mirrored.
    */
   async function answer<T>(
     signal: AbortSignal | undefined,
     fromMirror: () => T,
     fromLookup: (view: LookupView) => Promise<T>,
   ): Promise<T> {
-    if (!mirrored) {
+    if (!mirrored && lookups < mirrorAfter) {
       signal?.throwIfAborted();
       const handle = await openRegularFile(file);
       if (handle) {
@@ -520,6 +533,7 @@ export function createArtifactIndex(settings: ArtifactIndexSettings): ArtifactIn
               signal,
             );
             if (view) {
+              lookups++;
               try {
                 return await fromLookup(view);
               } finally {

@@ -16,6 +16,7 @@ export {
   type ArtifactIndexSettings,
   createArtifactIndex,
   LOOKUP_TAIL_BYTES,
+  MIRROR_AFTER_LOOKUPS,
 } from './artifact-index.js';
 export {
   type ArtifactLibrary,
