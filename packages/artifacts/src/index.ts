@@ -98,6 +98,14 @@ export {
 } from './grapheme-window.js';
 export { inferArtifactKind } from './infer-artifact-kind.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
+export {
+  layOutJson,
+  MAX_JSON_LAYOUT_CHARS,
+  restoreJsonLayout,
+  type StoredForm,
+  type StoredLayout,
+  storedFormOf,
+} from './json-layout.js';
 export { kindForTool } from './kind-for-tool.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
 export { type PagingRange, pagingValue } from './paging-value.js';
