@@ -6,6 +6,7 @@ import {
   readFile,
   rename,
   rm,
+  symlink,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -260,6 +261,16 @@ describe('the lookup sidecar answers as reading the whole index does', () => {
       (await createArtifactIndex({ dir, fileSystem, lookupTailBytes: TAIL }).get(record(40).id))
         ?.createdAt,
     ).toBe(40);
+  });
+
+  it('neither reads nor writes through a symbolic link in place of the sidecar', async () => {
+    await seed(40);
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(dir, 'index.lookup'));
+    expect((await viaLookup(record(7).id)).byId.map((r) => r.createdAt)).toEqual([7]);
+    expect((await viaLookup('call_39')).byOp.map((r) => r.createdAt)).toEqual([39]);
+    expect(await readdir(elsewhere)).toEqual([]);
   });
 
   it('skips an over-long line and holds no unfinished one past the runs', async () => {

@@ -285,9 +285,10 @@ export async function openLookupRuns(
   fileSystem?: ArtifactFileSystem,
 ): Promise<LookupRuns> {
   const lookupDir = join(dir, LOOKUP_DIR);
-  let names: string[];
+  let names: string[] = [];
   try {
-    names = await readdir(lookupDir);
+    // A symbolic link in its place is no sidecar of this store.
+    if ((await lstat(lookupDir)).isDirectory()) names = await readdir(lookupDir);
   } catch {
     names = [];
   }
@@ -364,6 +365,9 @@ export async function writeLookupRun(
   const name = `${from}-${to}.run`;
   const temp = join(lookupDir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
   await fileSystem.mkdir(lookupDir);
+  if (!(await lstat(lookupDir)).isDirectory()) {
+    throw new Error(`${LOOKUP_DIR} is not a directory of its own (a symbolic link?)`);
+  }
   const handle = await fileSystem.openForWrite(temp);
   try {
     try {
