@@ -3,7 +3,11 @@ import type { FileHandle } from 'node:fs/promises';
 import { readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ArtifactError } from './artifact-error.js';
-import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
+import {
+  type ArtifactIndex,
+  type ArtifactIndexMatches,
+  createArtifactIndex,
+} from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
 import { describeFile, type FileDescription } from './describe-file.js';
 import { buildLineIndex, type LineIndex } from './line-index.js';
@@ -255,6 +259,7 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       if (seen.has(sessionId)) continue;
       stores.delete(sessionId);
       unreadable.delete(store);
+      if (!store.index.mirrored) continue;
       for (const record of await store.index.list().catch(() => [])) {
         const entry = { store, record };
         removeFrom(byId, record.id, entry);
@@ -271,27 +276,62 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
     return listing;
   };
 
+  /** Brings every mirrored index up to date (a large one that is not mirrored stays unread). */
   const syncAll = (signal?: AbortSignal) => {
     syncing ??= (async () => {
       await refreshListing();
       // One store that cannot be read does not keep the others from answering; it is
       // remembered, so a reference found nowhere else is not called unknown.
       await Promise.all(
-        [...stores.values()].map((store) =>
-          store.index.sync({ signal }).then(
-            () => unreadable.delete(store),
-            (error: unknown) => {
-              if (ArtifactError.isInstance(error) && error.code === 'artifact_permission_denied')
-                unreadable.set(store, error);
-            },
+        [...stores.values()]
+          .filter((store) => store.index.mirrored)
+          .map((store) =>
+            store.index.sync({ signal }).then(noteReadable(store), noteDenied(store)),
           ),
-        ),
       );
     })().finally(() => {
       syncing = undefined;
     });
     return syncing;
   };
+
+  const noteReadable = (store: StoreRef) => () => {
+    unreadable.delete(store);
+  };
+  const noteDenied = (store: StoreRef) => (error: unknown) => {
+    if (ArtifactError.isInstance(error) && error.code === 'artifact_permission_denied')
+      unreadable.set(store, error);
+  };
+
+  /**
+   * The records of each store in scope that answer to `ref`, by id first, then file name, then
+   * operation id: from memory when every store is mirrored, else through each index's lookup
+   * (a small index is mirrored on the way; a large one is searched without being read whole).
+   */
+  async function lookUp(ref: string, sessionId: string | undefined, signal?: AbortSignal) {
+    if (sessionId === undefined) await refreshListing();
+    const scope =
+      sessionId === undefined
+        ? [...stores.values()]
+        : [storeOf(sessionId)].filter((store) => store !== undefined);
+    const found = { byId: [] as Entry[], byFile: [] as Entry[], byOp: [] as Entry[] };
+    await Promise.all(
+      scope.map(async (store) => {
+        let matches: ArtifactIndexMatches;
+        try {
+          matches = await store.index.lookup(ref, signal ? { signal } : {});
+          unreadable.delete(store);
+        } catch (error) {
+          noteDenied(store)(error);
+          return;
+        }
+        for (const key of ['byId', 'byFile', 'byOp'] as const)
+          for (const record of matches[key]) found[key].push({ store, record });
+      }),
+    );
+    signal?.throwIfAborted();
+    return found.byId.length ? found.byId : found.byFile.length ? found.byFile : found.byOp;
+  }
 
   function storeOf(sessionId: string): StoreRef | undefined {
     if (typeof sessionId !== 'string') return undefined;
@@ -318,6 +358,14 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       });
     }
     return store;
+  }
+
+  /** True when the store in scope (every store, without a session) is mirrored in memory. */
+  function allMirrored(sessionId: string | undefined): boolean {
+    if (sessionId !== undefined) return storeOf(sessionId)?.index.mirrored === true;
+    if (stores.size === 0) return false;
+    for (const store of stores.values()) if (!store.index.mirrored) return false;
+    return true;
   }
 
   function candidates(ref: string, sessionId: string | undefined): Entry[] {
@@ -422,13 +470,10 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       });
     }
     options.signal?.throwIfAborted();
-    let found = candidates(ref, options.sessionId);
+    if (options.sessionId !== undefined) await sessionStore(options.sessionId);
+    let found = allMirrored(options.sessionId) ? candidates(ref, options.sessionId) : [];
+    if (found.length === 0) found = await lookUp(ref, options.sessionId, options.signal);
     if (found.length === 0) {
-      await syncAll(options.signal);
-      found = candidates(ref, options.sessionId);
-    }
-    if (found.length === 0) {
-      if (options.sessionId !== undefined) await sessionStore(options.sessionId);
       const orphan = await unindexed(ref, options.sessionId, options.signal);
       if (orphan) return orphan;
       const scope = options.sessionId === undefined ? undefined : storeOf(options.sessionId);

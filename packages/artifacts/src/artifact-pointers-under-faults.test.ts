@@ -10,6 +10,7 @@ import { createArtifactLibrary } from './artifact-library.js';
 import { parseArtifactPointerLine } from './artifact-pointer-line.js';
 import { createArtifactStore } from './artifact-store.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { layOutJson, restoreJsonLayout } from './json-layout.js';
 import { recordStoredArtifact } from './record-stored-artifact.js';
 import { openSessionTranscript } from './session-transcript.js';
 import { sha256Hex } from './sha256-hex.js';
@@ -71,6 +72,8 @@ const step = fc.record({
   tornTranscript: fc.boolean(),
   tornIndex: fc.boolean(),
   unreadable: fc.boolean(),
+  // A one-line JSON result (a settle stores it one value per line, issue 43 item 19).
+  json: fc.boolean(),
 });
 
 /** What was printed for one result (an excerpt, or the id `compaction store` prints). */
@@ -79,6 +82,8 @@ interface Printed {
   id?: string;
   file?: string;
   output: string;
+  /** The bytes stored for it, when they are not `output` (a JSON result laid out). */
+  stored?: string;
   unreadable: boolean;
 }
 
@@ -95,8 +100,14 @@ async function expectBytes(
   try {
     const raw = await library.openRaw(ref);
     try {
-      expect(sha256Hex(await raw.handle.readFile())).toBe(sha256Hex(item.output));
-      expect(raw.record.digest).toBe(sha256Hex(item.output));
+      const bytes = await raw.handle.readFile();
+      expect(sha256Hex(bytes)).toBe(sha256Hex(item.stored ?? item.output));
+      expect(raw.record.digest).toBe(sha256Hex(item.stored ?? item.output));
+      if (item.stored !== undefined) {
+        // Laid out: the record keeps the result's own digest, and restoring gives it back.
+        expect(raw.record.original?.digest).toBe(sha256Hex(item.output));
+        expect(sha256Hex(restoreJsonLayout(bytes.toString('utf8')))).toBe(sha256Hex(item.output));
+      } else expect(raw.record.original).toBeUndefined();
     } finally {
       await raw.handle.close();
     }
@@ -138,10 +149,22 @@ describe('every printed pointer resolves, under random write and read faults', (
           const settled: string[] = [];
 
           for (const [i, s] of steps.entries()) {
-            const output = Array.from(
-              { length: s.lines },
-              (_, line) => `step ${i} line ${line} value ${(s.seed * (line + 1)) % 9973} ✓`,
-            ).join('\n');
+            const json = s.json && s.kind === 'settle';
+            const output = json
+              ? JSON.stringify({
+                  step: i,
+                  rows: Array.from({ length: s.lines }, (_, line) => ({
+                    line,
+                    value: (s.seed * (line + 1)) % 9973,
+                    id: 0,
+                    mark: '✓ "q"',
+                  })),
+                }).replace(/"id":0/g, `"id":9007199254740993${s.seed % 10}`)
+              : Array.from(
+                  { length: s.lines },
+                  (_, line) => `step ${i} line ${line} value ${(s.seed * (line + 1)) % 9973} ✓`,
+                ).join('\n');
+            const laidOut = json ? layOutJson(output) : undefined;
             // A writer in another process crashed mid-line.
             if (s.tornTranscript) await appendFile(path, '{"type":"tool_settled","toolCa');
             if (s.tornIndex) {
@@ -158,7 +181,12 @@ describe('every printed pointer resolves, under random write and read faults', (
                   output,
                 });
                 settled.push(result.content);
-                printed.push({ text: result.content, output, unreadable: s.unreadable });
+                printed.push({
+                  text: result.content,
+                  output,
+                  ...(laidOut !== undefined && result.artifact ? { stored: laidOut } : {}),
+                  unreadable: s.unreadable,
+                });
               } catch (error) {
                 // Reported, not lost: only the transcript line can fail a settle.
                 expect(ArtifactError.isInstance(error) && error.code).toBe(
@@ -224,7 +252,11 @@ describe('every printed pointer resolves, under random write and read faults', (
               .split('\n')
               .map(parseArtifactPointerLine)
               .find((found) => found !== undefined);
-            if (marker) expect(marker.digest).toBe(sha256Hex(item.output));
+            // A marker naming a file describes its bytes; one saying not stored, the result.
+            if (marker)
+              expect(marker.digest).toBe(
+                sha256Hex(marker.file ? (item.stored ?? item.output) : item.output),
+              );
             if (item.unreadable && marker?.file) unreadable.add(join(dir, marker.file));
             const ref = pointer?.id ?? marker?.file;
             if (ref === undefined) {

@@ -1,3 +1,5 @@
+import type { StoredLayout } from './json-layout.js';
+
 /** What a stored result is (seed 001's kinds). */
 export type ArtifactKind = 'tool_output' | 'file_read' | 'terminal_log' | 'diff' | 'doc';
 
@@ -27,6 +29,19 @@ export interface ArtifactRecord {
   lines?: number;
   /** SHA-256 of the stored file. */
   digest: string;
+  /**
+   * Set when the stored file is the result laid out rather than as returned (absent: the file
+   * is the result byte for byte). `json-lines`: a one-line JSON result, one value per line;
+   * `restoreJsonLayout` of the file gives back bytes whose SHA-256 is `digest` here.
+   */
+  original?: {
+    /** How the file was laid out. */
+    layout: StoredLayout;
+    /** SHA-256 of the result as returned. */
+    digest: string;
+    /** Bytes of the result as returned. */
+    bytes: number;
+  };
   /** Basename of the file inside the store directory (never an absolute path). */
   path: string;
   /** Milliseconds since the epoch, from the injected clock. */

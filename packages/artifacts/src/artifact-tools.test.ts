@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactLibrary } from './artifact-library.js';
 import {
   ANTHROPIC_ARTIFACT_TOOLS,
+  ARTIFACT_TOOL_TEXT,
   createArtifactToolHandler,
   OPENAI_ARTIFACT_TOOLS,
 } from './artifact-tools.js';
@@ -31,6 +32,12 @@ describe('artifact tools', () => {
       OPENAI_ARTIFACT_TOOLS[0].function.parameters,
     );
     expect(OPENAI_ARTIFACT_TOOLS[0].function.parameters.required).toEqual(['id']);
+    // Issue 43 item 19: a model is told that JSON pages by lines and a long line by columns.
+    expect(ARTIFACT_TOOL_TEXT.read.description).toMatch(/JSON result is stored one value per line/);
+    expect(ARTIFACT_TOOL_TEXT.search.description).toMatch(
+      /JSON result is stored one value per line/,
+    );
+    expect(ARTIFACT_TOOL_TEXT.search.description).toMatch(/column=column/);
     for (const tool of OPENAI_ARTIFACT_TOOLS) {
       expect(tool.function.description).toMatch(/count(ing)? from 1/);
       for (const [name, schema] of Object.entries(tool.function.parameters.properties)) {

@@ -12,7 +12,7 @@ import { MAX_PATTERN_CHARS } from './search-pattern.js';
 export const ARTIFACT_TOOL_TEXT = {
   read: {
     description:
-      'Read part of a stored tool output (an artifact). Lines count from 1, the same numbers artifact_search reports. Pass offset (a line number; negative counts from the end, -50 reads the last 50 lines) and limit; the header of each page gives the total line count and the offset of the next page. A line too long for one page is shown in windows: the header then gives the column to pass to continue.',
+      'Read part of a stored tool output (an artifact). Lines count from 1, the same numbers artifact_search reports. Pass offset (a line number; negative counts from the end, -50 reads the last 50 lines) and limit; the header of each page gives the total line count and the offset of the next page. A JSON result is stored one value per line, indented (keys, strings and numbers exactly as returned), so page it by lines like any text. A line too long for one page is shown in windows: the header then gives the column to pass to continue.',
     id: 'The artifact: its id (art_…), the file name an excerpt marker names (such as call_1-3f9c0d1e2a4b5c6d.txt), or the tool call id it was stored under.',
     offset:
       'First line to read, counting from 1. Negative counts from the end: -50 reads the last 50 lines. Default 1.',
@@ -22,7 +22,7 @@ export const ARTIFACT_TOOL_TEXT = {
   },
   search: {
     description:
-      'Find the lines of a stored tool output (an artifact) that contain a pattern. Answers "line:column: text" with lines and columns counting from 1, ready for artifact_read(id, offset=line). Literal and case-insensitive by default; regex uses RE2 syntax (no look-around or back-references). When there are more matches than max_matches, or the time budget runs out, the answer says which from_line to pass to continue.',
+      'Find the lines of a stored tool output (an artifact) that contain a pattern. Answers "line:column: text" with lines and columns counting from 1, ready for artifact_read(id, offset=line); in a line too long for one page, also pass column=column to read where the match is. A JSON result is stored one value per line, so a match names the line of its value: read a few lines around it (offset=line-5, limit=20) for the object it belongs to. Literal and case-insensitive by default; regex uses RE2 syntax (no look-around or back-references). When there are more matches than max_matches, or the time budget runs out, the answer says which from_line to pass to continue.',
     id: 'The artifact: its id (art_…), the file name an excerpt marker names, or the tool call id it was stored under.',
     pattern: `Text to look for, 1-${MAX_PATTERN_CHARS} chars. Literal unless regex is true.`,
     regex:

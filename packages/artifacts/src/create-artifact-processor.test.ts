@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactStore } from './artifact-store.js';
 import { createArtifactProcessor } from './create-artifact-processor.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { restoreJsonLayout } from './json-layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { trickyText } from './test-support/grapheme-arbitraries.js';
 
@@ -66,5 +67,29 @@ describe('createArtifactProcessor', () => {
     await expect(
       processor.process('x', 100, { signal: AbortSignal.abort(new Error('stop')) }),
     ).rejects.toThrow('stop');
+  });
+});
+
+describe('issue 43 item 19: a JSON result on the processor path', () => {
+  it('is stored one value per line; marker and record name the file, the record the original', async () => {
+    const store = createArtifactStore({ dir: join(root, 'json.artifacts') });
+    const processor = createArtifactProcessor({ store });
+    const result = JSON.stringify({
+      rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })),
+    });
+    const { text } = await processor.process(result, 2000, { stepId: 'step_json' });
+    const marker = text.split('\n').map(parseExcerptMarker).find(Boolean)!;
+    const [record] = await store.index.list();
+    const file = await readFile(join(store.dir, record!.path), 'utf8');
+    expect(file.split('\n').length).toBeGreaterThan(1500);
+    expect(marker.file).toBe(record!.path);
+    expect(marker.digest).toBe(sha256Hex(file));
+    expect(record!.digest).toBe(sha256Hex(file));
+    expect(record!.original).toEqual({
+      layout: 'json-lines',
+      digest: sha256Hex(result),
+      bytes: Buffer.byteLength(result),
+    });
+    expect(restoreJsonLayout(file)).toBe(result);
   });
 });

@@ -15,6 +15,7 @@ import { describeText } from './describe-text.js';
 import { excerpt, minimumExcerptBudget } from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
+import { type StoredForm, storedFormOf } from './json-layout.js';
 import { kindForTool } from './kind-for-tool.js';
 import type { ProjectionPolicy } from './projection-policy.js';
 import { buildArtifactRecord } from './record-stored-artifact.js';
@@ -56,12 +57,15 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
       let record: ArtifactRecord | undefined;
       let failed = false;
       const store = settings.store;
+      // A one-line JSON result is stored one value per line (see `layOutJson`), and the excerpt
+      // is cut from what is stored, so its marker describes the file.
+      let form: StoredForm = store ? storedFormOf(result) : { text: result };
       if (store) {
         try {
-          stored = await store.store(context.stepId ?? 'result', result, {
+          stored = await store.store(context.stepId ?? 'result', form.text, {
             signal: context.signal,
           });
-          const preview = headGraphemes(result, 400).text;
+          const preview = headGraphemes(form.text, 400).text;
           record = await store.index.add(
             buildArtifactRecord({
               sessionId: settings.sessionId ?? store.sessionId,
@@ -70,6 +74,7 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
               ...(context.toolName ? { toolName: context.toolName } : {}),
               kind: kindForTool(context.toolName, preview, settings.policies),
               preview,
+              ...(form.original ? { original: form.original } : {}),
               ...(settings.clock ? { clock: settings.clock } : {}),
             }),
             { signal: context.signal },
@@ -83,7 +88,9 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
           failed = true;
         }
       }
-      const described = stored ?? describeText(result);
+      if (!stored) form = { text: result };
+      const text = form.text;
+      const described = stored ?? describeText(text);
       const source: ExcerptSource = {
         totalChars: described.chars,
         totalBytes: described.bytes,
@@ -105,22 +112,23 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
       const withPointer = pointer !== '' && maxBytes - pointerBytes >= minimumBytes;
       const room = withPointer ? maxBytes - pointerBytes : maxBytes;
       // Every char is at least one byte, so a char budget of `room` never binds first.
-      const cut = excerpt(result, room, source, {
+      const cut = excerpt(text, room, source, {
         maxBytes: room,
         ...(settings.headShare === undefined ? {} : { headShare: settings.headShare }),
       });
-      const text = withPointer ? pointer + cut.text : cut.text;
-      const outputBytes = utf8ByteLength(text);
+      const view = withPointer ? pointer + cut.text : cut.text;
+      const outputBytes = utf8ByteLength(view);
       return {
-        text,
+        text: view,
         metadata: {
           contentLost: true,
           originalBytes,
           outputBytes,
           strategy: 'bytes',
+          // Of the text the excerpt is cut from (the stored layout, when there is one).
           keptRatio:
-            originalBytes > 0
-              ? (utf8ByteLength(cut.head) + utf8ByteLength(cut.tail)) / originalBytes
+            described.bytes > 0
+              ? (utf8ByteLength(cut.head) + utf8ByteLength(cut.tail)) / described.bytes
               : 1,
         },
       };

@@ -6,10 +6,12 @@ import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactIndex } from './artifact-index.js';
+import { createArtifactLibrary } from './artifact-library.js';
 import { createArtifactStore } from './artifact-store.js';
 import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
 import { externalizeToolOutput, MIN_INLINE_LIMIT_CHARS } from './externalize-tool-output.js';
+import { restoreJsonLayout } from './json-layout.js';
 import { sha256Hex } from './sha256-hex.js';
 import { referenceCount, trickyText } from './test-support/grapheme-arbitraries.js';
 
@@ -154,4 +156,53 @@ describe.skipIf(!fixturesAvailable())('externalizeToolOutput on real payloads', 
       expect(markerOf(result.content)?.digest).toBe(sha256Hex(output));
     });
   }
+});
+
+describe('issue 43 item 19: a JSON result is stored so that its lines mean something', () => {
+  const issues = Array.from({ length: 3000 }, (_, i) => ({
+    id: i,
+    title: `Issue ${i}: crash when "quoted" path has \\ and 日本`,
+    labels: i % 2 ? ['bug', 'p1'] : [],
+    meta: {},
+  }));
+  // As an API returns it: one line, numbers beyond 2^53 written exactly.
+  const output = JSON.stringify({ total: 3000, items: issues, needle_key: 'the needle' }).replace(
+    /"id":(\d+)/g,
+    (_, id: string) => `"id":9007199254740993${id.padStart(4, '0')}`,
+  );
+
+  it('search answers a line near the value and read pages it; the original stays verifiable', async () => {
+    expect(output.length).toBeGreaterThan(200_000);
+    expect(output).not.toContain('\n');
+    const store = createArtifactStore({ dir: join(root, 'json-run.artifacts') });
+    const result = await externalizeToolOutput(
+      { toolName: 'list_issues', toolCallId: 'call_json', output },
+      { sessionId: 'json-run', store },
+    );
+    const library = createArtifactLibrary({ root });
+    const found = await library.search(result.artifact!.id, 'the needle');
+    expect(found.matches).toHaveLength(1);
+    const [match] = found.matches;
+    expect(match!.line).toBeGreaterThan(1000);
+    expect(match!.column).toBeLessThan(40);
+    expect(match!.text.trim()).toBe('"needle_key":"the needle"');
+    const page = await library.readPage(result.artifact!.id, { offset: match!.line - 5, limit: 6 });
+    expect(page.text).toContain('"needle_key":"the needle"');
+    expect(page.window).toBeUndefined();
+    // Every line is short: read pages lines, never columns.
+    const raw = await library.openRaw(result.artifact!.id);
+    const stored = (await raw.handle.readFile()).toString('utf8');
+    await raw.handle.close();
+    expect(Math.max(...stored.split('\n').map((line) => line.length))).toBeLessThan(200);
+    // The file is what the record and the marker say; the original is what the tool returned.
+    expect(sha256Hex(stored)).toBe(result.artifact!.digest);
+    expect(markerOf(result.content)?.digest).toBe(result.artifact!.digest);
+    expect(result.artifact!.original).toEqual({
+      layout: 'json-lines',
+      digest: sha256Hex(output),
+      bytes: Buffer.byteLength(output),
+    });
+    expect(restoreJsonLayout(stored)).toBe(output);
+    expect(stored).toContain('\n      "id":90071992547409930000,\n');
+  });
 });

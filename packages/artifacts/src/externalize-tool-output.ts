@@ -9,6 +9,7 @@ import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import { describeText } from './describe-text.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
+import { type StoredForm, storedFormOf } from './json-layout.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
 import { buildArtifactRecord } from './record-stored-artifact.js';
 
@@ -94,11 +95,14 @@ export async function externalizeToolOutput(
     });
   }
   if (policy.keepInline?.(output)) return { content: output.output, contentLost: false };
+  // A one-line JSON result is stored one value per line, so search and read answer lines; the
+  // excerpt is cut from what is stored, so its marker describes the file.
+  let form: StoredForm = options.store ? storedFormOf(output.output) : { text: output.output };
   let stored: StoredArtifact | undefined;
   let failure: ArtifactError | undefined;
   if (options.store) {
     try {
-      stored = await options.store.store(output.toolCallId, output.output, {
+      stored = await options.store.store(output.toolCallId, form.text, {
         signal: options.signal,
       });
     } catch (error) {
@@ -106,15 +110,18 @@ export async function externalizeToolOutput(
       failure = error;
     }
   }
+  const asStored = (): ToolOutput =>
+    form.text === output.output ? output : { ...output, output: form.text };
+  if (!stored) form = { text: output.output };
   // The store measured bytes, chars and digest while writing; measure only when it did not.
-  const description = stored ?? describeText(output.output);
-  const draftSource: ExcerptSource = {
+  let description = stored ?? describeText(form.text);
+  let draftSource: ExcerptSource = {
     totalChars: description.chars,
     totalBytes: description.bytes,
     digest: description.digest,
   };
   // A first projection names the output; the body is rebuilt below to the room the header leaves.
-  const draft = policy.project(output, {
+  const draft = policy.project(asStored(), {
     budgetChars: limit,
     source: stored ? { ...draftSource, file: stored.file } : draftSource,
   });
@@ -130,7 +137,8 @@ export async function externalizeToolOutput(
       kind: draft.kind,
       title: draft.title,
       summary,
-      preview: headGraphemes(output.output, 400).text,
+      preview: headGraphemes(form.text, 400).text,
+      ...(form.original ? { original: form.original } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     const index = options.index ?? options.store?.index;
@@ -144,6 +152,16 @@ export async function externalizeToolOutput(
         message: `Could not index the result of ${JSON.stringify(output.toolCallId)}: ${String(error)}`,
         cause: error,
       });
+      if (form.original) {
+        // Not stored: the excerpt is of the result as returned, and its marker says so.
+        form = { text: output.output };
+        description = describeText(form.text);
+        draftSource = {
+          totalChars: description.chars,
+          totalBytes: description.bytes,
+          digest: description.digest,
+        };
+      }
     }
   }
   const source: ExcerptSource = stored
@@ -158,7 +176,7 @@ export async function externalizeToolOutput(
       : artifactNotStoredLine(source.notStoredReason ?? 'no session');
   const header = `Tool ${output.toolName} ${verb}. ${summary}\n${pointer}\n`;
   const room = limit - countGraphemes(header);
-  const content = header + policy.project(output, { budgetChars: room, source }).body;
+  const content = header + policy.project(asStored(), { budgetChars: room, source }).body;
 
   return {
     content,

@@ -11,8 +11,12 @@ export { type ArtifactIdInput, artifactIdFor } from './artifact-id.js';
 export {
   ARTIFACT_INDEX_FILE,
   type ArtifactIndex,
+  type ArtifactIndexMatches,
   type ArtifactIndexObserver,
+  type ArtifactIndexSettings,
   createArtifactIndex,
+  LOOKUP_TAIL_BYTES,
+  MIRROR_AFTER_LOOKUPS,
 } from './artifact-index.js';
 export {
   type ArtifactLibrary,
@@ -94,6 +98,14 @@ export {
 } from './grapheme-window.js';
 export { inferArtifactKind } from './infer-artifact-kind.js';
 export { INSPECTOR_PAGE } from './inspector-page.js';
+export {
+  layOutJson,
+  MAX_JSON_LAYOUT_CHARS,
+  restoreJsonLayout,
+  type StoredForm,
+  type StoredLayout,
+  storedFormOf,
+} from './json-layout.js';
 export { kindForTool } from './kind-for-tool.js';
 export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
 export { type PagingRange, pagingValue } from './paging-value.js';

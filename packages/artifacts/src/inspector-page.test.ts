@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArtifactRecord } from './artifact-record.js';
 import { createArtifactServer, type RunningArtifactServer } from './artifact-server.js';
 import { createArtifactStore } from './artifact-store.js';
+import { restoreJsonLayout } from './json-layout.js';
 import { createModelCallLog } from './model-call-log.js';
 import { recordStoredArtifact } from './record-stored-artifact.js';
 import { openSessionTranscript } from './session-transcript.js';
@@ -92,6 +94,7 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
   let server: RunningArtifactServer;
   let browser: Browser;
   const more: Record<string, string> = {};
+  let jsonRecord: ArtifactRecord | undefined;
 
   beforeAll(async () => {
     ({ root, ids } = await makeSessionDir());
@@ -115,9 +118,10 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
         output: diff,
       })
     ).artifact!.id;
-    more.json = (
+    jsonRecord = (
       await session.settleToolResult({ toolName: 'fetch_api', toolCallId: 'c_json', output: json })
-    ).artifact!.id;
+    ).artifact;
+    more.json = jsonRecord!.id;
     // Stored with no tool name (as `compaction store` does): the kind comes from the content.
     const store = createArtifactStore({ dir: join(root, 'inspect.artifacts') });
     const stored = await store.store('cli-1', diff.replace(/a(\d)/g, 'b$1'));
@@ -307,9 +311,10 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
     const { page, errors } = await open();
     await page.getByTestId('sessions').getByText('inspect').click();
     await artifactItem(page, 'fetch_api').locator('button').click();
+    // Stored one value per line (issue 43, item 19), so it pages by line from the start.
     await expect
       .poll(() => page.getByTestId('range').textContent())
-      .toMatch(/line 1, columns 1–\d+ of \d+ \(long line\)|lines 1–1 of 1/);
+      .toMatch(/^lines 1–100 of \d+$/);
     expect(await page.getByTestId('pretty').isVisible()).toBe(true);
     await page.getByTestId('pretty').check();
     await expect
@@ -324,7 +329,11 @@ describe.skipIf(!available && !runInCi)('inspector page in headless Chromium', (
       page.getByTestId('download').click(),
     ]);
     const path = await download.path();
-    expect(sha256Hex(await readFile(path))).toBe(sha256Hex(json));
+    // The stored bytes, which the marker and the record name; laid out, the result as returned.
+    const raw = await readFile(path);
+    expect(sha256Hex(raw)).toBe(jsonRecord!.digest);
+    expect(restoreJsonLayout(raw.toString('utf8'))).toBe(json);
+    expect(jsonRecord!.original?.digest).toBe(sha256Hex(json));
     expect(download.suggestedFilename()).toMatch(/^c_json-[0-9a-f]{16}\.txt$/);
     expect(errors).toEqual([]);
   });

@@ -22,6 +22,8 @@ export interface LineIndex {
   readonly longLines: ReadonlyMap<number, number>;
   /** The last sampled position at or before (`line`, `column`). */
   seek(line: number, column: number): FilePosition;
+  /** The last sampled position at or before byte `byte`. */
+  atByte(byte: number): FilePosition;
 }
 
 /** Lines at least this long have their length recorded (and are paged in windows). */
@@ -60,6 +62,10 @@ export async function buildLineIndex(
   let position = 0;
   for await (const data of readChunks(handle, 0, size, { chunkBytes: CHUNK_BYTES, signal })) {
     const bytesRead = data.byteLength;
+    // Most chunks are ASCII: a column is then a byte count, without looking at each line.
+    const units = isAscii(data)
+      ? (from: number, to: number) => to - from
+      : (from: number, to: number) => utf16Units(data, from, to);
     let from = 0;
     while (from < bytesRead) {
       const newline = data.indexOf(0x0a, from);
@@ -69,12 +75,12 @@ export async function buildLineIndex(
         let cut = Math.max(nextSample - position, from);
         while (cut < end && (data[cut]! & 0xc0) === 0x80) cut++;
         if (cut >= end) break;
-        column += utf16Units(data, from, cut);
+        column += units(from, cut);
         from = cut;
         samples.push({ byte: position + cut, line, column });
         nextSample = position + cut + SAMPLE_BYTES;
       }
-      column += utf16Units(data, from, end);
+      column += units(from, end);
       if (newline < 0) break;
       if (column >= LONG_LINE_UNITS) {
         // The line's length leaves out its ending: a `\r` before the newline is part of it.
@@ -107,6 +113,16 @@ export async function buildLineIndex(
         const sample = samples[middle]!;
         if (sample.line < wantLine || (sample.line === wantLine && sample.column <= wantColumn))
           low = middle;
+        else high = middle - 1;
+      }
+      return samples[low]!;
+    },
+    atByte(byte) {
+      let low = 0;
+      let high = samples.length - 1;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (samples[middle]!.byte <= byte) low = middle;
         else high = middle - 1;
       }
       return samples[low]!;

@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { ArtifactError } from './artifact-error.js';
+import { createCandidateScanner } from './candidate-scanner.js';
 import type { LineIndex } from './line-index.js';
 import type { SearchMatcher } from './search-pattern.js';
 import { openTextCursor } from './text-cursor.js';
@@ -167,6 +168,8 @@ const SHOWN_CHARS = 300;
 const SNIPPET_BEFORE = 60;
 const SNIPPET_CHARS = 240;
 const YIELD_MS = 10;
+/** A gap to the next candidate line up to this many bytes is decoded rather than sought. */
+const SKIP_DECODE_BYTES = 1 << 20;
 
 function snippet(
   text: string,
@@ -220,7 +223,7 @@ export async function searchText(
   // need (`\Bing` resumed at the `i` of `running`), and reports nothing that starts before; in
   // a line short enough to be shown whole, it reads from the line's start, so it is.
   const resume = from.column - 1;
-  const cursor = await openTextCursor(
+  let cursor = await openTextCursor(
     handle,
     index,
     from.line,
@@ -237,9 +240,24 @@ export async function searchText(
   // The first segment is searched whatever the clock says (opening and indexing a large file
   // may take the whole budget): each call moves on, so following `next` always ends.
   let progressed = false;
-  while (!(await cursor.atEnd())) {
+  const breathe = async () => {
     const now = options.now();
-    if (progressed && now >= options.deadline) {
+    if (progressed && now >= options.deadline) return true;
+    if (now - lastYield >= YIELD_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = options.now();
+    }
+    return false;
+  };
+  // A literal's bytes are looked for in the raw file first: lines without them are skipped
+  // undecoded, so a literal search runs at the speed of a byte search.
+  const scanner = matcher.prefilter
+    ? createCandidateScanner(handle, index, matcher.prefilter, options.signal)
+    : undefined;
+  /** The start of a line whose byte offset is known (the line after the last candidate's). */
+  let known: { line: number; byte: number } | undefined;
+  while (!(await cursor.atEnd())) {
+    if (await breathe()) {
       return {
         matches,
         more: true,
@@ -249,9 +267,40 @@ export async function searchText(
         windowedLines,
       };
     }
-    if (now - lastYield >= YIELD_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      lastYield = options.now();
+    if (scanner && !carry && cursor.column === 0) {
+      const start = cursor.line;
+      const byte = known?.line === start ? known.byte : await scanner.lineStart(start);
+      // The scanner asks only after a chunk: each call moves on.
+      const found = await scanner.next(byte, () => {
+        progressed = true;
+        return breathe();
+      });
+      if (found === -1) {
+        linesSearched += index.totalLines - start + 1;
+        return { matches, more: false, next: null, linesSearched, windowedLines };
+      }
+      if (typeof found !== 'number') {
+        const at = await scanner.positionOf(found.stoppedAt, { byte, line: start, column: 0 });
+        linesSearched += at.line - start;
+        return {
+          matches,
+          more: true,
+          next: { line: at.line, column: at.column + 1 },
+          stoppedBy: 'time',
+          linesSearched,
+          windowedLines,
+        };
+      }
+      const { line } = await scanner.positionOf(found, { byte, line: start, column: 0 });
+      if (line > start) {
+        linesSearched += line - start;
+        // Decoding a short gap costs less than seeking from the line index.
+        if (found - byte < SKIP_DECODE_BYTES) await cursor.skipTo(line, 0);
+        else cursor = await openTextCursor(handle, index, line, 0, options.signal);
+      }
+      known = { line: line + 1, byte: await scanner.nextLineStart(found) };
+      progressed = true;
+      if (await cursor.atEnd()) break;
     }
     const line = cursor.line;
     const segmentColumn = cursor.column;

@@ -24,6 +24,8 @@ export interface ArtifactRecordInput {
   summary?: string;
   /** The start of the content, for the preview (cut to 400 chars). */
   preview: string;
+  /** The result as returned, when the stored file is it laid out (`layOutJson`). */
+  original?: ArtifactRecord['original'];
   /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
 }
@@ -57,6 +59,7 @@ export function buildArtifactRecord(input: ArtifactRecordInput): ArtifactRecord 
     bytes: stored.bytes,
     ...(stored.lines === undefined ? {} : { lines: stored.lines }),
     digest: stored.digest,
+    ...(input.original ? { original: input.original } : {}),
     path: stored.file,
     createdAt: (input.clock ?? Date.now)(),
   };

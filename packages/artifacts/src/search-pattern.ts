@@ -10,6 +10,83 @@ export interface SearchMatcher {
   find(line: string, from: number): { start: number; end: number } | undefined;
   /** For a literal pattern, its length; a window overlap of this size misses no match. */
   readonly literalLength?: number;
+  /** For a literal pattern, a search of the file's raw bytes for the lines worth testing. */
+  readonly prefilter?: BytePrefilter;
+}
+
+/**
+ * Finds candidates in a file's raw bytes: every line that holds a match holds a candidate (a
+ * candidate need not be a match, nor its start). Lines without one are never decoded.
+ */
+export interface BytePrefilter {
+  /** Readies a search of `chunk`: the finder answers the first candidate at or after `from`, or -1. */
+  start(chunk: Buffer): (from: number) => number;
+  /** Bytes a candidate may span, minus one: one that starts this close to a chunk's end may be cut. */
+  readonly overlap: number;
+}
+
+const LONG_S = '\u017f';
+const KELVIN = '\u212a';
+/** Bytes of `text` as a regex over a latin1 (one char per byte) string. */
+const byteSource = (text: string) =>
+  [...Buffer.from(text, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
+const CASED = /^\p{Changes_When_Casemapped}$/u;
+
+/**
+ * The byte prefilter of a literal. Case-sensitive: its UTF-8 bytes (`Buffer#indexOf`). Without
+ * case: a regex over the bytes read as latin1, of the longest run of the pattern's characters
+ * whose case variants are known: ASCII (each letter either case; k and s also as the Kelvin
+ * sign and the long s, which fold with them) and characters that have no case at all (CJK,
+ * digits, symbols); a cased character outside ASCII (é, ß, Σ) ends a run. No prefilter when
+ * no such run exists or the pattern is not well-formed text (a lone surrogate, U+FFFD, which
+ * invalid bytes decode to).
+ */
+function bytePrefilter(pattern: string, caseSensitive: boolean): BytePrefilter | undefined {
+  // A lone surrogate has no UTF-8 bytes; U+FFFD also stands for any invalid byte.
+  if (pattern.includes('\ufffd') || Buffer.from(pattern, 'utf8').toString('utf8') !== pattern)
+    return undefined;
+  if (caseSensitive) {
+    const needle = Buffer.from(pattern, 'utf8');
+    return { overlap: needle.length - 1, start: (chunk) => (from) => chunk.indexOf(needle, from) };
+  }
+  let best = { source: '', chars: 0, bytes: 0 };
+  let run = { source: '', chars: 0, bytes: 0 };
+  for (const char of pattern) {
+    const lower = char.toLowerCase();
+    let source: string | undefined;
+    let bytes = Buffer.byteLength(char);
+    if (char.charCodeAt(0) < 0x80) {
+      const upper = char.toUpperCase();
+      source =
+        lower === 's'
+          ? `(?:[sS]|${byteSource(LONG_S)})`
+          : lower === 'k'
+            ? `(?:[kK]|${byteSource(KELVIN)})`
+            : lower !== upper
+              ? `[${lower}${upper}]`
+              : byteSource(char);
+      if (lower === 's') bytes = 2;
+      if (lower === 'k') bytes = 3;
+    } else if (!CASED.test(char)) source = byteSource(char);
+    if (source === undefined) {
+      run = { source: '', chars: 0, bytes: 0 };
+      continue;
+    }
+    run = { source: run.source + source, chars: run.chars + 1, bytes: run.bytes + bytes };
+    if (run.chars > best.chars) best = run;
+  }
+  if (best.chars === 0) return undefined;
+  const regex = new RegExp(best.source, 'g');
+  return {
+    overlap: best.bytes - 1,
+    start(chunk) {
+      const text = chunk.toString('latin1');
+      return (from) => {
+        regex.lastIndex = from;
+        return regex.exec(text)?.index ?? -1;
+      };
+    },
+  };
 }
 
 /**
@@ -75,9 +152,13 @@ export function compileSearchPattern(
       message: `search pattern must be 1-${MAX_PATTERN_CHARS} chars`,
     });
   }
+  const prefilter = options.regex
+    ? undefined
+    : bytePrefilter(pattern, options.caseSensitive === true);
   if (!options.regex && options.caseSensitive) {
     return {
       literalLength: pattern.length,
+      ...(prefilter ? { prefilter } : {}),
       find(line, from) {
         const start = line.indexOf(pattern, from);
         return start < 0 ? undefined : { start, end: start + pattern.length };
@@ -107,6 +188,7 @@ export function compileSearchPattern(
   }
   return {
     ...(options.regex ? {} : { literalLength: pattern.length }),
+    ...(prefilter ? { prefilter } : {}),
     find(line, from) {
       if (from === 0 && !compiled.test(line)) return undefined;
       const matcher = compiled.matcher(line);

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { artifactDirFor } from './artifact-dir-for.js';
 import { createArtifactIndex } from './artifact-index.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
+import { layOutJson } from './json-layout.js';
 import {
   loadTranscript,
   openSessionTranscript,
@@ -180,7 +181,9 @@ describe('openSessionTranscript settle path', () => {
       kind: 'tool_output',
       sessionId: 'run-6',
       createdAt: 5,
-      path: `call_list-${sha256Hex(output.output).slice(0, 16)}.txt`,
+      // Stored one value per line; the record keeps the result's own digest.
+      path: `call_list-${sha256Hex(layOutJson(output.output)!).slice(0, 16)}.txt`,
+      original: { layout: 'json-lines', digest: sha256Hex(output.output) },
     });
     expect(first.content).toContain('400 items');
   });
