@@ -145,7 +145,7 @@ describe.skipIf(skipRedisTests())('createRedisDistillCache against a real redis-
         metadata: { contentLost: false, originalBytes: 8, outputBytes: 8 },
       },
       // A plausible distillation made from another input.
-      { ...real, input: { digest: distillInputDigest('other'), bytes: real.input.bytes } },
+      { ...real, input: { digest: await distillInputDigest('other'), bytes: real.input.bytes } },
       { ...real, input: { ...real.input, bytes: 8 } },
       // Right input, but the text is not a distillation.
       {
