@@ -7,7 +7,8 @@ import { REPO_ROOT } from './index.js';
 
 // Issue 43, item 17: until the first release the packages are not on npm, so a README that
 // leads with `npx -y -p @compaction/cli` sends a new user to a 404.
-const NPM_LINE = /npx -y -p @compaction\/|npm install -g @compaction\/|npm i(nstall)? @compaction\//;
+const NPM_LINE =
+  /npx -y -p @compaction\/|npm install -g @compaction\/|npm i(nstall)? @compaction\//;
 const READMES = ['README.md', 'packages/cli/README.md'];
 
 /** Lines that install from npm with no word on the first release earlier in their section. */
