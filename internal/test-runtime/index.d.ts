@@ -11,3 +11,15 @@ export declare const CHROMIUM_PATH: string;
 export declare const CHROMIUM_ARGS: readonly string[];
 /** True when the browser tests of `what` should run (Chromium installed, or CI=true). */
 export declare function chromiumTestsRun(what: string): boolean;
+/** True in `pnpm fuzz` (FUZZ_EXHAUSTIVE=1): exhaustive and wall-clock checks run whole. */
+export declare const EXHAUSTIVE: boolean;
+/** The test-name suffix of a check that `pnpm test` samples or skips and `pnpm fuzz` runs whole. */
+export declare const WHOLE_IN_FUZZ: string;
+/**
+ * All of `items` under FUZZ_EXHAUSTIVE=1; otherwise those `keep` selects and a seeded `share`
+ * (0 to 1) of the rest, the same ones on every run, in their order.
+ */
+export declare function sampled<T>(
+  items: Iterable<T>,
+  options: { share: number; seed: number; keep?: (item: T) => boolean },
+): T[];

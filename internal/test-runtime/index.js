@@ -53,3 +53,34 @@ export function chromiumTestsRun(what) {
   }
   return false;
 }
+
+/**
+ * True in `pnpm fuzz`, which runs every test file that uses it with FUZZ_EXHAUSTIVE=1; false in
+ * `pnpm test`. An exhaustive check (every code unit, every shape) then runs whole, and a
+ * wall-clock check (time growth against a reference pass) runs at all: `pnpm test` runs on
+ * shared, loaded machines, where no test may depend on their speed.
+ */
+export const EXHAUSTIVE = process.env.FUZZ_EXHAUSTIVE === '1';
+
+/** The test-name suffix of a check that `pnpm test` samples or skips and `pnpm fuzz` runs whole. */
+export const WHOLE_IN_FUZZ = EXHAUSTIVE ? '(whole)' : '(sampled; whole in pnpm fuzz)';
+
+/**
+ * The items an exhaustive check runs on: all of them under FUZZ_EXHAUSTIVE=1; otherwise every
+ * item `keep` selects (the cases most likely to break) and a seeded `share` of the rest, the
+ * same ones on every run and machine, in their order.
+ */
+export function sampled(items, { share, seed, keep = () => false }) {
+  const all = [...items];
+  if (EXHAUSTIVE) return all;
+  // mulberry32, as bench/lib/fuzz-harness.mjs seeds its cases.
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return all.filter((item) => keep(item) || next() < share);
+}

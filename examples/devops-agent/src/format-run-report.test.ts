@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trailingDisclosureNotes } from '@compaction/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRunReport } from './format-run-report.js';
 import { type DevopsAgentRun, runDevopsAgent } from './run-devops-agent.js';
@@ -54,5 +55,53 @@ describe('formatRunReport', () => {
     if (rows !== total)
       expect(report).toContain(`(counted as sent: the rows sum to ${rows} tokens;`);
     else expect(report).not.toContain('the rows sum to');
+  });
+
+  it('prints the disclosure notes themselves, as the README promises, not their kinds', () => {
+    const notes = run.synthesis.sections.flatMap((section) =>
+      trailingDisclosureNotes(section.text).map((note) => ({ step: section.stepId, note })),
+    );
+    expect(notes.length).toBeGreaterThan(0);
+    for (const { step, note } of notes) expect(report).toContain(`${step}  ${note.text}`);
+    expect(row('step-1')).not.toMatch(/\btrimmed$/);
+    expect(row('step-4')).not.toMatch(/severely-reduced/);
+  });
+
+  it('shows the planner view of every step the run took', () => {
+    expect(run.steps).toHaveLength(4);
+    expect(report).toMatch(/, 4 of 4 steps shown\n/);
+    expect(report).not.toContain('3 of 3 steps shown');
+    expect(row('step-4')).toBeDefined();
+    const views = report
+      .split('\n')
+      .filter((line) => /^step-\d\s+(digest|preview|summary|failed)\b/.test(line));
+    expect(views.map((line) => line.split(/\s+/)[0])).toEqual([
+      'step-1',
+      'step-2',
+      'step-3',
+      'step-4',
+    ]);
+  });
+
+  it('ends the offline answer on whole lines and whole JSON values, never a fragment', () => {
+    const evidence = run.answer.split('\n').filter((line) => line.startsWith('    '));
+    expect(evidence.length).toBeGreaterThan(0);
+    for (const line of evidence) {
+      expect(line).not.toMatch(/[,{[:]$/);
+      // A JSON member: its path and its whole value.
+      const member = /^ {4}(\S*[.[]\S*) = (".*)$/.exec(line);
+      if (member) expect(() => JSON.parse(member[2]!), line).not.toThrow();
+    }
+    expect(run.answer).toMatch(/\.reason = "CrashLoopBackOff"$/m);
+    expect(run.answer).toMatch(/\.reason = "OOMKilled"$/m);
+    expect(run.answer).toContain('connection pool exhausted');
+  });
+
+  it('gives its hints in the form the demo was started with, as the README writes them', () => {
+    expect(report).toContain('pnpm exec compaction serve --dir .demo');
+    const viaNpx = formatRunReport(run, { pnpm: 'npx -y pnpm@12.4.2' });
+    expect(viaNpx).toContain('npx -y pnpm@12.4.2 exec compaction serve --dir .demo');
+    expect(viaNpx).toContain('npx -y pnpm@12.4.2 exec compaction mcp --dir .demo');
+    expect(viaNpx).not.toMatch(/(?<!pnpm@12\.4\.2 )\bexec compaction/);
   });
 });

@@ -46,8 +46,15 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** The human-readable report of a run: one row per result, the continuation view, the answer. */
-export function formatRunReport(run: DevopsAgentRun): string {
+/** Options of `formatRunReport`. */
+export interface RunReportOptions {
+  /** How the hints run pnpm: `pnpm`, or `npx -y pnpm@12.4.2` without it installed (`pnpmCommand`). Default `pnpm`. */
+  pnpm?: string;
+}
+
+/** The human-readable report of a run: one row per result, the notes, the continuation view, the answer. */
+export function formatRunReport(run: DevopsAgentRun, options: RunReportOptions = {}): string {
+  const pnpm = options.pnpm ?? 'pnpm';
   const out: string[] = [];
   const counter = run.compaction.tokenCounter;
   const tokens = (text: string) => counter.countTokens(text);
@@ -62,7 +69,7 @@ export function formatRunReport(run: DevopsAgentRun): string {
     const step = run.steps.find((s) => s.id === section.stepId)!;
     const viewTokens = tokens(section.text);
     rowTokens += viewTokens;
-    const notes = trailingDisclosureNotes(section.text).map((note) => note.kind);
+    const notes = trailingDisclosureNotes(section.text).length;
     const succeeded = section.status === 'succeeded';
     return [
       section.stepId,
@@ -70,10 +77,19 @@ export function formatRunReport(run: DevopsAgentRun): string {
       `${succeeded ? size(utf8ByteLength(step.result ?? '')) : '—'} → ${size(utf8ByteLength(section.text))}`,
       `${succeeded ? tokens(step.result ?? '') : '—'} → ${viewTokens}`,
       decision(section),
-      notes.length ? notes.join(', ') : section.metadata?.contentLost === false ? '(lossless)' : '',
+      notes
+        ? `${notes} (below)`
+        : section.metadata?.contentLost === false
+          ? 'none (lossless)'
+          : 'none',
     ];
   });
   out.push(table(['step', 'tool', 'bytes', 'tokens', 'decision', 'notes'], rows));
+  const notes = run.synthesis.sections.flatMap((section) =>
+    trailingDisclosureNotes(section.text).map((note) => `${section.stepId}  ${note.text}`),
+  );
+  if (notes.length)
+    out.push('Disclosure notes, as the model reads them at the end of each view:', ...notes);
   // Counted on the prompt as sent: the blank lines between sections are tokens too, and a
   // tokenizer may merge them with their neighbours, so the total need not be the rows' sum.
   const promptTokens = tokens(run.synthesis.text);
@@ -95,7 +111,8 @@ export function formatRunReport(run: DevopsAgentRun): string {
 
   out.push(
     '',
-    `Continuation section for the planner (soft target ${size(run.compaction.config.continuation.maxTotalBytes)}): ${size(run.continuation.bytes)}, ${run.continuation.stepsShown} of ${run.continuation.stepsTotal} steps shown`,
+    `Continuation section for the planner after the run (soft target ${size(run.compaction.config.continuation.maxTotalBytes)}): ${size(run.continuation.bytes)}, ${run.continuation.stepsShown} of ${run.continuation.stepsTotal} steps shown`,
+    `  (phase 2 was planned from the section of the first ${run.plannerSection.stepsTotal} steps: ${size(run.plannerSection.bytes)}, ${run.plannerSection.stepsShown} shown)`,
   );
   out.push(
     table(
@@ -112,8 +129,8 @@ export function formatRunReport(run: DevopsAgentRun): string {
     out.push(
       '',
       `The ${stored.length === 1 ? 'result' : `${stored.length} results`} that did not fit whole ${stored.length === 1 ? 'is' : 'are'} stored in full in ${run.compaction.artifacts.dir}`,
-      'Open them in the inspector:  pnpm exec compaction serve --dir .demo   (then the printed URL)',
-      'or give them to an MCP client: pnpm exec compaction mcp --dir .demo',
+      `Open them in the inspector:  ${pnpm} exec compaction serve --dir .demo   (then the printed URL)`,
+      `or give them to an MCP client: ${pnpm} exec compaction mcp --dir .demo`,
     );
   }
   out.push('', 'Did the evidence survive compaction?');

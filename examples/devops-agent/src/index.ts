@@ -1,5 +1,6 @@
 export { formatRunReport } from './format-run-report.js';
 export { modelFromEnv } from './model-from-env.js';
+export { pnpmCommand } from './pnpm-command.js';
 export {
   type DevopsAgentRun,
   type DevopsAgentSettings,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { byteEstimateTokenCounter } from '@compaction/core';
 import { formatRunReport } from './format-run-report.js';
 import { modelFromEnv } from './model-from-env.js';
+import { pnpmCommand } from './pnpm-command.js';
 import { runDevopsAgent } from './run-devops-agent.js';
 
 const env = process.env;
@@ -36,4 +37,4 @@ const run = await runDevopsAgent({
   tokenCounter,
   log: (line) => console.log(line),
 });
-console.log(formatRunReport(run));
+console.log(formatRunReport(run, { pnpm: pnpmCommand(env) }));

@@ -39,7 +39,9 @@ describe('the devops agent example', () => {
       new RegExp(`ERROR ${run.binding!.value} db: connection pool exhausted`),
     );
     expect(run.answer).toContain('connection pool exhausted');
-    expect(run.continuation.text).toContain('[showing 3 of 3 completed steps]');
+    // Phase 2 is planned from the first three steps; the run ends with the view of all four.
+    expect(run.plannerSection.text).toContain('[showing 3 of 3 completed steps]');
+    expect(run.continuation.text).toContain('[showing 4 of 4 completed steps]');
   });
 
   it('distills through the real OpenAI SDK when OPENAI_BASE_URL points at a compatible server', async () => {

@@ -1,4 +1,11 @@
-import type { AIClient, CompactionTelemetry, JsonValue, TokenCounter } from '@compaction/core';
+import { parseArtifactPointerLine } from '@compaction/artifacts';
+import {
+  type AIClient,
+  type CompactionTelemetry,
+  type JsonValue,
+  stripDisclosureNotes,
+  type TokenCounter,
+} from '@compaction/core';
 import type { PlanningSection, StepRecord } from '@compaction/digest';
 import {
   type Compaction,
@@ -22,6 +29,9 @@ export interface DevopsAgentRun {
   steps: StepRecord[];
   /** Milliseconds each tool took, by step id. */
   toolMs: Record<string, number>;
+  /** The continuation section phase 2 was planned from: the first three steps. */
+  plannerSection: PlanningSection;
+  /** The continuation section of the whole run, all four steps: what the planner would see next. */
   continuation: PlanningSection;
   /** The `{{…}}` reference the second phase bound, and what it bound to. */
   binding: { template: string; value: string } | undefined;
@@ -166,21 +176,72 @@ async function modelNextCall(
   return fallback();
 }
 
+const EVIDENCE = /error|fail|oom|crashloop|exhausted|timeout|back-off|poolmax/i;
+const MAX_HITS = 6;
+const MAX_LINE_CHARS = 240;
+
+/** `path = "value"` for each string in `value` that reads as evidence (a key alone is not: `failureThreshold` is a setting). */
+function jsonHits(value: unknown, path: string, hits: Set<string>): void {
+  if (hits.size >= MAX_HITS) return;
+  if (typeof value === 'string') {
+    if (EVIDENCE.test(value)) hits.add(`${path} = ${JSON.stringify(value)}`);
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) jsonHits(item, `${path}[${i}]`, hits);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value))
+      jsonHits(
+        item,
+        /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `${path ? `${path}.` : ''}${key}`
+          : `${path}[${JSON.stringify(key)}]`,
+        hits,
+      );
+  }
+}
+
+function parsedJson(text: string): { value: unknown } | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A whole line, or its first MAX_LINE_CHARS code points and a mark that it goes on. */
+function wholeLine(line: string): string {
+  const points = [...line];
+  return points.length > MAX_LINE_CHARS
+    ? `${points.slice(0, MAX_LINE_CHARS).join('')} …(line cut)`
+    : line;
+}
+
+/**
+ * What the structural floor kept that looks like evidence, per section: JSON is read as JSON
+ * (each matching string as `path = "value"`, never a cut fragment of the text), anything else
+ * line by line.
+ */
 function offlineAnswer(synthesis: SynthesisAssembly): string {
-  const evidence = /error|fail|oom|crashloop|exhausted|timeout|back-off|poolmax/i;
   const lines: string[] = [
     'No model was configured, so this report lists what the structural floor kept that looks like evidence:',
   ];
   for (const section of synthesis.sections) {
     const hits = new Set<string>();
-    for (const raw of section.text.split('\n').slice(1)) {
-      const line = raw.trim();
-      if (line.startsWith('[trimmed') || line.startsWith('[severely')) continue;
-      for (const piece of line.split(/(?<=[,}])(?=["{])/)) {
-        // A JSON member is evidence by its value, not its key (`failureThreshold` is a setting).
-        const value = piece.replace(/^\{?"(?:[^"\\]|\\.)*":/, '');
-        if (evidence.test(value) && hits.size < 6)
-          hits.add(piece.length > 240 ? `${piece.slice(0, 240)}…` : piece);
+    const body = stripDisclosureNotes(section.text)
+      .split('\n')
+      .slice(1)
+      .filter((line) => !parseArtifactPointerLine(line));
+    const whole = parsedJson(body.join('\n'));
+    if (whole) jsonHits(whole.value, '', hits);
+    else {
+      for (const raw of body) {
+        if (hits.size >= MAX_HITS) break;
+        const line = raw.trim();
+        // A labelled JSON value, as failed-operation evidence is written: `evidence (complete): {…}`.
+        const labelled = /^([^{["]*?):\s*([[{].*)$/.exec(line);
+        const json = parsedJson(labelled ? labelled[2]! : line);
+        if (json) jsonHits(json.value, labelled ? labelled[1]! : '', hits);
+        else if (EVIDENCE.test(line)) hits.add(wholeLine(line));
       }
     }
     lines.push(
@@ -221,10 +282,10 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
   );
   steps.push(...first);
 
-  const continuation = await compaction.renderContinuation(steps, { userQuery: question });
+  const plannerSection = await compaction.renderContinuation(steps, { userQuery: question });
   const offline = () => offlineNextCall(steps, compaction);
   const next = settings.aiClient
-    ? await modelNextCall(settings.aiClient, question, continuation, offline, log)
+    ? await modelNextCall(settings.aiClient, question, plannerSection, offline, log)
     : offline();
   let binding: DevopsAgentRun['binding'];
   const params: Record<string, JsonValue> = {};
@@ -251,6 +312,7 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
   const fourth = await execute(next, 'step-4', params);
   toolMs[fourth.id] = performance.now() - started;
   steps.push(fourth);
+  const continuation = await compaction.renderContinuation(steps, { userQuery: question });
 
   const assemblyStarted = performance.now();
   const synthesis = await compaction.assembleSynthesis(steps, { userQuery: question });
@@ -276,6 +338,7 @@ export async function runDevopsAgent(settings: DevopsAgentSettings): Promise<Dev
     mode: settings.aiClient ? 'model' : 'offline',
     steps,
     toolMs,
+    plannerSection,
     continuation,
     binding,
     synthesis,

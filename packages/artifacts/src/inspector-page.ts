@@ -150,7 +150,7 @@ export const INSPECTOR_PAGE = String.raw`<!doctype html>
     return body;
   }
   const enc = encodeURIComponent;
-  const size = (n) => n >= 1048576 ? (n / 1048576).toFixed(1) + ' MB' : n >= 1024 ? (n / 1024).toFixed(1) + ' KB' : n + ' B';
+  const size = (n) => n >= 1048576 ? (n / 1048576).toFixed(1) + ' MiB' : n >= 1024 ? (n / 1024).toFixed(1) + ' KiB' : n + ' B';
   const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
   const el = (tag, className, text) => { const node = document.createElement(tag); if (className) node.className = className; if (text !== undefined) node.textContent = text; return node; };
   const linkFor = (session, id, line, column) => '#session=' + enc(session) + '&artifact=' + enc(id) + (line > 1 || column > 1 ? '&line=' + line : '') + (column > 1 ? '&column=' + column : '');

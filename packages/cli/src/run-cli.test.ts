@@ -78,4 +78,15 @@ describe('compaction config', () => {
     expect(stdout()).toMatch(/COMPACTION_RESULT_DISTILL_DEADLINE\s+45s\s+default/);
     expect(stderr()).toContain('warning: COMPACTION_RESULT_DISTILL_DEADLINE="soon"');
   });
+
+  it('warns once about a misspelled variable, naming the one it was meant to be', async () => {
+    const { io, stdout, stderr } = createMemoryIo({
+      env: { COMPACTION_RESULT_TRIM_MAX_BYTE: '32768' },
+    });
+    expect(await runCli(['config'], io)).toBe(0);
+    expect(stdout()).toMatch(/COMPACTION_RESULT_TRIM_MAX_BYTES\s+65536\s+default/);
+    expect(stderr()).toBe(
+      'warning: COMPACTION_RESULT_TRIM_MAX_BYTE is not a known variable and is ignored; did you mean COMPACTION_RESULT_TRIM_MAX_BYTES?\n',
+    );
+  });
 });

@@ -66,12 +66,11 @@ describe('createContinuationDistiller', () => {
   });
 
   it('gives up at its deadline', async () => {
+    // The server never answers: only the deadline ends the call (or the test's timeout would).
     server.setHandler(() => ({ hang: true }));
-    const started = performance.now();
     await expect(
       createContinuationDistiller({ client: client(), deadlineMs: 300 }).distill(input),
     ).rejects.toThrow();
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('asks for no summary when its synchronous pre-filter ran into the deadline', async () => {

@@ -22,6 +22,7 @@ import { createDistiller, type DistillerSettings } from './create-distiller.js';
 import { createLruDistillCache } from './create-lru-distill-cache.js';
 import { createOpenAIClient } from './openai/index.js';
 import { createProviderServer, type ProviderServer } from './test/index.js';
+import { atDeadlineWhen } from './test-support/at-deadline-when.js';
 import { sampleRecords } from './test-support/sample-data.js';
 
 let server: ProviderServer;
@@ -190,10 +191,9 @@ describe('single-call distillation', () => {
     const result = sampleRecords(40_000);
     const started = performance.now();
     const out = await distiller({ deadlineMs: 300, telemetry }).process(result, 4096, context);
-    const elapsed = performance.now() - started;
+    // At the deadline, not before; a call that kept hanging would time the test out.
     expect(out).toEqual(floor(result, 4096));
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(3000);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     const failure = telemetry.events(EVENT_NAMES.llmFailed)[0];
     expect(String(failure?.attributes['compaction.error'])).toMatch(/deadline of 300 ms/);
   });
@@ -362,16 +362,20 @@ describe('map-reduce', () => {
     server.setHandler((request) =>
       request.prompt.includes('Segment 1 of') ? { text: 'first extract' } : { hang: true },
     );
-    const started = performance.now();
-    // Long enough for the answered segment to finish on a loaded machine.
-    const out = await distiller({ mapReduceThresholdBytes: 131_072, deadlineMs: 1500 }).process(
-      sampleRecords(400_000),
-      4096,
-      context,
+    // The deadline's timer runs on a fake clock that moves only once segment 1 is in, so the
+    // test holds however slowly a loaded machine answers it.
+    let completed = 0;
+    const out = await atDeadlineWhen(
+      () => completed >= 1,
+      () =>
+        distiller({
+          mapReduceThresholdBytes: 131_072,
+          deadlineMs: 1500,
+          onProgress: (progress) => {
+            completed = progress.completed;
+          },
+        }).process(sampleRecords(400_000), 4096, context),
     );
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(1490);
-    expect(elapsed).toBeLessThan(5000);
     expect(out.text.startsWith('[segment 1 of')).toBe(true);
     expect(out.text).toContain('first extract');
     expect(out.text).toMatch(

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import {
   type AIClient,
   ATTRIBUTE_NAMES,
@@ -42,6 +41,7 @@ import {
 } from './distill-prompts.js';
 import type { DistillOutcome, DistillRun } from './distill-run.js';
 import { summaryTargetBytes } from './distilled-view-bytes.js';
+import { raiseListenerLimit } from './raise-listener-limit.js';
 import { runMapReduce } from './run-map-reduce.js';
 import { runSingleCall } from './run-single-call.js';
 
@@ -124,7 +124,7 @@ export interface DistillerSettings {
   llmDebug?: boolean | LlmDebugRecorder;
   /** Longest wait for one cache read or write in milliseconds; a slower cache counts as a miss. Default 500. */
   cacheTimeoutMs?: number;
-  /** Receives configuration warnings. Default `process.emitWarning`. */
+  /** Receives configuration warnings. Default `process.emitWarning` (`console.warn` where there is no `process`). */
   onWarning?: (message: string) => void;
   /** Receives map-reduce progress after each segment. Default none. */
   onProgress?: (progress: DistillProgress) => void;
@@ -209,8 +209,7 @@ function resolveSettings(
     },
   });
   const { distill, trim } = config;
-  const warn =
-    settings.onWarning ?? ((message) => process.emitWarning(message, 'CompactionWarning'));
+  const warn = settings.onWarning ?? emitCompactionWarning;
   for (const warning of warnings) warn(warning.message);
   const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
   if (
@@ -242,6 +241,17 @@ function resolveSettings(
     cacheTimeoutMs,
     cacheSecret: distill.cacheSecret,
   };
+}
+
+/** Node's `process.emitWarning`, or `console.warn` where there is no `process` (edge runtimes). */
+function emitCompactionWarning(message: string): void {
+  const runtime = (
+    globalThis as {
+      process?: { emitWarning?: (message: string, type: string) => void };
+    }
+  ).process;
+  if (runtime?.emitWarning) runtime.emitWarning(message, 'CompactionWarning');
+  else console.warn(`CompactionWarning: ${message}`);
 }
 
 /** How long past the deadline a floor after a model call may take before it cuts short. */
@@ -340,7 +350,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       ? AbortSignal.any([callerSignal, deadline.signal])
       : deadline.signal;
     // One listener per segment call in flight, plus the cache's.
-    setMaxListeners(resolved.mapConcurrency + 10, signal);
+    raiseListenerLimit(signal, resolved.mapConcurrency + 10);
 
     try {
       // The route the calls will take (seed 002 §5.3): part of the key, so a remapped alias or
@@ -353,10 +363,10 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       });
       const input =
         cache && resolved.cacheTtlMs > 0 && preflight?.stable !== false
-          ? { digest: distillInputDigest(result), bytes: originalBytes }
+          ? { digest: await distillInputDigest(result), bytes: originalBytes }
           : undefined;
       const cacheKey = input
-        ? distillCacheKey({
+        ? await distillCacheKey({
             resultDigest: input.digest,
             stepTask: context.stepTask,
             userQuery: context.userQuery,
@@ -378,7 +388,7 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
           hit =
             value === undefined
               ? undefined
-              : decodeDistillCacheEntry(value, {
+              : await decodeDistillCacheEntry(value, {
                   key: cacheKey,
                   maxBytes,
                   input,
@@ -499,13 +509,11 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
         try {
           await bounded(
             () =>
-              cache.set(
-                cacheKey,
-                encodeDistillCacheEntry(outcome.processed, input, {
-                  key: cacheKey,
-                  secret: cacheSecret,
-                }),
-                { ttlMs: resolved.cacheTtlMs, signal },
+              encodeDistillCacheEntry(outcome.processed, input, {
+                key: cacheKey,
+                secret: cacheSecret,
+              }).then((value) =>
+                cache.set(cacheKey, value, { ttlMs: resolved.cacheTtlMs, signal }),
               ),
             resolved.cacheTimeoutMs,
             signal,

@@ -1,4 +1,4 @@
-import { assertSize, type DistillCache } from '@compaction/core';
+import { assertSize, type DistillCache, utf8ByteLength } from '@compaction/core';
 import { LRUCache } from 'lru-cache';
 
 /** Settings of `createLruDistillCache`. */
@@ -18,7 +18,7 @@ export function createLruDistillCache(settings: LruDistillCacheSettings = {}): D
   const defaultTtlMs = assertSize(settings.defaultTtlMs ?? 300_000, 'defaultTtlMs', { min: 1 });
   const cache = new LRUCache<string, string>({
     maxSize: maxBytes,
-    sizeCalculation: (value, key) => Buffer.byteLength(value) + Buffer.byteLength(key),
+    sizeCalculation: (value, key) => utf8ByteLength(value) + utf8ByteLength(key),
     ttl: defaultTtlMs,
     ttlAutopurge: false,
   });

@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
+  contentDigest,
   type ProcessedResult,
   type ResultTrimMetadata,
   trailingDisclosureNotes,
@@ -29,25 +29,25 @@ export interface DistillCacheKeyInput {
   salt: Readonly<Record<string, unknown>>;
 }
 
+// Hashes go through Web Crypto (`crypto.subtle`), which Node.js 20+, browsers and edge runtimes
+// all provide, so the distiller bundles without `node:crypto`.
+
 /** The hex SHA-256 of a result: the cache key's input part and the envelope's input check. */
-export function distillInputDigest(result: string): string {
-  return createHash('sha256').update(result, 'utf8').digest('hex');
+export function distillInputDigest(result: string): Promise<string> {
+  return contentDigest(result);
 }
 
 /** A hex SHA-256 over every input, each length-prefixed so no two inputs can collide by concatenation. */
-export function distillCacheKey(input: DistillCacheKeyInput): string {
-  const hash = createHash('sha256');
-  const part = (text: string) => {
-    hash.update(`${Buffer.byteLength(text)}:`);
-    hash.update(text);
-  };
-  part(`v${DISTILL_CACHE_ENVELOPE_VERSION}`);
-  part(JSON.stringify(Object.entries(input.salt).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-  part(String(input.maxBytes));
-  part(input.userQuery ?? '\u0000');
-  part(input.stepTask ?? '\u0000');
-  part(input.resultDigest);
-  return hash.digest('hex');
+export function distillCacheKey(input: DistillCacheKeyInput): Promise<string> {
+  const parts = [
+    `v${DISTILL_CACHE_ENVELOPE_VERSION}`,
+    JSON.stringify(Object.entries(input.salt).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    String(input.maxBytes),
+    input.userQuery ?? '\u0000',
+    input.stepTask ?? '\u0000',
+    input.resultDigest,
+  ];
+  return contentDigest(parts.map((part) => `${utf8ByteLength(part)}:${part}`).join(''));
 }
 
 /** The input an envelope must have been made from. */
@@ -66,10 +66,28 @@ interface Envelope {
   mac?: string;
 }
 
-function mac(secret: string, key: string, envelope: Omit<Envelope, 'mac'>): string {
-  return createHmac('sha256', secret)
-    .update(JSON.stringify([key, envelope.v, envelope.input, envelope.text, envelope.metadata]))
-    .digest('hex');
+const encoder = new TextEncoder();
+
+async function mac(secret: string, key: string, envelope: Omit<Envelope, 'mac'>): Promise<string> {
+  const hmacKey = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const signed = new Uint8Array(
+    await crypto.subtle.sign(
+      'HMAC',
+      hmacKey,
+      encoder.encode(
+        JSON.stringify([key, envelope.v, envelope.input, envelope.text, envelope.metadata]),
+      ),
+    ),
+  );
+  let hex = '';
+  for (const byte of signed) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /**
@@ -77,11 +95,11 @@ function mac(secret: string, key: string, envelope: Omit<Envelope, 'mac'>): stri
  * digest and size of the input it was made from, and, when `secret` is given, an HMAC-SHA256
  * over all of it and the key.
  */
-export function encodeDistillCacheEntry(
+export async function encodeDistillCacheEntry(
   processed: ProcessedResult,
   input: DistillCacheInput,
   options: { key: string; secret?: string | undefined },
-): string {
+): Promise<string> {
   const envelope: Omit<Envelope, 'mac'> = {
     v: DISTILL_CACHE_ENVELOPE_VERSION,
     input: { digest: input.digest, bytes: input.bytes },
@@ -89,7 +107,9 @@ export function encodeDistillCacheEntry(
     metadata: processed.metadata,
   };
   return JSON.stringify(
-    options.secret ? { ...envelope, mac: mac(options.secret, options.key, envelope) } : envelope,
+    options.secret
+      ? { ...envelope, mac: await mac(options.secret, options.key, envelope) }
+      : envelope,
   );
 }
 
@@ -107,8 +127,12 @@ export interface DecodeDistillCacheOptions {
 
 const NUMBER_FIELDS = ['originalBytes', 'outputBytes'] as const;
 
+/** Compares in time that depends on the length only, so a forged MAC is not found by timing. */
 function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 /**
@@ -117,10 +141,10 @@ function sameHex(a: string, b: string): boolean {
  * `[distilled: …]` note first among its closing notes, sizes that match its text) and, with a
  * secret, carrying a valid HMAC.
  */
-export function decodeDistillCacheEntry(
+export async function decodeDistillCacheEntry(
   value: string,
   options: DecodeDistillCacheOptions,
-): ProcessedResult | undefined {
+): Promise<ProcessedResult | undefined> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -147,7 +171,7 @@ export function decodeDistillCacheEntry(
   if (bytes > options.maxBytes || meta.outputBytes !== bytes) return undefined;
   if (options.secret) {
     if (typeof envelope.mac !== 'string') return undefined;
-    const expected = mac(options.secret, options.key, {
+    const expected = await mac(options.secret, options.key, {
       v,
       input: { digest: recorded.digest, bytes: recorded.bytes },
       text,

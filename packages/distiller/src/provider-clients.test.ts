@@ -94,8 +94,8 @@ describe.each(['openai', 'anthropic'] as const)('%s client over the real SDK', (
     );
     expect(malformed.retryable).toBe(true);
 
+    // The server never answers: only the abort ends the call (or the test's timeout would).
     server.setHandler(() => ({ hang: true }));
-    const started = performance.now();
     const aborted = await failureOf(
       clients[provider]().complete({
         system: '',
@@ -105,7 +105,6 @@ describe.each(['openai', 'anthropic'] as const)('%s client over the real SDK', (
       }),
     );
     expect(aborted).toMatchObject({ kind: 'aborted', retryable: false });
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses to build a client without an API key and names the variable', () => {

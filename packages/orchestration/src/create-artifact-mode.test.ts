@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
-import type { ResultProcessor } from '@compaction/core';
+import { InvalidArgumentError, type ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArtifactMode } from './create-artifact-mode.js';
@@ -19,6 +19,24 @@ async function transcript() {
 }
 
 describe('createArtifactMode', () => {
+  it.each([
+    ['no settings', {}],
+    ['an empty path', { transcriptPath: '' }],
+    ['a path that is no string', { transcriptPath: 42 }],
+  ])('refuses %s with an error naming transcriptPath, not a raw path error', (_, settings) => {
+    let error: unknown;
+    try {
+      createArtifactMode(settings as Parameters<typeof createArtifactMode>[0]);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ argument: 'transcriptPath', code: 'invalid_argument' });
+    expect((error as Error).message).toMatch(
+      /^createArtifactMode: transcriptPath is required: the session transcript's path/,
+    );
+  });
+
   it('stores 2 MB of JSON whole and gives the model a pointer and a noted view within the budget', async () => {
     const mode = createArtifactMode({ transcriptPath: await transcript(), clock: () => 0 });
     const result = bigJsonResult();

@@ -9,6 +9,7 @@ import {
 } from '@compaction/core';
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
+import { requireTranscriptPath } from './require-transcript-path.js';
 
 /** Settings of `createArtifactMode`. */
 export interface ArtifactModeSettings {
@@ -95,7 +96,7 @@ export async function storeWithView(
  */
 export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode {
   const artifacts = createSynthesisArtifacts({
-    transcriptPath: settings.transcriptPath,
+    transcriptPath: requireTranscriptPath(settings?.transcriptPath, 'createArtifactMode'),
     ...(settings.clock ? { clock: settings.clock } : {}),
   });
   const view = settings.view ?? createStructuralTrimmer();

@@ -38,10 +38,9 @@ import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
 import { assembleWithinTokens, type SynthesisByteBudgets } from './assemble-within-tokens.js';
 import { boundByDeadline } from './bound-by-deadline.js';
-import { buildDistillationProcessor } from './build-distillation-processor.js';
-import { byteCutFloor } from './byte-cut-floor.js';
 import { createAgentInputProcessor } from './create-agent-input-processor.js';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
+import { buildSynthesisProcessor } from './create-synthesis-processor.js';
 import { guardResultProcessor } from './guard-result-processor.js';
 
 /** Behavioural seams (seed 002 §8.3); each one given replaces the default the factory builds. */
@@ -216,33 +215,21 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     config.trim.enabled &&
     config.distill.enabled &&
     settings.aiClient !== undefined;
-  let synthesis: ResultProcessor;
-  if (deps.resultProcessor) synthesis = deps.resultProcessor;
-  else if (!config.trim.enabled)
-    synthesis = { process: async (result, maxBytes) => byteCutFloor(result, maxBytes) };
-  else
-    synthesis = buildDistillationProcessor({
-      config,
-      aiClient: settings.aiClient,
-      cache: deps.distillCache,
-      telemetry,
-      aiOptions: settings.aiOptions,
-      llmDebug,
-      onWarning: warn,
-      now: settings.now,
-      tokenCounter: settings.tokenCounter,
-      ...(settings.agentName ? { agentName: settings.agentName } : {}),
-    });
-  // Every compaction, with a model or without, is bounded by the deadline: the synchronous
-  // trimmer and digest see it through the shouldStop poll. Every seam you replace also runs
-  // under a timer on the deadline and the caller's signal, and a replaced processor gets the
-  // result_trim.completed span the built-ins emit themselves.
+  const synthesisProcessor = buildSynthesisProcessor({
+    config,
+    ...(deps.resultProcessor ? { resultProcessor: deps.resultProcessor } : {}),
+    aiClient: settings.aiClient,
+    distillCache: deps.distillCache,
+    telemetry,
+    aiOptions: settings.aiOptions,
+    llmDebug,
+    onWarning: warn,
+    now: settings.now,
+    tokenCounter: settings.tokenCounter,
+    ...(settings.agentName ? { agentName: settings.agentName } : {}),
+  });
   const seamDeadlineMs = config.distill.deadlineMs;
   const deadline = { deadlineMs: seamDeadlineMs, now: settings.now };
-  const synthesisProcessor = guardResultProcessor(
-    boundByDeadline(synthesis, deadline),
-    deps.resultProcessor ? { seam: 'resultProcessor', deadlineMs: seamDeadlineMs, telemetry } : {},
-  );
   // A synthesis distillation that fell open is floored again with the budget others left.
   const floorProcessor = guardResultProcessor(boundByDeadline(trimmer, deadline));
   const sourceProcessor = deps.sourceResultProcessor

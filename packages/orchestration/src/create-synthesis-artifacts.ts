@@ -13,6 +13,7 @@ import {
   transcriptStem,
 } from '@compaction/artifacts';
 import type { StepRecord } from '@compaction/digest';
+import { requireTranscriptPath } from './require-transcript-path.js';
 
 /** Full results of a session stored beside its transcript, and the tools that read them back. */
 export interface SynthesisArtifacts {
@@ -42,10 +43,14 @@ export function createSynthesisArtifacts(settings: {
   transcriptPath: string;
   clock?: () => number;
 }): SynthesisArtifacts {
-  const sessionId = transcriptStem(settings.transcriptPath);
-  const dir = artifactDirFor(settings.transcriptPath);
-  const store = createArtifactStore({ transcriptPath: settings.transcriptPath });
-  const library = createArtifactLibrary({ root: dirname(settings.transcriptPath) });
+  const transcriptPath = requireTranscriptPath(
+    settings?.transcriptPath,
+    'createSynthesisArtifacts',
+  );
+  const sessionId = transcriptStem(transcriptPath);
+  const dir = artifactDirFor(transcriptPath);
+  const store = createArtifactStore({ transcriptPath });
+  const library = createArtifactLibrary({ root: dirname(transcriptPath) });
   const tools = createArtifactToolHandler({ library, sessionId });
   return {
     sessionId,

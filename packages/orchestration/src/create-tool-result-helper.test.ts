@@ -20,6 +20,12 @@ async function transcript() {
 }
 
 describe('createToolResultHelper', () => {
+  it('refuses a missing transcriptPath with an error naming it', () => {
+    expect(() =>
+      createToolResultHelper({} as Parameters<typeof createToolResultHelper>[0]),
+    ).toThrow(/^createToolResultHelper: transcriptPath is required/);
+  });
+
   it('keeps small outputs inline and stores large ones with an excerpt the model can page from', async () => {
     const helper = createToolResultHelper({ transcriptPath: await transcript(), env: {} });
     expect(

@@ -10,6 +10,7 @@ import { assertSize, type ResultProcessor, resolveConfig } from '@compaction/cor
 import { boundByDeadline } from './bound-by-deadline.js';
 import { storeWithView } from './create-artifact-mode.js';
 import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
+import { requireTranscriptPath } from './require-transcript-path.js';
 
 /** Settings of `createToolResultHelper`. */
 export interface ToolResultHelperSettings {
@@ -68,9 +69,10 @@ export interface ToolResultHelper {
  * `artifact_search` calls the model makes to get more.
  */
 export function createToolResultHelper(settings: ToolResultHelperSettings): ToolResultHelper {
+  const transcriptPath = requireTranscriptPath(settings?.transcriptPath, 'createToolResultHelper');
   const config = resolveConfig({ env: settings.env ?? process.env });
   const artifacts = createSynthesisArtifacts({
-    transcriptPath: settings.transcriptPath,
+    transcriptPath,
     ...(settings.clock ? { clock: settings.clock } : {}),
   });
   const index = createArtifactIndex({ dir: artifacts.dir });

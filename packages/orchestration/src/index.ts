@@ -35,6 +35,10 @@ export {
 } from './create-compaction.js';
 export { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 export {
+  createSynthesisProcessor,
+  type SynthesisProcessorSettings,
+} from './create-synthesis-processor.js';
+export {
   createToolResultHelper,
   type ToolResultContent,
   type ToolResultHelper,

@@ -29,9 +29,8 @@ describe('seams under the compaction deadline', () => {
         },
       },
     });
-    const started = performance.now();
+    // The processor never settles: only the deadline ends the assembly (or the test's timeout would).
     const assembly = await compaction.assembleSynthesis(steps);
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(seen.every((signal) => signal.aborted)).toBe(true);
     expect(SeamDeadlineError.isInstance(seen[0]!.reason)).toBe(true);
     const [cut, small] = assembly.sections;

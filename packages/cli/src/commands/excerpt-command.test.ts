@@ -121,3 +121,25 @@ describe('compaction excerpt --session when the index cannot be written (issue 4
     });
   }
 });
+
+describe('compaction excerpt --help (issue 43, item 16)', () => {
+  it('names the stored file as it is written: the operation id and a SHA-256 prefix', async () => {
+    const help = createMemoryIo();
+    expect(await runCli(['excerpt', '--help'], help.io)).toBe(0);
+    expect(help.stdout()).toContain(
+      '<transcript-stem>.artifacts/<OPID>-<first 16 hex of its SHA-256>.txt',
+    );
+
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-excerpt-help-'));
+    const { io, stdout } = createMemoryIo({ stdin: lines, cwd: dir });
+    expect(
+      await runCli(
+        ['excerpt', '--budget', '400', '--session', 'run-1.jsonl', '--id', 'call_7', '--json', '-'],
+        io,
+      ),
+    ).toBe(0);
+    const file = `call_7-${sha256(lines).slice(0, 16)}.txt`;
+    expect(JSON.parse(stdout()).stored.file).toBe(file);
+    expect(readFileSync(join(dir, 'run-1.artifacts', file), 'utf8')).toBe(lines);
+  });
+});

@@ -37,11 +37,12 @@ export const excerptCommand: CliCommand = {
 Prints the first 3/4 and the last 1/4 of the input that fit in CHARS characters (grapheme
 clusters), with one marker line between them giving the elided chars, the total bytes and the
 SHA-256. The input is streamed, so it may be larger than memory. With --session, the full bytes
-are written to <transcript-stem>.artifacts/<OPID>.txt beside TRANSCRIPT and indexed, and the
-marker names that file; without it, the marker says the full result was not stored. When the
-file or its index entry cannot be written (a full disk, a read-only store), the excerpt is still
-printed, its marker says the full result was not stored, and a warning on standard error says
-why (exit status 0).
+are written to <transcript-stem>.artifacts/<OPID>-<first 16 hex of its SHA-256>.txt beside
+TRANSCRIPT (OPID with characters other than letters, digits, '_', '.' and '-' as '_') and
+indexed, and the marker names that file; without it, the marker says the full result was not
+stored. When the file or its index entry cannot be written (a full disk, a read-only store), the
+excerpt is still printed, its marker says the full result was not stored, and a warning on
+standard error says why (exit status 0).
 
 Options:
   --budget CHARS      the excerpt's size in chars, marker included (required)

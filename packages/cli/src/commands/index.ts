@@ -7,6 +7,7 @@ import { mcpCommand } from './mcp-command.js';
 import { mcpProxyCommand } from './mcp-proxy-command.js';
 import { pruneCommand } from './prune-command.js';
 import { readCommand } from './read-command.js';
+import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { storeCommand } from './store-command.js';
 import { trimCommand } from './trim-command.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mcpProxyCommand,
   pruneCommand,
   readCommand,
+  searchCommand,
   serveCommand,
   storeCommand,
   trimCommand,

@@ -82,10 +82,15 @@ Examples:
       io.stdout.write(`${JSON.stringify(report)}\n`);
       return 0;
     }
-    const verb = values['dry-run'] ? 'would remove' : 'removed';
+    const dryRun = values['dry-run'] === true;
     for (const file of report.removed)
-      io.stdout.write(`${verb} ${file.path} (${file.bytes} bytes, ${file.reason})\n`);
-    io.stdout.write(`${report.removed.length} files ${verb}; ${report.keptBytes} bytes kept\n`);
+      io.stdout.write(
+        `${dryRun ? 'would remove' : 'removed'} ${file.path} (${file.bytes} bytes, ${file.reason})\n`,
+      );
+    const count = report.removed.length;
+    io.stdout.write(
+      `${count} ${count === 1 ? 'file' : 'files'} ${dryRun ? 'would be removed' : 'removed'}; ${report.keptBytes} bytes ${dryRun ? 'would be kept' : 'kept'}\n`,
+    );
     return 0;
   },
 };

@@ -1,10 +1,5 @@
-import { dirname, resolve } from 'node:path';
-import {
-  artifactDirFor,
-  createArtifactLibrary,
-  formatArtifactPage,
-  storeSessionId,
-} from '@compaction/artifacts';
+import { formatArtifactPage } from '@compaction/artifacts';
+import { artifactScope } from '../artifact-scope.js';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';
 import { UsageError } from '../usage-error.js';
@@ -23,8 +18,9 @@ export const readCommand: CliCommand = {
   help: `Usage: compaction read REF (--session TRANSCRIPT | --dir DIR) [--offset N] [--limit N] [--column N] [--tail N] [--json]
 
 Prints a page of the artifact REF: its id (art_…), the file name an excerpt marker names, or
-the operation id it was stored under. Lines count from 1, as 'artifact_search' and editors
-number them. The page header (lines, total, next offset) goes to standard error.
+the operation id it was stored under. Lines count from 1, as 'compaction search' (and the
+artifact_search tool) and editors number them: 'compaction search REF PATTERN' gives the line to
+start at. The page header (lines, total, next offset) goes to standard error.
 
 Options:
   --session PATH   the session transcript whose store holds REF
@@ -53,19 +49,12 @@ Examples:
     const [ref, extra] = positionals;
     if (ref === undefined) throw new UsageError('REF is required');
     if (extra !== undefined) throw new UsageError(`unexpected argument: ${extra}`);
-    const session = values.session as string | undefined;
-    const dir = values.dir as string | undefined;
-    if ((session === undefined) === (dir === undefined))
-      throw new UsageError('give --session TRANSCRIPT or --dir DIR');
+    const { library, sessionId } = artifactScope(values, io);
     if (values.tail !== undefined && values.offset !== undefined)
       throw new UsageError('--tail and --offset do not go together');
-    const transcriptPath = session === undefined ? undefined : resolve(io.cwd, session);
-    const library = createArtifactLibrary({
-      root: transcriptPath ? dirname(transcriptPath) : resolve(io.cwd, dir!),
-    });
     const tail = parseIntegerFlag('tail', values.tail as string | undefined, 1);
     const page = await library.readPage(ref, {
-      ...(transcriptPath ? { sessionId: storeSessionId(artifactDirFor(transcriptPath)) } : {}),
+      ...(sessionId === undefined ? {} : { sessionId }),
       offset:
         tail === undefined ? signedInteger('offset', values.offset as string | undefined) : -tail,
       column: parseIntegerFlag('column', values.column as string | undefined, 1),

@@ -17,7 +17,7 @@ export const storeCommand: CliCommand = {
   summary: 'store a result in <transcript-stem>.artifacts/ beside a session and index it',
   help: `Usage: compaction store --session TRANSCRIPT [--id OPID] [--tool NAME] [FILE|-]
 
-Streams the input to <transcript-stem>.artifacts/<OPID>-<sha256 prefix>.txt (temp file, then
+Streams the input to <transcript-stem>.artifacts/<OPID>-<first 16 hex of its SHA-256>.txt (temp file, then
 a new name: an earlier result stored under the same OPID is never replaced), adds it to the
 store's index and prints {"id", "file", "digest", "bytes", "chars", "lines"} as JSON. Read it
 back with 'compaction read ID --session TRANSCRIPT' (the id, the file name or the OPID). When

@@ -47,6 +47,11 @@ export interface KnobDefinition {
    * an option or the environment, is raised to it with a warning naming the knob. Default none.
    */
   minimum?: number;
+  /**
+   * The minimum's unit and reason, completing "below the minimum of N …" in that warning, such
+   * as `bytes a structural trim needs`. Set exactly when `minimum` is.
+   */
+  minimumReason?: string;
 }
 
 const knob = (
@@ -56,7 +61,7 @@ const knob = (
   defaultValue: KnobDefinition['defaultValue'],
   doc: string,
   origin: string,
-  minimum?: number,
+  minimum?: { value: number; reason: string },
 ): KnobDefinition => ({
   path,
   env,
@@ -64,13 +69,19 @@ const knob = (
   defaultValue,
   doc,
   origin,
-  ...(minimum === undefined ? {} : { minimum }),
+  ...(minimum === undefined ? {} : { minimum: minimum.value, minimumReason: minimum.reason }),
 });
 
 // Budgets handed to the structural trimmer, which cannot cut below this.
-const TRIM = MIN_TRIM_BUDGET_BYTES;
-/** Smallest artifact inline limit: room for an excerpt and its marker. */
-const MIN_INLINE_LIMIT = 1000;
+const TRIM = { value: MIN_TRIM_BUDGET_BYTES, reason: 'bytes a structural trim needs' };
+/**
+ * Smallest artifact inline limit, in characters: a longer output is stored and shown as an
+ * excerpt with its marker line, which need this much room.
+ */
+const MIN_INLINE_LIMIT = {
+  value: 1000,
+  reason: 'characters a stored output needs inline for its excerpt and marker line',
+};
 
 /** All knobs, grouped by layer. */
 export const CONFIG_KNOBS: readonly KnobDefinition[] = [

@@ -203,6 +203,17 @@ describe('parsing environment values (seed 002 §8.1)', () => {
     const { config, warnings } = load({ COMPACTION_ARTIFACT_INLINE_LIMIT: '500' });
     expect(config.artifacts.inlineLimitChars).toBe(1000);
     expect(warnings.map((w) => w.path)).toEqual(['artifacts.inlineLimitChars']);
+    // The limit counts characters, and its floor is the room an excerpt and its marker need.
+    const [warning] = warnings;
+    expect(warning!.message).toContain('1000 characters');
+    expect(warning!.message).toContain('excerpt');
+    expect(warning!.message).not.toMatch(/bytes|structural trim/);
+  });
+
+  it('names bytes and the structural trimmer when a trim budget is below its minimum', () => {
+    const { warnings } = load({ COMPACTION_RESULT_TRIM_MAX_BYTES: '10' });
+    expect(warnings[0]!.message).toContain(`${MIN_TRIM_BUDGET_BYTES} bytes`);
+    expect(warnings[0]!.message).toContain('structural trim');
   });
 
   it.each(['0', '0s', '-5s'])('ignores the duration %s from the environment', (value) => {
@@ -382,5 +393,43 @@ describe('every knob: the programmatic form agrees with the environment form', (
         expect(fromOption, `${knob.path} = ${raw}`).toThrow(ConfigError);
       }
     }
+  });
+});
+
+describe('unknown COMPACTION_ variables', () => {
+  it('warns once about a misspelled variable, naming the nearest known one', () => {
+    const { config, warnings } = load({
+      COMPACTION_RESULT_TRIM_MAX_BYTE: '1000',
+      COMPACTION_ARTIFACT_INLINE_LIMT: '9000',
+    });
+    expect(config.trim.maxResultBytes).toBe(65536);
+    expect(warnings).toHaveLength(2);
+    const [first, second] = warnings;
+    expect(first).toMatchObject({
+      env: 'COMPACTION_RESULT_TRIM_MAX_BYTE',
+      source: 'env',
+      value: '1000',
+    });
+    expect(first!.message).toContain('COMPACTION_RESULT_TRIM_MAX_BYTE is not a known variable');
+    expect(first!.message).toContain('did you mean COMPACTION_RESULT_TRIM_MAX_BYTES?');
+    expect(second!.message).toContain('did you mean COMPACTION_ARTIFACT_INLINE_LIMIT?');
+  });
+
+  it('names no suggestion when nothing is close, and ignores other prefixes', () => {
+    const { warnings } = load({
+      COMPACTION_SOMETHING_ELSE_ENTIRELY: '1',
+      OTHER_COMPACTION_RESULT_TRIM_MAX_BYTE: '1',
+      compaction_result_trim_max_bytes: '1',
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toBe(
+      'COMPACTION_SOMETHING_ELSE_ENTIRELY is not a known variable and is ignored (`compaction config` lists them all)',
+    );
+  });
+
+  it('does not warn about known variables, set or empty', () => {
+    const env: Record<string, string> = {};
+    for (const knob of CONFIG_KNOBS) if (knob.env) env[knob.env] = '';
+    expect(load(env).warnings).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.js';
 import type { CompactionConfig, CompactionConfigOptions } from './compaction-config.js';
 import { CONFIG_KNOBS, type KnobDefinition } from './config-knobs.js';
+import { nearestName } from './nearest-name.js';
 import { parseDuration } from './parse-duration.js';
 
 /** Where a resolved value came from. */
@@ -8,7 +9,7 @@ export type ConfigSource = 'option' | 'env' | 'default';
 
 /** A value that was read but not used as given, with the knob named so it can be fixed. */
 export interface ConfigWarning {
-  /** The config path, such as `trim.maxResultBytes`. */
+  /** The config path, such as `trim.maxResultBytes`; empty for a variable no knob reads. */
   path: string;
   /** The knob's environment variable (which held the value when `source` is `env`). */
   env: string | undefined;
@@ -85,6 +86,33 @@ function readEnvValue(definition: KnobDefinition, raw: string): EnvRead {
     case 'list':
       return undefined;
   }
+}
+
+const PREFIX = 'COMPACTION_';
+const KNOWN_SUFFIXES = CONFIG_KNOBS.flatMap((knob) =>
+  knob.env ? [knob.env.slice(PREFIX.length)] : [],
+);
+
+/**
+ * A `COMPACTION_*` variable no knob reads is most likely a typo that would otherwise leave the
+ * default in force without a word: one warning each, naming the closest known variable.
+ */
+function unknownVariables(env: NonNullable<LoadConfigInput['env']>): ConfigWarning[] {
+  const warnings: ConfigWarning[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(PREFIX) || value === undefined) continue;
+    const suffix = name.slice(PREFIX.length);
+    if (KNOWN_SUFFIXES.includes(suffix)) continue;
+    const nearest = nearestName(suffix, KNOWN_SUFFIXES);
+    warnings.push({
+      path: '',
+      env: name,
+      source: 'env',
+      value,
+      message: `${name} is not a known variable and is ignored${nearest ? `; did you mean ${PREFIX}${nearest}?` : ' (`compaction config` lists them all)'}`,
+    });
+  }
+  return warnings;
 }
 
 function describeDefault(definition: KnobDefinition): string {
@@ -183,7 +211,7 @@ export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
       env: definition.env,
       source,
       value: raw,
-      message: `${name} is below the minimum of ${minimum} bytes a structural trim needs; using ${minimum}${definition.env && source === 'option' ? ` (${definition.env})` : ''}`,
+      message: `${name} is below the minimum of ${minimum} ${definition.minimumReason}; using ${minimum}${definition.env && source === 'option' ? ` (${definition.env})` : ''}`,
     });
     return minimum;
   };
@@ -226,6 +254,8 @@ export function loadConfig(input: LoadConfigInput = {}): LoadedConfig {
     setPath(config, definition.path, Array.isArray(fallback) ? [...fallback] : fallback);
     sources[definition.path] = 'default';
   }
+
+  warnings.push(...unknownVariables(env));
 
   const resolved = config as unknown as CompactionConfig;
   const { mapReduceThresholdBytes, prefilterBytes } = resolved.distill;

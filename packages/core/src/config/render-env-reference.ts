@@ -51,12 +51,14 @@ Environment values are read as follows: byte budgets and counts are plain intege
 \`16384\`); an empty value is unset; a zero or negative value is ignored and the default stands,
 except for the four knobs that accept \`0\` as "disabled" (the same \`0\` is accepted as an
 explicit option); a trim budget below the structural trimmer's minimum (256 bytes), or an
-artifact inline limit below 1000 characters, is raised to it with a warning naming the knob, from
-an option or the environment alike; booleans are enabled only by the
+artifact inline limit below 1000 characters (the room a stored output's excerpt and marker line
+need), is raised to it with a warning naming the knob, from an option or the environment alike;
+booleans are enabled only by the
 literal \`true\`, so \`1\`, \`yes\` and \`on\` read as false; durations use Go syntax, are
 rounded up to whole milliseconds (\`1.5ms\` is 2), and an
 environment \`0\` is ignored (set \`0\` programmatically to disable the deadline or the cache TTL).
-Every value that is ignored or read unexpectedly is reported as a warning naming its variable.
+Every value that is ignored or read unexpectedly is reported as a warning naming its variable,
+and so is a \`COMPACTION_*\` variable no knob reads (a typo), with the closest known name.
 
 | Variable | Config path | Default | Format | What it controls | Source |
 | --- | --- | --- | --- | --- | --- |

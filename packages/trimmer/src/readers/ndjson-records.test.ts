@@ -1,3 +1,4 @@
+import { EXHAUSTIVE } from '@compaction/test-runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from '../engine/stop-check.js';
@@ -373,8 +374,10 @@ describe('ndjsonRecordAnomalies is linear on every shape', () => {
     expect(polls(large)).toBeLessThanOrEqual(polls(small) * GROWTH * 1.25 + 2);
   });
 
-  it.each(FAMILIES)(
-    '%s: time grows as a linear reference pass does',
+  // Wall-clock growth depends on what else the machine runs: `pnpm fuzz` runs it; in `pnpm test`
+  // the work count above is the proof.
+  it.runIf(EXHAUSTIVE).each(FAMILIES)(
+    '%s: time grows as a linear reference pass does (wall clock: pnpm fuzz only)',
     (name, make) => {
       const small = make(SMALL);
       const large = make(SMALL * GROWTH);
