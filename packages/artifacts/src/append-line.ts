@@ -28,6 +28,25 @@ function failed(path: string, code: ArtifactErrorCode, reason: string, cause?: u
   });
 }
 
+/** Looks at the last byte again this many times, this many ms apart, before calling a line torn. */
+const TORN_CHECKS = 3;
+const TORN_CHECK_MS = 2;
+
+/**
+ * Whether the file ends on a line boundary (or is empty). Another process's append may be in
+ * flight: a write that crosses a page is seen with the file grown to the page's end before the
+ * rest lands, so a line that looks torn is looked at again a few ms later before it is called
+ * so (a torn-line mark there would be a stray `#` line between two whole ones).
+ */
+async function endsOnLine(handle: { lastByte(): Promise<number | undefined> }): Promise<boolean> {
+  for (let check = 0; ; check++) {
+    const last = await handle.lastByte();
+    if (last === undefined || last === NEWLINE[0]) return true;
+    if (check === TORN_CHECKS) return false;
+    await new Promise((resolve) => setTimeout(resolve, TORN_CHECK_MS));
+  }
+}
+
 /**
  * Appends `text` (one or more lines, without the final newline) and a newline to `path`, in one
  * write. The append starts on a line boundary: when the file ends inside a line (torn by a
@@ -56,8 +75,7 @@ export async function appendLine(
     let data = line;
     let written: number;
     try {
-      const last = await handle.lastByte();
-      if (last !== undefined && last !== NEWLINE[0]) data = Buffer.concat([TORN_END, line]);
+      if (!(await endsOnLine(handle))) data = Buffer.concat([TORN_END, line]);
       written = await handle.append(data);
     } catch (error) {
       throw failed(path, options.code, (error as Error).message ?? String(error), error);
