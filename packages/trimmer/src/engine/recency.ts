@@ -161,8 +161,8 @@ export function recencyAsk(
 
 /**
  * The records a question about order selects, and always the newest and the oldest one, each
- * with its time field's node, the asked ones first (`leading`); and the newest after the newest
- * (`afterNames`).
+ * with its time field's node, the asked ones first (`leading`, the first `askedFor` of them);
+ * and the newest after the newest (`afterNames`).
  */
 export function recordOrder(
   inventory: JsonInventory,
@@ -172,6 +172,7 @@ export function recordOrder(
   asked: readonly number[] = [],
 ): {
   leading: Array<{ record: number; field: number }>;
+  askedFor: number;
   afterNames: Array<{ record: number; field: number }>;
 } {
   // Asked about order by a time field the question names, by that one.
@@ -208,7 +209,8 @@ export function recordOrder(
     }
     leading.push(...inside.slice(0, MAX_ORDERED));
   }
-  if (timed.length === 0) return { leading: [], afterNames: [] };
+  if (timed.length === 0) return { leading: [], askedFor: 0, afterNames: [] };
+  const askedFor = leading.length;
   const newest = timed[timed.length - 1]!;
   const oldest = timed[0]!;
   for (const end of [newest, oldest]) {
@@ -216,5 +218,5 @@ export function recordOrder(
   }
   // The newest after the newest, shown once every record is named.
   const afterNames = timed.slice(-1 - NEXT_NEWEST, -1).reverse();
-  return { leading, afterNames };
+  return { leading, askedFor, afterNames };
 }

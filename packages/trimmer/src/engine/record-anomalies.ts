@@ -102,6 +102,12 @@ const OUTLIER_SAMPLE = 1024;
 /** Robust deviations, and times the median, from which a number stands out. */
 const OUTLIER_Z = 3.5;
 const OUTLIER_RATIO = 5;
+/**
+ * A number this many times past the field's 99th percentile stands out, however wide the
+ * field's spread: in 200 sizes from 1 KB to 330 KB, the 1 MB one (z 2.6 on a log scale).
+ */
+const HIGH_QUANTILE = 0.99;
+const HIGH_RATIO = 3;
 /** Scale the median and the mean absolute deviation to a standard deviation. */
 const MAD_SCALE = 1.4826;
 const MEAN_DEVIATION_SCALE = 1.2533;
@@ -121,6 +127,7 @@ function robustSpread(
   median: Float64Array,
   spread: Float64Array,
   logScale: Uint8Array,
+  high: Float64Array,
 ): void {
   const { text, kind, start, end } = inventory;
   const stride = Math.max(1, Math.floor(signatures.nodes[s]! / OUTLIER_SAMPLE));
@@ -137,6 +144,9 @@ function robustSpread(
   }
   if (taken < OUTLIER_MIN_VALUES) return;
   if (positive) for (let k = 0; k < taken; k++) scaled[k] = Math.log(scaled[k]!);
+  // The 99th percentile (on a log scale): a value several times past it stands out however
+  // wide the field's spread (a 1 MB response among sizes from 10 B to 50 KB).
+  const top = kthSmallest(scaled, taken, Math.floor(HIGH_QUANTILE * (taken - 1)));
   const middle = kthSmallest(scaled, taken, taken >> 1);
   let meanDeviation = 0;
   for (let k = 0; k < taken; k++) {
@@ -151,6 +161,7 @@ function robustSpread(
   if (!(found > 0)) return;
   median[s] = middle;
   spread[s] = found;
+  high[s] = top;
   // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others;
   // bit 2 (set by the caller): values repeat, so far below stands out as far above does.
   logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2);
@@ -163,6 +174,7 @@ function outlierScore(
   median: Float64Array,
   spread: Float64Array,
   logScale: Uint8Array,
+  high: Float64Array,
 ): number {
   if (!Number.isFinite(x)) return 0;
   const onLog = (logScale[s]! & 1) === 1;
@@ -178,6 +190,7 @@ function outlierScore(
     const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
     if (d < Math.log(OUTLIER_RATIO)) return 0;
     z = d / spread[s]!;
+    if (t - high[s]! >= Math.log(HIGH_RATIO)) z = Math.max(z, OUTLIER_Z);
   } else z = Math.abs(x - median[s]!) / spread[s]!;
   return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
 }
@@ -207,6 +220,7 @@ export function findAnomalies(
   const median = new Float64Array(sigCount);
   const spread = new Float64Array(sigCount);
   const logScale = new Uint8Array(sigCount);
+  const high = new Float64Array(sigCount);
   // What a field's oddities weigh: less for each list between it and its record (a rare value
   // deep in a record's nested lists says less about the record than one of its own).
   const weight = new Float32Array(sigCount).fill(1);
@@ -258,7 +272,7 @@ export function findAnomalies(
         gathered.topEmpty[s] === 1 && n - top[s]! <= 1.5 * (distinct[s]! - 1) ? 2 : 1;
     }
     if (numbers[s]! >= OUTLIER_MIN_VALUES) {
-      robustSpread(inventory, signatures, s, median, spread, logScale);
+      robustSpread(inventory, signatures, s, median, spread, logScale, high);
       if (distinct[s]! <= n / 2) logScale[s]! |= 4;
     }
     if (rareKey[s]! > 0 || categorical[s]! > 0 || spread[s]! > 0) interesting[s] = 1;
@@ -293,7 +307,8 @@ export function findAnomalies(
     const entry = entryOf[u]!;
     if (entry >= 0) score = entryScore[entry]!;
     if (spread[s]! > 0 && kind[u] === NODE_SCALAR) {
-      const far = outlierScore(numberAt(text, start[u]!, end[u]!), s, median, spread, logScale);
+      const x = numberAt(text, start[u]!, end[u]!);
+      const far = outlierScore(x, s, median, spread, logScale, high);
       score = Math.max(score, far * weight[s]!);
     }
     score += rareKey[s]! * weight[s]!;

@@ -23,6 +23,8 @@ import { fieldPath, signaturePath } from './signature-path.js';
 export interface RecordOrder {
   /** Before every record is named: those a question about order asks for, the newest, the oldest. */
   leading: ReadonlyArray<{ record: number; field: number }>;
+  /** How many of `leading`, from its start, a question asks for (they come before anomalies). */
+  askedFor?: number;
   /** Once every record is named: the newest after the newest. */
   afterNames: ReadonlyArray<{ record: number; field: number }>;
 }
@@ -510,6 +512,13 @@ function runPlan(
   // Each anomalous record's identity, what says why it stands out (a reason before the flag it
   // explains) and what makes it stand out most; the rest of what stands out, and whole records,
   // come once every record is named (many small oddities must not crowd the names out).
+  // The records a question about order asks for (`last 5`, a time window): what it asks, so
+  // before what stands out unasked.
+  const askedFor = order.askedFor ?? 0;
+  for (const { record, field } of order.leading.slice(0, askedFor)) {
+    ensureAround(plan, record, true);
+    keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
+  }
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
   for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
@@ -526,9 +535,8 @@ function runPlan(
   // give up for `"kind":"List"`.
   for (const u of contextNodes(plan)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
-  // Order is information: the records a question about order asks for (`last 5`, a time
-  // window), and always the newest and the oldest, each named with its time.
-  for (const { record, field } of order.leading) {
+  // Order is information: always the newest and the oldest, each named with its time.
+  for (const { record, field } of order.leading.slice(askedFor)) {
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
