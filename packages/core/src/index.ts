@@ -41,6 +41,19 @@ export type {
   ContinuationDistiller,
   ContinuationDistillInput,
 } from './continuation-distiller.js';
+export type {
+  ConversationResult,
+  ConversationStep,
+} from './conversation/conversation-result.js';
+export {
+  type ConversationFit,
+  type FitConversationSettings,
+  type FittedResult,
+  fitConversation,
+  MIN_STEP_DOWN_BYTES,
+  noteReserve,
+  pointerLine,
+} from './conversation/fit-conversation.js';
 export { createShouldStop, type ShouldStopSettings } from './create-should-stop.js';
 export type { DistillCache } from './distill-cache.js';
 export {

@@ -61,7 +61,6 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
     disclosureNotes.conversationBudget({
       pointers: 37,
       smallViews: 12,
-      results: 120,
       budget: 131_072,
       unit: 'bytes',
       retrievable: true,
@@ -72,7 +71,6 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
     disclosureNotes.conversationBudget({
       pointers: 1,
       smallViews: 0,
-      results: 2,
       budget: 30_000,
       unit: 'tokens',
       retrievable: false,
@@ -110,10 +108,10 @@ describe('disclosure note builders', () => {
       '[stepped down: getLogs call-17, 9000 bytes, not stored; the full result is not retrievable, what it held is UNKNOWN]',
     );
     expect(everyNote[12]![1]).toBe(
-      '[conversation budget: 37 of 120 tool results are shown as one pointer line each and 12 as a small view, to keep tool results within 131072 bytes; read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read]',
+      '[conversation budget: 37 older tool results are shown as one pointer line each and 12 as a small view, to keep tool results within 131072 bytes; read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read]',
     );
     expect(everyNote[13]![1]).toContain(
-      '1 of 2 tool results are shown as one pointer line each and 0 as a small view, to keep tool results within 30000 tokens; they were not stored and cannot be read back',
+      '1 older tool results are shown as one pointer line each and 0 as a small view, to keep tool results within 30000 tokens; they were not stored and cannot be read back',
     );
   });
 

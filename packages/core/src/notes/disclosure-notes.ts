@@ -234,12 +234,12 @@ export const disclosureNotes = {
   /**
    * The note on the first stepped-down tool result of a prompt: how many results are shown as a
    * pointer line or a small view to hold the conversation budget, and how to read them back
-   * (`retrievable`: at least one of them is stored as an artifact).
+   * (`retrievable`: at least one of them is stored as an artifact). It names no count that grows
+   * with the conversation, so it changes only when results step down.
    */
   conversationBudget(input: {
     pointers: number;
     smallViews: number;
-    results: number;
     budget: number;
     unit: 'bytes' | 'tokens';
     retrievable: boolean;
@@ -247,7 +247,7 @@ export const disclosureNotes = {
     const read = input.retrievable
       ? 'read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read'
       : 'they were not stored and cannot be read back, what they held is UNKNOWN';
-    return `[conversation budget: ${input.pointers} of ${input.results} tool results are shown as one pointer line each and ${input.smallViews} as a small view, to keep tool results within ${input.budget} ${input.unit}; ${read}]`;
+    return `[conversation budget: ${input.pointers} older tool results are shown as one pointer line each and ${input.smallViews} as a small view, to keep tool results within ${input.budget} ${input.unit}; ${read}]`;
   },
 } as const;
 
