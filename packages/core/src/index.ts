@@ -20,6 +20,7 @@ export type {
   CompactionConfig,
   CompactionConfigOptions,
   ContinuationConfig,
+  ConversationConfig,
   DistillConfig,
   FailedOperationViewConfig,
   McpProxyConfig,
