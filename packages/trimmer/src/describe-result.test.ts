@@ -41,12 +41,12 @@ describe('describeResult', () => {
     expect(describeResult('')).toBe('empty');
   });
 
-  it('is one line of at most 300 characters whatever it reads', () => {
+  it('is one line of at most 160 characters whatever it reads', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), (text) => {
         const line = describeResult(text);
         expect(line).not.toMatch(/[\r\n\u2028\u2029]/);
-        expect(line.length).toBeLessThanOrEqual(300);
+        expect(line.length).toBeLessThanOrEqual(160);
       }),
       { numRuns: 300 },
     );
@@ -54,7 +54,7 @@ describe('describeResult', () => {
       [`k${'x'.repeat(400)}`]: 1,
       ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, i])),
     });
-    expect(describeResult(wide).length).toBeLessThanOrEqual(300);
-    expect(describeResult(`ERROR ${'boom '.repeat(200)}`).length).toBeLessThanOrEqual(300);
+    expect(describeResult(wide).length).toBeLessThanOrEqual(160);
+    expect(describeResult(`ERROR ${'boom '.repeat(200)}`).length).toBeLessThanOrEqual(160);
   });
 });

@@ -9,9 +9,9 @@ import {
 import { withTextUnits } from './readers/text-units.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from './vocabulary.js';
 
-const LIMIT = 300;
+const LIMIT = 160;
 const KEYS_SHOWN = 8;
-const QUOTE_UNITS = 160;
+const QUOTE_UNITS = 100;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -129,7 +129,7 @@ function describeLines(text: string, vocabulary: Vocabulary): string {
  * conversation budget (issue 41): for JSON its shape and the record count of its largest list
  * of records (`JSON object {kind, items}; 200 records at items {name, phase}`), for text its
  * lines with the count of each level and the last error line, or its first line when no line
- * states a level. At most 300 UTF-16 units, never a line break. Levels are read with the
+ * states a level. At most 160 UTF-16 units, never a line break. Levels are read with the
  * vocabulary's level words, as the trimmer reads them.
  */
 export function describeResult(text: string, options: { vocabulary?: Vocabulary } = {}): string {

@@ -88,7 +88,7 @@ export interface ConversationConfig {
   windowSharePercent: number;
   /** Percent (1–100) of the budget each step-down frees at least. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`. */
   clearAtLeastPercent: number;
-  /** Newest tool results that always keep their view. Default 3. `COMPACTION_CONVERSATION_KEEP_LAST`. */
+  /** Newest tool results that always keep their view. Default 2. `COMPACTION_CONVERSATION_KEEP_LAST`. */
   keepLast: number;
   /** Size of an older result's small view, in UTF-8 bytes (at least 256). Default 2048. `COMPACTION_CONVERSATION_SMALL_VIEW_BYTES`. */
   smallViewBytes: number;

@@ -364,8 +364,8 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     'conversation.keepLast',
     'COMPACTION_CONVERSATION_KEEP_LAST',
     'count',
-    3,
-    'Newest tool results that always keep their view (the newest always does).',
+    2,
+    'Newest tool results that always keep their view (the newest always does); keep it times the per-result budget well under the conversation budget.',
     'issue 41',
   ),
   knob(

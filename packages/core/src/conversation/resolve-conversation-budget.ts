@@ -28,7 +28,7 @@ export interface ConversationBudgetOptions {
    * provider's prompt cache break rarely. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`.
    */
   clearAtLeastPercent?: number;
-  /** Newest tool results that always keep their view (at least 1). Default 3. `COMPACTION_CONVERSATION_KEEP_LAST`. */
+  /** Newest tool results that always keep their view (at least 1). Default 2. `COMPACTION_CONVERSATION_KEEP_LAST`. */
   keepLast?: number;
   /** Size of the small view an older result steps down to, in UTF-8 bytes (at least 256). Default 2048. `COMPACTION_CONVERSATION_SMALL_VIEW_BYTES`. */
   smallViewBytes?: number;

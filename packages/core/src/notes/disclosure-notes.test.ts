@@ -102,10 +102,10 @@ describe('disclosure note builders', () => {
 
   it('says what a stepped-down result was, where it is stored and how to read it', () => {
     expect(everyNote[10]![1]).toBe(
-      `[stepped down: getLogs call-17, 812345 bytes, sha256 ${'ab'.repeat(32)}, stored as art_0123456789abcdef01234567; log lines: error=3 warn=12 info=1870; last error: ERROR pool exhausted; what it held is UNKNOWN here: artifact_read("art_0123456789abcdef01234567", offset, limit) reads it]`,
+      `[stepped down: getLogs call-17, 812345 bytes, sha256 ${'ab'.repeat(32)}, stored as art_0123456789abcdef01234567; log lines: error=3 warn=12 info=1870; last error: ERROR pool exhausted; what it held is UNKNOWN until read with artifact_read]`,
     );
     expect(everyNote[11]![1]).toBe(
-      '[stepped down: getLogs call-17, 9000 bytes, not stored; the full result is not retrievable, what it held is UNKNOWN]',
+      '[stepped down: getLogs call-17, 9000 bytes, not stored; not retrievable, what it held is UNKNOWN]',
     );
     expect(everyNote[12]![1]).toBe(
       '[conversation budget: 37 older tool results are shown as one pointer line each and 12 as a small view, to keep tool results within 131072 bytes; read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read]',
@@ -124,7 +124,7 @@ describe('disclosure note builders', () => {
     });
     expect(note).not.toMatch(/[\r\n]/);
     expect(disclosureNoteKind(note)).toBe('stepped-down');
-    expect(note.length).toBeLessThan(1000);
+    expect(note.length).toBeLessThan(500);
   });
 
   it('keeps a note on one line even when a caller passes newlines', () => {

@@ -209,8 +209,8 @@ export const disclosureNotes = {
   /**
    * The one line an older tool result steps down to under a conversation budget (issue 41):
    * the tool and call, the size and SHA-256 of the full result, the artifact holding it (or
-   * that none does) and a one-line digest. Names are cut to 128 units and the digest to 300,
-   * so the line stays short whatever a tool returned.
+   * that none does) and a one-line digest. Names are cut to 64 units and the digest to 160,
+   * so the line stays short whatever a tool returned: a conversation holds one per result.
    */
   steppedDown(input: {
     toolName: string;
@@ -222,13 +222,13 @@ export const disclosureNotes = {
   }): string {
     const sha = input.sha256 ? `, sha256 ${oneLineWithin(input.sha256, 64)}` : '';
     const stored = input.artifactId
-      ? `, stored as ${oneLineWithin(input.artifactId, 128)}`
+      ? `, stored as ${oneLineWithin(input.artifactId, 64)}`
       : ', not stored';
-    const digest = input.digest?.trim() ? `; ${oneLineWithin(input.digest.trim(), 300)}` : '';
+    const digest = input.digest?.trim() ? `; ${oneLineWithin(input.digest.trim(), 160)}` : '';
     const read = input.artifactId
-      ? `what it held is UNKNOWN here: artifact_read("${oneLineWithin(input.artifactId, 128)}", offset, limit) reads it`
-      : 'the full result is not retrievable, what it held is UNKNOWN';
-    return `[stepped down: ${oneLineWithin(input.toolName, 128)} ${oneLineWithin(input.toolCallId, 128)}, ${input.bytes} bytes${sha}${stored}${digest}; ${read}]`;
+      ? 'what it held is UNKNOWN until read with artifact_read'
+      : 'not retrievable, what it held is UNKNOWN';
+    return `[stepped down: ${oneLineWithin(input.toolName, 64)} ${oneLineWithin(input.toolCallId, 64)}, ${input.bytes} bytes${sha}${stored}${digest}; ${read}]`;
   },
 
   /**
