@@ -47,6 +47,14 @@ export type {
   ConversationStep,
 } from './conversation/conversation-result.js';
 export {
+  type ConversationBudget,
+  type ConversationBudgetSettings,
+  type ConversationOutcome,
+  type ConversationReport,
+  type ConversationToolResult,
+  createConversationBudget,
+} from './conversation/create-conversation-budget.js';
+export {
   type ConversationFit,
   type FitConversationSettings,
   type FittedResult,
@@ -55,6 +63,13 @@ export {
   noteReserve,
   pointerLine,
 } from './conversation/fit-conversation.js';
+export {
+  type ConversationBudgetOptions,
+  type ResolvedConversationBudget,
+  resolveConversationBudget,
+} from './conversation/resolve-conversation-budget.js';
+export type { ArchivedResult, ResultArchive } from './conversation/result-archive.js';
+export type { ResultDescriber } from './conversation/result-describer.js';
 export { createShouldStop, type ShouldStopSettings } from './create-should-stop.js';
 export type { DistillCache } from './distill-cache.js';
 export {
