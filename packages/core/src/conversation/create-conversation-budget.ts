@@ -100,13 +100,23 @@ interface Facts {
   sha256: string;
   archived?: ArchivedResult;
   digest?: string;
+  small?: string;
+}
+
+/** What a memo entry was computed from: a result is the same when all of it is. */
+interface Remembered {
+  toolName: string;
+  text: string;
+  userQuery: string | undefined;
+  facts: Promise<Facts>;
 }
 
 /**
  * Creates the conversation budget an adapter applies on top of its per-result `views` (issue
  * 41). Resolves its settings once (`resolveConversationBudget`). Everything it decides is a
- * function of the results given: the caches it keeps (archive ids, digests, and the views
- * cache) only save work, so a fresh instance sends the same bytes for the same conversation.
+ * function of the results given: the caches it keeps (archive ids, digests, small views, and
+ * the views cache) only save work, so a fresh instance sends the same bytes for the same
+ * conversation.
  */
 export function createConversationBudget(
   views: Pick<ToolResultViews, 'view'>,
@@ -115,7 +125,9 @@ export function createConversationBudget(
   const { archive, describe, env, maxCachedResults, ...options } = settings;
   const resolved = resolveConversationBudget(options, env);
   const maxCached = assertSize(maxCachedResults ?? 1000, 'maxCachedResults', { min: 1 });
-  const facts = new Map<string, Promise<Facts>>();
+  // By tool call id. Adapters hand over the same string objects call after call, so telling a
+  // remembered result from a new one is a pointer comparison, not a hash of the text.
+  const memo = new Map<string, Remembered>();
 
   const describeSafely = (text: string): string | undefined => {
     if (!describe) return undefined;
@@ -128,46 +140,85 @@ export function createConversationBudget(
     }
   };
 
-  const factsOf = async (
+  const computeFacts = async (
     result: ConversationToolResult,
+    view: string,
     signal: AbortSignal | undefined,
     failures: { count: number },
   ): Promise<Facts> => {
-    const sha256 = await contentDigest(result.text);
-    const key = `${result.toolCallId}\u0000${result.toolName}\u0000${sha256}`;
-    const cached = facts.get(key);
-    if (cached) {
-      facts.delete(key);
-      facts.set(key, cached);
-      return cached;
-    }
-    let archived: ArchivedResult | undefined;
-    if (archive) {
-      try {
-        archived = await archive.archive({
-          toolCallId: result.toolCallId,
-          toolName: result.toolName,
-          text: result.text,
-          ...(signal ? { signal } : {}),
-        });
-      } catch (error) {
-        signal?.throwIfAborted();
-        void error;
-      }
-      if (!archived) failures.count++;
-    }
+    const [sha256, archived, small] = await Promise.all([
+      contentDigest(result.text),
+      archive
+        ? archive
+            .archive({
+              toolCallId: result.toolCallId,
+              toolName: result.toolName,
+              text: result.text,
+              ...(signal ? { signal } : {}),
+            })
+            .catch(() => {
+              signal?.throwIfAborted();
+              return undefined;
+            })
+        : undefined,
+      !result.artifactRead && utf8ByteLength(view) > resolved.smallViewBytes
+        ? views.view({
+            toolCallId: result.toolCallId,
+            toolName: result.toolName,
+            text: result.text,
+            maxBytes: resolved.smallViewBytes,
+            ...(result.userQuery ? { userQuery: result.userQuery } : {}),
+            ...(signal ? { signal } : {}),
+          })
+        : undefined,
+    ]);
+    if (archive && !archived) failures.count++;
     const digest = describeSafely(result.text);
-    const found: Facts = {
+    return {
       sha256,
       ...(archived ? { archived } : {}),
       ...(digest ? { digest } : {}),
+      ...(small ? { small: small.processed.text } : {}),
     };
-    // A failed archive is tried again on the next call rather than remembered.
-    if (archived || !archive) {
-      facts.set(key, Promise.resolve(found));
-      while (facts.size > maxCached) facts.delete(facts.keys().next().value!);
+  };
+
+  const factsOf = (
+    result: ConversationToolResult,
+    view: string,
+    signal: AbortSignal | undefined,
+    failures: { count: number },
+  ): Promise<Facts> => {
+    const known = memo.get(result.toolCallId);
+    if (
+      known &&
+      known.text === result.text &&
+      known.toolName === result.toolName &&
+      known.userQuery === result.userQuery
+    ) {
+      memo.delete(result.toolCallId);
+      memo.set(result.toolCallId, known);
+      return known.facts;
     }
-    return found;
+    const facts = computeFacts(result, view, signal, failures);
+    const entry: Remembered = {
+      toolName: result.toolName,
+      text: result.text,
+      userQuery: result.userQuery,
+      facts,
+    };
+    memo.set(result.toolCallId, entry);
+    while (memo.size > maxCached) memo.delete(memo.keys().next().value!);
+    // A failed archive (or computation) is tried again on the next call rather than remembered.
+    facts.then(
+      (found) => {
+        if (archive && !found.archived && memo.get(result.toolCallId) === entry)
+          memo.delete(result.toolCallId);
+      },
+      () => {
+        if (memo.get(result.toolCallId) === entry) memo.delete(result.toolCallId);
+      },
+    );
+    return facts;
   };
 
   return {
@@ -237,25 +288,13 @@ export function createConversationBudget(
             bytes > MIN_STEP_DOWN_BYTES &&
             (result.artifactRead ? result.turn < lastTurn : i < n - resolved.keepLast);
           if (!steppable) return base;
-          const [found, small] = await Promise.all([
-            factsOf(result, signal, failures),
-            !result.artifactRead && utf8ByteLength(view) > resolved.smallViewBytes
-              ? views.view({
-                  toolCallId: result.toolCallId,
-                  toolName: result.toolName,
-                  text: result.text,
-                  maxBytes: resolved.smallViewBytes,
-                  ...(result.userQuery ? { userQuery: result.userQuery } : {}),
-                  ...(signal ? { signal } : {}),
-                })
-              : undefined,
-          ]);
+          const found = await factsOf(result, view, signal, failures);
           return {
             ...base,
             sha256: found.sha256,
             ...(found.archived ? { artifactId: found.archived.artifactId } : {}),
             ...(found.digest ? { digest: found.digest } : {}),
-            ...(small ? { smallView: small.processed.text } : {}),
+            ...(found.small !== undefined ? { smallView: found.small } : {}),
           };
         }),
       );
