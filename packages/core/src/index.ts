@@ -11,7 +11,11 @@ export type {
   AIRoute,
   AIUsage,
 } from './ai-client.js';
-export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
+export {
+  ARTIFACT_TOOL_NAMES,
+  type ArtifactToolDefinition,
+  type ArtifactToolset,
+} from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
 export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
-import type { ResultProcessor } from '@compaction/core';
+import { ARTIFACT_TOOL_NAMES, type ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArtifactMode } from './create-artifact-mode.js';
@@ -52,6 +52,8 @@ describe('createArtifactMode', () => {
       'artifact_read',
       'artifact_search',
     ]);
+    // Adapters not given the toolset recognise its answers by these names.
+    expect(mode.tools.definitions.map((tool) => tool.name)).toEqual(ARTIFACT_TOOL_NAMES);
   });
 
   it("gives a conversation budget an archive whose ids are the processor's, and the trimmer's digest", async () => {
