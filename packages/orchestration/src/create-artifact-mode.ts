@@ -13,6 +13,7 @@ import {
   describeResult,
   MIN_TRIM_BUDGET_BYTES,
 } from '@compaction/trimmer';
+import { createResultArchive } from './create-result-archive.js';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 
 /** Settings of `createArtifactMode`. */
@@ -134,17 +135,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
       call: (name, args, options) => artifacts.tools.call(name, args, options),
     },
     conversation: {
-      archive: {
-        async archive({ toolCallId, toolName, text, signal }) {
-          const { record } = await artifacts.storeStep(
-            { id: toolCallId, status: 'succeeded', result: text, toolName },
-            signal ? { signal } : {},
-          );
-          return record
-            ? { artifactId: record.id, sha256: record.digest, bytes: record.bytes }
-            : undefined;
-        },
-      },
+      archive: createResultArchive(artifacts),
       describe: (text) => describeResult(text),
     },
   };

@@ -33,8 +33,10 @@ export {
   type CreateCompactionSettings,
   createCompaction,
 } from './create-compaction.js';
+export { createResultArchive } from './create-result-archive.js';
 export { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 export {
+  type ConversationToolOutput,
   createToolResultHelper,
   type ToolResultContent,
   type ToolResultHelper,

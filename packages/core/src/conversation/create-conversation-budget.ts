@@ -2,7 +2,7 @@ import { assertSize } from '../assert-size.js';
 import { contentDigest } from '../content-digest.js';
 import type { ToolResultView, ToolResultViews } from '../tool-result-views.js';
 import { utf8ByteLength } from '../utf8.js';
-import type { ConversationResult } from './conversation-result.js';
+import type { ConversationResult, ConversationStep } from './conversation-result.js';
 import { fitConversation, MIN_STEP_DOWN_BYTES } from './fit-conversation.js';
 import {
   type ConversationBudgetOptions,
@@ -74,6 +74,10 @@ export interface ConversationOutcome {
   texts: string[];
   /** Per result, its per-result view when the processor made one (for `onCompacted`). */
   views: Array<ToolResultView | undefined>;
+  /** Per result, the step it is shown at. */
+  steps: ConversationStep[];
+  /** Per result, the artifact the archive stored it as, when it was archived. */
+  artifactIds: Array<string | undefined>;
   report: ConversationReport;
 }
 
@@ -240,9 +244,17 @@ export function createConversationBudget(
       const { measure, budget, unit } = resolved;
       let viewsTotal = 0;
       for (const entry of perResult) viewsTotal += measure(entry.text);
-      const outcome = (texts: string[], total: number, rest: Partial<ConversationReport> = {}) => ({
+      const outcome = (
+        texts: string[],
+        total: number,
+        rest: Partial<ConversationReport> = {},
+        steps: ConversationStep[] = texts.map(() => 'view'),
+        artifactIds: Array<string | undefined> = texts.map(() => undefined),
+      ) => ({
         texts,
         views: perResult.map((entry) => entry.view),
+        steps,
+        artifactIds,
         report: {
           unit,
           budget,
@@ -314,6 +326,8 @@ export function createConversationBudget(
           pointers: fitted.pointers,
           archiveFailures: failures.count,
         },
+        fitted.results.map((result) => result.step),
+        entries.map((entry) => entry.artifactId),
       );
     },
   };
