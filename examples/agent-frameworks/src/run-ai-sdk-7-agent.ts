@@ -15,8 +15,9 @@ export async function runAiSdk7Agent(settings: AgentSettings): Promise<string> {
     execute: async () => listPods(),
   });
   // setup:start ai-sdk-7
-  const { processor, tools } = createArtifactMode({ transcriptPath });
-  const middleware = createCompactionMiddlewareV4({ processor, maxResultBytes: 16_384 });
+  const { processor, tools, conversation } = createArtifactMode({ transcriptPath });
+  const compaction = { processor, conversation, maxResultBytes: 16_384 };
+  const middleware = createCompactionMiddlewareV4(compaction);
   const model = wrapLanguageModel({ model: provider.chat(settings.model), middleware });
   const allTools = { list_pods: podsTool, ...createArtifactTools(tools) };
   // setup:end

@@ -15,8 +15,9 @@ export async function runAiSdkAgent(settings: AgentSettings): Promise<string> {
     execute: async () => listPods(),
   });
   // setup:start ai-sdk
-  const { processor, tools } = createArtifactMode({ transcriptPath });
-  const middleware = createCompactionMiddleware({ processor, maxResultBytes: 16_384 });
+  const { processor, tools, conversation } = createArtifactMode({ transcriptPath });
+  const compaction = { processor, conversation, maxResultBytes: 16_384 };
+  const middleware = createCompactionMiddleware(compaction);
   const model = wrapLanguageModel({ model: provider.chat(settings.model), middleware });
   const allTools = { list_pods: podsTool, ...createArtifactTools(tools) };
   // setup:end

@@ -1,5 +1,11 @@
 import {
+  ARTIFACT_TOOL_NAMES,
+  type ArtifactToolset,
   type CompactedToolResult,
+  type ConversationBudgetSettings,
+  type ConversationReport,
+  type ConversationToolResult,
+  createConversationBudget,
   createToolResultViews,
   type ResultProcessor,
 } from '@compaction/core';
@@ -27,13 +33,33 @@ export interface CompactionMiddlewareSettings {
   /** Views kept for reuse (least recently used dropped first). Default 1000. */
   maxCachedResults?: number;
   /**
-   * The user query a view is conditioned on. Default: the text of the latest user message.
-   * A view is computed once, with the query of the call that first saw the result, and reused
-   * byte for byte afterwards, so the prompt prefix stays stable for prompt caching.
+   * The user query a result's view is conditioned on, given the prompt up to (not including)
+   * the message that holds the result. Default: the text of the latest user message before it.
+   * Taken from before the result, it is the same on every later call and after a restart, so
+   * the view, and the prompt prefix, stay byte-stable for prompt caching.
    */
   userQuery?: (prompt: AiSdkPrompt) => string | undefined;
   /** Called for every compacted tool result of every call (for logging and tests). */
   onCompacted?: (result: CompactedToolResult) => void;
+  /**
+   * The artifact tools given to the model (`createArtifactMode(…).tools`): their answers, pages
+   * and matches of a stored result, are never compacted. Without it, results of tools named
+   * `artifact_read` and `artifact_search` (`ARTIFACT_TOOL_NAMES`) are treated so.
+   */
+  tools?: ArtifactToolset;
+  /**
+   * The conversation budget (issue 41): the tool results of one prompt together are held to a
+   * total (`COMPACTION_CONVERSATION_MAX_BYTES`, 128 KiB by default, or tokens, or a share of
+   * `contextWindowTokens`); once a call takes them over it, older results step down to a small
+   * view, then to one pointer line, newest and failed ones last, so that earlier messages stay
+   * byte-identical between step-downs. Give `createArtifactMode(…).conversation` (spread with
+   * budget options) so pointers name an artifact `artifact_read` reads back; without an
+   * archive the pointer says the result is not retrievable. `false` turns it off. Default: on,
+   * from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
+   */
+  conversation?: ConversationBudgetSettings | false;
+  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  onConversation?: (report: ConversationReport) => void;
 }
 
 // The parts of the V3 and V4 prompt types this module reads; both specifications share them.
@@ -114,10 +140,20 @@ function outputText(
   }
 }
 
+/** One tool result of the prompt and where it sits. */
+interface Located {
+  message: number;
+  part: number;
+  original: ToolResultPart;
+  output: NonNullable<ReturnType<typeof outputText>>;
+  result: ConversationToolResult;
+}
+
 /**
  * The prompt transform behind both middleware versions: every tool result over
- * `maxResultBytes` is replaced by its view, computed once per tool call and content and reused
- * byte for byte on later calls. Everything else is passed on as it came.
+ * `maxResultBytes` is replaced by its view (computed once per tool call and content), and the
+ * results of the whole prompt are held to the conversation budget. Everything else, the
+ * messages and their parts included, is passed on as it came, so tool calls stay paired.
  */
 export function createToolResultCompaction(
   settings: CompactionMiddlewareSettings,
@@ -126,59 +162,81 @@ export function createToolResultCompaction(
   signal: AbortSignal | undefined,
 ) => Promise<Prompt> {
   const views = createToolResultViews(settings);
-
-  const compactPart = async (
-    part: ToolResultPart,
-    query: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<{ part: ToolResultPart; event?: CompactedToolResult }> => {
-    const output = outputText(part.output);
-    if (!output) return { part };
-    const view = await views.view({
-      toolCallId: part.toolCallId,
-      toolName: part.toolName,
-      text: output.text,
-      ...(query ? { userQuery: query } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    if (!view) return { part };
-    return {
-      part: { ...part, output: output.rebuild(view.processed.text) },
-      event: {
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        processed: view.processed,
-        reused: view.reused,
-      },
-    };
-  };
+  const own = new Set(
+    settings.tools?.definitions.map((definition) => definition.name) ?? ARTIFACT_TOOL_NAMES,
+  );
+  const budget = createConversationBudget(
+    views,
+    settings.conversation === false
+      ? { enabled: false }
+      : { maxCachedResults: settings.maxCachedResults, ...settings.conversation },
+  );
 
   return async <Prompt extends AiSdkPrompt>(prompt: Prompt, signal: AbortSignal | undefined) => {
     const messages = prompt as unknown as readonly PromptMessage[];
-    const query = settings.userQuery ? settings.userQuery(prompt) : latestUserText(messages);
-    // Views are computed concurrently; events are reported afterwards, in prompt order, so a
-    // listener sees the same sequence on every run.
-    const events: CompactedToolResult[] = [];
-    const compacted = await Promise.all(
-      messages.map(async (message) => {
-        if (message.role !== 'tool' || typeof message.content === 'string') {
-          return { message, events: [] };
-        }
-        const parts = await Promise.all(
-          message.content.map((part) =>
-            part.type === 'tool-result'
-              ? compactPart(part as ToolResultPart, query, signal)
-              : { part, event: undefined },
-          ),
-        );
-        return {
-          message: { ...message, content: parts.map((entry) => entry.part) },
-          events: parts.flatMap((entry) => (entry.event ? [entry.event] : [])),
-        };
-      }),
+    const located: Located[] = [];
+    let turn = 0;
+    let userText: string | undefined;
+    messages.forEach((message, index) => {
+      if (message.role === 'assistant') turn++;
+      if (message.role === 'user') userText = latestUserText([message]) ?? userText;
+      if (message.role !== 'tool' || typeof message.content === 'string') return;
+      const query = settings.userQuery
+        ? settings.userQuery(messages.slice(0, index) as unknown as AiSdkPrompt)
+        : userText;
+      message.content.forEach((part, partIndex) => {
+        if (part.type !== 'tool-result') return;
+        const original = part as ToolResultPart;
+        const output = outputText(original.output);
+        if (!output) return;
+        located.push({
+          message: index,
+          part: partIndex,
+          original,
+          output,
+          result: {
+            toolCallId: original.toolCallId,
+            toolName: original.toolName,
+            turn,
+            text: output.text,
+            ...(original.output.type.startsWith('error-') ? { failed: true } : {}),
+            ...(own.has(original.toolName) ? { artifactRead: true } : {}),
+            ...(query ? { userQuery: query } : {}),
+          },
+        });
+      });
+    });
+    const outcome = await budget.fit(
+      located.map((entry) => entry.result),
+      signal ? { signal } : {},
     );
-    for (const entry of compacted) events.push(...entry.events);
-    if (settings.onCompacted) for (const event of events) settings.onCompacted(event);
-    return compacted.map((entry) => entry.message) as unknown as Prompt;
+
+    const replaced = new Map<number, Map<number, ToolResultPart>>();
+    located.forEach((entry, i) => {
+      const text = outcome.texts[i]!;
+      if (text === entry.output.text) return;
+      const parts = replaced.get(entry.message) ?? new Map<number, ToolResultPart>();
+      parts.set(entry.part, { ...entry.original, output: entry.output.rebuild(text) });
+      replaced.set(entry.message, parts);
+    });
+    // Events are reported in prompt order, so a listener sees the same sequence on every run.
+    if (settings.onCompacted) {
+      located.forEach((entry, i) => {
+        const view = outcome.views[i];
+        if (!view) return;
+        settings.onCompacted!({
+          toolCallId: entry.original.toolCallId,
+          toolName: entry.original.toolName,
+          processed: view.processed,
+          reused: view.reused,
+        });
+      });
+    }
+    settings.onConversation?.(outcome.report);
+    return messages.map((message, index) => {
+      const parts = replaced.get(index);
+      if (!parts || typeof message.content === 'string') return message;
+      return { ...message, content: message.content.map((part, i) => parts.get(i) ?? part) };
+    }) as unknown as Prompt;
   };
 }

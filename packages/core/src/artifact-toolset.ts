@@ -23,3 +23,13 @@ export interface ArtifactToolset {
    */
   call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<string>;
 }
+
+/**
+ * The names of the artifact tools every toolset of this library offers. Adapters never compact
+ * their answers (a page of a stored result is already what the model asked for) when they are
+ * not given the toolset itself.
+ */
+export const ARTIFACT_TOOL_NAMES: readonly string[] = Object.freeze([
+  'artifact_read',
+  'artifact_search',
+]);

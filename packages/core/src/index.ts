@@ -11,7 +11,11 @@ export type {
   AIRoute,
   AIUsage,
 } from './ai-client.js';
-export type { ArtifactToolDefinition, ArtifactToolset } from './artifact-toolset.js';
+export {
+  ARTIFACT_TOOL_NAMES,
+  type ArtifactToolDefinition,
+  type ArtifactToolset,
+} from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
 export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';
@@ -20,6 +24,7 @@ export type {
   CompactionConfig,
   CompactionConfigOptions,
   ContinuationConfig,
+  ConversationConfig,
   DistillConfig,
   FailedOperationViewConfig,
   McpProxyConfig,
@@ -41,6 +46,34 @@ export type {
   ContinuationDistiller,
   ContinuationDistillInput,
 } from './continuation-distiller.js';
+export type {
+  ConversationResult,
+  ConversationStep,
+} from './conversation/conversation-result.js';
+export {
+  type ConversationBudget,
+  type ConversationBudgetSettings,
+  type ConversationOutcome,
+  type ConversationReport,
+  type ConversationToolResult,
+  createConversationBudget,
+} from './conversation/create-conversation-budget.js';
+export {
+  type ConversationFit,
+  type FitConversationSettings,
+  type FittedResult,
+  fitConversation,
+  MIN_STEP_DOWN_BYTES,
+  noteReserve,
+  pointerLine,
+} from './conversation/fit-conversation.js';
+export {
+  type ConversationBudgetOptions,
+  type ResolvedConversationBudget,
+  resolveConversationBudget,
+} from './conversation/resolve-conversation-budget.js';
+export type { ArchivedResult, ResultArchive } from './conversation/result-archive.js';
+export type { ResultDescriber } from './conversation/result-describer.js';
 export { createShouldStop, type ShouldStopSettings } from './create-should-stop.js';
 export type { DistillCache } from './distill-cache.js';
 export {

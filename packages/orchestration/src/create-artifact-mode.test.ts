@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
-import { InvalidArgumentError, type ResultProcessor } from '@compaction/core';
+import { ARTIFACT_TOOL_NAMES, InvalidArgumentError, type ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArtifactMode } from './create-artifact-mode.js';
@@ -70,6 +70,47 @@ describe('createArtifactMode', () => {
       'artifact_read',
       'artifact_search',
     ]);
+    // Adapters not given the toolset recognise its answers by these names.
+    expect(mode.tools.definitions.map((tool) => tool.name)).toEqual(ARTIFACT_TOOL_NAMES);
+  });
+
+  it("gives a conversation budget an archive whose ids are the processor's, and the trimmer's digest", async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript(), clock: () => 0 });
+    const result = bigJsonResult();
+    const view = await mode.processor.process(result, 16_384, {
+      stepId: 'call_1',
+      toolName: 'list_pods',
+    });
+    const archived = await mode.conversation.archive!.archive({
+      toolCallId: 'call_1',
+      toolName: 'list_pods',
+      text: result,
+    });
+    expect(archived).toEqual({
+      artifactId: (await checkArtifactView(view.text, mode.tools, mode.dir)).artifactId,
+      sha256: sha256Hex(result),
+      bytes: Buffer.byteLength(result),
+    });
+    const found = await createArtifactLibrary({ root: dirname(mode.dir) }).resolve(
+      archived!.artifactId,
+    );
+    expect(await readFile(join(found.dir, found.record.path), 'utf8')).toBe(result);
+    expect(mode.conversation.describe!(result)).toMatch(/^JSON object \{.*\d+ records at /);
+  });
+
+  it('an archive that cannot write resolves to nothing, so the pointer says not stored', async () => {
+    const path = await transcript();
+    const mode = createArtifactMode({ transcriptPath: path });
+    // A file where the store directory should be: every write fails.
+    await rm(mode.dir, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.writeFile(mode.dir, 'in the way'));
+    expect(
+      await mode.conversation.archive!.archive({
+        toolCallId: 'c',
+        toolName: 't',
+        text: 'x'.repeat(5000),
+      }),
+    ).toBeUndefined();
   });
 
   it('searching a one-line 2 MB JSON reports the match honestly: its count, a line and column artifact_read takes, a window holding it', async () => {

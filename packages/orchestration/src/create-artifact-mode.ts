@@ -1,13 +1,19 @@
 import { OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
 import {
   type ArtifactToolset,
+  type ConversationBudgetSettings,
   losslessMetadata,
   type ProcessedResult,
   type ResultProcessor,
   type ResultProcessorContext,
   utf8ByteLength,
 } from '@compaction/core';
-import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
+import {
+  createStructuralTrimmer,
+  describeResult,
+  MIN_TRIM_BUDGET_BYTES,
+} from '@compaction/trimmer';
+import { createResultArchive } from './create-result-archive.js';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 import { requireTranscriptPath } from './require-transcript-path.js';
 
@@ -39,6 +45,13 @@ export interface ArtifactMode {
   readonly processor: ResultProcessor;
   /** `artifact_read` and `artifact_search`, scoped to this session. */
   readonly tools: ArtifactToolset;
+  /**
+   * What a conversation budget needs to step older results down to pointers that resolve: an
+   * `archive` storing each full result here (under its tool call id, so it gets the id the
+   * processor's pointer names) and `describe`, the trimmer's one-line digest. Give it to an
+   * adapter's `conversation` setting, spread with any budget options.
+   */
+  readonly conversation: Required<Pick<ConversationBudgetSettings, 'archive' | 'describe'>>;
 }
 
 const DEFINITIONS: ArtifactToolset['definitions'] = OPENAI_ARTIFACT_TOOLS.map(
@@ -121,6 +134,10 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
     tools: {
       definitions: DEFINITIONS,
       call: (name, args, options) => artifacts.tools.call(name, args, options),
+    },
+    conversation: {
+      archive: createResultArchive(artifacts),
+      describe: (text) => describeResult(text),
     },
   };
 }

@@ -1,7 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { dirname, join } from 'node:path';
+import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import {
+  type ConversationReport,
+  disclosureNoteKind,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolResultHelper } from './create-tool-result-helper.js';
@@ -72,5 +78,79 @@ describe('createToolResultHelper', () => {
     expect(view.content.split('\n')[0]).toContain(`artifact ${view.artifactId}`);
     expect(view.content).toContain('FATAL: out of memory');
     expect(trailingDisclosureNotes(view.content).length).toBe(1);
+  });
+
+  it('holds a whole loop to the conversation budget, each pointer resolving, artifact reads whole', async () => {
+    const path = await transcript();
+    const settings = {
+      transcriptPath: path,
+      env: {},
+      processor: createStructuralTrimmer(),
+      maxResultBytes: 8192,
+      conversation: { maxBytes: 40_000, keepLast: 2 },
+      onConversation: (report: ConversationReport) => reports.push(report),
+    };
+    const reports: ConversationReport[] = [];
+    const helper = createToolResultHelper(settings);
+    const outputs = Array.from({ length: 60 }, (_, i) => ({
+      toolCallId: `call_${i}`,
+      toolName: i % 2 ? 'terminal' : 'read_file',
+      output: Array.from({ length: 100 + ((i * 53) % 700) }, (_, k) =>
+        k % 41 === 7 ? `ERROR step ${i} line ${k}` : `INFO step ${i} line ${k}`,
+      ).join('\n'),
+      isError: i % 9 === 4,
+      turn: i,
+    }));
+    outputs[30] = {
+      toolCallId: 'call_30',
+      toolName: 'artifact_read',
+      output: 'p'.repeat(20_000),
+      isError: false,
+      turn: 30,
+    };
+    let previous: string[] = [];
+    let breaks = 0;
+    for (let n = 1; n <= outputs.length; n++) {
+      const contents = await helper.conversation(outputs.slice(0, n), {
+        userQuery: 'what failed?',
+      });
+      const texts = contents.map((c) => c.content);
+      expect(texts.reduce((sum, t) => sum + utf8ByteLength(t), 0)).toBeLessThanOrEqual(40_000);
+      if (n === 31) expect(texts[30]).toBe(outputs[30]!.output);
+      if (previous.some((text, i) => texts[i] !== text)) breaks++;
+      previous = texts;
+    }
+    // Each break frees at least 40% of the budget (less its note): about one per two calls
+    // here, where each call adds about 8 KB of views.
+    expect(breaks).toBeGreaterThan(0);
+    expect(reports.at(-1)!.stepDowns).toBe(breaks);
+    expect(breaks).toBeLessThanOrEqual(Math.ceil(reports.at(-1)!.viewsTotal / (16_000 - 400)));
+    // The same conversation in a fresh helper (a restarted process): the same contents.
+    const again = await createToolResultHelper(settings).conversation(outputs, {
+      userQuery: 'what failed?',
+    });
+    expect(again.map((c) => c.content)).toEqual(previous);
+    const library = createArtifactLibrary({ root: dirname(path) });
+    let pointers = 0;
+    for (const [i, text] of previous.entries()) {
+      const line = text.split('\n')[0]!;
+      if (disclosureNoteKind(line) !== 'stepped-down') continue;
+      pointers++;
+      expect(again[i]!.contentLost).toBe(true);
+      const [, sha, id] = /sha256 ([0-9a-f]{64}), stored as (art_[0-9a-f]{24})/.exec(line)!;
+      expect(again[i]!.artifactId).toBe(id);
+      const found = await library.resolve(id!);
+      const bytes = await readFile(join(found.dir, found.record.path));
+      expect(sha256Hex(bytes)).toBe(sha);
+      expect(bytes.toString('utf8')).toBe(outputs[i]!.output);
+    }
+    expect(pointers).toBeGreaterThan(20);
+  });
+
+  it('refuses results without a turn', async () => {
+    const helper = createToolResultHelper({ transcriptPath: await transcript(), env: {} });
+    await expect(
+      helper.conversation([{ toolCallId: 'a', toolName: 't', output: 'x' } as never]),
+    ).rejects.toThrow(/turn/);
   });
 });

@@ -6,9 +6,22 @@ import {
   OPENAI_ARTIFACT_TOOLS,
   type ToolOutput,
 } from '@compaction/artifacts';
-import { assertSize, type ResultProcessor, resolveConfig } from '@compaction/core';
+import {
+  assertSize,
+  type ConversationBudgetOptions,
+  type ConversationReport,
+  createConversationBudget,
+  InvalidArgumentError,
+  losslessMetadata,
+  type ResultProcessor,
+  resolveConfig,
+  type ToolResultView,
+  utf8ByteLength,
+} from '@compaction/core';
+import { createStructuralTrimmer, describeResult } from '@compaction/trimmer';
 import { boundByDeadline } from './bound-by-deadline.js';
 import { storeWithView } from './create-artifact-mode.js';
+import { createResultArchive } from './create-result-archive.js';
 import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
 import { requireTranscriptPath } from './require-transcript-path.js';
 
@@ -30,6 +43,26 @@ export interface ToolResultHelperSettings {
   env?: Readonly<Record<string, string | undefined>>;
   /** Milliseconds since the epoch, for index records. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * The conversation budget `conversation()` holds the tool results of a whole loop to (issue
+   * 41; `COMPACTION_CONVERSATION_*`, 128 KiB by default). Stepped-down results are stored in
+   * this helper's artifact store, so their pointers resolve with `dispatch('artifact_read', …)`.
+   * `false` turns it off (`conversation()` then gives each result's `content`).
+   */
+  conversation?: ConversationBudgetOptions | false;
+  /** Called once per `conversation()` call with what the budget did. */
+  onConversation?: (report: ConversationReport) => void;
+}
+
+/** One tool result of a loop's conversation, for `ToolResultHelper.conversation`. */
+export interface ConversationToolOutput extends ToolOutput {
+  /**
+   * The model turn whose response asked for this call: the index of the assistant message (or
+   * response) among the loop's, the same for the calls of one response. Never decreasing.
+   */
+  turn: number;
+  /** The question its view is conditioned on. Default the `userQuery` option of the call. */
+  userQuery?: string;
 }
 
 /** What to send back to the model for one tool call. */
@@ -55,6 +88,18 @@ export interface ToolResultHelper {
     output: ToolOutput,
     options?: { userQuery?: string; signal?: AbortSignal },
   ): Promise<ToolResultContent>;
+  /**
+   * The contents to send for every tool result of a conversation, in order, held together to
+   * the conversation budget: each is its `content` until the results outgrow the budget; then
+   * older ones step down to a small view, then to one pointer line (naming the stored artifact,
+   * its size and sha256), newest and failed ones last, answers of `artifact_read` never
+   * compacted. Earlier contents change only when the budget is crossed, and by at least
+   * `clearAtLeastPercent`, and depend only on `outputs`: send them as given on every request.
+   */
+  conversation(
+    outputs: readonly ConversationToolOutput[],
+    options?: { userQuery?: string; signal?: AbortSignal },
+  ): Promise<ToolResultContent[]>;
   /** True for `artifact_read` and `artifact_search`, which `dispatch` answers. */
   handles(name: string): boolean;
   /** Answers an artifact tool call from the store (`args` as an object or the JSON text the SDK gives). */
@@ -90,43 +135,177 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
     ? boundByDeadline(settings.processor, { deadlineMs: config.distill.deadlineMs })
     : undefined;
 
+  const content = async (
+    output: ToolOutput,
+    options: { userQuery?: string; signal?: AbortSignal } = {},
+  ): Promise<ToolResultContent> => {
+    if (!processor) {
+      const externalized = await externalizeToolOutput(output, {
+        sessionId: artifacts.sessionId,
+        store: artifacts.store,
+        index,
+        inlineLimitChars,
+        ...(settings.clock ? { clock: settings.clock } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return {
+        content: externalized.content,
+        contentLost: externalized.contentLost,
+        ...(externalized.artifact ? { artifactId: externalized.artifact.id } : {}),
+      };
+    }
+    // Chars are grapheme clusters, as everywhere in the artifact store; a string no longer
+    // than the limit in UTF-16 units fits without counting.
+    const text = output.output;
+    if (text.length <= inlineLimitChars || countGraphemes(text) <= inlineLimitChars) {
+      return { content: output.output, contentLost: false };
+    }
+    const view = await storeWithView(artifacts, processor, text, maxResultBytes, {
+      toolName: output.toolName,
+      stepId: output.toolCallId,
+      ...(options.userQuery ? { userQuery: options.userQuery } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return {
+      content: view.text,
+      contentLost: view.metadata.contentLost,
+      ...(view.artifactId ? { artifactId: view.artifactId } : {}),
+    };
+  };
+
+  // The conversation budget sees each result's `content` as its per-result view, and a view of
+  // `smallViewBytes` under the artifact marker as its small view. Both are remembered by tool
+  // call id while the output and question stay the same (the store is written once).
+  const smallProcessor = processor ?? createStructuralTrimmer();
+  const latest = new Map<string, ConversationToolOutput>();
+  const remembered = new Map<
+    string,
+    {
+      text: string;
+      userQuery: string | undefined;
+      view: Promise<{ view?: ToolResultView; content: ToolResultContent }>;
+    }
+  >();
+  const viewOf = (
+    key: string,
+    text: string,
+    userQuery: string | undefined,
+    make: () => Promise<{ view?: ToolResultView; content: ToolResultContent }>,
+  ) => {
+    const known = remembered.get(key);
+    if (known && known.text === text && known.userQuery === userQuery) return known.view;
+    const view = make();
+    remembered.set(key, { text, userQuery, view });
+    view.catch(() => remembered.delete(key));
+    while (remembered.size > 2000) remembered.delete(remembered.keys().next().value!);
+    return view;
+  };
+  const asView = (text: string, made: ToolResultContent): ToolResultView | undefined =>
+    made.content === text
+      ? undefined
+      : {
+          processed: {
+            text: made.content,
+            metadata: { ...losslessMetadata(text, made.content), contentLost: made.contentLost },
+          },
+          reused: false,
+        };
+  const budget = createConversationBudget(
+    {
+      async view(input) {
+        const small = input.maxBytes !== undefined;
+        const output = latest.get(input.toolCallId);
+        const made = await viewOf(
+          `${input.toolCallId}\u0000${small ? 'small' : 'view'}`,
+          input.text,
+          input.userQuery,
+          async () => {
+            if (!small && output) {
+              const made = await content(output, {
+                ...(input.userQuery ? { userQuery: input.userQuery } : {}),
+                ...(input.signal ? { signal: input.signal } : {}),
+              });
+              return { view: asView(input.text, made), content: made };
+            }
+            const maxBytes = input.maxBytes ?? maxResultBytes;
+            if (utf8ByteLength(input.text) <= maxBytes)
+              return { content: { content: input.text, contentLost: false } };
+            const view = await storeWithView(artifacts, smallProcessor, input.text, maxBytes, {
+              stepId: input.toolCallId,
+              ...(input.toolName ? { toolName: input.toolName } : {}),
+              ...(input.userQuery ? { userQuery: input.userQuery } : {}),
+              ...(input.signal ? { signal: input.signal } : {}),
+            });
+            return {
+              view: { processed: view, reused: false },
+              content: { content: view.text, contentLost: view.metadata.contentLost },
+            };
+          },
+        );
+        return made.view;
+      },
+    },
+    {
+      ...(settings.conversation === false ? { enabled: false } : settings.conversation),
+      archive: createResultArchive(artifacts),
+      describe: (text) => describeResult(text),
+      env: settings.env ?? process.env,
+    },
+  );
+
   return {
     openaiTools: OPENAI_ARTIFACT_TOOLS,
     anthropicTools: ANTHROPIC_ARTIFACT_TOOLS,
     artifactsDir: artifacts.dir,
-    async content(output, options = {}) {
-      if (!processor) {
-        const externalized = await externalizeToolOutput(output, {
-          sessionId: artifacts.sessionId,
-          store: artifacts.store,
-          index,
-          inlineLimitChars,
-          ...(settings.clock ? { clock: settings.clock } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
+    content,
+    async conversation(outputs, options = {}) {
+      if (!Array.isArray(outputs))
+        throw new InvalidArgumentError({
+          argument: 'outputs',
+          message: 'outputs must be an array',
         });
+      const results = outputs.map((output, i) => {
+        if (!Number.isSafeInteger(output?.turn))
+          throw new InvalidArgumentError({
+            argument: 'turn',
+            message: `outputs[${i}].turn must be an integer (the model turn that asked for it)`,
+          });
+        latest.set(output.toolCallId, output);
+        const userQuery = output.userQuery ?? options.userQuery;
         return {
-          content: externalized.content,
-          contentLost: externalized.contentLost,
-          ...(externalized.artifact ? { artifactId: externalized.artifact.id } : {}),
+          toolCallId: output.toolCallId,
+          toolName: output.toolName,
+          turn: output.turn,
+          text: output.output,
+          ...(output.isError ? { failed: true } : {}),
+          ...(artifacts.tools.handles(output.toolName) ? { artifactRead: true } : {}),
+          ...(userQuery ? { userQuery } : {}),
         };
-      }
-      // Chars are grapheme clusters, as everywhere in the artifact store; a string no longer
-      // than the limit in UTF-16 units fits without counting.
-      const text = output.output;
-      if (text.length <= inlineLimitChars || countGraphemes(text) <= inlineLimitChars) {
-        return { content: output.output, contentLost: false };
-      }
-      const view = await storeWithView(artifacts, processor, text, maxResultBytes, {
-        toolName: output.toolName,
-        stepId: output.toolCallId,
-        ...(options.userQuery ? { userQuery: options.userQuery } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
       });
-      return {
-        content: view.text,
-        contentLost: view.metadata.contentLost,
-        ...(view.artifactId ? { artifactId: view.artifactId } : {}),
-      };
+      const outcome = await budget.fit(results, options.signal ? { signal: options.signal } : {});
+      settings.onConversation?.(outcome.report);
+      return Promise.all(
+        results.map(async (result, i): Promise<ToolResultContent> => {
+          const text = outcome.texts[i]!;
+          if (outcome.steps[i] === 'view') {
+            if (result.artifactRead) return { content: text, contentLost: false };
+            const made = await viewOf(
+              `${result.toolCallId}\u0000view`,
+              result.text,
+              result.userQuery,
+              async () => ({
+                content: await content(outputs[i]!, {
+                  ...(result.userQuery ? { userQuery: result.userQuery } : {}),
+                  ...(options.signal ? { signal: options.signal } : {}),
+                }),
+              }),
+            );
+            return made.content;
+          }
+          const artifactId = outcome.artifactIds[i];
+          return { content: text, contentLost: true, ...(artifactId ? { artifactId } : {}) };
+        }),
+      );
     },
     handles: (name) => artifacts.tools.handles(name),
     dispatch: (name, args, options) => artifacts.tools.call(name, args, options),

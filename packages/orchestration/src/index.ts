@@ -33,12 +33,14 @@ export {
   type CreateCompactionSettings,
   createCompaction,
 } from './create-compaction.js';
+export { createResultArchive } from './create-result-archive.js';
 export { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
 export {
   createSynthesisProcessor,
   type SynthesisProcessorSettings,
 } from './create-synthesis-processor.js';
 export {
+  type ConversationToolOutput,
   createToolResultHelper,
   type ToolResultContent,
   type ToolResultHelper,

@@ -1,4 +1,5 @@
 export { createStructuralTrimmer } from './create-structural-trimmer.js';
+export { describeResult } from './describe-result.js';
 export { parseCutLineMarker } from './engine/cut-line-marker.js';
 export { parseOmittedLinesMarker } from './engine/omitted-lines-marker.js';
 export type { VocabularyOverride } from './resolve-vocabulary.js';

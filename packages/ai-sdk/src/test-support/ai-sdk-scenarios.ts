@@ -1,7 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ResultProcessor, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import {
+  type ConversationReport,
+  type ResultProcessor,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { createContinuationDistiller } from '@compaction/distiller';
 import { createProviderServer } from '@compaction/distiller/test';
@@ -246,6 +252,205 @@ export function describeAiSdkScenarios(sdk: AiSdkLine): void {
         'artifact_search',
         'getPods',
       ]);
+    });
+  });
+
+  describe(`${sdk.name}: the conversation budget over a scripted 200-call session`, () => {
+    it('holds the budget at every call, keeps pairing and earlier bytes, re-sends the same bytes after a restart, and every pointer resolves', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'ai-sdk-conversation-'));
+      roots.push(root);
+      const transcriptPath = join(root, 's1.jsonl');
+      const BUDGET = 131_072;
+      const CALLS = 200;
+      const mode = createArtifactMode({ transcriptPath, clock: () => 0 });
+      const middlewareFor = (artifacts: typeof mode) =>
+        sdk.middleware({
+          processor: artifacts.processor,
+          maxResultBytes: 16_384,
+          conversation: { ...artifacts.conversation, maxBytes: BUDGET, env: {} },
+          onConversation: (report) => reports.push(report),
+        });
+      const reports: ConversationReport[] = [];
+      const raw: Loose[] = [];
+      const recorder = {
+        specificationVersion: sdk.name.endsWith('7') ? 'v4' : 'v3',
+        transformParams: async ({ params }: Loose) => {
+          raw.push(params.prompt);
+          return params;
+        },
+      };
+      const readsAt = new Set([40, 90, 150, 199]);
+      const model = sdk.mockModel(async (options: Loose) => {
+        const step = model.doGenerateCalls.length - 1;
+        if (step === CALLS) return answer('done');
+        if (readsAt.has(step)) {
+          // The model follows the pointer of the largest result it sees.
+          const pointers = [
+            ...JSON.stringify(options.prompt).matchAll(
+              /, (\d+) bytes, sha256 [0-9a-f]{64}, stored as (art_[0-9a-f]{24})/g,
+            ),
+          ].sort((a, b) => Number(b[1]) - Number(a[1]));
+          const id = pointers[0]?.[2];
+          return toolCall(`call-${step}`, 'artifact_read', { id, offset: 1, limit: 1000 });
+        }
+        return toolCall(`call-${step}`, ['read_file', 'terminal', 'list_items'][step % 3]!, {
+          step,
+        });
+      });
+      const sizeOf = (step: number) =>
+        2000 + ((step * 7919) % 38_000) + (step % 50 === 7 ? 160_000 : 0);
+      const result = await generateText({
+        model: wrapLanguageModel({ model, middleware: [recorder, middlewareFor(mode)] }),
+        tools: {
+          read_file: tool({
+            inputSchema: jsonSchema({ type: 'object', properties: { step: { type: 'number' } } }),
+            execute: async ({ step }: { step: number }) =>
+              Array.from(
+                { length: Math.ceil(sizeOf(step) / 40) },
+                (_, i) => `${step}:${i} const value = compute(${i});`,
+              ).join('\n'),
+          }),
+          terminal: tool({
+            inputSchema: jsonSchema({ type: 'object', properties: { step: { type: 'number' } } }),
+            execute: async ({ step }: { step: number }) => {
+              const log = Array.from({ length: Math.ceil(sizeOf(step) / 50) }, (_, i) =>
+                i % 97 === 3
+                  ? `2026-01-01T00:00:00Z ERROR step ${step} test ${i} failed`
+                  : `2026-01-01T00:00:00Z INFO step ${step} test ${i} ok`,
+              ).join('\n');
+              if (step % 7 === 1) throw new Error(log);
+              return log;
+            },
+          }),
+          list_items: tool({
+            inputSchema: jsonSchema({ type: 'object', properties: { step: { type: 'number' } } }),
+            execute: async ({ step }: { step: number }) =>
+              Array.from({ length: Math.ceil(sizeOf(step) / 60) }, (_, i) => ({
+                id: `${step}-${i}`,
+                state: i % 13 ? 'ok' : 'failed',
+              })),
+          }),
+          ...createArtifactTools(mode.tools),
+        },
+        stopWhen: stepCountIs(CALLS + 2),
+        prompt: 'Run the whole test plan and tell me what failed.',
+      });
+      expect(result.text).toBe('done');
+      const calls = model.doGenerateCalls;
+      expect(calls).toHaveLength(CALLS + 1);
+
+      const toolResults = (prompt: Loose[]) =>
+        prompt.flatMap((m: Loose) =>
+          m.role === 'tool' ? m.content.filter((p: Loose) => p.type === 'tool-result') : [],
+        );
+      const textOf = (part: Loose) =>
+        part.output.type === 'text' || part.output.type === 'error-text'
+          ? part.output.value
+          : JSON.stringify(part.output.value);
+      let breaks = 0;
+      let previous: string[] = [];
+      for (const [k, call] of calls.entries()) {
+        const parts = toolResults(call.prompt);
+        const texts = parts.map(textOf);
+        const total = texts.reduce((sum: number, t: string) => sum + utf8ByteLength(t), 0);
+        // The budget, at every call.
+        expect(total).toBeLessThanOrEqual(BUDGET);
+        // Pairing: the same messages, parts and call ids as the prompt the agent built.
+        expect(call.prompt.map((m: Loose) => m.role)).toEqual(raw[k].map((m: Loose) => m.role));
+        expect(parts.map((p: Loose) => p.toolCallId)).toEqual(
+          toolResults(raw[k]).map((p: Loose) => p.toolCallId),
+        );
+        const calledIds = call.prompt.flatMap((m: Loose) =>
+          m.role === 'assistant' && Array.isArray(m.content)
+            ? m.content.filter((p: Loose) => p.type === 'tool-call').map((p: Loose) => p.toolCallId)
+            : [],
+        );
+        expect(parts.map((p: Loose) => p.toolCallId)).toEqual(calledIds);
+        // Earlier results keep their bytes, except at a step-down, which only a crossing causes.
+        const changed = previous.some((text, i) => texts[i] !== text);
+        if (changed) {
+          breaks++;
+          const grown =
+            previous.reduce((sum, t) => sum + utf8ByteLength(t), 0) +
+            texts
+              .slice(previous.length)
+              .reduce((sum: number, t: string) => sum + utf8ByteLength(t), 0);
+          expect(grown).toBeGreaterThan(BUDGET);
+        }
+        // An artifact read reaches the model whole the call after it, however long its page.
+        const newest = parts.at(-1);
+        if (newest?.toolName === 'artifact_read') {
+          expect(textOf(newest)).toBe(textOf(toolResults(raw[k]).at(-1)));
+          expect(textOf(newest)).not.toMatch(/^\[stepped down|^Full output stored/);
+        }
+        previous = texts;
+      }
+      expect(reports.at(-1)!.stepDowns).toBe(breaks);
+      expect(breaks).toBeGreaterThan(0);
+      expect(breaks).toBeLessThan(CALLS / 3);
+      const pageBytes = toolResults(raw.at(-1))
+        .filter((p: Loose) => p.toolName === 'artifact_read')
+        .map((p: Loose) => utf8ByteLength(textOf(p)));
+      expect(Math.max(...pageBytes)).toBeGreaterThan(16_384);
+
+      // A restarted process (a fresh artifact mode and middleware) sends the same bytes.
+      const restarted = middlewareFor(createArtifactMode({ transcriptPath, clock: () => 1 }));
+      const again = await restarted.transformParams({ params: { prompt: raw.at(-1) } });
+      expect(again.prompt).toEqual(calls.at(-1).prompt);
+
+      // Every pointer resolves to stored bytes whose sha256 matches, and they are the result.
+      const library = createArtifactLibrary({ root });
+      const last = toolResults(calls.at(-1).prompt);
+      const original = toolResults(raw.at(-1));
+      let pointers = 0;
+      for (const [i, part] of last.entries()) {
+        const line = textOf(part).split('\n')[0];
+        if (!line.startsWith('[stepped down: ')) continue;
+        pointers++;
+        const [, sha, id] = /sha256 ([0-9a-f]{64}), stored as (art_[0-9a-f]{24})/.exec(line)!;
+        const found = await library.resolve(id!);
+        const bytes = await readFile(join(found.dir, found.record.path));
+        expect(sha256Hex(bytes)).toBe(sha);
+        expect(bytes.toString('utf8')).toBe(textOf(original[i]));
+      }
+      expect(pointers).toBeGreaterThan(100);
+      expect(reports.at(-1)!.viewsTotal).toBeGreaterThan(4 * reports.at(-1)!.total);
+    });
+
+    it('never re-compacts an artifact_read page, even without the tools given or a budget', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'ai-sdk-reads-'));
+      roots.push(root);
+      const artifacts = createArtifactMode({ transcriptPath: join(root, 's1.jsonl') });
+      const model = sdk.mockModel(async (options: Loose) => {
+        const step = model.doGenerateCalls.length;
+        if (step === 1) return toolCall('call-1', 'getLogs');
+        if (step === 2) {
+          const id = /art_[0-9a-f]{24}/.exec(toolResultText(options, 'call-1') ?? '')?.[0];
+          return toolCall('call-2', 'artifact_read', { id, offset: 1, limit: 1000 });
+        }
+        return answer('read');
+      });
+      await generateText({
+        model: wrapLanguageModel({
+          model,
+          middleware: sdk.middleware({
+            processor: artifacts.processor,
+            maxResultBytes: 16_384,
+            conversation: false,
+          }),
+        }),
+        tools: {
+          getLogs: tool({ inputSchema: noInput(), execute: async () => bigLogs }),
+          ...createArtifactTools(artifacts.tools),
+        },
+        stopWhen: stepCountIs(5),
+        prompt: 'Read the logs.',
+      });
+      const page = toolResultText(model.doGenerateCalls[2], 'call-2')!;
+      expect(utf8ByteLength(page)).toBeGreaterThan(16_384);
+      expect(page).toMatch(/^\[artifact art_[0-9a-f]{24} \(/);
+      expect(page).not.toContain('Full output stored as artifact');
+      expect(trailingDisclosureNotes(page)).toEqual([]);
     });
   });
 

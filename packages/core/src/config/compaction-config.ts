@@ -76,6 +76,24 @@ export interface ArtifactsConfig {
   inlineLimitChars: number;
 }
 
+/** The conversation budget of the framework adapters (issue 41). */
+export interface ConversationConfig {
+  /** Hold the tool results of a whole prompt to the budget. Default true. `COMPACTION_CONVERSATION_ENABLED`. */
+  enabled: boolean;
+  /** Budget of all tool results of one prompt, in UTF-8 bytes. Default 131072. `COMPACTION_CONVERSATION_MAX_BYTES`. */
+  maxBytes: number;
+  /** The budget in tokens; unset leaves it in bytes. Default unset. `COMPACTION_CONVERSATION_MAX_TOKENS`. */
+  maxTokens: number | undefined;
+  /** Percent (1–100) of a given context window the tool results may take. Default 25. `COMPACTION_CONVERSATION_WINDOW_SHARE`. */
+  windowSharePercent: number;
+  /** Percent (1–100) of the budget each step-down frees at least. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`. */
+  clearAtLeastPercent: number;
+  /** Newest tool results that always keep their view. Default 2. `COMPACTION_CONVERSATION_KEEP_LAST`. */
+  keepLast: number;
+  /** Size of an older result's small view, in UTF-8 bytes (at least 256). Default 2048. `COMPACTION_CONVERSATION_SMALL_VIEW_BYTES`. */
+  smallViewBytes: number;
+}
+
 /** `compaction mcp-proxy`, the MCP proxy of `@compaction/mcp`. */
 export interface McpProxyConfig {
   /** How long a forwarded call may go unanswered, in milliseconds (each progress notification restarts the wait); 0 (option only) disables. Default 10m. `COMPACTION_MCP_PROXY_TIMEOUT`. */
@@ -93,6 +111,7 @@ export interface CompactionConfig {
   continuation: ContinuationConfig;
   failedOperationView: FailedOperationViewConfig;
   artifacts: ArtifactsConfig;
+  conversation: ConversationConfig;
   mcpProxy: McpProxyConfig;
   /** Redis URL for the shared distill cache. Default none. `COMPACTION_REDIS_URL`. */
   redisUrl: string | undefined;
@@ -107,6 +126,7 @@ export interface CompactionConfigOptions {
   continuation?: Partial<ContinuationConfig>;
   failedOperationView?: Partial<FailedOperationViewConfig>;
   artifacts?: Partial<ArtifactsConfig>;
+  conversation?: Partial<ConversationConfig>;
   mcpProxy?: Partial<McpProxyConfig>;
   redisUrl?: string;
   llmDebug?: boolean;

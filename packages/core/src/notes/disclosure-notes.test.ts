@@ -41,6 +41,41 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
     disclosureNotes.reducedWithoutModelAnalysis({ originalBytes: 90_000, keptBytes: 8000 }),
   ],
   ['result-left-out', disclosureNotes.resultLeftOut({ originalBytes: 5_000_000 })],
+  [
+    'stepped-down',
+    disclosureNotes.steppedDown({
+      toolName: 'getLogs',
+      toolCallId: 'call-17',
+      bytes: 812_345,
+      sha256: 'ab'.repeat(32),
+      artifactId: 'art_0123456789abcdef01234567',
+      digest: 'log lines: error=3 warn=12 info=1870; last error: ERROR pool exhausted',
+    }),
+  ],
+  [
+    'stepped-down',
+    disclosureNotes.steppedDown({ toolName: 'getLogs', toolCallId: 'call-17', bytes: 9000 }),
+  ],
+  [
+    'conversation-budget',
+    disclosureNotes.conversationBudget({
+      pointers: 37,
+      smallViews: 12,
+      budget: 131_072,
+      unit: 'bytes',
+      retrievable: true,
+    }),
+  ],
+  [
+    'conversation-budget',
+    disclosureNotes.conversationBudget({
+      pointers: 1,
+      smallViews: 0,
+      budget: 30_000,
+      unit: 'tokens',
+      retrievable: false,
+    }),
+  ],
 ];
 
 describe('disclosure note builders', () => {
@@ -63,6 +98,33 @@ describe('disclosure note builders', () => {
     expect(disclosureNotes.findingsUnreduced({ extracts: 1, reason: 'deadline' })).toContain(
       '1 segment extract shown unmerged (deadline)',
     );
+  });
+
+  it('says what a stepped-down result was, where it is stored and how to read it', () => {
+    expect(everyNote[10]![1]).toBe(
+      `[stepped down: getLogs call-17, 812345 bytes, sha256 ${'ab'.repeat(32)}, stored as art_0123456789abcdef01234567; log lines: error=3 warn=12 info=1870; last error: ERROR pool exhausted; what it held is UNKNOWN until read with artifact_read]`,
+    );
+    expect(everyNote[11]![1]).toBe(
+      '[stepped down: getLogs call-17, 9000 bytes, not stored; not retrievable, what it held is UNKNOWN]',
+    );
+    expect(everyNote[12]![1]).toBe(
+      '[conversation budget: 37 older tool results are shown as one pointer line each and 12 as a small view, to keep tool results within 131072 bytes; read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read]',
+    );
+    expect(everyNote[13]![1]).toContain(
+      '1 older tool results are shown as one pointer line each and 0 as a small view, to keep tool results within 30000 tokens; they were not stored and cannot be read back',
+    );
+  });
+
+  it('keeps a stepped-down line to one line and a bounded length whatever the names and digest hold', () => {
+    const note = disclosureNotes.steppedDown({
+      toolName: 'a\nb]',
+      toolCallId: `c\r\n${'x'.repeat(5000)}`,
+      bytes: 1,
+      digest: `d\n${'y'.repeat(5000)}`,
+    });
+    expect(note).not.toMatch(/[\r\n]/);
+    expect(disclosureNoteKind(note)).toBe('stepped-down');
+    expect(note.length).toBeLessThan(500);
   });
 
   it('keeps a note on one line even when a caller passes newlines', () => {

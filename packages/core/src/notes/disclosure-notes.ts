@@ -24,7 +24,9 @@ export type DisclosureNoteKind =
   | 'findings-truncated'
   | 'findings-unreduced'
   | 'reduced-without-model-analysis'
-  | 'result-left-out';
+  | 'result-left-out'
+  | 'stepped-down'
+  | 'conversation-budget';
 
 /** The exact opening of each note kind, `[` included. */
 export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, string>> = {
@@ -37,10 +39,12 @@ export const DISCLOSURE_NOTE_PREFIXES: Readonly<Record<DisclosureNoteKind, strin
   'findings-unreduced': '[findings unreduced: ',
   'reduced-without-model-analysis': '[reduced without model analysis: ',
   'result-left-out': '[result left out: ',
+  'stepped-down': '[stepped down: ',
+  'conversation-budget': '[conversation budget: ',
 };
 
 const NOTE_LINE =
-  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|findings unreduced|reduced without model analysis|result left out): [^\n]*\]$/;
+  /^\[(distilled|trimmed|severely reduced|partial source|partial|findings truncated|findings unreduced|reduced without model analysis|result left out|stepped down|conversation budget): [^\n]*\]$/;
 
 const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   distilled: 'distilled',
@@ -52,6 +56,8 @@ const KIND_BY_LABEL: Readonly<Record<string, DisclosureNoteKind>> = {
   'findings unreduced': 'findings-unreduced',
   'reduced without model analysis': 'reduced-without-model-analysis',
   'result left out': 'result-left-out',
+  'stepped down': 'stepped-down',
+  'conversation budget': 'conversation-budget',
 };
 
 /** A share in [0, 1] as a short percentage: one decimal below 10%, whole numbers above. */
@@ -79,6 +85,14 @@ function escapesSegment(removed: boolean | undefined): string {
 
 function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, ' ');
+}
+
+/** `text` on one line and at most `units` UTF-16 units, never ending inside a surrogate pair. */
+function oneLineWithin(text: string, units: number): string {
+  const line = oneLine(text);
+  if (line.length <= units) return line;
+  const end = /[\ud800-\udbff]/.test(line[units - 2]!) ? units - 2 : units - 1;
+  return `${line.slice(0, end)}…`;
 }
 
 /** Builders for each framework note. Counts are plain integers so notes stay machine-readable. */
@@ -190,6 +204,50 @@ export const disclosureNotes = {
   /** A result got no room at all in a shared prompt: only this note stands for it. */
   resultLeftOut(input: { originalBytes: number }): string {
     return `[result left out: ${input.originalBytes} bytes did not fit the synthesis budget; its content is UNKNOWN, not absent]`;
+  },
+
+  /**
+   * The one line an older tool result steps down to under a conversation budget (issue 41):
+   * the tool and call, the size and SHA-256 of the full result, the artifact holding it (or
+   * that none does) and a one-line digest. Names are cut to 64 units and the digest to 160,
+   * so the line stays short whatever a tool returned: a conversation holds one per result.
+   */
+  steppedDown(input: {
+    toolName: string;
+    toolCallId: string;
+    bytes: number;
+    sha256?: string;
+    artifactId?: string;
+    digest?: string;
+  }): string {
+    const sha = input.sha256 ? `, sha256 ${oneLineWithin(input.sha256, 64)}` : '';
+    const stored = input.artifactId
+      ? `, stored as ${oneLineWithin(input.artifactId, 64)}`
+      : ', not stored';
+    const digest = input.digest?.trim() ? `; ${oneLineWithin(input.digest.trim(), 160)}` : '';
+    const read = input.artifactId
+      ? 'what it held is UNKNOWN until read with artifact_read'
+      : 'not retrievable, what it held is UNKNOWN';
+    return `[stepped down: ${oneLineWithin(input.toolName, 64)} ${oneLineWithin(input.toolCallId, 64)}, ${input.bytes} bytes${sha}${stored}${digest}; ${read}]`;
+  },
+
+  /**
+   * The note on the first stepped-down tool result of a prompt: how many results are shown as a
+   * pointer line or a small view to hold the conversation budget, and how to read them back
+   * (`retrievable`: at least one of them is stored as an artifact). It names no count that grows
+   * with the conversation, so it changes only when results step down.
+   */
+  conversationBudget(input: {
+    pointers: number;
+    smallViews: number;
+    budget: number;
+    unit: 'bytes' | 'tokens';
+    retrievable: boolean;
+  }): string {
+    const read = input.retrievable
+      ? 'read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read'
+      : 'they were not stored and cannot be read back, what they held is UNKNOWN';
+    return `[conversation budget: ${input.pointers} older tool results are shown as one pointer line each and ${input.smallViews} as a small view, to keep tool results within ${input.budget} ${input.unit}; ${read}]`;
   },
 } as const;
 

@@ -1,0 +1,29 @@
+/** Where a stored tool result is and what it is. */
+export interface ArchivedResult {
+  /** The id a reader passes to `artifact_read` (`art_…`). */
+  artifactId: string;
+  /** Lowercase hex SHA-256 of the stored bytes. */
+  sha256: string;
+  /** Size of the stored bytes. */
+  bytes: number;
+}
+
+/**
+ * The seam a conversation budget keeps full tool results through, so a result stepped down to
+ * one pointer line can still be read whole (`createArtifactMode(…).conversation.archive` stores
+ * them beside the transcript). Without one, stepped-down results say they are not retrievable.
+ */
+export interface ResultArchive {
+  /**
+   * Stores the full text of one tool result, or finds it already stored: the same result
+   * (tool call id, tool name and text) always gets the same id, so a restarted process points
+   * at the same artifact. Resolves to `undefined`, or rejects, when it could not store it;
+   * the pointer line then says the result is not stored.
+   */
+  archive(input: {
+    toolCallId: string;
+    toolName: string;
+    text: string;
+    signal?: AbortSignal;
+  }): Promise<ArchivedResult | undefined>;
+}
