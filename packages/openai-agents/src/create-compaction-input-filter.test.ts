@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import { type ConversationReport, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { createProviderServer } from '@compaction/distiller/test';
 import { createArtifactMode } from '@compaction/orchestration';
@@ -10,11 +11,15 @@ import { skipBelowNode } from '@compaction/test-runtime';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import {
   Agent,
+  type CallModelInputFilter,
   type CallModelInputFilterArgs,
+  type Model,
+  type ModelRequest,
   OpenAIChatCompletionsModel,
   run,
   setTracingDisabled,
   tool,
+  Usage,
 } from '@openai/agents';
 import fc from 'fast-check';
 import OpenAI from 'openai';
@@ -259,6 +264,182 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
           },
         ),
       );
+    });
+    it('holds the conversation budget over a scripted 60-call run: pairing, earlier bytes, restart, pointers', async () => {
+      setTracingDisabled(true);
+      const root = await mkdtemp(join(tmpdir(), 'agents-conversation-'));
+      cleanups.push(() => rm(root, { recursive: true, force: true }));
+      const transcriptPath = join(root, 's1.jsonl');
+      const BUDGET = 48_000;
+      const CALLS = 60;
+      const reports: ConversationReport[] = [];
+      const filterFor = (artifacts: ReturnType<typeof createArtifactMode>) =>
+        createCompactionInputFilter({
+          processor: artifacts.processor,
+          tools: artifacts.tools,
+          maxResultBytes: 8192,
+          conversation: { ...artifacts.conversation, maxBytes: BUDGET, env: {} },
+          onConversation: (report) => reports.push(report),
+        });
+      const mode = createArtifactMode({ transcriptPath, clock: () => 0 });
+      const filter = filterFor(mode);
+      type Input = CallModelInputFilterArgs['modelData']['input'];
+      const raw: Input[] = [];
+      const recording: CallModelInputFilter = (args) => {
+        raw.push(args.modelData.input);
+        return filter(args);
+      };
+      const sent: Input[] = [];
+      const readsAt = new Set([20, 45, 59]);
+      const model: Model = {
+        async getResponse(request: ModelRequest) {
+          const step = sent.length;
+          sent.push(request.input as Input);
+          const usage = new Usage();
+          if (step === CALLS) {
+            const content = [{ type: 'output_text' as const, text: 'done' }];
+            const message = { type: 'message', role: 'assistant', status: 'completed', content };
+            return { usage, output: [message as never] };
+          }
+          let name = ['read_file', 'terminal', 'list_items'][step % 3]!;
+          let args: unknown = { step };
+          if (readsAt.has(step)) {
+            // The model follows the pointer of the largest result it sees.
+            const pointers = [
+              ...JSON.stringify(request.input).matchAll(
+                /, (\d+) bytes, sha256 [0-9a-f]{64}, stored as (art_[0-9a-f]{24})/g,
+              ),
+            ].sort((a, b) => Number(b[1]) - Number(a[1]));
+            name = 'artifact_read';
+            args = { id: pointers[0]?.[2], offset: 1, limit: 400 };
+          }
+          const call = {
+            type: 'function_call',
+            callId: `call-${step}`,
+            name,
+            arguments: JSON.stringify(args),
+            status: 'completed',
+          };
+          return { usage, output: [call as never] };
+        },
+        getStreamedResponse() {
+          throw new Error('not streamed');
+        },
+      };
+      const sizeOf = (step: number) =>
+        1000 + ((step * 7919) % 12_000) + (step % 20 === 7 ? 60_000 : 0);
+      const stepArg = z.object({ step: z.number() });
+      const tools = [
+        tool({
+          name: 'read_file',
+          description: 'A file.',
+          parameters: stepArg,
+          execute: async ({ step }) =>
+            Array.from(
+              { length: Math.ceil(sizeOf(step) / 40) },
+              (_, i) => `${step}:${i} const value = compute(${i});`,
+            ).join('\n'),
+        }),
+        tool({
+          name: 'terminal',
+          description: 'A command.',
+          parameters: stepArg,
+          execute: async ({ step }) =>
+            Array.from({ length: Math.ceil(sizeOf(step) / 50) }, (_, i) =>
+              i % 97 === 3
+                ? `2026-01-01T00:00:00Z ERROR step ${step} test ${i} failed`
+                : `2026-01-01T00:00:00Z INFO step ${step} test ${i} ok`,
+            ).join('\n'),
+        }),
+        tool({
+          name: 'list_items',
+          description: 'Items.',
+          parameters: stepArg,
+          execute: async ({ step }) =>
+            JSON.stringify(
+              Array.from({ length: Math.ceil(sizeOf(step) / 60) }, (_, i) => ({
+                id: `${step}-${i}`,
+                state: i % 13 ? 'ok' : 'failed',
+              })),
+            ),
+        }),
+        ...createArtifactTools(mode.tools),
+      ];
+      const agent = new Agent({ name: 'runner', instructions: 'Run the plan.', model, tools });
+      const result = await run(agent, 'Run the whole test plan and tell me what failed.', {
+        callModelInputFilter: recording,
+        maxTurns: CALLS + 2,
+      });
+      expect(result.finalOutput).toBe('done');
+      expect(sent).toHaveLength(CALLS + 1);
+
+      type Item = Input[number];
+      const results = (input: Input) =>
+        input.filter(
+          (item): item is Extract<Item, { type: 'function_call_result' }> =>
+            item.type === 'function_call_result',
+        );
+      const textOf = (item: Item) => {
+        const output = (item as { output: unknown }).output;
+        return typeof output === 'string' ? output : (output as { text: string }).text;
+      };
+      let breaks = 0;
+      let previous: string[] = [];
+      for (const [k, input] of sent.entries()) {
+        const texts = results(input).map(textOf);
+        const total = texts.reduce((sum, text) => sum + utf8ByteLength(text), 0);
+        expect(total).toBeLessThanOrEqual(BUDGET);
+        // Pairing: the same items and call ids as the input the runner built.
+        expect(input.map((item) => item.type ?? 'message')).toEqual(
+          raw[k]!.map((item) => item.type ?? 'message'),
+        );
+        const calledIds = input.flatMap((item) =>
+          item.type === 'function_call' ? [item.callId] : [],
+        );
+        expect(results(input).map((item) => item.callId)).toEqual(calledIds);
+        expect(results(raw[k]!).map((item) => item.callId)).toEqual(calledIds);
+        // Earlier results keep their bytes, except at a step-down, which only a crossing causes.
+        if (previous.some((text, i) => texts[i] !== text)) {
+          breaks++;
+          const grown =
+            previous.reduce((sum, text) => sum + utf8ByteLength(text), 0) +
+            texts.slice(previous.length).reduce((sum, text) => sum + utf8ByteLength(text), 0);
+          expect(grown).toBeGreaterThan(BUDGET);
+        }
+        // An artifact read reaches the model whole the call after it.
+        const newest = results(input).at(-1);
+        if (newest?.name === 'artifact_read')
+          expect(textOf(newest)).toBe(textOf(results(raw[k]!).at(-1)!));
+        previous = texts;
+      }
+      expect(reports.at(-1)!.stepDowns).toBe(breaks);
+      expect(breaks).toBeGreaterThan(0);
+      expect(breaks).toBeLessThan(CALLS / 3);
+
+      // A restarted process (a fresh artifact mode and filter) sends the same input.
+      const restarted = filterFor(createArtifactMode({ transcriptPath, clock: () => 1 }));
+      const again = await restarted({
+        modelData: { input: raw.at(-1)!, instructions: 'Run the plan.' },
+        agent: agent as never,
+        context: undefined,
+      });
+      expect(again.input).toEqual(sent.at(-1));
+
+      // Every pointer resolves to stored bytes whose sha256 matches, and they are the output.
+      const library = createArtifactLibrary({ root });
+      const original = results(raw.at(-1)!);
+      let pointers = 0;
+      for (const [i, item] of results(sent.at(-1)!).entries()) {
+        const line = textOf(item).split('\n')[0]!;
+        if (!line.startsWith('[stepped down: ')) continue;
+        pointers++;
+        const [, sha, id] = /sha256 ([0-9a-f]{64}), stored as (art_[0-9a-f]{24})/.exec(line)!;
+        const found = await library.resolve(id!);
+        const bytes = await readFile(join(found.dir, found.record.path));
+        expect(sha256Hex(bytes)).toBe(sha);
+        expect(bytes.toString('utf8')).toBe(textOf(original[i]!));
+      }
+      expect(pointers).toBeGreaterThan(10);
     });
   },
 );

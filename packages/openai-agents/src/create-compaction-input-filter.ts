@@ -1,6 +1,10 @@
 import {
   type ArtifactToolset,
   type CompactedToolResult,
+  type ConversationBudgetSettings,
+  type ConversationReport,
+  type ConversationToolResult,
+  createConversationBudget,
   createToolResultViews,
   MIN_TRIM_BUDGET_BYTES,
   type ResultProcessor,
@@ -20,7 +24,12 @@ export interface CompactionInputFilterSettings {
   maxResultBytes?: number;
   /** Views kept for reuse, least recently used dropped first. Default 1000. */
   maxCachedResults?: number;
-  /** The query views are conditioned on. Default: the text of the latest user message. */
+  /**
+   * The query a tool output's view is conditioned on, given the input before (not including)
+   * that output. Default: the text of the latest user message before it. Taken from before the
+   * output, it is the same on every later call and after a restart, so the input stays
+   * byte-stable for prompt caching.
+   */
   userQuery?: (input: ModelInputData['input']) => string | undefined;
   /** Called for every compacted tool output of every model call. */
   onCompacted?: (result: CompactedToolResult) => void;
@@ -31,6 +40,19 @@ export interface CompactionInputFilterSettings {
    * it, a page over `maxResultBytes` is compacted like any output.
    */
   tools?: ArtifactToolset;
+  /**
+   * The conversation budget (issue 41), as in the AI SDK middleware: the function tool outputs
+   * of one model input together are held to a total (`COMPACTION_CONVERSATION_MAX_BYTES`, 128
+   * KiB by default, or tokens, or a share of `contextWindowTokens`); once a call takes them over
+   * it, older outputs step down to a small view, then to one pointer line, newest and failed
+   * ones last, so earlier items stay byte-identical between step-downs. Give
+   * `createArtifactMode(…).conversation` so pointers name an artifact `artifact_read` reads
+   * back. Shell call outputs keep their per-output views and are not counted. `false` turns it
+   * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
+   */
+  conversation?: ConversationBudgetSettings | false;
+  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  onConversation?: (report: ConversationReport) => void;
 }
 
 type InputItem = ModelInputData['input'][number];
@@ -180,42 +202,96 @@ export function createCompactionInputFilter(
 ): CallModelInputFilter {
   const views = createToolResultViews(settings);
   const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
+  const budget = createConversationBudget(
+    views,
+    settings.conversation === false
+      ? { enabled: false }
+      : { maxCachedResults: settings.maxCachedResults, ...settings.conversation },
+  );
   return async ({ modelData }) => {
-    const query = (settings.userQuery ?? latestUserText)(modelData.input);
+    const items = modelData.input;
+    const located: Array<{
+      index: number;
+      item: CallResult;
+      output: NonNullable<ReturnType<typeof outputText>>;
+      result: ConversationToolResult;
+    }> = [];
+    const queries: Array<string | undefined> = [];
+    let turn = 0;
+    let modelSpoke = false;
+    let userText: string | undefined;
+    items.forEach((item, index) => {
+      const query = settings.userQuery ? settings.userQuery(items.slice(0, index)) : userText;
+      queries[index] = query;
+      if ('role' in item && item.role === 'user') {
+        userText = latestUserText([item]) ?? userText;
+        modelSpoke = false;
+        return;
+      }
+      const isOutput =
+        item.type === 'function_call_result' ||
+        (typeof item.type === 'string' && /_(output|result)$/.test(item.type));
+      if (!isOutput) {
+        // The items of one model response (messages, reasoning, calls) are one turn.
+        if (!modelSpoke) turn++;
+        modelSpoke = true;
+        return;
+      }
+      modelSpoke = false;
+      if (item.type !== 'function_call_result') return;
+      const output = outputText(item.output);
+      if (!output) return;
+      located.push({
+        index,
+        item,
+        output,
+        result: {
+          toolCallId: item.callId,
+          toolName: item.name,
+          turn,
+          text: output.text,
+          ...(item.status === 'incomplete' ? { failed: true } : {}),
+          ...(own.has(item.name) ? { artifactRead: true } : {}),
+          ...(query ? { userQuery: query } : {}),
+        },
+      });
+    });
     // Views are computed concurrently; events are reported afterwards, in input order, so a
     // listener sees the same sequence on every run.
     const events: CompactedToolResult[][] = [];
-    const input = await Promise.all(
-      modelData.input.map(async (item, index) => {
-        if (item.type === 'shell_call_output') {
+    const [outcome, shells] = await Promise.all([
+      budget.fit(located.map((entry) => entry.result)),
+      Promise.all(
+        items.map((item, index) => {
+          if (item.type !== 'shell_call_output') return undefined;
           const found: CompactedToolResult[] = [];
           events[index] = found;
-          return compactShellOutput(item, views, query, (event) => found.push(event));
-        }
-        if (item.type !== 'function_call_result' || own.has(item.name)) return item;
-        const output = outputText(item.output);
-        if (!output) return item;
-        const view = await views.view({
-          toolCallId: item.callId,
-          toolName: item.name,
-          text: output.text,
-          ...(query ? { userQuery: query } : {}),
-        });
-        if (!view) return item;
-        events[index] = [
+          return compactShellOutput(item, views, queries[index], (event) => found.push(event));
+        }),
+      ),
+    ]);
+    const replaced = new Map<number, InputItem>();
+    located.forEach((entry, i) => {
+      const view = outcome.views[i];
+      if (view) {
+        events[entry.index] = [
           {
-            toolCallId: item.callId,
-            toolName: item.name,
+            toolCallId: entry.item.callId,
+            toolName: entry.item.name,
             processed: view.processed,
             reused: view.reused,
           },
         ];
-        return { ...item, output: output.rebuild(view.processed.text) };
-      }),
-    );
+      }
+      const text = outcome.texts[i]!;
+      if (text !== entry.output.text)
+        replaced.set(entry.index, { ...entry.item, output: entry.output.rebuild(text) });
+    });
     if (settings.onCompacted) {
       for (const found of events) for (const event of found ?? []) settings.onCompacted(event);
     }
+    settings.onConversation?.(outcome.report);
+    const input = items.map((item, index) => shells[index] ?? replaced.get(index) ?? item);
     return { ...modelData, input };
   };
 }
