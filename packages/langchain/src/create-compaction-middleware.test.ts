@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import { type ConversationReport, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { createProviderServer } from '@compaction/distiller/test';
 import { createArtifactMode } from '@compaction/orchestration';
@@ -9,7 +10,7 @@ import { artifactFollowingModel, checkArtifactView } from '@compaction/orchestra
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { Command } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
-import { createAgent, ToolMessage, tool } from 'langchain';
+import { type BaseMessage, createAgent, createMiddleware, ToolMessage, tool } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCompactionMiddleware } from './create-compaction-middleware.js';
@@ -245,5 +246,170 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
     expect(utf8ByteLength(blocks[0]!.text!)).toBeLessThanOrEqual(4096);
     expect(trailingDisclosureNotes(blocks[0]!.text!).length).toBe(1);
     expect(message.tool_call_id).toBe('call_1');
+  });
+  it('holds the conversation budget over a scripted 60-call run: pairing, earlier bytes, restart, pointers', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'langchain-conversation-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    const transcriptPath = join(root, 's1.jsonl');
+    const BUDGET = 48_000;
+    const CALLS = 60;
+    const reports: ConversationReport[] = [];
+    const middlewareFor = (artifacts: ReturnType<typeof createArtifactMode>) =>
+      createCompactionMiddleware({
+        processor: artifacts.processor,
+        tools: artifacts.tools,
+        maxResultBytes: 8192,
+        conversation: { ...artifacts.conversation, maxBytes: BUDGET, env: {} },
+        onConversation: (report) => reports.push(report),
+      });
+    const mode = createArtifactMode({ transcriptPath, clock: () => 0 });
+    const readsAt = new Set([20, 45, 59]);
+    const server = await createProviderServer({
+      handler: (request, step) => {
+        if (step === CALLS) return { text: 'done' };
+        if (readsAt.has(step)) {
+          // The model follows the pointer of the largest result it sees.
+          const pointers = [
+            ...JSON.stringify(request.toolResults).matchAll(
+              /, (\d+) bytes, sha256 [0-9a-f]{64}, stored as (art_[0-9a-f]{24})/g,
+            ),
+          ].sort((a, b) => Number(b[1]) - Number(a[1]));
+          const args = { id: pointers[0]?.[2] ?? 'art_none', offset: 1, limit: 400 };
+          return { toolCalls: [{ id: `call-${step}`, name: 'artifact_read', arguments: args }] };
+        }
+        const name = ['read_file', 'terminal', 'list_items'][step % 3]!;
+        return { toolCalls: [{ id: `call-${step}`, name, arguments: { step } }] };
+      },
+    });
+    cleanups.push(() => server.close());
+    const model = new ChatOpenAI({
+      model: 'gpt-test',
+      apiKey: 'local',
+      maxRetries: 0,
+      configuration: { baseURL: server.openaiBaseUrl },
+    });
+    const sizeOf = (step: number) =>
+      1000 + ((step * 7919) % 12_000) + (step % 20 === 7 ? 60_000 : 0);
+    const stepArg = z.object({ step: z.number() });
+    const tools = [
+      tool(
+        async ({ step }) =>
+          Array.from(
+            { length: Math.ceil(sizeOf(step) / 40) },
+            (_, i) => `${step}:${i} const value = compute(${i});`,
+          ).join('\n'),
+        { name: 'read_file', description: 'A file.', schema: stepArg },
+      ),
+      tool(
+        async ({ step }) =>
+          Array.from({ length: Math.ceil(sizeOf(step) / 50) }, (_, i) =>
+            i % 97 === 3
+              ? `2026-01-01T00:00:00Z ERROR step ${step} test ${i} failed`
+              : `2026-01-01T00:00:00Z INFO step ${step} test ${i} ok`,
+          ).join('\n'),
+        { name: 'terminal', description: 'A command.', schema: stepArg },
+      ),
+      tool(
+        async ({ step }) =>
+          JSON.stringify(
+            Array.from({ length: Math.ceil(sizeOf(step) / 60) }, (_, i) => ({
+              id: `${step}-${i}`,
+              state: i % 13 ? 'ok' : 'failed',
+            })),
+          ),
+        { name: 'list_items', description: 'Items.', schema: stepArg },
+      ),
+    ];
+    // What the compaction middleware is given (the state) and what it hands on.
+    // biome-ignore lint/suspicious/noExplicitAny: the recorded request is replayed as it came.
+    const requests: any[] = [];
+    const sent: BaseMessage[][] = [];
+    const outer = createMiddleware({
+      name: 'Outer',
+      wrapModelCall: (request, handler) => {
+        requests.push(request);
+        return handler(request);
+      },
+    });
+    const inner = createMiddleware({
+      name: 'Inner',
+      wrapModelCall: (request, handler) => {
+        sent.push(request.messages);
+        return handler(request);
+      },
+    });
+    const agent = createAgent({ model, tools, middleware: [outer, middlewareFor(mode), inner] });
+    const state = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Run the whole test plan and tell me what failed.' }] },
+      { recursionLimit: 4 * CALLS },
+    );
+    expect(state.messages.at(-1)!.text).toBe('done');
+    expect(sent).toHaveLength(CALLS + 1);
+
+    const results = (messages: BaseMessage[]) => messages.filter((m) => ToolMessage.isInstance(m));
+    const textOf = (message: BaseMessage) => message.content as string;
+    let breaks = 0;
+    let previous: string[] = [];
+    for (const [k, messages] of sent.entries()) {
+      const raw: BaseMessage[] = requests[k].messages;
+      const texts = results(messages).map(textOf);
+      const total = texts.reduce((sum, text) => sum + utf8ByteLength(text), 0);
+      expect(total).toBeLessThanOrEqual(BUDGET);
+      // Pairing: the same messages and tool call ids as the state.
+      expect(messages.map((m) => m.type)).toEqual(raw.map((m) => m.type));
+      const calledIds = messages.flatMap((m) =>
+        m.type === 'ai' ? ((m as { tool_calls?: Array<{ id: string }> }).tool_calls ?? []) : [],
+      );
+      expect(results(messages).map((m) => (m as ToolMessage).tool_call_id)).toEqual(
+        calledIds.map((call) => call.id),
+      );
+      expect(results(raw).map((m) => (m as ToolMessage).tool_call_id)).toEqual(
+        calledIds.map((call) => call.id),
+      );
+      // Earlier results keep their bytes, except at a step-down, which only a crossing causes.
+      if (previous.some((text, i) => texts[i] !== text)) {
+        breaks++;
+        const grown =
+          previous.reduce((sum, text) => sum + utf8ByteLength(text), 0) +
+          texts.slice(previous.length).reduce((sum, text) => sum + utf8ByteLength(text), 0);
+        expect(grown).toBeGreaterThan(BUDGET);
+      }
+      // An artifact read reaches the model whole the call after it.
+      const newest = results(messages).at(-1) as ToolMessage | undefined;
+      if (newest?.name === 'artifact_read')
+        expect(textOf(newest)).toBe(textOf(results(raw).at(-1)!));
+      previous = texts;
+    }
+    expect(reports.at(-1)!.stepDowns).toBe(breaks);
+    expect(breaks).toBeGreaterThan(0);
+    expect(breaks).toBeLessThan(CALLS / 3);
+
+    // A restarted process (a fresh artifact mode and middleware) sends the same messages.
+    const restarted = middlewareFor(createArtifactMode({ transcriptPath, clock: () => 1 }));
+    let again: BaseMessage[] = [];
+    // biome-ignore lint/suspicious/noExplicitAny: the hook is called as the agent calls it.
+    await restarted.wrapModelCall!(requests.at(-1), (request: any) => {
+      again = request.messages;
+      return sent.at(-1)!.at(-1) as never;
+    });
+    expect(again.map(textOf)).toEqual(sent.at(-1)!.map(textOf));
+
+    // Every pointer resolves to stored bytes whose sha256 matches, and they are the state's.
+    const library = createArtifactLibrary({ root });
+    const original = results(requests.at(-1).messages);
+    let pointers = 0;
+    for (const [i, message] of results(sent.at(-1)!).entries()) {
+      const line = textOf(message).split('\n')[0]!;
+      if (!line.startsWith('[stepped down: ')) continue;
+      pointers++;
+      const [, sha, id] = /sha256 ([0-9a-f]{64}), stored as (art_[0-9a-f]{24})/.exec(line)!;
+      const found = await library.resolve(id!);
+      const bytes = await readFile(join(found.dir, found.record.path));
+      expect(sha256Hex(bytes)).toBe(sha);
+      expect(bytes.toString('utf8')).toBe(textOf(original[i]!));
+    }
+    expect(pointers).toBeGreaterThan(10);
+    const pages = original.filter((m) => (m as ToolMessage).name === 'artifact_read');
+    expect(pages.map((m) => textOf(m).slice(0, 14))).toEqual(Array(3).fill('[artifact art_'));
   });
 });

@@ -1,6 +1,10 @@
 import {
   type ArtifactToolset,
   type CompactedToolResult,
+  type ConversationBudgetSettings,
+  type ConversationReport,
+  type ConversationToolResult,
+  createConversationBudget,
   createToolResultViews,
   InvalidArgumentError,
   type ResultProcessor,
@@ -34,6 +38,22 @@ export interface CompactionMiddlewareSettings {
    * `'throw'` lets every error through, as LangChain does with wrapping middleware.
    */
   toolErrors?: 'message' | 'throw';
+  /** Views kept for reuse, least recently used dropped first. Default 1000. */
+  maxCachedResults?: number;
+  /**
+   * The conversation budget (issue 41), as in the AI SDK middleware: before each model call,
+   * the tool messages it is given (already views) are held together to a total
+   * (`COMPACTION_CONVERSATION_MAX_BYTES`, 128 KiB by default, or tokens, or a share of
+   * `contextWindowTokens`); once a call takes them over it, older ones step down to a small
+   * view, then to one pointer line, newest and failed ones last, so earlier messages stay
+   * byte-identical between step-downs. Only the model's request changes; the agent's state
+   * keeps the views. Give `createArtifactMode(…).conversation` so pointers name an artifact
+   * `artifact_read` reads back (it holds the message as the state has it). `false` turns it
+   * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
+   */
+  conversation?: ConversationBudgetSettings | false;
+  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  onConversation?: (report: ConversationReport) => void;
 }
 
 /**
@@ -96,6 +116,20 @@ function contentText(
       }) as Content;
     },
   };
+}
+
+/** The message with `content` in place of its own; id, name, status and artifact kept. */
+function withContent(message: ToolMessage, content: Content): ToolMessage {
+  return new ToolMessage({
+    content,
+    tool_call_id: message.tool_call_id,
+    ...(message.name === undefined ? {} : { name: message.name }),
+    ...(message.id === undefined ? {} : { id: message.id }),
+    ...(message.status === undefined ? {} : { status: message.status }),
+    ...(message.artifact === undefined ? {} : { artifact: message.artifact }),
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  });
 }
 
 /** A LangGraph `Command` (told by its `lg_name`, so this package needs no LangGraph import). */
@@ -167,9 +201,72 @@ export function createCompactionMiddleware(
     });
   }
   const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
+  const budget = createConversationBudget(
+    views,
+    settings.conversation === false
+      ? { enabled: false }
+      : { maxCachedResults: settings.maxCachedResults, ...settings.conversation },
+  );
   return createMiddleware({
     name: 'CompactionMiddleware',
     tools: settings.tools ? createArtifactTools(settings.tools) : [],
+    wrapModelCall: async (request, handler) => {
+      if (!budget.resolved.enabled) return handler(request);
+      const { messages } = request;
+      const located: Array<{
+        index: number;
+        message: ToolMessage;
+        content: NonNullable<ReturnType<typeof contentText>>;
+        result: ConversationToolResult;
+      }> = [];
+      const names = new Map<string, string>();
+      let turn = 0;
+      let userText: string | undefined;
+      messages.forEach((message, index) => {
+        if (message.type === 'ai') {
+          turn++;
+          for (const call of (message as { tool_calls?: Array<{ id?: string; name: string }> })
+            .tool_calls ?? [])
+            if (call.id) names.set(call.id, call.name);
+        }
+        if (message.type === 'human') userText = message.text || userText;
+        if (!ToolMessage.isInstance(message)) return;
+        const content = contentText(message.content);
+        if (!content) return;
+        const toolName = message.name ?? names.get(message.tool_call_id) ?? 'tool';
+        located.push({
+          index,
+          message,
+          content,
+          result: {
+            toolCallId: message.tool_call_id,
+            toolName,
+            turn,
+            text: content.text,
+            ...(message.status === 'error' ? { failed: true } : {}),
+            ...(own.has(toolName) ? { artifactRead: true } : {}),
+            ...(userText ? { userQuery: userText } : {}),
+          },
+        });
+      });
+      const signal = request.runtime.signal;
+      const outcome = await budget.fit(
+        located.map((entry) => entry.result),
+        signal ? { signal } : {},
+      );
+      settings.onConversation?.(outcome.report);
+      const replaced = new Map<number, ToolMessage>();
+      located.forEach((entry, i) => {
+        const text = outcome.texts[i]!;
+        if (text !== entry.content.text)
+          replaced.set(entry.index, withContent(entry.message, entry.content.rebuild(text)));
+      });
+      if (replaced.size === 0) return handler(request);
+      return handler({
+        ...request,
+        messages: messages.map((message, index) => replaced.get(index) ?? message),
+      });
+    },
     wrapToolCall: async (request, handler) => {
       let result: Awaited<ReturnType<typeof handler>>;
       try {
@@ -199,16 +296,7 @@ export function createCompactionMiddleware(
           processed: view.processed,
           reused: view.reused,
         });
-        return new ToolMessage({
-          content: content.rebuild(view.processed.text),
-          tool_call_id: message.tool_call_id,
-          ...(message.name === undefined ? {} : { name: message.name }),
-          ...(message.id === undefined ? {} : { id: message.id }),
-          ...(message.status === undefined ? {} : { status: message.status }),
-          ...(message.artifact === undefined ? {} : { artifact: message.artifact }),
-          additional_kwargs: message.additional_kwargs,
-          response_metadata: message.response_metadata,
-        });
+        return withContent(message, content.rebuild(view.processed.text));
       };
       if (ToolMessage.isInstance(result)) return compact(result);
       return isCommand(result) ? compactCommand(result, compact) : result;

@@ -440,6 +440,10 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
         expect(bytes.toString('utf8')).toBe(textOf(original[i]!));
       }
       expect(pointers).toBeGreaterThan(10);
+      const pages = original.filter((item) => item.name === 'artifact_read');
+      expect(pages.map((item) => textOf(item).slice(0, 14))).toEqual(
+        Array(3).fill('[artifact art_'),
+      );
     });
   },
 );
