@@ -16,9 +16,10 @@ export async function runLangChainAgent(settings: AgentSettings): Promise<string
     ...(settings.baseURL ? { configuration: { baseURL: settings.baseURL } } : {}),
   });
   // setup:start langchain
-  const { processor, tools } = createArtifactMode({ transcriptPath });
-  const compaction = createCompactionMiddleware({ processor, tools, maxResultBytes: 16_384 });
-  const agent = createAgent({ model, tools: [podsTool], middleware: [compaction] });
+  const { processor, tools, conversation } = createArtifactMode({ transcriptPath });
+  const compaction = { processor, tools, conversation, maxResultBytes: 16_384 };
+  const middleware = [createCompactionMiddleware(compaction)];
+  const agent = createAgent({ model, tools: [podsTool], middleware });
   // setup:end
   const result = await agent.invoke({ messages: [{ role: 'user', content: QUESTION }] });
   return result.messages.at(-1)?.text ?? '';

@@ -19,9 +19,10 @@ export async function runOpenAIAgentsAgent(settings: AgentSettings): Promise<str
   const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL });
   const model = new OpenAIChatCompletionsModel(client, settings.model);
   // setup:start openai-agents
-  const { processor, tools } = createArtifactMode({ transcriptPath });
+  const { processor, tools, conversation } = createArtifactMode({ transcriptPath });
   const agent = new Agent({ name: 'sre', model, tools: [podsTool, ...createArtifactTools(tools)] });
-  const filter = createCompactionInputFilter({ processor, tools, maxResultBytes: 16_384 });
+  const compaction = { processor, tools, conversation, maxResultBytes: 16_384 };
+  const filter = createCompactionInputFilter(compaction);
   const result = await run(agent, QUESTION, { callModelInputFilter: filter, maxTurns: 6 });
   // setup:end
   return String(result.finalOutput ?? '');

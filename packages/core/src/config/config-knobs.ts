@@ -336,7 +336,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     'COMPACTION_CONVERSATION_ENABLED',
     'boolean',
     true,
-    'Hold the tool results of a whole prompt to the conversation budget (AI SDK middleware, tool-result helper): older results step down to a small view, then to one pointer line.',
+    'Hold the tool results of a whole prompt to the conversation budget (AI SDK middleware, OpenAI Agents filter, LangChain middleware, tool-result helper): older results step down to a small view, then to one pointer line.',
     'issue 41',
   ),
   knob(
