@@ -10,7 +10,15 @@ import { artifactFollowingModel, checkArtifactView } from '@compaction/orchestra
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { Command } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
-import { type BaseMessage, createAgent, createMiddleware, ToolMessage, tool } from 'langchain';
+import {
+  AIMessage,
+  type BaseMessage,
+  createAgent,
+  createMiddleware,
+  HumanMessage,
+  ToolMessage,
+  tool,
+} from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCompactionMiddleware } from './create-compaction-middleware.js';
@@ -411,5 +419,48 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
     expect(pointers).toBeGreaterThan(10);
     const pages = original.filter((m) => (m as ToolMessage).name === 'artifact_read');
     expect(pages.map((m) => textOf(m).slice(0, 14))).toEqual(Array(3).fill('[artifact art_'));
+  });
+  it('reads the conversation budget from COMPACTION_CONVERSATION_* and turns it off with false', async () => {
+    const messages: BaseMessage[] = [new HumanMessage('what failed?')];
+    for (let i = 0; i < 6; i++) {
+      messages.push(
+        new AIMessage({ content: '', tool_calls: [{ id: `c${i}`, name: 'logs', args: {} }] }),
+        new ToolMessage({
+          content: `${i} INFO ok\n`.repeat(150),
+          tool_call_id: `c${i}`,
+          name: 'logs',
+        }),
+      );
+    }
+    const sentFor = async (middleware: ReturnType<typeof createCompactionMiddleware>) => {
+      let sent: BaseMessage[] = [];
+      // biome-ignore lint/suspicious/noExplicitAny: the hook is called as the agent calls it.
+      await middleware.wrapModelCall!({ messages, runtime: {} } as any, (request: any) => {
+        sent = request.messages;
+        return new AIMessage('ok') as never;
+      });
+      return sent;
+    };
+    const reports: ConversationReport[] = [];
+    const env = { COMPACTION_CONVERSATION_MAX_BYTES: '4096' };
+    const held = await sentFor(
+      createCompactionMiddleware({
+        processor: createStructuralTrimmer(),
+        conversation: { env },
+        onConversation: (report) => reports.push(report),
+      }),
+    );
+    expect(reports[0]).toMatchObject({ unit: 'bytes', budget: 4096, withinBudget: true });
+    const tools = held.filter((m) => ToolMessage.isInstance(m)) as ToolMessage[];
+    expect(
+      tools.reduce((sum, m) => sum + utf8ByteLength(m.content as string), 0),
+    ).toBeLessThanOrEqual(4096);
+    expect(tools.map((m) => [m.tool_call_id, m.name])).toEqual(
+      Array.from({ length: 6 }, (_, i) => [`c${i}`, 'logs']),
+    );
+    const off = await sentFor(
+      createCompactionMiddleware({ processor: createStructuralTrimmer(), conversation: false }),
+    );
+    expect(off).toBe(messages);
   });
 });

@@ -445,5 +445,51 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
         Array(3).fill('[artifact art_'),
       );
     });
+    it('reads the conversation budget from COMPACTION_CONVERSATION_* and turns it off with false', async () => {
+      const input = [{ role: 'user', content: 'what failed?' }] as Array<Record<string, unknown>>;
+      for (let i = 0; i < 6; i++) {
+        input.push(
+          { type: 'function_call', callId: `c${i}`, name: 'logs', arguments: '{}' },
+          {
+            type: 'function_call_result',
+            callId: `c${i}`,
+            name: 'logs',
+            status: 'completed',
+            output: `${i} INFO ok\n`.repeat(150),
+          },
+        );
+      }
+      const args = {
+        modelData: { input: input as CallModelInputFilterArgs['modelData']['input'] },
+        agent: {} as never,
+        context: undefined,
+      };
+      const total = (out: { input: unknown[] }) =>
+        out.input.reduce<number>(
+          (sum, item) =>
+            sum +
+            ((item as { type?: string }).type === 'function_call_result'
+              ? utf8ByteLength((item as { output: string }).output)
+              : 0),
+          0,
+        );
+      const reports: ConversationReport[] = [];
+      const env = { COMPACTION_CONVERSATION_MAX_BYTES: '4096' };
+      const held = await createCompactionInputFilter({
+        processor: createStructuralTrimmer(),
+        conversation: { env },
+        onConversation: (report) => reports.push(report),
+      })(args);
+      expect(reports[0]).toMatchObject({ unit: 'bytes', budget: 4096, withinBudget: true });
+      expect(total(held)).toBeLessThanOrEqual(4096);
+      expect(held.input.map((item) => (item as { callId?: string }).callId)).toEqual(
+        input.map((item) => item.callId),
+      );
+      const off = await createCompactionInputFilter({
+        processor: createStructuralTrimmer(),
+        conversation: false,
+      })(args);
+      expect(off.input).toEqual(input);
+    });
   },
 );
