@@ -57,4 +57,18 @@ describe('describeResult', () => {
     expect(describeResult(wide).length).toBeLessThanOrEqual(160);
     expect(describeResult(`ERROR ${'boom '.repeat(200)}`).length).toBeLessThanOrEqual(160);
   });
+
+  it('does not parse a JSON result too large to hold parsed, and says so', () => {
+    // 40 MB of records: parsed, it would hold several times that in memory.
+    const record = `{"name":"svc","state":"ok","detail":"${'d'.repeat(200)}"},`;
+    const text = `[${record.repeat(Math.ceil((40 << 20) / record.length))}{"name":"last"}]`;
+    const line = describeResult(text);
+    expect(line).toBe(
+      `JSON array of ${text.length} characters (too large to read here for its records)`,
+    );
+    // Below the limit the same shape is read for its records.
+    expect(describeResult(`[${record.repeat(100)}{"name":"last"}]`)).toMatch(
+      /^JSON array of 101 records/,
+    );
+  });
 });

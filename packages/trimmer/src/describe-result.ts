@@ -78,9 +78,17 @@ function describeJson(value: Json): string {
   return `JSON ${value === null ? 'null' : typeof value}`;
 }
 
+/**
+ * JSON texts longer than this many UTF-16 units are not parsed for their shape: a parse holds
+ * several times the text in memory, and a result of hundreds of MB would take the process's
+ * heap with it.
+ */
+const MAX_PARSED_UNITS = 32 << 20;
+
 function parseJson(text: string): Json | undefined {
   const start = text.trimStart()[0];
   if (start !== '{' && start !== '[' && start !== '"') return undefined;
+  if (text.length > MAX_PARSED_UNITS) return undefined;
   try {
     return JSON.parse(text) as Json;
   } catch {
@@ -136,6 +144,15 @@ export function describeResult(text: string, options: { vocabulary?: Vocabulary 
   if (typeof text !== 'string') return 'not text';
   if (text.trim() === '') return 'empty';
   const json = parseJson(text);
+  const opening = text.trimStart()[0];
+  if (
+    json === undefined &&
+    text.length > MAX_PARSED_UNITS &&
+    (opening === '{' || opening === '[')
+  ) {
+    const kind = opening === '[' ? 'array' : 'object';
+    return `JSON ${kind} of ${text.length} characters (too large to read here for its records)`;
+  }
   const line =
     json === undefined
       ? describeLines(text, options.vocabulary ?? DEFAULT_VOCABULARY)
