@@ -21,19 +21,13 @@ import {
   trailingDisclosureNotes,
 } from '@compaction/core';
 import { createDigester } from '@compaction/digest';
+import { seededRandom } from '@compaction/test-runtime';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import { JSON_FAMILIES, TEXT_FAMILIES } from './hostile-inputs.mjs';
 
 /** A seeded PRNG (mulberry32): `next()` in [0, 1), `int(n)` in [0, n), `pick(list)`. */
 export function createRandom(seed) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n) => Math.floor(next() * n);
   return { next, int, pick: (list) => list[int(list.length)], chance: (p) => next() < p };
 }

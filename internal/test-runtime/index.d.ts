@@ -23,3 +23,6 @@ export declare function sampled<T>(
   items: Iterable<T>,
   options: { share: number; seed: number; keep?: (item: T) => boolean },
 ): T[];
+
+/** A seeded sequence in [0, 1) (mulberry32): the same numbers for a seed on every machine. */
+export declare function seededRandom(seed: number): () => number;

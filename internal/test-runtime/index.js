@@ -73,14 +73,18 @@ export const WHOLE_IN_FUZZ = EXHAUSTIVE ? '(whole)' : '(sampled; whole in pnpm f
 export function sampled(items, { share, seed, keep = () => false }) {
   const all = [...items];
   if (EXHAUSTIVE) return all;
-  // mulberry32, as bench/lib/fuzz-harness.mjs seeds its cases.
+  const next = seededRandom(seed);
+  return all.filter((item) => keep(item) || next() < share);
+}
+
+/** A seeded sequence in [0, 1) (mulberry32): the same numbers for a seed on every machine. */
+export function seededRandom(seed) {
   let state = seed >>> 0;
-  const next = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return all.filter((item) => keep(item) || next() < share);
 }
