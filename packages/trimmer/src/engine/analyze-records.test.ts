@@ -321,7 +321,7 @@ function columnsDigest(gathered: ReturnType<typeof recordColumns>): string {
  */
 function analysedBothWays(text: string): { inWasm: string; inJs: string } | undefined {
   const read = withJsonTape(text, (tape, reader) => {
-    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true);
+    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true)!;
     const inJavaScript = { ...inventory, tapeReader: undefined };
     const signatures = jsonSignatures(inventory);
     const columns = [

@@ -1,8 +1,7 @@
-import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
+import { type JsonTapeReader, type JsonTapeWordSearch, textHash } from '@compaction/core';
 import type { StopCheck } from '../engine/stop-check.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
-import { textHashColumns } from './text-hash-columns.js';
 
 /** Node kinds of a `JsonInventory`. */
 export const NODE_OBJECT = 1;
@@ -379,21 +378,13 @@ function errorStartAllowed(text: string, at: number): boolean {
 }
 
 /**
- * Whether an offset lies inside a member's key, for searches over a whole document (keys name
- * settings, not failures). Asked with ascending offsets.
- */
-export interface KeyCheck {
-  contains(at: number): boolean;
-}
-
-/**
  * Appends to `errorAt`/`errorWord` (up to `MAX_ERROR_HITS` in all) the error-like words in
  * `content`, which is `text` from `from` on, by the string loop's own rules (see
  * `errorStartAllowed`; `word` and `lower` describe the character before `from`), and
  * `exit code`/`exit status` needs a non-zero status. Every letter of a JSON document is inside
  * a string or a literal that no error word matches, so a whole document can be searched at
- * once, with `inKey` to leave out the keys. A word found covers its letters (no other starts
- * inside it), and none starts before `notBefore`.
+ * once. A word found covers its letters (no other starts inside it), and none starts before
+ * `notBefore`.
  */
 export function collectErrorWords(
   text: string,
@@ -403,7 +394,6 @@ export function collectErrorWords(
   lower: boolean,
   errorAt: number[],
   errorWord: number[],
-  inKey?: KeyCheck,
   notBefore = 0,
   matcher: ErrorMatcher = DEFAULT_MATCHER,
 ): void {
@@ -420,7 +410,6 @@ export function collectErrorWords(
     candidate.lastIndex = match.index + 1;
     const first = text.charCodeAt(at);
     if (at === from ? word && !(lower && first <= 0x5a) : !errorStartAllowed(text, at)) continue;
-    if (inKey?.contains(at)) continue;
     const index = errorWordAt(text, at, first | 0x20, matcher);
     if (index >= 0) {
       errorAt.push(at);
@@ -431,8 +420,8 @@ export function collectErrorWords(
 }
 
 /**
- * Appends to `errorAt`/`errorWord` what `collectErrorWords(text, text, 0, false, false, …,
- * inKey)` appends with `inKey` leaving out the keys, with the places to check found by a JSON
+ * Appends to `errorAt`/`errorWord` what `collectErrorWords` appends for the string values of a
+ * whole JSON text (keys left out: they name settings, not failures), with the places to check found by a JSON
  * tape's word search (`withJsonTape`) of its string values, over the units already in
  * WebAssembly memory, instead of a regular-expression search of the whole text. (Every letter of
  * a JSON text outside keys and string values is in a literal, which no error word matches.)
@@ -537,7 +526,6 @@ function scanLongString(
       lower,
       out.errorAt,
       out.errorWord,
-      undefined,
       notBefore,
       out.matcher,
     );
@@ -841,4 +829,36 @@ export function minifyRange(bytes: string, from: number, to: number): string {
   }
   if (run < to) parts.push(bytes.slice(run, to));
   return parts.length === 1 ? parts[0]! : parts.join('');
+}
+
+/** The `keyHash` and `valueHash` columns of an inventory. */
+interface TextHashColumns {
+  keyHash: Int32Array;
+  valueHash: Int32Array;
+}
+
+/**
+ * The hash columns of `count` nodes, as the tape's inventory computes them in WebAssembly (see
+ * `JsonTapeInventory`), for the scan in JavaScript: per member its key's
+ * `textHash` between the quotes, per scalar its text's (a string's between its quotes), else 0.
+ */
+function textHashColumns(
+  text: string,
+  count: number,
+  kind: Uint8Array,
+  keyStart: Int32Array,
+  keyEnd: Int32Array,
+  start: Int32Array,
+  end: Int32Array,
+): TextHashColumns {
+  const keyHash = new Int32Array(count);
+  const valueHash = new Int32Array(count);
+  for (let u = 0; u < count; u++) {
+    const key = keyStart[u]!;
+    if (key >= 0) keyHash[u] = textHash(text, key + 1, keyEnd[u]! - 1);
+    const k = kind[u]!;
+    if (k === NODE_STRING) valueHash[u] = textHash(text, start[u]! + 1, end[u]! - 1);
+    else if (k === NODE_SCALAR) valueHash[u] = textHash(text, start[u]!, end[u]!);
+  }
+  return { keyHash, valueHash };
 }

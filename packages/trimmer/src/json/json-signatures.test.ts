@@ -172,7 +172,7 @@ function signatureDifference(
  */
 function compareWithWasm(text: string): string | undefined {
   const read = withJsonTape(text, (tape, reader) => {
-    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true);
+    const inventory = inventoryFromTape(tape, 1_000_000, reader, undefined, true)!;
     if (!inventory.tapeReader) return 'no pass in WebAssembly';
     const inWasm = inventory.tapeReader.signatures(true);
     if (!inWasm) return 'the pass in WebAssembly gave nothing';

@@ -25,12 +25,15 @@ export function withJsonInventory<R>(
   const opening = source.charCodeAt(first);
   if (opening !== 0x7b && opening !== 0x5b && opening !== 0x22) return use(undefined);
   // The WebAssembly tape validates and indexes the text for a fraction of a parse; the scan in
-  // JavaScript stands in where there is no WebAssembly.
-  const read = withJsonTape(source, (tape, search) =>
-    use(attempt(() => inventoryFromTape(tape, maxNodes, search, check, true, matcher))),
-  );
-  if (read.ok) return read.value;
-  if (read.reason === 'invalid') return use(undefined);
+  // JavaScript stands in where there is no WebAssembly or its inventory pass cannot run.
+  const read = withJsonTape(source, (tape, search) => {
+    const inventory = attempt(() =>
+      inventoryFromTape(tape, maxNodes, search, check, true, matcher),
+    );
+    return inventory ? { used: use(inventory) } : undefined;
+  });
+  if (read.ok && read.value) return read.value.used;
+  if (!read.ok && read.reason === 'invalid') return use(undefined);
   const inventory = attempt(() => {
     const bytes = sourceBytes >= 0 ? sourceBytes : utf8ByteLength(source);
     const scanned = scanJson(source, maxNodes, bytes === source.length, check, matcher);

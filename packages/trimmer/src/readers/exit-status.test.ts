@@ -25,18 +25,7 @@ function verdicts(phrase: string): boolean[] {
   const json = JSON.stringify({ message: line });
   const at: number[] = [];
   const word: number[] = [];
-  collectErrorWords(
-    json,
-    json,
-    0,
-    false,
-    false,
-    at,
-    word,
-    undefined,
-    0,
-    errorMatcher(DEFAULT_VOCABULARY),
-  );
+  collectErrorWords(json, json, 0, false, false, at, word, 0, errorMatcher(DEFAULT_VOCABULARY));
   const terms = relevanceTerms({ words: [], preserveKeys: [], json: false });
   const hits = findHits(line, terms, 1);
   return [level === LEVEL_ERROR, at.length > 0, hits.positions.length > 0];
