@@ -783,7 +783,7 @@ function runList(list) {
           const { rare, full } = aggregateScore(list, path, seen);
           if (debug && method === 'trimmer' && share === DEBUG_SHARE && full < 1)
             console.error(
-              `aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full}`,
+              `aggregates ${mode} ${list.name} ${joinPath(path)}: rare ${rare} full ${full} | bytes ${list.text?.length} records ${list.records.length} told ${JSON.stringify((seen.coverage?.distributions ?? []).map((d) => d.field))} const ${JSON.stringify((seen.coverage?.constant ?? []).map((c) => c.field))}`,
             );
           add(`aggregates rare ${mode}`, rare);
           add(`aggregates full ${mode}`, full);

@@ -204,6 +204,26 @@ describe('the records note over all records', () => {
     expect(cut.values).toEqual(asked!.values.slice(0, cut.values.length));
   });
 
+  it('tells a field that divides the records as an earlier one does after the others', () => {
+    // `health` mirrors `state` value for value; `zone` divides the records differently.
+    const states = ['running', 'stopped', 'terminated'];
+    const healths = ['pending', 'applied', 'gone'];
+    const jobs = Array.from({ length: 60 }, (_, i) => ({
+      name: `job-${i}`,
+      state: states[i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0],
+      health: healths[i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0],
+      zone: ['us-1a', 'us-1b'][i % 5 === 0 ? 1 : 0],
+      payload: 'x'.repeat(80 + (i % 9)),
+    }));
+    const text = JSON.stringify({ jobs });
+    const fields = (budget: number) =>
+      (noteOf(text, budget).records?.distributions ?? []).map((d) => d.field);
+    // Room for two: the second is the one that divides the records differently.
+    expect(fields(1000)).toEqual(['state', 'zone']);
+    // With room, the echo is told too (a larger note says all a smaller one does).
+    expect(fields(6000)).toEqual(expect.arrayContaining(['state', 'health', 'zone']));
+  });
+
   it('names no fewer records for a question whose words are only in free text (property)', () => {
     fc.assert(
       fc.property(

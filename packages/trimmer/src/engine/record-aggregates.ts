@@ -48,8 +48,39 @@ const MAX_VALUE_UNITS = 48;
 const MAX_CONSTANTS = 8;
 const MAX_DISTRIBUTIONS = 8;
 const MAX_RANGES = 6;
+/** Distributions checked for dividing the records as an earlier one does. */
+const ECHO_CHECKS = 4 * MAX_DISTRIBUTIONS;
 /** Constants ranked below this read as a state (their key says so). */
 const CONSTANT_STATE_RANK = 4;
+
+/**
+ * Whether fields `a` and `b`, each held once by the same records, divide them alike: each value
+ * of one goes with one value of the other (`State.Name: terminated` always with
+ * `MetadataOptions.State: pending`). A second such distribution tells nothing the first does not.
+ */
+function samePartition(analysis: RecordAnalysis, a: number, b: number): boolean {
+  if (
+    analysis.presence[a] !== analysis.presence[b] ||
+    analysis.distinct[a] !== analysis.distinct[b]
+  ) {
+    return false;
+  }
+  const { first, nextSame } = analysis.signatures;
+  const { entryOf } = analysis.columns;
+  const forward = new Map<number, number>();
+  const backward = new Map<number, number>();
+  let u = first[a]!;
+  let v = first[b]!;
+  for (; u >= 0 && v >= 0; u = nextSame[u]!, v = nextSame[v]!) {
+    const x = entryOf[u]!;
+    const y = entryOf[v]!;
+    if (x < 0 || y < 0) return false;
+    if ((forward.get(x) ?? y) !== y || (backward.get(y) ?? x) !== x) return false;
+    forward.set(x, y);
+    backward.set(y, x);
+  }
+  return u < 0 && v < 0;
+}
 
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
 function valueCounts(
@@ -259,6 +290,18 @@ export function recordAggregates(
     }
   }
   categorical.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  // A field that divides the records as one ranked before it does comes after the others
+  // (looked for among the first few only: those are the ones the note has room for).
+  const distinctive: typeof categorical = [];
+  const echoes: typeof categorical = [];
+  categorical.forEach((field, i) => {
+    const echo =
+      i < ECHO_CHECKS &&
+      distinctive.length < MAX_DISTRIBUTIONS &&
+      distinctive.some((told) => samePartition(analysis, told.s, field.s));
+    (echo ? echoes : distinctive).push(field);
+  });
+  categorical.splice(0, categorical.length, ...distinctive, ...echoes);
   constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
   times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
   numeric.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
