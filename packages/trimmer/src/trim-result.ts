@@ -248,7 +248,7 @@ function cutDistribution(
 
 /**
  * `records` shortened until its segment fits `room`, gracefully. First the head (the named,
- * whole and total counts; the path only when it fits), then the aggregate statements in their
+ * whole and total counts; the path, then the field naming the records, only when they fit), then the aggregate statements in their
  * order while they fit in the room less what the view's parts keep, the first distribution that
  * does not fit cut to its commonest values (so which statements a note holds depends on its room
  * alone, and a larger note holds every statement a smaller one does);
@@ -271,11 +271,10 @@ function fitRecords(
   };
   if (records.atLeast) head.atLeast = true;
   if (records.namedBy !== undefined) head.namedBy = records.namedBy;
-  if (segmentBytes(head) > room) {
-    head.path = '';
-    delete head.namedBy;
-    if (segmentBytes(head) > room) return undefined;
-  }
+  // The path goes first, then the field that names the records, then the whole segment.
+  if (segmentBytes(head) > room) head.path = '';
+  if (segmentBytes(head) > room) delete head.namedBy;
+  if (segmentBytes(head) > room) return undefined;
   const statementRoom = room - Math.min(VIEW_PARTS_ROOM, Math.floor(room / 4));
   // The longest prefix of the statements that fits.
   const sizes = statementBytes(aggregates, room);

@@ -168,6 +168,22 @@ describe('information-first selection: every record named first', () => {
     expect(shown.find((delivery) => delivery.status === 500)?.id).toBe(884100 + 41 * 13);
   });
 
+  it('says by which field it names the records when the note has no room for their path', () => {
+    const results = Array.from({ length: 50 }, (_, i) => ({
+      numero: 1000 + i * 10,
+      gravite: ['NOTICE', 'WARN', 'INFO'][i % 3],
+      texte: `entree ${i} du journal, rien a signaler sur le noeud ${i % 7}`,
+    }));
+    const json = JSON.stringify({ donnees: { resultats_du_journal: results } });
+    for (const budget of [256, 300, 400]) {
+      const view = trimmer.trim(json, budget);
+      expectHonestView(view, json, budget);
+      const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+      expect(note.named).toBeGreaterThan(0);
+      expect(note.namedBy).toBe('numero');
+    }
+  });
+
   it('counts a record lacking the naming field neither named by it nor left out', () => {
     // A channel's messages, named by their text; one (a file share) has no text at all.
     const messages = Array.from({ length: 12 }, (_, i) => ({
