@@ -224,6 +224,23 @@ describe('the records note over all records', () => {
     expect(fields(6000)).toEqual(expect.arrayContaining(['state', 'health', 'zone']));
   });
 
+  it('tells the states every record shares before how the records divide', () => {
+    const tasks = Array.from({ length: 40 }, (_, i) => ({
+      taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,
+      lastStatus: 'RUNNING',
+      desiredStatus: 'RUNNING',
+      memory: ['512', '1024', '2048'][i % 3],
+      cpu: ['256', '512'][i % 2],
+      group: `service:web-${i % 4}`,
+      containers: [{ name: 'web', image: 'nginx:1.27', exitCode: null }],
+    }));
+    const text = JSON.stringify({ tasks });
+    const { records } = noteOf(text, 900);
+    expect(records?.constant?.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['lastStatus', 'desiredStatus']),
+    );
+  });
+
   it('names no fewer records for a question whose words are only in free text (property)', () => {
     fc.assert(
       fc.property(

@@ -50,6 +50,8 @@ const MAX_DISTRIBUTIONS = 8;
 const MAX_RANGES = 6;
 /** Distributions checked for dividing the records as an earlier one does. */
 const ECHO_CHECKS = 4 * MAX_DISTRIBUTIONS;
+/** States every record shares told before the distributions, at most. */
+const LEADING_CONSTANTS = 3;
 /** Constants ranked below this read as a state (their key says so). */
 const CONSTANT_STATE_RANK = 4;
 
@@ -333,10 +335,12 @@ export function recordAggregates(
       value: scalarText(inventory, signatures.first[s]!),
     });
   };
-  // A state every record shares first (`status.phase=Running`: cheap, and what a reader asks
-  // first), then how the records divide by their states (at most two before anything else),
+  // The states every record shares first (`status.phase=Running`, `lastStatus=RUNNING`: cheap,
+  // and what a reader asks first), then how the records divide by their states (at most two before anything else),
   // then the time they span, then what else every record holds alike.
-  if (constants.length > 0 && constants[0]!.rank < CONSTANT_STATE_RANK) constant(constants[0]!.s);
+  for (const { s, rank } of constants.slice(0, LEADING_CONSTANTS)) {
+    if (rank < CONSTANT_STATE_RANK) constant(s);
+  }
   let leading = 0;
   for (const { s } of categorical) {
     if (leading === 2) break;
