@@ -162,7 +162,7 @@ export function recencyAsk(
 /**
  * The records a question about order selects, and always the newest and the oldest one, each
  * with its time field's node, the asked ones first (`leading`, the first `askedFor` of them);
- * and the newest after the newest (`afterNames`).
+ * and the newest after the newest (`afterNames`, shown right after the two ends).
  */
 export function recordOrder(
   inventory: JsonInventory,
@@ -216,7 +216,7 @@ export function recordOrder(
   for (const end of [newest, oldest]) {
     if (!leading.some((entry) => entry.record === end.record)) leading.push(end);
   }
-  // The newest after the newest, shown once every record is named.
+  // The four newest after the newest, shown with the two ends (the last five, unasked).
   const afterNames = timed.slice(-1 - NEXT_NEWEST, -1).reverse();
   return { leading, askedFor, afterNames };
 }

@@ -136,8 +136,8 @@ describe('information-first selection: every record named first', () => {
     const body = viewBody(view);
     const named = names.filter((name) => body.includes(`"${name}"`));
     expect(named.length).toBeGreaterThan(20);
-    // In order, and the newest pod (the last started) with them: order is information.
-    expect(named).toEqual([...names.slice(0, named.length - 1), names[399]]);
+    // In order, and the five newest pods (the last started) with them: order is information.
+    expect(named).toEqual([...names.slice(0, named.length - 5), ...names.slice(395)]);
     const note = trailingDisclosureNotes(view.text)[0]!.text;
     const records = parseRecordCoverage(note)!;
     expect(records).toMatchObject({ named: named.length, total: 400, path: 'items[]' });
@@ -275,6 +275,26 @@ describe('information-first selection: what records say before what tells them a
     // but the five newest and the oldest post, named with their date.
     expect(shown.some((post) => 'url' in post)).toBe(false);
     expect(shown.filter((post) => 'created' in post).length).toBeLessThanOrEqual(6);
+  });
+
+  it('shows the five newest records with their time before naming every record', () => {
+    // 300 deploys in no order of time; at 2 KB not every one can be named.
+    const deploys = Array.from({ length: 300 }, (_, i) => ({
+      deploy: `web-${(i * 7919) % 100_003}`,
+      finished: new Date(Date.UTC(2026, 0, 1) + ((i * 37) % 300) * 3_600_000).toISOString(),
+      status: i % 11 === 0 ? 'failed' : 'ok',
+      log: `step ${i} `.repeat(8),
+    }));
+    const json = JSON.stringify({ deploys });
+    const view = trimmer.trim(json, 2_048);
+    expectHonestView(view, json, 2_048);
+    const shown = JSON.parse(viewBody(view)).deploys as Array<Record<string, unknown>>;
+    const newest = [...deploys].sort((a, b) => b.finished.localeCompare(a.finished)).slice(0, 5);
+    for (const deploy of newest) {
+      expect(shown).toContainEqual(
+        expect.objectContaining({ deploy: deploy.deploy, finished: deploy.finished }),
+      );
+    }
   });
 
   it('answers for every record a field named by a two-letter key, or holding a list', () => {

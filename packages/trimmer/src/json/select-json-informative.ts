@@ -25,7 +25,7 @@ export interface RecordOrder {
   leading: ReadonlyArray<{ record: number; field: number }>;
   /** How many of `leading`, from its start, a question asks for (they come before anomalies). */
   askedFor?: number;
-  /** Once every record is named: the newest after the newest. */
+  /** Right after `leading`'s newest and oldest: the newest after the newest. */
   afterNames: ReadonlyArray<{ record: number; field: number }>;
 }
 
@@ -535,8 +535,9 @@ function runPlan(
   // give up for `"kind":"List"`.
   for (const u of contextNodes(plan)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
-  // Order is information: always the newest and the oldest, each named with its time.
-  for (const { record, field } of order.leading.slice(askedFor)) {
+  // Order is information: always the newest and the oldest, then the four newest after the
+  // newest (the last five), each named with its time.
+  for (const { record, field } of [...order.leading.slice(askedFor), ...order.afterNames]) {
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
@@ -553,13 +554,8 @@ function runPlan(
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
-  // The records the question narrows the list to, once every record is named; the newest
-  // after the newest, with their time.
+  // The records the question narrows the list to, once every record is named.
   keepMatched(matches.records.filter((match) => !match.strong));
-  for (const { record, field } of order.afterNames) {
-    ensureAround(plan, record, true);
-    keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
-  }
   for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
   // Past the leading few, a record whose state is rare (a fourth odd conclusion among a hundred
   // runs) shows it once every record is named, before the states of the others; other
