@@ -297,6 +297,25 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+  it("takes a question word inside every record's values as naming a field, not the records", () => {
+    // Every pod runs on a `node-N` of 150: "node" is in every record, yet it is no record's
+    // whole value (as `Pod` is of `kind`), so it names `spec.nodeName`.
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      kind: 'Pod',
+      metadata: { name: `web-${(i * 7919).toString(36)}`, uid: `uid-${(i * 104729).toString(16)}` },
+      spec: { nodeName: `node-${(i * 7) % 150}`, image: 'registry.local/web:1.4.2' },
+      status: { phase: 'Running', podIP: `10.1.${i >> 8}.${i & 255}` },
+    }));
+    const json = JSON.stringify({ kind: 'PodList', items });
+    const budget = Math.floor(json.length * 0.25);
+    const view = trimmer.trim(json, budget, { userQuery: 'which node is each pod on?' });
+    expectHonestView(view, json, budget);
+    const shown = JSON.parse(viewBody(view)).items as typeof items;
+    expect(shown.length).toBeGreaterThan(20);
+    const byName = new Map(items.map((pod) => [pod.metadata.name, pod.spec.nodeName]));
+    for (const pod of shown) expect(pod.spec?.nodeName).toBe(byName.get(pod.metadata.name));
+  });
+
   it('answers for every record a field named by a two-letter key, or holding a list', () => {
     const records = Array.from({ length: 120 }, (_, i) => ({
       address: `aws_instance.web[${i}]`,

@@ -4,7 +4,7 @@ import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analy
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
+import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import {
@@ -648,8 +648,10 @@ function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number
 }
 
 /**
- * The question's words found in the values (not the keys) of at least half of `group`'s
- * records: words that say which records (`pod` in a list of pods), not which field.
+ * The question's words that are the whole value (not a key, nor a word inside a longer value)
+ * of at least half of `group`'s records: words that say which records (`pod` in a list of pods
+ * of `kind: Pod`), not which field. A word only inside their values (`node` in every pod's
+ * `system-node-critical`) may still name a field (`spec.nodeName`).
  */
 export function commonQueryWords(
   inventory: JsonInventory,
@@ -667,6 +669,7 @@ export function commonQueryWords(
     const at = hits.positions[h]!;
     const node = nodeAt(inventory, at);
     if (node <= 0 || (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!)) continue;
+    if (!wholeValue(inventory, node, at, term.word.length)) continue;
     let record = recordAbove[node]!;
     while (record >= 0 && groupOfSig[signatures.of[record]!] !== groupOfSig[group.sig]) {
       record = recordAbove[record]!;
@@ -683,6 +686,18 @@ export function commonQueryWords(
     if (records.size >= 0.5 * group.records.length) common.add(word);
   }
   return common;
+}
+
+/**
+ * Whether the word of `length` units found at `at` is the whole of `node`'s value (a string's
+ * content, give or take a plural's letter: `pods` for `Pod`).
+ */
+function wholeValue(inventory: JsonInventory, node: number, at: number, length: number): boolean {
+  const quoted = inventory.kind[node] === NODE_STRING ? 1 : 0;
+  const content = inventory.end[node]! - inventory.start[node]! - 2 * quoted;
+  // A hit on a whole string value is found at its opening quote.
+  const from = inventory.start[node]!;
+  return (at === from || at === from + quoted) && Math.abs(content - length) <= 1;
 }
 
 /** The preserved-key matches, as nodes, in text order. */
