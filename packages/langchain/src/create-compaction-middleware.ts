@@ -26,7 +26,8 @@ export interface CompactionMiddlewareSettings {
   /**
    * Tools the middleware registers with the agent, answered from the store:
    * `createArtifactMode(…).tools` adds `artifact_read` and `artifact_search`. Their own
-   * results are never compacted. Default none.
+   * results are never compacted (without them, results of tools so named are not either).
+   * Default none.
    */
   tools?: ArtifactToolset;
   /** Called for every compacted tool result. */
@@ -50,11 +51,15 @@ export interface CompactionMiddlewareSettings {
    * view, then to one pointer line, newest and failed ones last, so earlier messages stay
    * byte-identical between step-downs. Only the model's request changes; the agent's state
    * keeps the views. Give `createArtifactMode(…).conversation` so pointers name an artifact
-   * `artifact_read` reads back (it holds the message as the state has it). `false` turns it
+   * `artifact_read` reads back: the tool's whole result, archived when the tool returned, even
+   * where the state holds a view of it. `false` turns it
    * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
    */
   conversation?: ConversationBudgetSettings | false;
-  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  /**
+   * Called once per model call with what the conversation budget did: totals, step-downs,
+   * and bytes and tokens saved (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 

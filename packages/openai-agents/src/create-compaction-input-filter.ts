@@ -38,7 +38,8 @@ export interface CompactionInputFilterSettings {
    * The artifact tools given to the agent (`createArtifactMode(…).tools`, offered through
    * `createArtifactTools`): their answers, pages and matches of a stored output, are never
    * compacted, since storing a page of an artifact as another artifact helps no one. Without
-   * it, a page over `maxResultBytes` is compacted like any output.
+   * it, outputs of tools named `artifact_read` and `artifact_search` (`ARTIFACT_TOOL_NAMES`)
+   * are treated so.
    */
   tools?: ArtifactToolset;
   /**
@@ -53,7 +54,10 @@ export interface CompactionInputFilterSettings {
    * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
    */
   conversation?: ConversationBudgetSettings | false;
-  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  /**
+   * Called once per model call with what the conversation budget did: totals, step-downs,
+   * and bytes and tokens saved (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 
