@@ -58,7 +58,10 @@ export interface CompactionMiddlewareSettings {
    * from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
    */
   conversation?: ConversationBudgetSettings | false;
-  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  /**
+   * Called once per model call with what the conversation budget did: totals, step-downs,
+   * and bytes and tokens saved (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 

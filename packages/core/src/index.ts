@@ -55,6 +55,7 @@ export {
   type ConversationBudgetSettings,
   type ConversationOutcome,
   type ConversationReport,
+  type ConversationSavings,
   type ConversationToolResult,
   createConversationBudget,
 } from './conversation/create-conversation-budget.js';

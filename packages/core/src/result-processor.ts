@@ -52,4 +52,13 @@ export interface ResultProcessor {
     maxBytes: number,
     context?: ResultProcessorContext,
   ): Promise<ProcessedResult>;
+  /**
+   * Optional: the budget, in UTF-8 bytes, this processor wants one result of `toolName` cut to
+   * even when it is within the adapter's per-result budget, or `undefined` for the adapter's
+   * budget. Artifact mode answers seed 001's per-tool inline limit with it: a result over the
+   * limit (4000 characters by default) of a tool whose projection policy stores it is stored
+   * and shown as a pointer line and a view. Framework adapters and `createToolResultViews`
+   * take the smaller of the two. Must be synchronous, cheap and deterministic.
+   */
+  inlineBudget?(input: { toolName?: string; text: string }): number | undefined;
 }

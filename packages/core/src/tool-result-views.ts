@@ -73,13 +73,24 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
   });
   const maxCached = assertSize(settings.maxCachedResults ?? 1000, 'maxCachedResults', { min: 1 });
   const views = new Map<string, Promise<ProcessedResult>>();
+  // A processor's own smaller budget for some results (artifact mode's per-tool inline limit);
+  // one that is not a positive integer is ignored rather than trusted.
+  const inlineBudget = (input: { toolName?: string; text: string }): number => {
+    const wanted = processor.inlineBudget?.({
+      ...(input.toolName ? { toolName: input.toolName } : {}),
+      text: input.text,
+    });
+    return typeof wanted === 'number' && Number.isSafeInteger(wanted) && wanted > 0
+      ? wanted
+      : maxResultBytes;
+  };
 
   return {
     maxResultBytes,
     async view(input) {
       const budget =
         input.maxBytes === undefined
-          ? maxResultBytes
+          ? Math.min(maxResultBytes, inlineBudget(input))
           : assertSize(input.maxBytes, 'maxBytes', { min: 1 });
       if (utf8ByteLength(input.text) <= budget) return undefined;
       const key = `${input.toolCallId}\u0000${budget}\u0000${await contentDigest(input.text)}`;

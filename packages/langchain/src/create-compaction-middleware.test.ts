@@ -299,31 +299,46 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
     const sizeOf = (step: number) =>
       1000 + ((step * 7919) % 12_000) + (step % 20 === 7 ? 60_000 : 0);
     const stepArg = z.object({ step: z.number() });
+    // What each tool returned, by call id: stepped-down pointers must resolve to these bytes.
+    const full = new Map<string, string>();
+    const kept = (step: number, text: string) => {
+      full.set(`call-${step}`, text);
+      return text;
+    };
     const tools = [
       tool(
         async ({ step }) =>
-          Array.from(
-            { length: Math.ceil(sizeOf(step) / 40) },
-            (_, i) => `${step}:${i} const value = compute(${i});`,
-          ).join('\n'),
+          kept(
+            step,
+            Array.from(
+              { length: Math.ceil(sizeOf(step) / 40) },
+              (_, i) => `${step}:${i} const value = compute(${i});`,
+            ).join('\n'),
+          ),
         { name: 'read_file', description: 'A file.', schema: stepArg },
       ),
       tool(
         async ({ step }) =>
-          Array.from({ length: Math.ceil(sizeOf(step) / 50) }, (_, i) =>
-            i % 97 === 3
-              ? `2026-01-01T00:00:00Z ERROR step ${step} test ${i} failed`
-              : `2026-01-01T00:00:00Z INFO step ${step} test ${i} ok`,
-          ).join('\n'),
+          kept(
+            step,
+            Array.from({ length: Math.ceil(sizeOf(step) / 50) }, (_, i) =>
+              i % 97 === 3
+                ? `2026-01-01T00:00:00Z ERROR step ${step} test ${i} failed`
+                : `2026-01-01T00:00:00Z INFO step ${step} test ${i} ok`,
+            ).join('\n'),
+          ),
         { name: 'terminal', description: 'A command.', schema: stepArg },
       ),
       tool(
         async ({ step }) =>
-          JSON.stringify(
-            Array.from({ length: Math.ceil(sizeOf(step) / 60) }, (_, i) => ({
-              id: `${step}-${i}`,
-              state: i % 13 ? 'ok' : 'failed',
-            })),
+          kept(
+            step,
+            JSON.stringify(
+              Array.from({ length: Math.ceil(sizeOf(step) / 60) }, (_, i) => ({
+                id: `${step}-${i}`,
+                state: i % 13 ? 'ok' : 'failed',
+              })),
+            ),
           ),
         { name: 'list_items', description: 'Items.', schema: stepArg },
       ),
@@ -402,10 +417,12 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
     });
     expect(again.map(textOf)).toEqual(sent.at(-1)!.map(textOf));
 
-    // Every pointer resolves to stored bytes whose sha256 matches, and they are the state's.
+    // Every pointer resolves to stored bytes whose sha256 matches, and they are the tool's whole
+    // result, even where the state holds a view of it.
     const library = createArtifactLibrary({ root });
     const original = results(requests.at(-1).messages);
     let pointers = 0;
+    let ofViews = 0;
     for (const [i, message] of results(sent.at(-1)!).entries()) {
       const line = textOf(message).split('\n')[0]!;
       if (!line.startsWith('[stepped down: ')) continue;
@@ -414,9 +431,14 @@ describe('createCompactionMiddleware with the real LangChain createAgent', () =>
       const found = await library.resolve(id!);
       const bytes = await readFile(join(found.dir, found.record.path));
       expect(sha256Hex(bytes)).toBe(sha);
-      expect(bytes.toString('utf8')).toBe(textOf(original[i]!));
+      const callId = (message as ToolMessage).tool_call_id;
+      const whole =
+        (message as ToolMessage).name === 'artifact_read' ? textOf(original[i]!) : full.get(callId);
+      expect(bytes.toString('utf8')).toBe(whole);
+      if (textOf(original[i]!) !== whole) ofViews++;
     }
     expect(pointers).toBeGreaterThan(10);
+    expect(ofViews).toBeGreaterThan(0);
     const pages = original.filter((m) => (m as ToolMessage).name === 'artifact_read');
     expect(pages.map((m) => textOf(m).slice(0, 14))).toEqual(Array(3).fill('[artifact art_'));
   });

@@ -1,4 +1,6 @@
 import {
+  ARTIFACT_TOOL_NAMES,
+  type ArchivedResult,
   type ArtifactToolset,
   type CompactedToolResult,
   type ConversationBudgetSettings,
@@ -24,7 +26,8 @@ export interface CompactionMiddlewareSettings {
   /**
    * Tools the middleware registers with the agent, answered from the store:
    * `createArtifactMode(…).tools` adds `artifact_read` and `artifact_search`. Their own
-   * results are never compacted. Default none.
+   * results are never compacted (without them, results of tools so named are not either).
+   * Default none.
    */
   tools?: ArtifactToolset;
   /** Called for every compacted tool result. */
@@ -48,11 +51,15 @@ export interface CompactionMiddlewareSettings {
    * view, then to one pointer line, newest and failed ones last, so earlier messages stay
    * byte-identical between step-downs. Only the model's request changes; the agent's state
    * keeps the views. Give `createArtifactMode(…).conversation` so pointers name an artifact
-   * `artifact_read` reads back (it holds the message as the state has it). `false` turns it
+   * `artifact_read` reads back: the tool's whole result, archived when the tool returned, even
+   * where the state holds a view of it. `false` turns it
    * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
    */
   conversation?: ConversationBudgetSettings | false;
-  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  /**
+   * Called once per model call with what the conversation budget did: totals, step-downs,
+   * and bytes and tokens saved (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 
@@ -118,8 +125,27 @@ function contentText(
   };
 }
 
+/**
+ * Where the middleware records, in a compacted `ToolMessage`'s `response_metadata`, the stored
+ * full result its view stands for, so a stepped-down pointer names the full result (and a
+ * checkpointed or restarted agent still knows it). Never sent to the model.
+ */
+const STORED_KEY = 'compaction_stored';
+
+function storedOf(message: ToolMessage): ArchivedResult | undefined {
+  const value = (message.response_metadata as Record<string, unknown> | undefined)?.[STORED_KEY];
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { artifactId, sha256, bytes } = value as Record<string, unknown>;
+  return typeof artifactId === 'string' &&
+    typeof sha256 === 'string' &&
+    Number.isSafeInteger(bytes) &&
+    (bytes as number) >= 0
+    ? { artifactId, sha256, bytes: bytes as number }
+    : undefined;
+}
+
 /** The message with `content` in place of its own; id, name, status and artifact kept. */
-function withContent(message: ToolMessage, content: Content): ToolMessage {
+function withContent(message: ToolMessage, content: Content, stored?: ArchivedResult): ToolMessage {
   return new ToolMessage({
     content,
     tool_call_id: message.tool_call_id,
@@ -128,7 +154,9 @@ function withContent(message: ToolMessage, content: Content): ToolMessage {
     ...(message.status === undefined ? {} : { status: message.status }),
     ...(message.artifact === undefined ? {} : { artifact: message.artifact }),
     additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
+    response_metadata: stored
+      ? { ...message.response_metadata, [STORED_KEY]: { ...stored } }
+      : message.response_metadata,
   });
 }
 
@@ -200,13 +228,19 @@ export function createCompactionMiddleware(
       message: `toolErrors must be 'message' or 'throw', got ${String(settings.toolErrors)}`,
     });
   }
-  const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
+  const own = new Set(
+    settings.tools?.definitions.map((definition) => definition.name) ?? ARTIFACT_TOOL_NAMES,
+  );
   const budget = createConversationBudget(
     views,
     settings.conversation === false
       ? { enabled: false }
       : { maxCachedResults: settings.maxCachedResults, ...settings.conversation },
   );
+  const archive =
+    settings.conversation === false || !budget.resolved.enabled
+      ? undefined
+      : settings.conversation?.archive;
   return createMiddleware({
     name: 'CompactionMiddleware',
     tools: settings.tools ? createArtifactTools(settings.tools) : [],
@@ -234,6 +268,7 @@ export function createCompactionMiddleware(
         const content = contentText(message.content);
         if (!content) return;
         const toolName = message.name ?? names.get(message.tool_call_id) ?? 'tool';
+        const stored = storedOf(message);
         located.push({
           index,
           message,
@@ -246,6 +281,7 @@ export function createCompactionMiddleware(
             ...(message.status === 'error' ? { failed: true } : {}),
             ...(own.has(toolName) ? { artifactRead: true } : {}),
             ...(userText ? { userQuery: userText } : {}),
+            ...(stored ? { stored } : {}),
           },
         });
       });
@@ -296,7 +332,19 @@ export function createCompactionMiddleware(
           processed: view.processed,
           reused: view.reused,
         });
-        return withContent(message, content.rebuild(view.processed.text));
+        // The full result is stored now (artifact mode's processor stored it under the same
+        // call id, so this finds that artifact), so a later pointer can name it.
+        const stored = archive
+          ? await archive
+              .archive({
+                toolCallId: message.tool_call_id,
+                toolName: request.toolCall.name,
+                text: content.text,
+                ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
+              })
+              .catch(() => undefined)
+          : undefined;
+        return withContent(message, content.rebuild(view.processed.text), stored);
       };
       if (ToolMessage.isInstance(result)) return compact(result);
       return isCommand(result) ? compactCommand(result, compact) : result;

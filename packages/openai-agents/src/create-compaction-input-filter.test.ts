@@ -141,7 +141,7 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
       expect(compacted).toEqual(['a:false', 'b:false', 'c:false', 'a:true', 'b:true', 'c:true']);
     });
 
-    it("leaves the artifact tools' own answers alone when given the tools", async () => {
+    it("leaves the artifact tools' own answers alone, with the tools given or by their names", async () => {
       const root = await mkdtemp(join(tmpdir(), 'agents-own-'));
       cleanups.push(() => rm(root, { recursive: true, force: true }));
       const { processor, tools } = createArtifactMode({ transcriptPath: join(root, 's.jsonl') });
@@ -161,8 +161,15 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
         args,
       );
       expect((own.input[1] as { output: unknown }).output).toBe(page);
-      // Without them, the page is an output like any other (stored again and compacted).
-      const other = await createCompactionInputFilter({ processor, maxResultBytes: 2048 })(args);
+      // Without them, `artifact_read` is still known by its name; another tool's page is not.
+      const named = await createCompactionInputFilter({ processor, maxResultBytes: 2048 })(args);
+      expect((named.input[1] as { output: unknown }).output).toBe(page);
+      const renamed = structuredClone(input);
+      (renamed[1] as { name: string }).name = 'read_page';
+      const other = await createCompactionInputFilter({ processor, maxResultBytes: 2048 })({
+        ...args,
+        modelData: { input: renamed },
+      });
       expect(utf8ByteLength((other.input[1] as { output: string }).output)).toBeLessThanOrEqual(
         2048,
       );
@@ -445,6 +452,57 @@ describe.skipIf(skipBelowNode(22, 'the OpenAI Agents SDK tests'))(
         Array(3).fill('[artifact art_'),
       );
     });
+    it('counts shell call outputs in the conversation budget and steps older ones down to a pointer', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'agents-shell-'));
+      cleanups.push(() => rm(root, { recursive: true, force: true }));
+      const mode = createArtifactMode({ transcriptPath: join(root, 's.jsonl'), env: {} });
+      const reports: ConversationReport[] = [];
+      const filter = createCompactionInputFilter({
+        processor: mode.processor,
+        tools: mode.tools,
+        maxResultBytes: 4096,
+        conversation: { ...mode.conversation, maxBytes: 12_000, env: {} },
+        onConversation: (report) => reports.push(report),
+      });
+      const logOf = (k: number) =>
+        Array.from({ length: 400 }, (_, i) => `run ${k} step ${i} ok`).join('\n');
+      const input: Array<Record<string, unknown>> = [{ role: 'user', content: 'build it' }];
+      for (let k = 0; k < 6; k++) {
+        input.push(
+          {
+            type: 'shell_call',
+            callId: `s${k}`,
+            status: 'completed',
+            action: { commands: ['make'] },
+          },
+          {
+            type: 'shell_call_output',
+            callId: `s${k}`,
+            output: [{ stdout: logOf(k), stderr: '', outcome: { type: 'exit', exitCode: 0 } }],
+          },
+        );
+      }
+      type Input = CallModelInputFilterArgs['modelData']['input'];
+      const args = { modelData: { input: input as Input }, agent: {} as never, context: undefined };
+      const { input: sent } = await filter(args);
+      type Shell = { callId: string; output: Array<{ stdout: string; stderr: string }> };
+      const shells = sent.filter((item) => item.type === 'shell_call_output') as Shell[];
+      const bytes = shells.map((item) =>
+        item.output.reduce((sum, entry) => sum + utf8ByteLength(entry.stdout + entry.stderr), 0),
+      );
+      expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(12_000);
+      expect(reports.at(-1)!.pointers).toBeGreaterThan(0);
+      const first = shells[0]!.output[0]!.stdout;
+      const [, sha, id] = /sha256 ([0-9a-f]{64}), stored as (art_[0-9a-f]{24})/.exec(first)!;
+      const found = await createArtifactLibrary({ root }).resolve(id!);
+      const stored = await readFile(join(found.dir, found.record.path));
+      expect(sha256Hex(stored)).toBe(sha);
+      expect(stored.toString('utf8')).toContain(logOf(0));
+      // The newest keeps its per-text view; the pairing with its shell_call is untouched.
+      expect(shells.at(-1)!.output[0]!.stdout).toContain('run 5 step 0 ok');
+      expect(sent.map((item) => item.type)).toEqual(input.map((item) => item.type));
+    });
+
     it('reads the conversation budget from COMPACTION_CONVERSATION_* and turns it off with false', async () => {
       const input = [{ role: 'user', content: 'what failed?' }] as Array<Record<string, unknown>>;
       for (let i = 0; i < 6; i++) {

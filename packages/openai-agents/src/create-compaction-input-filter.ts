@@ -1,4 +1,5 @@
 import {
+  ARTIFACT_TOOL_NAMES,
   type ArtifactToolset,
   type CompactedToolResult,
   type ConversationBudgetSettings,
@@ -37,7 +38,8 @@ export interface CompactionInputFilterSettings {
    * The artifact tools given to the agent (`createArtifactMode(…).tools`, offered through
    * `createArtifactTools`): their answers, pages and matches of a stored output, are never
    * compacted, since storing a page of an artifact as another artifact helps no one. Without
-   * it, a page over `maxResultBytes` is compacted like any output.
+   * it, outputs of tools named `artifact_read` and `artifact_search` (`ARTIFACT_TOOL_NAMES`)
+   * are treated so.
    */
   tools?: ArtifactToolset;
   /**
@@ -47,11 +49,15 @@ export interface CompactionInputFilterSettings {
    * it, older outputs step down to a small view, then to one pointer line, newest and failed
    * ones last, so earlier items stay byte-identical between step-downs. Give
    * `createArtifactMode(…).conversation` so pointers name an artifact `artifact_read` reads
-   * back. Shell call outputs keep their per-output views and are not counted. `false` turns it
+   * back. A shell call's output counts as one result (its texts labelled and joined); stepped
+   * down, its small view or pointer line takes the first command's stdout. `false` turns it
    * off. Default: on, from the `COMPACTION_CONVERSATION_*` variables, without archive or digest.
    */
   conversation?: ConversationBudgetSettings | false;
-  /** Called once per model call with what the conversation budget did (totals, step-downs). */
+  /**
+   * Called once per model call with what the conversation budget did: totals, step-downs,
+   * and bytes and tokens saved (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 
@@ -124,6 +130,25 @@ export function shareBudget(sizes: readonly number[], budget: number): number[] 
   return shares;
 }
 
+/** A command of the call timed out or exited with a non-zero code. */
+function shellFailed(item: ShellResult): boolean {
+  return item.output.some(
+    ({ outcome }) =>
+      outcome?.type === 'timeout' ||
+      (outcome?.type === 'exit' && outcome.exitCode !== null && outcome.exitCode !== 0),
+  );
+}
+
+/** A shell call's output as one text: each command's stdout and stderr under a label line. */
+function joinShellOutput(item: ShellResult): string {
+  return item.output
+    .map(
+      (entry, i) =>
+        `[command ${i + 1} stdout]\n${entry.stdout}\n[command ${i + 1} stderr]\n${entry.stderr}`,
+    )
+    .join('\n');
+}
+
 /**
  * A shell call's output (stdout and stderr per command) with every text over its share of
  * `maxResultBytes` replaced by its view; the outcomes stay. With so many long texts that a
@@ -159,13 +184,7 @@ async function compactShellOutput(
     for (const event of made) if (event) report(event);
   };
   if (!shares) {
-    const labelled = item.output
-      .map(
-        (entry, i) =>
-          `[command ${i + 1} stdout]\n${entry.stdout}\n[command ${i + 1} stderr]\n${entry.stderr}`,
-      )
-      .join('\n');
-    const one = await view(labelled, 0, views.maxResultBytes);
+    const one = await view(joinShellOutput(item), 0, views.maxResultBytes);
     reportAll();
     return {
       ...item,
@@ -201,7 +220,9 @@ export function createCompactionInputFilter(
   settings: CompactionInputFilterSettings,
 ): CallModelInputFilter {
   const views = createToolResultViews(settings);
-  const own = new Set(settings.tools?.definitions.map((definition) => definition.name) ?? []);
+  const own = new Set(
+    settings.tools?.definitions.map((definition) => definition.name) ?? ARTIFACT_TOOL_NAMES,
+  );
   const budget = createConversationBudget(
     views,
     settings.conversation === false
@@ -212,10 +233,13 @@ export function createCompactionInputFilter(
     const items = modelData.input;
     const located: Array<{
       index: number;
-      item: CallResult;
-      output: NonNullable<ReturnType<typeof outputText>>;
+      /** How the fitted text goes back in place of the item. */
+      rebuild: (text: string) => InputItem;
+      /** The text the item stands for now: unchanged when the fitted text is this. */
+      same: string;
       result: ConversationToolResult;
     }> = [];
+    const shellItems: Array<{ index: number; item: ShellResult; turn: number }> = [];
     const queries: Array<string | undefined> = [];
     let turn = 0;
     let modelSpoke = false;
@@ -238,13 +262,17 @@ export function createCompactionInputFilter(
         return;
       }
       modelSpoke = false;
+      if (item.type === 'shell_call_output') {
+        shellItems.push({ index, item, turn });
+        return;
+      }
       if (item.type !== 'function_call_result') return;
       const output = outputText(item.output);
       if (!output) return;
       located.push({
         index,
-        item,
-        output,
+        rebuild: (text) => ({ ...item, output: output.rebuild(text) }),
+        same: output.text,
         result: {
           toolCallId: item.callId,
           toolName: item.name,
@@ -259,39 +287,69 @@ export function createCompactionInputFilter(
     // Views are computed concurrently; events are reported afterwards, in input order, so a
     // listener sees the same sequence on every run.
     const events: CompactedToolResult[][] = [];
-    const [outcome, shells] = await Promise.all([
-      budget.fit(located.map((entry) => entry.result)),
-      Promise.all(
-        items.map((item, index) => {
-          if (item.type !== 'shell_call_output') return undefined;
-          const found: CompactedToolResult[] = [];
-          events[index] = found;
-          return compactShellOutput(item, views, queries[index], (event) => found.push(event));
-        }),
-      ),
-    ]);
+    // A shell call's output is first viewed text by text within its shares of the per-result
+    // budget, then counted in the conversation as one result: its texts labelled and joined.
+    // Stepped down, its small view or pointer takes the first command's stdout.
+    const shells = await Promise.all(
+      shellItems.map(({ index, item }) => {
+        const found: CompactedToolResult[] = [];
+        events[index] = found;
+        return compactShellOutput(item, views, queries[index], (event) => found.push(event));
+      }),
+    );
+    shellItems.forEach(({ index, item, turn: shellTurn }, k) => {
+      const viewed = shells[k]!;
+      const text = joinShellOutput(item);
+      const view = viewed === item ? undefined : joinShellOutput(viewed);
+      const query = queries[index];
+      located.push({
+        index,
+        rebuild: (fitted) =>
+          fitted === view
+            ? viewed
+            : {
+                ...item,
+                output: item.output.map((entry, i) => ({
+                  ...entry,
+                  stdout: i === 0 ? fitted : '',
+                  stderr: '',
+                })),
+              },
+        same: text,
+        result: {
+          toolCallId: item.callId,
+          toolName: 'shell',
+          turn: shellTurn,
+          text,
+          ...(view === undefined ? {} : { view }),
+          ...(shellFailed(item) ? { failed: true } : {}),
+          ...(query ? { userQuery: query } : {}),
+        },
+      });
+    });
+    located.sort((a, b) => a.index - b.index);
+    const outcome = await budget.fit(located.map((entry) => entry.result));
     const replaced = new Map<number, InputItem>();
     located.forEach((entry, i) => {
       const view = outcome.views[i];
       if (view) {
         events[entry.index] = [
           {
-            toolCallId: entry.item.callId,
-            toolName: entry.item.name,
+            toolCallId: entry.result.toolCallId,
+            toolName: entry.result.toolName,
             processed: view.processed,
             reused: view.reused,
           },
         ];
       }
       const text = outcome.texts[i]!;
-      if (text !== entry.output.text)
-        replaced.set(entry.index, { ...entry.item, output: entry.output.rebuild(text) });
+      if (text !== entry.same) replaced.set(entry.index, entry.rebuild(text));
     });
     if (settings.onCompacted) {
       for (const found of events) for (const event of found ?? []) settings.onCompacted(event);
     }
     settings.onConversation?.(outcome.report);
-    const input = items.map((item, index) => shells[index] ?? replaced.get(index) ?? item);
+    const input = items.map((item, index) => replaced.get(index) ?? item);
     return { ...modelData, input };
   };
 }

@@ -1,8 +1,19 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
-import { ARTIFACT_TOOL_NAMES, InvalidArgumentError, type ResultProcessor } from '@compaction/core';
+import {
+  createArtifactLibrary,
+  createArtifactToolHandler,
+  fileReadPolicy,
+  sha256Hex,
+} from '@compaction/artifacts';
+import {
+  ARTIFACT_TOOL_NAMES,
+  createToolResultViews,
+  InvalidArgumentError,
+  type ResultProcessor,
+  utf8ByteLength,
+} from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArtifactMode } from './create-artifact-mode.js';
@@ -19,6 +30,30 @@ async function transcript() {
 }
 
 describe('createArtifactMode', () => {
+  it('stores an output over the per-tool inline limit even within the adapter budget (seed 001)', async () => {
+    const transcriptPath = await transcript();
+    const file = Array.from({ length: 300 }, (_, i) => `${i}: const value = compute(${i});`);
+    const text = file.join('\n');
+    const input = { toolCallId: 'call-1', toolName: 'read_file', text };
+    const mode = createArtifactMode({ transcriptPath, env: {} });
+    const views = createToolResultViews({ processor: mode.processor, maxResultBytes: 65_536 });
+    const viewed = (await views.view(input))!.processed.text;
+    expect(utf8ByteLength(viewed)).toBeLessThanOrEqual(4000);
+    const report = await checkArtifactView(viewed, mode.tools, mode.dir);
+    expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+    // An artifact page is never stored again; the limit is configurable and can be turned off.
+    expect(await views.view({ ...input, toolName: 'artifact_read' })).toBeUndefined();
+    for (const settings of [
+      { inlineLimitChars: false as const },
+      { env: { COMPACTION_ARTIFACT_INLINE_LIMIT: '20000' } },
+      { policies: [{ ...fileReadPolicy, keepInline: () => true }] },
+    ]) {
+      const other = createArtifactMode({ transcriptPath, env: {}, ...settings });
+      const otherViews = createToolResultViews({ processor: other.processor });
+      expect(await otherViews.view(input)).toBeUndefined();
+    }
+  });
+
   it.each([
     ['no settings', {}],
     ['an empty path', { transcriptPath: '' }],

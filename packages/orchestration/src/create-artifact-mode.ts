@@ -1,11 +1,21 @@
-import { OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
 import {
+  countGraphemes,
+  DEFAULT_PROJECTION_POLICIES,
+  MIN_INLINE_LIMIT_CHARS,
+  OPENAI_ARTIFACT_TOOLS,
+  type ProjectionPolicy,
+  sha256Hex,
+} from '@compaction/artifacts';
+import {
+  ARTIFACT_TOOL_NAMES,
   type ArtifactToolset,
+  assertSize,
   type ConversationBudgetSettings,
   losslessMetadata,
   type ProcessedResult,
   type ResultProcessor,
   type ResultProcessorContext,
+  resolveConfig,
   utf8ByteLength,
 } from '@compaction/core';
 import {
@@ -29,6 +39,22 @@ export interface ArtifactModeSettings {
   view?: ResultProcessor;
   /** Milliseconds since the epoch, for index records. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Seed 001's per-tool inline limit: a result longer than this many characters (grapheme
+   * clusters) of a tool whose projection policy stores it is stored and shown as a pointer
+   * line and a view within this many bytes, even when it is within the adapter's per-result
+   * budget. At least 1000. `false` turns it off (only results over the adapter's budget are
+   * stored). Default 4000. `COMPACTION_ARTIFACT_INLINE_LIMIT`.
+   */
+  inlineLimitChars?: number | false;
+  /**
+   * The projection policies that decide, by tool name, whether an output over the inline limit
+   * is stored (a policy whose `keepInline` says so keeps it whole). First match wins. Default
+   * `DEFAULT_PROJECTION_POLICIES` (seed 001's table: every built-in policy stores).
+   */
+  policies?: readonly ProjectionPolicy[];
+  /** Environment to read `COMPACTION_ARTIFACT_INLINE_LIMIT` from. Default `process.env`, read once here. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Full results stored beside a transcript, a processor that points at them, and the tools to read them. */
@@ -40,7 +66,9 @@ export interface ArtifactMode {
   /**
    * A `ResultProcessor` for any framework adapter: a result within `maxBytes` passes through
    * untouched; a larger one is stored whole (under `context.stepId`, the tool call id) and
-   * becomes one pointer line naming its `art_` id followed by the view, `maxBytes` in all.
+   * becomes one pointer line naming its `art_` id followed by the view, `maxBytes` in all. Its
+   * `inlineBudget` is the inline limit for the outputs the projection policies store, so the
+   * adapters store those too (seed 001).
    */
   readonly processor: ResultProcessor;
   /** `artifact_read` and `artifact_search`, scoped to this session. */
@@ -113,6 +141,27 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
     ...(settings.clock ? { clock: settings.clock } : {}),
   });
   const view = settings.view ?? createStructuralTrimmer();
+  const inlineLimit =
+    settings.inlineLimitChars === false
+      ? undefined
+      : assertSize(
+          settings.inlineLimitChars ??
+            resolveConfig({ env: settings.env ?? process.env }).artifacts.inlineLimitChars,
+          'inlineLimitChars',
+          { min: MIN_INLINE_LIMIT_CHARS },
+        );
+  const policies = settings.policies ?? DEFAULT_PROJECTION_POLICIES;
+  const inlineBudget = ({ toolName, text }: { toolName?: string; text: string }) => {
+    // Chars are grapheme clusters, as everywhere in the artifact store; a string no longer
+    // than the limit in UTF-16 units fits without counting.
+    if (inlineLimit === undefined || text.length <= inlineLimit) return undefined;
+    // An artifact tool's page is what the model asked for: never stored again.
+    if (toolName === undefined || ARTIFACT_TOOL_NAMES.includes(toolName)) return undefined;
+    const policy = policies.find((candidate) => candidate.matches(toolName));
+    if (!policy || policy.keepInline?.({ toolName, toolCallId: '', output: text }))
+      return undefined;
+    return countGraphemes(text) > inlineLimit ? inlineLimit : undefined;
+  };
   return {
     sessionId: artifacts.sessionId,
     dir: artifacts.dir,
@@ -130,6 +179,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
         );
         return processed;
       },
+      inlineBudget,
     },
     tools: {
       definitions: DEFINITIONS,

@@ -50,7 +50,10 @@ export interface ToolResultHelperSettings {
    * `false` turns it off (`conversation()` then gives each result's `content`).
    */
   conversation?: ConversationBudgetOptions | false;
-  /** Called once per `conversation()` call with what the budget did. */
+  /**
+   * Called once per `conversation()` call with what the budget did, bytes and tokens saved
+   * included (`saved`, per call and in total).
+   */
   onConversation?: (report: ConversationReport) => void;
 }
 

@@ -255,6 +255,46 @@ export function describeAiSdkScenarios(sdk: AiSdkLine): void {
     });
   });
 
+  describe(`${sdk.name}: seed 001's per-tool policies and the savings report`, () => {
+    it('stores a 9 KB file read under the 64 KiB budget, and reports bytes and tokens saved', async () => {
+      const root = await mkdtemp(join(tmpdir(), 'ai-sdk-policies-'));
+      roots.push(root);
+      const artifacts = createArtifactMode({ transcriptPath: join(root, 's1.jsonl'), env: {} });
+      const file = Array.from({ length: 300 }, (_, i) => `${i}: const value = compute(${i});`);
+      const model = sdk.mockModel([
+        toolCall('call-1', 'read_file'),
+        toolCall('call-2', 'search_files'),
+        answer('read'),
+      ]);
+      const reports: ConversationReport[] = [];
+      await generateText({
+        model: wrapLanguageModel({
+          model,
+          middleware: sdk.middleware({
+            processor: artifacts.processor,
+            conversation: { ...artifacts.conversation, env: {} },
+            onConversation: (report) => reports.push(report),
+          }),
+        }),
+        tools: {
+          read_file: tool({ inputSchema: noInput(), execute: async () => file.join('\n') }),
+          search_files: tool({ inputSchema: noInput(), execute: async () => 'src/a.ts:1: x' }),
+        },
+        stopWhen: stepCountIs(4),
+        prompt: 'Read the file.',
+      });
+      const view = toolResultText(model.doGenerateCalls[1], 'call-1')!;
+      expect(utf8ByteLength(view)).toBeLessThanOrEqual(4000);
+      const report = await checkArtifactView(view, artifacts.tools, artifacts.dir);
+      expect(report.resolved).toMatchObject({ sameByFile: true, digestMatches: true });
+      expect(toolResultText(model.doGenerateCalls[2], 'call-2')).toBe('src/a.ts:1: x');
+      const saved = utf8ByteLength(file.join('\n')) - utf8ByteLength(view);
+      expect(reports.map((r) => r.saved.bytes)).toEqual([0, saved, saved]);
+      expect(reports.map((r) => r.saved.totalBytes)).toEqual([0, saved, 2 * saved]);
+      expect(reports[2]!.saved.totalTokens).toBeGreaterThan(reports[1]!.saved.tokens);
+    });
+  });
+
   describe(`${sdk.name}: the conversation budget over a scripted 200-call session`, () => {
     it('holds the budget at every call, keeps pairing and earlier bytes, re-sends the same bytes after a restart, and every pointer resolves', async () => {
       const root = await mkdtemp(join(tmpdir(), 'ai-sdk-conversation-'));

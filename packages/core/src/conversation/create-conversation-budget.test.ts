@@ -69,6 +69,32 @@ function session(count: number): ConversationToolResult[] {
 const describeLines = (text: string) => `${text.split('\n').length} lines`;
 
 describe('createConversationBudget', () => {
+  it('reports bytes and tokens saved against whole outputs, per call and in total', async () => {
+    const results = session(40);
+    const views = createToolResultViews({ processor: cutter, maxResultBytes: 4096 });
+    const budget = createConversationBudget(views, { maxBytes: 20_000, env: {} });
+    const tokens = (text: string) => Math.ceil(utf8ByteLength(text) / 3.5);
+    let totalBytes = 0;
+    let totalTokens = 0;
+    for (const count of [10, 25, 40]) {
+      const shown = results.slice(0, count);
+      const { texts, report } = await budget.fit(shown);
+      const whole = shown.reduce((sum, r) => sum + utf8ByteLength(r.text), 0);
+      const sent = texts.reduce((sum, text) => sum + utf8ByteLength(text), 0);
+      const wholeTokens = shown.reduce((sum, r) => sum + tokens(r.text), 0);
+      const sentTokens = texts.reduce((sum, text) => sum + tokens(text), 0);
+      totalBytes += whole - sent;
+      totalTokens += wholeTokens - sentTokens;
+      expect(report.saved).toEqual({
+        bytes: whole - sent,
+        tokens: wholeTokens - sentTokens,
+        totalBytes,
+        totalTokens,
+      });
+      expect(report.saved.bytes).toBeGreaterThan(0);
+    }
+  });
+
   it('holds a 200-call session to its budget at every call, pointers resolving to stored bytes', async () => {
     const results = session(200);
     const { archive, stored } = memoryArchive();

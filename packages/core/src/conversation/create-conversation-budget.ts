@@ -28,6 +28,18 @@ export interface ConversationToolResult {
   /** An `artifact_read` / `artifact_search` answer: never compacted, stepped down first. */
   artifactRead?: boolean;
   /**
+   * Where the full output is already stored, when `text` is a view of it (the LangChain
+   * middleware keeps views in the agent's state and records this beside them): its pointer
+   * line names this artifact, size and sha256, and `text` is not archived.
+   */
+  stored?: ArchivedResult;
+  /**
+   * The per-result view the adapter made itself, used as is instead of one of `views` (the
+   * OpenAI Agents filter views a shell call's texts each within a share of the budget). Its
+   * small view and pointer are still made from `text`.
+   */
+  view?: string;
+  /**
    * The question views are conditioned on. Take it from the conversation before the result
    * (the latest user message before it), not from the newest message, so that a restarted
    * process computes the same views.
@@ -66,6 +78,21 @@ export interface ConversationReport {
   pointers: number;
   /** Results that could not be archived this call (their pointers say not stored). */
   archiveFailures: number;
+  /**
+   * What the tool results of this call saved against sending every one whole (a result the
+   * prompt holds as a view of a stored output counts at the stored size), in bytes and in
+   * tokens (`tokenCounter`, by default UTF-8 bytes / 3.5), and the running totals over every
+   * call of this budget so far. Reporting only: it never changes what is sent.
+   */
+  saved: ConversationSavings;
+}
+
+/** Bytes and tokens saved by one call, and in total over the calls so far. */
+export interface ConversationSavings {
+  bytes: number;
+  tokens: number;
+  totalBytes: number;
+  totalTokens: number;
 }
 
 /** The texts to send for the tool results of one prompt. */
@@ -112,6 +139,7 @@ interface Remembered {
   toolName: string;
   text: string;
   userQuery: string | undefined;
+  stored: string | undefined;
   facts: Promise<Facts>;
 }
 
@@ -151,20 +179,22 @@ export function createConversationBudget(
     failures: { count: number },
   ): Promise<Facts> => {
     const [sha256, archived, small] = await Promise.all([
-      contentDigest(result.text),
-      archive
-        ? archive
-            .archive({
-              toolCallId: result.toolCallId,
-              toolName: result.toolName,
-              text: result.text,
-              ...(signal ? { signal } : {}),
-            })
-            .catch(() => {
-              signal?.throwIfAborted();
-              return undefined;
-            })
-        : undefined,
+      result.stored ? result.stored.sha256 : contentDigest(result.text),
+      result.stored
+        ? result.stored
+        : archive
+          ? archive
+              .archive({
+                toolCallId: result.toolCallId,
+                toolName: result.toolName,
+                text: result.text,
+                ...(signal ? { signal } : {}),
+              })
+              .catch(() => {
+                signal?.throwIfAborted();
+                return undefined;
+              })
+          : undefined,
       !result.artifactRead && utf8ByteLength(view) > resolved.smallViewBytes
         ? views.view({
             toolCallId: result.toolCallId,
@@ -176,7 +206,7 @@ export function createConversationBudget(
           })
         : undefined,
     ]);
-    if (archive && !archived) failures.count++;
+    if (archive && !archived && !result.stored) failures.count++;
     const digest = describeSafely(result.text);
     return {
       sha256,
@@ -197,7 +227,8 @@ export function createConversationBudget(
       known &&
       known.text === result.text &&
       known.toolName === result.toolName &&
-      known.userQuery === result.userQuery
+      known.userQuery === result.userQuery &&
+      known.stored === result.stored?.artifactId
     ) {
       memo.delete(result.toolCallId);
       memo.set(result.toolCallId, known);
@@ -208,6 +239,7 @@ export function createConversationBudget(
       toolName: result.toolName,
       text: result.text,
       userQuery: result.userQuery,
+      stored: result.stored?.artifactId,
       facts,
     };
     memo.set(result.toolCallId, entry);
@@ -215,7 +247,7 @@ export function createConversationBudget(
     // A failed archive (or computation) is tried again on the next call rather than remembered.
     facts.then(
       (found) => {
-        if (archive && !found.archived && memo.get(result.toolCallId) === entry)
+        if (archive && !found.archived && !result.stored && memo.get(result.toolCallId) === entry)
           memo.delete(result.toolCallId);
       },
       () => {
@@ -225,12 +257,60 @@ export function createConversationBudget(
     return facts;
   };
 
+  // What each whole output costs, by tool call id, computed once per output (a token count of
+  // a 1 MB output is not repeated on every call).
+  const wholeCosts = new Map<string, { text: string; bytes: number; tokens: number }>();
+  const wholeCost = (result: ConversationToolResult) => {
+    const known = wholeCosts.get(result.toolCallId);
+    if (known && known.text === result.text) return known;
+    const bytes = utf8ByteLength(result.text);
+    const tokens = resolved.countTokens(result.text);
+    // A view of a stored output stands for the stored bytes; its tokens scale with them.
+    const stored = result.stored && result.stored.bytes > bytes ? result.stored.bytes : bytes;
+    const cost = {
+      text: result.text,
+      bytes: stored,
+      tokens: bytes > 0 ? Math.round((tokens * stored) / bytes) : tokens,
+    };
+    wholeCosts.set(result.toolCallId, cost);
+    while (wholeCosts.size > maxCached) wholeCosts.delete(wholeCosts.keys().next().value!);
+    return cost;
+  };
+  const sent = new Map<string, { text: string; tokens: number }>();
+  const sentTokens = (toolCallId: string, text: string): number => {
+    const known = sent.get(toolCallId);
+    if (known && known.text === text) return known.tokens;
+    const tokens = resolved.countTokens(text);
+    sent.set(toolCallId, { text, tokens });
+    while (sent.size > maxCached) sent.delete(sent.keys().next().value!);
+    return tokens;
+  };
+  let totalBytes = 0;
+  let totalTokens = 0;
+  const savings = (
+    results: readonly ConversationToolResult[],
+    texts: readonly string[],
+  ): ConversationSavings => {
+    let bytes = 0;
+    let tokens = 0;
+    results.forEach((result, i) => {
+      const whole = wholeCost(result);
+      const text = texts[i]!;
+      bytes += whole.bytes - utf8ByteLength(text);
+      tokens += whole.tokens - sentTokens(result.toolCallId, text);
+    });
+    totalBytes += bytes;
+    totalTokens += tokens;
+    return { bytes, tokens, totalBytes, totalTokens };
+  };
+
   return {
     resolved,
     async fit(results, { signal } = {}) {
       const perResult = await Promise.all(
         results.map(async (result) => {
           if (result.artifactRead) return { text: result.text, view: undefined };
+          if (result.view !== undefined) return { text: result.view, view: undefined };
           const view = await views.view({
             toolCallId: result.toolCallId,
             toolName: result.toolName,
@@ -265,6 +345,7 @@ export function createConversationBudget(
           smallViews: 0,
           pointers: 0,
           archiveFailures: 0,
+          saved: savings(results, texts),
           ...rest,
         },
       });
@@ -283,7 +364,7 @@ export function createConversationBudget(
       const entries = await Promise.all(
         results.map(async (result, i): Promise<ConversationResult> => {
           const view = perResult[i]!.text;
-          const bytes = utf8ByteLength(result.text);
+          const bytes = result.stored?.bytes ?? utf8ByteLength(result.text);
           const base: ConversationResult = {
             toolCallId: result.toolCallId,
             toolName: result.toolName,

@@ -47,6 +47,8 @@ export interface ResolvedConversationBudget {
   smallViewBytes: number;
   /** The cost of a text in `unit`. */
   measure: (text: string) => number;
+  /** The tokens of a text, by `tokenCounter` (for the savings a report gives in both units). */
+  countTokens: (text: string) => number;
   /** Environment values of the family that were ignored or read unexpectedly. */
   warnings: ConfigWarning[];
 }
@@ -152,6 +154,7 @@ export function resolveConversationBudget(
     keepLast: config.keepLast,
     smallViewBytes: config.smallViewBytes,
     measure: unit === 'bytes' ? utf8ByteLength : (text) => counter.countTokens(text),
+    countTokens: (text) => counter.countTokens(text),
     warnings,
   };
 }
