@@ -1,4 +1,4 @@
-import { OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
+import { artifactFilePointerLine, OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
 import {
   type ArtifactToolset,
   type ConversationBudgetSettings,
@@ -29,6 +29,13 @@ export interface ArtifactModeSettings {
   view?: ResultProcessor;
   /** Milliseconds since the epoch, for index records. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * What a view's pointer line tells the model to read the rest with: `'artifact-tools'`, the
+   * `art_` id for `artifact_read` / `artifact_search` (`tools`); `'file'`, the stored file's
+   * absolute path, for an agent that reads files with its own tools (a coding agent behind
+   * `compaction proxy`). Default `'artifact-tools'`.
+   */
+  pointTo?: 'artifact-tools' | 'file';
 }
 
 /** Full results stored beside a transcript, a processor that points at them, and the tools to read them. */
@@ -113,6 +120,18 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
     ...(settings.clock ? { clock: settings.clock } : {}),
   });
   const view = settings.view ?? createStructuralTrimmer();
+  const pointing: SynthesisArtifacts =
+    settings.pointTo === 'file'
+      ? {
+          ...artifacts,
+          async storeStep(step, options) {
+            const stored = await artifacts.storeStep(step, options);
+            if (!stored.record) return stored;
+            const path = artifacts.store.pathOf(stored.record.path);
+            return { ...stored, line: artifactFilePointerLine(stored.record, path) };
+          },
+        }
+      : artifacts;
   return {
     sessionId: artifacts.sessionId,
     dir: artifacts.dir,
@@ -122,7 +141,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
         if (utf8ByteLength(result) <= maxBytes)
           return { text: result, metadata: losslessMetadata(result, result) };
         const { artifactId: _, ...processed } = await storeWithView(
-          artifacts,
+          pointing,
           view,
           result,
           maxBytes,
