@@ -155,7 +155,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
       call: (name, args, options) => artifacts.tools.call(name, args, options),
     },
     conversation: {
-      archive: createResultArchive(artifacts),
+      archive: createResultArchive(artifacts, { pointTo: settings.pointTo ?? 'artifact-tools' }),
       describe: (text) => describeResult(text),
     },
   };

@@ -120,6 +120,38 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
     expect(JSON.parse(upstream.requests[1]!.body).stream).toBe(true);
   });
 
+  it('holds a long conversation to its budget: older results step down to a line naming their file', async () => {
+    const { upstream, url, events } = await setUp({ conversation: { maxBytes: 20_000 } });
+    const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'Find the failing step.' },
+    ];
+    for (let i = 1; i <= 4; i++) {
+      messages.push(
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { i } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: bigLog(`run${i}`) }],
+        },
+      );
+    }
+    await client.messages.create({ model: 'claude-x', max_tokens: 10, messages });
+    const sent = JSON.parse(upstream.requests[0]!.body).messages;
+    const first = sent[2].content[0].content as string;
+    const path =
+      /^\[stepped down: Bash toolu_1, \d+ bytes, sha256 [0-9a-f]{64}, stored as art_[0-9a-f]{24} in the file (\/\S+);/.exec(
+        first,
+      )?.[1];
+    expect(path, first.slice(0, 400)).toBeDefined();
+    expect(await readFile(path!, 'utf8')).toBe(bigLog('run1'));
+    expect(first).toContain('opening the file its line names with your file tools');
+    expect(JSON.stringify(sent)).not.toContain('artifact_read');
+    expect(events[0]!.bytesOut).toBeLessThan(24_000);
+  });
+
   it('passes error statuses, rate-limit headers and error bodies through unchanged', async () => {
     const error = { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } };
     const { upstream, url } = await setUp({}, () => ({
