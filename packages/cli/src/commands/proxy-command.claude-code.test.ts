@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type RecordedRequest, startFakeUpstream } from '@compaction/proxy/test';
 import { describe, expect, it } from 'vitest';
+import { envAssignments, onPort, proxyDocBlock } from '../test-support/proxy-doc.js';
 import { binaryBuilt } from '../test-support/run-binary.js';
 import { startProxyBinary } from '../test-support/start-proxy-binary.js';
 
@@ -125,7 +126,11 @@ describe('Claude Code through compaction proxy', () => {
               env: {
                 PATH: process.env.PATH ?? '',
                 HOME: home,
-                ANTHROPIC_BASE_URL: proxy.url,
+                // As docs/proxy.md says, on the port this test's proxy got.
+                ANTHROPIC_BASE_URL: onPort(
+                  envAssignments(proxyDocBlock('claude-code')[1]!).ANTHROPIC_BASE_URL!,
+                  proxy.url,
+                ),
                 ANTHROPIC_API_KEY: 'sk-ant-dummy',
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
                 DISABLE_TELEMETRY: '1',
