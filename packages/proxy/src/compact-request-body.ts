@@ -39,6 +39,8 @@ export async function compactRequestBody(
   conversations: ProxyConversations,
   signal: AbortSignal,
 ): Promise<CompactedBody> {
+  // Most requests early in a conversation carry no tool result: they go on without a parse.
+  if (!raw.includes(format.marker)) return { body: raw, toolResults: 0, rewritten: 0 };
   const parsed = parseJsonLossless(raw.toString('utf8'));
   if (
     !parsed.ok ||

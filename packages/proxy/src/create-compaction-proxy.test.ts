@@ -118,6 +118,10 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
     expect(events[1]).toMatchObject({ toolResults: 2, rewritten: 2 });
     expect(events[1]!.conversationId).toBe(events[0]!.conversationId);
     expect(JSON.parse(upstream.requests[1]!.body).stream).toBe(true);
+    const stats = await (await fetch(`${url}/compaction/stats`)).json();
+    const totals = stats.conversations[events[0]!.conversationId!];
+    expect(totals).toMatchObject({ requests: 2, bytesIn: events[0]!.bytesIn + events[1]!.bytesIn });
+    expect(totals.bytesOut).toBe(events[0]!.bytesOut + events[1]!.bytesOut);
   });
 
   it('holds a long conversation to its budget: older results step down to a line naming their file', async () => {

@@ -63,7 +63,10 @@ export interface CompactionProxySettings {
    * goes upstream (and the log line says so). Default 10000.
    */
   deadlineMs?: number;
-  /** A body larger than this many bytes goes upstream untouched, streamed through unparsed. Default 67108864 (64 MiB). */
+  /**
+   * A body larger than this many bytes goes upstream untouched: streamed through unread when its
+   * `content-length` says so, else read and sent as it came. Default 67108864 (64 MiB).
+   */
   maxBodyBytes?: number;
   /** Conversations kept in memory, least recently used dropped first. Default 100. */
   maxConversations?: number;
@@ -228,6 +231,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
 
   const compact = async (
     req: IncomingMessage,
+    res: ServerResponse,
     raw: Buffer,
     format: WireFormat,
     pathname: string,
@@ -235,8 +239,9 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
     const started = performance.now();
     const deadline = AbortSignal.timeout(deadlineMs);
     const gone = new AbortController();
+    // Before the answer starts, the response closing means the client went away.
     const onClose = () => gone.abort(new Error('the client went away'));
-    req.once('close', onClose);
+    res.once('close', onClose);
     const signal = AbortSignal.any([deadline, gone.signal]);
     const base = {
       format: format.name,
@@ -250,6 +255,8 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
       const contentEncoding = req.headers['content-encoding'];
       if (contentEncoding && contentEncoding !== 'identity')
         failure = `the body is ${contentEncoding}-encoded`;
+      else if (raw.length > maxBodyBytes)
+        failure = `the body is over ${maxBodyBytes} bytes (maxBodyBytes)`;
       else {
         const aborted = new Promise<never>((_, reject) => {
           signal.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -268,7 +275,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
             ? error.message.split('\n')[0]!
             : String(error);
     } finally {
-      req.off('close', onClose);
+      res.off('close', onClose);
     }
     const body = outcome?.body ?? raw;
     record({
@@ -320,7 +327,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
         compactMs: 0,
         failedOpen: `the body is over ${maxBodyBytes} bytes (maxBodyBytes)`,
       });
-    } else if (format) body = await compact(req, await readBody(req), format, pathname);
+    } else if (format) body = await compact(req, res, await readBody(req), format, pathname);
     forwardToUpstream(req, res, {
       upstream: anthropic ? anthropicUpstream : openaiUpstream,
       path,

@@ -9,6 +9,7 @@ import type { WireFormat, WireToolResult } from './wire-tool-result.js';
  */
 export const anthropicMessagesFormat: WireFormat = {
   name: 'anthropic-messages',
+  marker: '"tool_result"',
   toolResults(body) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const names = new Map<string, string>();

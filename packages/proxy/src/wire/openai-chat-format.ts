@@ -7,6 +7,7 @@ import type { WireFormat, WireToolResult } from './wire-tool-result.js';
  */
 export const openaiChatFormat: WireFormat = {
   name: 'openai-chat',
+  marker: '"tool"',
   toolResults(body) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const names = new Map<string, string>();

@@ -11,6 +11,7 @@ const CALLS = new Set(['function_call', 'custom_tool_call']);
  */
 export const openaiResponsesFormat: WireFormat = {
   name: 'openai-responses',
+  marker: '_call_output"',
   toolResults(body) {
     const items = Array.isArray(body.input) ? body.input : [];
     const names = new Map<string, string>();

@@ -22,6 +22,11 @@ export interface WireToolResult {
 export interface WireFormat {
   /** `anthropic-messages`, `openai-chat` or `openai-responses`, for logs and stats. */
   readonly name: string;
+  /**
+   * Bytes every body with a tool result contains (a JSON string of the format's tool-result
+   * type or role): a body without them goes on unparsed.
+   */
+  readonly marker: string;
   /** The tool results of `body`, in prompt order. */
   toolResults(body: JsonObject): WireToolResult[];
   /**
