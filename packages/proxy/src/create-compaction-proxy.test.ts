@@ -118,10 +118,12 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
     expect(events[1]).toMatchObject({ toolResults: 2, rewritten: 2 });
     expect(events[1]!.conversationId).toBe(events[0]!.conversationId);
     expect(JSON.parse(upstream.requests[1]!.body).stream).toBe(true);
-    const stats = await (await fetch(`${url}/compaction/stats`)).json();
+    const stats = (await (await fetch(`${url}/compaction/stats`)).json()) as {
+      conversations: Record<string, { requests: number; bytesIn: number; bytesOut: number }>;
+    };
     const totals = stats.conversations[events[0]!.conversationId!];
     expect(totals).toMatchObject({ requests: 2, bytesIn: events[0]!.bytesIn + events[1]!.bytesIn });
-    expect(totals.bytesOut).toBe(events[0]!.bytesOut + events[1]!.bytesOut);
+    expect(totals!.bytesOut).toBe(events[0]!.bytesOut + events[1]!.bytesOut);
   });
 
   it('holds a long conversation to its budget: older results step down to a line naming their file', async () => {
@@ -154,6 +156,45 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
     expect(first).toContain('opening the file its line names with your file tools');
     expect(JSON.stringify(sent)).not.toContain('artifact_read');
     expect(events[0]!.bytesOut).toBeLessThan(24_000);
+  });
+
+  it('sends the same bytes after a restart: a fresh proxy on the same dir rewrites the conversation identically', async () => {
+    const first = await setUp({ conversation: { maxBytes: 20_000 } });
+    const messages: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'Find the failing step.' },
+    ];
+    for (let i = 1; i <= 3; i++) {
+      messages.push(
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { i } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: bigLog(`r${i}`) }],
+        },
+      );
+    }
+    const ask = (url: string) =>
+      new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 }).messages.create({
+        model: 'claude-x',
+        max_tokens: 10,
+        messages,
+      });
+    await ask(first.url);
+    const restarted = createCompactionProxy({
+      port: 0,
+      dir: first.dir,
+      upstreamAnthropic: first.upstream.url,
+      maxResultBytes: 8192,
+      conversation: { maxBytes: 20_000 },
+      env: {},
+    });
+    const url = await restarted.listen();
+    cleanups.push(() => restarted.close());
+    await ask(url);
+    expect(first.upstream.requests[1]!.body).toBe(first.upstream.requests[0]!.body);
+    expect(first.upstream.requests[0]!.body).toContain('[stepped down: Bash toolu_1');
   });
 
   it('passes error statuses, rate-limit headers and error bodies through unchanged', async () => {

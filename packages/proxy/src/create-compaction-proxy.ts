@@ -68,7 +68,10 @@ export interface CompactionProxySettings {
    * `content-length` says so, else read and sent as it came. Default 67108864 (64 MiB).
    */
   maxBodyBytes?: number;
-  /** Conversations kept in memory, least recently used dropped first. Default 100. */
+  /**
+   * Conversations whose views are kept in memory, least recently used dropped first (a dropped
+   * one recomputes the same views from its files' results when it comes back). Default 32.
+   */
   maxConversations?: number;
   /** Called once per request the proxy could rewrite (headers, and so keys, are never in it). */
   onRequest?: (stats: ProxyRequestStats) => void;
@@ -177,7 +180,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
     pointTo: settings.pointTo ?? 'file',
     conversation: settings.conversation ?? {},
     env: settings.env ?? process.env,
-    maxConversations: assertSize(settings.maxConversations ?? 100, 'maxConversations', { min: 1 }),
+    maxConversations: assertSize(settings.maxConversations ?? 32, 'maxConversations', { min: 1 }),
     ...(settings.view ? { view: settings.view } : {}),
   });
   const agents = {
