@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  artifactFilePointerLine,
   artifactNotStoredLine,
   artifactPointerLine,
   parseArtifactPointerLine,
@@ -33,5 +34,20 @@ describe('artifactPointerLine', () => {
     expect(artifactNotStoredLine('write failed: EACCES (denied)\nat x')).toBe(
       'Full output not stored (write failed: EACCES denied at x); only this excerpt remains.',
     );
+  });
+
+  it('names the file by its path for agents with their own file tools', () => {
+    const record = { id: 'art_0123456789abcdef01234567', bytes: 2048, lines: 40 };
+    const line = artifactFilePointerLine(record, '/tmp/runs/c1.artifacts/call-1.txt');
+    expect(line).toBe(
+      'Full output stored as artifact art_0123456789abcdef01234567 in the file /tmp/runs/c1.artifacts/call-1.txt (2048 bytes, 40 lines). Read or grep that file with your file tools to see what this view leaves out.',
+    );
+    expect(line).not.toContain('artifact_read');
+    expect(
+      artifactFilePointerLine(
+        { ...record, original: { layout: 'json-lines', digest: 'x', bytes: 1 } },
+        '/a',
+      ),
+    ).toContain('(2048 bytes, 40 lines, one JSON value per line)');
   });
 });

@@ -10,6 +10,21 @@ export function artifactPointerLine(record: Pick<ArtifactRecord, 'id' | 'path'>)
   return `Full output stored as artifact ${record.id} (${record.path}). Use artifact_read("${record.id}", offset, limit) to page it by line (lines count from 1; offset -50 reads the last 50) or artifact_search("${record.id}", pattern) to find lines.`;
 }
 
+/**
+ * The pointer line for an agent that reads files with its own tools (a coding agent behind
+ * `compaction proxy`): the artifact's absolute `path`, its size in bytes and lines, and how to
+ * read it. A one-line JSON result stored one value per line says so, since the file then
+ * differs from the bytes the tool returned.
+ */
+export function artifactFilePointerLine(
+  record: Pick<ArtifactRecord, 'id' | 'bytes' | 'lines' | 'original'>,
+  path: string,
+): string {
+  const lines = record.lines === undefined ? '' : `, ${record.lines} lines`;
+  const layout = record.original ? ', one JSON value per line' : '';
+  return `Full output stored as artifact ${record.id} in the file ${path} (${record.bytes} bytes${lines}${layout}). Read or grep that file with your file tools to see what this view leaves out.`;
+}
+
 /** The line in place of the pointer when the full result could not be stored (`reason` on one line). */
 export function artifactNotStoredLine(reason: string): string {
   return `Full output not stored (${reason.replace(/[\s()]+/g, ' ').trim()}); only this excerpt remains.`;

@@ -31,6 +31,7 @@ export {
   type SearchOptions,
 } from './artifact-library.js';
 export {
+  artifactFilePointerLine,
   artifactNotStoredLine,
   artifactPointerLine,
   parseArtifactPointerLine,

@@ -72,6 +72,21 @@ describe('createArtifactMode', () => {
     );
   });
 
+  it("with pointTo 'file' names the stored file's absolute path, which holds the full result", async () => {
+    const mode = createArtifactMode({ transcriptPath: await transcript(), pointTo: 'file' });
+    const result = Array.from({ length: 4000 }, (_, i) => `line ${i} of the log`).join('\n');
+    const view = await mode.processor.process(result, 4096, {
+      stepId: 'toolu_1',
+      toolName: 'Bash',
+    });
+    const first = view.text.split('\n')[0]!;
+    const path = / in the file (\/\S+) \(/.exec(first)?.[1];
+    expect(path?.startsWith(mode.dir)).toBe(true);
+    expect(await readFile(path!, 'utf8')).toBe(result);
+    expect(first).not.toContain('artifact_read');
+    expect(view.text.length).toBeLessThanOrEqual(4096);
+  });
+
   it('stores 2 MB of JSON whole and gives the model a pointer and a noted view within the budget', async () => {
     const mode = createArtifactMode({ transcriptPath: await transcript(), clock: () => 0 });
     const result = bigJsonResult();

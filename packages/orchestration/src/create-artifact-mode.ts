@@ -1,4 +1,5 @@
 import {
+  artifactFilePointerLine,
   countGraphemes,
   DEFAULT_PROJECTION_POLICIES,
   MIN_INLINE_LIMIT_CHARS,
@@ -55,6 +56,13 @@ export interface ArtifactModeSettings {
   policies?: readonly ProjectionPolicy[];
   /** Environment to read `COMPACTION_ARTIFACT_INLINE_LIMIT` from. Default `process.env`, read once here. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * What a view's pointer line tells the model to read the rest with: `'artifact-tools'`, the
+   * `art_` id for `artifact_read` / `artifact_search` (`tools`); `'file'`, the stored file's
+   * absolute path, for an agent that reads files with its own tools (a coding agent behind
+   * `compaction proxy`). Default `'artifact-tools'`.
+   */
+  pointTo?: 'artifact-tools' | 'file';
 }
 
 /** Full results stored beside a transcript, a processor that points at them, and the tools to read them. */
@@ -162,6 +170,18 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
       return undefined;
     return countGraphemes(text) > inlineLimit ? inlineLimit : undefined;
   };
+  const pointing: SynthesisArtifacts =
+    settings.pointTo === 'file'
+      ? {
+          ...artifacts,
+          async storeStep(step, options) {
+            const stored = await artifacts.storeStep(step, options);
+            if (!stored.record) return stored;
+            const path = artifacts.store.pathOf(stored.record.path);
+            return { ...stored, line: artifactFilePointerLine(stored.record, path) };
+          },
+        }
+      : artifacts;
   return {
     sessionId: artifacts.sessionId,
     dir: artifacts.dir,
@@ -171,7 +191,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
         if (utf8ByteLength(result) <= maxBytes)
           return { text: result, metadata: losslessMetadata(result, result) };
         const { artifactId: _, ...processed } = await storeWithView(
-          artifacts,
+          pointing,
           view,
           result,
           maxBytes,
@@ -186,7 +206,7 @@ export function createArtifactMode(settings: ArtifactModeSettings): ArtifactMode
       call: (name, args, options) => artifacts.tools.call(name, args, options),
     },
     conversation: {
-      archive: createResultArchive(artifacts),
+      archive: createResultArchive(artifacts, { pointTo: settings.pointTo ?? 'artifact-tools' }),
       describe: (text) => describeResult(text),
     },
   };

@@ -4,18 +4,27 @@ import type { SynthesisArtifacts } from './create-synthesis-artifacts.js';
 /**
  * The `ResultArchive` of a session's artifact store: a full tool result is stored under its
  * tool call id and tool name, so it gets the very artifact id a processor's pointer names for
- * it, and resolves to `undefined` when it cannot be written (`storeStep` never throws).
+ * it, and resolves to `undefined` when it cannot be written (`storeStep` never throws). With
+ * `pointTo: 'file'` each stored result also gives its file's absolute path, which pointer lines
+ * then name instead of `artifact_read`.
  */
-export function createResultArchive(artifacts: SynthesisArtifacts): ResultArchive {
+export function createResultArchive(
+  artifacts: SynthesisArtifacts,
+  options: { pointTo?: 'artifact-tools' | 'file' } = {},
+): ResultArchive {
   return {
     async archive({ toolCallId, toolName, text, signal }) {
       const { record } = await artifacts.storeStep(
         { id: toolCallId, status: 'succeeded', result: text, toolName },
         signal ? { signal } : {},
       );
-      return record
-        ? { artifactId: record.id, sha256: record.digest, bytes: record.bytes }
-        : undefined;
+      if (!record) return undefined;
+      return {
+        artifactId: record.id,
+        sha256: record.digest,
+        bytes: record.bytes,
+        ...(options.pointTo === 'file' ? { path: artifacts.store.pathOf(record.path) } : {}),
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { distillCommand } from './distill-command.js';
 import { excerptCommand } from './excerpt-command.js';
 import { mcpCommand } from './mcp-command.js';
 import { mcpProxyCommand } from './mcp-proxy-command.js';
+import { proxyCommand } from './proxy-command.js';
 import { pruneCommand } from './prune-command.js';
 import { readCommand } from './read-command.js';
 import { searchCommand } from './search-command.js';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CliCommand[] = [
   excerptCommand,
   mcpCommand,
   mcpProxyCommand,
+  proxyCommand,
   pruneCommand,
   readCommand,
   searchCommand,

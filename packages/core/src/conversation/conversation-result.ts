@@ -33,6 +33,8 @@ export interface ConversationResult {
   sha256?: string;
   /** The artifact holding the full output (`art_…`), when it is stored. */
   artifactId?: string;
+  /** The stored file's absolute path, when the model reads it with its own file tools. */
+  artifactPath?: string;
   /** One line describing the full output (structure and record count, level counts, …). */
   digest?: string;
 }

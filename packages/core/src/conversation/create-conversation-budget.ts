@@ -386,6 +386,7 @@ export function createConversationBudget(
             ...base,
             sha256: found.sha256,
             ...(found.archived ? { artifactId: found.archived.artifactId } : {}),
+            ...(found.archived?.path ? { artifactPath: found.archived.path } : {}),
             ...(found.digest ? { digest: found.digest } : {}),
             ...(found.small !== undefined ? { smallView: found.small } : {}),
           };

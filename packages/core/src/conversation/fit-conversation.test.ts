@@ -343,4 +343,32 @@ describe('fitConversation', () => {
     expect(() => fit([ok], { budget: 10, measure: () => Number.NaN })).toThrow(/measure/);
     expect(fit([], { budget: 10 })).toMatchObject({ results: [], total: 0, withinBudget: true });
   });
+
+  it('names the stored file, not artifact_read, in pointers and the note when results carry their path', () => {
+    const result = (i: number, path: boolean): ConversationResult => ({
+      toolCallId: `toolu_${i}`,
+      toolName: 'Bash',
+      turn: i,
+      view: 'x'.repeat(4000),
+      bytes: 90_000,
+      sha256: 'ab'.repeat(32),
+      artifactId: `art_${String(i).padStart(24, '0')}`,
+      ...(path ? { artifactPath: `/tmp/p/c.artifacts/toolu_${i}.txt` } : {}),
+    });
+    const byFile = fitConversation(
+      [0, 1, 2, 3].map((i) => result(i, true)),
+      { budget: 9000 },
+    );
+    const first = byFile.results[0]!.text;
+    expect(first).toMatch(
+      /^\[stepped down: Bash toolu_0, 90000 bytes, sha256 (ab){32}, stored as art_0{24} in the file \/tmp\/p\/c\.artifacts\/toolu_0\.txt; what it held is UNKNOWN until that file is read\]\n\[conversation budget: .*opening the file its line names with your file tools/,
+    );
+    expect(byFile.results.map((r) => r.text).join('\n')).not.toContain('artifact_read');
+    expect(byFile.total).toBeLessThanOrEqual(9000);
+    const mixed = fitConversation(
+      [0, 1, 2, 3].map((i) => result(i, i !== 0)),
+      { budget: 9000 },
+    );
+    expect(mixed.results[0]!.text).toContain('artifact_read(id, offset, limit)');
+  });
 });

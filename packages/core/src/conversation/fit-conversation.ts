@@ -60,6 +60,7 @@ export function pointerLine(result: ConversationResult): string {
     bytes: result.bytes,
     ...(result.sha256 ? { sha256: result.sha256 } : {}),
     ...(result.artifactId ? { artifactId: result.artifactId } : {}),
+    ...(result.artifactId && result.artifactPath ? { path: result.artifactPath } : {}),
     ...(result.digest ? { digest: result.digest } : {}),
   });
 }
@@ -67,7 +68,7 @@ export function pointerLine(result: ConversationResult): string {
 /** The most the conversation-budget note (with its newline) can cost under `settings`. */
 export function noteReserve(settings: FitConversationSettings): number {
   const measure = settings.measure ?? utf8ByteLength;
-  const widest = (retrievable: boolean) =>
+  const widest = (retrievable: boolean, byFile: boolean) =>
     measure(
       `\n${disclosureNotes.conversationBudget({
         pointers: 999_999_999,
@@ -75,9 +76,10 @@ export function noteReserve(settings: FitConversationSettings): number {
         budget: settings.budget,
         unit: settings.unit ?? 'bytes',
         retrievable,
+        byFile,
       })}`,
     );
-  return Math.max(widest(true), widest(false));
+  return Math.max(widest(true, false), widest(true, true), widest(false, false));
 }
 
 function invalid(argument: string, message: string): never {
@@ -168,13 +170,14 @@ export function fitConversation(
 
   const noteText = (): string | undefined => {
     if (smallViews + pointerCount === 0) return undefined;
-    const retrievable = steps.some((step, i) => step !== 'view' && results[i]!.artifactId);
+    const stored = results.filter((result, i) => steps[i] !== 'view' && result.artifactId);
     return disclosureNotes.conversationBudget({
       pointers: pointerCount,
       smallViews,
       budget,
       unit,
-      retrievable,
+      retrievable: stored.length > 0,
+      byFile: stored.length > 0 && stored.every((result) => result.artifactPath !== undefined),
     });
   };
   const noteCost = (): number => {

@@ -6,6 +6,12 @@ export interface ArchivedResult {
   sha256: string;
   /** Size of the stored bytes. */
   bytes: number;
+  /**
+   * Absolute path of the stored file, when the model is to open it with its own file tools
+   * (`createArtifactMode({ pointTo: 'file' })`): pointer lines then name the file, not
+   * `artifact_read`. Default none.
+   */
+  path?: string;
 }
 
 /**

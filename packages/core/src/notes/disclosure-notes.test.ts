@@ -76,6 +76,27 @@ const everyNote: Array<[DisclosureNoteKind, string]> = [
       retrievable: false,
     }),
   ],
+  [
+    'stepped-down',
+    disclosureNotes.steppedDown({
+      toolName: 'Bash',
+      toolCallId: 'toolu_1',
+      bytes: 9000,
+      artifactId: 'art_0123456789abcdef01234567',
+      path: '/tmp/proxy/c_1.artifacts/toolu_1-0123456789abcdef.txt',
+    }),
+  ],
+  [
+    'conversation-budget',
+    disclosureNotes.conversationBudget({
+      pointers: 2,
+      smallViews: 1,
+      budget: 131_072,
+      unit: 'bytes',
+      retrievable: true,
+      byFile: true,
+    }),
+  ],
 ];
 
 describe('disclosure note builders', () => {
@@ -112,6 +133,13 @@ describe('disclosure note builders', () => {
     );
     expect(everyNote[13]![1]).toContain(
       '1 older tool results are shown as one pointer line each and 0 as a small view, to keep tool results within 30000 tokens; they were not stored and cannot be read back',
+    );
+    const [byFile, budgetByFile] = everyNote.slice(-2).map(([, note]) => note);
+    expect(byFile).toBe(
+      '[stepped down: Bash toolu_1, 9000 bytes, stored as art_0123456789abcdef01234567 in the file /tmp/proxy/c_1.artifacts/toolu_1-0123456789abcdef.txt; what it held is UNKNOWN until that file is read]',
+    );
+    expect(budgetByFile).toContain(
+      'read a stored one by opening the file its line names with your file tools; what they held is UNKNOWN until read]',
     );
   });
 

@@ -211,6 +211,8 @@ export const disclosureNotes = {
    * the tool and call, the size and SHA-256 of the full result, the artifact holding it (or
    * that none does) and a one-line digest. Names are cut to 64 units and the digest to 160,
    * so the line stays short whatever a tool returned: a conversation holds one per result.
+   * With `path` (the stored file, for an agent that reads files with its own tools) the line
+   * names the file (cut to 512 units) instead of `artifact_read`.
    */
   steppedDown(input: {
     toolName: string;
@@ -218,24 +220,29 @@ export const disclosureNotes = {
     bytes: number;
     sha256?: string;
     artifactId?: string;
+    path?: string;
     digest?: string;
   }): string {
     const sha = input.sha256 ? `, sha256 ${oneLineWithin(input.sha256, 64)}` : '';
+    const byFile = input.artifactId !== undefined && input.path !== undefined;
     const stored = input.artifactId
-      ? `, stored as ${oneLineWithin(input.artifactId, 64)}`
+      ? `, stored as ${oneLineWithin(input.artifactId, 64)}${byFile ? ` in the file ${oneLineWithin(input.path!, 512)}` : ''}`
       : ', not stored';
     const digest = input.digest?.trim() ? `; ${oneLineWithin(input.digest.trim(), 160)}` : '';
-    const read = input.artifactId
-      ? 'what it held is UNKNOWN until read with artifact_read'
-      : 'not retrievable, what it held is UNKNOWN';
+    const read = byFile
+      ? 'what it held is UNKNOWN until that file is read'
+      : input.artifactId
+        ? 'what it held is UNKNOWN until read with artifact_read'
+        : 'not retrievable, what it held is UNKNOWN';
     return `[stepped down: ${oneLineWithin(input.toolName, 64)} ${oneLineWithin(input.toolCallId, 64)}, ${input.bytes} bytes${sha}${stored}${digest}; ${read}]`;
   },
 
   /**
    * The note on the first stepped-down tool result of a prompt: how many results are shown as a
    * pointer line or a small view to hold the conversation budget, and how to read them back
-   * (`retrievable`: at least one of them is stored as an artifact). It names no count that grows
-   * with the conversation, so it changes only when results step down.
+   * (`retrievable`: at least one of them is stored as an artifact; `byFile`: each stored one is
+   * read by opening the file its line names, with the agent's own file tools). It names no count
+   * that grows with the conversation, so it changes only when results step down.
    */
   conversationBudget(input: {
     pointers: number;
@@ -243,10 +250,13 @@ export const disclosureNotes = {
     budget: number;
     unit: 'bytes' | 'tokens';
     retrievable: boolean;
+    byFile?: boolean;
   }): string {
-    const read = input.retrievable
-      ? 'read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read'
-      : 'they were not stored and cannot be read back, what they held is UNKNOWN';
+    const read = !input.retrievable
+      ? 'they were not stored and cannot be read back, what they held is UNKNOWN'
+      : input.byFile
+        ? 'read a stored one by opening the file its line names with your file tools; what they held is UNKNOWN until read'
+        : 'read a stored one with artifact_read(id, offset, limit), id being the art_ id its line names (lines count from 1); what they held is UNKNOWN until read';
     return `[conversation budget: ${input.pointers} older tool results are shown as one pointer line each and ${input.smallViews} as a small view, to keep tool results within ${input.budget} ${input.unit}; ${read}]`;
   },
 } as const;

@@ -1,0 +1,6 @@
+export {
+  type FakeUpstream,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startFakeUpstream,
+} from './fake-upstream.js';

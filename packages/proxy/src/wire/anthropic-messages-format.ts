@@ -1,0 +1,59 @@
+import type { JsonObject } from '@compaction/core';
+import { isObject, messageText, textContent } from './text-content.js';
+import type { WireFormat, WireToolResult } from './wire-tool-result.js';
+
+/**
+ * Anthropic Messages (`POST /v1/messages` and `/v1/messages/count_tokens`): `tool_result`
+ * blocks in user messages, their content a string or text and image blocks, named by the
+ * `tool_use` block of an earlier assistant message.
+ */
+export const anthropicMessagesFormat: WireFormat = {
+  name: 'anthropic-messages',
+  marker: '"tool_result"',
+  toolResults(body) {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const names = new Map<string, string>();
+    const found: WireToolResult[] = [];
+    let turn = 0;
+    let userQuery: string | undefined;
+    for (const message of messages) {
+      if (!isObject(message) || !Array.isArray(message.content)) {
+        if (isObject(message) && message.role === 'assistant') turn++;
+        else if (isObject(message) && typeof message.content === 'string')
+          userQuery = message.content || userQuery;
+        continue;
+      }
+      if (message.role === 'assistant') {
+        turn++;
+        for (const block of message.content) {
+          if (isObject(block) && block.type === 'tool_use' && typeof block.id === 'string')
+            names.set(block.id, typeof block.name === 'string' ? block.name : 'unknown');
+        }
+        continue;
+      }
+      if (message.role !== 'user') continue;
+      // The question is taken from before the message, so it is the same on every later request.
+      const query = userQuery;
+      for (const block of message.content) {
+        if (!isObject(block) || block.type !== 'tool_result') continue;
+        const id = block.tool_use_id;
+        const content = textContent(block as JsonObject, 'content', 'text');
+        if (typeof id !== 'string' || !content) continue;
+        found.push({
+          toolCallId: id,
+          toolName: names.get(id) ?? 'unknown',
+          turn,
+          text: content.text,
+          failed: block.is_error === true,
+          ...(query ? { userQuery: query } : {}),
+          replace: content.replace,
+        });
+      }
+      userQuery = messageText(message.content, ['text']) || userQuery;
+    }
+    return found;
+  },
+  conversationSeed(body) {
+    return Array.isArray(body.messages) ? body.messages[0] : undefined;
+  },
+};

@@ -1,0 +1,59 @@
+import { isObject, messageText, textContent } from './text-content.js';
+import type { WireFormat, WireToolResult } from './wire-tool-result.js';
+
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
+const CALLS = new Set(['function_call', 'custom_tool_call']);
+
+/**
+ * OpenAI Responses (`POST /v1/responses`): `function_call_output` and `custom_tool_call_output`
+ * items of `input`, their output a string or `input_text` parts, named by the call item with
+ * the same `call_id`. The items of one model response (messages, reasoning, calls) are one turn.
+ */
+export const openaiResponsesFormat: WireFormat = {
+  name: 'openai-responses',
+  marker: '_call_output"',
+  toolResults(body) {
+    const items = Array.isArray(body.input) ? body.input : [];
+    const names = new Map<string, string>();
+    const found: WireToolResult[] = [];
+    let turn = 0;
+    let modelSpoke = false;
+    let userQuery: string | undefined;
+    for (const item of items) {
+      if (!isObject(item)) continue;
+      if (item.role === 'user') {
+        userQuery = messageText(item.content, ['input_text']) || userQuery;
+        modelSpoke = false;
+        continue;
+      }
+      if (typeof item.type === 'string' && OUTPUTS.has(item.type)) {
+        modelSpoke = false;
+        if (typeof item.call_id !== 'string') continue;
+        const content = textContent(item, 'output', 'input_text');
+        if (!content) continue;
+        found.push({
+          toolCallId: item.call_id,
+          toolName: names.get(item.call_id) ?? 'unknown',
+          turn,
+          text: content.text,
+          failed: item.status === 'incomplete',
+          ...(userQuery ? { userQuery } : {}),
+          replace: content.replace,
+        });
+        continue;
+      }
+      if (item.role === 'system' || item.role === 'developer') continue;
+      if (!modelSpoke) turn++;
+      modelSpoke = true;
+      if (typeof item.type === 'string' && CALLS.has(item.type) && typeof item.call_id === 'string')
+        names.set(item.call_id, typeof item.name === 'string' ? item.name : 'unknown');
+    }
+    return found;
+  },
+  conversationSeed(body) {
+    if (typeof body.input === 'string') return body.input;
+    if (!Array.isArray(body.input)) return undefined;
+    const firstUser = body.input.findIndex((item) => isObject(item) && item.role === 'user');
+    return firstUser < 0 ? undefined : body.input.slice(0, firstUser + 1);
+  },
+};
