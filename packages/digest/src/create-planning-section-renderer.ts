@@ -1,11 +1,13 @@
 import {
   ATTRIBUTE_NAMES,
+  type CompactionConfig,
   type CompactionTelemetry,
   type ContinuationDistiller,
   callWithDeadline,
   cutWithNote,
   disclosureNotes,
   EVENT_NAMES,
+  InvalidArgumentError,
   METRIC_NAMES,
   noopTelemetry,
   type ResultProcessor,
@@ -27,8 +29,37 @@ import {
 } from './project-failed-operation-evidence.js';
 import type { StepRecord } from './step-record.js';
 
+/** The part of a resolved configuration (`loadConfig().config`) the planning section reads. */
+export type PlanningSectionConfig = Pick<
+  CompactionConfig,
+  'distill' | 'continuation' | 'failedOperationView'
+>;
+
+// The settings a `config` replaces; giving both would leave one of them silently unused.
+const KNOB_SETTINGS = [
+  'maxTotalBytes',
+  'nonJsonFloorBytes',
+  'maxEscalations',
+  'digestArraySample',
+  'digestScalarMax',
+  'digestMaxKeys',
+  'failedOperationViewEnabled',
+  'failedOperationMaxInputBytes',
+  'failedOperationMaxStepBytes',
+  'failedOperationMaxPromptBytes',
+  'deadlineMs',
+  'env',
+] as const;
+
 /** Settings of `createPlanningSectionRenderer`. Each unset number comes from the environment, then the default. */
 export interface PlanningSectionSettings {
+  /**
+   * A configuration already resolved, as `createCompaction` passes it: its `continuation`,
+   * `failedOperationView` and `distill` knobs are used as they are, not resolved again. The
+   * knob settings below (`maxTotalBytes` to `failedOperationMaxPromptBytes`, `deadlineMs` and
+   * `env`) must then be left unset. Default none: they are resolved once, here.
+   */
+  config?: PlanningSectionConfig;
   /**
    * Soft byte target of the whole section: it drives eviction of older successful steps; failed
    * steps, the newest success and the closing markers may take the section past it. Default
@@ -265,15 +296,18 @@ function failureEntry(
   };
 }
 
-/**
- * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
- * failed-operation evidence of §1). Settings are validated here; a bad value throws a
- * `ConfigError` naming it.
- */
-export function createPlanningSectionRenderer(
-  settings: PlanningSectionSettings = {},
-): PlanningSectionRenderer {
-  const config = resolveConfig({
+function planningConfig(settings: PlanningSectionSettings): PlanningSectionConfig {
+  if (settings.config) {
+    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
+    if (both.length > 0) {
+      throw new InvalidArgumentError({
+        argument: both[0]!,
+        message: `give either config or ${both.join(', ')}, not both`,
+      });
+    }
+    return settings.config;
+  }
+  return resolveConfig({
     env: settings.env,
     options: {
       distill: { deadlineMs: settings.deadlineMs },
@@ -293,6 +327,17 @@ export function createPlanningSectionRenderer(
       },
     },
   });
+}
+
+/**
+ * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
+ * failed-operation evidence of §1). Settings are validated here; a bad value throws a
+ * `ConfigError` naming it.
+ */
+export function createPlanningSectionRenderer(
+  settings: PlanningSectionSettings = {},
+): PlanningSectionRenderer {
+  const config = planningConfig(settings);
   const { continuation, failedOperationView } = config;
   const caps: DigestCaps = {
     arraySample: continuation.digestArraySample,

@@ -5,6 +5,7 @@ import {
   assertString,
   BYTES_PER_TOKEN,
   byteEstimateTokenCounter,
+  type CompactionConfig,
   type CompactionTelemetry,
   countTokensForLimit,
   createShouldStop,
@@ -22,6 +23,7 @@ import {
   SPAN_NAMES,
   type TelemetrySpan,
   type TokenCounter,
+  type TrimConfig,
   utf8ByteLength,
 } from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
@@ -73,8 +75,40 @@ export interface DistillProgress {
   failed: number;
 }
 
+/**
+ * The part of a resolved configuration (`loadConfig().config`) a distiller reads: the `distill`
+ * knobs and `trim.preserveKeys`.
+ */
+export interface DistillerConfig {
+  distill: CompactionConfig['distill'];
+  trim: Pick<TrimConfig, 'preserveKeys'>;
+}
+
+// The settings a `config` replaces; giving both would leave one of them silently unused.
+const KNOB_SETTINGS = [
+  'enabled',
+  'thresholdBytes',
+  'prefilterBytes',
+  'targetBytes',
+  'model',
+  'cacheTtlMs',
+  'cacheSecret',
+  'deadlineMs',
+  'contextTokens',
+  'mapReduceThresholdBytes',
+  'mapConcurrency',
+  'preserveKeys',
+] as const;
+
 /** Settings of `createDistiller`. Every size is in UTF-8 bytes. */
 export interface DistillerSettings {
+  /**
+   * A configuration already resolved, as `createCompaction` passes it: its knobs are used as
+   * they are, not resolved again (`loadConfig` reported its warnings). The knob settings below
+   * (`enabled` to `mapConcurrency`, and `preserveKeys`) must then be left unset. Default none:
+   * the knob settings are resolved against the defaults, once.
+   */
+  config?: DistillerConfig;
   /** The model. Without one every result gets the structural floor. Default none. */
   client?: AIClient;
   /** A cache of finished distillations. Default none (no caching), as in seed 002 §5.3. */
@@ -185,9 +219,17 @@ async function bounded<T>(
   }
 }
 
-function resolveSettings(
-  settings: DistillerSettings,
-): ResolvedDistillerSettings & { cacheSecret: string | undefined } {
+function resolveKnobs(settings: DistillerSettings): DistillerConfig {
+  if (settings.config) {
+    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
+    if (both.length > 0) {
+      throw new InvalidArgumentError({
+        argument: both[0]!,
+        message: `give either config or ${both.join(', ')}, not both`,
+      });
+    }
+    return settings.config;
+  }
   const { config, warnings } = loadConfig({
     // The environment is read by the caller through loadConfig; defaults come from the knob table.
     env: {},
@@ -208,9 +250,15 @@ function resolveSettings(
       trim: { preserveKeys: settings.preserveKeys },
     },
   });
-  const { distill, trim } = config;
   const warn = settings.onWarning ?? emitCompactionWarning;
   for (const warning of warnings) warn(warning.message);
+  return config;
+}
+
+function resolveSettings(
+  settings: DistillerSettings,
+): ResolvedDistillerSettings & { cacheSecret: string | undefined } {
+  const { distill, trim } = resolveKnobs(settings);
   const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
   if (
     typeof cacheTimeoutMs !== 'number' ||

@@ -181,15 +181,8 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   const loaded = loadConfig({ options: settings.config, env: settings.env });
   const { config } = loaded;
   const warnings = [...loaded.warnings];
-  // The layers below resolve the same configuration again and see the same problems: each
-  // message reaches the caller once.
-  const reported = new Set<string>();
-  const warn = (message: string) => {
-    if (reported.has(message)) return;
-    reported.add(message);
-    settings.onWarning?.(message);
-  };
-  for (const warning of warnings) warn(warning.message);
+  // Resolved here only: the layers below are given `config` as it is.
+  for (const warning of warnings) settings.onWarning?.(warning.message);
   const telemetry = settings.telemetry ?? noopTelemetry;
   const deps = settings.deps ?? {};
   const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys, telemetry });
@@ -223,7 +216,6 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     telemetry,
     aiOptions: settings.aiOptions,
     llmDebug,
-    onWarning: warn,
     now: settings.now,
     tokenCounter: settings.tokenCounter,
     ...(settings.agentName ? { agentName: settings.agentName } : {}),
@@ -271,22 +263,11 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
           })
         : undefined));
   const continuation = createPlanningSectionRenderer({
-    maxTotalBytes: config.continuation.maxTotalBytes,
-    nonJsonFloorBytes: config.continuation.nonJsonFloorBytes,
-    maxEscalations: continuationDistiller ? config.continuation.maxEscalations : 0,
-    digestArraySample: config.continuation.digestArraySample,
-    digestScalarMax: config.continuation.digestScalarMax,
-    digestMaxKeys: config.continuation.digestMaxKeys,
-    failedOperationViewEnabled: config.failedOperationView.enabled,
-    failedOperationMaxInputBytes: config.failedOperationView.maxInputBytes,
-    failedOperationMaxStepBytes: config.failedOperationView.maxStepBytes,
-    failedOperationMaxPromptBytes: config.failedOperationView.maxPromptBytes,
+    config,
     inputPolicy: settings.failedOperationInputPolicy,
     floor: trimmer,
     distiller: continuationDistiller,
-    deadlineMs: config.distill.deadlineMs,
     telemetry,
-    env: {},
   });
 
   // NaN or 0 is a caller's bug, refused there, not a silent fall back to the fixed budgets.

@@ -40,7 +40,7 @@ export interface SynthesisProcessorSettings {
 
 /** What `buildSynthesisProcessor` composes, from a configuration already resolved. */
 export interface SynthesisProcessorInput
-  extends Omit<SynthesisProcessorSettings, 'config' | 'env'> {
+  extends Omit<SynthesisProcessorSettings, 'config' | 'env' | 'onWarning'> {
   config: CompactionConfig;
   /** Replaces the built-in processor; it is still guarded and bounded, as a seam. */
   resultProcessor?: ResultProcessor;
@@ -68,7 +68,6 @@ export function buildSynthesisProcessor(input: SynthesisProcessorInput): ResultP
       telemetry,
       aiOptions: input.aiOptions,
       llmDebug: input.llmDebug,
-      onWarning: input.onWarning,
       now: input.now,
       tokenCounter: input.tokenCounter,
       ...(input.agentName ? { agentName: input.agentName } : {}),
@@ -101,5 +100,6 @@ export function createSynthesisProcessor(
     ...(settings.env ? { env: settings.env } : {}),
   });
   for (const warning of warnings) settings.onWarning?.(warning.message);
-  return buildSynthesisProcessor({ ...settings, config });
+  const { onWarning: _reported, ...input } = settings;
+  return buildSynthesisProcessor({ ...input, config });
 }
