@@ -18,6 +18,13 @@ export {
 } from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
+export {
+  type CallDeadline,
+  type CallDeadlineSettings,
+  type DeadlineContext,
+  floorGraceMs,
+  startCallDeadline,
+} from './call-deadline.js';
 export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';
 export type {
   ArtifactsConfig,

@@ -1,9 +1,14 @@
 import {
+  type CallDeadline,
   disclosureNotes,
   fitsWhole,
+  floorGraceMs,
   type ProcessedResult,
   type ResultProcessor,
+  type ResultProcessorContext,
   type ResultTrimMetadata,
+  SeamDeadlineError,
+  startCallDeadline,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -77,11 +82,18 @@ export interface SynthesisAssemblyInput {
   /** Smallest budget worth giving a result; below it the result is left out and says so. */
   minimumBytes: number;
   /**
-   * The structural floor. A result meant to be distilled whose distillation fell open is
-   * floored again at the share it would have had undistilled (the budget other views left
-   * unused), instead of keeping a floor the size of a summary. Default none.
+   * The structural floor. A result meant to be distilled whose distillation fell open
+   * (`metadata.fellOpen`) is floored here, once, at the share it would have had undistilled
+   * (the budget other views left unused), instead of a floor the size of a summary: the
+   * processor is asked to leave the floor to the composer (`deferFloor`). Default none (the
+   * processor floors its own fall-opens).
    */
   floor?: ResultProcessor;
+  /**
+   * The compaction deadline of each result, derived here once per result and handed to the
+   * processor and the floor in the context. Default none (each processor derives its own).
+   */
+  deadline?: { deadlineMs: number; now?: () => number };
   failedOperationView: {
     enabled: boolean;
     maxInputBytes: number;
@@ -104,11 +116,6 @@ export interface SynthesisAssemblyInput {
 }
 
 const MESSAGE_BYTES = 300;
-
-/** True for a view a model wrote (a distillation), as opposed to a structural floor. */
-function isModelView(metadata: ResultTrimMetadata): boolean {
-  return metadata.strategy === 'distilled' || metadata.strategy === 'map-reduce';
-}
 
 function heading(step: StepRecord, suffix = ''): string {
   return `### ${step.id}${step.toolName ? ` · ${step.toolName}` : ''}${suffix}\n`;
@@ -206,7 +213,7 @@ export async function assembleSynthesisPrompt(
     viewsBytes = input.totalBytes - overhead - reserved;
     budgets = allocate(distilled, viewsBytes);
   }
-  const context = (step: StepRecord) => ({
+  const base = (step: StepRecord): ResultProcessorContext => ({
     userQuery: input.userQuery,
     stepTask: step.task,
     stepId: step.id,
@@ -215,129 +222,178 @@ export async function assembleSynthesisPrompt(
     signal: input.signal,
     ...(input.shouldStop ? { shouldStop: input.shouldStop } : {}),
   });
-  const views = await mapLimited(successes, input.concurrency ?? 4, async (step) => {
-    const budget = budgets.get(step.id)!;
-    const result = step.result ?? '';
-    if (budget === 0 && result !== '') return { budget, processed: undefined, durationMs: 0 };
-    const started = performance.now();
-    const processed: ProcessedResult = await input.processor.process(
-      result,
-      Math.max(budget, 0),
-      context(step),
-    );
-    return { budget, processed, durationMs: performance.now() - started };
-  });
-  const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
+  // One deadline per result, from the moment its view is started; released when all are done.
+  const releases: Array<() => void> = [];
+  const bounded = new Map<string, ResultProcessorContext>();
+  const context = (step: StepRecord): ResultProcessorContext => {
+    const within = input.deadline
+      ? startCallDeadline(base(step), {
+          deadlineMs: input.deadline.deadlineMs,
+          now: input.deadline.now,
+          reason: () =>
+            new SeamDeadlineError({
+              seam: 'resultProcessor',
+              deadlineMs: input.deadline!.deadlineMs,
+            }),
+        })
+      : { context: base(step), release: () => {} };
+    releases.push(within.release);
+    bounded.set(step.id, within.context);
+    return within.context;
+  };
+  // The floor of a fall-open runs on the caller's signal and the result's deadline plus the
+  // floor's grace, so a model that timed out still leaves an ordinary result its floor.
+  const floorContext = (step: StepRecord): ResultProcessorContext => {
+    const deadline: CallDeadline | undefined = bounded.get(step.id)?.deadline;
+    if (!deadline) return base(step);
+    return {
+      ...base(step),
+      shouldStop: deadline.pollWithGrace(floorGraceMs(deadline.deadlineMs)),
+      deadline,
+    };
+  };
+  try {
+    return await assembleWithin();
+  } finally {
+    for (const release of releases) release();
+  }
 
-  // A distillation that fell open got a floor the size of a summary: floor it again with the
-  // budget the other views left unused, up to the share it would have had undistilled.
-  const fellOpen = successes.filter((step) => {
-    const { processed } = viewById.get(step.id)!;
-    return distilled.has(step.id) && processed !== undefined && !isModelView(processed.metadata);
-  });
-  if (input.floor && fellOpen.length > 0) {
-    let room = viewsBytes;
-    for (const step of successes) {
-      if (fellOpen.includes(step)) continue;
-      const { processed } = viewById.get(step.id)!;
-      room -= utf8ByteLength(processed ? processed.text : leftOut(step));
-    }
-    const order = [...fellOpen].sort((a, b) => sizes.get(a.id)! - sizes.get(b.id)!);
-    let reserved = order.reduce((sum, step) => sum + viewById.get(step.id)!.budget, 0);
-    for (let k = 0; k < order.length; k++) {
-      const step = order[k]!;
-      const view = viewById.get(step.id)!;
-      reserved -= view.budget;
-      const surplus = Math.max(0, room - reserved - view.budget);
-      const share = Math.min(
-        cap,
-        sizes.get(step.id)!,
-        view.budget + Math.floor(surplus / (order.length - k)),
+  async function assembleWithin(): Promise<SynthesisAssembly> {
+    const views = await mapLimited(successes, input.concurrency ?? 4, async (step) => {
+      const budget = budgets.get(step.id)!;
+      const result = step.result ?? '';
+      if (budget === 0 && result !== '') return { budget, processed: undefined, durationMs: 0 };
+      const started = performance.now();
+      const processed: ProcessedResult = await input.processor.process(
+        result,
+        Math.max(budget, 0),
+        {
+          ...context(step),
+          ...(input.floor && distilled.has(step.id) ? { deferFloor: true } : {}),
+        },
       );
-      if (share > view.budget) {
+      return { budget, processed, durationMs: performance.now() - started };
+    });
+    const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
+
+    // A distillation that fell open left its floor to this composer: floor it once, with the
+    // budget the other views left unused, up to the share it would have had undistilled.
+    const fellOpen = successes.filter((step) => {
+      const { processed } = viewById.get(step.id)!;
+      return distilled.has(step.id) && processed?.metadata.fellOpen === true;
+    });
+    if (input.floor && fellOpen.length > 0) {
+      let room = viewsBytes;
+      for (const step of successes) {
+        if (fellOpen.includes(step)) continue;
+        const { processed } = viewById.get(step.id)!;
+        room -= utf8ByteLength(processed ? processed.text : leftOut(step));
+      }
+      const order = [...fellOpen].sort((a, b) => sizes.get(a.id)! - sizes.get(b.id)!);
+      let reserved = order.reduce((sum, step) => sum + viewById.get(step.id)!.budget, 0);
+      for (let k = 0; k < order.length; k++) {
+        const step = order[k]!;
+        const view = viewById.get(step.id)!;
+        reserved -= view.budget;
+        const surplus = Math.max(0, room - reserved - view.budget);
+        const share = Math.max(
+          view.budget,
+          Math.min(
+            cap,
+            sizes.get(step.id)!,
+            view.budget + Math.floor(surplus / (order.length - k)),
+          ),
+        );
         const started = performance.now();
-        const processed = await input.floor.process(step.result ?? '', share, context(step));
+        const floored = await input.floor.process(step.result ?? '', share, floorContext(step));
         viewById.set(step.id, {
           budget: share,
-          processed,
+          processed: { text: floored.text, metadata: { ...floored.metadata, fellOpen: true } },
           durationMs: view.durationMs + performance.now() - started,
         });
+        room -= utf8ByteLength(floored.text);
       }
-      room -= utf8ByteLength(viewById.get(step.id)!.processed!.text);
     }
-  }
 
-  const failedCount = steps.filter((step) => step.status === 'failed').length;
-  let evidenceLeft = input.failedOperationView.maxPromptBytes;
-  const sections: SynthesisSection[] = [];
-  let contentLost = false;
-  let successBytes = 0;
-  let evidenceBytes = 0;
-  for (const step of steps) {
-    if (step.status === 'succeeded') {
-      const { budget, processed, durationMs } = viewById.get(step.id)!;
-      const body = processed ? processed.text : leftOut(step);
-      const text = `${heading(step)}${annotations.get(step.id) ?? ''}${body}`;
-      const metadata: ResultTrimMetadata = processed
-        ? processed.metadata
-        : {
-            contentLost: true,
-            originalBytes: sizes.get(step.id)!,
-            outputBytes: utf8ByteLength(body),
-            strategy: 'omitted',
-          };
-      contentLost ||= metadata.contentLost;
-      successBytes += utf8ByteLength(text);
-      sections.push({
-        stepId: step.id,
-        toolName: step.toolName,
-        status: step.status,
-        text,
-        budgetBytes: budget,
-        metadata,
-        durationMs,
-      });
-      continue;
-    }
-    const code = step.error?.code ?? 'unknown';
-    const message = truncateUtf8((step.error?.message ?? '').replace(/\s+/g, ' '), MESSAGE_BYTES);
-    if (step.status === 'rejected') {
-      sections.push({
-        stepId: step.id,
-        toolName: step.toolName,
-        status: step.status,
-        text: `${heading(step, ' · REJECTED before dispatch')}[REJECTED: ${code}${message ? ` — ${message}` : ''}; the tool was not called]`,
-      });
-      continue;
-    }
-    let evidenceText = '';
-    let status: FailedOperationEvidence['status'] = 'not_applicable';
-    if (input.failedOperationView.enabled) {
-      const perStep = Math.min(input.failedOperationView.maxStepBytes, Math.max(0, evidenceLeft));
-      const evidence = projectFailedOperationEvidence(step, {
-        maxInputBytes: input.failedOperationView.maxInputBytes,
-        maxStepBytes: perStep,
-        policy: input.failedOperationView.policy,
-      });
-      status = evidence.status;
-      if (evidence.status === 'complete' || evidence.status === 'partial') {
-        evidenceText = `\nevidence (${evidence.status}): ${evidence.json}`;
-        evidenceLeft -= evidence.bytes;
-        evidenceBytes += evidence.bytes;
-      } else if (evidence.status === 'unavailable') {
-        evidenceText = '\nevidence: unavailable (no dispatch evidence recorded for this attempt)';
-      } else if (evidence.status === 'omitted') {
-        evidenceText = `\nevidence: omitted (the prompt's failed-operation budget of ${input.failedOperationView.maxPromptBytes} bytes is spent${failedCount > 1 ? ` across ${failedCount} failures` : ''})`;
+    const failedCount = steps.filter((step) => step.status === 'failed').length;
+    let evidenceLeft = input.failedOperationView.maxPromptBytes;
+    const sections: SynthesisSection[] = [];
+    let contentLost = false;
+    let successBytes = 0;
+    let evidenceBytes = 0;
+    for (const step of steps) {
+      if (step.status === 'succeeded') {
+        const { budget, processed, durationMs } = viewById.get(step.id)!;
+        const body = processed ? processed.text : leftOut(step);
+        const text = `${heading(step)}${annotations.get(step.id) ?? ''}${body}`;
+        const metadata: ResultTrimMetadata = processed
+          ? processed.metadata
+          : {
+              contentLost: true,
+              originalBytes: sizes.get(step.id)!,
+              outputBytes: utf8ByteLength(body),
+              strategy: 'omitted',
+            };
+        contentLost ||= metadata.contentLost;
+        successBytes += utf8ByteLength(text);
+        sections.push({
+          stepId: step.id,
+          toolName: step.toolName,
+          status: step.status,
+          text,
+          budgetBytes: budget,
+          metadata,
+          durationMs,
+        });
+        continue;
       }
+      const code = step.error?.code ?? 'unknown';
+      const message = truncateUtf8((step.error?.message ?? '').replace(/\s+/g, ' '), MESSAGE_BYTES);
+      if (step.status === 'rejected') {
+        sections.push({
+          stepId: step.id,
+          toolName: step.toolName,
+          status: step.status,
+          text: `${heading(step, ' · REJECTED before dispatch')}[REJECTED: ${code}${message ? ` — ${message}` : ''}; the tool was not called]`,
+        });
+        continue;
+      }
+      let evidenceText = '';
+      let status: FailedOperationEvidence['status'] = 'not_applicable';
+      if (input.failedOperationView.enabled) {
+        const perStep = Math.min(input.failedOperationView.maxStepBytes, Math.max(0, evidenceLeft));
+        const evidence = projectFailedOperationEvidence(step, {
+          maxInputBytes: input.failedOperationView.maxInputBytes,
+          maxStepBytes: perStep,
+          policy: input.failedOperationView.policy,
+        });
+        status = evidence.status;
+        if (evidence.status === 'complete' || evidence.status === 'partial') {
+          evidenceText = `\nevidence (${evidence.status}): ${evidence.json}`;
+          evidenceLeft -= evidence.bytes;
+          evidenceBytes += evidence.bytes;
+        } else if (evidence.status === 'unavailable') {
+          evidenceText = '\nevidence: unavailable (no dispatch evidence recorded for this attempt)';
+        } else if (evidence.status === 'omitted') {
+          evidenceText = `\nevidence: omitted (the prompt's failed-operation budget of ${input.failedOperationView.maxPromptBytes} bytes is spent${failedCount > 1 ? ` across ${failedCount} failures` : ''})`;
+        }
+      }
+      sections.push({
+        stepId: step.id,
+        toolName: step.toolName,
+        status: step.status,
+        text: `${heading(step, ' · FAILED')}[FAILED: ${code}${message ? ` — ${message}` : ''}]${evidenceText}`,
+        evidence: status,
+      });
     }
-    sections.push({
-      stepId: step.id,
-      toolName: step.toolName,
-      status: step.status,
-      text: `${heading(step, ' · FAILED')}[FAILED: ${code}${message ? ` — ${message}` : ''}]${evidenceText}`,
-      evidence: status,
-    });
+    const text = sections.map((section) => section.text).join('\n\n');
+    return {
+      text,
+      bytes: utf8ByteLength(text),
+      sections,
+      contentLost,
+      successBytes,
+      evidenceBytes,
+    };
   }
-  const text = sections.map((section) => section.text).join('\n\n');
-  return { text, bytes: utf8ByteLength(text), sections, contentLost, successBytes, evidenceBytes };
 }

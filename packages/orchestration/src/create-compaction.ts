@@ -9,11 +9,12 @@ import {
   type ConfigWarning,
   type ContinuationDistiller,
   callWithDeadline,
-  createShouldStop,
   type DistillCache,
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
+  SeamDeadlineError,
+  startCallDeadline,
   type TokenCounter,
   utf8ByteLength,
 } from '@compaction/core';
@@ -222,15 +223,19 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   });
   const seamDeadlineMs = config.distill.deadlineMs;
   const deadline = { deadlineMs: seamDeadlineMs, now: settings.now };
-  // A synthesis distillation that fell open is floored again with the budget others left.
-  const floorProcessor = guardResultProcessor(boundByDeadline(trimmer, deadline));
+  // A synthesis distillation that fell open is floored by the composer, once, with the budget
+  // others left (the deadline is the one the composer derived for that result).
+  const floorProcessor = boundByDeadline(guardResultProcessor(trimmer), deadline);
   const sourceProcessor = deps.sourceResultProcessor
-    ? guardResultProcessor(boundByDeadline(deps.sourceResultProcessor, deadline), {
-        seam: 'sourceResultProcessor',
-        deadlineMs: seamDeadlineMs,
-        telemetry,
-      })
-    : guardResultProcessor(boundByDeadline(trimmer, deadline));
+    ? boundByDeadline(
+        guardResultProcessor(deps.sourceResultProcessor, {
+          seam: 'sourceResultProcessor',
+          deadlineMs: seamDeadlineMs,
+          telemetry,
+        }),
+        { ...deadline, seam: 'sourceResultProcessor' },
+      )
+    : boundByDeadline(guardResultProcessor(trimmer), deadline);
   const customAgentInput = deps.agentInputProcessor;
   // A tool-input transform may be a redactor: past its deadline the call fails (closed) with a
   // SeamDeadlineError rather than dispatching parameters it never processed.
@@ -340,6 +345,7 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
           requestId: options.requestId,
           signal: options.signal,
           shouldStop: options.shouldStop,
+          deadline,
         });
       // With a window and a counter, the views are held to the window's token shares as the
       // counter counts them (the byte budgets assume 3.5 bytes per token).
@@ -352,15 +358,21 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
           })
         : assemble(synthesisBudgets);
     },
-    renderContinuation: (steps, options = {}) => {
-      const now = settings.now ?? (() => performance.now());
-      const shouldStop = createShouldStop({
-        signal: options.signal,
-        deadline: config.distill.deadlineMs > 0 ? now() + config.distill.deadlineMs : undefined,
-        now,
-        shouldStop: options.shouldStop,
-      });
-      return continuation.render(steps, { ...options, ...(shouldStop ? { shouldStop } : {}) });
+    renderContinuation: async (steps, options = {}) => {
+      const { shouldStop, signal, ...rest } = options;
+      const within = startCallDeadline(
+        { ...(signal ? { signal } : {}), ...(shouldStop ? { shouldStop } : {}) },
+        {
+          ...deadline,
+          reason: () =>
+            new SeamDeadlineError({ seam: 'planningSection', deadlineMs: seamDeadlineMs }),
+        },
+      );
+      try {
+        return await continuation.render(steps, { ...rest, ...within.context });
+      } finally {
+        within.release();
+      }
     },
     resolver: (steps) => createStepResolver(steps),
     artifacts,

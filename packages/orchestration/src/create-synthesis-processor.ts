@@ -72,14 +72,17 @@ export function buildSynthesisProcessor(input: SynthesisProcessorInput): ResultP
       tokenCounter: input.tokenCounter,
       ...(input.agentName ? { agentName: input.agentName } : {}),
     });
-  // Every compaction, with a model or without, is bounded by the deadline: the synchronous
-  // trimmer sees it through the shouldStop poll. A replaced processor also runs under a timer
-  // on the deadline and the caller's signal, and gets the result_trim.completed span the
-  // built-ins emit themselves.
+  // Every compaction, with a model or without, is bounded by the deadline, derived once per
+  // call (unless a composer put it in the context): the synchronous trimmer sees it through the
+  // shouldStop poll. A replaced processor is also abandoned a second past it, and gets the
+  // result_trim.completed span the built-ins emit themselves.
   const deadlineMs = config.distill.deadlineMs;
-  return guardResultProcessor(
-    boundByDeadline(synthesis, { deadlineMs, now: input.now }),
-    input.resultProcessor ? { seam: 'resultProcessor', deadlineMs, telemetry } : {},
+  return boundByDeadline(
+    guardResultProcessor(
+      synthesis,
+      input.resultProcessor ? { seam: 'resultProcessor', deadlineMs, telemetry } : {},
+    ),
+    { deadlineMs, now: input.now },
   );
 }
 
