@@ -37,7 +37,6 @@ import {
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
-import { assembleWithinTokens, type SynthesisByteBudgets } from './assemble-within-tokens.js';
 import { boundByDeadline } from './bound-by-deadline.js';
 import { createAgentInputProcessor } from './create-agent-input-processor.js';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
@@ -308,56 +307,50 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         toolName: options.toolName,
         ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       }),
-    assembleSynthesis: (steps, options = {}) => {
-      // A result is stored once however many assemblies the token check makes.
-      const stored = new Map<string, Promise<string>>();
-      const assemble = (budgets: SynthesisByteBudgets) =>
-        assembleSynthesisPrompt(steps, {
-          processor: synthesisProcessor,
-          totalBytes: budgets.totalBytes,
-          perResultBytes: budgets.perResultBytes,
-          distilledBytes: distilledViewBytes(config.distill.targetBytes),
-          willDistill,
-          minimumBytes: MIN_TRIM_BUDGET_BYTES,
-          floor: floorProcessor,
-          ...(artifacts
-            ? {
-                // Only results that cannot appear whole are worth a file and a marker.
-                annotate: async (step: StepRecord, distilled: boolean) => {
-                  const bytes = utf8ByteLength(step.result ?? '');
-                  if (!distilled && bytes <= budgets.perResultBytes) return undefined;
-                  let line = stored.get(step.id);
-                  if (!line) {
-                    line = artifacts
-                      .storeStep(step, { requestId: options.requestId, signal: options.signal })
-                      .then((artifact) => artifact.line);
-                    stored.set(step.id, line);
-                  }
-                  return line;
-                },
-              }
-            : {}),
-          failedOperationView: {
-            ...config.failedOperationView,
-            policy: settings.failedOperationInputPolicy,
-          },
-          userQuery: options.userQuery,
-          requestId: options.requestId,
-          signal: options.signal,
-          shouldStop: options.shouldStop,
-          deadline,
-        });
-      // With a window and a counter, the views are held to the window's token shares as the
-      // counter counts them (the byte budgets assume 3.5 bytes per token).
-      return windowBudgets && settings.tokenCounter
-        ? assembleWithinTokens(assemble, {
-            budgets: synthesisBudgets,
-            totalTokens: windowBudgets.totalTokens,
-            perResultTokens: windowBudgets.perResultTokens,
-            tokenCounter: settings.tokenCounter,
-          })
-        : assemble(synthesisBudgets);
-    },
+    assembleSynthesis: (steps, options = {}) =>
+      assembleSynthesisPrompt(steps, {
+        processor: synthesisProcessor,
+        totalBytes: synthesisBudgets.totalBytes,
+        perResultBytes: synthesisBudgets.perResultBytes,
+        distilledBytes: distilledViewBytes(config.distill.targetBytes),
+        willDistill,
+        minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        floor: floorProcessor,
+        ...(artifacts
+          ? {
+              // Only results that cannot appear whole are worth a file and a marker.
+              annotate: async (step: StepRecord, distilled: boolean) => {
+                const bytes = utf8ByteLength(step.result ?? '');
+                if (!distilled && bytes <= synthesisBudgets.perResultBytes) return undefined;
+                const artifact = await artifacts.storeStep(step, {
+                  requestId: options.requestId,
+                  signal: options.signal,
+                });
+                return artifact.line;
+              },
+            }
+          : {}),
+        failedOperationView: {
+          ...config.failedOperationView,
+          policy: settings.failedOperationInputPolicy,
+        },
+        userQuery: options.userQuery,
+        requestId: options.requestId,
+        signal: options.signal,
+        shouldStop: options.shouldStop,
+        deadline,
+        // With a window and a counter, the views are held to the window's token shares as the
+        // counter counts them (the byte budgets assume 3.5 bytes per token).
+        ...(windowBudgets && settings.tokenCounter
+          ? {
+              tokens: {
+                counter: settings.tokenCounter,
+                totalTokens: windowBudgets.totalTokens,
+                perResultTokens: windowBudgets.perResultTokens,
+              },
+            }
+          : {}),
+      }),
     renderContinuation: async (steps, options = {}) => {
       const { shouldStop, signal, ...rest } = options;
       const within = startCallDeadline(
