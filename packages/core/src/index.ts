@@ -38,6 +38,7 @@ export type {
   TrimConfig,
 } from './config/compaction-config.js';
 export { CONFIG_KNOBS, type KnobDefinition, type KnobKind } from './config/config-knobs.js';
+export { knobDefault } from './config/knob-default.js';
 export {
   type ConfigSource,
   type ConfigWarning,
@@ -154,6 +155,7 @@ export {
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './notes/disclosure-notes.js';
+export { headCutView } from './notes/head-cut-view.js';
 export {
   formatLevelBreakdown,
   type LevelBreakdown,
