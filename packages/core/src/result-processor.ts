@@ -30,6 +30,13 @@ export interface ResultProcessorContext {
    */
   deadline?: CallDeadline;
   /**
+   * Lowercase hex SHA-256 of `result`'s UTF-8 bytes (`contentDigest`), when the caller already
+   * computed it (the adapters' view cache does): a processor that needs the digest (the distill
+   * cache key) uses it as given instead of hashing the result again. It must be the digest of
+   * this `result`.
+   */
+  contentDigest?: string;
+  /**
    * Set by a composer that floors a fall-open itself, with a budget it knows only later: a
    * processor that would fall open to its structural floor returns an empty view with
    * `metadata.fellOpen` instead, and the composer runs the floor once. Default false.

@@ -397,7 +397,11 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     });
     const input =
       cache && resolved.cacheTtlMs > 0 && preflight?.stable !== false
-        ? { digest: await distillInputDigest(result), bytes: originalBytes }
+        ? {
+            // The caller's digest of this result when it has one (the adapters' view cache).
+            digest: context.contentDigest ?? (await distillInputDigest(result)),
+            bytes: originalBytes,
+          }
         : undefined;
     const cacheKey = input
       ? await distillCacheKey({
