@@ -43,6 +43,7 @@ for (const [name, aiClient, handler] of scenarios) {
   const telemetry = createRecordingTelemetry();
   const run = await runDevopsAgent({ env: {}, aiClient, telemetry });
   const { synthesis, compaction } = run;
+  const runCalls = server.requests.length;
   // One assembly alone: the model calls and distillations it makes, against the results it
   // distils (a model view, or a distillation that fell open).
   server.resetStats();
@@ -68,7 +69,7 @@ for (const [name, aiClient, handler] of scenarios) {
     kib(synthesis.successBytes),
     kib(budget),
     `**${((synthesis.successBytes / budget) * 100).toFixed(1)}%**`,
-    String(server.requests.length),
+    String(runCalls),
     run.needles.map((needle) => (needle.found ? 'yes' : 'no')).join(' / '),
   ]);
   for (const section of successes) {
