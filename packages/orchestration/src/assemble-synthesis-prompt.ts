@@ -322,10 +322,15 @@ export async function assembleSynthesisPrompt(
     const viewById = new Map(successes.map((step, i) => [step.id, views[i]!]));
 
     // A distillation that fell open left its floor to this composer: floor it once, with the
-    // budget the other views left unused, up to the share it would have had undistilled.
+    // budget the other views left unused, up to the share it would have had undistilled. (A
+    // distiller that threw or hung got the guard's byte cut instead: floored here too.)
     const fellOpen = successes.filter((step) => {
       const { processed } = viewById.get(step.id)!;
-      return distilled.has(step.id) && processed?.metadata.fellOpen === true;
+      return (
+        distilled.has(step.id) &&
+        processed !== undefined &&
+        (processed.metadata.fellOpen === true || !isModelView(processed.metadata))
+      );
     });
     if (input.floor && fellOpen.length > 0) {
       let room = viewsBytes;

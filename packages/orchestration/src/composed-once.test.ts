@@ -164,4 +164,21 @@ describe('a distillation that fell open', () => {
       { bytes: core.utf8ByteLength(logs), maxBytes: 16_384 },
     ]);
   });
+
+  it('a distiller that never settles gets the byte cut, then the floor at its undistilled share', async () => {
+    const compaction = createCompaction({
+      env: {},
+      config: {
+        distill: { thresholdBytes: 4096, deadlineMs: 200 },
+        trim: { maxResultBytes: 16_384 },
+      },
+      // Ignores its signal: only the guard's abandonment (a second past the deadline) ends it.
+      aiClient: { provider: 'hung', complete: () => new Promise(() => {}) },
+    });
+    const assembly = await compaction.assembleSynthesis(steps);
+    const section = assembly.sections[0]!;
+    expect(section.budgetBytes).toBe(16_384);
+    expect(section.metadata!.fellOpen).toBe(true);
+    expect(core.utf8ByteLength(section.text)).toBeGreaterThan(12_000);
+  });
 });
