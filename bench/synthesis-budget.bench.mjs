@@ -1,7 +1,8 @@
 // Synthesis budget use on the demo's results: bytes of the synthesis prompt's result views over
 // the budget (192 KiB), offline, with a model that answers, and with a model that fails every
 // call. The model is the real `openai` SDK client talking HTTP to the local provider server.
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { METRIC_NAMES, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import { createRecordingTelemetry } from '@compaction/core/test';
 import { createOpenAIClient } from '@compaction/distiller/openai';
 import { createProviderServer } from '@compaction/distiller/test';
 import { runDevopsAgent } from '@compaction/example-devops-agent';
@@ -35,11 +36,31 @@ const scenarios = [
 ];
 const summary = [];
 const detail = [];
+const perAssembly = [];
 for (const [name, aiClient, handler] of scenarios) {
   server.setHandler(handler);
   server.resetStats();
-  const run = await runDevopsAgent({ env: {}, aiClient });
+  const telemetry = createRecordingTelemetry();
+  const run = await runDevopsAgent({ env: {}, aiClient, telemetry });
   const { synthesis, compaction } = run;
+  const runCalls = server.requests.length;
+  // One assembly alone: the model calls and distillations it makes, against the results it
+  // distils (a model view, or a distillation that fell open).
+  server.resetStats();
+  const before = telemetry.total(METRIC_NAMES.distillTriggered);
+  const again = await compaction.assembleSynthesis(run.steps);
+  const distilledResults = again.sections.filter(
+    (section) =>
+      section.metadata?.strategy === 'distilled' ||
+      section.metadata?.strategy === 'map-reduce' ||
+      section.metadata?.fellOpen === true,
+  ).length;
+  perAssembly.push([
+    name,
+    String(distilledResults),
+    String(telemetry.total(METRIC_NAMES.distillTriggered) - before),
+    String(server.requests.length),
+  ]);
   const budget = compaction.synthesisBudgets.totalBytes;
   const successes = synthesis.sections.filter((section) => section.status === 'succeeded');
   summary.push([
@@ -48,7 +69,7 @@ for (const [name, aiClient, handler] of scenarios) {
     kib(synthesis.successBytes),
     kib(budget),
     `**${((synthesis.successBytes / budget) * 100).toFixed(1)}%**`,
-    String(server.requests.length),
+    String(runCalls),
     run.needles.map((needle) => (needle.found ? 'yes' : 'no')).join(' / '),
   ]);
   for (const section of successes) {
@@ -77,7 +98,8 @@ logs (plus a failed metrics query) and puts them into one synthesis prompt with 
 budgets: 192 KiB in all, 64 KiB per result when several share it. "Budget use" is the bytes
 of the success views (headings included) over the 192 KiB. The answering model returns about
 the size it is asked for; the failing one answers HTTP 500 to every call, so every
-distillation falls open to the structural floor.
+distillation falls open to the structural floor. "Model calls" counts every call of the run
+(continuation summaries and the planner included).
 
 ${markdownTable(
   [
@@ -92,6 +114,14 @@ ${markdownTable(
   summary,
 )}
 
+One synthesis assembly of the same results, alone: each distilled result is distilled once
+(a distillation may make several model calls: map-reduce segments and their reduce).
+
+${markdownTable(
+  ['model', 'distilled results', 'distillations per assembly', 'model calls per assembly'],
+  perAssembly,
+)}
+
 Per result:
 
 ${markdownTable(['model', 'step', 'result', 'budget', 'view', 'strategy', 'notes'], detail)}
@@ -99,7 +129,8 @@ ${markdownTable(['model', 'step', 'result', 'budget', 'view', 'strategy', 'notes
 Without a model, and with a model that fails every call, the prompt uses the whole budget:
 each result gets its 64 KiB share (a fallen-open distillation is trimmed again with the budget
 the other views left, up to the share it would have had undistilled, instead of keeping a
-summary-sized 4 KiB floor). With a model that answers, the prompt is small by design: a result
+summary-sized 4 KiB floor; the distiller leaves the floor to the composer, which runs it
+once). With a model that answers, the prompt is small by design: a result
 that is distilled is allocated its summary (\`COMPACTION_RESULT_DISTILL_TARGET\`, 4 KiB) plus
 room for its notes, and budget it does not use goes to results that are not distilled; here
 all three are. Which needles reach the prompt then depends on the model (this stand-in copies

@@ -1,4 +1,4 @@
-import { CONFIG_KNOBS, type CompactionConfig, InvalidArgumentError } from '@compaction/core';
+import { type CompactionConfig, InvalidArgumentError, knobDefault } from '@compaction/core';
 import { ArtifactError } from './artifact-error.js';
 import type { ArtifactIndex } from './artifact-index.js';
 import { artifactNotStoredLine, artifactPointerLine } from './artifact-pointer-line.js';
@@ -54,8 +54,7 @@ export const MIN_INLINE_LIMIT_CHARS = 1000;
 
 /** The inline limit's built-in default, from core's knob table (4000). */
 export function defaultInlineLimitChars(): number {
-  const knob = CONFIG_KNOBS.find((candidate) => candidate.path === 'artifacts.inlineLimitChars');
-  return typeof knob?.defaultValue === 'number' ? knob.defaultValue : 4000;
+  return knobDefault('artifacts.inlineLimitChars');
 }
 
 function checkLimit(limit: number): number {

@@ -1,3 +1,4 @@
+import type { CallDeadline } from './call-deadline.js';
 import { SeamDeadlineError } from './errors.js';
 
 /** Options of `callWithDeadline`. */
@@ -13,6 +14,13 @@ export interface CallWithDeadlineOptions {
    * aborted at the deadline) and may still be returning its own fail-open view. Default 1000.
    */
   graceMs?: number;
+  /**
+   * The compaction deadline a layer above already derived (`startCallDeadline`), with `signal`
+   * its context's signal (which aborts at it): then no timer of its own is set, the call is
+   * handed `signal` as it is, and it is abandoned `graceMs` after the deadline is hit. Only the
+   * caller's own cancellation (`deadline.callerSignal`) rejects at once.
+   */
+  deadline?: CallDeadline;
 }
 
 /**
@@ -26,6 +34,7 @@ export async function callWithDeadline<T>(
   call: (signal: AbortSignal) => Promise<T> | T,
   options: CallWithDeadlineOptions,
 ): Promise<T> {
+  if (options.deadline) return callWithinDeadline(call, options, options.deadline);
   const { deadlineMs, signal } = options;
   signal?.throwIfAborted();
   const deadline = new AbortController();
@@ -54,5 +63,35 @@ export async function callWithDeadline<T>(
     if (soft) clearTimeout(soft);
     if (hard) clearTimeout(hard);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function callWithinDeadline<T>(
+  call: (signal: AbortSignal) => Promise<T> | T,
+  options: CallWithDeadlineOptions,
+  deadline: CallDeadline,
+): Promise<T> {
+  const caller = deadline.callerSignal;
+  caller?.throwIfAborted();
+  const inner = options.signal ?? caller ?? new AbortController().signal;
+  let hard: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const abandon = () => {
+        if (caller?.aborted) reject(caller.reason);
+        else if (deadline.hit)
+          hard ??= setTimeout(() => reject(inner.reason), options.graceMs ?? 1000);
+      };
+      onAbort = abandon;
+      inner.addEventListener('abort', onAbort, { once: true });
+      if (inner.aborted) abandon();
+      Promise.resolve()
+        .then(() => call(inner))
+        .then(resolve, reject);
+    });
+  } finally {
+    if (hard) clearTimeout(hard);
+    if (onAbort) inner.removeEventListener('abort', onAbort);
   }
 }

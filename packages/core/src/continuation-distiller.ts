@@ -1,3 +1,5 @@
+import type { CallDeadline } from './call-deadline.js';
+
 /** One non-JSON step escalated from its floor preview to a model summary. */
 export interface ContinuationDistillInput {
   /** Id of the step. */
@@ -14,6 +16,8 @@ export interface ContinuationDistillInput {
   stepTask?: string;
   /** Cancels the call. */
   signal?: AbortSignal;
+  /** The compaction deadline, when the caller derived it: `signal` already aborts at it. */
+  deadline?: CallDeadline;
 }
 
 /**

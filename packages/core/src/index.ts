@@ -18,6 +18,13 @@ export {
 } from './artifact-toolset.js';
 export { type AssertSizeOptions, assertSize } from './assert-size.js';
 export { assertString } from './assert-string.js';
+export {
+  type CallDeadline,
+  type CallDeadlineSettings,
+  type DeadlineContext,
+  floorGraceMs,
+  startCallDeadline,
+} from './call-deadline.js';
 export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';
 export type {
   ArtifactsConfig,
@@ -31,6 +38,7 @@ export type {
   TrimConfig,
 } from './config/compaction-config.js';
 export { CONFIG_KNOBS, type KnobDefinition, type KnobKind } from './config/config-knobs.js';
+export { knobDefault } from './config/knob-default.js';
 export {
   type ConfigSource,
   type ConfigWarning,
@@ -148,6 +156,7 @@ export {
   stripDisclosureNotes,
   trailingDisclosureNotes,
 } from './notes/disclosure-notes.js';
+export { headCutView } from './notes/head-cut-view.js';
 export {
   formatLevelBreakdown,
   type LevelBreakdown,

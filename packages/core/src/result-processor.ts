@@ -1,3 +1,4 @@
+import type { CallDeadline } from './call-deadline.js';
 import type { ResultTrimMetadata } from './trim-metadata.js';
 
 /** What a processor knows about the step whose result it compacts. */
@@ -22,6 +23,25 @@ export interface ResultProcessorContext {
    * caller may pass its own. Must be cheap (it is called often) and must not throw.
    */
   shouldStop?: () => boolean;
+  /**
+   * The compaction deadline, when a layer above already derived it (`startCallDeadline`): then
+   * `signal` and `shouldStop` already carry it, and a processor derives none of its own (it may
+   * add its own grace, through `deadline.pollWithGrace`).
+   */
+  deadline?: CallDeadline;
+  /**
+   * Lowercase hex SHA-256 of `result`'s UTF-8 bytes (`contentDigest`), when the caller already
+   * computed it (the adapters' view cache does): a processor that needs the digest (the distill
+   * cache key) uses it as given instead of hashing the result again. It must be the digest of
+   * this `result`.
+   */
+  contentDigest?: string;
+  /**
+   * Set by a composer that floors a fall-open itself, with a budget it knows only later: a
+   * processor that would fall open to its structural floor returns an empty view with
+   * `metadata.fellOpen` instead, and the composer runs the floor once. Default false.
+   */
+  deferFloor?: boolean;
 }
 
 /** A processed result: the text for the prompt and the honest account of how it was made. */

@@ -1,4 +1,5 @@
 import { assertSize } from './assert-size.js';
+import { knobDefault } from './config/knob-default.js';
 import { contentDigest } from './content-digest.js';
 import { InvalidArgumentError } from './errors.js';
 import type { ProcessedResult, ResultProcessor } from './result-processor.js';
@@ -8,7 +9,7 @@ import { utf8ByteLength } from './utf8.js';
 export interface ToolResultViewsSettings {
   /** Turns one oversized tool result into its view. Required. */
   processor: ResultProcessor;
-  /** Results larger than this many UTF-8 bytes get a view of at most this size. Default 65536. */
+  /** Results larger than this many UTF-8 bytes get a view of at most this size. Default 65536 (the `trim.maxResultBytes` knob's default). */
   maxResultBytes?: number;
   /** Views kept for reuse, least recently used dropped first. Default 1000. */
   maxCachedResults?: number;
@@ -28,6 +29,8 @@ export interface CompactedToolResult {
 export interface ToolResultView {
   processed: ProcessedResult;
   reused: boolean;
+  /** SHA-256 of the text (`contentDigest`), when computed; pass it back as `digest` for the same text. */
+  digest?: string;
 }
 
 /** Views of oversized tool results, each computed once. */
@@ -53,6 +56,8 @@ export interface ToolResultViews {
      * `maxResultBytes`.
      */
     maxBytes?: number;
+    /** `contentDigest(text)` when the caller has it (from an earlier view of the same text). Default: computed here. */
+    digest?: string;
   }): Promise<ToolResultView | undefined>;
 }
 
@@ -68,9 +73,13 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
     });
   }
   const { processor } = settings;
-  const maxResultBytes = assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', {
-    min: 1,
-  });
+  const maxResultBytes = assertSize(
+    settings.maxResultBytes ?? knobDefault('trim.maxResultBytes'),
+    'maxResultBytes',
+    {
+      min: 1,
+    },
+  );
   const maxCached = assertSize(settings.maxCachedResults ?? 1000, 'maxCachedResults', { min: 1 });
   const views = new Map<string, Promise<ProcessedResult>>();
   // A processor's own smaller budget for some results (artifact mode's per-tool inline limit);
@@ -93,15 +102,18 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
           ? Math.min(maxResultBytes, inlineBudget(input))
           : assertSize(input.maxBytes, 'maxBytes', { min: 1 });
       if (utf8ByteLength(input.text) <= budget) return undefined;
-      const key = `${input.toolCallId}\u0000${budget}\u0000${await contentDigest(input.text)}`;
+      const digest = input.digest ?? (await contentDigest(input.text));
+      const key = `${input.toolCallId}\u0000${budget}\u0000${digest}`;
       const cached = views.get(key);
       if (cached) {
         views.delete(key);
         views.set(key, cached);
-        return { processed: await cached, reused: true };
+        return { processed: await cached, reused: true, digest };
       }
+      // The processor gets the digest too, so the distill cache does not hash the result again.
       const view = processor.process(input.text, budget, {
         stepId: input.toolCallId,
+        contentDigest: digest,
         ...(input.toolName ? { toolName: input.toolName } : {}),
         ...(input.userQuery ? { userQuery: input.userQuery } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
@@ -109,7 +121,7 @@ export function createToolResultViews(settings: ToolResultViewsSettings): ToolRe
       views.set(key, view);
       view.catch(() => views.delete(key));
       while (views.size > maxCached) views.delete(views.keys().next().value!);
-      return { processed: await view, reused: false };
+      return { processed: await view, reused: false, digest };
     },
   };
 }

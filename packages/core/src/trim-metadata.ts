@@ -86,6 +86,12 @@ export interface ResultTrimMetadata {
   fieldsAnalysed?: number;
   /** JSON views of a list: the records in the view whole. */
   recordsWhole?: number;
+  /**
+   * A model path fell open (the call failed, answered nothing usable, or the deadline passed):
+   * the view is the structural floor, or, when the caller asked to floor it itself
+   * (`ResultProcessorContext.deferFloor`), empty.
+   */
+  fellOpen?: boolean;
 }
 
 /** Metadata for a view that is the whole input, byte for byte or re-encoded without loss. */

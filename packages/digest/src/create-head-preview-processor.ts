@@ -1,14 +1,15 @@
 import {
-  assertSize,
   assertString,
   BudgetTooSmallError,
-  cutWithNote,
   disclosureNotes,
   disclosureNotesByteLength,
-  losslessMetadata,
+  headCutView,
   type ResultProcessor,
   utf8ByteLength,
 } from '@compaction/core';
+
+const headNote = (sizes: { originalBytes: number; keptBytes: number }) =>
+  disclosureNotes.trimmedBytes({ ...sizes, where: 'head' });
 
 /**
  * The default floor of the planning section when none is injected: the head of the text, cut
@@ -20,37 +21,14 @@ export function createHeadPreviewProcessor(): ResultProcessor {
   return {
     async process(result, maxBytes) {
       assertString(result, 'result');
-      assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
-      const originalBytes = utf8ByteLength(result);
-      if (originalBytes <= maxBytes) {
-        return { text: result, metadata: losslessMetadata(result, result) };
-      }
-      const widest = disclosureNotes.trimmedBytes({
-        originalBytes,
-        keptBytes: maxBytes,
-        where: 'head',
+      const view = headCutView(result, maxBytes, headNote, 'bytes');
+      if (view) return view;
+      const widest = headNote({ originalBytes: utf8ByteLength(result), keptBytes: maxBytes });
+      throw new BudgetTooSmallError({
+        budgetBytes: maxBytes,
+        minimumBytes: disclosureNotesByteLength([widest]),
+        what: 'a head preview with its note',
       });
-      const cut = cutWithNote(result, maxBytes, (keptBytes) =>
-        disclosureNotes.trimmedBytes({ originalBytes, keptBytes, where: 'head' }),
-      );
-      if (!cut) {
-        throw new BudgetTooSmallError({
-          budgetBytes: maxBytes,
-          minimumBytes: disclosureNotesByteLength([widest]),
-          what: 'a head preview with its note',
-        });
-      }
-      const { text, keptBytes } = cut;
-      return {
-        text,
-        metadata: {
-          contentLost: true,
-          originalBytes,
-          outputBytes: utf8ByteLength(text),
-          strategy: 'bytes',
-          keptRatio: keptBytes / originalBytes,
-        },
-      };
     },
   };
 }

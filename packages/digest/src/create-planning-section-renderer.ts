@@ -1,16 +1,21 @@
 import {
   ATTRIBUTE_NAMES,
+  type CallDeadline,
+  type CompactionConfig,
   type CompactionTelemetry,
   type ContinuationDistiller,
   callWithDeadline,
   cutWithNote,
   disclosureNotes,
   EVENT_NAMES,
+  InvalidArgumentError,
   METRIC_NAMES,
   noopTelemetry,
   type ResultProcessor,
   resolveConfig,
+  SeamDeadlineError,
   SPAN_NAMES,
+  startCallDeadline,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -27,8 +32,37 @@ import {
 } from './project-failed-operation-evidence.js';
 import type { StepRecord } from './step-record.js';
 
+/** The part of a resolved configuration (`loadConfig().config`) the planning section reads. */
+export type PlanningSectionConfig = Pick<
+  CompactionConfig,
+  'distill' | 'continuation' | 'failedOperationView'
+>;
+
+// The settings a `config` replaces; giving both would leave one of them silently unused.
+const KNOB_SETTINGS = [
+  'maxTotalBytes',
+  'nonJsonFloorBytes',
+  'maxEscalations',
+  'digestArraySample',
+  'digestScalarMax',
+  'digestMaxKeys',
+  'failedOperationViewEnabled',
+  'failedOperationMaxInputBytes',
+  'failedOperationMaxStepBytes',
+  'failedOperationMaxPromptBytes',
+  'deadlineMs',
+  'env',
+] as const;
+
 /** Settings of `createPlanningSectionRenderer`. Each unset number comes from the environment, then the default. */
 export interface PlanningSectionSettings {
+  /**
+   * A configuration already resolved, as `createCompaction` passes it: its `continuation`,
+   * `failedOperationView` and `distill` knobs are used as they are, not resolved again. The
+   * knob settings below (`maxTotalBytes` to `failedOperationMaxPromptBytes`, `deadlineMs` and
+   * `env`) must then be left unset. Default none: they are resolved once, here.
+   */
+  config?: PlanningSectionConfig;
   /**
    * Soft byte target of the whole section: it drives eviction of older successful steps; failed
    * steps, the newest success and the closing markers may take the section past it. Default
@@ -107,6 +141,12 @@ export interface PlanningSectionRenderOptions {
    * orchestration sets it from the compaction deadline.
    */
   shouldStop?: () => boolean;
+  /**
+   * The compaction deadline when the caller derived it (`startCallDeadline`; `createCompaction`
+   * does): `signal` and `shouldStop` then already carry it. Without one, `render` derives it
+   * from `deadlineMs`, once per call.
+   */
+  deadline?: CallDeadline;
 }
 
 /** How a step appears in the section. */
@@ -185,6 +225,11 @@ const HEADER =
   'wide objects and long strings are sampled, and each "…" entry says what was left out; what is not ' +
   'shown is UNKNOWN, not absent. A plan passes a full value with {{<step-id>.<path>}}, such as ' +
   '{{step-1.data.items[0].id}}.';
+
+// The caller's own cancellation: past the deadline the render goes on with its cheapest views.
+function callerSignal(options: PlanningSectionRenderOptions): AbortSignal | undefined {
+  return options.deadline ? options.deadline.callerSignal : options.signal;
+}
 
 function oneLine(text: string, maxBytes: number): string {
   const line = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
@@ -265,15 +310,18 @@ function failureEntry(
   };
 }
 
-/**
- * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
- * failed-operation evidence of §1). Settings are validated here; a bad value throws a
- * `ConfigError` naming it.
- */
-export function createPlanningSectionRenderer(
-  settings: PlanningSectionSettings = {},
-): PlanningSectionRenderer {
-  const config = resolveConfig({
+function planningConfig(settings: PlanningSectionSettings): PlanningSectionConfig {
+  if (settings.config) {
+    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
+    if (both.length > 0) {
+      throw new InvalidArgumentError({
+        argument: both[0]!,
+        message: `give either config or ${both.join(', ')}, not both`,
+      });
+    }
+    return settings.config;
+  }
+  return resolveConfig({
     env: settings.env,
     options: {
       distill: { deadlineMs: settings.deadlineMs },
@@ -293,6 +341,17 @@ export function createPlanningSectionRenderer(
       },
     },
   });
+}
+
+/**
+ * Creates the renderer of the continuation planning section (seed 002 §6.3–6.4 and the
+ * failed-operation evidence of §1). Settings are validated here; a bad value throws a
+ * `ConfigError` naming it.
+ */
+export function createPlanningSectionRenderer(
+  settings: PlanningSectionSettings = {},
+): PlanningSectionRenderer {
+  const config = planningConfig(settings);
   const { continuation, failedOperationView } = config;
   const caps: DigestCaps = {
     arraySample: continuation.digestArraySample,
@@ -336,24 +395,19 @@ export function createPlanningSectionRenderer(
       requestId: options.requestId,
       signal: options.signal,
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+      ...(options.deadline ? { deadline: options.deadline } : {}),
     };
     try {
       const { text, metadata } = await callWithDeadline(
-        (signal) =>
-          floor.process(result, continuation.nonJsonFloorBytes, {
-            ...context,
-            signal,
-            // The floor stops at the seam deadline or with the caller's own poll.
-            shouldStop: () => signal.aborted || options.shouldStop?.() === true,
-          }),
-        { seam: 'floor', deadlineMs, signal: options.signal },
+        (signal) => floor.process(result, continuation.nonJsonFloorBytes, { ...context, signal }),
+        { seam: 'floor', deadlineMs, signal: options.signal, deadline: options.deadline },
       );
       if (utf8ByteLength(text) <= continuation.nonJsonFloorBytes) {
         return { text, contentLost: metadata.contentLost };
       }
       throw new Error(`the floor returned more than ${continuation.nonJsonFloorBytes} bytes`);
     } catch (error) {
-      options.signal?.throwIfAborted();
+      callerSignal(options)?.throwIfAborted();
       try {
         const { text, metadata } = await fallbackFloor.process(
           result,
@@ -370,258 +424,275 @@ export function createPlanningSectionRenderer(
     }
   }
 
-  return {
-    async render(steps, options = {}) {
-      options.signal?.throwIfAborted();
-      return telemetry.withSpan(
-        SPAN_NAMES.continuationBudget,
-        {
-          [ATTRIBUTE_NAMES.stepsTotal]: steps.length,
-          [ATTRIBUTE_NAMES.requestId]: options.requestId,
-        },
-        async (span) => {
-          const target = continuation.maxTotalBytes;
-          const failedCount = steps.filter((step) => step.status === 'failed').length;
-          const stepLimit = Math.min(
-            failedOperationView.maxStepBytes,
-            continuation.nonJsonFloorBytes,
-            Math.floor(target / (failedCount + 1)),
-          );
+  function renderWithin(
+    steps: readonly StepRecord[],
+    options: PlanningSectionRenderOptions,
+  ): Promise<PlanningSection> {
+    return telemetry.withSpan(
+      SPAN_NAMES.continuationBudget,
+      {
+        [ATTRIBUTE_NAMES.stepsTotal]: steps.length,
+        [ATTRIBUTE_NAMES.requestId]: options.requestId,
+      },
+      async (span) => {
+        const target = continuation.maxTotalBytes;
+        const failedCount = steps.filter((step) => step.status === 'failed').length;
+        const stepLimit = Math.min(
+          failedOperationView.maxStepBytes,
+          continuation.nonJsonFloorBytes,
+          Math.floor(target / (failedCount + 1)),
+        );
 
-          // Fixed entries: failures and rejections are never evicted.
-          const texts = new Map<number, string>();
-          const views = new Map<number, PlanningStepView>();
-          // Null prototype: a step id such as __proto__ is an ordinary key.
-          const evidence: Record<string, FailedOperationEvidence['status']> = Object.create(null);
-          let promptLeft = failedOperationView.maxPromptBytes;
-          let fixedBytes = utf8ByteLength(HEADER);
-          let evidenceBytes = 0;
-          for (let i = steps.length - 1; i >= 0; i--) {
-            const step = steps[i]!;
-            if (step.status === 'succeeded') continue;
-            if (step.status === 'rejected') {
-              texts.set(i, rejectionEntry(step));
-              views.set(i, 'rejected');
-            } else {
-              const entry = failureEntry(step, {
-                view: failedOperationView.enabled,
-                maxInputBytes: failedOperationView.maxInputBytes,
-                stepLimit,
-                promptLeft,
-                maxPromptBytes: failedOperationView.maxPromptBytes,
-                policy: settings.inputPolicy,
-              });
-              texts.set(i, entry.text);
-              views.set(i, 'failed');
-              if (entry.evidence) evidence[step.id] = entry.evidence;
-              promptLeft -= entry.viewBytes;
-              evidenceBytes += entry.evidenceLineBytes;
-            }
-            fixedBytes += SEPARATOR_BYTES + utf8ByteLength(texts.get(i)!);
+        // Fixed entries: failures and rejections are never evicted.
+        const texts = new Map<number, string>();
+        const views = new Map<number, PlanningStepView>();
+        // Null prototype: a step id such as __proto__ is an ordinary key.
+        const evidence: Record<string, FailedOperationEvidence['status']> = Object.create(null);
+        let promptLeft = failedOperationView.maxPromptBytes;
+        let fixedBytes = utf8ByteLength(HEADER);
+        let evidenceBytes = 0;
+        for (let i = steps.length - 1; i >= 0; i--) {
+          const step = steps[i]!;
+          if (step.status === 'succeeded') continue;
+          if (step.status === 'rejected') {
+            texts.set(i, rejectionEntry(step));
+            views.set(i, 'rejected');
+          } else {
+            const entry = failureEntry(step, {
+              view: failedOperationView.enabled,
+              maxInputBytes: failedOperationView.maxInputBytes,
+              stepLimit,
+              promptLeft,
+              maxPromptBytes: failedOperationView.maxPromptBytes,
+              policy: settings.inputPolicy,
+            });
+            texts.set(i, entry.text);
+            views.set(i, 'failed');
+            if (entry.evidence) evidence[step.id] = entry.evidence;
+            promptLeft -= entry.viewBytes;
+            evidenceBytes += entry.evidenceLineBytes;
           }
+          fixedBytes += SEPARATOR_BYTES + utf8ByteLength(texts.get(i)!);
+        }
 
-          const successes: number[] = [];
-          for (let i = 0; i < steps.length; i++) {
-            if (steps[i]!.status === 'succeeded') successes.push(i);
-          }
-          let lossy = false;
-          // Non-JSON steps whose floor preview had to leave something out: escalation candidates.
-          const cutPreviews = new Map<number, string>();
+        const successes: number[] = [];
+        for (let i = 0; i < steps.length; i++) {
+          if (steps[i]!.status === 'succeeded') successes.push(i);
+        }
+        let lossy = false;
+        // Non-JSON steps whose floor preview had to leave something out: escalation candidates.
+        const cutPreviews = new Map<number, string>();
 
-          // The newest success is always shown; its digest is bounded by what the fixed entries
-          // leave of the target (at least a small floor), its caps tightened until it fits.
-          const newestShare = Math.max(
-            target - fixedBytes - SEPARATOR_BYTES,
-            Math.min(target, MIN_NEWEST_SHARE_BYTES),
-          );
-          // Undefined when the poll stopped a digest: the floor's preview then stands in.
-          const tightenedDigest = (
-            step: StepRecord,
-            result: string,
-            share: number,
-          ): string | undefined => {
-            lossy = true;
-            let tight = caps;
-            for (;;) {
-              const next = tighter(tight);
-              if (!next) break;
-              tight = next;
-              const digest = digestOrStop(result, options, tight) as ValueDigest | undefined;
-              if (!digest) return undefined;
-              const text = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}) to fit ${share} bytes`)}\n${digest.text}`;
-              if (utf8ByteLength(text) <= share) return text;
-            }
-            // Even the tightest caps leave too much (deep or wide beyond sampling): the head of the
-            // tightest digest, cut with a note, keeps the section bounded.
+        // The newest success is always shown; its digest is bounded by what the fixed entries
+        // leave of the target (at least a small floor), its caps tightened until it fits.
+        const newestShare = Math.max(
+          target - fixedBytes - SEPARATOR_BYTES,
+          Math.min(target, MIN_NEWEST_SHARE_BYTES),
+        );
+        // Undefined when the poll stopped a digest: the floor's preview then stands in.
+        const tightenedDigest = (
+          step: StepRecord,
+          result: string,
+          share: number,
+        ): string | undefined => {
+          lossy = true;
+          let tight = caps;
+          for (;;) {
+            const next = tighter(tight);
+            if (!next) break;
+            tight = next;
             const digest = digestOrStop(result, options, tight) as ValueDigest | undefined;
             if (!digest) return undefined;
-            const head = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}), cut to fit ${share} bytes`)}\n`;
-            const cut = cutWithNote(
-              digest.text,
-              Math.max(0, share - utf8ByteLength(head)),
-              (kept) =>
-                disclosureNotes.trimmedBytes({
-                  originalBytes: utf8ByteLength(digest.text),
-                  keptBytes: kept,
-                  where: 'planning-section digest',
-                }),
-            );
-            return `${head}${cut ? cut.text : ''}`;
-          };
-
-          const renderSuccess = async (i: number, newest: boolean): Promise<string> => {
-            const step = steps[i]!;
-            const result = step.result ?? '';
-            const digest = digestOrStop(result, options);
-            if (!(digest instanceof SyntaxError) && digest !== undefined) {
-              if (digest.contentLost) lossy = true;
-              views.set(i, 'digest');
-              const what = 'succeeded, JSON digest';
-              const text = `${heading(step, what)}\n${digest.text}`;
-              if (!newest || !boundNewest || utf8ByteLength(text) <= newestShare) return text;
-              const tightened = tightenedDigest(step, result, newestShare);
-              if (tightened !== undefined) return tightened;
-            }
-            const floorView = await preview(step, result, options);
-            if (floorView.contentLost) {
-              lossy = true;
-              cutPreviews.set(i, floorView.text);
-            }
-            views.set(i, 'preview');
-            return `${heading(step, 'succeeded, text preview')}\n${floorView.text}`;
-          };
-
-          // Greedy recency fill; the same fill without the evidence views is reported so a
-          // dashboard can see which successes the failure views displaced.
-          let used = fixedBytes;
-          let usedWithout = fixedBytes - evidenceBytes;
-          let keeping = true;
-          let keepingWithout = true;
-          const kept = new Set<number>();
-          const keptWithout: string[] = [];
-          for (let k = successes.length - 1; k >= 0 && (keeping || keepingWithout); k--) {
-            const i = successes[k]!;
-            options.signal?.throwIfAborted();
-            const newest = k === successes.length - 1;
-            const text = await renderSuccess(i, newest);
-            const bytes = SEPARATOR_BYTES + utf8ByteLength(text);
-            if (keeping && (newest || used + bytes <= target)) {
-              kept.add(i);
-              texts.set(i, text);
-              used += bytes;
-            } else keeping = false;
-            if (keepingWithout && (newest || usedWithout + bytes <= target)) {
-              keptWithout.push(steps[i]!.id);
-              usedWithout += bytes;
-            } else keepingWithout = false;
+            const text = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}) to fit ${share} bytes`)}\n${digest.text}`;
+            if (utf8ByteLength(text) <= share) return text;
           }
+          // Even the tightest caps leave too much (deep or wide beyond sampling): the head of the
+          // tightest digest, cut with a note, keeps the section bounded.
+          const digest = digestOrStop(result, options, tight) as ValueDigest | undefined;
+          if (!digest) return undefined;
+          const head = `${heading(step, `succeeded, JSON digest with tightened caps (${describeCaps(tight)}), cut to fit ${share} bytes`)}\n`;
+          const cut = cutWithNote(digest.text, Math.max(0, share - utf8ByteLength(head)), (kept) =>
+            disclosureNotes.trimmedBytes({
+              originalBytes: utf8ByteLength(digest.text),
+              keptBytes: kept,
+              where: 'planning-section digest',
+            }),
+          );
+          return `${head}${cut ? cut.text : ''}`;
+        };
 
-          // Escalation: the newest shown non-JSON steps whose preview was cut. A summary is at
-          // most the floor size, like the preview it replaces, so the fill above still holds.
-          const escalate = [...kept]
-            .filter((i) => cutPreviews.has(i))
-            .sort((a, b) => b - a)
-            .slice(0, maxEscalations);
-          if (escalate.length > 0) {
-            telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length, MODULE);
-            const settled = await Promise.allSettled(
-              escalate.map(async (i) => {
-                const step = steps[i]!;
-                const summary = await callWithDeadline(
-                  (signal) =>
-                    settings.distiller!.distill({
-                      stepId: step.id,
-                      result: step.result ?? '',
-                      preview: cutPreviews.get(i)!,
-                      maxBytes: continuation.nonJsonFloorBytes,
-                      userQuery: options.userQuery,
-                      stepTask: step.task,
-                      signal,
-                    }),
-                  { seam: 'continuationDistiller', deadlineMs, signal: options.signal },
+        const renderSuccess = async (i: number, newest: boolean): Promise<string> => {
+          const step = steps[i]!;
+          const result = step.result ?? '';
+          const digest = digestOrStop(result, options);
+          if (!(digest instanceof SyntaxError) && digest !== undefined) {
+            if (digest.contentLost) lossy = true;
+            views.set(i, 'digest');
+            const what = 'succeeded, JSON digest';
+            const text = `${heading(step, what)}\n${digest.text}`;
+            if (!newest || !boundNewest || utf8ByteLength(text) <= newestShare) return text;
+            const tightened = tightenedDigest(step, result, newestShare);
+            if (tightened !== undefined) return tightened;
+          }
+          const floorView = await preview(step, result, options);
+          if (floorView.contentLost) {
+            lossy = true;
+            cutPreviews.set(i, floorView.text);
+          }
+          views.set(i, 'preview');
+          return `${heading(step, 'succeeded, text preview')}\n${floorView.text}`;
+        };
+
+        // Greedy recency fill; the same fill without the evidence views is reported so a
+        // dashboard can see which successes the failure views displaced.
+        let used = fixedBytes;
+        let usedWithout = fixedBytes - evidenceBytes;
+        let keeping = true;
+        let keepingWithout = true;
+        const kept = new Set<number>();
+        const keptWithout: string[] = [];
+        for (let k = successes.length - 1; k >= 0 && (keeping || keepingWithout); k--) {
+          const i = successes[k]!;
+          callerSignal(options)?.throwIfAborted();
+          const newest = k === successes.length - 1;
+          const text = await renderSuccess(i, newest);
+          const bytes = SEPARATOR_BYTES + utf8ByteLength(text);
+          if (keeping && (newest || used + bytes <= target)) {
+            kept.add(i);
+            texts.set(i, text);
+            used += bytes;
+          } else keeping = false;
+          if (keepingWithout && (newest || usedWithout + bytes <= target)) {
+            keptWithout.push(steps[i]!.id);
+            usedWithout += bytes;
+          } else keepingWithout = false;
+        }
+
+        // Escalation: the newest shown non-JSON steps whose preview was cut. A summary is at
+        // most the floor size, like the preview it replaces, so the fill above still holds.
+        const escalate = [...kept]
+          .filter((i) => cutPreviews.has(i))
+          .sort((a, b) => b - a)
+          .slice(0, maxEscalations);
+        if (escalate.length > 0) {
+          telemetry.count(METRIC_NAMES.continuationEscalations, escalate.length, MODULE);
+          const settled = await Promise.allSettled(
+            escalate.map(async (i) => {
+              const step = steps[i]!;
+              const summary = await callWithDeadline(
+                (signal) =>
+                  settings.distiller!.distill({
+                    stepId: step.id,
+                    result: step.result ?? '',
+                    preview: cutPreviews.get(i)!,
+                    maxBytes: continuation.nonJsonFloorBytes,
+                    userQuery: options.userQuery,
+                    stepTask: step.task,
+                    signal,
+                    ...(options.deadline ? { deadline: options.deadline } : {}),
+                  }),
+                {
+                  seam: 'continuationDistiller',
+                  deadlineMs,
+                  signal: options.signal,
+                  deadline: options.deadline,
+                },
+              );
+              if (
+                typeof summary === 'string' &&
+                summary.trim() !== '' &&
+                utf8ByteLength(summary) <= continuation.nonJsonFloorBytes
+              ) {
+                views.set(i, 'summary');
+                texts.set(
+                  i,
+                  `${heading(step, 'succeeded, text summarised by a model (a lossy summary; the full text stays addressable)')}\n${summary}`,
                 );
-                if (
-                  typeof summary === 'string' &&
-                  summary.trim() !== '' &&
-                  utf8ByteLength(summary) <= continuation.nonJsonFloorBytes
-                ) {
-                  views.set(i, 'summary');
-                  texts.set(
-                    i,
-                    `${heading(step, 'succeeded, text summarised by a model (a lossy summary; the full text stays addressable)')}\n${summary}`,
-                  );
-                }
-              }),
-            );
-            options.signal?.throwIfAborted();
-            for (const outcome of settled) {
-              if (outcome.status === 'rejected') span.recordError(outcome.reason);
-            }
+              }
+            }),
+          );
+          callerSignal(options)?.throwIfAborted();
+          for (const outcome of settled) {
+            if (outcome.status === 'rejected') span.recordError(outcome.reason);
           }
+        }
 
-          const evicted: string[] = [];
-          const parts: string[] = [HEADER];
-          const stepViews: PlanningSection['views'] = [];
-          for (let i = 0; i < steps.length; i++) {
-            const step = steps[i]!;
-            if (step.status === 'succeeded' && !kept.has(i)) {
-              evicted.push(step.id);
-              stepViews.push({ stepId: step.id, view: 'evicted' });
-              continue;
-            }
-            parts.push(texts.get(i)!);
-            stepViews.push({ stepId: step.id, view: views.get(i)! });
+        const evicted: string[] = [];
+        const parts: string[] = [HEADER];
+        const stepViews: PlanningSection['views'] = [];
+        for (let i = 0; i < steps.length; i++) {
+          const step = steps[i]!;
+          if (step.status === 'succeeded' && !kept.has(i)) {
+            evicted.push(step.id);
+            stepViews.push({ stepId: step.id, view: 'evicted' });
+            continue;
           }
-          const shown = steps.length - evicted.length;
-          if (evicted.length > 0) {
-            const listed = evicted.slice(0, EVICTED_IDS_SHOWN).map((id) => oneLine(id, 256));
-            const more =
-              evicted.length > EVICTED_IDS_SHOWN
-                ? `, and ${evicted.length - EVICTED_IDS_SHOWN} more`
-                : '';
-            parts.push(
-              `Older successful steps left out for space (their results are UNKNOWN here, not absent, and still addressable by id): ${listed.join(', ')}${more}`,
-            );
-          }
-          parts.push(`[showing ${shown} of ${steps.length} completed steps]`);
-          const text = parts.join(SEPARATOR);
-          const bytes = utf8ByteLength(text);
+          parts.push(texts.get(i)!);
+          stepViews.push({ stepId: step.id, view: views.get(i)! });
+        }
+        const shown = steps.length - evicted.length;
+        if (evicted.length > 0) {
+          const listed = evicted.slice(0, EVICTED_IDS_SHOWN).map((id) => oneLine(id, 256));
+          const more =
+            evicted.length > EVICTED_IDS_SHOWN
+              ? `, and ${evicted.length - EVICTED_IDS_SHOWN} more`
+              : '';
+          parts.push(
+            `Older successful steps left out for space (their results are UNKNOWN here, not absent, and still addressable by id): ${listed.join(', ')}${more}`,
+          );
+        }
+        parts.push(`[showing ${shown} of ${steps.length} completed steps]`);
+        const text = parts.join(SEPARATOR);
+        const bytes = utf8ByteLength(text);
 
-          const escalatedStepIds = escalate.map((i) => steps[i]!.id);
-          span.setAttributes({
-            [ATTRIBUTE_NAMES.stepsShown]: shown,
-            [ATTRIBUTE_NAMES.escalations]: escalate.length,
-            [ATTRIBUTE_NAMES.outputBytes]: bytes,
+        const escalatedStepIds = escalate.map((i) => steps[i]!.id);
+        span.setAttributes({
+          [ATTRIBUTE_NAMES.stepsShown]: shown,
+          [ATTRIBUTE_NAMES.escalations]: escalate.length,
+          [ATTRIBUTE_NAMES.outputBytes]: bytes,
+        });
+        if (evidenceBytes > 0) {
+          span.addEvent(EVENT_NAMES.continuationRetention, {
+            [ATTRIBUTE_NAMES.retainedWithProjection]: [...kept].map((i) => steps[i]!.id),
+            [ATTRIBUTE_NAMES.retainedWithoutProjection]: keptWithout,
           });
-          if (evidenceBytes > 0) {
-            span.addEvent(EVENT_NAMES.continuationRetention, {
-              [ATTRIBUTE_NAMES.retainedWithProjection]: [...kept].map((i) => steps[i]!.id),
-              [ATTRIBUTE_NAMES.retainedWithoutProjection]: keptWithout,
-            });
-          }
-          telemetry.record(METRIC_NAMES.continuationSectionBytes, bytes, MODULE);
-          telemetry.record(METRIC_NAMES.continuationStepsShown, shown, MODULE);
-          telemetry.record(METRIC_NAMES.continuationStepsEvicted, evicted.length, MODULE);
+        }
+        telemetry.record(METRIC_NAMES.continuationSectionBytes, bytes, MODULE);
+        telemetry.record(METRIC_NAMES.continuationStepsShown, shown, MODULE);
+        telemetry.record(METRIC_NAMES.continuationStepsEvicted, evicted.length, MODULE);
 
-          return {
-            text,
-            bytes,
-            overTarget: bytes > target,
-            stepsTotal: steps.length,
-            stepsShown: shown,
-            views: stepViews,
-            evictedStepIds: evicted,
-            escalatedStepIds,
-            evidence,
-            contentLost:
-              lossy ||
-              evicted.length > 0 ||
-              Object.values(evidence).some(
-                (status) => status === 'partial' || status === 'omitted',
-              ),
-          };
-        },
-      );
+        return {
+          text,
+          bytes,
+          overTarget: bytes > target,
+          stepsTotal: steps.length,
+          stepsShown: shown,
+          views: stepViews,
+          evictedStepIds: evicted,
+          escalatedStepIds,
+          evidence,
+          contentLost:
+            lossy ||
+            evicted.length > 0 ||
+            Object.values(evidence).some((status) => status === 'partial' || status === 'omitted'),
+        };
+      },
+    );
+  }
+
+  return {
+    async render(steps, given = {}) {
+      given.signal?.throwIfAborted();
+      // The deadline of this render, derived once unless the caller's options carry it.
+      const within = startCallDeadline(given, {
+        deadlineMs,
+        reason: () => new SeamDeadlineError({ seam: 'planningSection', deadlineMs }),
+      });
+      try {
+        return await renderWithin(steps, within.context);
+      } finally {
+        within.release();
+      }
     },
   };
 }

@@ -9,6 +9,7 @@ export { createHeadPreviewProcessor } from './create-head-preview-processor.js';
 export {
   createPlanningSectionRenderer,
   type PlanningSection,
+  type PlanningSectionConfig,
   type PlanningSectionRenderer,
   type PlanningSectionRenderOptions,
   type PlanningSectionSettings,

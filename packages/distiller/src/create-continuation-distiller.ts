@@ -5,12 +5,15 @@ import {
   assertSize,
   type CompactionTelemetry,
   type ContinuationDistiller,
+  type ContinuationDistillInput,
   createShouldStop,
+  type DeadlineContext,
   disclosureNotes,
   disclosureNotesByteLength,
   InvalidArgumentError,
   noopTelemetry,
   SPAN_NAMES,
+  startCallDeadline,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -67,6 +70,52 @@ export function createContinuationDistiller(
   const trimmer = settings.trimmer ?? createStructuralTrimmer();
   const telemetry = settings.telemetry ?? noopTelemetry;
   const now = settings.now ?? (() => performance.now());
+
+  const summarise = async (
+    input: ContinuationDistillInput,
+    room: number,
+    noteBy: (model: string | undefined) => string,
+    bound: DeadlineContext,
+  ): Promise<string> => {
+    // Without a deadline the pre-filter still stops with the caller's signal.
+    const shouldStop = bound.shouldStop ?? createShouldStop({ signal: bound.signal });
+    const signal = bound.signal ?? new AbortController().signal;
+    const source = trimmer.trim(input.result, prefilterBytes, {
+      userQuery: input.userQuery,
+      stepTask: input.stepTask,
+      ...(shouldStop ? { shouldStop } : {}),
+    }).text;
+    (bound.deadline?.callerSignal ?? input.signal)?.throwIfAborted();
+    if (shouldStop?.()) throw new DistillDeadlineError({ deadlineMs });
+    const answer = await telemetry.withSpan(
+      SPAN_NAMES.continuationDistill,
+      { [ATTRIBUTE_NAMES.stepId]: input.stepId },
+      (span) =>
+        createModelCaller({
+          client: settings.client,
+          telemetry,
+          llmDebug: settings.llmDebug,
+          model,
+          maxTokens: Math.max(64, Math.ceil(room / 3)),
+          temperature: undefined,
+          signal,
+          deadlineHit: () => bound.deadline?.hit === true,
+          span,
+          now,
+        }).call({
+          system: `${SYSTEM}\n- Stay under about ${room} bytes.`,
+          prompt: distillUserPrompt(source, {
+            userQuery: input.userQuery,
+            stepTask: input.stepTask,
+          }),
+          description: `continuation summary ${input.stepId}`,
+        }),
+    );
+    const body = wellFormedText(answer.text).trim();
+    if (body === '') return '';
+    return appendDisclosureNotes(truncateUtf8(body, room), [noteBy(answer.model)]);
+  };
+
   return {
     async distill(input) {
       const originalBytes = utf8ByteLength(input.result);
@@ -80,52 +129,18 @@ export function createContinuationDistiller(
           argument: 'maxBytes',
           message: 'maxBytes is too small for a summary',
         });
+      // The deadline comes with the input when the renderer derived it, else it is derived here.
       // The pre-filter is synchronous: it sees the deadline through shouldStop, and a summary
       // whose pre-filter ran into it is not asked for (the floor preview stays).
-      const shouldStop = createShouldStop({
-        signal: input.signal,
-        deadline: deadlineMs > 0 ? now() + deadlineMs : undefined,
-        now,
-      });
-      const source = trimmer.trim(input.result, prefilterBytes, {
-        userQuery: input.userQuery,
-        stepTask: input.stepTask,
-        ...(shouldStop ? { shouldStop } : {}),
-      }).text;
-      input.signal?.throwIfAborted();
-      if (shouldStop?.()) throw new DistillDeadlineError({ deadlineMs });
-      const signals = [
-        input.signal,
-        deadlineMs > 0 ? AbortSignal.timeout(deadlineMs) : undefined,
-      ].filter((signal): signal is AbortSignal => signal !== undefined);
-      const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
-      const answer = await telemetry.withSpan(
-        SPAN_NAMES.continuationDistill,
-        { [ATTRIBUTE_NAMES.stepId]: input.stepId },
-        (span) =>
-          createModelCaller({
-            client: settings.client,
-            telemetry,
-            llmDebug: settings.llmDebug,
-            model,
-            maxTokens: Math.max(64, Math.ceil(room / 3)),
-            temperature: undefined,
-            signal,
-            deadlineHit: () => signal.aborted && !input.signal?.aborted,
-            span,
-            now,
-          }).call({
-            system: `${SYSTEM}\n- Stay under about ${room} bytes.`,
-            prompt: distillUserPrompt(source, {
-              userQuery: input.userQuery,
-              stepTask: input.stepTask,
-            }),
-            description: `continuation summary ${input.stepId}`,
-          }),
+      const within = startCallDeadline(
+        { signal: input.signal, deadline: input.deadline },
+        { deadlineMs, now, reason: () => new DistillDeadlineError({ deadlineMs }) },
       );
-      const body = wellFormedText(answer.text).trim();
-      if (body === '') return '';
-      return appendDisclosureNotes(truncateUtf8(body, room), [noteBy(answer.model)]);
+      try {
+        return await summarise(input, room, noteBy, within.context);
+      } finally {
+        within.release();
+      }
     },
   };
 }

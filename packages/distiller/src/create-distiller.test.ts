@@ -47,6 +47,11 @@ const client = () =>
 const context = { userQuery: 'which requests failed?', stepTask: 'fetch the logs' };
 const floor = (result: string, maxBytes: number) =>
   createStructuralTrimmer().trim(result, maxBytes, context);
+// A model path that fell open: the same floor, and its metadata says so.
+const fellOpen = (result: string, maxBytes: number) => {
+  const { text, metadata } = floor(result, maxBytes);
+  return { text, metadata: { ...metadata, fellOpen: true } };
+};
 
 function distiller(settings: DistillerSettings = {}) {
   return createDistiller({ client: client(), onWarning: () => {}, ...settings });
@@ -169,7 +174,7 @@ describe('single-call distillation', () => {
     const telemetry = createRecordingTelemetry();
     const result = sampleRecords(40_000);
     const out = await distiller({ telemetry }).process(result, 4096, context);
-    expect(out).toEqual(floor(result, 4096));
+    expect(out).toEqual(fellOpen(result, 4096));
     expect(telemetry.total(METRIC_NAMES.distillFailed)).toBe(1);
   });
 
@@ -182,7 +187,7 @@ describe('single-call distillation', () => {
     });
     const result = sampleRecords(40_000);
     const out = await createDistiller({ client: unreachable }).process(result, 4096, context);
-    expect(out).toEqual(floor(result, 4096));
+    expect(out).toEqual(fellOpen(result, 4096));
   });
 
   it('cuts a hanging call at the deadline and returns the floor', async () => {
@@ -192,7 +197,7 @@ describe('single-call distillation', () => {
     const started = performance.now();
     const out = await distiller({ deadlineMs: 300, telemetry }).process(result, 4096, context);
     // At the deadline, not before; a call that kept hanging would time the test out.
-    expect(out).toEqual(floor(result, 4096));
+    expect(out).toEqual(fellOpen(result, 4096));
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     const failure = telemetry.events(EVENT_NAMES.llmFailed)[0];
     expect(String(failure?.attributes['compaction.error'])).toMatch(/deadline of 300 ms/);
@@ -485,7 +490,7 @@ describe('map-reduce', () => {
       4096,
       context,
     );
-    expect(out).toEqual(floor(result, 4096));
+    expect(out).toEqual(fellOpen(result, 4096));
   });
 });
 

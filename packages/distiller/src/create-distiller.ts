@@ -5,12 +5,13 @@ import {
   assertString,
   BYTES_PER_TOKEN,
   byteEstimateTokenCounter,
+  type CompactionConfig,
   type CompactionTelemetry,
   countTokensForLimit,
-  createShouldStop,
   type DistillCache,
   EVENT_NAMES,
   fitsWhole,
+  floorGraceMs,
   InvalidArgumentError,
   loadConfig,
   METRIC_NAMES,
@@ -20,8 +21,10 @@ import {
   type ResultProcessorContext,
   resultTrimSpanAttributes,
   SPAN_NAMES,
+  startCallDeadline,
   type TelemetrySpan,
   type TokenCounter,
+  type TrimConfig,
   utf8ByteLength,
 } from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
@@ -73,8 +76,40 @@ export interface DistillProgress {
   failed: number;
 }
 
+/**
+ * The part of a resolved configuration (`loadConfig().config`) a distiller reads: the `distill`
+ * knobs and `trim.preserveKeys`.
+ */
+export interface DistillerConfig {
+  distill: CompactionConfig['distill'];
+  trim: Pick<TrimConfig, 'preserveKeys'>;
+}
+
+// The settings a `config` replaces; giving both would leave one of them silently unused.
+const KNOB_SETTINGS = [
+  'enabled',
+  'thresholdBytes',
+  'prefilterBytes',
+  'targetBytes',
+  'model',
+  'cacheTtlMs',
+  'cacheSecret',
+  'deadlineMs',
+  'contextTokens',
+  'mapReduceThresholdBytes',
+  'mapConcurrency',
+  'preserveKeys',
+] as const;
+
 /** Settings of `createDistiller`. Every size is in UTF-8 bytes. */
 export interface DistillerSettings {
+  /**
+   * A configuration already resolved, as `createCompaction` passes it: its knobs are used as
+   * they are, not resolved again (`loadConfig` reported its warnings). The knob settings below
+   * (`enabled` to `mapConcurrency`, and `preserveKeys`) must then be left unset. Default none:
+   * the knob settings are resolved against the defaults, once.
+   */
+  config?: DistillerConfig;
   /** The model. Without one every result gets the structural floor. Default none. */
   client?: AIClient;
   /** A cache of finished distillations. Default none (no caching), as in seed 002 §5.3. */
@@ -185,9 +220,17 @@ async function bounded<T>(
   }
 }
 
-function resolveSettings(
-  settings: DistillerSettings,
-): ResolvedDistillerSettings & { cacheSecret: string | undefined } {
+function resolveKnobs(settings: DistillerSettings): DistillerConfig {
+  if (settings.config) {
+    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
+    if (both.length > 0) {
+      throw new InvalidArgumentError({
+        argument: both[0]!,
+        message: `give either config or ${both.join(', ')}, not both`,
+      });
+    }
+    return settings.config;
+  }
   const { config, warnings } = loadConfig({
     // The environment is read by the caller through loadConfig; defaults come from the knob table.
     env: {},
@@ -208,9 +251,15 @@ function resolveSettings(
       trim: { preserveKeys: settings.preserveKeys },
     },
   });
-  const { distill, trim } = config;
   const warn = settings.onWarning ?? emitCompactionWarning;
   for (const warning of warnings) warn(warning.message);
+  return config;
+}
+
+function resolveSettings(
+  settings: DistillerSettings,
+): ResolvedDistillerSettings & { cacheSecret: string | undefined } {
+  const { distill, trim } = resolveKnobs(settings);
   const cacheTimeoutMs = settings.cacheTimeoutMs ?? 500;
   if (
     typeof cacheTimeoutMs !== 'number' ||
@@ -252,11 +301,6 @@ function emitCompactionWarning(message: string): void {
   ).process;
   if (runtime?.emitWarning) runtime.emitWarning(message, 'CompactionWarning');
   else console.warn(`CompactionWarning: ${message}`);
-}
-
-/** How long past the deadline a floor after a model call may take before it cuts short. */
-function floorGraceMs(deadlineMs: number): number {
-  return Math.min(1000, Math.max(250, deadlineMs / 10));
 }
 
 /**
@@ -335,197 +379,244 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
     };
     telemetry.count(METRIC_NAMES.distillTriggered, 1, attributes);
     const started = now();
-    const callerSignal = context.signal;
-
-    const deadline = new AbortController();
-    let deadlineHit = false;
-    const timer =
-      resolved.deadlineMs > 0
-        ? setTimeout(() => {
-            deadlineHit = true;
-            deadline.abort(new DistillDeadlineError({ deadlineMs: resolved.deadlineMs }));
-          }, resolved.deadlineMs)
-        : undefined;
-    const signal = callerSignal
-      ? AbortSignal.any([callerSignal, deadline.signal])
-      : deadline.signal;
+    // The deadline is in the context (process derived it, or a layer above did): its signal
+    // aborts at it, and only the caller's own cancellation is rethrown.
+    const callerSignal = context.deadline ? context.deadline.callerSignal : context.signal;
+    const deadlineHit = () => context.deadline?.hit === true;
+    const signal = context.signal ?? new AbortController().signal;
     // One listener per segment call in flight, plus the cache's.
     raiseListenerLimit(signal, resolved.mapConcurrency + 10);
 
-    try {
-      // The route the calls will take (seed 002 §5.3): part of the key, so a remapped alias or
-      // another provider order never reuses an answer; an unstable route bypasses the cache.
-      // A client without routes is keyed on its provider and the requested model.
-      const preflight = activeClient.route?.({
-        model,
-        maxTokens,
-        ...(aiOptions.temperature !== undefined ? { temperature: aiOptions.temperature } : {}),
-      });
-      const input =
-        cache && resolved.cacheTtlMs > 0 && preflight?.stable !== false
-          ? { digest: await distillInputDigest(result), bytes: originalBytes }
-          : undefined;
-      const cacheKey = input
-        ? await distillCacheKey({
-            resultDigest: input.digest,
-            stepTask: context.stepTask,
-            userQuery: context.userQuery,
-            maxBytes,
-            salt: {
-              ...salt,
-              route: preflight?.fingerprint ?? `${activeClient.provider}#${model}`,
-            },
-          })
+    // The route the calls will take (seed 002 §5.3): part of the key, so a remapped alias or
+    // another provider order never reuses an answer; an unstable route bypasses the cache.
+    // A client without routes is keyed on its provider and the requested model.
+    const preflight = activeClient.route?.({
+      model,
+      maxTokens,
+      ...(aiOptions.temperature !== undefined ? { temperature: aiOptions.temperature } : {}),
+    });
+    const input =
+      cache && resolved.cacheTtlMs > 0 && preflight?.stable !== false
+        ? {
+            // The caller's digest of this result when it has one (the adapters' view cache).
+            digest: context.contentDigest ?? (await distillInputDigest(result)),
+            bytes: originalBytes,
+          }
         : undefined;
-      if (cache && cacheKey && input) {
-        let hit: ProcessedResult | undefined;
-        try {
-          const value = await bounded(
-            () => cache.get(cacheKey, { signal }),
-            resolved.cacheTimeoutMs,
-            signal,
-          );
-          hit =
-            value === undefined
-              ? undefined
-              : await decodeDistillCacheEntry(value, {
-                  key: cacheKey,
-                  maxBytes,
-                  input,
-                  secret: cacheSecret,
-                });
-        } catch {
-          callerSignal?.throwIfAborted();
-          hit = undefined;
-        }
-        if (hit) {
-          telemetry.count(METRIC_NAMES.distillCacheHit, 1, attributes);
-          span.addEvent(EVENT_NAMES.cacheHit, {
-            [ATTRIBUTE_NAMES.cachedBytes]: hit.metadata.outputBytes,
-          });
-          return hit;
-        }
-        telemetry.count(METRIC_NAMES.distillCacheMiss, 1, attributes);
-      }
-
-      const caller = createModelCaller({
-        client: activeClient,
-        telemetry,
-        llmDebug,
-        model,
-        maxTokens,
-        temperature: aiOptions.temperature,
-        signal,
-        deadlineHit: () => deadlineHit,
-        span,
-        now,
-        context: {
-          requestId: context?.requestId,
-          stepId: context?.stepId,
-          toolName: context?.toolName,
-        },
-      });
-      // The model is asked for a summary that leaves room for its notes within this budget.
-      const summaryBytes = summaryTargetBytes(resolved.targetBytes, maxBytes);
-      const distillSystem = aiOptions.system ?? distillSystemPrompt(summaryBytes);
-      // One call's source: the pre-filter budget, less when the context window (with the
-      // prompt around the source and room for the answer) is smaller.
-      const frameBytes =
-        utf8ByteLength(distillSystem) +
-        utf8ByteLength(distillUserPrompt('', context, { index: 99_999, total: 99_999 }));
-      const estimatedTokens = countTokensForLimit(
-        tokenCounter,
-        result,
-        originalBytes,
-        resolved.contextTokens,
-      );
-      // Bytes a token of this result: the counter's measure when it counted the whole result
-      // (a custom counter on a result over the context), else the 3.5 estimate.
-      const bytesPerToken =
-        tokenCounter !== byteEstimateTokenCounter && originalBytes > resolved.contextTokens
-          ? Math.min(BYTES_PER_TOKEN, originalBytes / Math.max(1, estimatedTokens))
-          : BYTES_PER_TOKEN;
-      const contextBytes = Math.floor(
-        (resolved.contextTokens - maxTokens) * bytesPerToken - frameBytes,
-      );
-      const sourceBytes = Math.max(
-        MIN_SOURCE_BYTES,
-        Math.min(resolved.prefilterBytes, contextBytes),
-      );
-      const run: DistillRun = {
-        result,
-        originalBytes,
-        maxBytes,
-        summaryBytes,
-        sourceBytes,
-        context,
-        settings: resolved,
-        signal,
-        span,
-        trimmer,
-        deadline: {
-          get hit() {
-            return deadlineHit;
+    const cacheKey = input
+      ? await distillCacheKey({
+          resultDigest: input.digest,
+          stepTask: context.stepTask,
+          userQuery: context.userQuery,
+          maxBytes,
+          salt: {
+            ...salt,
+            route: preflight?.fingerprint ?? `${activeClient.provider}#${model}`,
           },
-        },
-        get llmInputBytes() {
-          return caller.llmInputBytes;
-        },
-        onProgress: settings.onProgress,
-        distillSystem,
-        tokenCounter,
-        floor,
-        call: (input) => caller.call(input),
-      };
-
-      const route =
-        estimatedTokens > resolved.contextTokens
-          ? 'context'
-          : resolved.mapReduceThresholdBytes > 0 && originalBytes > resolved.mapReduceThresholdBytes
-            ? 'threshold'
-            : undefined;
-      let outcome: DistillOutcome;
-      if (route) {
-        telemetry.count(METRIC_NAMES.distillMapReduce, 1, attributes);
-        span.addEvent(EVENT_NAMES.mapReduceRoute, {
-          [ATTRIBUTE_NAMES.reason]: route,
-          [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
-          [ATTRIBUTE_NAMES.estimatedTokens]: estimatedTokens,
-          [ATTRIBUTE_NAMES.tokenCounter]: tokenCounter.name,
-        });
-        outcome = await runMapReduce(run);
-      } else {
-        outcome = await runSingleCall(run);
-      }
-      callerSignal?.throwIfAborted();
-      telemetry.record(METRIC_NAMES.distillDuration, (now() - started) / 1000, attributes);
-      if (outcome.fellBack) telemetry.count(METRIC_NAMES.distillFailed, 1, attributes);
-
-      // Written only when every call went where the preflight said (no failover).
-      const sameRoute =
-        preflight === undefined ||
-        [...caller.routes].every((taken) => taken === preflight.fingerprint);
-      if (cache && cacheKey && input && outcome.cacheable && !deadlineHit && sameRoute) {
-        try {
-          await bounded(
-            () =>
-              encodeDistillCacheEntry(outcome.processed, input, {
+        })
+      : undefined;
+    if (cache && cacheKey && input) {
+      let hit: ProcessedResult | undefined;
+      try {
+        const value = await bounded(
+          () => cache.get(cacheKey, { signal }),
+          resolved.cacheTimeoutMs,
+          signal,
+        );
+        hit =
+          value === undefined
+            ? undefined
+            : await decodeDistillCacheEntry(value, {
                 key: cacheKey,
+                maxBytes,
+                input,
                 secret: cacheSecret,
-              }).then((value) =>
-                cache.set(cacheKey, value, { ttlMs: resolved.cacheTtlMs, signal }),
-              ),
-            resolved.cacheTimeoutMs,
-            signal,
-          );
-        } catch {
-          // A cache that cannot store costs a recomputation later, never this result.
-        }
+              });
+      } catch {
+        callerSignal?.throwIfAborted();
+        hit = undefined;
       }
-      return outcome.processed;
-    } finally {
-      if (timer) clearTimeout(timer);
+      if (hit) {
+        telemetry.count(METRIC_NAMES.distillCacheHit, 1, attributes);
+        span.addEvent(EVENT_NAMES.cacheHit, {
+          [ATTRIBUTE_NAMES.cachedBytes]: hit.metadata.outputBytes,
+        });
+        return hit;
+      }
+      telemetry.count(METRIC_NAMES.distillCacheMiss, 1, attributes);
     }
+
+    const caller = createModelCaller({
+      client: activeClient,
+      telemetry,
+      llmDebug,
+      model,
+      maxTokens,
+      temperature: aiOptions.temperature,
+      signal,
+      deadlineHit,
+      span,
+      now,
+      context: {
+        requestId: context?.requestId,
+        stepId: context?.stepId,
+        toolName: context?.toolName,
+      },
+    });
+    // The model is asked for a summary that leaves room for its notes within this budget.
+    const summaryBytes = summaryTargetBytes(resolved.targetBytes, maxBytes);
+    const distillSystem = aiOptions.system ?? distillSystemPrompt(summaryBytes);
+    // One call's source: the pre-filter budget, less when the context window (with the
+    // prompt around the source and room for the answer) is smaller.
+    const frameBytes =
+      utf8ByteLength(distillSystem) +
+      utf8ByteLength(distillUserPrompt('', context, { index: 99_999, total: 99_999 }));
+    const estimatedTokens = countTokensForLimit(
+      tokenCounter,
+      result,
+      originalBytes,
+      resolved.contextTokens,
+    );
+    // Bytes a token of this result: the counter's measure when it counted the whole result
+    // (a custom counter on a result over the context), else the 3.5 estimate.
+    const bytesPerToken =
+      tokenCounter !== byteEstimateTokenCounter && originalBytes > resolved.contextTokens
+        ? Math.min(BYTES_PER_TOKEN, originalBytes / Math.max(1, estimatedTokens))
+        : BYTES_PER_TOKEN;
+    const contextBytes = Math.floor(
+      (resolved.contextTokens - maxTokens) * bytesPerToken - frameBytes,
+    );
+    const sourceBytes = Math.max(MIN_SOURCE_BYTES, Math.min(resolved.prefilterBytes, contextBytes));
+    const run: DistillRun = {
+      result,
+      originalBytes,
+      maxBytes,
+      summaryBytes,
+      sourceBytes,
+      context,
+      settings: resolved,
+      signal,
+      span,
+      trimmer,
+      deadline: {
+        get hit() {
+          return deadlineHit();
+        },
+      },
+      get llmInputBytes() {
+        return caller.llmInputBytes;
+      },
+      onProgress: settings.onProgress,
+      distillSystem,
+      tokenCounter,
+      floor,
+      call: (input) => caller.call(input),
+    };
+
+    const route =
+      estimatedTokens > resolved.contextTokens
+        ? 'context'
+        : resolved.mapReduceThresholdBytes > 0 && originalBytes > resolved.mapReduceThresholdBytes
+          ? 'threshold'
+          : undefined;
+    let outcome: DistillOutcome;
+    if (route) {
+      telemetry.count(METRIC_NAMES.distillMapReduce, 1, attributes);
+      span.addEvent(EVENT_NAMES.mapReduceRoute, {
+        [ATTRIBUTE_NAMES.reason]: route,
+        [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
+        [ATTRIBUTE_NAMES.estimatedTokens]: estimatedTokens,
+        [ATTRIBUTE_NAMES.tokenCounter]: tokenCounter.name,
+      });
+      outcome = await runMapReduce(run);
+    } else {
+      outcome = await runSingleCall(run);
+    }
+    callerSignal?.throwIfAborted();
+    telemetry.record(METRIC_NAMES.distillDuration, (now() - started) / 1000, attributes);
+    if (outcome.fellBack) telemetry.count(METRIC_NAMES.distillFailed, 1, attributes);
+
+    // Written only when every call went where the preflight said (no failover).
+    const sameRoute =
+      preflight === undefined ||
+      [...caller.routes].every((taken) => taken === preflight.fingerprint);
+    if (cache && cacheKey && input && outcome.cacheable && !deadlineHit() && sameRoute) {
+      try {
+        await bounded(
+          () =>
+            encodeDistillCacheEntry(outcome.processed, input, {
+              key: cacheKey,
+              secret: cacheSecret,
+            }).then((value) => cache.set(cacheKey, value, { ttlMs: resolved.cacheTtlMs, signal })),
+          resolved.cacheTimeoutMs,
+          signal,
+        );
+      } catch {
+        // A cache that cannot store costs a recomputation later, never this result.
+      }
+    }
+    return outcome.processed;
+  };
+
+  const processWithin = async (
+    result: string,
+    maxBytes: number,
+    context: ResultProcessorContext,
+  ): Promise<ProcessedResult> => {
+    const originalBytes = utf8ByteLength(result);
+    // A model path that falls open gets the structural floor at the output budget, marked
+    // `fellOpen`, or nothing when the caller floors it itself (`deferFloor`). After a model call
+    // the floor has what is left of the deadline and at least its grace; after Stage 1 ran into
+    // the deadline it cuts short at once.
+    const floor = (cutShort = false): ProcessedResult => {
+      if (context.deferFloor) {
+        return {
+          text: '',
+          metadata: { contentLost: true, originalBytes, outputBytes: 0, fellOpen: true },
+        };
+      }
+      const { deadline } = context;
+      const floored = floorOf(
+        result,
+        maxBytes,
+        cutShort || !deadline
+          ? context
+          : { ...context, shouldStop: deadline.pollWithGrace(floorGraceMs(deadline.deadlineMs)) },
+      );
+      return { text: floored.text, metadata: { ...floored.metadata, fellOpen: true } };
+    };
+    // A result that fits its budget whole (minified, for JSON) is never summarised.
+    if (
+      !client ||
+      !resolved.enabled ||
+      originalBytes <= resolved.thresholdBytes ||
+      fitsWhole(result, maxBytes, originalBytes)
+    ) {
+      const processed = floorOf(result, maxBytes, context);
+      await mirror(processed, originalBytes, context);
+      return processed;
+    }
+    return telemetry.withSpan(
+      SPAN_NAMES.resultDistill,
+      {
+        [ATTRIBUTE_NAMES.requestId]: context.requestId,
+        [ATTRIBUTE_NAMES.stepId]: context.stepId,
+        [ATTRIBUTE_NAMES.toolName]: context.toolName,
+        [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
+      },
+      async (span) => {
+        const output = await distill(result, originalBytes, maxBytes, context, span, floor);
+        span.setAttributes({
+          [ATTRIBUTE_NAMES.outputBytes]: output.metadata.outputBytes,
+          [ATTRIBUTE_NAMES.contentLost]: output.metadata.contentLost,
+        });
+        // A deferred floor is the caller's to run, and to report.
+        if (!(output.metadata.fellOpen && context.deferFloor)) {
+          await mirror(output, originalBytes, context);
+        }
+        return output;
+      },
+    );
   };
 
   return {
@@ -535,64 +626,19 @@ export function createDistiller(settings: DistillerSettings = {}): Distiller {
       assertString(result, 'result');
       assertSize(maxBytes, 'maxBytes', { min: 1 });
       context.signal?.throwIfAborted();
-      // A timer cannot interrupt the synchronous trimmer (Stage 1 and the floor): it polls the
+      // The compaction deadline, derived here unless a layer above put it in the context. A
+      // timer cannot interrupt the synchronous trimmer (Stage 1 and the floor): it polls the
       // deadline and the signal through shouldStop instead, and cuts short when they fire.
-      const deadlineAt = resolved.deadlineMs > 0 ? now() + resolved.deadlineMs : undefined;
-      const caller = context;
-      const polled = (deadline: number | undefined): ResultProcessorContext => {
-        const shouldStop = createShouldStop({
-          signal: caller.signal,
-          deadline,
-          now,
-          shouldStop: caller.shouldStop,
-        });
-        return shouldStop ? { ...caller, shouldStop } : caller;
-      };
-      context = polled(deadlineAt);
-      // The floor after a model call has what is left of the deadline, and at least a grace of
-      // a tenth of it (0.25–1 s), so a model that timed out still leaves an ordinary result its
-      // structural floor; after Stage 1 ran into the deadline it cuts short at once.
-      const floor = (cutShort = false): ProcessedResult =>
-        floorOf(
-          result,
-          maxBytes,
-          cutShort || deadlineAt === undefined
-            ? context
-            : polled(Math.max(deadlineAt, now() + floorGraceMs(resolved.deadlineMs))),
-        );
-      const originalBytes = utf8ByteLength(result);
-      let processed: ProcessedResult;
-      // A result that fits its budget whole (minified, for JSON) is never summarised.
-      if (
-        !client ||
-        !resolved.enabled ||
-        originalBytes <= resolved.thresholdBytes ||
-        fitsWhole(result, maxBytes, originalBytes)
-      ) {
-        processed = floorOf(result, maxBytes, context);
-      } else {
-        processed = await telemetry.withSpan(
-          SPAN_NAMES.resultDistill,
-          {
-            [ATTRIBUTE_NAMES.requestId]: context.requestId,
-            [ATTRIBUTE_NAMES.stepId]: context.stepId,
-            [ATTRIBUTE_NAMES.toolName]: context.toolName,
-            [ATTRIBUTE_NAMES.originalBytes]: originalBytes,
-          },
-          async (span) => {
-            const output = await distill(result, originalBytes, maxBytes, context, span, floor);
-            span.setAttributes({
-              [ATTRIBUTE_NAMES.outputBytes]: output.metadata.outputBytes,
-              [ATTRIBUTE_NAMES.contentLost]: output.metadata.contentLost,
-            });
-            await mirror(output, originalBytes, context);
-            return output;
-          },
-        );
-        return processed;
+      const within = startCallDeadline(context, {
+        deadlineMs: resolved.deadlineMs,
+        now,
+        reason: () => new DistillDeadlineError({ deadlineMs: resolved.deadlineMs }),
+      });
+      try {
+        return await processWithin(result, maxBytes, within.context);
+      } finally {
+        within.release();
       }
-      await mirror(processed, originalBytes, context);
-      return processed;
     },
   };
 }

@@ -8,6 +8,7 @@ export {
   createDistiller,
   type DistillAIOptions,
   type Distiller,
+  type DistillerConfig,
   type DistillerSettings,
   type DistillProgress,
   type FloorTrimmer,

@@ -27,8 +27,6 @@ export interface DistillationProcessorInput {
   aiOptions?: DistillAIOptions;
   /** LLM-debug recorder to use when `config.llmDebug` is on. Default: a new one. */
   llmDebug?: LlmDebugRecorder;
-  /** Receives configuration warnings (such as an ignored map-reduce threshold). */
-  onWarning?: (message: string) => void;
   /** Monotonic clock in milliseconds for the deadline. Default `performance.now`. */
   now?: () => number;
   /** Counts tokens for the distiller's context check. Default: UTF-8 bytes / 3.5. */
@@ -56,22 +54,11 @@ export function buildDistillationProcessor(
     cache: input.cache,
     telemetry: input.telemetry,
     trimmer,
-    enabled: config.distill.enabled,
-    thresholdBytes: config.distill.thresholdBytes,
-    prefilterBytes: config.distill.prefilterBytes,
-    targetBytes: config.distill.targetBytes,
-    model: config.distill.model,
-    cacheTtlMs: config.distill.cacheTtlMs,
-    cacheSecret: config.distill.cacheSecret,
-    deadlineMs: config.distill.deadlineMs,
-    contextTokens: config.distill.contextTokens,
+    // Resolved once by the caller: the distiller uses it as it is.
+    config,
     tokenCounter: input.tokenCounter,
-    mapReduceThresholdBytes: config.distill.mapReduceThresholdBytes,
-    mapConcurrency: config.distill.mapConcurrency,
-    preserveKeys: config.trim.preserveKeys,
     aiOptions: input.aiOptions,
     llmDebug: config.llmDebug ? (input.llmDebug ?? true) : false,
-    onWarning: input.onWarning ?? (() => {}),
     ...(input.now ? { now: input.now } : {}),
     ...(input.agentName ? { agentName: input.agentName } : {}),
   });

@@ -1,7 +1,6 @@
 import {
-  assertSize,
-  cutWithNote,
   disclosureNotes,
+  headCutView,
   type ProcessedResult,
   truncateUtf8,
   utf8ByteLength,
@@ -13,31 +12,18 @@ import {
  * (an integer ≥ 0 or Infinity); a result that fits is returned unchanged.
  */
 export function byteCutFloor(result: string, maxBytes: number): ProcessedResult {
-  assertSize(maxBytes, 'maxBytes', { allowInfinity: true });
-  const originalBytes = utf8ByteLength(result);
-  if (originalBytes <= maxBytes) {
-    return {
-      text: result,
-      metadata: {
-        contentLost: false,
-        originalBytes,
-        outputBytes: originalBytes,
-        strategy: 'unchanged',
-      },
-    };
-  }
-  const cut = cutWithNote(result, maxBytes, (keptBytes) =>
-    disclosureNotes.reducedWithoutModelAnalysis({ originalBytes, keptBytes }),
-  );
+  const view = headCutView(result, maxBytes, disclosureNotes.reducedWithoutModelAnalysis, 'floor');
+  if (view) return view;
   // A budget too small for the note gets the bare head: still within budget, still flagged.
-  const text = cut ? cut.text : truncateUtf8(result, maxBytes);
-  const keptBytes = cut ? cut.keptBytes : utf8ByteLength(text);
+  const originalBytes = utf8ByteLength(result);
+  const text = truncateUtf8(result, maxBytes);
+  const keptBytes = utf8ByteLength(text);
   return {
     text,
     metadata: {
       contentLost: true,
       originalBytes,
-      outputBytes: utf8ByteLength(text),
+      outputBytes: keptBytes,
       strategy: 'floor',
       keptRatio: originalBytes > 0 ? keptBytes / originalBytes : 0,
     },

@@ -113,4 +113,28 @@ describe('synthesis budgets from a context window, counted by the tokenCounter',
     expect(counted.text).toBe(plain.text);
     expect(counted.successTokens).toBeUndefined();
   });
+
+  it('makes each distillation once: model calls per assembly equal the distilled results', async () => {
+    // A model that answers about the size it is asked for, with digits as dense as the logs.
+    const model = createScriptedAIClient((request) => {
+      const asked = Number(/under about (\d+) bytes/.exec(request.system ?? '')?.[1] ?? 200);
+      return '7'.repeat(Math.max(1, asked - 16)).replace(/(.{60})/g, '$1\n');
+    });
+    const contextWindowTokens = 20_000;
+    const compaction = createCompaction({
+      env: {},
+      aiClient: model,
+      contextWindowTokens,
+      tokenCounter: twoBytesPerToken,
+    });
+    const assembly = await compaction.assembleSynthesis(steps);
+    const distilled = assembly.sections.filter(
+      (section) => section.metadata?.strategy === 'distilled',
+    );
+    expect(distilled).toHaveLength(steps.length);
+    expect(model.requests).toHaveLength(distilled.length);
+    // Each summary was asked for at its share in this result's density, so the views fit.
+    expect(assembly.successTokens).toBe(successTokens(assembly, twoBytesPerToken));
+    expect(assembly.successTokens).toBeLessThanOrEqual(contextWindowTokens / 4);
+  });
 });

@@ -360,7 +360,7 @@ describe('createCompaction: seams and environment', () => {
     ).toBe(true);
   });
 
-  it('reports each configuration warning once, though every layer resolves the same knobs', () => {
+  it('reports each configuration warning once', () => {
     const messages: string[] = [];
     const compaction = createCompaction({
       env: {

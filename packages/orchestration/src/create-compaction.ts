@@ -9,11 +9,12 @@ import {
   type ConfigWarning,
   type ContinuationDistiller,
   callWithDeadline,
-  createShouldStop,
   type DistillCache,
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
+  SeamDeadlineError,
+  startCallDeadline,
   type TokenCounter,
   utf8ByteLength,
 } from '@compaction/core';
@@ -36,7 +37,6 @@ import {
 import { createStructuralTrimmer, MIN_TRIM_BUDGET_BYTES } from '@compaction/trimmer';
 import { budgetsFromContextWindow } from './allocate-synthesis-budgets.js';
 import { assembleSynthesisPrompt, type SynthesisAssembly } from './assemble-synthesis-prompt.js';
-import { assembleWithinTokens, type SynthesisByteBudgets } from './assemble-within-tokens.js';
 import { boundByDeadline } from './bound-by-deadline.js';
 import { createAgentInputProcessor } from './create-agent-input-processor.js';
 import { createSynthesisArtifacts, type SynthesisArtifacts } from './create-synthesis-artifacts.js';
@@ -181,15 +181,8 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
   const loaded = loadConfig({ options: settings.config, env: settings.env });
   const { config } = loaded;
   const warnings = [...loaded.warnings];
-  // The layers below resolve the same configuration again and see the same problems: each
-  // message reaches the caller once.
-  const reported = new Set<string>();
-  const warn = (message: string) => {
-    if (reported.has(message)) return;
-    reported.add(message);
-    settings.onWarning?.(message);
-  };
-  for (const warning of warnings) warn(warning.message);
+  // Resolved here only: the layers below are given `config` as it is.
+  for (const warning of warnings) settings.onWarning?.(warning.message);
   const telemetry = settings.telemetry ?? noopTelemetry;
   const deps = settings.deps ?? {};
   const trimmer = createStructuralTrimmer({ preserveKeys: config.trim.preserveKeys, telemetry });
@@ -223,22 +216,25 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
     telemetry,
     aiOptions: settings.aiOptions,
     llmDebug,
-    onWarning: warn,
     now: settings.now,
     tokenCounter: settings.tokenCounter,
     ...(settings.agentName ? { agentName: settings.agentName } : {}),
   });
   const seamDeadlineMs = config.distill.deadlineMs;
   const deadline = { deadlineMs: seamDeadlineMs, now: settings.now };
-  // A synthesis distillation that fell open is floored again with the budget others left.
-  const floorProcessor = guardResultProcessor(boundByDeadline(trimmer, deadline));
+  // A synthesis distillation that fell open is floored by the composer, once, with the budget
+  // others left (the deadline is the one the composer derived for that result).
+  const floorProcessor = boundByDeadline(guardResultProcessor(trimmer), deadline);
   const sourceProcessor = deps.sourceResultProcessor
-    ? guardResultProcessor(boundByDeadline(deps.sourceResultProcessor, deadline), {
-        seam: 'sourceResultProcessor',
-        deadlineMs: seamDeadlineMs,
-        telemetry,
-      })
-    : guardResultProcessor(boundByDeadline(trimmer, deadline));
+    ? boundByDeadline(
+        guardResultProcessor(deps.sourceResultProcessor, {
+          seam: 'sourceResultProcessor',
+          deadlineMs: seamDeadlineMs,
+          telemetry,
+        }),
+        { ...deadline, seam: 'sourceResultProcessor' },
+      )
+    : boundByDeadline(guardResultProcessor(trimmer), deadline);
   const customAgentInput = deps.agentInputProcessor;
   // A tool-input transform may be a redactor: past its deadline the call fails (closed) with a
   // SeamDeadlineError rather than dispatching parameters it never processed.
@@ -271,22 +267,11 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
           })
         : undefined));
   const continuation = createPlanningSectionRenderer({
-    maxTotalBytes: config.continuation.maxTotalBytes,
-    nonJsonFloorBytes: config.continuation.nonJsonFloorBytes,
-    maxEscalations: continuationDistiller ? config.continuation.maxEscalations : 0,
-    digestArraySample: config.continuation.digestArraySample,
-    digestScalarMax: config.continuation.digestScalarMax,
-    digestMaxKeys: config.continuation.digestMaxKeys,
-    failedOperationViewEnabled: config.failedOperationView.enabled,
-    failedOperationMaxInputBytes: config.failedOperationView.maxInputBytes,
-    failedOperationMaxStepBytes: config.failedOperationView.maxStepBytes,
-    failedOperationMaxPromptBytes: config.failedOperationView.maxPromptBytes,
+    config,
     inputPolicy: settings.failedOperationInputPolicy,
     floor: trimmer,
     distiller: continuationDistiller,
-    deadlineMs: config.distill.deadlineMs,
     telemetry,
-    env: {},
   });
 
   // NaN or 0 is a caller's bug, refused there, not a silent fall back to the fixed budgets.
@@ -322,64 +307,65 @@ export function createCompaction(settings: CreateCompactionSettings = {}): Compa
         toolName: options.toolName,
         ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       }),
-    assembleSynthesis: (steps, options = {}) => {
-      // A result is stored once however many assemblies the token check makes.
-      const stored = new Map<string, Promise<string>>();
-      const assemble = (budgets: SynthesisByteBudgets) =>
-        assembleSynthesisPrompt(steps, {
-          processor: synthesisProcessor,
-          totalBytes: budgets.totalBytes,
-          perResultBytes: budgets.perResultBytes,
-          distilledBytes: distilledViewBytes(config.distill.targetBytes),
-          willDistill,
-          minimumBytes: MIN_TRIM_BUDGET_BYTES,
-          floor: floorProcessor,
-          ...(artifacts
-            ? {
-                // Only results that cannot appear whole are worth a file and a marker.
-                annotate: async (step: StepRecord, distilled: boolean) => {
-                  const bytes = utf8ByteLength(step.result ?? '');
-                  if (!distilled && bytes <= budgets.perResultBytes) return undefined;
-                  let line = stored.get(step.id);
-                  if (!line) {
-                    line = artifacts
-                      .storeStep(step, { requestId: options.requestId, signal: options.signal })
-                      .then((artifact) => artifact.line);
-                    stored.set(step.id, line);
-                  }
-                  return line;
-                },
-              }
-            : {}),
-          failedOperationView: {
-            ...config.failedOperationView,
-            policy: settings.failedOperationInputPolicy,
-          },
-          userQuery: options.userQuery,
-          requestId: options.requestId,
-          signal: options.signal,
-          shouldStop: options.shouldStop,
-        });
-      // With a window and a counter, the views are held to the window's token shares as the
-      // counter counts them (the byte budgets assume 3.5 bytes per token).
-      return windowBudgets && settings.tokenCounter
-        ? assembleWithinTokens(assemble, {
-            budgets: synthesisBudgets,
-            totalTokens: windowBudgets.totalTokens,
-            perResultTokens: windowBudgets.perResultTokens,
-            tokenCounter: settings.tokenCounter,
-          })
-        : assemble(synthesisBudgets);
-    },
-    renderContinuation: (steps, options = {}) => {
-      const now = settings.now ?? (() => performance.now());
-      const shouldStop = createShouldStop({
+    assembleSynthesis: (steps, options = {}) =>
+      assembleSynthesisPrompt(steps, {
+        processor: synthesisProcessor,
+        totalBytes: synthesisBudgets.totalBytes,
+        perResultBytes: synthesisBudgets.perResultBytes,
+        distilledBytes: distilledViewBytes(config.distill.targetBytes),
+        willDistill,
+        minimumBytes: MIN_TRIM_BUDGET_BYTES,
+        floor: floorProcessor,
+        ...(artifacts
+          ? {
+              // Only results that cannot appear whole are worth a file and a marker.
+              annotate: async (step: StepRecord, distilled: boolean) => {
+                const bytes = utf8ByteLength(step.result ?? '');
+                if (!distilled && bytes <= synthesisBudgets.perResultBytes) return undefined;
+                const artifact = await artifacts.storeStep(step, {
+                  requestId: options.requestId,
+                  signal: options.signal,
+                });
+                return artifact.line;
+              },
+            }
+          : {}),
+        failedOperationView: {
+          ...config.failedOperationView,
+          policy: settings.failedOperationInputPolicy,
+        },
+        userQuery: options.userQuery,
+        requestId: options.requestId,
         signal: options.signal,
-        deadline: config.distill.deadlineMs > 0 ? now() + config.distill.deadlineMs : undefined,
-        now,
         shouldStop: options.shouldStop,
-      });
-      return continuation.render(steps, { ...options, ...(shouldStop ? { shouldStop } : {}) });
+        deadline,
+        // With a window and a counter, the views are held to the window's token shares as the
+        // counter counts them (the byte budgets assume 3.5 bytes per token).
+        ...(windowBudgets && settings.tokenCounter
+          ? {
+              tokens: {
+                counter: settings.tokenCounter,
+                totalTokens: windowBudgets.totalTokens,
+                perResultTokens: windowBudgets.perResultTokens,
+              },
+            }
+          : {}),
+      }),
+    renderContinuation: async (steps, options = {}) => {
+      const { shouldStop, signal, ...rest } = options;
+      const within = startCallDeadline(
+        { ...(signal ? { signal } : {}), ...(shouldStop ? { shouldStop } : {}) },
+        {
+          ...deadline,
+          reason: () =>
+            new SeamDeadlineError({ seam: 'planningSection', deadlineMs: seamDeadlineMs }),
+        },
+      );
+      try {
+        return await continuation.render(steps, { ...rest, ...within.context });
+      } finally {
+        within.release();
+      }
     },
     resolver: (steps) => createStepResolver(steps),
     artifacts,

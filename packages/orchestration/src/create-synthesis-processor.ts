@@ -40,7 +40,7 @@ export interface SynthesisProcessorSettings {
 
 /** What `buildSynthesisProcessor` composes, from a configuration already resolved. */
 export interface SynthesisProcessorInput
-  extends Omit<SynthesisProcessorSettings, 'config' | 'env'> {
+  extends Omit<SynthesisProcessorSettings, 'config' | 'env' | 'onWarning'> {
   config: CompactionConfig;
   /** Replaces the built-in processor; it is still guarded and bounded, as a seam. */
   resultProcessor?: ResultProcessor;
@@ -68,19 +68,21 @@ export function buildSynthesisProcessor(input: SynthesisProcessorInput): ResultP
       telemetry,
       aiOptions: input.aiOptions,
       llmDebug: input.llmDebug,
-      onWarning: input.onWarning,
       now: input.now,
       tokenCounter: input.tokenCounter,
       ...(input.agentName ? { agentName: input.agentName } : {}),
     });
-  // Every compaction, with a model or without, is bounded by the deadline: the synchronous
-  // trimmer sees it through the shouldStop poll. A replaced processor also runs under a timer
-  // on the deadline and the caller's signal, and gets the result_trim.completed span the
-  // built-ins emit themselves.
+  // Every compaction, with a model or without, is bounded by the deadline, derived once per
+  // call (unless a composer put it in the context): the synchronous trimmer sees it through the
+  // shouldStop poll. A replaced processor is also abandoned a second past it, and gets the
+  // result_trim.completed span the built-ins emit themselves.
   const deadlineMs = config.distill.deadlineMs;
-  return guardResultProcessor(
-    boundByDeadline(synthesis, { deadlineMs, now: input.now }),
-    input.resultProcessor ? { seam: 'resultProcessor', deadlineMs, telemetry } : {},
+  return boundByDeadline(
+    guardResultProcessor(
+      synthesis,
+      input.resultProcessor ? { seam: 'resultProcessor', deadlineMs, telemetry } : {},
+    ),
+    { deadlineMs, now: input.now },
   );
 }
 
@@ -101,5 +103,6 @@ export function createSynthesisProcessor(
     ...(settings.env ? { env: settings.env } : {}),
   });
   for (const warning of warnings) settings.onWarning?.(warning.message);
-  return buildSynthesisProcessor({ ...settings, config });
+  const { onWarning: _reported, ...input } = settings;
+  return buildSynthesisProcessor({ ...input, config });
 }

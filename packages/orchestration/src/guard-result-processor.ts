@@ -2,12 +2,15 @@ import {
   assertSize,
   type CompactionTelemetry,
   callWithDeadline,
+  createShouldStop,
   cutWithNote,
   disclosureNotes,
   type ProcessedResult,
   type ResultProcessor,
   resultTrimSpanAttributes,
+  SeamDeadlineError,
   SPAN_NAMES,
+  startCallDeadline,
   trailingDisclosureNotes,
   utf8ByteLength,
 } from '@compaction/core';
@@ -29,9 +32,10 @@ export interface GuardSettings {
   /** The seam's name, for errors and telemetry. Default `resultProcessor`. */
   seam?: string;
   /**
-   * Deadline of one call in milliseconds; 0 disables. The processor's `signal` aborts (and its
-   * `shouldStop` turns true) at the deadline; one that has not settled a second later is
-   * abandoned and the result gets the byte-cut floor. Default 0. The orchestration passes
+   * Deadline of one call in milliseconds, when its context carries none (one a layer above
+   * derived, `context.deadline`, is used as given); 0 disables. The processor's `signal` aborts
+   * (and its `shouldStop` turns true) at the deadline; one that has not settled a second later
+   * is abandoned and the result gets the byte-cut floor. Default 0. The orchestration passes
    * `distill.deadlineMs` (`COMPACTION_RESULT_DISTILL_DEADLINE`) for the seams you replace.
    */
   deadlineMs?: number;
@@ -67,20 +71,32 @@ export function guardResultProcessor(
     context: Parameters<ResultProcessor['process']>[2],
   ): Promise<ProcessedResult> => {
     let produced: unknown;
+    // The deadline a layer above put in the context, else this guard's own, derived once.
+    const within = startCallDeadline(context ?? {}, {
+      deadlineMs,
+      reason: () => new SeamDeadlineError({ seam, deadlineMs }),
+    });
+    const bound = within.context;
+    const callerSignal = bound.deadline ? bound.deadline.callerSignal : bound.signal;
     try {
       produced = await callWithDeadline(
         (signal) =>
           processor.process(result, maxBytes, {
-            ...context,
+            ...bound,
             signal,
-            shouldStop: () => signal.aborted || context?.shouldStop?.() === true,
+            // Without a deadline the synchronous work still stops with the caller's signal.
+            shouldStop: bound.shouldStop ?? createShouldStop({ signal }),
           }),
-        { seam, deadlineMs, signal: context?.signal },
+        { seam, deadlineMs, signal: bound.signal, deadline: bound.deadline },
       );
     } catch (error) {
-      if (context?.signal?.aborted && error === context.signal.reason) throw error;
+      if (callerSignal?.aborted && error === callerSignal.reason) throw error;
       return byteCutFloor(result, maxBytes);
+    } finally {
+      within.release();
     }
+    // A processor that left its fall-open to the caller's floor (`deferFloor`) says so.
+    if (usable(produced) && produced.metadata.fellOpen && context?.deferFloor) return produced;
     if (!usable(produced) || (produced.text === '' && result !== ''))
       return byteCutFloor(result, maxBytes);
 

@@ -148,8 +148,7 @@ Examples:
       : undefined;
     try {
       const distiller = createDistiller({
-        ...config.distill,
-        preserveKeys: config.trim.preserveKeys,
+        config,
         // Always recorded: failures are reported on stderr, every call only with LLM-debug on.
         llmDebug: true,
         ...(client ? { client } : {}),

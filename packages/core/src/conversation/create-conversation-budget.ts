@@ -175,11 +175,16 @@ export function createConversationBudget(
   const computeFacts = async (
     result: ConversationToolResult,
     view: string,
+    known: string | undefined,
     signal: AbortSignal | undefined,
     failures: { count: number },
   ): Promise<Facts> => {
-    const [sha256, archived, small] = await Promise.all([
-      result.stored ? result.stored.sha256 : contentDigest(result.text),
+    // The digest of the result, computed once: stored results carry theirs, and the view
+    // cache gives the one it computed when it made a view.
+    const sha256 = result.stored
+      ? result.stored.sha256
+      : (known ?? (await contentDigest(result.text)));
+    const [archived, small] = await Promise.all([
       result.stored
         ? result.stored
         : archive
@@ -201,6 +206,7 @@ export function createConversationBudget(
             toolName: result.toolName,
             text: result.text,
             maxBytes: resolved.smallViewBytes,
+            digest: sha256,
             ...(result.userQuery ? { userQuery: result.userQuery } : {}),
             ...(signal ? { signal } : {}),
           })
@@ -219,6 +225,7 @@ export function createConversationBudget(
   const factsOf = (
     result: ConversationToolResult,
     view: string,
+    digest: string | undefined,
     signal: AbortSignal | undefined,
     failures: { count: number },
   ): Promise<Facts> => {
@@ -234,7 +241,7 @@ export function createConversationBudget(
       memo.set(result.toolCallId, known);
       return known.facts;
     }
-    const facts = computeFacts(result, view, signal, failures);
+    const facts = computeFacts(result, view, digest, signal, failures);
     const entry: Remembered = {
       toolName: result.toolName,
       text: result.text,
@@ -381,7 +388,7 @@ export function createConversationBudget(
             bytes > MIN_STEP_DOWN_BYTES &&
             (result.artifactRead ? result.turn < lastTurn : i < n - resolved.keepLast);
           if (!steppable) return base;
-          const found = await factsOf(result, view, signal, failures);
+          const found = await factsOf(result, view, perResult[i]!.view?.digest, signal, failures);
           return {
             ...base,
             sha256: found.sha256,

@@ -2,6 +2,7 @@ import {
   type ArtifactToolset,
   assertSize,
   InvalidArgumentError,
+  knobDefault,
   type ResultProcessor,
 } from '@compaction/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -37,7 +38,8 @@ export interface McpProxySettings {
   /**
    * The most a tool result or resource read may weigh as the client reads it: UTF-8 bytes of its
    * JSON, escapes and envelope included, base64 of images, audio and blobs aside. A heavier one
-   * is rewritten to fit (see `createMcpResultFitter`). Default 65536.
+   * is rewritten to fit (see `createMcpResultFitter`). Default 65536 (the `trim.maxResultBytes`
+   * knob's default).
    */
   maxResultBytes?: number;
   /** Tools added to the upstream's (`artifact_read`, `artifact_search`); they shadow upstream tools of the same name. Default none. */
@@ -92,9 +94,13 @@ export function createMcpProxy(settings: McpProxySettings): Server {
       message: 'processor must be a ResultProcessor',
     });
   }
-  const maxResultBytes = assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', {
-    min: 1,
-  });
+  const maxResultBytes = assertSize(
+    settings.maxResultBytes ?? knobDefault('trim.maxResultBytes'),
+    'maxResultBytes',
+    {
+      min: 1,
+    },
+  );
   const timeoutMs = assertSize(settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const upstreamCapabilities = upstream.getServerCapabilities();
   const upstreamInfo = upstream.getServerVersion();
