@@ -15,20 +15,8 @@ import { countGraphemes } from './count-graphemes.js';
 import type { Excerpt, ExcerptOptions } from './excerpt.js';
 import { assertSafeId, isSafeId } from './safe-id.js';
 import { type StreamExcerptResult, storeStreamExcerpt } from './store-stream-excerpt.js';
-
-/** What a store says about one stored result (seed 000's metadata). */
-export interface StoredArtifact {
-  /** Basename of the file in the store directory (`artifactFileName(opId, digest)`). */
-  file: string;
-  /** Lowercase hex SHA-256 of the file's bytes. */
-  digest: string;
-  /** Size of the file in bytes. */
-  bytes: number;
-  /** Grapheme clusters of the result as text. */
-  chars: number;
-  /** Lines of the file (newlines, plus one for a last line without its newline). */
-  lines?: number;
-}
+import type { StoredArtifact } from './stored-artifact.js';
+import type { TempWrite } from './temp-write.js';
 
 /** Settings of `createArtifactStore`; give `dir` or `transcriptPath`. */
 export interface ArtifactStoreSettings {
@@ -88,15 +76,6 @@ export interface ArtifactStore {
   ): Promise<StreamExcerptResult>;
   /** Absolute path of a stored file, after checking that `file` is a plain safe basename. */
   pathOf(file: string): string;
-}
-
-/** A temp-file writer that the streaming path and `store` share. */
-export interface TempWrite {
-  write(data: Uint8Array): Promise<void>;
-  /** Syncs, closes and moves into place under a name derived from the content; returns the basename. */
-  commit(): Promise<string>;
-  /** Closes and removes the temp file, ignoring errors. */
-  abandon(): Promise<void>;
 }
 
 /** What a temp write measured, read after `commit`. */

@@ -10,7 +10,7 @@ import {
 import { ArtifactError } from './artifact-error.js';
 import { artifactPointerLine } from './artifact-pointer-line.js';
 import type { ArtifactRecord } from './artifact-record.js';
-import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
+import type { ArtifactStore } from './artifact-store.js';
 import { describeText } from './describe-text.js';
 import { excerpt, minimumExcerptBudget } from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
@@ -19,6 +19,7 @@ import { type StoredForm, storedFormOf } from './json-layout.js';
 import { kindForTool } from './kind-for-tool.js';
 import type { ProjectionPolicy } from './projection-policy.js';
 import { buildArtifactRecord } from './record-stored-artifact.js';
+import type { StoredArtifact } from './stored-artifact.js';
 
 /** Settings of `createArtifactProcessor`. */
 export interface ArtifactProcessorSettings {

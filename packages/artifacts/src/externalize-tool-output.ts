@@ -3,7 +3,7 @@ import { ArtifactError } from './artifact-error.js';
 import type { ArtifactIndex } from './artifact-index.js';
 import { artifactNotStoredLine, artifactPointerLine } from './artifact-pointer-line.js';
 import type { ArtifactRecord } from './artifact-record.js';
-import type { ArtifactStore, StoredArtifact } from './artifact-store.js';
+import type { ArtifactStore } from './artifact-store.js';
 import { countGraphemes } from './count-graphemes.js';
 import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import { describeText } from './describe-text.js';
@@ -12,6 +12,7 @@ import { headGraphemes } from './grapheme-window.js';
 import { type StoredForm, storedFormOf } from './json-layout.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
 import { buildArtifactRecord } from './record-stored-artifact.js';
+import type { StoredArtifact } from './stored-artifact.js';
 
 /** Inputs of `externalizeToolOutput` besides the output. */
 export interface ExternalizeOptions {

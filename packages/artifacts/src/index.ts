@@ -46,7 +46,6 @@ export {
   type ArtifactStore,
   type ArtifactStoreSettings,
   createArtifactStore,
-  type StoredArtifact,
   type StoreStreamOptions,
   storeSessionId,
 } from './artifact-store.js';
@@ -158,4 +157,5 @@ export {
   excerptStream,
   type StreamExcerptResult,
 } from './store-stream-excerpt.js';
+export type { StoredArtifact } from './stored-artifact.js';
 export { matchToolNames, type ToolNameSpec } from './tool-name-matcher.js';

@@ -1,10 +1,10 @@
 import { artifactIdFor } from './artifact-id.js';
 import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
-import type { StoredArtifact } from './artifact-store.js';
 import { formatCount } from './excerpt-marker.js';
 import { headGraphemes } from './grapheme-window.js';
 import { kindForTool } from './kind-for-tool.js';
+import type { StoredArtifact } from './stored-artifact.js';
 
 /** What an index record is built from. */
 export interface ArtifactRecordInput {

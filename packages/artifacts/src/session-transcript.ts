@@ -6,13 +6,14 @@ import { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 import { ArtifactError } from './artifact-error.js';
 import type { ArtifactFileSystem } from './artifact-file-system.js';
 import type { ArtifactRecord } from './artifact-record.js';
-import { type ArtifactStore, createArtifactStore, type StoredArtifact } from './artifact-store.js';
+import { type ArtifactStore, createArtifactStore } from './artifact-store.js';
 import { endOfLastLine } from './end-of-last-line.js';
 import { externalizeToolOutput } from './externalize-tool-output.js';
 import { createLineSplitter } from './line-splitter.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
 import { readChunks } from './read-chunks.js';
 import { sha256Hex } from './sha256-hex.js';
+import type { StoredArtifact } from './stored-artifact.js';
 
 /** A tool call an assistant message asks for. */
 export interface TranscriptToolCall {

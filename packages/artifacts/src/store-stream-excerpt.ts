@@ -2,7 +2,6 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ArtifactError } from './artifact-error.js';
 import type { ArtifactRecord } from './artifact-record.js';
-import type { StoredArtifact, TempWrite } from './artifact-store.js';
 import { createGraphemeCounter } from './count-graphemes.js';
 import type { TextDescription } from './describe-text.js';
 import { endsOnCodePoint } from './ends-on-code-point.js';
@@ -15,6 +14,8 @@ import {
 } from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { headGraphemeRun, tailGraphemeRun } from './grapheme-window.js';
+import type { StoredArtifact } from './stored-artifact.js';
+import type { TempWrite } from './temp-write.js';
 
 /** What the streaming path returns. */
 export interface StreamExcerptResult {
