@@ -171,6 +171,7 @@ export type {
   ResultProcessorContext,
 } from './result-processor.js';
 export { resultTrimSpanAttributes } from './result-trim-span-attributes.js';
+export type { StepError, StepRecord } from './step-record.js';
 export {
   type CompactionTelemetry,
   noopTelemetry,

@@ -11,6 +11,7 @@ import {
   type ResultProcessor,
   resolveConfig,
   SPAN_NAMES,
+  type StepRecord,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -25,7 +26,6 @@ import {
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
 } from './project-failed-operation-evidence.js';
-import type { StepRecord } from './step-record.js';
 
 /** Settings of `createPlanningSectionRenderer`. Each unset number comes from the environment, then the default. */
 export interface PlanningSectionSettings {

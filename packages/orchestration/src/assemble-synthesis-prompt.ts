@@ -4,6 +4,7 @@ import {
   type ProcessedResult,
   type ResultProcessor,
   type ResultTrimMetadata,
+  type StepRecord,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
@@ -11,7 +12,6 @@ import {
   type FailedOperationEvidence,
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
-  type StepRecord,
 } from '@compaction/digest';
 import { allocateSynthesisBudgets } from './allocate-synthesis-budgets.js';
 

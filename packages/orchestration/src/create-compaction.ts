@@ -14,6 +14,7 @@ import {
   loadConfig,
   noopTelemetry,
   type ResultProcessor,
+  type StepRecord,
   type TokenCounter,
   utf8ByteLength,
 } from '@compaction/core';
@@ -23,7 +24,6 @@ import {
   type FailedOperationInputPolicy,
   type PlanningSection,
   type PlanningSectionRenderer,
-  type StepRecord,
   type StepResolver,
 } from '@compaction/digest';
 import {

@@ -2,8 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifactPointerLine, parseArtifactPointerLine, sha256Hex } from '@compaction/artifacts';
-import { trailingDisclosureNotes } from '@compaction/core';
-import type { StepRecord } from '@compaction/digest';
+import { type StepRecord, trailingDisclosureNotes } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';
 

@@ -12,7 +12,7 @@ import {
   recordStoredArtifact,
   transcriptStem,
 } from '@compaction/artifacts';
-import type { StepRecord } from '@compaction/digest';
+import type { StepRecord } from '@compaction/core';
 import { requireTranscriptPath } from './require-transcript-path.js';
 
 /** Full results of a session stored beside its transcript, and the tools that read them back. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@compaction/core';
+import type { JsonValue } from './json/lossless-json.js';
 
 /** The structured terminal error of a step. */
 export interface StepError {
