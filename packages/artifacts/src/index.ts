@@ -27,7 +27,6 @@ export {
 export {
   type ExcerptSource,
   excerptMarker,
-  formatCount,
   parseExcerptMarker,
 } from './projection/excerpt-marker.js';
 export {
@@ -87,8 +86,8 @@ export {
   type RunningArtifactServer,
 } from './serving/artifact-server.js';
 export { INSPECTOR_PAGE } from './serving/inspector-page.js';
-export { artifactDirFor, transcriptStem } from './storage/artifact-dir-for.js';
-export { artifactFileName, operationSlug } from './storage/artifact-file-name.js';
+export { artifactDirFor } from './storage/artifact-dir-for.js';
+export { artifactFileName } from './storage/artifact-file-name.js';
 export {
   type ArtifactAppendHandle,
   type ArtifactFileSystem,
@@ -97,14 +96,12 @@ export {
 } from './storage/artifact-file-system.js';
 export { type ArtifactIdInput, artifactIdFor } from './storage/artifact-id.js';
 export {
-  ARTIFACT_INDEX_FILE,
   type ArtifactIndex,
   type ArtifactIndexMatches,
   type ArtifactIndexObserver,
   type ArtifactIndexSettings,
   createArtifactIndex,
   LOOKUP_TAIL_BYTES,
-  MIRROR_AFTER_LOOKUPS,
 } from './storage/artifact-index.js';
 export type { ArtifactKind, ArtifactRecord } from './storage/artifact-record.js';
 export {
@@ -112,7 +109,6 @@ export {
   type ArtifactStoreSettings,
   createArtifactStore,
   type StoreStreamOptions,
-  storeSessionId,
 } from './storage/artifact-store.js';
 export {
   layOutJson,
@@ -122,11 +118,7 @@ export {
   type StoredLayout,
   storedFormOf,
 } from './storage/json-layout.js';
-export {
-  createModelCallLog,
-  MODEL_CALLS_FILE,
-  type ModelCallRecord,
-} from './storage/model-call-log.js';
+export { createModelCallLog, type ModelCallRecord } from './storage/model-call-log.js';
 export {
   type PrunedFile,
   type PruneOptions,
@@ -138,8 +130,6 @@ export {
   buildArtifactRecord,
   recordStoredArtifact,
 } from './storage/record-stored-artifact.js';
-export { assertSafeId, isSafeId } from './storage/safe-id.js';
-export { sha256Hex } from './storage/sha256-hex.js';
 export {
   type ExcerptStreamOptions,
   excerptStream,

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createArtifactLibrary, createArtifactToolHandler, sha256Hex } from '@compaction/artifacts';
+import { createArtifactLibrary, createArtifactToolHandler } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import { ARTIFACT_TOOL_NAMES, InvalidArgumentError, type ResultProcessor } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { OPENAI_ARTIFACT_TOOLS, sha256Hex } from '@compaction/artifacts';
+import { OPENAI_ARTIFACT_TOOLS } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import {
   type ArtifactToolset,
   type ConversationBudgetSettings,

@@ -10,8 +10,8 @@ import {
   createArtifactStore,
   createArtifactToolHandler,
   recordStoredArtifact,
-  transcriptStem,
 } from '@compaction/artifacts';
+import { transcriptStem } from '@compaction/artifacts/internal';
 import type { StepRecord } from '@compaction/core';
 import { requireTranscriptPath } from './require-transcript-path.js';
 

@@ -1,7 +1,5 @@
+import type { JsonTape, JsonTapeInventory, JsonTapeReader } from '@compaction/core';
 import {
-  type JsonTape,
-  type JsonTapeInventory,
-  type JsonTapeReader,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_FLAGS,
@@ -15,7 +13,7 @@ import {
   TAPE_START,
   TAPE_STRIDE,
   TAPE_STRING,
-} from '@compaction/core';
+} from '@compaction/core/internal';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   collectErrorWords,

@@ -1,4 +1,4 @@
-import { textHash } from '@compaction/core';
+import { textHash } from '@compaction/core/internal';
 import { NODE_SCALAR, NODE_STRING } from './json-inventory.js';
 
 /** The `keyHash` and `valueHash` columns of an inventory. */
