@@ -7,11 +7,11 @@ import {
   describeText,
   excerpt,
   excerptStream,
-  formatCount,
   headGraphemes,
   minimumExcerptBudget,
   tailGraphemes,
 } from '@compaction/artifacts';
+import { formatCount } from '@compaction/artifacts/internal';
 import {
   assertSize,
   cutWithNote,

@@ -26,3 +26,12 @@ export declare function sampled<T>(
 
 /** A seeded sequence in [0, 1) (mulberry32): the same numbers for a seed on every machine. */
 export declare function seededRandom(seed: number): () => number;
+
+/**
+ * Node flags and environment that make a child process append the URL of every module it loads
+ * to `logFile`, one per line.
+ */
+export declare function moduleLog(logFile: string): {
+  execArgv: string[];
+  env: { MODULE_LOG_FILE: string };
+};

@@ -88,3 +88,26 @@ export function seededRandom(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+// A loader hook (run on Node's loader thread) that appends each loaded module's URL to a file.
+const MODULE_LOG_HOOKS = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.MODULE_LOG_FILE, url + '\\n');
+  return next(url, context);
+}`;
+const MODULE_LOG_REGISTER = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(MODULE_LOG_HOOKS)}`)});`;
+
+/**
+ * Node flags and environment that make a child process append the URL of every module it loads
+ * (`file:`, `node:`, `data:`) to `logFile`, one per line: a deterministic measure of what a
+ * command pulls in, unlike its start time.
+ *
+ *   spawnSync(process.execPath, [...execArgv, script], { env: { ...process.env, ...env } })
+ */
+export function moduleLog(logFile) {
+  return {
+    execArgv: ['--import', `data:text/javascript,${encodeURIComponent(MODULE_LOG_REGISTER)}`],
+    env: { MODULE_LOG_FILE: logFile },
+  };
+}

@@ -1,23 +1,51 @@
-export { artifactDirFor, transcriptStem } from './artifact-dir-for.js';
 export { ArtifactError, type ArtifactErrorCode } from './artifact-error.js';
-export { artifactFileName, operationSlug } from './artifact-file-name.js';
 export {
-  type ArtifactAppendHandle,
-  type ArtifactFileSystem,
-  type ArtifactWriteHandle,
-  nodeArtifactFileSystem,
-} from './artifact-file-system.js';
-export { type ArtifactIdInput, artifactIdFor } from './artifact-id.js';
+  artifactFilePointerLine,
+  artifactNotStoredLine,
+  artifactPointerLine,
+  parseArtifactPointerLine,
+} from './projection/artifact-pointer-line.js';
 export {
-  ARTIFACT_INDEX_FILE,
-  type ArtifactIndex,
-  type ArtifactIndexMatches,
-  type ArtifactIndexObserver,
-  type ArtifactIndexSettings,
-  createArtifactIndex,
-  LOOKUP_TAIL_BYTES,
-  MIRROR_AFTER_LOOKUPS,
-} from './artifact-index.js';
+  type ArtifactProcessorSettings,
+  createArtifactProcessor,
+} from './projection/create-artifact-processor.js';
+export {
+  DEFAULT_PROJECTION_POLICIES,
+  diffPolicy,
+  docPolicy,
+  fallbackPolicy,
+  fileReadPolicy,
+  listPolicy,
+  searchPolicy,
+  terminalPolicy,
+} from './projection/default-projection-policies.js';
+export {
+  type Excerpt,
+  type ExcerptOptions,
+  excerpt,
+  minimumExcerptBudget,
+} from './projection/excerpt.js';
+export {
+  type ExcerptSource,
+  excerptMarker,
+  parseExcerptMarker,
+} from './projection/excerpt-marker.js';
+export {
+  defaultInlineLimitChars,
+  type ExternalizedOutput,
+  type ExternalizeOptions,
+  externalizeToolOutput,
+  MIN_INLINE_LIMIT_CHARS,
+} from './projection/externalize-tool-output.js';
+export { inferArtifactKind } from './projection/infer-artifact-kind.js';
+export { kindForTool } from './projection/kind-for-tool.js';
+export type {
+  Projection,
+  ProjectionContext,
+  ProjectionPolicy,
+  ToolOutput,
+} from './projection/projection-policy.js';
+export { matchToolNames, type ToolNameSpec } from './projection/tool-name-matcher.js';
 export {
   type ArtifactLibrary,
   type ArtifactLibrarySettings,
@@ -29,28 +57,7 @@ export {
   type ResolvedArtifact,
   SEARCH_LIMITS,
   type SearchOptions,
-} from './artifact-library.js';
-export {
-  artifactFilePointerLine,
-  artifactNotStoredLine,
-  artifactPointerLine,
-  parseArtifactPointerLine,
-} from './artifact-pointer-line.js';
-export type { ArtifactKind, ArtifactRecord } from './artifact-record.js';
-export {
-  type ArtifactServer,
-  type ArtifactServerSettings,
-  createArtifactServer,
-  type RunningArtifactServer,
-} from './artifact-server.js';
-export {
-  type ArtifactStore,
-  type ArtifactStoreSettings,
-  createArtifactStore,
-  type StoredArtifact,
-  type StoreStreamOptions,
-  storeSessionId,
-} from './artifact-store.js';
+} from './reading/artifact-library.js';
 export {
   ANTHROPIC_ARTIFACT_TOOLS,
   ARTIFACT_TOOL_TEXT,
@@ -60,45 +67,50 @@ export {
   formatArtifactPage,
   formatArtifactSearch,
   OPENAI_ARTIFACT_TOOLS,
-} from './artifact-tools.js';
-export { countGraphemes, createGraphemeCounter, type GraphemeCounter } from './count-graphemes.js';
+} from './reading/artifact-tools.js';
+export { type PagingRange, pagingValue } from './reading/paging-value.js';
+export type {
+  TextMatch,
+  TextPage,
+  TextPosition,
+  TextSearchResult,
+} from './reading/read-artifact-text.js';
 export {
-  type ArtifactProcessorSettings,
-  createArtifactProcessor,
-} from './create-artifact-processor.js';
+  compileSearchPattern,
+  MAX_PATTERN_CHARS,
+  type SearchMatcher,
+} from './reading/search-pattern.js';
 export {
-  DEFAULT_PROJECTION_POLICIES,
-  diffPolicy,
-  docPolicy,
-  fallbackPolicy,
-  fileReadPolicy,
-  listPolicy,
-  searchPolicy,
-  terminalPolicy,
-} from './default-projection-policies.js';
-export { describeText, type TextDescription } from './describe-text.js';
-export { type Excerpt, type ExcerptOptions, excerpt, minimumExcerptBudget } from './excerpt.js';
+  type ArtifactServer,
+  type ArtifactServerSettings,
+  createArtifactServer,
+  type RunningArtifactServer,
+} from './serving/artifact-server.js';
+export { INSPECTOR_PAGE } from './serving/inspector-page.js';
+export { artifactDirFor } from './storage/artifact-dir-for.js';
+export { artifactFileName } from './storage/artifact-file-name.js';
 export {
-  type ExcerptSource,
-  excerptMarker,
-  formatCount,
-  parseExcerptMarker,
-} from './excerpt-marker.js';
+  type ArtifactAppendHandle,
+  type ArtifactFileSystem,
+  type ArtifactWriteHandle,
+  nodeArtifactFileSystem,
+} from './storage/artifact-file-system.js';
+export { type ArtifactIdInput, artifactIdFor } from './storage/artifact-id.js';
 export {
-  defaultInlineLimitChars,
-  type ExternalizedOutput,
-  type ExternalizeOptions,
-  externalizeToolOutput,
-  MIN_INLINE_LIMIT_CHARS,
-} from './externalize-tool-output.js';
+  type ArtifactIndex,
+  type ArtifactIndexMatches,
+  type ArtifactIndexObserver,
+  type ArtifactIndexSettings,
+  createArtifactIndex,
+  LOOKUP_TAIL_BYTES,
+} from './storage/artifact-index.js';
+export type { ArtifactKind, ArtifactRecord } from './storage/artifact-record.js';
 export {
-  type GraphemeSlice,
-  graphemeWindowLimit,
-  headGraphemes,
-  tailGraphemes,
-} from './grapheme-window.js';
-export { inferArtifactKind } from './infer-artifact-kind.js';
-export { INSPECTOR_PAGE } from './inspector-page.js';
+  type ArtifactStore,
+  type ArtifactStoreSettings,
+  createArtifactStore,
+  type StoreStreamOptions,
+} from './storage/artifact-store.js';
 export {
   layOutJson,
   MAX_JSON_LAYOUT_CHARS,
@@ -106,39 +118,37 @@ export {
   type StoredForm,
   type StoredLayout,
   storedFormOf,
-} from './json-layout.js';
-export { kindForTool } from './kind-for-tool.js';
-export { createModelCallLog, MODEL_CALLS_FILE, type ModelCallRecord } from './model-call-log.js';
-export { type PagingRange, pagingValue } from './paging-value.js';
-export type {
-  Projection,
-  ProjectionContext,
-  ProjectionPolicy,
-  ToolOutput,
-} from './projection-policy.js';
+} from './storage/json-layout.js';
+export { createModelCallLog, type ModelCallRecord } from './storage/model-call-log.js';
 export {
   type PrunedFile,
   type PruneOptions,
   type PruneReport,
   pruneArtifacts,
-} from './prune-artifacts.js';
-export type {
-  TextMatch,
-  TextPage,
-  TextPosition,
-  TextSearchResult,
-} from './read-artifact-text.js';
+} from './storage/prune-artifacts.js';
 export {
   type ArtifactRecordInput,
   buildArtifactRecord,
   recordStoredArtifact,
-} from './record-stored-artifact.js';
-export { assertSafeId, isSafeId } from './safe-id.js';
+} from './storage/record-stored-artifact.js';
 export {
-  compileSearchPattern,
-  MAX_PATTERN_CHARS,
-  type SearchMatcher,
-} from './search-pattern.js';
+  type ExcerptStreamOptions,
+  excerptStream,
+  type StreamExcerptResult,
+} from './storage/store-stream-excerpt.js';
+export type { StoredArtifact } from './storage/stored-artifact.js';
+export {
+  countGraphemes,
+  createGraphemeCounter,
+  type GraphemeCounter,
+} from './text/count-graphemes.js';
+export { describeText, type TextDescription } from './text/describe-text.js';
+export {
+  type GraphemeSlice,
+  graphemeWindowLimit,
+  headGraphemes,
+  tailGraphemes,
+} from './text/grapheme-window.js';
 export {
   type LoadTranscriptOptions,
   loadTranscript,
@@ -152,11 +162,4 @@ export {
   type TranscriptToolCall,
   terminalAssistantMessage,
   toOpenAIChatMessages,
-} from './session-transcript.js';
-export { sha256Hex } from './sha256-hex.js';
-export {
-  type ExcerptStreamOptions,
-  excerptStream,
-  type StreamExcerptResult,
-} from './store-stream-excerpt.js';
-export { matchToolNames, type ToolNameSpec } from './tool-name-matcher.js';
+} from './transcript/session-transcript.js';

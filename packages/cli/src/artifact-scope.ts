@@ -1,10 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import {
-  type ArtifactLibrary,
-  artifactDirFor,
-  createArtifactLibrary,
-  storeSessionId,
-} from '@compaction/artifacts';
+import { type ArtifactLibrary, artifactDirFor, createArtifactLibrary } from '@compaction/artifacts';
+import { storeSessionId } from '@compaction/artifacts/internal';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,4 +1,5 @@
 export type { CliCommand } from './cli-command.js';
+export type { CliCommandEntry } from './cli-command-entry.js';
 export type { CliIo } from './cli-io.js';
 export { COMMANDS } from './commands/index.js';
 export { InputTooLargeError } from './input-too-large-error.js';

@@ -17,9 +17,11 @@ const OTEL_PEERS = [
 /** Exit codes: 0 success, 1 failure (one-line message), 2 bad usage. */
 export const EXIT_CODES = { ok: 0, failure: 1, usage: 2 } as const;
 
-function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  const list = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+/** The command list loads every command for its summary: help is not the hot path. */
+async function mainHelp(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
+  const width = Math.max(...commands.map((command) => command.name.length));
+  const list = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return `Usage: compaction <command> [options]
 
 Shrinks large tool and agent results to a byte budget, honestly.
@@ -54,16 +56,16 @@ export async function runCli(argv: readonly string[], baseIo: CliIo): Promise<nu
     return EXIT_CODES.ok;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const target =
-      name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
-    io.stdout.write(target ? `${target.help}\n` : mainHelp());
+    const target = name === 'help' ? COMMANDS.find((entry) => entry.name === rest[0]) : undefined;
+    io.stdout.write(target ? `${(await target.load()).help}\n` : await mainHelp());
     return EXIT_CODES.ok;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    io.stderr.write(`compaction: unknown command '${name}'\n${mainHelp()}`);
+  const entry = COMMANDS.find((candidate) => candidate.name === name);
+  if (!entry) {
+    io.stderr.write(`compaction: unknown command '${name}'\n${await mainHelp()}`);
     return EXIT_CODES.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`${command.help}\n`);
     return EXIT_CODES.ok;

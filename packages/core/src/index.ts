@@ -95,28 +95,7 @@ export {
 } from './errors.js';
 export { BYTES_PER_TOKEN, estimateTokens } from './estimate-tokens.js';
 export { buildJsonTape, type JsonTapeOutcome, withJsonTape } from './json/build-json-tape.js';
-export {
-  type JsonTape,
-  type JsonTapeWordSearch,
-  TAPE_ARRAY,
-  TAPE_END,
-  TAPE_ESCAPED_KEY,
-  TAPE_ESCAPED_VALUE,
-  TAPE_FLAGS,
-  TAPE_KEY_END,
-  TAPE_KEY_START,
-  TAPE_KIND,
-  TAPE_LITERAL,
-  TAPE_NEXT,
-  TAPE_NON_ASCII_KEY,
-  TAPE_NON_ASCII_VALUE,
-  TAPE_NUMBER,
-  TAPE_OBJECT,
-  TAPE_SIZE,
-  TAPE_START,
-  TAPE_STRIDE,
-  TAPE_STRING,
-} from './json/json-tape.js';
+export type { JsonTape, JsonTapeWordSearch } from './json/json-tape.js';
 export type {
   JsonTapeInventory,
   JsonTapeReader,
@@ -137,9 +116,8 @@ export {
   losslessJsonFeatures,
 } from './json/lossless-json-features.js';
 export { LosslessNumber } from './json/lossless-number.js';
-export { fitsWhole, minifiedJsonBytes } from './json/minified-json-bytes.js';
+export { fitsWhole } from './json/minified-json-bytes.js';
 export { type NumberScanBackend, numberScanBackend } from './json/scan-number-tokens.js';
-export { TEXT_HASH_UNITS, textHash } from './json/text-hash.js';
 export { writeUtf16Units } from './json/write-utf16-units.js';
 export { MIN_TRIM_BUDGET_BYTES } from './min-trim-budget.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
@@ -181,6 +159,7 @@ export type {
   ResultProcessorContext,
 } from './result-processor.js';
 export { resultTrimSpanAttributes } from './result-trim-span-attributes.js';
+export type { StepError, StepRecord } from './step-record.js';
 export {
   type CompactionTelemetry,
   noopTelemetry,

@@ -2,6 +2,7 @@ import {
   type ContinuationDistiller,
   METRIC_NAMES,
   SPAN_NAMES,
+  type StepRecord,
   utf8ByteLength,
 } from '@compaction/core';
 import { createRecordingTelemetry } from '@compaction/core/test';
@@ -12,7 +13,6 @@ import { describe, expect, it } from 'vitest';
 import { digestJson } from './create-digester.js';
 import { createHeadPreviewProcessor } from './create-head-preview-processor.js';
 import { createPlanningSectionRenderer } from './create-planning-section-renderer.js';
-import type { StepRecord } from './step-record.js';
 
 const env = {};
 

@@ -15,6 +15,7 @@ import {
   resolveConfig,
   SeamDeadlineError,
   SPAN_NAMES,
+  type StepRecord,
   startCallDeadline,
   truncateUtf8,
   utf8ByteLength,
@@ -30,7 +31,6 @@ import {
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
 } from './project-failed-operation-evidence.js';
-import type { StepRecord } from './step-record.js';
 
 /** The part of a resolved configuration (`loadConfig().config`) the planning section reads. */
 export type PlanningSectionConfig = Pick<

@@ -1,8 +1,7 @@
-import { LosslessNumber } from '@compaction/core';
+import { LosslessNumber, type StepRecord } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStepResolver } from './create-step-resolver.js';
-import type { StepRecord } from './step-record.js';
 import { StepReferenceError } from './step-reference-error.js';
 
 const loki = JSON.stringify({

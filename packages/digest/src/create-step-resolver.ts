@@ -2,9 +2,9 @@ import {
   type JsonValue,
   LosslessNumber,
   parseJsonLossless,
+  type StepRecord,
   stringifyJsonLossless,
 } from '@compaction/core';
-import type { StepRecord } from './step-record.js';
 import { StepReferenceError } from './step-reference-error.js';
 
 /** One step of a path: an object key or an array index. */

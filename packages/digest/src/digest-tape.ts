@@ -1,6 +1,5 @@
+import { type JsonTape, LosslessNumber, utf8ByteLength } from '@compaction/core';
 import {
-  type JsonTape,
-  LosslessNumber,
   TAPE_ARRAY,
   TAPE_END,
   TAPE_ESCAPED_KEY,
@@ -16,8 +15,7 @@ import {
   TAPE_START,
   TAPE_STRIDE,
   TAPE_STRING,
-  utf8ByteLength,
-} from '@compaction/core';
+} from '@compaction/core/internal';
 import { countCodePoints } from './count-code-points.js';
 import type { DigestCaps } from './digest-settings.js';
 import type { DigestElisions, ValueDigest } from './digest-value.js';

@@ -1,3 +1,5 @@
+// StepRecord is the composition layer's input and lives in core; re-exported for existing importers.
+export type { StepError, StepRecord } from '@compaction/core';
 export {
   createDigester,
   type Digester,
@@ -41,5 +43,4 @@ export {
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
 } from './project-failed-operation-evidence.js';
-export type { StepError, StepRecord } from './step-record.js';
 export { StepReferenceError, type StepReferenceErrorCode } from './step-reference-error.js';

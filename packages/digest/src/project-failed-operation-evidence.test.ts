@@ -1,11 +1,10 @@
-import { type JsonValue, utf8ByteLength } from '@compaction/core';
+import { type JsonValue, type StepRecord, utf8ByteLength } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type FailedOperationEvidence,
   projectFailedOperationEvidence,
 } from './project-failed-operation-evidence.js';
-import type { StepRecord } from './step-record.js';
 
 const limits = { maxInputBytes: 4096, maxStepBytes: 16384 };
 

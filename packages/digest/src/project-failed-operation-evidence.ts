@@ -1,6 +1,10 @@
-import { type JsonValue, stringifyJsonLossless, utf8ByteLength } from '@compaction/core';
+import {
+  type JsonValue,
+  type StepRecord,
+  stringifyJsonLossless,
+  utf8ByteLength,
+} from '@compaction/core';
 import { jsonStringWithin } from './json-string-within.js';
-import type { StepRecord } from './step-record.js';
 
 /** What an input policy is asked about: one input of one failed attempt. */
 export interface FailedOperationInput {

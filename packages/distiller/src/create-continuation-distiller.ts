@@ -18,12 +18,12 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { createStructuralTrimmer } from '@compaction/trimmer';
-import type { FloorTrimmer } from './create-distiller.js';
 import type { LlmDebugRecorder } from './create-llm-debug-recorder.js';
 import { createModelCaller } from './create-model-caller.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
 import { distillUserPrompt } from './distill-prompts.js';
 import { MAX_NOTE_MODEL_BYTES, noteModel } from './distilled-view-bytes.js';
+import type { FloorTrimmer } from './floor-trimmer.js';
 import { wellFormedText } from './well-formed-text.js';
 
 /** Settings of `createContinuationDistiller`. */

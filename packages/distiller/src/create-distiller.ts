@@ -37,6 +37,7 @@ import {
   encodeDistillCacheEntry,
 } from './distill-cache-entry.js';
 import { DistillDeadlineError } from './distill-deadline-error.js';
+import type { DistillProgress } from './distill-progress.js';
 import {
   DISTILL_PROMPT_VERSION,
   distillSystemPrompt,
@@ -44,15 +45,11 @@ import {
 } from './distill-prompts.js';
 import type { DistillOutcome, DistillRun } from './distill-run.js';
 import { summaryTargetBytes } from './distilled-view-bytes.js';
+import type { FloorTrimmer } from './floor-trimmer.js';
 import { raiseListenerLimit } from './raise-listener-limit.js';
+import type { ResolvedDistillerSettings } from './resolved-distiller-settings.js';
 import { runMapReduce } from './run-map-reduce.js';
 import { runSingleCall } from './run-single-call.js';
-
-/** The structural trimmer the distiller uses as its Stage-1 pre-filter and fail-open floor. */
-export interface FloorTrimmer {
-  /** Trims `result` to `maxBytes` UTF-8 bytes, synchronously. */
-  trim(result: string, maxBytes: number, context?: ResultProcessorContext): ProcessedResult;
-}
 
 /** Per-call model options that override the distill defaults (part of the cache key). */
 export interface DistillAIOptions {
@@ -64,16 +61,6 @@ export interface DistillAIOptions {
   temperature?: number;
   /** Replaces the distill system prompt (the reduce prompt is kept). */
   system?: string;
-}
-
-/** Progress of a map-reduce run, for a terminal progress line. */
-export interface DistillProgress {
-  /** Segments in all. */
-  total: number;
-  /** Segments whose extract finished. */
-  completed: number;
-  /** Segments whose call failed. */
-  failed: number;
 }
 
 /**
@@ -167,25 +154,6 @@ export interface DistillerSettings {
   agentName?: string;
   /** Monotonic clock in milliseconds. Default `performance.now`. */
   now?: () => number;
-}
-
-/** The resolved knobs of a distiller. */
-export interface ResolvedDistillerSettings {
-  enabled: boolean;
-  thresholdBytes: number;
-  prefilterBytes: number;
-  targetBytes: number;
-  model: string;
-  cacheTtlMs: number;
-  /** Whether cache entries are authenticated (the secret itself is not exposed). */
-  cacheAuthenticated: boolean;
-  deadlineMs: number;
-  contextTokens: number;
-  /** 0 when disabled or ignored for being below `prefilterBytes`. */
-  mapReduceThresholdBytes: number;
-  mapConcurrency: number;
-  preserveKeys: readonly string[];
-  cacheTimeoutMs: number;
 }
 
 /** A result processor that distills large results with a fast model (seed 002 §5). */

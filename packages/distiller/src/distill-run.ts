@@ -5,11 +5,9 @@ import type {
   TelemetrySpan,
   TokenCounter,
 } from '@compaction/core';
-import type {
-  DistillProgress,
-  FloorTrimmer,
-  ResolvedDistillerSettings,
-} from './create-distiller.js';
+import type { DistillProgress } from './distill-progress.js';
+import type { FloorTrimmer } from './floor-trimmer.js';
+import type { ResolvedDistillerSettings } from './resolved-distiller-settings.js';
 
 /** What one compaction produced and whether it may be cached. */
 export interface DistillOutcome {

@@ -10,9 +10,6 @@ export {
   type Distiller,
   type DistillerConfig,
   type DistillerSettings,
-  type DistillProgress,
-  type FloorTrimmer,
-  type ResolvedDistillerSettings,
 } from './create-distiller.js';
 export {
   createLlmDebugRecorder,
@@ -29,12 +26,14 @@ export {
   encodeDistillCacheEntry,
 } from './distill-cache-entry.js';
 export { DistillDeadlineError } from './distill-deadline-error.js';
+export type { DistillProgress } from './distill-progress.js';
 export { DISTILL_PROMPT_VERSION } from './distill-prompts.js';
 export {
   DISTILLED_NOTE_ROOM_BYTES,
   distilledViewBytes,
   MAX_NOTE_MODEL_BYTES,
 } from './distilled-view-bytes.js';
+export type { FloorTrimmer } from './floor-trimmer.js';
 export { MissingCredentialsError } from './missing-credentials-error.js';
 export {
   DEFAULT_MODEL_ALIASES,
@@ -43,3 +42,4 @@ export {
   resolveModelAlias,
 } from './model-aliases.js';
 export { ModelCallError, type ModelCallErrorKind, toModelCallError } from './model-call-error.js';
+export type { ResolvedDistillerSettings } from './resolved-distiller-settings.js';

@@ -12,11 +12,8 @@ import {
 } from '@compaction/core';
 import { createMemoryDistillCache } from '@compaction/core/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createDistiller,
-  type DistillerSettings,
-  type DistillProgress,
-} from './create-distiller.js';
+import { createDistiller, type DistillerSettings } from './create-distiller.js';
+import type { DistillProgress } from './distill-progress.js';
 import { createOpenAIClient } from './openai/index.js';
 import { createProviderServer, type ProviderRequest, type ProviderServer } from './test/index.js';
 import { atDeadlineWhen } from './test-support/at-deadline-when.js';

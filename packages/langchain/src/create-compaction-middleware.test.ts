@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createArtifactLibrary, sha256Hex } from '@compaction/artifacts';
+import { createArtifactLibrary } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import { type ConversationReport, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { bigJsonResult } from '@compaction/core/test';
 import { createProviderServer } from '@compaction/distiller/test';

@@ -9,6 +9,7 @@ import {
   type ResultProcessorContext,
   type ResultTrimMetadata,
   SeamDeadlineError,
+  type StepRecord,
   startCallDeadline,
   type TokenCounter,
   truncateUtf8,
@@ -18,7 +19,6 @@ import {
   type FailedOperationEvidence,
   type FailedOperationInputPolicy,
   projectFailedOperationEvidence,
-  type StepRecord,
 } from '@compaction/digest';
 import { allocateSynthesisBudgets } from './allocate-synthesis-budgets.js';
 

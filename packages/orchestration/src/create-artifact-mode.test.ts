@@ -5,8 +5,8 @@ import {
   createArtifactLibrary,
   createArtifactToolHandler,
   fileReadPolicy,
-  sha256Hex,
 } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import {
   ARTIFACT_TOOL_NAMES,
   createToolResultViews,

@@ -5,8 +5,8 @@ import {
   MIN_INLINE_LIMIT_CHARS,
   OPENAI_ARTIFACT_TOOLS,
   type ProjectionPolicy,
-  sha256Hex,
 } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import {
   ARTIFACT_TOOL_NAMES,
   type ArtifactToolset,

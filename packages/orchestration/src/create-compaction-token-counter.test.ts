@@ -1,6 +1,5 @@
-import { byteEstimateTokenCounter, type TokenCounter } from '@compaction/core';
+import { byteEstimateTokenCounter, type StepRecord, type TokenCounter } from '@compaction/core';
 import { createScriptedAIClient } from '@compaction/core/test';
-import type { StepRecord } from '@compaction/digest';
 import { describe, expect, it } from 'vitest';
 import type { SynthesisAssembly } from './assemble-synthesis-prompt.js';
 import { createCompaction } from './create-compaction.js';

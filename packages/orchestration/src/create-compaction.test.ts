@@ -2,12 +2,12 @@ import {
   type ContinuationDistiller,
   disclosureNoteKind,
   type ResultProcessor,
+  type StepRecord,
   stripDisclosureNotes,
   trailingDisclosureNotes,
   utf8ByteLength,
 } from '@compaction/core';
 import { createMemoryDistillCache, createRecordingTelemetry } from '@compaction/core/test';
-import type { StepRecord } from '@compaction/digest';
 import { distilledViewBytes } from '@compaction/distiller';
 import { createOpenAIClient } from '@compaction/distiller/openai';
 import { createRedisDistillCache } from '@compaction/distiller/redis';

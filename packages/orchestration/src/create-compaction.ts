@@ -14,6 +14,7 @@ import {
   noopTelemetry,
   type ResultProcessor,
   SeamDeadlineError,
+  type StepRecord,
   startCallDeadline,
   type TokenCounter,
   utf8ByteLength,
@@ -24,7 +25,6 @@ import {
   type FailedOperationInputPolicy,
   type PlanningSection,
   type PlanningSectionRenderer,
-  type StepRecord,
   type StepResolver,
 } from '@compaction/digest';
 import {

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifactPointerLine, parseArtifactPointerLine, sha256Hex } from '@compaction/artifacts';
-import { trailingDisclosureNotes } from '@compaction/core';
-import type { StepRecord } from '@compaction/digest';
+import { artifactPointerLine, parseArtifactPointerLine } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
+import { type StepRecord, trailingDisclosureNotes } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';
 

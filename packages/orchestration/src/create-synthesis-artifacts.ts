@@ -10,9 +10,9 @@ import {
   createArtifactStore,
   createArtifactToolHandler,
   recordStoredArtifact,
-  transcriptStem,
 } from '@compaction/artifacts';
-import type { StepRecord } from '@compaction/digest';
+import { transcriptStem } from '@compaction/artifacts/internal';
+import type { StepRecord } from '@compaction/core';
 import { requireTranscriptPath } from './require-transcript-path.js';
 
 /** Full results of a session stored beside its transcript, and the tools that read them back. */

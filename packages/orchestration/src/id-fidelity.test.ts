@@ -1,6 +1,5 @@
-import { stringifyJsonLossless } from '@compaction/core';
+import { type StepRecord, stringifyJsonLossless } from '@compaction/core';
 import { withLosslessJsonFeatures } from '@compaction/core/test';
-import type { StepRecord } from '@compaction/digest';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';

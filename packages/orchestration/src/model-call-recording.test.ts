@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createArtifactLibrary } from '@compaction/artifacts';
-import type { StepRecord } from '@compaction/digest';
+import type { StepRecord } from '@compaction/core';
 import { createOpenAIClient } from '@compaction/distiller/openai';
 import { createProviderServer } from '@compaction/distiller/test';
 import { describe, expect, it } from 'vitest';

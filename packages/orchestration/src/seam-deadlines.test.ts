@@ -1,6 +1,10 @@
-import { SeamDeadlineError, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
+import {
+  SeamDeadlineError,
+  type StepRecord,
+  trailingDisclosureNotes,
+  utf8ByteLength,
+} from '@compaction/core';
 import { createRecordingTelemetry } from '@compaction/core/test';
-import type { StepRecord } from '@compaction/digest';
 import { describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';
 

@@ -1,5 +1,4 @@
-import { trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
-import type { StepRecord } from '@compaction/digest';
+import { type StepRecord, trailingDisclosureNotes, utf8ByteLength } from '@compaction/core';
 import { DISTILLED_NOTE_ROOM_BYTES, distilledViewBytes } from '@compaction/distiller';
 import { createOpenAIClient } from '@compaction/distiller/openai';
 import { createProviderServer, type ProviderServer } from '@compaction/distiller/test';

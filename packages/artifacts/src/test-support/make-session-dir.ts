@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSessionTranscript } from '../session-transcript.js';
+import { openSessionTranscript } from '../transcript/session-transcript.js';
 
 /** A temp directory with one session whose transcript settled a few oversized outputs. */
 export async function makeSessionDir(): Promise<{

@@ -1,4 +1,4 @@
-import { graphemeSegmenter } from '../grapheme-segmenter.js';
+import { graphemeSegmenter } from '../text/grapheme-segmenter.js';
 
 /** Counts the units handed to the shared segmenter while `run` runs (work, never time). */
 export function segmentedUnits(run: () => void): number {

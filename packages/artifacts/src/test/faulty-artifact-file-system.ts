@@ -3,7 +3,7 @@ import {
   type ArtifactFileSystem,
   type ArtifactWriteHandle,
   nodeArtifactFileSystem,
-} from '../artifact-file-system.js';
+} from '../storage/artifact-file-system.js';
 
 /** An operation of `ArtifactFileSystem` (or of a handle it opened) a fault can hit. */
 export type ArtifactFileOperation =

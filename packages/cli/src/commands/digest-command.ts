@@ -1,5 +1,10 @@
-import { type JsonValue, parseJsonLossless, stringifyJsonLossless } from '@compaction/core';
-import { createDigester, createPlanningSectionRenderer, type StepRecord } from '@compaction/digest';
+import {
+  type JsonValue,
+  parseJsonLossless,
+  type StepRecord,
+  stringifyJsonLossless,
+} from '@compaction/core';
+import { createDigester, createPlanningSectionRenderer } from '@compaction/digest';
 import { createStructuralTrimmer } from '@compaction/trimmer';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts';
+import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts/internal';
 import {
   type ArtifactFault,
   type ArtifactFileOperation,

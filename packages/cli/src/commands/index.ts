@@ -1,31 +1,23 @@
-import type { CliCommand } from '../cli-command.js';
-import { configCommand } from './config-command.js';
-import { digestCommand } from './digest-command.js';
-import { distillCommand } from './distill-command.js';
-import { excerptCommand } from './excerpt-command.js';
-import { mcpCommand } from './mcp-command.js';
-import { mcpProxyCommand } from './mcp-proxy-command.js';
-import { proxyCommand } from './proxy-command.js';
-import { pruneCommand } from './prune-command.js';
-import { readCommand } from './read-command.js';
-import { searchCommand } from './search-command.js';
-import { serveCommand } from './serve-command.js';
-import { storeCommand } from './store-command.js';
-import { trimCommand } from './trim-command.js';
+import type { CliCommandEntry } from '../cli-command-entry.js';
 
+// One row per command, in the order `compaction --help` lists them. Each row imports its module
+// lazily: a static import here would make every command pay for every other command's packages.
 /** Every command, in the order `compaction --help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [
-  configCommand,
-  digestCommand,
-  distillCommand,
-  excerptCommand,
-  mcpCommand,
-  mcpProxyCommand,
-  proxyCommand,
-  pruneCommand,
-  readCommand,
-  searchCommand,
-  serveCommand,
-  storeCommand,
-  trimCommand,
+export const COMMANDS: readonly CliCommandEntry[] = [
+  { name: 'config', load: async () => (await import('./config-command.js')).configCommand },
+  { name: 'digest', load: async () => (await import('./digest-command.js')).digestCommand },
+  { name: 'distill', load: async () => (await import('./distill-command.js')).distillCommand },
+  { name: 'excerpt', load: async () => (await import('./excerpt-command.js')).excerptCommand },
+  { name: 'mcp', load: async () => (await import('./mcp-command.js')).mcpCommand },
+  {
+    name: 'mcp-proxy',
+    load: async () => (await import('./mcp-proxy-command.js')).mcpProxyCommand,
+  },
+  { name: 'proxy', load: async () => (await import('./proxy-command.js')).proxyCommand },
+  { name: 'prune', load: async () => (await import('./prune-command.js')).pruneCommand },
+  { name: 'read', load: async () => (await import('./read-command.js')).readCommand },
+  { name: 'search', load: async () => (await import('./search-command.js')).searchCommand },
+  { name: 'serve', load: async () => (await import('./serve-command.js')).serveCommand },
+  { name: 'store', load: async () => (await import('./store-command.js')).storeCommand },
+  { name: 'trim', load: async () => (await import('./trim-command.js')).trimCommand },
 ];

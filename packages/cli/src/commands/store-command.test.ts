@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts';
+import { ARTIFACT_INDEX_FILE } from '@compaction/artifacts/internal';
 import {
   type ArtifactFault,
   type ArtifactFileOperation,

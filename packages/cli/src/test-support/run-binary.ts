@@ -22,13 +22,15 @@ export function runBinary(
     env?: Record<string, string>;
     cwd?: string;
     timeoutMs?: number;
+    /** Node flags before the binary's path. */
+    execArgv?: string[];
   } = {},
 ) {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith('COMPACTION_')) env[key] = value;
   }
-  const result = spawnSync(process.execPath, [BINARY, ...args], {
+  const result = spawnSync(process.execPath, [...(options.execArgv ?? []), BINARY, ...args], {
     input: options.input ?? '',
     env: { ...env, ...options.env },
     cwd: options.cwd,

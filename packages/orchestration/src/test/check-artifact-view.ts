@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createArtifactLibrary, parseArtifactPointerLine, sha256Hex } from '@compaction/artifacts';
+import { createArtifactLibrary, parseArtifactPointerLine } from '@compaction/artifacts';
+import { sha256Hex } from '@compaction/artifacts/internal';
 import {
   type ArtifactToolset,
   type DisclosureNoteKind,

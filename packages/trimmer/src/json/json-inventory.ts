@@ -1,4 +1,5 @@
-import { type JsonTapeReader, type JsonTapeWordSearch, textHash } from '@compaction/core';
+import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
+import { textHash } from '@compaction/core/internal';
 import type { StopCheck } from '../engine/stop-check.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';

@@ -1,4 +1,5 @@
-import { type JsonTapeValueOptions, TEXT_HASH_UNITS, textHash } from '@compaction/core';
+import type { JsonTapeValueOptions } from '@compaction/core';
+import { TEXT_HASH_UNITS, textHash } from '@compaction/core/internal';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,

@@ -1,0 +1,25 @@
+// Shared by the @compaction packages, not a public API: the JSON tape's layout, the text hash the
+// trimmer's columns and the digest key on, and byte measures. It may change in any release;
+// import the root entry point instead.
+export {
+  TAPE_ARRAY,
+  TAPE_END,
+  TAPE_ESCAPED_KEY,
+  TAPE_ESCAPED_VALUE,
+  TAPE_FLAGS,
+  TAPE_KEY_END,
+  TAPE_KEY_START,
+  TAPE_KIND,
+  TAPE_LITERAL,
+  TAPE_NEXT,
+  TAPE_NON_ASCII_KEY,
+  TAPE_NON_ASCII_VALUE,
+  TAPE_NUMBER,
+  TAPE_OBJECT,
+  TAPE_SIZE,
+  TAPE_START,
+  TAPE_STRIDE,
+  TAPE_STRING,
+} from '../json/json-tape.js';
+export { minifiedJsonBytes } from '../json/minified-json-bytes.js';
+export { TEXT_HASH_UNITS, textHash } from '../json/text-hash.js';
