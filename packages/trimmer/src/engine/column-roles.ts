@@ -600,9 +600,20 @@ export function chooseIdentity(
       group.named = textScore >= NO_NAME;
       return;
     }
-    // With none, the field that tells most records apart, where it tells apart at least half.
+    // With none, the field that tells most records apart, where it tells apart at least half;
+    // but a field that would name the records were it not for a value two of them share (a
+    // span's `id` that two spans carry) tells more than one that names nothing (a duration).
     const half = halves[0];
-    if (half !== undefined && bestScore < NO_NAME && distinct[half]! >= 0.5 * values[half]!) {
+    const nameButForShared =
+      best >= 0 &&
+      !names.find((name) => name.s === best)!.unique &&
+      bestScore + NEAR_UNIQUE_PENALTY >= NO_NAME;
+    if (
+      half !== undefined &&
+      bestScore < NO_NAME &&
+      distinct[half]! >= 0.5 * values[half]! &&
+      !nameButForShared
+    ) {
       group.identity = half;
       return;
     }

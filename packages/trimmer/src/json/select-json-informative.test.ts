@@ -316,6 +316,26 @@ describe('information-first selection: what records say before what tells them a
     for (const pod of shown) expect(pod.spec?.nodeName).toBe(byName.get(pod.metadata.name));
   });
 
+  it('names ten spans by an id two of them share, not by a duration unique by chance', () => {
+    const ids = ['1234567890aaaade', 'abcde56a89012345', '0123456a89012345', '1234abcdef567895'];
+    ids.push('abcdef01234567', 'fdc4567890aaaade', '00xxx12312312312', 'abcdef01234567');
+    ids.push('ljf4567890aaaade', 'ute4567890aaaade');
+    const durations = [3781, 13980, 3564, 32592, 378191, 3781, 141581, 141581, 988, 3781];
+    const spans = ids.map((id, i) => ({
+      'span.id': [id],
+      'span.duration.us': [durations[i]],
+      'span.name': [['SELECT FROM product_types', 'GET /api/types', 'Request'][i % 3]],
+      'agent.name': [i % 3 === 0 ? 'elastic-ruby' : 'elastic-node'],
+      'service.node.name': [`node-${'x'.repeat(40)}-${i % 2}`],
+    }));
+    const json = JSON.stringify(spans);
+    const budget = Math.floor(json.length * 0.3);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.namedBy).toBe('span.id');
+  });
+
   it('answers for every record a field named by a two-letter key, or holding a list', () => {
     const records = Array.from({ length: 120 }, (_, i) => ({
       address: `aws_instance.web[${i}]`,
