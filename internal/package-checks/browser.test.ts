@@ -14,7 +14,7 @@ import { REPO_ROOT } from './index.js';
 
 const ENTRY = fileURLToPath(new URL('./browser/compaction-in-browser.ts', import.meta.url));
 // The artifacts package needs Node for its store; its excerpt must not, so it is bundled alone.
-const EXCERPT = join(REPO_ROOT, 'packages/artifacts/dist/excerpt.js');
+const EXCERPT = join(REPO_ROOT, 'packages/artifacts/dist/projection/excerpt.js');
 const LOG_FIXTURE = 'logs/loghub-OpenSSH_2k.log';
 const EXCERPT_SOURCE = {
   totalChars: 0,

@@ -197,6 +197,27 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
     expect(first.upstream.requests[0]!.body).toContain('[stepped down: Bash toolu_1');
   });
 
+  it('keeps a result within --max-bytes whole, unless COMPACTION_ARTIFACT_INLINE_LIMIT asks for the inline limit', async () => {
+    // A 6 KB source file: under the 8 KiB per-result budget, over seed 001's 4 000 characters.
+    const file = Array.from({ length: 150 }, (_, i) => `export const value${i} = ${i * 7};`).join(
+      '\n',
+    );
+    const sentWith = async (env: Record<string, string>) => {
+      const { upstream, url } = await setUp({ env });
+      const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+      await client.messages.create({
+        model: 'claude-x',
+        max_tokens: 10,
+        messages: anthropicConversation(file),
+      });
+      return JSON.parse(upstream.requests[0]!.body).messages[2].content[0].content as string;
+    };
+    expect(await sentWith({})).toBe(file);
+    const limited = await sentWith({ COMPACTION_ARTIFACT_INLINE_LIMIT: '4000' });
+    expect(limited).not.toBe(file);
+    expect(await readFile(storedPath(limited), 'utf8')).toBe(file);
+  });
+
   it('passes error statuses, rate-limit headers and error bodies through unchanged', async () => {
     const error = { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } };
     const { upstream, url } = await setUp({}, () => ({

@@ -57,6 +57,10 @@ export function createProxyConversations(settings: ProxyConversationsSettings): 
     const mode = createArtifactMode({
       transcriptPath: join(settings.dir, `${id}.jsonl`),
       pointTo: settings.pointTo,
+      // The agents behind a proxy read files to edit them: a result within `--max-bytes` stays
+      // whole unless COMPACTION_ARTIFACT_INLINE_LIMIT asks for seed 001's inline limit.
+      env: settings.env,
+      ...(settings.env.COMPACTION_ARTIFACT_INLINE_LIMIT?.trim() ? {} : { inlineLimitChars: false }),
       ...(settings.view ? { view: settings.view } : {}),
     });
     const views = createToolResultViews({
