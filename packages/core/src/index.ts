@@ -26,6 +26,7 @@ export {
   startCallDeadline,
 } from './call-deadline.js';
 export { type CallWithDeadlineOptions, callWithDeadline } from './call-with-deadline.js';
+export { assertConfigOrSettings } from './config/assert-config-or-settings.js';
 export type {
   ArtifactsConfig,
   CompactionConfig,

@@ -1,5 +1,6 @@
 import {
   ATTRIBUTE_NAMES,
+  assertConfigOrSettings,
   type CallDeadline,
   type CompactionConfig,
   type CompactionTelemetry,
@@ -311,16 +312,7 @@ function failureEntry(
 }
 
 function planningConfig(settings: PlanningSectionSettings): PlanningSectionConfig {
-  if (settings.config) {
-    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
-    if (both.length > 0) {
-      throw new InvalidArgumentError({
-        argument: both[0]!,
-        message: `give either config or ${both.join(', ')}, not both`,
-      });
-    }
-    return settings.config;
-  }
+  if (assertConfigOrSettings(settings, KNOB_SETTINGS)) return settings.config!;
   return resolveConfig({
     env: settings.env,
     options: {

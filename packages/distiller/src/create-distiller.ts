@@ -1,6 +1,7 @@
 import {
   type AIClient,
   ATTRIBUTE_NAMES,
+  assertConfigOrSettings,
   assertSize,
   assertString,
   BYTES_PER_TOKEN,
@@ -189,16 +190,7 @@ async function bounded<T>(
 }
 
 function resolveKnobs(settings: DistillerSettings): DistillerConfig {
-  if (settings.config) {
-    const both = KNOB_SETTINGS.filter((name) => settings[name] !== undefined);
-    if (both.length > 0) {
-      throw new InvalidArgumentError({
-        argument: both[0]!,
-        message: `give either config or ${both.join(', ')}, not both`,
-      });
-    }
-    return settings.config;
-  }
+  if (assertConfigOrSettings(settings, KNOB_SETTINGS)) return settings.config!;
   const { config, warnings } = loadConfig({
     // The environment is read by the caller through loadConfig; defaults come from the knob table.
     env: {},
