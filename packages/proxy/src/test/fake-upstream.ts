@@ -146,6 +146,84 @@ function defaultAnswer(path: string, body: Record<string, unknown>, text: string
   return { json: { object: 'list', data: [{ id: model, object: 'model' }] } };
 }
 
+/** One tool call a scripted answer makes. */
+export interface FakeToolCall {
+  id: string;
+  name: string;
+  /** The arguments object. */
+  input: Record<string, unknown>;
+}
+
+/**
+ * An unstreamed answer to a request on `path` (Messages, Chat Completions or Responses) in
+ * which the model calls `calls`, for a `startFakeUpstream` script.
+ */
+export function fakeToolCallAnswer(path: string, calls: readonly FakeToolCall[]): ScriptedAnswer {
+  const json = (body: unknown): ScriptedAnswer => ({
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req_fake' },
+    body: JSON.stringify(body),
+  });
+  if (path.endsWith('/v1/messages'))
+    return json({
+      id: 'msg_fake_tools',
+      type: 'message',
+      role: 'assistant',
+      model: 'fake-model',
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        ...calls.map((call) => ({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: call.input,
+        })),
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 3 },
+    });
+  if (path.endsWith('/chat/completions'))
+    return json({
+      id: 'chatcmpl-fake-tools',
+      object: 'chat.completion',
+      created: 1,
+      model: 'fake-model',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: calls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: JSON.stringify(call.input) },
+            })),
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+      usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+    });
+  return json({
+    id: 'resp_fake_tools',
+    object: 'response',
+    created_at: 1,
+    model: 'fake-model',
+    status: 'completed',
+    output: calls.map((call) => ({
+      id: `fc_${call.id}`,
+      type: 'function_call',
+      status: 'completed',
+      call_id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.input),
+    })),
+    usage: { input_tokens: 10, output_tokens: 3, total_tokens: 13 },
+  });
+}
+
 /** A fake Anthropic / OpenAI upstream; see `startFakeUpstream`. */
 export interface FakeUpstream {
   /** Its base URL, `http://127.0.0.1:<port>`. */

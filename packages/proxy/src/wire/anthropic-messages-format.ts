@@ -1,5 +1,6 @@
-import type { JsonObject } from '@compaction/core';
+import { type JsonObject, type JsonValue, stringifyJsonLossless } from '@compaction/core';
 import { isObject, messageText, textContent } from './text-content.js';
+import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
 
 /**
@@ -55,5 +56,50 @@ export const anthropicMessagesFormat: WireFormat = {
   },
   conversationSeed(body) {
     return Array.isArray(body.messages) ? body.messages[0] : undefined;
+  },
+  toolNames: topLevelToolNames,
+  addTools(body, tools) {
+    appendTools(
+      body,
+      tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters as JsonValue,
+      })),
+    );
+  },
+  toolCalls(response) {
+    return (Array.isArray(response.content) ? response.content : []).flatMap((block) =>
+      isObject(block) &&
+      block.type === 'tool_use' &&
+      typeof block.id === 'string' &&
+      typeof block.name === 'string'
+        ? [{ id: block.id, name: block.name, arguments: stringifyJsonLossless(block.input ?? {}) }]
+        : [],
+    );
+  },
+  dropToolCalls(response, ids) {
+    if (!Array.isArray(response.content)) return;
+    response.content = response.content.filter(
+      (block) => !(isObject(block) && block.type === 'tool_use' && ids.has(block.id as string)),
+    );
+    if (this.toolCalls(response).length === 0 && response.stop_reason === 'tool_use')
+      response.stop_reason = 'end_turn';
+  },
+  continueWith(body, response, answers) {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    messages.push(
+      { role: 'assistant', content: Array.isArray(response.content) ? response.content : [] },
+      {
+        role: 'user',
+        content: answers.map((answer) => ({
+          type: 'tool_result',
+          tool_use_id: answer.id,
+          content: answer.text,
+          ...(answer.failed ? { is_error: true } : {}),
+        })),
+      },
+    );
+    body.messages = messages;
   },
 };

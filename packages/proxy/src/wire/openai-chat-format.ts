@@ -1,4 +1,6 @@
+import type { JsonObject, JsonValue } from '@compaction/core';
 import { isObject, messageText, textContent } from './text-content.js';
+import { appendTools } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
 
 /**
@@ -49,4 +51,80 @@ export const openaiChatFormat: WireFormat = {
     const firstUser = body.messages.findIndex((m) => isObject(m) && m.role === 'user');
     return firstUser < 0 ? undefined : body.messages.slice(0, firstUser + 1);
   },
+  toolNames(body) {
+    return (Array.isArray(body.tools) ? body.tools : []).flatMap((tool) =>
+      isObject(tool) && isObject(tool.function) && typeof tool.function.name === 'string'
+        ? [tool.function.name]
+        : [],
+    );
+  },
+  addTools(body, tools) {
+    appendTools(
+      body,
+      tools.map((tool) => ({
+        type: 'function',
+        function: {
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters as JsonValue,
+        },
+      })),
+    );
+  },
+  toolCalls(response) {
+    const message = onlyMessage(response);
+    return (Array.isArray(message?.tool_calls) ? message.tool_calls : []).flatMap((call) =>
+      isObject(call) &&
+      typeof call.id === 'string' &&
+      isObject(call.function) &&
+      typeof call.function.name === 'string'
+        ? [
+            {
+              id: call.id,
+              name: call.function.name,
+              arguments:
+                typeof call.function.arguments === 'string' ? call.function.arguments : '{}',
+            },
+          ]
+        : [],
+    );
+  },
+  dropToolCalls(response, ids) {
+    const message = onlyMessage(response);
+    if (!message || !Array.isArray(message.tool_calls)) return;
+    const kept = message.tool_calls.filter(
+      (call) => !(isObject(call) && ids.has(call.id as string)),
+    );
+    if (kept.length > 0) {
+      message.tool_calls = kept;
+      return;
+    }
+    delete message.tool_calls;
+    const choice = (response.choices as JsonObject[])[0]!;
+    if (choice.finish_reason === 'tool_calls') choice.finish_reason = 'stop';
+  },
+  continueWith(body, response, answers) {
+    const message = onlyMessage(response);
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    messages.push(
+      {
+        role: 'assistant',
+        content: message?.content ?? null,
+        ...(Array.isArray(message?.tool_calls) ? { tool_calls: message.tool_calls } : {}),
+      },
+      ...answers.map((answer) => ({
+        role: 'tool',
+        tool_call_id: answer.id,
+        content: answer.text,
+      })),
+    );
+    body.messages = messages;
+  },
 };
+
+/** The message of a response with exactly one choice. */
+function onlyMessage(response: JsonObject): JsonObject | undefined {
+  const choices = response.choices;
+  if (!Array.isArray(choices) || choices.length !== 1 || !isObject(choices[0])) return undefined;
+  return isObject(choices[0].message) ? choices[0].message : undefined;
+}

@@ -1,4 +1,6 @@
+import type { JsonValue } from '@compaction/core';
 import { isObject, messageText, textContent } from './text-content.js';
+import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
 
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
@@ -55,5 +57,59 @@ export const openaiResponsesFormat: WireFormat = {
     if (!Array.isArray(body.input)) return undefined;
     const firstUser = body.input.findIndex((item) => isObject(item) && item.role === 'user');
     return firstUser < 0 ? undefined : body.input.slice(0, firstUser + 1);
+  },
+  toolNames: topLevelToolNames,
+  addTools(body, tools) {
+    appendTools(
+      body,
+      // Not strict: the tools' optional arguments are absent, not null, when unused.
+      tools.map((tool) => ({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters as JsonValue,
+        strict: false,
+      })),
+    );
+  },
+  toolCalls(response) {
+    return (Array.isArray(response.output) ? response.output : []).flatMap((item) =>
+      isObject(item) &&
+      item.type === 'function_call' &&
+      typeof item.call_id === 'string' &&
+      typeof item.name === 'string'
+        ? [
+            {
+              id: item.call_id,
+              name: item.name,
+              arguments: typeof item.arguments === 'string' ? item.arguments : '{}',
+            },
+          ]
+        : [],
+    );
+  },
+  dropToolCalls(response, ids) {
+    if (!Array.isArray(response.output)) return;
+    response.output = response.output.filter(
+      (item) =>
+        !(isObject(item) && item.type === 'function_call' && ids.has(item.call_id as string)),
+    );
+  },
+  continueWith(body, response, answers) {
+    const input: JsonValue[] =
+      typeof body.input === 'string'
+        ? [{ role: 'user', content: body.input }]
+        : Array.isArray(body.input)
+          ? body.input
+          : [];
+    input.push(
+      ...(Array.isArray(response.output) ? response.output : []),
+      ...answers.map((answer) => ({
+        type: 'function_call_output',
+        call_id: answer.id,
+        output: answer.text,
+      })),
+    );
+    body.input = input;
   },
 };
