@@ -60,6 +60,10 @@ export function createProxyConversations(settings: ProxyConversationsSettings): 
     const mode = createArtifactMode({
       transcriptPath: join(settings.dir, `${id}.jsonl`),
       pointTo: settings.pointTo,
+      // The proxy's one threshold is `maxResultBytes` (`--max-bytes`): seed 001's per-tool inline
+      // limit (4000 chars) would cut every Bash or Read result over it to a 4 KB view.
+      inlineLimitChars: false,
+      env: settings.env,
       ...(settings.view ? { view: settings.view } : {}),
     });
     const views = createToolResultViews({
