@@ -41,7 +41,7 @@ describe('artifactTools with the Anthropic SDK', () => {
     // The model reads lines 3989-3993 of the stored log, then answers.
     const script = (request: RecordedRequest) =>
       request.path === '/v1/messages' && !answeredBy(request, 'toolu_read')
-        ? fakeToolCallAnswer(request.path, [
+        ? fakeToolCallAnswer(request, [
             {
               id: 'toolu_read',
               name: 'artifact_read',
@@ -138,7 +138,7 @@ describe('artifactTools with the Anthropic SDK', () => {
     const script = (request: RecordedRequest) => {
       call++;
       if (call === 2) rmSync(storeDir, { recursive: true, force: true });
-      return fakeToolCallAnswer(request.path, [
+      return fakeToolCallAnswer(request, [
         {
           id: `toolu_r${call}`,
           name: 'artifact_read',
@@ -173,7 +173,7 @@ describe('artifactTools with the Anthropic SDK', () => {
 
   it('passes a turn that also calls the client’s tools to the client, the proxy’s calls removed', async () => {
     const script = (request: RecordedRequest) =>
-      fakeToolCallAnswer(request.path, [
+      fakeToolCallAnswer(request, [
         { id: 'toolu_bash', name: 'Bash', input: { command: 'df -h' } },
         { id: 'toolu_read', name: 'artifact_read', input: { id: storedId(request) } },
       ]);
@@ -193,7 +193,7 @@ describe('artifactTools with the Anthropic SDK', () => {
     ]);
   });
 
-  it('fails open as before, and adds nothing to a request without a stored result or a streamed one', async () => {
+  it('fails open as before, and adds nothing to a request without a stored result', async () => {
     const failing = await startTestProxy({ artifactTools: true, view: explodingView });
     const messages = anthropicConversation(bigLog('open'));
     const client = new Anthropic({ apiKey: 'k', baseURL: failing.url, maxRetries: 0 });
@@ -211,17 +211,74 @@ describe('artifactTools with the Anthropic SDK', () => {
       messages: anthropicConversation('small output'),
     });
     expect(JSON.parse(upstream.requests[0]!.body).tools).toEqual([bashTool]);
-    const stream = plain.messages.stream({
+    expect(events[0]!.artifactToolCalls).toBeUndefined();
+  });
+
+  it('in a streamed request, holds the proxy’s turn back and streams only the final answer', async () => {
+    const log = bigLog('streamed');
+    const script = (request: RecordedRequest) =>
+      answeredBy(request, 'toolu_read')
+        ? undefined
+        : fakeToolCallAnswer(request, [
+            {
+              id: 'toolu_read',
+              name: 'artifact_read',
+              input: { id: storedId(request), offset: 3990, limit: 2 },
+            },
+          ]);
+    const { upstream, url, events } = await startTestProxy({ artifactTools: true }, script);
+    const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+    const stream = client.messages.stream({
       model: 'claude-x',
       max_tokens: 10,
       tools: [bashTool],
-      messages: anthropicConversation(bigLog('streamed')),
+      messages: anthropicConversation(log),
     });
-    expect((await stream.finalMessage()).content).toEqual([{ type: 'text', text: 'fake answer' }]);
-    const streamed = JSON.parse(upstream.requests[1]!.body);
-    expect(streamed.tools).toEqual([bashTool]);
-    expect(streamed.messages[2].content[0].content).toContain('Use artifact_read("art_');
-    expect(events.map((event) => event.artifactToolCalls)).toEqual([undefined, undefined]);
+    const texts: string[] = [];
+    stream.on('text', (text) => texts.push(text));
+    const final = await stream.finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'fake answer' }]);
+    expect(texts).toEqual(['fake answer']);
+    const first = JSON.parse(upstream.requests[0]!.body);
+    expect(first.stream).toBe(true);
+    expect(first.tools.map((tool: { name: string }) => tool.name)).toEqual(['Bash', ...OURS]);
+    const second = JSON.parse(upstream.requests[1]!.body);
+    expect(second.stream).toBe(true);
+    // The turn is put together from its events: text, and the call's input from two deltas.
+    expect(second.messages[3].content).toEqual([
+      { type: 'text', text: 'Let me look.' },
+      {
+        type: 'tool_use',
+        id: 'toolu_read',
+        name: 'artifact_read',
+        input: { id: storedId(upstream.requests[0]!), offset: 3990, limit: 2 },
+      },
+    ]);
+    const page = second.messages[4].content[0].content as string;
+    expect(page.split('\n').slice(1).join('\n')).toBe(`${linesOf(log, 3990, 2)}\n`);
+    expect(events[0]).toMatchObject({ artifactToolCalls: 1 });
+  });
+
+  it('passes a streamed turn that also calls the client’s tools through unchanged', async () => {
+    const script = (request: RecordedRequest) =>
+      fakeToolCallAnswer(request, [
+        { id: 'toolu_bash', name: 'Bash', input: { command: 'df -h' } },
+        { id: 'toolu_read', name: 'artifact_read', input: { id: 'art_1' } },
+      ]);
+    const { upstream, url } = await startTestProxy({ artifactTools: true }, script);
+    const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
+    const final = await client.messages
+      .stream({
+        model: 'claude-x',
+        max_tokens: 10,
+        tools: [bashTool],
+        messages: anthropicConversation(bigLog('mixed')),
+      })
+      .finalMessage();
+    expect(upstream.requests).toHaveLength(1);
+    expect(
+      final.content.map((block) => (block.type === 'tool_use' ? block.name : block.type)),
+    ).toEqual(['text', 'Bash', 'artifact_read']);
   });
 });
 
@@ -242,12 +299,12 @@ describe('artifactTools with the OpenAI SDK', () => {
     function: { name: 'read_log', parameters: { type: 'object', properties: {} } },
   };
 
-  it('answers artifact_search in Chat Completions; a streamed request gets pointer lines only', async () => {
+  it('answers artifact_search in Chat Completions, streamed and not, with the same tools block', async () => {
     const log = bigLog('chat');
     const script = (request: RecordedRequest) =>
-      request.body.includes('"stream":true') || answeredBy(request, 'call_search')
+      answeredBy(request, 'call_search')
         ? undefined
-        : fakeToolCallAnswer(request.path, [
+        : fakeToolCallAnswer(request, [
             {
               id: 'call_search',
               name: 'artifact_search',
@@ -288,7 +345,27 @@ describe('artifactTools with the OpenAI SDK', () => {
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('fake answer');
-    expect(JSON.parse(upstream.requests[2]!.body).tools).toEqual([readLog]);
+    expect(upstream.requests).toHaveLength(4);
+    const streamed = JSON.parse(upstream.requests[2]!.body);
+    expect(JSON.stringify(streamed.tools)).toBe(JSON.stringify(first.tools));
+    const continued = JSON.parse(upstream.requests[3]!.body).messages;
+    expect(continued[3]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [
+        {
+          id: 'call_search',
+          function: {
+            name: 'artifact_search',
+            arguments: JSON.stringify({
+              id: storedId(upstream.requests[2]!),
+              pattern: 'disk quota',
+            }),
+          },
+        },
+      ],
+    });
+    expect(continued[4].content).toMatch(/\n3991:\d+: ERROR chat: disk quota/);
+    expect(events[1]).toMatchObject({ artifactToolCalls: 1 });
   });
 
   it('answers artifact_read in Responses', async () => {
@@ -296,7 +373,7 @@ describe('artifactTools with the OpenAI SDK', () => {
     const script = (request: RecordedRequest) =>
       answeredBy(request, 'call_read')
         ? undefined
-        : fakeToolCallAnswer(request.path, [
+        : fakeToolCallAnswer(request, [
             {
               id: 'call_read',
               name: 'artifact_read',
@@ -305,14 +382,12 @@ describe('artifactTools with the OpenAI SDK', () => {
           ]);
     const { upstream, url } = await startTestProxy({ artifactTools: true }, script);
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
-    const answer = await client.responses.create({
-      model: 'gpt-x',
-      input: [
-        { role: 'user', content: 'Why did the nightly job fail?' },
-        { type: 'function_call', call_id: 'call_1', name: 'read_log', arguments: '{}' },
-        { type: 'function_call_output', call_id: 'call_1', output: log },
-      ],
-    });
+    const asked: OpenAI.Responses.ResponseInputItem[] = [
+      { role: 'user', content: 'Why did the nightly job fail?' },
+      { type: 'function_call', call_id: 'call_1', name: 'read_log', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: log },
+    ];
+    const answer = await client.responses.create({ model: 'gpt-x', input: asked });
     expect(answer.output_text).toBe('fake answer');
     expect(answer.output.map((item) => item.type)).toEqual(['message']);
     const first = JSON.parse(upstream.requests[0]!.body);
@@ -325,11 +400,30 @@ describe('artifactTools with the OpenAI SDK', () => {
     expect(input[3]).toMatchObject({ type: 'function_call', call_id: 'call_read' });
     expect(input[4]).toMatchObject({ type: 'function_call_output', call_id: 'call_read' });
     expect(input[4].output.split('\n').slice(1).join('\n')).toBe(linesOf(log, 3998, 3));
+
+    const stream = await client.responses.create({
+      model: 'gpt-x',
+      input: asked,
+      stream: true,
+    });
+    let text = '';
+    for await (const event of stream) {
+      expect(event.type).not.toMatch(/function_call/);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(text).toBe('fake answer');
+    const streamed = JSON.parse(upstream.requests[3]!.body).input;
+    expect(streamed[3]).toMatchObject({
+      type: 'function_call',
+      call_id: 'call_read',
+      name: 'artifact_read',
+    });
+    expect(streamed[4].output).toBe(input[4].output);
   });
 
   it('leaves a client that offers artifact_read itself alone: no tools added, its calls reach it', async () => {
     const script = (request: RecordedRequest) =>
-      fakeToolCallAnswer(request.path, [
+      fakeToolCallAnswer(request, [
         { id: 'call_own', name: 'artifact_read', input: { id: 'art_1' } },
       ]);
     const { upstream, url } = await startTestProxy({ artifactTools: true }, script);

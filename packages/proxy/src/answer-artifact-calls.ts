@@ -7,6 +7,7 @@ import {
   stringifyJsonLossless,
 } from '@compaction/core';
 import { answerHeaders, upstreamHeaders, upstreamTarget } from './forward-to-upstream.js';
+import { parseServerSentEvents } from './wire/server-sent-events.js';
 import type { WireFormat, WireToolAnswer, WireToolCall } from './wire/wire-tool-result.js';
 
 /** A request whose tools the proxy extended, and how to answer the calls of those tools. */
@@ -79,8 +80,15 @@ function post(
   });
 }
 
+const isEventStream = (answer: BufferedAnswer) =>
+  answer.rawHeaders.some(
+    (value, i) =>
+      i % 2 === 1 &&
+      answer.rawHeaders[i - 1]!.toLowerCase() === 'content-type' &&
+      value.startsWith('text/event-stream'),
+  );
+
 function jsonObject(answer: BufferedAnswer): JsonObject | undefined {
-  if (answer.status !== 200) return undefined;
   const parsed = parseJsonLossless(answer.body.toString('utf8'));
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
   return Array.isArray(parsed.value) ? undefined : (parsed.value as JsonObject);
@@ -101,14 +109,17 @@ async function answerCall(
 }
 
 /**
- * Sends an unstreamed request upstream and answers, round after round, the model's calls of the
+ * Sends a request upstream and answers, round after round, the model's calls of the
  * artifact tools the proxy added: each answer is read from the conversation's store, the
  * model's turn and the answers are appended to the request, and the upstream is called again,
  * until a response calls none of them (or `maxRounds` rounds were answered). Only that last
  * response reaches the client, so the client never sees the proxy's tools or their calls. A
  * turn that also calls the client's tools cannot go on without the client's results: it goes
  * to the client with the proxy's calls removed (the model is not told; it may call again).
- * Answers that are not a 200 JSON body pass through as they came.
+ * Answers that are not a 200 JSON body or event stream pass through as they came. A streamed
+ * answer is held until it ends, since only its end says whether the turn was the proxy's: the
+ * client's first byte waits for the whole turn; a streamed turn that also calls the client's
+ * tools, or the last one allowed, goes to the client unchanged, the proxy's calls in it.
  */
 export async function answerArtifactCalls(
   req: IncomingMessage,
@@ -148,7 +159,13 @@ export async function answerArtifactCalls(
         return outcome;
       }
       outcome.upstreamCalls++;
-      const response = jsonObject(answer);
+      const stream = isEventStream(answer);
+      const response =
+        answer.status !== 200
+          ? undefined
+          : stream
+            ? format.streamedResponse(parseServerSentEvents(answer.body.toString('utf8')))
+            : jsonObject(answer);
       const calls = response ? format.toolCalls(response) : [];
       const ours = calls.filter((call) => own.has(call.name));
       if (!response || ours.length === 0) {
@@ -162,6 +179,11 @@ export async function answerArtifactCalls(
         outcome.answered += answers.length;
         format.continueWith(body, response, answers);
         continue;
+      }
+      // A stream goes on as it came: taking calls out of its events is not done (yet).
+      if (stream) {
+        reply(answer, answer.body);
+        return outcome;
       }
       format.dropToolCalls(response, new Set(ours.map((call) => call.id)));
       reply(answer, Buffer.from(stringifyJsonLossless(response), 'utf8'));

@@ -32,8 +32,8 @@ export interface CompactedBody {
 export interface CompactRequestOptions {
   /**
    * Add `artifact_read` / `artifact_search` after the request's own tools when a result in it
-   * is sent as something other than its full text, the request is not streamed, and the client
-   * offers no tool of those names itself.
+   * is sent as something other than its full text and the client offers no tool of those
+   * names itself.
    */
   addArtifactTools: boolean;
   signal: AbortSignal;
@@ -95,7 +95,6 @@ export async function compactRequestBody(
   const addTools =
     addArtifactTools &&
     rewritten > 0 &&
-    body.stream !== true &&
     !format.toolNames(body).some((name) => ARTIFACT_READS.has(name));
   if (addTools) format.addTools(body, conversation.tools.definitions);
   return {

@@ -54,16 +54,17 @@ export interface CompactionProxySettings {
   pointTo?: 'file' | 'artifact-tools';
   /**
    * For a client without file tools: add `artifact_read` / `artifact_search` after the client's
-   * own tools in each unstreamed request that carries a stored or stepped-down result (and in
-   * every later request of that conversation, so its tools block keeps its bytes), and answer
-   * the model's calls of them in the proxy, calling the upstream again until the model is done;
-   * only the last response reaches the client. Streamed requests get no tools (pointer lines
-   * only), nor do clients that offer tools of those names themselves. Default `false`.
+   * own tools in each request that carries a stored or stepped-down result (and in every later
+   * request of that conversation, so its tools block keeps its bytes), and answer the model's
+   * calls of them in the proxy, calling the upstream again until the model is done; only the
+   * last response reaches the client. A streamed answer is held until it ends (the client's
+   * first byte waits for the whole turn). Clients that offer tools of those names themselves
+   * are left alone. Default `false`.
    */
   artifactTools?: boolean;
   /**
    * Rounds of artifact tool calls the proxy answers for one client request before the response
-   * goes to the client with those calls removed. Default 8.
+   * goes to the client with those calls removed (a streamed one: as it came). Default 8.
    */
   maxArtifactToolRounds?: number;
   /**

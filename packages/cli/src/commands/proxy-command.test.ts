@@ -73,7 +73,7 @@ describe('compaction proxy', () => {
     const upstream = await startFakeUpstream((request) =>
       request.body.includes('"toolu_read"')
         ? undefined
-        : fakeToolCallAnswer(request.path, [
+        : fakeToolCallAnswer(request, [
             {
               id: 'toolu_read',
               name: 'artifact_read',

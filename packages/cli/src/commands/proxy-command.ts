@@ -55,10 +55,11 @@ Options:
   --artifact-pointers      pointer lines name artifact_read/artifact_search instead of a file
                            path, for a client that offers those tools itself
   --artifact-tools         for a client without file tools: add artifact_read/artifact_search
-                           to each unstreamed request that carries a stored result (and to every
-                           later one of its conversation) and answer their calls in the proxy,
-                           calling the upstream again, so the client sees only the final
-                           answer; implies --artifact-pointers (default: off)
+                           to each request that carries a stored result (and to every later one
+                           of its conversation) and answer their calls in the proxy, calling the
+                           upstream again, so the client sees only the final answer (a streamed
+                           one is held until it ends); implies --artifact-pointers
+                           (default: off)
   -h, --help               show this help
 
 Examples:

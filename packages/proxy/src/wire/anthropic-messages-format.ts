@@ -1,4 +1,9 @@
-import { type JsonObject, type JsonValue, stringifyJsonLossless } from '@compaction/core';
+import {
+  type JsonObject,
+  type JsonValue,
+  parseJsonLossless,
+  stringifyJsonLossless,
+} from '@compaction/core';
 import { isObject, messageText, textContent } from './text-content.js';
 import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
@@ -85,6 +90,49 @@ export const anthropicMessagesFormat: WireFormat = {
     );
     if (this.toolCalls(response).length === 0 && response.stop_reason === 'tool_use')
       response.stop_reason = 'end_turn';
+  },
+  streamedResponse(events) {
+    let message: JsonObject | undefined;
+    const content: JsonValue[] = [];
+    const partialInput = new Map<number, string>();
+    let stopped = false;
+    for (const event of events) {
+      // A stream that failed or was cut is not a turn to go on with.
+      if (event.type === 'error') return undefined;
+      if (event.type === 'message_stop') stopped = true;
+      if (event.type === 'message_start' && isObject(event.message)) {
+        message = { ...event.message, content };
+        continue;
+      }
+      if (event.type === 'message_delta' && message && isObject(event.delta))
+        Object.assign(message, event.delta);
+      const index = event.index;
+      if (typeof index !== 'number') continue;
+      if (event.type === 'content_block_start' && isObject(event.content_block))
+        content[index] = { ...event.content_block };
+      const block = content[index];
+      if (!isObject(block)) continue;
+      const delta = event.delta;
+      if (event.type === 'content_block_delta' && isObject(delta)) {
+        if (delta.type === 'text_delta') block.text = `${block.text ?? ''}${delta.text ?? ''}`;
+        else if (delta.type === 'thinking_delta')
+          block.thinking = `${block.thinking ?? ''}${delta.thinking ?? ''}`;
+        else if (delta.type === 'signature_delta') block.signature = delta.signature ?? '';
+        else if (delta.type === 'citations_delta' && delta.citation !== undefined)
+          block.citations = [
+            ...(Array.isArray(block.citations) ? block.citations : []),
+            delta.citation,
+          ];
+        else if (delta.type === 'input_json_delta')
+          partialInput.set(index, `${partialInput.get(index) ?? ''}${delta.partial_json ?? ''}`);
+      }
+      if (event.type === 'content_block_stop' && partialInput.get(index)) {
+        const input = parseJsonLossless(partialInput.get(index)!);
+        if (!input.ok) return undefined;
+        block.input = input.value;
+      }
+    }
+    return stopped ? message : undefined;
   },
   continueWith(body, response, answers) {
     const messages = Array.isArray(body.messages) ? body.messages : [];

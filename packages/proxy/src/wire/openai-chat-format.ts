@@ -103,6 +103,43 @@ export const openaiChatFormat: WireFormat = {
     const choice = (response.choices as JsonObject[])[0]!;
     if (choice.finish_reason === 'tool_calls') choice.finish_reason = 'stop';
   },
+  streamedResponse(events) {
+    let content: string | null = null;
+    let finishReason: JsonValue = null;
+    const calls: JsonObject[] = [];
+    for (const chunk of events) {
+      if (!Array.isArray(chunk.choices)) continue;
+      for (const choice of chunk.choices) {
+        if (!isObject(choice)) continue;
+        // More than one choice: not a turn the proxy can go on with.
+        if (choice.index !== 0) return undefined;
+        if (typeof choice.finish_reason === 'string') finishReason = choice.finish_reason;
+        const delta = isObject(choice.delta) ? choice.delta : {};
+        if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
+        for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+          if (!isObject(part) || typeof part.index !== 'number') continue;
+          calls[part.index] ??= {
+            id: '',
+            type: 'function',
+            function: { name: '', arguments: '' },
+          };
+          const call = calls[part.index]!;
+          const fn = call.function as JsonObject;
+          const added = isObject(part.function) ? part.function : {};
+          if (typeof part.id === 'string') call.id = part.id;
+          if (typeof added.name === 'string') fn.name = `${fn.name}${added.name}`;
+          if (typeof added.arguments === 'string')
+            fn.arguments = `${fn.arguments}${added.arguments}`;
+        }
+      }
+    }
+    const message: JsonObject = { role: 'assistant', content };
+    if (calls.length > 0) message.tool_calls = calls.filter(isObject);
+    return {
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: finishReason }],
+    };
+  },
   continueWith(body, response, answers) {
     const message = onlyMessage(response);
     const messages = Array.isArray(body.messages) ? body.messages : [];

@@ -95,6 +95,11 @@ export const openaiResponsesFormat: WireFormat = {
         !(isObject(item) && item.type === 'function_call' && ids.has(item.call_id as string)),
     );
   },
+  streamedResponse(events) {
+    // The last event carries the whole response, its output items included.
+    const completed = events.findLast((event) => event.type === 'response.completed');
+    return completed && isObject(completed.response) ? completed.response : undefined;
+  },
   continueWith(body, response, answers) {
     const input: JsonValue[] =
       typeof body.input === 'string'

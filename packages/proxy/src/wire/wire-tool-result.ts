@@ -68,6 +68,11 @@ export interface WireFormat {
    * says the model finished.
    */
   dropToolCalls(response: JsonObject, ids: ReadonlySet<string>): void;
+  /**
+   * The response a complete stream of server-sent `events` amounts to, in the unstreamed shape
+   * (`toolCalls` and `continueWith` read it), or `undefined` when the events do not make one.
+   */
+  streamedResponse(events: readonly JsonObject[]): JsonObject | undefined;
   /** Appends the response's turn and `answers` to the request `body`, for the next round. */
   continueWith(body: JsonObject, response: JsonObject, answers: readonly WireToolAnswer[]): void;
 }
