@@ -18,6 +18,8 @@ export interface ArtifactCallsRequest {
   path: string;
   /** The compacted request body, the artifact tools among its tools; each round is appended to it. */
   body: JsonObject;
+  /** `body` serialized, as the first round sends it. */
+  bytes: Buffer;
   /** Its wire format. */
   format: WireFormat;
   /** The conversation's artifact tools: the calls of these the proxy answers. */
@@ -146,7 +148,7 @@ export async function answerArtifactCalls(
   };
   try {
     for (let round = 0; ; round++) {
-      const sent = Buffer.from(stringifyJsonLossless(body), 'utf8');
+      const sent = round === 0 ? request.bytes : Buffer.from(stringifyJsonLossless(body), 'utf8');
       // The answer is read here, so it must come unencoded.
       const headers = upstreamHeaders(req, request.dropHeaders, sent);
       headers['accept-encoding'] = 'identity';

@@ -366,6 +366,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
           upstream: anthropic ? anthropicUpstream : openaiUpstream,
           path,
           body: added.body,
+          bytes: compacted.body,
           format,
           tools: added.tools,
           maxRounds: maxArtifactToolRounds,
@@ -376,11 +377,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
         record({ ...compacted.stats, artifactToolCalls: answered.answered });
         return;
       }
-      record(
-        compacted.outcome?.artifactTools
-          ? { ...compacted.stats, artifactToolCalls: 0 }
-          : compacted.stats,
-      );
+      record(added ? { ...compacted.stats, artifactToolCalls: 0 } : compacted.stats);
       body = compacted.body;
     }
     forwardToUpstream(req, res, {
