@@ -259,11 +259,11 @@ describe('artifactTools with the Anthropic SDK', () => {
     expect(events[0]).toMatchObject({ artifactToolCalls: 1 });
   });
 
-  it('passes a streamed turn that also calls the client’s tools through unchanged', async () => {
+  it('takes the proxy’s calls out of a streamed turn that also calls the client’s tools', async () => {
     const script = (request: RecordedRequest) =>
       fakeToolCallAnswer(request, [
-        { id: 'toolu_bash', name: 'Bash', input: { command: 'df -h' } },
         { id: 'toolu_read', name: 'artifact_read', input: { id: 'art_1' } },
+        { id: 'toolu_bash', name: 'Bash', input: { command: 'df -h' } },
       ]);
     const { upstream, url } = await startTestProxy({ artifactTools: true }, script);
     const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
@@ -276,9 +276,11 @@ describe('artifactTools with the Anthropic SDK', () => {
       })
       .finalMessage();
     expect(upstream.requests).toHaveLength(1);
-    expect(
-      final.content.map((block) => (block.type === 'tool_use' ? block.name : block.type)),
-    ).toEqual(['text', 'Bash', 'artifact_read']);
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content).toEqual([
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool_use', id: 'toolu_bash', name: 'Bash', input: { command: 'df -h' } },
+    ]);
   });
 });
 
@@ -419,6 +421,59 @@ describe('artifactTools with the OpenAI SDK', () => {
       name: 'artifact_read',
     });
     expect(streamed[4].output).toBe(input[4].output);
+  });
+
+  it('takes the proxy’s calls out of a streamed Chat Completions or Responses turn that also calls the client’s', async () => {
+    const script = (request: RecordedRequest) =>
+      fakeToolCallAnswer(request, [
+        { id: 'call_read', name: 'artifact_read', input: { id: 'art_1' } },
+        { id: 'call_log', name: 'read_log', input: { n: 2 } },
+      ]);
+    const { upstream, url } = await startTestProxy({ artifactTools: true }, script);
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-x',
+      tools: [readLog],
+      messages: chat(bigLog('mixed')),
+      stream: true,
+    });
+    const calls: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      calls.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(calls.every((call) => call.index === 0)).toBe(true);
+    expect(calls.map((call) => call.function?.arguments ?? '').join('')).toBe('{"n":2}');
+    expect(calls[0]).toMatchObject({ id: 'call_log', function: { name: 'read_log' } });
+    expect(finish).toBe('tool_calls');
+
+    const responses = await client.responses.create({
+      model: 'gpt-x',
+      input: [
+        { role: 'user', content: 'Why did the nightly job fail?' },
+        { type: 'function_call', call_id: 'call_1', name: 'read_log', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: bigLog('mixed responses') },
+      ],
+      stream: true,
+    });
+    const added: string[] = [];
+    let output: OpenAI.Responses.ResponseOutputItem[] = [];
+    for await (const event of responses) {
+      if (event.type === 'response.output_item.added') {
+        expect(event.output_index).toBe(0);
+        added.push(event.item.type === 'function_call' ? event.item.name : event.item.type);
+      }
+      if (event.type === 'response.completed') output = event.response.output;
+    }
+    expect(added).toEqual(['read_log']);
+    expect(
+      output.map((item) => (item.type === 'function_call' ? item.call_id : item.type)),
+    ).toEqual(['call_log']);
+    expect(
+      JSON.parse(upstream.requests[1]!.body).tools.map((tool: { name: string }) => tool.name),
+    ).toEqual(OURS);
+    expect(upstream.requests).toHaveLength(2);
   });
 
   it('leaves a client that offers artifact_read itself alone: no tools added, its calls reach it', async () => {

@@ -121,7 +121,7 @@ async function answerCall(
  * Answers that are not a 200 JSON body or event stream pass through as they came. A streamed
  * answer is held until it ends, since only its end says whether the turn was the proxy's: the
  * client's first byte waits for the whole turn; a streamed turn that also calls the client's
- * tools, or the last one allowed, goes to the client unchanged, the proxy's calls in it.
+ * tools, or the last one allowed, goes to the client re-written without the proxy's calls.
  */
 export async function answerArtifactCalls(
   req: IncomingMessage,
@@ -161,12 +161,15 @@ export async function answerArtifactCalls(
         return outcome;
       }
       outcome.upstreamCalls++;
-      const stream = isEventStream(answer);
+      const events =
+        answer.status === 200 && isEventStream(answer)
+          ? parseServerSentEvents(answer.body.toString('utf8'))
+          : undefined;
       const response =
         answer.status !== 200
           ? undefined
-          : stream
-            ? format.streamedResponse(parseServerSentEvents(answer.body.toString('utf8')))
+          : events
+            ? format.streamedResponse(events)
             : jsonObject(answer);
       const calls = response ? format.toolCalls(response) : [];
       const ours = calls.filter((call) => own.has(call.name));
@@ -182,12 +185,12 @@ export async function answerArtifactCalls(
         format.continueWith(body, response, answers);
         continue;
       }
-      // A stream goes on as it came: taking calls out of its events is not done (yet).
-      if (stream) {
-        reply(answer, answer.body);
+      const dropped = new Set(ours.map((call) => call.id));
+      if (events) {
+        reply(answer, Buffer.from(format.dropStreamedToolCalls(events, dropped), 'utf8'));
         return outcome;
       }
-      format.dropToolCalls(response, new Set(ours.map((call) => call.id)));
+      format.dropToolCalls(response, dropped);
       reply(answer, Buffer.from(stringifyJsonLossless(response), 'utf8'));
       return outcome;
     }

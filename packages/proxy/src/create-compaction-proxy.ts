@@ -64,7 +64,7 @@ export interface CompactionProxySettings {
   artifactTools?: boolean;
   /**
    * Rounds of artifact tool calls the proxy answers for one client request before the response
-   * goes to the client with those calls removed (a streamed one: as it came). Default 8.
+   * goes to the client with those calls removed. Default 8.
    */
   maxArtifactToolRounds?: number;
   /**

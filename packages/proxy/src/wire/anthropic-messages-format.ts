@@ -4,6 +4,7 @@ import {
   parseJsonLossless,
   stringifyJsonLossless,
 } from '@compaction/core';
+import { writeServerSentEvents } from './server-sent-events.js';
 import { isObject, messageText, textContent } from './text-content.js';
 import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
@@ -133,6 +134,29 @@ export const anthropicMessagesFormat: WireFormat = {
       }
     }
     return stopped ? message : undefined;
+  },
+  dropStreamedToolCalls(events, ids) {
+    const dropped: number[] = [];
+    let remaining = false;
+    for (const event of events) {
+      const block = event.content_block;
+      if (event.type !== 'content_block_start' || !isObject(block) || block.type !== 'tool_use')
+        continue;
+      if (ids.has(block.id as string) && typeof event.index === 'number') dropped.push(event.index);
+      else remaining = true;
+    }
+    const kept = events.flatMap((event): JsonObject[] => {
+      const index = event.index;
+      if (typeof index === 'number') {
+        if (dropped.includes(index)) return [];
+        return [{ ...event, index: index - dropped.filter((at) => at < index).length }];
+      }
+      if (event.type === 'message_delta' && !remaining && isObject(event.delta))
+        if (event.delta.stop_reason === 'tool_use')
+          return [{ ...event, delta: { ...event.delta, stop_reason: 'end_turn' } }];
+      return [event];
+    });
+    return writeServerSentEvents(kept, { named: true, done: false });
   },
   continueWith(body, response, answers) {
     const messages = Array.isArray(body.messages) ? body.messages : [];

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '@compaction/core';
+import { writeServerSentEvents } from './server-sent-events.js';
 import { isObject, messageText, textContent } from './text-content.js';
 import { appendTools } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
@@ -140,6 +141,39 @@ export const openaiChatFormat: WireFormat = {
       choices: [{ index: 0, message, finish_reason: finishReason }],
     };
   },
+  dropStreamedToolCalls(events, ids) {
+    const idOf = new Map<number, string>();
+    for (const chunk of events)
+      for (const choice of Array.isArray(chunk.choices) ? chunk.choices : [])
+        for (const part of callDeltas(choice))
+          if (typeof part.id === 'string') idOf.set(part.index as number, part.id);
+    const dropped = [...idOf].flatMap(([index, id]) => (ids.has(id) ? [index] : []));
+    const remaining = idOf.size > dropped.length;
+    const kept = events.map((chunk) => {
+      if (!Array.isArray(chunk.choices)) return chunk;
+      const choices = chunk.choices.map((choice) => {
+        if (!isObject(choice)) return choice;
+        const parts = callDeltas(choice);
+        const copy: JsonObject = { ...choice };
+        if (parts.length > 0) {
+          const delta: JsonObject = { ...(choice.delta as JsonObject) };
+          const left = parts
+            .filter((part) => !dropped.includes(part.index as number))
+            .map((part) => {
+              const index = part.index as number;
+              return { ...part, index: index - dropped.filter((at) => at < index).length };
+            });
+          if (left.length > 0) delta.tool_calls = left;
+          else delete delta.tool_calls;
+          copy.delta = delta;
+        }
+        if (!remaining && copy.finish_reason === 'tool_calls') copy.finish_reason = 'stop';
+        return copy;
+      });
+      return { ...chunk, choices };
+    });
+    return writeServerSentEvents(kept, { named: false, done: true });
+  },
   continueWith(body, response, answers) {
     const message = onlyMessage(response);
     const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -158,6 +192,15 @@ export const openaiChatFormat: WireFormat = {
     body.messages = messages;
   },
 };
+
+/** The tool-call parts of a streamed choice's delta, each with its `index`. */
+function callDeltas(choice: JsonValue): JsonObject[] {
+  if (!isObject(choice) || !isObject(choice.delta) || !Array.isArray(choice.delta.tool_calls))
+    return [];
+  return choice.delta.tool_calls.filter(
+    (part): part is JsonObject => isObject(part) && typeof part.index === 'number',
+  );
+}
 
 /** The message of a response with exactly one choice. */
 function onlyMessage(response: JsonObject): JsonObject | undefined {

@@ -1,4 +1,5 @@
-import type { JsonValue } from '@compaction/core';
+import type { JsonObject, JsonValue } from '@compaction/core';
+import { writeServerSentEvents } from './server-sent-events.js';
 import { isObject, messageText, textContent } from './text-content.js';
 import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
@@ -99,6 +100,31 @@ export const openaiResponsesFormat: WireFormat = {
     // The last event carries the whole response, its output items included.
     const completed = events.findLast((event) => event.type === 'response.completed');
     return completed && isObject(completed.response) ? completed.response : undefined;
+  },
+  dropStreamedToolCalls(events, ids) {
+    const ours = (item: JsonValue | undefined) =>
+      isObject(item) && item.type === 'function_call' && ids.has(item.call_id as string);
+    const dropped = events.flatMap((event) =>
+      event.type === 'response.output_item.added' &&
+      ours(event.item) &&
+      typeof event.output_index === 'number'
+        ? [event.output_index]
+        : [],
+    );
+    const kept = events.flatMap((event): JsonObject[] => {
+      const index = event.output_index;
+      if (typeof index === 'number' && dropped.includes(index)) return [];
+      const copy: JsonObject = { ...event };
+      if (typeof index === 'number')
+        copy.output_index = index - dropped.filter((at) => at < index).length;
+      if (isObject(event.response) && Array.isArray(event.response.output))
+        copy.response = {
+          ...event.response,
+          output: event.response.output.filter((item) => !ours(item)),
+        };
+      return [copy];
+    });
+    return writeServerSentEvents(kept, { named: true, done: false });
   },
   continueWith(body, response, answers) {
     const input: JsonValue[] =

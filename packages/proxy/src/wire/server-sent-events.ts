@@ -1,4 +1,4 @@
-import { type JsonObject, parseJsonLossless } from '@compaction/core';
+import { type JsonObject, parseJsonLossless, stringifyJsonLossless } from '@compaction/core';
 import { isObject } from './text-content.js';
 
 /**
@@ -18,4 +18,20 @@ export function parseServerSentEvents(text: string): JsonObject[] {
     if (parsed.ok && isObject(parsed.value)) events.push(parsed.value);
   }
   return events;
+}
+
+/**
+ * A server-sent-event stream of `events`: each with an `event:` line naming its `type` when
+ * `named` (Anthropic Messages, OpenAI Responses), and a closing `data: [DONE]` when `done`
+ * (OpenAI Chat Completions).
+ */
+export function writeServerSentEvents(
+  events: readonly JsonObject[],
+  { named, done }: { named: boolean; done: boolean },
+): string {
+  const blocks = events.map(
+    (event) =>
+      `${named && typeof event.type === 'string' ? `event: ${event.type}\n` : ''}data: ${stringifyJsonLossless(event)}\n\n`,
+  );
+  return blocks.join('') + (done ? 'data: [DONE]\n\n' : '');
 }

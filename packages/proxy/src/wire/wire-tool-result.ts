@@ -73,6 +73,12 @@ export interface WireFormat {
    * (`toolCalls` and `continueWith` read it), or `undefined` when the events do not make one.
    */
   streamedResponse(events: readonly JsonObject[]): JsonObject | undefined;
+  /**
+   * The stream of `events` without the calls named in `ids`, as server-sent-event text: later
+   * blocks or items renumbered, and when no call remains, the stop reason says the model
+   * finished.
+   */
+  dropStreamedToolCalls(events: readonly JsonObject[], ids: ReadonlySet<string>): string;
   /** Appends the response's turn and `answers` to the request `body`, for the next round. */
   continueWith(body: JsonObject, response: JsonObject, answers: readonly WireToolAnswer[]): void;
 }
