@@ -1,5 +1,6 @@
 import {
   ARTIFACT_TOOL_NAMES,
+  type ArtifactToolset,
   type ConversationReport,
   type JsonObject,
   parseJsonLossless,
@@ -20,6 +21,22 @@ export interface CompactedBody {
   rewritten: number;
   /** What the conversation budget did, when there were tool results. */
   report?: ConversationReport;
+  /**
+   * When the artifact tools were added to the request: the parsed body (as `body` holds it)
+   * and the conversation's tools that answer their calls.
+   */
+  artifactTools?: { body: JsonObject; tools: ArtifactToolset };
+}
+
+/** Options of `compactRequestBody`. */
+export interface CompactRequestOptions {
+  /**
+   * Add `artifact_read` / `artifact_search` after the request's own tools when a result in it
+   * is sent as something other than its full text and the client offers no tool of those
+   * names itself.
+   */
+  addArtifactTools: boolean;
+  signal: AbortSignal;
 }
 
 const ARTIFACT_READS: ReadonlySet<string> = new Set(ARTIFACT_TOOL_NAMES);
@@ -37,7 +54,7 @@ export async function compactRequestBody(
   raw: Buffer,
   format: WireFormat,
   conversations: ProxyConversations,
-  signal: AbortSignal,
+  { addArtifactTools, signal }: CompactRequestOptions,
 ): Promise<CompactedBody> {
   // Most requests early in a conversation carry no tool result: they go on without a parse.
   if (!raw.includes(format.marker)) return { body: raw, toolResults: 0, rewritten: 0 };
@@ -73,11 +90,19 @@ export async function compactRequestBody(
     result.replace(text);
     rewritten++;
   });
+  // A result once rewritten stays rewritten on every later request of the conversation, so
+  // the tools, once added, are added to every later request: its tools block keeps its bytes.
+  const addTools =
+    addArtifactTools &&
+    rewritten > 0 &&
+    !format.toolNames(body).some((name) => ARTIFACT_READS.has(name));
+  if (addTools) format.addTools(body, conversation.tools.definitions);
   return {
     body: rewritten === 0 ? raw : Buffer.from(stringifyJsonLossless(body), 'utf8'),
     conversationId: conversation.id,
     toolResults: results.length,
     rewritten,
     report: outcome.report,
+    ...(addTools ? { artifactTools: { body, tools: conversation.tools } } : {}),
   };
 }

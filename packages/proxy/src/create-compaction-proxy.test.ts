@@ -5,44 +5,18 @@ import Anthropic from '@anthropic-ai/sdk';
 import { InvalidArgumentError, utf8ByteLength } from '@compaction/core';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CompactionProxySettings, createCompactionProxy } from './create-compaction-proxy.js';
-import type { ProxyRequestStats } from './proxy-request-stats.js';
-import { type FakeUpstream, startFakeUpstream } from './test/index.js';
+import { createCompactionProxy } from './create-compaction-proxy.js';
+import type { FakeUpstream } from './test/index.js';
+import {
+  anthropicConversation,
+  bigLog,
+  closeTestProxies,
+  explodingView,
+  onTestCleanup,
+  startTestProxy,
+} from './test-support/start-test-proxy.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** 200 KB of log lines with one error near the end. */
-const bigLog = (tag: string) =>
-  Array.from({ length: 4000 }, (_, i) =>
-    i === 3990 ? `ERROR ${tag}: disk quota exceeded on /var/data` : `INFO ${tag} step ${i} ok`,
-  ).join('\n');
-
-async function setUp(
-  settings: Partial<CompactionProxySettings> = {},
-  script?: Parameters<typeof startFakeUpstream>[0],
-) {
-  const upstream = await startFakeUpstream(script);
-  cleanups.push(() => upstream.close());
-  const dir = await mkdtemp(join(tmpdir(), 'compaction-proxy-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const events: ProxyRequestStats[] = [];
-  const proxy = createCompactionProxy({
-    port: 0,
-    dir,
-    upstreamAnthropic: upstream.url,
-    upstreamOpenai: upstream.url,
-    maxResultBytes: 8192,
-    env: {},
-    onRequest: (event) => events.push(event),
-    ...settings,
-  });
-  const url = await proxy.listen();
-  cleanups.push(() => proxy.close());
-  return { upstream, proxy, url, dir, events };
-}
+afterEach(closeTestProxies);
 
 /** The one pointer line a compacted view opens with: the stored file's path. */
 function storedPath(view: string): string {
@@ -59,28 +33,9 @@ function serialized(upstream: FakeUpstream, index: number, key = 'messages'): st
   return joined;
 }
 
-const anthropicConversation = (log: string): Anthropic.MessageParam[] => [
-  { role: 'user', content: 'Why did the nightly job fail?' },
-  {
-    role: 'assistant',
-    content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat job.log' } }],
-  },
-  {
-    role: 'user',
-    content: [
-      {
-        type: 'tool_result',
-        tool_use_id: 'toolu_1',
-        content: log,
-        cache_control: { type: 'ephemeral' },
-      },
-    ],
-  },
-];
-
 describe('createCompactionProxy with the Anthropic SDK', () => {
   it('sends upstream the compacted view with its note, the full result in the file it names, and the next request repeats it byte for byte', async () => {
-    const { upstream, url, events } = await setUp();
+    const { upstream, url, events } = await startTestProxy();
     const client = new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: url, maxRetries: 0 });
     const log = bigLog('nightly');
     const messages = anthropicConversation(log);
@@ -127,7 +82,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
   });
 
   it('holds a long conversation to its budget: older results step down to a line naming their file', async () => {
-    const { upstream, url, events } = await setUp({ conversation: { maxBytes: 20_000 } });
+    const { upstream, url, events } = await startTestProxy({ conversation: { maxBytes: 20_000 } });
     const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
     const messages: Anthropic.MessageParam[] = [
       { role: 'user', content: 'Find the failing step.' },
@@ -159,7 +114,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
   });
 
   it('sends the same bytes after a restart: a fresh proxy on the same dir rewrites the conversation identically', async () => {
-    const first = await setUp({ conversation: { maxBytes: 20_000 } });
+    const first = await startTestProxy({ conversation: { maxBytes: 20_000 } });
     const messages: Anthropic.MessageParam[] = [
       { role: 'user', content: 'Find the failing step.' },
     ];
@@ -191,7 +146,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
       env: {},
     });
     const url = await restarted.listen();
-    cleanups.push(() => restarted.close());
+    onTestCleanup(() => restarted.close());
     await ask(url);
     expect(first.upstream.requests[1]!.body).toBe(first.upstream.requests[0]!.body);
     expect(first.upstream.requests[0]!.body).toContain('[stepped down: Bash toolu_1');
@@ -203,7 +158,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
       '\n',
     );
     const sentWith = async (env: Record<string, string>) => {
-      const { upstream, url } = await setUp({ env });
+      const { upstream, url } = await startTestProxy({ env });
       const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
       await client.messages.create({
         model: 'claude-x',
@@ -220,7 +175,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
 
   it('passes error statuses, rate-limit headers and error bodies through unchanged', async () => {
     const error = { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } };
-    const { upstream, url } = await setUp({}, () => ({
+    const { upstream, url } = await startTestProxy({}, () => ({
       status: 429,
       headers: {
         'content-type': 'application/json',
@@ -245,7 +200,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
   });
 
   it('compacts count_tokens the same way and forwards other paths untouched', async () => {
-    const { upstream, url } = await setUp();
+    const { upstream, url } = await startTestProxy();
     const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
     const counted = await client.messages.countTokens({
       model: 'claude-x',
@@ -260,20 +215,14 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
   });
 
   it('fails open: a failing view, or one past the deadline, sends the original bytes and says why', async () => {
-    const failing = await setUp({
-      view: {
-        process: async () => {
-          throw new Error('view exploded');
-        },
-      },
-    });
+    const failing = await startTestProxy({ view: explodingView });
     const messages = anthropicConversation(bigLog('open'));
     const client = new Anthropic({ apiKey: 'k', baseURL: failing.url, maxRetries: 0 });
     await client.messages.create({ model: 'claude-x', max_tokens: 10, messages });
     expect(JSON.parse(failing.upstream.requests[0]!.body).messages).toEqual(messages);
     expect(failing.events[0]!.failedOpen).toContain('view exploded');
 
-    const slow = await setUp({
+    const slow = await startTestProxy({
       deadlineMs: 50,
       view: { process: () => new Promise(() => {}) },
     });
@@ -285,7 +234,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
 
   it('answers 502 in the API error shape when the upstream cannot be reached', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'compaction-proxy-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    onTestCleanup(() => rm(dir, { recursive: true, force: true }));
     const proxy = createCompactionProxy({
       port: 0,
       dir,
@@ -293,7 +242,7 @@ describe('createCompactionProxy with the Anthropic SDK', () => {
       env: {},
     });
     const url = await proxy.listen();
-    cleanups.push(() => proxy.close());
+    onTestCleanup(() => proxy.close());
     const client = new Anthropic({ apiKey: 'k', baseURL: url, maxRetries: 0 });
     const caught = await client.messages
       .create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
@@ -318,7 +267,7 @@ describe('createCompactionProxy with the OpenAI SDK', () => {
   ];
 
   it('compacts role "tool" messages in Chat Completions, streaming and not, and keeps earlier messages byte for byte', async () => {
-    const { upstream, url, events } = await setUp();
+    const { upstream, url, events } = await startTestProxy();
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
     const messages = chat(bigLog('chat'));
     const answer = await client.chat.completions.create({ model: 'gpt-x', messages });
@@ -351,7 +300,7 @@ describe('createCompactionProxy with the OpenAI SDK', () => {
   });
 
   it('compacts function_call_output items in Responses, streaming and not', async () => {
-    const { upstream, url } = await setUp();
+    const { upstream, url } = await startTestProxy();
     const client = new OpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1`, maxRetries: 0 });
     const input: OpenAI.Responses.ResponseInputItem[] = [
       { role: 'user', content: 'Why did the nightly job fail?' },
@@ -391,7 +340,7 @@ describe('createCompactionProxy beyond loopback', () => {
 
   it('with a token, answers 401 to requests without it and serves those whose base URL carries it', async () => {
     const token = 'test-token-0123456789';
-    const { upstream, url } = await setUp({ host: '0.0.0.0', token });
+    const { upstream, url } = await startTestProxy({ host: '0.0.0.0', token });
     expect(url.endsWith(`/t/${token}`)).toBe(true);
     const port = new URL(url).port;
     const bare = new Anthropic({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });

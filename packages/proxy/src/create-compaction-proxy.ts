@@ -11,7 +11,8 @@ import {
   InvalidArgumentError,
   type ResultProcessor,
 } from '@compaction/core';
-import { compactRequestBody } from './compact-request-body.js';
+import { answerArtifactCalls } from './answer-artifact-calls.js';
+import { type CompactedBody, compactRequestBody } from './compact-request-body.js';
 import { forwardToUpstream } from './forward-to-upstream.js';
 import { isLoopbackHost } from './is-loopback-host.js';
 import { createProxyConversations } from './proxy-conversations.js';
@@ -47,9 +48,25 @@ export interface CompactionProxySettings {
    * What pointer lines tell the model to read a stored result with: `'file'`, the file's
    * absolute path, for agents with their own file tools (Claude Code, Codex CLI, most coding
    * agents); `'artifact-tools'`, `artifact_read` / `artifact_search`, for a client that offers
-   * those tools itself. Default `'file'`.
+   * those tools itself or is given them by `artifactTools`. Default `'artifact-tools'` when
+   * `artifactTools` is on, else `'file'`.
    */
   pointTo?: 'file' | 'artifact-tools';
+  /**
+   * For a client without file tools: add `artifact_read` / `artifact_search` after the client's
+   * own tools in each request that carries a stored or stepped-down result (and in every later
+   * request of that conversation, so its tools block keeps its bytes), and answer the model's
+   * calls of them in the proxy, calling the upstream again until the model is done; only the
+   * last response reaches the client. A streamed answer is held until it ends (the client's
+   * first byte waits for the whole turn). Clients that offer tools of those names themselves
+   * are left alone. Default `false`.
+   */
+  artifactTools?: boolean;
+  /**
+   * Rounds of artifact tool calls the proxy answers for one client request before the response
+   * goes to the client with those calls removed. Default 8.
+   */
+  maxArtifactToolRounds?: number;
   /**
    * The conversation budget on top of the `COMPACTION_CONVERSATION_*` variables (128 KiB of tool
    * results per request by default): older results step down to a small view, then a pointer
@@ -174,10 +191,15 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
   );
   const deadlineMs = assertSize(settings.deadlineMs ?? 10_000, 'deadlineMs', { min: 1 });
   const maxBodyBytes = assertSize(settings.maxBodyBytes ?? 64 * 1024 * 1024, 'maxBodyBytes');
+  const artifactTools = settings.artifactTools === true;
+  const maxArtifactToolRounds = assertSize(
+    settings.maxArtifactToolRounds ?? 8,
+    'maxArtifactToolRounds',
+  );
   const conversations = createProxyConversations({
     dir: resolve(settings.dir ?? join(tmpdir(), 'compaction-proxy')),
     maxResultBytes: assertSize(settings.maxResultBytes ?? 65_536, 'maxResultBytes', { min: 512 }),
-    pointTo: settings.pointTo ?? 'file',
+    pointTo: settings.pointTo ?? (artifactTools ? 'artifact-tools' : 'file'),
     conversation: settings.conversation ?? {},
     env: settings.env ?? process.env,
     maxConversations: assertSize(settings.maxConversations ?? 32, 'maxConversations', { min: 1 }),
@@ -238,7 +260,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
     raw: Buffer,
     format: WireFormat,
     pathname: string,
-  ): Promise<Buffer> => {
+  ): Promise<{ body: Buffer; stats: ProxyRequestStats; outcome?: CompactedBody }> => {
     const started = performance.now();
     const deadline = AbortSignal.timeout(deadlineMs);
     const gone = new AbortController();
@@ -252,7 +274,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
       bytesIn: raw.length,
       tokensIn: estimateTokens(raw.length),
     };
-    let outcome: Awaited<ReturnType<typeof compactRequestBody>> | undefined;
+    let outcome: CompactedBody | undefined;
     let failure: string | undefined;
     try {
       const contentEncoding = req.headers['content-encoding'];
@@ -266,7 +288,10 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
         });
         aborted.catch(() => {});
         outcome = await Promise.race([
-          compactRequestBody(raw, format, conversations, signal),
+          compactRequestBody(raw, format, conversations, {
+            addArtifactTools: artifactTools,
+            signal,
+          }),
           aborted,
         ]);
       }
@@ -281,7 +306,7 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
       res.off('close', onClose);
     }
     const body = outcome?.body ?? raw;
-    record({
+    const stats: ProxyRequestStats = {
       ...base,
       ...(outcome?.conversationId ? { conversationId: outcome.conversationId } : {}),
       toolResults: outcome?.toolResults ?? 0,
@@ -290,8 +315,8 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
       tokensOut: estimateTokens(body.length),
       compactMs: Math.round((performance.now() - started) * 10) / 10,
       ...(failure === undefined ? {} : { failedOpen: failure }),
-    });
-    return body;
+    };
+    return { body, stats, ...(outcome ? { outcome } : {}) };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -304,6 +329,8 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(errorBody(anthropic, status, `compaction proxy: ${message}`));
     };
+    const onUnreachable = (error: Error) =>
+      refuse(502, `the upstream could not be reached (${error.message.split('\n')[0]})`);
     if (path === undefined) {
       refuse(401, 'this proxy needs its token: use the base URL it printed');
       return;
@@ -330,15 +357,36 @@ export function createCompactionProxy(settings: CompactionProxySettings = {}): C
         compactMs: 0,
         failedOpen: `the body is over ${maxBodyBytes} bytes (maxBodyBytes)`,
       });
-    } else if (format) body = await compact(req, res, await readBody(req), format, pathname);
+    } else if (format) {
+      const compacted = await compact(req, res, await readBody(req), format, pathname);
+      const added = compacted.outcome?.artifactTools;
+      // count_tokens gets the tools (they count) but has no calls to answer.
+      if (added && !pathname.endsWith('/count_tokens')) {
+        const answered = await answerArtifactCalls(req, res, {
+          upstream: anthropic ? anthropicUpstream : openaiUpstream,
+          path,
+          body: added.body,
+          bytes: compacted.body,
+          format,
+          tools: added.tools,
+          maxRounds: maxArtifactToolRounds,
+          dropHeaders,
+          agents,
+          onUnreachable,
+        });
+        record({ ...compacted.stats, artifactToolCalls: answered.answered });
+        return;
+      }
+      record(added ? { ...compacted.stats, artifactToolCalls: 0 } : compacted.stats);
+      body = compacted.body;
+    }
     forwardToUpstream(req, res, {
       upstream: anthropic ? anthropicUpstream : openaiUpstream,
       path,
       body,
       dropHeaders,
       agents,
-      onUnreachable: (error) =>
-        refuse(502, `the upstream could not be reached (${error.message.split('\n')[0]})`),
+      onUnreachable,
     });
   };
 

@@ -14,6 +14,38 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** The upstream URL of `path`: the upstream's own path is its prefix. */
+export function upstreamTarget(upstream: URL, path: string): URL {
+  return new URL(upstream.pathname.replace(/\/+$/, '') + path, upstream);
+}
+
+/** The client's request headers as sent upstream: hop-by-hop and `drop` ones left out. */
+export function upstreamHeaders(
+  req: IncomingMessage,
+  drop: ReadonlySet<string>,
+  body: Buffer | undefined,
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || drop.has(name)) continue;
+    if (name === 'host' || (body && name === 'content-length')) continue;
+    headers[name] = value;
+  }
+  if (body) headers['content-length'] = String(body.length);
+  return headers;
+}
+
+/** An answer's raw headers as sent to the client: hop-by-hop and `drop` ones (lowercase) left out. */
+export function answerHeaders(rawHeaders: readonly string[], drop: ReadonlySet<string>): string[] {
+  const raw: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || drop.has(name)) continue;
+    raw.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return raw;
+}
+
 /** Where a request goes and what it carries; see `forwardToUpstream`. */
 export interface ForwardedRequest {
   /** The upstream base URL; its path is a prefix of every forwarded path. */
@@ -41,15 +73,9 @@ export function forwardToUpstream(
   res: ServerResponse,
   forwarded: ForwardedRequest,
 ): void {
-  const { upstream, body } = forwarded;
-  const target = new URL(upstream.pathname.replace(/\/+$/, '') + forwarded.path, upstream);
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || forwarded.dropHeaders.has(name)) continue;
-    if (name === 'host' || (body && name === 'content-length')) continue;
-    headers[name] = value;
-  }
-  if (body) headers['content-length'] = String(body.length);
+  const { body } = forwarded;
+  const target = upstreamTarget(forwarded.upstream, forwarded.path);
+  const headers = upstreamHeaders(req, forwarded.dropHeaders, body);
   const secure = target.protocol === 'https:';
   const upstreamRequest = (secure ? https : http).request(target, {
     method: req.method,
@@ -59,12 +85,11 @@ export function forwardToUpstream(
   let answered = false;
   upstreamRequest.on('response', (answer) => {
     answered = true;
-    const raw: string[] = [];
-    for (let i = 0; i < answer.rawHeaders.length; i += 2) {
-      if (HOP_BY_HOP.has(answer.rawHeaders[i]!.toLowerCase())) continue;
-      raw.push(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
-    }
-    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, raw);
+    res.writeHead(
+      answer.statusCode ?? 502,
+      answer.statusMessage,
+      answerHeaders(answer.rawHeaders, new Set()),
+    );
     // Server-sent events are flushed event by event: each write goes out as it comes.
     res.flushHeaders();
     answer.pipe(res);

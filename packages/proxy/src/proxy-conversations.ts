@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  type ArtifactToolset,
   type ConversationBudget,
   type ConversationBudgetOptions,
   contentDigest,
@@ -19,6 +20,8 @@ export interface ProxyConversation {
   readonly artifactsDir: string;
   /** Per-result views (stored whole, a pointer and a view) held to the conversation budget. */
   readonly budget: ConversationBudget;
+  /** `artifact_read` and `artifact_search` over its stored results only. */
+  readonly tools: ArtifactToolset;
 }
 
 /** Settings of `createProxyConversations`. */
@@ -73,7 +76,7 @@ export function createProxyConversations(settings: ProxyConversationsSettings): 
         ? { enabled: false }
         : { ...mode.conversation, ...settings.conversation }),
     });
-    return { id, artifactsDir: mode.dir, budget };
+    return { id, artifactsDir: mode.dir, budget, tools: mode.tools };
   };
   return {
     async get(format, seed) {

@@ -19,6 +19,11 @@ export interface ProxyRequestStats {
   compactMs: number;
   /** Why the original body went upstream unchanged, when compaction failed open. */
   failedOpen?: string;
+  /**
+   * When the proxy added its artifact tools to the request (`artifactTools`): the calls of them
+   * it answered before the response went to the client. Reported after that response.
+   */
+  artifactToolCalls?: number;
 }
 
 /** Totals of one conversation since the proxy started. */

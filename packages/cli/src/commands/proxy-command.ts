@@ -9,7 +9,11 @@ export function proxyLogLine(stats: ProxyRequestStats): string {
   const sizes = `${stats.bytesIn} → ${stats.bytesOut} bytes (~${stats.tokensIn} → ~${stats.tokensOut} tokens)`;
   if (stats.failedOpen !== undefined)
     return `compaction proxy: ${stats.format} ${stats.path}${conversation}: sent unchanged (${stats.failedOpen}); ${stats.bytesIn} bytes\n`;
-  return `compaction proxy: ${stats.format} ${stats.path}${conversation}: ${stats.toolResults} tool results, ${stats.rewritten} rewritten; ${sizes} in ${stats.compactMs} ms\n`;
+  const answered =
+    stats.artifactToolCalls === undefined
+      ? ''
+      : `; artifact tools added, ${stats.artifactToolCalls} calls answered`;
+  return `compaction proxy: ${stats.format} ${stats.path}${conversation}: ${stats.toolResults} tool results, ${stats.rewritten} rewritten; ${sizes} in ${stats.compactMs} ms${answered}\n`;
 }
 
 /** `compaction proxy`: a local Anthropic / OpenAI proxy that compacts the tool results of each request. */
@@ -18,6 +22,7 @@ export const proxyCommand: CliCommand = {
   summary: 'an Anthropic / OpenAI API proxy: tool results in each request compacted',
   help: `Usage: compaction proxy [--port N] [--host H] [--dir DIR] [--upstream-anthropic URL]
        [--upstream-openai URL] [--max-bytes N] [--deadline D] [--token T|auto] [--artifact-pointers]
+       [--artifact-tools]
 
 Serves the Anthropic Messages API (POST /v1/messages, streamed and not, and count_tokens) and
 the OpenAI Chat Completions and Responses APIs on http://HOST:PORT, and prints that base URL.
@@ -49,6 +54,12 @@ Options:
   --deadline D             how long compacting one request may take, such as 10s (default: 10s)
   --artifact-pointers      pointer lines name artifact_read/artifact_search instead of a file
                            path, for a client that offers those tools itself
+  --artifact-tools         for a client without file tools: add artifact_read/artifact_search
+                           to each request that carries a stored result (and to every later one
+                           of its conversation) and answer their calls in the proxy, calling the
+                           upstream again, so the client sees only the final answer (a streamed
+                           one is held until it ends); implies --artifact-pointers
+                           (default: off)
   -h, --help               show this help
 
 Examples:
@@ -66,6 +77,7 @@ Examples:
       'max-bytes': { type: 'string' },
       deadline: { type: 'string' },
       'artifact-pointers': { type: 'boolean' },
+      'artifact-tools': { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const port = parseIntegerFlag('port', values.port as string | undefined, 0);
@@ -100,7 +112,11 @@ Examples:
           : { upstreamOpenai: values['upstream-openai'] as string }),
         maxResultBytes: maxBytes ?? config.trim.maxResultBytes,
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
-        pointTo: values['artifact-pointers'] === true ? 'artifact-tools' : 'file',
+        pointTo:
+          values['artifact-pointers'] === true || values['artifact-tools'] === true
+            ? 'artifact-tools'
+            : 'file',
+        artifactTools: values['artifact-tools'] === true,
         env: io.env,
         onRequest: (stats) => io.stderr.write(proxyLogLine(stats)),
       });

@@ -1,5 +1,7 @@
 export {
+  type FakeToolCall,
   type FakeUpstream,
+  fakeToolCallAnswer,
   type RecordedRequest,
   type ScriptedAnswer,
   startFakeUpstream,

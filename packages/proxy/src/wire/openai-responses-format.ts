@@ -1,4 +1,7 @@
+import type { JsonObject, JsonValue } from '@compaction/core';
+import { writeServerSentEvents } from './server-sent-events.js';
 import { isObject, messageText, textContent } from './text-content.js';
+import { appendTools, topLevelToolNames } from './tool-list.js';
 import type { WireFormat, WireToolResult } from './wire-tool-result.js';
 
 const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output']);
@@ -55,5 +58,89 @@ export const openaiResponsesFormat: WireFormat = {
     if (!Array.isArray(body.input)) return undefined;
     const firstUser = body.input.findIndex((item) => isObject(item) && item.role === 'user');
     return firstUser < 0 ? undefined : body.input.slice(0, firstUser + 1);
+  },
+  toolNames: topLevelToolNames,
+  addTools(body, tools) {
+    appendTools(
+      body,
+      // Not strict: the tools' optional arguments are absent, not null, when unused.
+      tools.map((tool) => ({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters as JsonValue,
+        strict: false,
+      })),
+    );
+  },
+  toolCalls(response) {
+    return (Array.isArray(response.output) ? response.output : []).flatMap((item) =>
+      isObject(item) &&
+      item.type === 'function_call' &&
+      typeof item.call_id === 'string' &&
+      typeof item.name === 'string'
+        ? [
+            {
+              id: item.call_id,
+              name: item.name,
+              arguments: typeof item.arguments === 'string' ? item.arguments : '{}',
+            },
+          ]
+        : [],
+    );
+  },
+  dropToolCalls(response, ids) {
+    if (!Array.isArray(response.output)) return;
+    response.output = response.output.filter(
+      (item) =>
+        !(isObject(item) && item.type === 'function_call' && ids.has(item.call_id as string)),
+    );
+  },
+  streamedResponse(events) {
+    // The last event carries the whole response, its output items included.
+    const completed = events.findLast((event) => event.type === 'response.completed');
+    return completed && isObject(completed.response) ? completed.response : undefined;
+  },
+  dropStreamedToolCalls(events, ids) {
+    const ours = (item: JsonValue | undefined) =>
+      isObject(item) && item.type === 'function_call' && ids.has(item.call_id as string);
+    const dropped = events.flatMap((event) =>
+      event.type === 'response.output_item.added' &&
+      ours(event.item) &&
+      typeof event.output_index === 'number'
+        ? [event.output_index]
+        : [],
+    );
+    const kept = events.flatMap((event): JsonObject[] => {
+      const index = event.output_index;
+      if (typeof index === 'number' && dropped.includes(index)) return [];
+      const copy: JsonObject = { ...event };
+      if (typeof index === 'number')
+        copy.output_index = index - dropped.filter((at) => at < index).length;
+      if (isObject(event.response) && Array.isArray(event.response.output))
+        copy.response = {
+          ...event.response,
+          output: event.response.output.filter((item) => !ours(item)),
+        };
+      return [copy];
+    });
+    return writeServerSentEvents(kept, { named: true, done: false });
+  },
+  continueWith(body, response, answers) {
+    const input: JsonValue[] =
+      typeof body.input === 'string'
+        ? [{ role: 'user', content: body.input }]
+        : Array.isArray(body.input)
+          ? body.input
+          : [];
+    input.push(
+      ...(Array.isArray(response.output) ? response.output : []),
+      ...answers.map((answer) => ({
+        type: 'function_call_output',
+        call_id: answer.id,
+        output: answer.text,
+      })),
+    );
+    body.input = input;
   },
 };

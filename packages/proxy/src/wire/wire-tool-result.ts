@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '@compaction/core';
+import type { ArtifactToolDefinition, JsonObject, JsonValue } from '@compaction/core';
 
 /** One tool result found in a request body, and how to put another text in its place. */
 export interface WireToolResult {
@@ -18,6 +18,26 @@ export interface WireToolResult {
   replace(text: string): void;
 }
 
+/** One tool call in a model's (unstreamed) response. */
+export interface WireToolCall {
+  /** The call id its answer must name. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments, as JSON text. */
+  arguments: string;
+}
+
+/** The proxy's answer to one of its own tool calls. */
+export interface WireToolAnswer {
+  /** The call id it answers. */
+  id: string;
+  /** The text for the model. */
+  text: string;
+  /** The call failed (marked `is_error` where the format can say so). */
+  failed: boolean;
+}
+
 /** A request format the proxy rewrites: where its tool results are, and what names a conversation. */
 export interface WireFormat {
   /** `anthropic-messages`, `openai-chat` or `openai-responses`, for logs and stats. */
@@ -34,4 +54,31 @@ export interface WireFormat {
    * request of the conversation repeats; `undefined` when the body has none.
    */
   conversationSeed(body: JsonObject): JsonValue | undefined;
+  /** Names of the tools `body` offers the model. */
+  toolNames(body: JsonObject): string[];
+  /** Appends `tools` to the tools of `body`, after the client's own. */
+  addTools(body: JsonObject, tools: readonly ArtifactToolDefinition[]): void;
+  /**
+   * The tool calls of an unstreamed response body, in order; none when the response offers
+   * more than one choice (the proxy then leaves it alone).
+   */
+  toolCalls(response: JsonObject): WireToolCall[];
+  /**
+   * Removes the calls named in `ids` from a response; when no call remains, its stop reason
+   * says the model finished.
+   */
+  dropToolCalls(response: JsonObject, ids: ReadonlySet<string>): void;
+  /**
+   * The response a complete stream of server-sent `events` amounts to, in the unstreamed shape
+   * (`toolCalls` and `continueWith` read it), or `undefined` when the events do not make one.
+   */
+  streamedResponse(events: readonly JsonObject[]): JsonObject | undefined;
+  /**
+   * The stream of `events` without the calls named in `ids`, as server-sent-event text: later
+   * blocks or items renumbered, and when no call remains, the stop reason says the model
+   * finished.
+   */
+  dropStreamedToolCalls(events: readonly JsonObject[], ids: ReadonlySet<string>): string;
+  /** Appends the response's turn and `answers` to the request `body`, for the next round. */
+  continueWith(body: JsonObject, response: JsonObject, answers: readonly WireToolAnswer[]): void;
 }
