@@ -9,7 +9,6 @@ import {
   cutWithNote,
   disclosureNotes,
   EVENT_NAMES,
-  InvalidArgumentError,
   METRIC_NAMES,
   noopTelemetry,
   type ResultProcessor,
