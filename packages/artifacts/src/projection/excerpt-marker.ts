@@ -1,4 +1,4 @@
-import { assertSize, InvalidArgumentError } from '@compaction/core';
+import { assertSize, InvalidArgumentError } from '@compaction/core/internal';
 import { isSha256Hex } from '../storage/is-sha256-hex.js';
 
 /** The last segment of a path, `/` or `\\` separated: the excerpt runs where `node:path` does not. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { InvalidArgumentError } from '@compaction/core';
+import { InvalidArgumentError } from '@compaction/core/internal';
 import { ArtifactError } from '../artifact-error.js';
 import type { Excerpt, ExcerptOptions } from '../projection/excerpt.js';
 import { countGraphemes } from '../text/count-graphemes.js';

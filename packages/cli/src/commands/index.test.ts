@@ -89,6 +89,8 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
     // the regex engine, the server or the transcript; read pages (and searches) with all of it.
     for (const { urls } of [store, excerpt]) {
       expect(packagesOf(urls)).not.toContain('re2js');
+      // Nor core's root: what they need of core comes from `@compaction/core/internal`.
+      expect(urls.filter((url) => url.endsWith('/core/dist/index.js'))).toEqual([]);
       expect(
         urls.filter((url) => /\/artifacts\/dist\/(reading|serving|transcript)\//.test(url)),
       ).toEqual([]);
