@@ -1,4 +1,4 @@
-import { assertString } from '@compaction/core';
+import { assertString } from '@compaction/core/internal';
 import { isSha256Hex } from '../storage/is-sha256-hex.js';
 import { sha256Hex } from '../storage/sha256-hex.js';
 import { countGraphemes } from './count-graphemes.js';

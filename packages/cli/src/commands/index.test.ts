@@ -95,6 +95,12 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
         urls.filter((url) => /\/artifacts\/dist\/(reading|serving|transcript)\//.test(url)),
       ).toEqual([]);
     }
+    // Read imports `@compaction/artifacts/reading`: search, but not the server or the transcript.
     expect(read.packages).toContain('re2js');
+    expect(
+      read.urls.filter((url) =>
+        /\/core\/dist\/index\.js$|\/artifacts\/dist\/(serving|transcript)\//.test(url),
+      ),
+    ).toEqual([]);
   });
 });
