@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { CompactionError } from '@compaction/core/internal';
 
 /** Machine codes of `ArtifactError`. */
 export type ArtifactErrorCode =

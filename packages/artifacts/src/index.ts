@@ -45,6 +45,14 @@ export type {
   ProjectionPolicy,
   ToolOutput,
 } from './projection/projection-policy.js';
+export {
+  type NotStoredPointer,
+  type PointerRecordFields,
+  type StoredPointer,
+  type StoreWithPointerInput,
+  type StoreWithPointerOutcome,
+  storeWithPointer,
+} from './projection/store-with-pointer.js';
 export { matchToolNames, type ToolNameSpec } from './projection/tool-name-matcher.js';
 export {
   type ArtifactLibrary,

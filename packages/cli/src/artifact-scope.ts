@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
-import { type ArtifactLibrary, artifactDirFor, createArtifactLibrary } from '@compaction/artifacts';
 import { storeSessionId } from '@compaction/artifacts/internal';
+import { type ArtifactLibrary, createArtifactLibrary } from '@compaction/artifacts/reading';
+import { artifactDirFor } from '@compaction/artifacts/storage';
 import type { CliIo } from './cli-io.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { CompactionError } from '@compaction/core/internal';
 
 /** What an optional peer of the CLI is for, to say so when it is not installed. */
 export interface OptionalPeerUse {

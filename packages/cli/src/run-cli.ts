@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { CompactionError } from '@compaction/core/internal';
 import type { CliIo } from './cli-io.js';
 import { cliVersion } from './cli-version.js';
 import { COMMANDS } from './commands/index.js';

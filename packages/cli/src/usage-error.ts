@@ -1,4 +1,4 @@
-import { CompactionError } from '@compaction/core';
+import { CompactionError } from '@compaction/core/internal';
 
 /** The command line itself is wrong (unknown command or flag, missing argument): exit code 2. */
 export class UsageError extends CompactionError {

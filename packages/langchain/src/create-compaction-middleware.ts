@@ -340,6 +340,7 @@ export function createCompactionMiddleware(
                 toolCallId: message.tool_call_id,
                 toolName: request.toolCall.name,
                 text: content.text,
+                ...(view.digest ? { contentDigest: view.digest } : {}),
                 ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
               })
               .catch(() => undefined)

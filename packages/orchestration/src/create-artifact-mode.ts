@@ -101,7 +101,9 @@ const DEFINITIONS: ArtifactToolset['definitions'] = OPENAI_ARTIFACT_TOOLS.map(
 /**
  * Stores `result` as an artifact and returns the pointer line followed by `view`'s rendering,
  * at most `maxBytes` in all. When the budget cannot hold the pointer and a useful view, the view
- * alone is returned (the result is still stored).
+ * alone is returned (the result is still stored). A result that cannot be stored gets the
+ * not-stored line instead of the pointer (`storeWithPointer`'s rule); an abort of
+ * `context.signal` rejects with its reason.
  */
 export async function storeWithView(
   artifacts: SynthesisArtifacts,
@@ -115,7 +117,7 @@ export async function storeWithView(
   const id =
     typeof context.stepId === 'string' && context.stepId !== ''
       ? context.stepId
-      : `result-${sha256Hex(result).slice(0, 16)}`;
+      : `result-${(context.contentDigest ?? sha256Hex(result)).slice(0, 16)}`;
   const stored = await artifacts.storeStep(
     {
       id,
@@ -123,7 +125,11 @@ export async function storeWithView(
       result,
       ...(context.toolName ? { toolName: context.toolName } : {}),
     },
-    context.signal ? { signal: context.signal } : {},
+    {
+      ...(context.signal ? { signal: context.signal } : {}),
+      // The adapters' view cache hashed the result already: the store does not hash it again.
+      ...(context.contentDigest ? { contentDigest: context.contentDigest } : {}),
+    },
   );
   const room = maxBytes - utf8ByteLength(stored.line) - 1;
   const artifactId = stored.record ? { artifactId: stored.record.id } : {};

@@ -6,6 +6,7 @@ import { sha256Hex } from '@compaction/artifacts/internal';
 import { type StepRecord, trailingDisclosureNotes } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { createCompaction } from './create-compaction.js';
+import { createSynthesisArtifacts } from './create-synthesis-artifacts.js';
 
 const bigLog = Array.from({ length: 20_000 }, (_, i) =>
   i === 15_000 ? 'ERROR disk full on /var/lib/postgres' : `line ${i} INFO ok`,
@@ -73,6 +74,31 @@ describe('createCompaction with a transcript path', () => {
         /^Full output not stored \(write failed: .+\); only this excerpt remains\.$/,
       );
       expect(logs.metadata!.contentLost).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('createSynthesisArtifacts().storeStep', () => {
+  it('says why a result was not stored, rejects on an abort, and takes a known digest', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'orchestration-store-step-'));
+    try {
+      const step = steps[0]!;
+      const artifacts = createSynthesisArtifacts({ transcriptPath: join(root, 'run-9.jsonl') });
+      const digest = sha256Hex(step.result!);
+      const stored = await artifacts.storeStep(step, { contentDigest: digest });
+      expect(stored.record?.digest).toBe(digest);
+      expect(stored.line).toBe(artifactPointerLine(stored.record!));
+      // An abort is the caller's decision, not a failed write: it rejects with the reason.
+      await expect(
+        artifacts.storeStep(step, { signal: AbortSignal.abort(new Error('user cancelled')) }),
+      ).rejects.toThrow('user cancelled');
+      await writeFile(join(root, 'run-10.artifacts'), 'not a directory');
+      const broken = createSynthesisArtifacts({ transcriptPath: join(root, 'run-10.jsonl') });
+      const failed = await broken.storeStep(step);
+      expect(failed.record).toBeUndefined();
+      expect(failed.line).toMatch(/^Full output not stored \(write failed: Could not store/);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

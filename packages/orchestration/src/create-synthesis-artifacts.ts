@@ -4,12 +4,10 @@ import {
   type ArtifactStore,
   type ArtifactToolHandler,
   artifactDirFor,
-  artifactNotStoredLine,
-  artifactPointerLine,
   createArtifactLibrary,
   createArtifactStore,
   createArtifactToolHandler,
-  recordStoredArtifact,
+  storeWithPointer,
 } from '@compaction/artifacts';
 import { transcriptStem } from '@compaction/artifacts/internal';
 import type { StepRecord } from '@compaction/core';
@@ -26,12 +24,14 @@ export interface SynthesisArtifacts {
   readonly tools: ArtifactToolHandler;
   /**
    * Stores a step's full result and returns its pointer line (`artifactPointerLine`, the one
-   * every front end prints), or the not-stored line when it could not be stored (never throws:
-   * the compaction goes on without it).
+   * every front end prints), or the not-stored line with the reason when it could not be stored
+   * or indexed (`storeWithPointer`'s rule: the compaction goes on without it). Rejects only with
+   * the signal's reason when `signal` aborts. `contentDigest`: the result's SHA-256 when the
+   * caller already has it, so the store does not hash it again.
    */
   storeStep(
     step: StepRecord,
-    options?: { requestId?: string; signal?: AbortSignal },
+    options?: { requestId?: string; signal?: AbortSignal; contentDigest?: string },
   ): Promise<{
     line: string;
     record?: ArtifactRecord;
@@ -60,24 +60,24 @@ export function createSynthesisArtifacts(settings: {
     async storeStep(step, options = {}) {
       const result = step.result ?? '';
       const opId = [options.requestId, step.id].filter(Boolean).join('-');
-      try {
-        const stored = await store.store(opId, result, { signal: options.signal });
-        const record = await recordStoredArtifact({
-          index: store.index,
+      const outcome = await storeWithPointer({
+        store,
+        opId,
+        content: result,
+        record: {
           sessionId,
-          stored,
           toolCallId: opId,
           ...(step.toolName ? { toolName: step.toolName } : {}),
           title: step.task ?? step.toolName ?? step.id,
           preview: result.slice(0, 2000),
           ...(settings.clock ? { clock: settings.clock } : {}),
-          signal: options.signal,
-        });
-        return { record, line: artifactPointerLine(record) };
-      } catch (error) {
-        const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-        return { line: artifactNotStoredLine(`write failed: ${reason}`) };
-      }
+        },
+        ...(options.contentDigest ? { contentDigest: options.contentDigest } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return outcome.record
+        ? { record: outcome.record, line: outcome.line }
+        : { line: outcome.line };
     },
   };
 }

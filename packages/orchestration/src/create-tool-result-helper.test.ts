@@ -81,6 +81,23 @@ describe('createToolResultHelper', () => {
     expect(trailingDisclosureNotes(view.content).length).toBe(1);
   });
 
+  it("takes the processor view's budget from the knob table (16384, COMPACTION_ARTIFACT_VIEW_MAX_BYTES)", async () => {
+    const big = Array.from({ length: 40_000 }, (_, i) => `ok ${i} ${'x'.repeat(i % 7)}`).join('\n');
+    const sizes: number[] = [];
+    for (const env of [{}, { COMPACTION_ARTIFACT_VIEW_MAX_BYTES: '4096' }]) {
+      const helper = createToolResultHelper({
+        transcriptPath: await transcript(),
+        env,
+        processor: createStructuralTrimmer(),
+      });
+      const view = await helper.content({ toolCallId: 'c3', toolName: 'logs', output: big });
+      sizes.push(utf8ByteLength(view.content));
+    }
+    expect(sizes[0]).toBeLessThanOrEqual(16_384);
+    expect(sizes[0]).toBeGreaterThan(8192);
+    expect(sizes[1]).toBeLessThanOrEqual(4096);
+  });
+
   it('holds a whole loop to the conversation budget, each pointer resolving, artifact reads whole', async () => {
     const path = await transcript();
     const settings = {

@@ -35,7 +35,7 @@ export interface ToolResultHelperSettings {
    * `compaction.synthesisProcessor`): its view within `maxResultBytes`, under a marker line.
    */
   processor?: ResultProcessor;
-  /** Budget of a processor view, in UTF-8 bytes. Default 16384. */
+  /** Budget of a processor view (pointer line included), in UTF-8 bytes. Default 16384. `COMPACTION_ARTIFACT_VIEW_MAX_BYTES`. */
   maxResultBytes?: number;
   /** Outputs up to this many chars stay inline. Default 4000. `COMPACTION_ARTIFACT_INLINE_LIMIT`. */
   inlineLimitChars?: number;
@@ -129,9 +129,11 @@ export function createToolResultHelper(settings: ToolResultHelperSettings): Tool
     'inlineLimitChars',
     { min: 1 },
   );
-  const maxResultBytes = assertSize(settings.maxResultBytes ?? 16_384, 'maxResultBytes', {
-    min: 1,
-  });
+  const maxResultBytes = assertSize(
+    settings.maxResultBytes ?? config.artifacts.viewMaxBytes,
+    'maxResultBytes',
+    { min: 1 },
+  );
 
   // The view is bounded by the compaction deadline, which synchronous work sees as shouldStop.
   const processor = settings.processor

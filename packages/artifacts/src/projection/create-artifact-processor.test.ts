@@ -55,6 +55,28 @@ describe('createArtifactProcessor', () => {
     expect(await readFile(join(store.dir, file), 'utf8')).toBe(result);
   });
 
+  it("uses the caller's digest of the result instead of hashing it again", async () => {
+    const store = createArtifactStore({ dir: join(root, 'digest.artifacts') });
+    const processor = createArtifactProcessor({ store });
+    const result = 'payload line ✓\n'.repeat(1000);
+    const digest = sha256Hex(result);
+    const { text } = await processor.process(result, 2000, {
+      stepId: 'step-d',
+      contentDigest: digest,
+    });
+    const [record] = await store.index.list();
+    expect(record).toMatchObject({ digest, path: `step-d-${digest.slice(0, 16)}.txt` });
+    expect(text.split('\n').map(parseExcerptMarker).find(Boolean)).toMatchObject({ digest });
+    // Trusted as given (the contract says it is the result's): not recomputed.
+    const unstored = await createArtifactProcessor().process(result, 2000, {
+      contentDigest: 'f'.repeat(64),
+    });
+    expect(unstored.text.split('\n').map(parseExcerptMarker).find(Boolean)).toMatchObject({
+      digest: 'f'.repeat(64),
+      notStoredReason: 'no session',
+    });
+  });
+
   it('returns a result that fits unchanged and rejects when aborted', async () => {
     const processor = createArtifactProcessor();
     await expect(processor.process('small', 100)).resolves.toMatchObject({
@@ -77,7 +99,11 @@ describe('issue 43 item 19: a JSON result on the processor path', () => {
     const result = JSON.stringify({
       rows: Array.from({ length: 500 }, (_, i) => ({ i, name: `row ${i}` })),
     });
-    const { text } = await processor.process(result, 2000, { stepId: 'step_json' });
+    // The caller's digest is of the result, not of the file: it must not name the file.
+    const { text } = await processor.process(result, 2000, {
+      stepId: 'step_json',
+      contentDigest: sha256Hex(result),
+    });
     const marker = text.split('\n').map(parseExcerptMarker).find(Boolean)!;
     const [record] = await store.index.list();
     const file = await readFile(join(store.dir, record!.path), 'utf8');

@@ -7,19 +7,16 @@ import {
   type ResultProcessor,
   utf8ByteLength,
 } from '@compaction/core';
-import { ArtifactError } from '../artifact-error.js';
-import type { ArtifactRecord } from '../storage/artifact-record.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import { isSha256Hex } from '../storage/is-sha256-hex.js';
 import { type StoredForm, storedFormOf } from '../storage/json-layout.js';
-import { buildArtifactRecord } from '../storage/record-stored-artifact.js';
-import type { StoredArtifact } from '../storage/stored-artifact.js';
 import { describeText } from '../text/describe-text.js';
 import { headGraphemes } from '../text/grapheme-window.js';
-import { artifactPointerLine } from './artifact-pointer-line.js';
 import { excerpt, minimumExcerptBudget } from './excerpt.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import { kindForTool } from './kind-for-tool.js';
 import type { ProjectionPolicy } from './projection-policy.js';
+import { storeWithPointer } from './store-with-pointer.js';
 
 /** Settings of `createArtifactProcessor`. */
 export interface ArtifactProcessorSettings {
@@ -41,8 +38,8 @@ export interface ArtifactProcessorSettings {
  * shape) and indexed, and the view is one pointer line naming the `art_` id and
  * `artifact_read`, then a head/tail excerpt whose marker names the file, all within `maxBytes`
  * UTF-8 bytes (the pointer line is left out when the budget cannot hold it). A failed write or
- * index append fails open to the "not stored" marker. Rejects with the signal's reason when it is
- * already aborted, and with `BudgetTooSmallError` when `maxBytes` cannot hold the marker line
+ * index append fails open to the "not stored" marker (`storeWithPointer`'s rule). Rejects with
+ * the signal's reason when it is aborted, and with `BudgetTooSmallError` when `maxBytes` cannot hold the marker line
  * (~150 bytes).
  */
 export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}): ResultProcessor {
@@ -54,51 +51,47 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
       const originalBytes = utf8ByteLength(result);
       if (originalBytes <= maxBytes)
         return { text: result, metadata: losslessMetadata(result, result) };
-      let stored: StoredArtifact | undefined;
-      let record: ArtifactRecord | undefined;
-      let failed = false;
       const store = settings.store;
+      // The caller's SHA-256 of `result`, trusted as given (the contract says it is this
+      // result's); one that is not even shaped like a digest is ignored.
+      const digest = isSha256Hex(context.contentDigest) ? context.contentDigest : undefined;
       // A one-line JSON result is stored one value per line (see `layOutJson`), and the excerpt
       // is cut from what is stored, so its marker describes the file.
-      let form: StoredForm = store ? storedFormOf(result) : { text: result };
-      if (store) {
-        try {
-          stored = await store.store(context.stepId ?? 'result', form.text, {
-            signal: context.signal,
-          });
-          const preview = headGraphemes(form.text, 400).text;
-          record = await store.index.add(
-            buildArtifactRecord({
+      let form: StoredForm = store ? storedFormOf(result, digest) : { text: result };
+      const preview = headGraphemes(form.text, 400).text;
+      // A write or index failure fails open to the "not stored" marker; an abort rejects.
+      const outcome = store
+        ? await storeWithPointer({
+            store,
+            opId: context.stepId ?? 'result',
+            content: form.text,
+            // The caller's digest is of `result`: it names the file only when that is what is stored.
+            ...(digest !== undefined && !form.original ? { contentDigest: digest } : {}),
+            record: {
               sessionId: settings.sessionId ?? store.sessionId,
-              stored,
               ...(context.stepId === undefined ? {} : { toolCallId: context.stepId }),
               ...(context.toolName ? { toolName: context.toolName } : {}),
               kind: kindForTool(context.toolName, preview, settings.policies),
               preview,
               ...(form.original ? { original: form.original } : {}),
               ...(settings.clock ? { clock: settings.clock } : {}),
-            }),
-            { signal: context.signal },
-          );
-        } catch (error) {
-          context.signal?.throwIfAborted();
-          if (ArtifactError.isInstance(error) && error.code !== 'artifact_store_failed')
-            throw error;
-          stored = undefined;
-          record = undefined;
-          failed = true;
-        }
-      }
+            },
+            ...(context.signal ? { signal: context.signal } : {}),
+          })
+        : undefined;
+      const stored = outcome?.stored;
       if (!stored) form = { text: result };
       const text = form.text;
-      const described = stored ?? describeText(text);
+      // The store measured the file while writing; unstored, the result is measured here, with
+      // the caller's digest when it has one.
+      const described = stored ?? describeText(text, digest);
       const source: ExcerptSource = {
         totalChars: described.chars,
         totalBytes: described.bytes,
         digest: described.digest,
         ...(stored
           ? { file: stored.file }
-          : { notStoredReason: failed ? 'write failed' : 'no session' }),
+          : { notStoredReason: outcome?.failure ? outcome.reason : 'no session' }),
       };
       const minimumBytes = minimumExcerptBudget(source);
       if (maxBytes < minimumBytes) {
@@ -108,7 +101,7 @@ export function createArtifactProcessor(settings: ArtifactProcessorSettings = {}
           what: 'an artifact excerpt',
         });
       }
-      const pointer = record ? `${artifactPointerLine(record)}\n` : '';
+      const pointer = outcome?.stored ? `${outcome.line}\n` : '';
       const pointerBytes = utf8ByteLength(pointer);
       const withPointer = pointer !== '' && maxBytes - pointerBytes >= minimumBytes;
       const room = withPointer ? maxBytes - pointerBytes : maxBytes;

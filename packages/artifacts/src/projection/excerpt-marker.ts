@@ -1,4 +1,5 @@
-import { assertSize, InvalidArgumentError } from '@compaction/core';
+import { assertSize, InvalidArgumentError } from '@compaction/core/internal';
+import { isSha256Hex } from '../storage/is-sha256-hex.js';
 
 /** The last segment of a path, `/` or `\\` separated: the excerpt runs where `node:path` does not. */
 function fileName(path: string): string {
@@ -42,8 +43,6 @@ function checkCount(value: unknown, argument: string): void {
   }
 }
 
-const DIGEST = /^[0-9a-f]{64}$/;
-
 /**
  * Throws `InvalidArgumentError` unless `source` is an `ExcerptSource`: `totalChars` and
  * `totalBytes` non-negative integers, `digest` 64 lowercase hex, `file` and `notStoredReason`
@@ -67,7 +66,7 @@ export function assertExcerptSource(source: unknown): asserts source is ExcerptS
   }
   checkCount(fields.totalChars, 'source.totalChars');
   checkCount(fields.totalBytes, 'source.totalBytes');
-  if (typeof fields.digest !== 'string' || !DIGEST.test(fields.digest)) {
+  if (typeof fields.digest !== 'string' || !isSha256Hex(fields.digest)) {
     throw new InvalidArgumentError({
       argument: 'source.digest',
       message: `source.digest must be a SHA-256 in 64 lowercase hex digits, got ${describe(fields.digest)}`,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, utf8ByteLength } from '@compaction/core';
+import { InvalidArgumentError, utf8ByteLength } from '@compaction/core/internal';
 import { countGraphemes } from '../text/count-graphemes.js';
 import {
   type GraphemeRun,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_KNOBS, loadConfig } from '@compaction/core';
@@ -6,10 +6,11 @@ import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArtifactLibrary } from '../reading/artifact-library.js';
-import { createArtifactIndex } from '../storage/artifact-index.js';
+import { ARTIFACT_INDEX_FILE, createArtifactIndex } from '../storage/artifact-index.js';
 import { createArtifactStore } from '../storage/artifact-store.js';
 import { restoreJsonLayout } from '../storage/json-layout.js';
 import { sha256Hex } from '../storage/sha256-hex.js';
+import { createFaultyArtifactFileSystem } from '../test/index.js';
 import { referenceCount, trickyText } from '../test-support/grapheme-arbitraries.js';
 import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import { parseExcerptMarker } from './excerpt-marker.js';
@@ -103,6 +104,34 @@ describe('externalizeToolOutput', () => {
     expect(result.content).toContain('Full output not stored (no session)');
     expect(markerOf(result.content)).toMatchObject({
       notStoredReason: 'no session',
+      digest: sha256Hex(output),
+    });
+  });
+
+  it('reports a file written but not indexed as an orphan and says not stored', async () => {
+    const dir = join(root, 'orphan.artifacts');
+    const store = createArtifactStore({
+      dir,
+      fileSystem: createFaultyArtifactFileSystem({
+        fault: (operation, path) =>
+          operation === 'append' && path.endsWith(ARTIFACT_INDEX_FILE)
+            ? { code: 'ENOSPC' }
+            : undefined,
+      }),
+    });
+    const output = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ i })) });
+    const result = await externalizeToolOutput(
+      { toolName: 'list_rows', toolCallId: 'c7', output },
+      { sessionId: 'orphan', store },
+    );
+    expect(result.artifact).toBeUndefined();
+    expect(result.stored).toBeUndefined();
+    expect(result.failure?.message).toMatch(/^Could not index the stored result of "c7"/);
+    // The laid-out file is on disk; the content describes the output as returned.
+    expect(restoreJsonLayout(await readFile(join(dir, result.orphan!.file), 'utf8'))).toBe(output);
+    expect(result.content).toContain('Full output not stored (write failed)');
+    expect(markerOf(result.content)).toMatchObject({
+      notStoredReason: 'write failed',
       digest: sha256Hex(output),
     });
   });

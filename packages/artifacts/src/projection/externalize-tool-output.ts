@@ -1,18 +1,19 @@
 import { type CompactionConfig, InvalidArgumentError, knobDefault } from '@compaction/core';
-import { ArtifactError } from '../artifact-error.js';
+import type { ArtifactError } from '../artifact-error.js';
 import type { ArtifactIndex } from '../storage/artifact-index.js';
 import type { ArtifactRecord } from '../storage/artifact-record.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
+import { isSha256Hex } from '../storage/is-sha256-hex.js';
 import { type StoredForm, storedFormOf } from '../storage/json-layout.js';
-import { buildArtifactRecord } from '../storage/record-stored-artifact.js';
 import type { StoredArtifact } from '../storage/stored-artifact.js';
 import { countGraphemes } from '../text/count-graphemes.js';
-import { describeText } from '../text/describe-text.js';
+import { describeText, type TextDescription } from '../text/describe-text.js';
 import { headGraphemes } from '../text/grapheme-window.js';
-import { artifactNotStoredLine, artifactPointerLine } from './artifact-pointer-line.js';
+import { artifactNotStoredLine } from './artifact-pointer-line.js';
 import { DEFAULT_PROJECTION_POLICIES } from './default-projection-policies.js';
 import type { ExcerptSource } from './excerpt-marker.js';
 import type { ProjectionPolicy, ToolOutput } from './projection-policy.js';
+import { storeWithPointer } from './store-with-pointer.js';
 
 /** Inputs of `externalizeToolOutput` besides the output. */
 export interface ExternalizeOptions {
@@ -32,7 +33,12 @@ export interface ExternalizeOptions {
   messageId?: string | number;
   /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
-  /** Cancels the write. */
+  /**
+   * Lowercase hex SHA-256 of `output.output`'s UTF-8 bytes, when the caller already computed it:
+   * trusted as given (see `ArtifactStore.store`), so the output is not hashed again.
+   */
+  contentDigest?: string;
+  /** Cancels the write; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -46,8 +52,10 @@ export interface ExternalizedOutput {
   artifact?: ArtifactRecord;
   /** The file metadata, when the output was stored. */
   stored?: StoredArtifact;
-  /** Why it was not stored, when a store was given and writing failed. */
+  /** Why it was not stored, when a store was given and writing or indexing failed. */
   failure?: ArtifactError;
+  /** The file, when it was written but could not be indexed: an orphan no id names. */
+  orphan?: StoredArtifact;
 }
 
 /** Smallest inline limit that leaves room for the pointer lines and an excerpt marker. */
@@ -57,6 +65,8 @@ export const MIN_INLINE_LIMIT_CHARS = 1000;
 export function defaultInlineLimitChars(): number {
   return knobDefault('artifacts.inlineLimitChars');
 }
+
+const summaryOf = (summary: string) => headGraphemes(summary.replace(/\s+/g, ' '), 200).text;
 
 function checkLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < MIN_INLINE_LIMIT_CHARS) {
@@ -72,7 +82,9 @@ function checkLimit(limit: number): number {
  * Seed 001's settle step for one tool output: inline when it fits the limit; otherwise the full
  * bytes are written first (temp file and rename), the index record second, and the content is
  * a few pointer lines plus the matching policy's body, within the limit in chars. A failed write
- * fails open: the content says the output was not stored and nothing is thrown.
+ * or index record fails open (`storeWithPointer`'s rule): the content says the output was not
+ * stored, `failure` says why (and `orphan` names a file written but not indexed), and nothing is
+ * thrown; an abort rejects with the signal's reason.
  */
 export async function externalizeToolOutput(
   output: ToolOutput,
@@ -97,92 +109,76 @@ export async function externalizeToolOutput(
   if (policy.keepInline?.(output)) return { content: output.output, contentLost: false };
   // A one-line JSON result is stored one value per line, so search and read answer lines; the
   // excerpt is cut from what is stored, so its marker describes the file.
-  let form: StoredForm = options.store ? storedFormOf(output.output) : { text: output.output };
-  let stored: StoredArtifact | undefined;
-  let failure: ArtifactError | undefined;
-  if (options.store) {
-    try {
-      stored = await options.store.store(output.toolCallId, form.text, {
-        signal: options.signal,
-      });
-    } catch (error) {
-      if (!ArtifactError.isInstance(error) || error.code !== 'artifact_store_failed') throw error;
-      failure = error;
-    }
-  }
-  const asStored = (): ToolOutput =>
-    form.text === output.output ? output : { ...output, output: form.text };
-  if (!stored) form = { text: output.output };
-  // The store measured bytes, chars and digest while writing; measure only when it did not.
-  let description = stored ?? describeText(form.text);
-  let draftSource: ExcerptSource = {
-    totalChars: description.chars,
-    totalBytes: description.bytes,
-    digest: description.digest,
-  };
-  // A first projection names the output; the body is rebuilt below to the room the header leaves.
-  const draft = policy.project(asStored(), {
-    budgetChars: limit,
-    source: stored ? { ...draftSource, file: stored.file } : draftSource,
-  });
-  const summary = headGraphemes(draft.summary.replace(/\s+/g, ' '), 200).text;
-  let artifact: ArtifactRecord | undefined;
-  if (stored) {
-    const record = buildArtifactRecord({
-      sessionId: options.sessionId,
-      stored,
-      toolCallId: output.toolCallId,
-      toolName: output.toolName,
-      ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
-      kind: draft.kind,
-      title: draft.title,
-      summary,
-      preview: headGraphemes(form.text, 400).text,
-      ...(form.original ? { original: form.original } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
+  const digest = isSha256Hex(options.contentDigest) ? options.contentDigest : undefined;
+  const laidOut: StoredForm = options.store
+    ? storedFormOf(output.output, digest)
+    : { text: output.output };
+  const project = (form: StoredForm, source: ExcerptSource, budgetChars: number) =>
+    policy.project(form.text === output.output ? output : { ...output, output: form.text }, {
+      budgetChars,
+      source,
     });
-    const index = options.index ?? options.store?.index;
-    try {
-      artifact = index ? await index.add(record, { signal: options.signal }) : record;
-    } catch (error) {
-      // The file is written but nothing can find it by id: an orphan, reported as not stored.
-      stored = undefined;
-      failure = new ArtifactError({
-        code: 'artifact_store_failed',
-        message: `Could not index the result of ${JSON.stringify(output.toolCallId)}: ${String(error)}`,
-        cause: error,
-      });
-      if (form.original) {
-        // Not stored: the excerpt is of the result as returned, and its marker says so.
-        form = { text: output.output };
-        description = describeText(form.text);
-        draftSource = {
-          totalChars: description.chars,
-          totalBytes: description.bytes,
-          digest: description.digest,
-        };
-      }
-    }
-  }
+  const sourceOf = (described: TextDescription): ExcerptSource => ({
+    totalChars: described.chars,
+    totalBytes: described.bytes,
+    digest: described.digest,
+  });
+  // A first projection names the output (kind, title, summary for the record and the header);
+  // the body is rebuilt below to the room the header leaves.
+  let draft: ReturnType<typeof policy.project> | undefined;
+  const outcome = options.store
+    ? await storeWithPointer({
+        store: options.store,
+        opId: output.toolCallId,
+        content: laidOut.text,
+        // The caller's digest is of the output: it names the file only when that is what is stored.
+        ...(digest !== undefined && !laidOut.original ? { contentDigest: digest } : {}),
+        record: (stored) => {
+          draft = project(laidOut, { ...sourceOf(stored), file: stored.file }, limit);
+          return {
+            sessionId: options.sessionId,
+            toolCallId: output.toolCallId,
+            toolName: output.toolName,
+            ...(options.messageId === undefined ? {} : { messageId: options.messageId }),
+            kind: draft.kind,
+            title: draft.title,
+            summary: summaryOf(draft.summary),
+            preview: headGraphemes(laidOut.text, 400).text,
+            ...(laidOut.original ? { original: laidOut.original } : {}),
+            ...(options.clock ? { clock: options.clock } : {}),
+          };
+        },
+        ...(options.index ? { index: options.index } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      })
+    : undefined;
+  const stored = outcome?.stored;
+  // Not stored: the excerpt is of the result as returned, and its marker says why.
+  const form: StoredForm = stored ? laidOut : { text: output.output };
   const source: ExcerptSource = stored
-    ? { ...draftSource, file: stored.file }
-    : { ...draftSource, notStoredReason: failure ? 'write failed' : 'no session' };
+    ? { ...sourceOf(stored), file: stored.file }
+    : {
+        ...sourceOf(describeText(form.text, digest)),
+        notStoredReason: outcome?.failure ? outcome.reason : 'no session',
+      };
+  if (!stored) draft = project(form, source, limit);
+  const summary = summaryOf(draft!.summary);
   const failed =
     output.isError === true || (output.exitCode !== undefined && output.exitCode !== 0);
   const verb = failed ? 'failed' : 'completed';
-  const pointer =
-    stored && artifact
-      ? artifactPointerLine(artifact)
-      : artifactNotStoredLine(source.notStoredReason ?? 'no session');
+  // The transcript's line keeps the short reason: the header counts against the limit.
+  const pointer = outcome?.stored
+    ? outcome.line
+    : artifactNotStoredLine(source.notStoredReason ?? 'no session');
   const header = `Tool ${output.toolName} ${verb}. ${summary}\n${pointer}\n`;
   const room = limit - countGraphemes(header);
-  const content = header + policy.project(asStored(), { budgetChars: room, source }).body;
+  const content = header + project(form, source, room).body;
 
   return {
     content,
     contentLost: true,
-    ...(artifact ? { artifact } : {}),
-    ...(stored ? { stored } : {}),
-    ...(failure ? { failure } : {}),
+    ...(outcome?.stored ? { artifact: outcome.record, stored: outcome.stored } : {}),
+    ...(outcome?.failure ? { failure: outcome.failure } : {}),
+    ...(outcome?.orphan ? { orphan: outcome.orphan } : {}),
   };
 }

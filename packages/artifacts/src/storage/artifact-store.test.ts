@@ -44,6 +44,18 @@ describe('createArtifactStore', () => {
     expect(await readdir(store.dir)).toEqual([file]);
   });
 
+  it("takes the caller's digest of the same bytes instead of hashing, and refuses a malformed one", async () => {
+    const store = createArtifactStore({ dir: join(root, 's.artifacts') });
+    const content = 'one result ✓\n'.repeat(100);
+    const digest = sha256Hex(content);
+    const stored = await store.store('call_d', content, { digest });
+    expect(stored).toMatchObject({ digest, file: `call_d-${digest.slice(0, 16)}.txt`, lines: 100 });
+    expect(sha256Hex(await readFile(store.pathOf(stored.file)))).toBe(digest);
+    await expect(
+      store.store('call_d', content, { digest: digest.toUpperCase() }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
   it('never overwrites: a reused operation id gets a second file, the same bytes reuse the first', async () => {
     const store = createArtifactStore({ dir: join(root, 's.artifacts') });
     const a = await store.store('call_0', 'first result\n');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { InvalidArgumentError } from '@compaction/core';
+import { InvalidArgumentError } from '@compaction/core/internal';
 import { ArtifactError } from '../artifact-error.js';
 import type { Excerpt, ExcerptOptions } from '../projection/excerpt.js';
 import { countGraphemes } from '../text/count-graphemes.js';
@@ -13,6 +13,7 @@ import {
 } from './artifact-file-system.js';
 import { type ArtifactIndex, createArtifactIndex } from './artifact-index.js';
 import type { ArtifactRecord } from './artifact-record.js';
+import { isSha256Hex } from './is-sha256-hex.js';
 import { assertSafeId, isSafeId } from './safe-id.js';
 import { type StreamExcerptResult, storeStreamExcerpt } from './store-stream-excerpt.js';
 import type { StoredArtifact } from './stored-artifact.js';
@@ -57,11 +58,16 @@ export interface ArtifactStore {
    * either holds all the bytes or does not exist, and a reused operation id never replaces an
    * earlier result. Any operation id is accepted (it is mapped to a safe name). Throws
    * `ArtifactError` (`artifact_store_failed`) when the write fails.
+   *
+   * `digest`: the lowercase hex SHA-256 of `content`'s bytes, when the caller already hashed
+   * these very bytes (a `ResultProcessorContext.contentDigest`). It is trusted, not checked
+   * (checking is hashing again): it names the file and becomes the record's digest, so pass it
+   * only for the bytes it was computed over. Not 64 lowercase hex: `InvalidArgumentError`.
    */
   store(
     opId: string,
     content: string | Uint8Array,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; digest?: string },
   ): Promise<StoredArtifact>;
   /**
    * Copies a stream of any size to the store while hashing and counting it, keeping only a
@@ -141,9 +147,13 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     return file;
   }
 
-  async function beginWrite(opId: string, measured?: (m: Measured) => void): Promise<TempWrite> {
+  async function beginWrite(
+    opId: string,
+    measured?: (m: Measured) => void,
+    knownDigest?: string,
+  ): Promise<TempWrite> {
     const tempPath = join(dir!, `.${operationSlug(opId)}.${randomBytes(6).toString('hex')}.tmp`);
-    const hash = createHash('sha256');
+    const hash = knownDigest === undefined ? createHash('sha256') : undefined;
     let bytes = 0;
     let newlines = 0;
     let lastByte = 0x0a;
@@ -163,7 +173,7 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
         } catch (error) {
           throw storeFailed(opId, error);
         }
-        hash.update(data);
+        hash?.update(data);
         bytes += data.byteLength;
         for (let at = data.indexOf(0x0a); at >= 0; at = data.indexOf(0x0a, at + 1)) newlines++;
         if (data.byteLength) lastByte = data[data.byteLength - 1]!;
@@ -179,7 +189,7 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
           if (onDisk !== undefined && onDisk !== bytes) {
             throw new Error(`short write, ${onDisk} of ${bytes} bytes written (is the disk full?)`);
           }
-          const digest = hash.digest('hex');
+          const digest = hash ? hash.digest('hex') : knownDigest!;
           let file: string;
           try {
             file = await place(tempPath, artifactFileName(opId, digest), bytes);
@@ -211,15 +221,25 @@ export function createArtifactStore(settings: ArtifactStoreSettings = {}): Artif
     index,
     async store(opId, content, options = {}) {
       options.signal?.throwIfAborted();
+      if (options.digest !== undefined && !isSha256Hex(options.digest)) {
+        throw new InvalidArgumentError({
+          argument: 'digest',
+          message: `digest must be a SHA-256 in 64 lowercase hex digits, got ${JSON.stringify(String(options.digest).slice(0, 80))}`,
+        });
+      }
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       const text =
         typeof content === 'string'
           ? content
           : new TextDecoder('utf-8', { ignoreBOM: true }).decode(content);
       let measured: Measured | undefined;
-      const write = await beginWrite(opId, (m) => {
-        measured = m;
-      });
+      const write = await beginWrite(
+        opId,
+        (m) => {
+          measured = m;
+        },
+        options.digest,
+      );
       try {
         await write.write(data);
         options.signal?.throwIfAborted();

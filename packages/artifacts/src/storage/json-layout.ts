@@ -11,13 +11,20 @@ export interface StoredForm {
   original?: { layout: StoredLayout; digest: string; bytes: number };
 }
 
-/** `result` as a store keeps it: a one-line JSON object or array laid out (`layOutJson`). */
-export function storedFormOf(result: string): StoredForm {
+/**
+ * `result` as a store keeps it: a one-line JSON object or array laid out (`layOutJson`).
+ * `digest` is `result`'s SHA-256 when the caller has it (`contentDigest`), so it is not hashed again.
+ */
+export function storedFormOf(result: string, digest?: string): StoredForm {
   const laidOut = layOutJson(result);
   if (laidOut === undefined) return { text: result };
   return {
     text: laidOut,
-    original: { layout: 'json-lines', digest: sha256Hex(result), bytes: Buffer.byteLength(result) },
+    original: {
+      layout: 'json-lines',
+      digest: digest ?? sha256Hex(result),
+      bytes: Buffer.byteLength(result),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { assertString } from '@compaction/core';
+import { assertString } from '@compaction/core/internal';
 import { clusterEnds, isCertainBoundary, walkClusters } from './grapheme-segmenter.js';
 import { ClusterTally } from './walk-easy-clusters.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@compaction/core';
+import { InvalidArgumentError } from '@compaction/core/internal';
 import {
   alignToCodePoint,
   clusterEnds,

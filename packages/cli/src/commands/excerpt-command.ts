@@ -1,7 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { createArtifactStore, excerptStream, recordStoredArtifact } from '@compaction/artifacts';
 import { transcriptStem } from '@compaction/artifacts/internal';
+import {
+  createArtifactStore,
+  excerptStream,
+  recordStoredArtifact,
+} from '@compaction/artifacts/storage';
 import type { CliCommand } from '../cli-command.js';
 import type { CliIo } from '../cli-io.js';
 import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';

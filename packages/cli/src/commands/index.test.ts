@@ -53,7 +53,7 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function loaded(args: string[]): { packages: Set<string>; stdout: string } {
+  function loaded(args: string[]): { packages: Set<string>; urls: string[]; stdout: string } {
     const log = join(dir, `modules-${args[0]}.log`);
     writeFileSync(log, '');
     const { execArgv, env } = moduleLog(log);
@@ -62,7 +62,7 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
     const urls = readFileSync(log, 'utf8')
       .split('\n')
       .filter((url) => url.startsWith('file:'));
-    return { packages: packagesOf(urls), stdout: run.stdout };
+    return { packages: packagesOf(urls), urls, stdout: run.stdout };
   }
 
   it('trim loads the CLI, core and the trimmer, nothing else', () => {
@@ -85,5 +85,22 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
       expect(packages).toContain('@compaction/artifacts');
       for (const name of ['@compaction/trimmer', ...HEAVY]) expect(packages).not.toContain(name);
     }
+    // Writing needs no search: store and excerpt import `@compaction/artifacts/storage`, without
+    // the regex engine, the server or the transcript; read pages (and searches) with all of it.
+    for (const { urls } of [store, excerpt]) {
+      expect(packagesOf(urls)).not.toContain('re2js');
+      // Nor core's root: what they need of core comes from `@compaction/core/internal`.
+      expect(urls.filter((url) => url.endsWith('/core/dist/index.js'))).toEqual([]);
+      expect(
+        urls.filter((url) => /\/artifacts\/dist\/(reading|serving|transcript)\//.test(url)),
+      ).toEqual([]);
+    }
+    // Read imports `@compaction/artifacts/reading`: search, but not the server or the transcript.
+    expect(read.packages).toContain('re2js');
+    expect(
+      read.urls.filter((url) =>
+        /\/core\/dist\/index\.js$|\/artifacts\/dist\/(serving|transcript)\//.test(url),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { formatArtifactPage } from '@compaction/artifacts';
+import { formatArtifactPage } from '@compaction/artifacts/reading';
 import { artifactScope } from '../artifact-scope.js';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs, parseIntegerFlag } from '../parse-command-args.js';

@@ -4,7 +4,7 @@ import {
   type ArtifactRecord,
   createArtifactStore,
   recordStoredArtifact,
-} from '@compaction/artifacts';
+} from '@compaction/artifacts/storage';
 import type { CliCommand } from '../cli-command.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { countingStream, progressLine } from '../progress-line.js';

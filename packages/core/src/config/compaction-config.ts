@@ -74,6 +74,8 @@ export interface FailedOperationViewConfig {
 export interface ArtifactsConfig {
   /** Tool outputs up to this many characters stay inline; longer ones are stored. Default 4000. `COMPACTION_ARTIFACT_INLINE_LIMIT`. */
   inlineLimitChars: number;
+  /** The tool-result helper's view of a stored output, when a processor makes it, in UTF-8 bytes (pointer line included). Default 16384. `COMPACTION_ARTIFACT_VIEW_MAX_BYTES`. */
+  viewMaxBytes: number;
 }
 
 /** The conversation budget of the framework adapters (issue 41). */

@@ -330,6 +330,15 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     // @compaction/artifacts, which a test keeps equal).
     MIN_INLINE_LIMIT,
   ),
+  knob(
+    'artifacts.viewMaxBytes',
+    'COMPACTION_ARTIFACT_VIEW_MAX_BYTES',
+    'bytes',
+    16_384,
+    "Budget of the tool-result helper's view of a stored output made by a processor (pointer line included).",
+    'issue 44',
+    TRIM,
+  ),
 
   knob(
     'conversation.enabled',

@@ -327,6 +327,7 @@ describe('minimums: a trim budget below what the trimmer can cut to is raised, w
     expect(minimums.sort()).toEqual(
       [
         'artifacts.inlineLimitChars',
+        'artifacts.viewMaxBytes',
         'continuation.nonJsonFloorBytes',
         'distill.prefilterBytes',
         'trim.maxAgentInputBytes',

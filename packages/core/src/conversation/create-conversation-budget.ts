@@ -193,6 +193,7 @@ export function createConversationBudget(
                 toolCallId: result.toolCallId,
                 toolName: result.toolName,
                 text: result.text,
+                contentDigest: sha256,
                 ...(signal ? { signal } : {}),
               })
               .catch(() => {

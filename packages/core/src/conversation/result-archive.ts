@@ -30,6 +30,12 @@ export interface ResultArchive {
     toolCallId: string;
     toolName: string;
     text: string;
+    /**
+     * Lowercase hex SHA-256 of `text`'s UTF-8 bytes (`contentDigest`), when the caller already
+     * computed it: an archive may trust it instead of hashing the text again. It must be the
+     * digest of this `text`.
+     */
+    contentDigest?: string;
     signal?: AbortSignal;
   }): Promise<ArchivedResult | undefined>;
 }

@@ -1,6 +1,15 @@
 // Shared by the @compaction packages, not a public API: the JSON tape's layout, the text hash the
 // trimmer's columns and the digest key on, and byte measures. It may change in any release;
 // import the root entry point instead.
+//
+// It also re-exports a few root names (errors, argument checks, `utf8ByteLength`,
+// `parseDuration`) for the modules of other packages that need nothing else: importing them from
+// here, a one-shot command (`compaction store`, `compaction excerpt`) does not evaluate the whole
+// root (45 modules, most of what its cold start spends loading modules).
+export { assertSize } from '../assert-size.js';
+export { assertString } from '../assert-string.js';
+export { parseDuration } from '../config/parse-duration.js';
+export { CompactionError, InvalidArgumentError } from '../errors.js';
 export {
   TAPE_ARRAY,
   TAPE_END,
@@ -23,3 +32,4 @@ export {
 } from '../json/json-tape.js';
 export { minifiedJsonBytes } from '../json/minified-json-bytes.js';
 export { TEXT_HASH_UNITS, textHash } from '../json/text-hash.js';
+export { utf8ByteLength } from '../utf8.js';
