@@ -111,6 +111,15 @@ const RECORD_NOTE_MAX = 1024;
 const ASKED_NOTE_SHARE = 1 / 3;
 /** Of the room, what is kept for the parts that tell of the view (fields dropped, records left out). */
 const VIEW_PARTS_ROOM = 160;
+/** The most of the budget the room grows to once every record is named (`noteSteps`). */
+const NAMED_NOTE_SHARE = 0.25;
+
+/** The room `fitRecords` needs to tell `bytes` of head and statements (the view's parts kept). */
+function roomFor(bytes: number): number {
+  let room = Math.max(bytes, Math.ceil((bytes * 4) / 3));
+  while (room - Math.min(VIEW_PARTS_ROOM, Math.floor(room / 4)) < bytes) room++;
+  return room;
+}
 
 function segmentBytes(records: RecordCoverage): number {
   return utf8ByteLength(formatRecordCoverage(records));
@@ -216,6 +225,30 @@ function recordNoteRoom(
   let needed = headBytes + VIEW_PARTS_ROOM;
   for (i = 0; i < sizes.length && needed < room; i++) needed += sizes[i]!;
   return Math.min(needed, room);
+}
+
+/**
+ * What the room `room` would have to grow by to tell each further statement, ascending: the
+ * note's wants once every record is named (`selectJsonInformative` grants the largest the body
+ * can spare), up to a quarter of the budget.
+ */
+function noteSteps(
+  budget: number,
+  room: number,
+  head: RecordCoverage,
+  aggregates: readonly AggregateStatement[],
+): number[] {
+  const sizes = statementBytes(aggregates, Math.floor(budget * ASKED_NOTE_SHARE));
+  const most = Math.floor(budget * NAMED_NOTE_SHARE) - room;
+  const steps: number[] = [];
+  let bytes = segmentBytes(head);
+  for (const size of sizes) {
+    bytes += size;
+    const step = roomFor(bytes) - room;
+    if (step > most) break;
+    if (step > 0) steps.push(step);
+  }
+  return steps;
 }
 
 /**
@@ -519,6 +552,7 @@ function jsonView(
   const room = partial ? bodyBudget - utf8ByteLength(formatPartialAnalysis(partial)) : bodyBudget;
   let selection: JsonSelection & { records?: RecordCoverage };
   let recordRoom = 0;
+  let steps: number[] = [];
   let aggregates: AggregateStatement[] = [];
   if (options.selection === 'breadth-first') {
     selection = selectJsonBreadthFirst(inventory, room, hits, options, check);
@@ -542,16 +576,15 @@ function jsonView(
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), asked);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
       recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens, vocabulary));
+      steps = noteSteps(budget, recordRoom, head, aggregates);
     }
-    selection = selectJsonInformative(
-      inventory,
-      room - recordRoom,
-      hits,
-      analysis,
-      check,
+    const informative = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check, {
       asked,
       order,
-    );
+      noteSteps: steps,
+    });
+    recordRoom += informative.noteGrant;
+    selection = informative;
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   const view: LossyView = {

@@ -224,6 +224,27 @@ describe('the records note over all records', () => {
     expect(fields(6000)).toEqual(expect.arrayContaining(['state', 'health', 'zone']));
   });
 
+  it('once every record is named, tells how they divide by each state before more of each record', () => {
+    const pick = <T>(values: readonly T[], i: number, every: number) =>
+      values[i % every === 0 ? 1 : 0]!;
+    const hosts = Array.from({ length: 16 }, (_, i) => ({
+      host: `h${i}`,
+      state: pick(['up', 'down'], i, 5),
+      zone: pick(['z1', 'z2'], i, 3),
+      tier: pick(['gold', 'free'], i, 4),
+      arch: pick(['arm', 'x86'], i, 7),
+      os: pick(['linux', 'bsd'], i, 6),
+      config: 'k'.repeat(400 + i),
+    }));
+    const text = JSON.stringify({ hosts });
+    // An eighth of the list: every host named, with room to spare.
+    const { records } = noteOf(text, 1000);
+    expect(records?.named).toBe(16);
+    expect((records?.distributions ?? []).map((d) => d.field).sort()).toEqual(
+      ['arch', 'os', 'state', 'tier', 'zone'].sort(),
+    );
+  });
+
   it('tells the states every record shares before how the records divide', () => {
     const tasks = Array.from({ length: 40 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,

@@ -336,8 +336,9 @@ export function recordAggregates(
     });
   };
   // The states every record shares first (`status.phase=Running`, `lastStatus=RUNNING`: cheap,
-  // and what a reader asks first), then how the records divide by their states (at most two before anything else),
-  // then the time they span, then what else every record holds alike.
+  // and what a reader asks first), then how the records divide by their states (at most two
+  // before anything else), then the time they span, the other divisions, and what else every
+  // record holds alike (how records differ tells more than one more thing they share).
   for (const { s, rank } of constants.slice(0, LEADING_CONSTANTS)) {
     if (rank < CONSTANT_STATE_RANK) constant(s);
   }
@@ -348,10 +349,10 @@ export function recordAggregates(
     leading++;
   }
   if (times.length > 0 && !said.has(times[0]!)) range(times[0]!, true);
-  for (const { s } of constants.slice(0, MAX_CONSTANTS)) if (!said.has(s)) constant(s);
   for (const { s } of categorical.slice(0, MAX_DISTRIBUTIONS)) {
     if (!said.has(s)) distribution(s, TOLD_VALUES);
   }
+  for (const { s } of constants.slice(0, MAX_CONSTANTS)) if (!said.has(s)) constant(s);
   let ranges = 0;
   for (const s of [...numeric, ...times]) {
     if (ranges === MAX_RANGES) break;

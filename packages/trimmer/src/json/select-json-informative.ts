@@ -41,6 +41,22 @@ export interface InformativeSelection extends JsonSelection {
   cutLength: ReadonlyMap<number, number>;
   /** Steps of the plan and containers walked over: a measure of the work done. */
   work: number;
+  /** Bytes of the budget given over to the note once every record was named (see `noteSteps`). */
+  noteGrant: number;
+}
+
+/** What a question and the list's order ask of an informative selection, and what the note wants. */
+export interface InformativeAsks {
+  /** Fields a question names for every record (signatures). */
+  asked?: readonly number[];
+  order?: RecordOrder;
+  /**
+   * Bytes the note could tell more with, ascending (each one more statement of every record):
+   * once every record is named, the largest that the body's rest can spare goes to the note
+   * before anything else is shown, since a statement of every record tells more than one
+   * record's field.
+   */
+  noteSteps?: readonly number[];
 }
 
 /** Nodes outside records kept first: shallow scalars up to this many bytes… */
@@ -75,6 +91,9 @@ const BUCKETS = 48;
 /** A field of at most this many values (and at most one per two records) is few-valued. */
 const FEW_VALUES = 40;
 
+/** Of the body's rest once every record is named, the most the note is given. */
+const NOTE_GRANT_SHARE = 0.5;
+
 /** Budget spent: the plan stops at the first unit that does not fit (see `selectJsonInformative`). */
 class Spent {}
 const SPENT = new Spent();
@@ -100,6 +119,8 @@ function createPlan(
     steps: 0,
     /** Records whose identity has been seen to (with the records above them). */
     ensured: new Uint8Array(inventory.count),
+    /** Bytes moved from the body to the note (`grantNote`). */
+    noteGrant: 0,
   };
 }
 
@@ -489,6 +510,7 @@ function runPlan(
   preserved: readonly number[],
   asked: readonly number[],
   order: RecordOrder,
+  noteSteps: readonly number[],
 ): void {
   const { analysis } = plan;
 
@@ -554,6 +576,8 @@ function runPlan(
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
+  // Every record named: what the note tells of all of them comes before more of each.
+  grantNote(plan, noteSteps);
   // The records the question narrows the list to, once every record is named.
   keepMatched(matches.records.filter((match) => !match.strong));
   for (const { record } of matches.records) keepIfSmall(plan, record, SMALL_MATCHED_RECORD);
@@ -631,6 +655,16 @@ function runPlan(
       if (!leavesOnly || next[u] === u + 1) keepUnit(plan, u);
     }
   }
+}
+
+/** Moves the largest of `steps` that half the body's rest spares from the body to the note. */
+function grantNote(plan: Plan, steps: readonly number[]): void {
+  const { ledger } = plan;
+  const spare = Math.floor((ledger.limit - ledger.used) * NOTE_GRANT_SHARE);
+  let grant = 0;
+  for (const step of steps) if (step <= spare) grant = step;
+  ledger.limit -= grant;
+  plan.noteGrant = grant;
 }
 
 /**
@@ -933,13 +967,13 @@ export function selectJsonInformative(
   hits: RelevanceHits | undefined,
   analysis: RecordAnalysis,
   check?: StopCheck,
-  asked: readonly number[] = [],
-  order: RecordOrder = { leading: [], afterNames: [] },
+  asks: InformativeAsks = {},
 ): InformativeSelection {
+  const { asked = [], order = { leading: [], afterNames: [] }, noteSteps = [] } = asks;
   const ledger = createSelectionLedger(inventory, budget);
   const plan = createPlan(inventory, analysis, ledger, check);
   try {
-    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order);
+    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order, noteSteps);
   } catch (error) {
     if (error !== SPENT) throw error;
   }
@@ -950,6 +984,7 @@ export function selectJsonInformative(
     covered: ledger.covered,
     cutLength: ledger.cutLength,
     work: plan.steps + ledger.walked,
+    noteGrant: plan.noteGrant,
   };
   const records = coverage(inventory, analysis, ledger);
   if (records) selection.records = records;
