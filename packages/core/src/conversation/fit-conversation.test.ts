@@ -10,9 +10,15 @@ import {
   MIN_STEP_DOWN_BYTES,
   noteReserve,
   pointerLine,
+  shortPointerLine,
 } from './fit-conversation.js';
 
-const RANK: Record<ConversationStep, number> = { view: 0, small: 1, pointer: 2 };
+const RANK: Record<ConversationStep, number> = {
+  view: 0,
+  small: 1,
+  pointer: 2,
+  'short-pointer': 3,
+};
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 
 const resultArbitrary = fc
@@ -117,10 +123,14 @@ function canStepFurther(
         ? utf8ByteLength(result.view)
         : s === 'small'
           ? utf8ByteLength(result.smallView!)
-          : utf8ByteLength(pointerLine(result));
+          : s === 'pointer'
+            ? utf8ByteLength(pointerLine(result))
+            : utf8ByteLength(shortPointerLine(result) ?? pointerLine(result));
     if (step === 'view' && result.smallView !== undefined && !result.artifactRead)
       if (cost('small') < cost('view')) return true;
-    return step !== 'pointer' && cost('pointer') < cost(step);
+    // A pointer line only takes its short form at a later step-down, which is a further step.
+    if (step === 'pointer') return false;
+    return step !== 'short-pointer' && cost('pointer') < cost(step);
   });
 }
 
@@ -174,6 +184,9 @@ describe('fitConversation', () => {
             before.forEach((r, i) => {
               // Steps only go down, so a prompt never grows back what it dropped.
               expect(RANK[out.results[i]!.step]).toBeGreaterThanOrEqual(RANK[r.step]);
+              // A pointer line is sent in its long form before it is shortened.
+              if (out.results[i]!.step === 'short-pointer')
+                expect(RANK[r.step]).toBeGreaterThanOrEqual(2);
               if (!steppedDown) expect(out.results[i]!.text).toBe(r.text);
             });
             const added = prompt.slice(before.length);
@@ -229,6 +242,17 @@ describe('fitConversation', () => {
             const id = results[i]!.artifactId;
             expect(line).toContain(id ? `stored as ${id}` : 'not stored');
           }
+          if (r.step === 'short-pointer') {
+            // Only a stored result has the short form: its art_ id still names one artifact.
+            const line = r.text.split('\n')[0]!;
+            const id = results[i]!.artifactId;
+            expect(id).toBeDefined();
+            expect(disclosureNoteKind(line)).toBe('stepped-down');
+            expect(line).toContain(
+              `${results[i]!.toolName} ${results[i]!.toolCallId}, ${results[i]!.bytes} bytes, stored as ${id}`,
+            );
+            expect(line).not.toContain('sha256');
+          }
           if (r.step === 'small') expect(r.text.startsWith(results[i]!.smallView!)).toBe(true);
         });
       }),
@@ -250,16 +274,72 @@ describe('fitConversation', () => {
     });
     const results = [big(0), big(1, { failed: true }), big(2), big(3), big(4)];
     const out = fit(results, { budget: 10_000, clearAtLeast: 0, keepLast: 1 });
-    expect(out.results.map((r) => r.step)).toEqual(['pointer', 'view', 'pointer', 'small', 'view']);
+    // c0 stepped down at an earlier turn, so its line is short by now.
+    expect(out.results.map((r) => r.step)).toEqual([
+      'short-pointer',
+      'view',
+      'pointer',
+      'small',
+      'view',
+    ]);
     const tighter = fit(results, { budget: 6500, clearAtLeast: 0, keepLast: 1 });
     expect(tighter.results.map((r) => r.step)).toEqual([
-      'pointer',
+      'short-pointer',
       'small',
       'pointer',
       'pointer',
       'view',
     ]);
     expect(tighter.withinBudget).toBe(true);
+  });
+
+  it('shortens a pointer line at a later step-down, not the one that made it, and only when stored', () => {
+    const result = (i: number, stored: boolean): ConversationResult => ({
+      toolCallId: `call-${i}`,
+      toolName: 'terminal',
+      turn: i,
+      view: `${i}:`.padEnd(3000, 'z'),
+      bytes: 30_000,
+      sha256: String(i % 10).repeat(64),
+      ...(stored ? { artifactId: `art_${String(i).padStart(24, '0')}` } : {}),
+    });
+    const results = Array.from({ length: 40 }, (_, i) => result(i, i % 4 !== 1));
+    const settings = { budget: 30_000, clearAtLeast: 12_000, keepLast: 2 };
+    let previous: ConversationFit | undefined;
+    let shortened = 0;
+    for (const prompt of prompts(results)) {
+      const out = fit(prompt, settings);
+      out.results.forEach((r, i) => {
+        if (r.step === 'short-pointer') {
+          expect(results[i]!.artifactId).toBeDefined();
+          expect(r.text.split('\n')[0]).toBe(shortPointerLine(results[i]!));
+          // It was a long pointer line in an earlier prompt, made by an earlier step-down.
+          expect(previous?.results[i]?.step).toMatch(/pointer$/);
+        }
+        if (r.step === 'pointer' && previous?.results[i]?.step === 'pointer')
+          // Still long: no step-down since the one that made it, or not stored.
+          expect(out.stepDowns === previous.stepDowns || results[i]!.artifactId === undefined).toBe(
+            true,
+          );
+      });
+      shortened = out.shortPointers;
+      expect(out.shortPointers).toBe(out.results.filter((r) => r.step === 'short-pointer').length);
+      previous = out;
+    }
+    expect(shortened).toBeGreaterThan(0);
+    const last = previous!;
+    // Unstored results keep their long line: without an art_ id only the SHA-256 names the bytes.
+    last.results.forEach((r, i) => {
+      if (results[i]!.artifactId === undefined && r.step !== 'view') {
+        expect(r.step).toBe('pointer');
+        expect(r.text).toContain(`sha256 ${results[i]!.sha256}`);
+      }
+    });
+    // The newest pointer lines, made by the last step-down, are still long.
+    const newestPointer = last.results.findLastIndex((r) => r.step.endsWith('pointer'));
+    expect(last.results[newestPointer]!.step).toBe('pointer');
+    expect(shortPointerLine(results[0]!)!.length).toBeLessThan(pointerLine(results[0]!).length);
+    expect(shortPointerLine(results[1]!)).toBeUndefined();
   });
 
   it('steps an artifact read down first once a later turn saw it, straight to its pointer', () => {
@@ -359,9 +439,13 @@ describe('fitConversation', () => {
       [0, 1, 2, 3].map((i) => result(i, true)),
       { budget: 9000 },
     );
+    expect(byFile.results.map((r) => r.step)).toEqual(['short-pointer', 'pointer', 'view', 'view']);
     const first = byFile.results[0]!.text;
     expect(first).toMatch(
-      /^\[stepped down: Bash toolu_0, 90000 bytes, sha256 (ab){32}, stored as art_0{24} in the file \/tmp\/p\/c\.artifacts\/toolu_0\.txt; what it held is UNKNOWN until that file is read\]\n\[conversation budget: .*opening the file its line names with your file tools/,
+      /^\[stepped down: Bash toolu_0, 90000 bytes, stored as art_0{24} in the file \/tmp\/p\/c\.artifacts\/toolu_0\.txt; what it held is UNKNOWN until that file is read\]\n\[conversation budget: .*opening the file its line names with your file tools/,
+    );
+    expect(byFile.results[1]!.text).toMatch(
+      /^\[stepped down: Bash toolu_1, 90000 bytes, sha256 (ab){32}, stored as art_0{23}1 in the file \/tmp\/p\/c\.artifacts\/toolu_1\.txt; what it held is UNKNOWN until that file is read\]$/,
     );
     expect(byFile.results.map((r) => r.text).join('\n')).not.toContain('artifact_read');
     expect(byFile.total).toBeLessThanOrEqual(9000);
