@@ -138,7 +138,7 @@ describe('createToolResultHelper', () => {
       if (previous.some((text, i) => texts[i] !== text)) breaks++;
       previous = texts;
     }
-    // Each break frees at least 40% of the budget (less its note): about one per two calls
+    // Each break leaves 40% of the budget free (its note included): about one per two calls
     // here, where each call adds about 8 KB of views.
     expect(breaks).toBeGreaterThan(0);
     expect(reports.at(-1)!.stepDowns).toBe(breaks);

@@ -118,7 +118,7 @@ describe('createConversationBudget', () => {
       previous = texts;
     }
     const { texts, report, steps } = await budget.fit(results);
-    // Each break frees at least a quarter of the budget (less the note it may grow), so the
+    // Each break leaves a quarter of the budget free (the note it may grow included), so the
     // breaks are bounded by what the views added: here about one per three calls, as each call
     // adds 11 KB on average; a session adding less breaks less often. (Near the floor of one
     // pointer per result a break frees what it can, and breaks come more often.)

@@ -171,7 +171,7 @@ describe('fitConversation', () => {
     );
   });
 
-  it('changes an earlier result only when the budget is crossed, and then frees at least clearAtLeast or all it can', () => {
+  it('changes an earlier result only when the budget is crossed, and then leaves clearAtLeast free or frees all it can', () => {
     fc.assert(
       fc.property(conversationArbitrary, settingsArbitrary, (results, settings) => {
         let previous: { prompt: ConversationResult[]; out: ConversationFit } | undefined;
@@ -194,9 +194,10 @@ describe('fitConversation', () => {
               previous.out.total + added.reduce((sum, r) => sum + utf8ByteLength(r.view), 0);
             if (grown <= settings.budget) expect(steppedDown).toBe(false);
             if (steppedDown) {
-              const freed = grown - out.total;
+              // The next break is at least clearAtLeast of growth away: a step-down that landed
+              // just under the budget would break the prefix again on the next result.
               expect(
-                freed >= settings.clearAtLeast - noteReserve(settings) ||
+                out.total <= settings.budget - settings.clearAtLeast ||
                   !canStepFurther(prompt, out, settings),
               ).toBe(true);
             }
@@ -291,6 +292,34 @@ describe('fitConversation', () => {
       'view',
     ]);
     expect(tighter.withinBudget).toBe(true);
+  });
+
+  it('leaves clearAtLeast free after a turn that went over by more, so the next result does not break again', () => {
+    const result = (i: number, turn: number, size: number): ConversationResult => ({
+      toolCallId: `c${i}`,
+      toolName: 'read_file',
+      turn,
+      view: `${i}:`.padEnd(size, 'x'),
+      bytes: size,
+      sha256: 'c'.repeat(64),
+      artifactId: `art_${String(i).padStart(24, '0')}`,
+    });
+    // Four turns of 2 KB, then one turn of three 3 KB reads (7 KB over a 10 KB budget), then a
+    // 3 KB result.
+    const results = [
+      ...[0, 1, 2, 3].map((i) => result(i, i, 2000)),
+      ...[4, 5, 6].map((i) => result(i, 4, 3000)),
+      result(7, 5, 3000),
+    ];
+    const settings = { budget: 10_000, clearAtLeast: 4000, keepLast: 1 };
+    const crossing = fit(results.slice(0, 7), settings);
+    expect(crossing.stepDowns).toBe(1);
+    expect(crossing.total).toBeLessThanOrEqual(6000);
+    const next = fit(results, settings);
+    expect(next.stepDowns).toBe(1);
+    expect(next.results.slice(0, 7).map((r) => r.text)).toEqual(
+      crossing.results.map((r) => r.text),
+    );
   });
 
   it('shortens a pointer line at a later step-down, not the one that made it, and only when stored', () => {
@@ -397,7 +426,7 @@ describe('fitConversation', () => {
       previous = out;
     }
     expect(breaks).toBe(previous!.stepDowns);
-    // Each step-down frees at least clearAtLeast (less the note it may grow), so there are at
+    // Each step-down leaves clearAtLeast free (the note it may grow included), so there are at
     // most as many as the bytes the session added allow.
     expect(breaks).toBeGreaterThan(0);
     expect(breaks).toBeLessThanOrEqual(

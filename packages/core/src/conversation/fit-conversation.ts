@@ -8,8 +8,9 @@ export interface FitConversationSettings {
   /** The most the tool-result content of one prompt may cost, in `measure` units. Required. */
   budget: number;
   /**
-   * Each step-down frees at least this much (in `measure` units), or all that the rules let go,
-   * so the prompt prefix breaks rarely. Default 0.
+   * Each step-down leaves at least this much (in `measure` units) free under the budget, or
+   * frees all that the rules let go: it frees what the turn went over plus this, so the next
+   * step-down (and prompt-prefix break) is at least this much growth away. Default 0.
    */
   clearAtLeast?: number;
   /** The newest results that keep their view (an artifact read excepted). At least 1. Default 1. */
@@ -126,7 +127,7 @@ function checkResults(results: readonly ConversationResult[]): void {
  *
  * The decision is replayed over the conversation, turn by turn, from nothing: results enter at
  * their view; only when a turn takes the total over the budget do older results step down, and
- * then by at least `clearAtLeast`. Steps never go back up. So the outcome depends only on the
+ * then until `clearAtLeast` is free under the budget. Steps never go back up. So the outcome depends only on the
  * results given (a restarted process decides the same), and between two step-downs every
  * earlier result keeps its exact text, which keeps provider prompt caches warm.
  *
@@ -224,7 +225,9 @@ export function fitConversation(
   };
 
   const stepDown = (count: number, turn: number): void => {
-    const goal = Math.max(sum + reserve - budget, clearAtLeast);
+    // What the turn went over, plus the headroom: landing exactly at the budget would break the
+    // prefix again on the next result.
+    const goal = sum + reserve - budget + clearAtLeast;
     let freed = 0;
     const open = (i: number) => i < count - 1 && i < count - keepLast;
     // Pointer lines this step-down makes keep their long form until the next one.
