@@ -76,6 +76,7 @@ export {
   MIN_STEP_DOWN_BYTES,
   noteReserve,
   pointerLine,
+  shortPointerLine,
 } from './conversation/fit-conversation.js';
 export {
   type ConversationBudgetOptions,

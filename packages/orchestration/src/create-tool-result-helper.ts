@@ -95,9 +95,10 @@ export interface ToolResultHelper {
    * The contents to send for every tool result of a conversation, in order, held together to
    * the conversation budget: each is its `content` until the results outgrow the budget; then
    * older ones step down to a small view, then to one pointer line (naming the stored artifact,
-   * its size and sha256), newest and failed ones last, answers of `artifact_read` never
-   * compacted. Earlier contents change only when the budget is crossed, and by at least
-   * `clearAtLeastPercent`, and depend only on `outputs`: send them as given on every request.
+   * its size and sha256; the sha256 is dropped at the next step-down), newest and failed ones
+   * last, answers of `artifact_read` never compacted. Earlier contents change only when the
+   * budget is crossed, then leaving `clearAtLeastPercent` of it free, and depend only on
+   * `outputs`: send them as given on every request.
    */
   conversation(
     outputs: readonly ConversationToolOutput[],

@@ -88,7 +88,7 @@ export interface ConversationConfig {
   maxTokens: number | undefined;
   /** Percent (1–100) of a given context window the tool results may take. Default 25. `COMPACTION_CONVERSATION_WINDOW_SHARE`. */
   windowSharePercent: number;
-  /** Percent (1–100) of the budget each step-down frees at least. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`. */
+  /** Percent (1–100) of the budget each step-down leaves free under it. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`. */
   clearAtLeastPercent: number;
   /** Newest tool results that always keep their view. Default 2. `COMPACTION_CONVERSATION_KEEP_LAST`. */
   keepLast: number;

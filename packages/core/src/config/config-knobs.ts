@@ -377,7 +377,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     'COMPACTION_CONVERSATION_CLEAR_AT_LEAST',
     'count',
     40,
-    'Percent (1–100) of the budget each step-down frees at least, so the prompt prefix (and its cache) breaks rarely.',
+    'Percent (1–100) of the budget each step-down leaves free under it (it frees what the turn went over, plus this), so the prompt prefix (and its cache) breaks rarely.',
     'issue 41',
   ),
   knob(

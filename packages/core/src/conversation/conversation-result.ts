@@ -1,8 +1,10 @@
 /**
  * What a tool result shows under a conversation budget, from most to least: its per-result
- * view (the full output when it fits), a small view, or one pointer line.
+ * view (the full output when it fits), a small view, one pointer line, or, for a stored result
+ * whose pointer line an earlier step-down made, the short form of that line (no SHA-256: its
+ * `art_…` id, derived from the content digest, still names exactly one artifact).
  */
-export type ConversationStep = 'view' | 'small' | 'pointer';
+export type ConversationStep = 'view' | 'small' | 'pointer' | 'short-pointer';
 
 /** One tool result of a conversation, as `fitConversation` reads it. */
 export interface ConversationResult {

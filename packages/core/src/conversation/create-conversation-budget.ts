@@ -75,7 +75,10 @@ export interface ConversationReport {
   /** Times the conversation crossed its budget so far: the prompt-prefix breaks it cost. */
   stepDowns: number;
   smallViews: number;
+  /** Results shown as a pointer line, in its full or short form. */
   pointers: number;
+  /** Of `pointers`, those in the short form (no SHA-256; a pointer line takes it at the step-down after the one that made it). */
+  shortPointers: number;
   /** Results that could not be archived this call (their pointers say not stored). */
   archiveFailures: number;
   /**
@@ -352,6 +355,7 @@ export function createConversationBudget(
           stepDowns: 0,
           smallViews: 0,
           pointers: 0,
+          shortPointers: 0,
           archiveFailures: 0,
           saved: savings(results, texts),
           ...rest,
@@ -414,6 +418,7 @@ export function createConversationBudget(
           stepDowns: fitted.stepDowns,
           smallViews: fitted.smallViews,
           pointers: fitted.pointers,
+          shortPointers: fitted.shortPointers,
           archiveFailures: failures.count,
         },
         fitted.results.map((result) => result.step),

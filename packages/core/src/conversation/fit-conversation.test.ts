@@ -10,9 +10,15 @@ import {
   MIN_STEP_DOWN_BYTES,
   noteReserve,
   pointerLine,
+  shortPointerLine,
 } from './fit-conversation.js';
 
-const RANK: Record<ConversationStep, number> = { view: 0, small: 1, pointer: 2 };
+const RANK: Record<ConversationStep, number> = {
+  view: 0,
+  small: 1,
+  pointer: 2,
+  'short-pointer': 3,
+};
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${n}}$`));
 
 const resultArbitrary = fc
@@ -117,10 +123,14 @@ function canStepFurther(
         ? utf8ByteLength(result.view)
         : s === 'small'
           ? utf8ByteLength(result.smallView!)
-          : utf8ByteLength(pointerLine(result));
+          : s === 'pointer'
+            ? utf8ByteLength(pointerLine(result))
+            : utf8ByteLength(shortPointerLine(result) ?? pointerLine(result));
     if (step === 'view' && result.smallView !== undefined && !result.artifactRead)
       if (cost('small') < cost('view')) return true;
-    return step !== 'pointer' && cost('pointer') < cost(step);
+    // A pointer line only takes its short form at a later step-down, which is a further step.
+    if (step === 'pointer') return false;
+    return step !== 'short-pointer' && cost('pointer') < cost(step);
   });
 }
 
@@ -161,7 +171,7 @@ describe('fitConversation', () => {
     );
   });
 
-  it('changes an earlier result only when the budget is crossed, and then frees at least clearAtLeast or all it can', () => {
+  it('changes an earlier result only when the budget is crossed, and then leaves clearAtLeast free or frees all it can', () => {
     fc.assert(
       fc.property(conversationArbitrary, settingsArbitrary, (results, settings) => {
         let previous: { prompt: ConversationResult[]; out: ConversationFit } | undefined;
@@ -174,6 +184,9 @@ describe('fitConversation', () => {
             before.forEach((r, i) => {
               // Steps only go down, so a prompt never grows back what it dropped.
               expect(RANK[out.results[i]!.step]).toBeGreaterThanOrEqual(RANK[r.step]);
+              // A pointer line is sent in its long form before it is shortened.
+              if (out.results[i]!.step === 'short-pointer')
+                expect(RANK[r.step]).toBeGreaterThanOrEqual(2);
               if (!steppedDown) expect(out.results[i]!.text).toBe(r.text);
             });
             const added = prompt.slice(before.length);
@@ -181,9 +194,10 @@ describe('fitConversation', () => {
               previous.out.total + added.reduce((sum, r) => sum + utf8ByteLength(r.view), 0);
             if (grown <= settings.budget) expect(steppedDown).toBe(false);
             if (steppedDown) {
-              const freed = grown - out.total;
+              // The next break is at least clearAtLeast of growth away: a step-down that landed
+              // just under the budget would break the prefix again on the next result.
               expect(
-                freed >= settings.clearAtLeast - noteReserve(settings) ||
+                out.total <= settings.budget - settings.clearAtLeast ||
                   !canStepFurther(prompt, out, settings),
               ).toBe(true);
             }
@@ -229,6 +243,17 @@ describe('fitConversation', () => {
             const id = results[i]!.artifactId;
             expect(line).toContain(id ? `stored as ${id}` : 'not stored');
           }
+          if (r.step === 'short-pointer') {
+            // Only a stored result has the short form: its art_ id still names one artifact.
+            const line = r.text.split('\n')[0]!;
+            const id = results[i]!.artifactId;
+            expect(id).toBeDefined();
+            expect(disclosureNoteKind(line)).toBe('stepped-down');
+            expect(line).toContain(
+              `${results[i]!.toolName} ${results[i]!.toolCallId}, ${results[i]!.bytes} bytes, stored as ${id}`,
+            );
+            expect(line).not.toContain('sha256');
+          }
           if (r.step === 'small') expect(r.text.startsWith(results[i]!.smallView!)).toBe(true);
         });
       }),
@@ -250,16 +275,100 @@ describe('fitConversation', () => {
     });
     const results = [big(0), big(1, { failed: true }), big(2), big(3), big(4)];
     const out = fit(results, { budget: 10_000, clearAtLeast: 0, keepLast: 1 });
-    expect(out.results.map((r) => r.step)).toEqual(['pointer', 'view', 'pointer', 'small', 'view']);
+    // c0 stepped down at an earlier turn, so its line is short by now.
+    expect(out.results.map((r) => r.step)).toEqual([
+      'short-pointer',
+      'view',
+      'pointer',
+      'small',
+      'view',
+    ]);
     const tighter = fit(results, { budget: 6500, clearAtLeast: 0, keepLast: 1 });
     expect(tighter.results.map((r) => r.step)).toEqual([
-      'pointer',
+      'short-pointer',
       'small',
       'pointer',
       'pointer',
       'view',
     ]);
     expect(tighter.withinBudget).toBe(true);
+  });
+
+  it('leaves clearAtLeast free after a turn that went over by more, so the next result does not break again', () => {
+    const result = (i: number, turn: number, size: number): ConversationResult => ({
+      toolCallId: `c${i}`,
+      toolName: 'read_file',
+      turn,
+      view: `${i}:`.padEnd(size, 'x'),
+      bytes: size,
+      sha256: 'c'.repeat(64),
+      artifactId: `art_${String(i).padStart(24, '0')}`,
+    });
+    // Four turns of 2 KB, then one turn of three 3 KB reads (7 KB over a 10 KB budget), then a
+    // 3 KB result.
+    const results = [
+      ...[0, 1, 2, 3].map((i) => result(i, i, 2000)),
+      ...[4, 5, 6].map((i) => result(i, 4, 3000)),
+      result(7, 5, 3000),
+    ];
+    const settings = { budget: 10_000, clearAtLeast: 4000, keepLast: 1 };
+    const crossing = fit(results.slice(0, 7), settings);
+    expect(crossing.stepDowns).toBe(1);
+    expect(crossing.total).toBeLessThanOrEqual(6000);
+    const next = fit(results, settings);
+    expect(next.stepDowns).toBe(1);
+    expect(next.results.slice(0, 7).map((r) => r.text)).toEqual(
+      crossing.results.map((r) => r.text),
+    );
+  });
+
+  it('shortens a pointer line at a later step-down, not the one that made it, and only when stored', () => {
+    const result = (i: number, stored: boolean): ConversationResult => ({
+      toolCallId: `call-${i}`,
+      toolName: 'terminal',
+      turn: i,
+      view: `${i}:`.padEnd(3000, 'z'),
+      bytes: 30_000,
+      sha256: String(i % 10).repeat(64),
+      ...(stored ? { artifactId: `art_${String(i).padStart(24, '0')}` } : {}),
+    });
+    const results = Array.from({ length: 40 }, (_, i) => result(i, i % 4 !== 1));
+    const settings = { budget: 30_000, clearAtLeast: 12_000, keepLast: 2 };
+    let previous: ConversationFit | undefined;
+    let shortened = 0;
+    for (const prompt of prompts(results)) {
+      const out = fit(prompt, settings);
+      out.results.forEach((r, i) => {
+        if (r.step === 'short-pointer') {
+          expect(results[i]!.artifactId).toBeDefined();
+          expect(r.text.split('\n')[0]).toBe(shortPointerLine(results[i]!));
+          // It was a long pointer line in an earlier prompt, made by an earlier step-down.
+          expect(previous?.results[i]?.step).toMatch(/pointer$/);
+        }
+        if (r.step === 'pointer' && previous?.results[i]?.step === 'pointer')
+          // Still long: no step-down since the one that made it, or not stored.
+          expect(out.stepDowns === previous.stepDowns || results[i]!.artifactId === undefined).toBe(
+            true,
+          );
+      });
+      shortened = out.shortPointers;
+      expect(out.shortPointers).toBe(out.results.filter((r) => r.step === 'short-pointer').length);
+      previous = out;
+    }
+    expect(shortened).toBeGreaterThan(0);
+    const last = previous!;
+    // Unstored results keep their long line: without an art_ id only the SHA-256 names the bytes.
+    last.results.forEach((r, i) => {
+      if (results[i]!.artifactId === undefined && r.step !== 'view') {
+        expect(r.step).toBe('pointer');
+        expect(r.text).toContain(`sha256 ${results[i]!.sha256}`);
+      }
+    });
+    // The newest pointer lines, made by the last step-down, are still long.
+    const newestPointer = last.results.findLastIndex((r) => r.step.endsWith('pointer'));
+    expect(last.results[newestPointer]!.step).toBe('pointer');
+    expect(shortPointerLine(results[0]!)!.length).toBeLessThan(pointerLine(results[0]!).length);
+    expect(shortPointerLine(results[1]!)).toBeUndefined();
   });
 
   it('steps an artifact read down first once a later turn saw it, straight to its pointer', () => {
@@ -317,7 +426,7 @@ describe('fitConversation', () => {
       previous = out;
     }
     expect(breaks).toBe(previous!.stepDowns);
-    // Each step-down frees at least clearAtLeast (less the note it may grow), so there are at
+    // Each step-down leaves clearAtLeast free (the note it may grow included), so there are at
     // most as many as the bytes the session added allow.
     expect(breaks).toBeGreaterThan(0);
     expect(breaks).toBeLessThanOrEqual(
@@ -359,9 +468,13 @@ describe('fitConversation', () => {
       [0, 1, 2, 3].map((i) => result(i, true)),
       { budget: 9000 },
     );
+    expect(byFile.results.map((r) => r.step)).toEqual(['short-pointer', 'pointer', 'view', 'view']);
     const first = byFile.results[0]!.text;
     expect(first).toMatch(
-      /^\[stepped down: Bash toolu_0, 90000 bytes, sha256 (ab){32}, stored as art_0{24} in the file \/tmp\/p\/c\.artifacts\/toolu_0\.txt; what it held is UNKNOWN until that file is read\]\n\[conversation budget: .*opening the file its line names with your file tools/,
+      /^\[stepped down: Bash toolu_0, 90000 bytes, stored as art_0{24} in the file \/tmp\/p\/c\.artifacts\/toolu_0\.txt; what it held is UNKNOWN until that file is read\]\n\[conversation budget: .*opening the file its line names with your file tools/,
+    );
+    expect(byFile.results[1]!.text).toMatch(
+      /^\[stepped down: Bash toolu_1, 90000 bytes, sha256 (ab){32}, stored as art_0{23}1 in the file \/tmp\/p\/c\.artifacts\/toolu_1\.txt; what it held is UNKNOWN until that file is read\]$/,
     );
     expect(byFile.results.map((r) => r.text).join('\n')).not.toContain('artifact_read');
     expect(byFile.total).toBeLessThanOrEqual(9000);

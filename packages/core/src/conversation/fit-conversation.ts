@@ -8,8 +8,9 @@ export interface FitConversationSettings {
   /** The most the tool-result content of one prompt may cost, in `measure` units. Required. */
   budget: number;
   /**
-   * Each step-down frees at least this much (in `measure` units), or all that the rules let go,
-   * so the prompt prefix breaks rarely. Default 0.
+   * Each step-down leaves at least this much (in `measure` units) free under the budget, or
+   * frees all that the rules let go: it frees what the turn went over plus this, so the next
+   * step-down (and prompt-prefix break) is at least this much growth away. Default 0.
    */
   clearAtLeast?: number;
   /** The newest results that keep their view (an artifact read excepted). At least 1. Default 1. */
@@ -42,8 +43,10 @@ export interface ConversationFit {
   stepDowns: number;
   /** Results shown as a small view. */
   smallViews: number;
-  /** Results shown as a pointer line. */
+  /** Results shown as a pointer line, in its full or short form. */
   pointers: number;
+  /** Of `pointers`, those in the short form. */
+  shortPointers: number;
 }
 
 /**
@@ -54,11 +57,24 @@ export const MIN_STEP_DOWN_BYTES = 1024;
 
 /** The pointer line `result` steps down to (a `[stepped down: …]` note). */
 export function pointerLine(result: ConversationResult): string {
+  return steppedDownLine(result, true);
+}
+
+/**
+ * The short form of `result`'s pointer line, or `undefined` when it has none: a stored result
+ * drops the SHA-256 (the art_ id resolves to one artifact, whose index record keeps the digest);
+ * tool name, call id, size, where it is stored and the digest line stay.
+ */
+export function shortPointerLine(result: ConversationResult): string | undefined {
+  return result.artifactId && result.sha256 ? steppedDownLine(result, false) : undefined;
+}
+
+function steppedDownLine(result: ConversationResult, withSha256: boolean): string {
   return disclosureNotes.steppedDown({
     toolName: result.toolName,
     toolCallId: result.toolCallId,
     bytes: result.bytes,
-    ...(result.sha256 ? { sha256: result.sha256 } : {}),
+    ...(withSha256 && result.sha256 ? { sha256: result.sha256 } : {}),
     ...(result.artifactId ? { artifactId: result.artifactId } : {}),
     ...(result.artifactId && result.artifactPath ? { path: result.artifactPath } : {}),
     ...(result.digest ? { digest: result.digest } : {}),
@@ -111,15 +127,18 @@ function checkResults(results: readonly ConversationResult[]): void {
  *
  * The decision is replayed over the conversation, turn by turn, from nothing: results enter at
  * their view; only when a turn takes the total over the budget do older results step down, and
- * then by at least `clearAtLeast`. Steps never go back up. So the outcome depends only on the
+ * then until `clearAtLeast` is free under the budget. Steps never go back up. So the outcome depends only on the
  * results given (a restarted process decides the same), and between two step-downs every
  * earlier result keeps its exact text, which keeps provider prompt caches warm.
  *
- * At a step-down, in this order, oldest first within each: artifact reads a later turn has
- * seen go straight to their pointer (never a small view: their text is already what the model
- * asked for); successful results go to their small view; then to their pointer; then failed
- * results likewise. The newest result and the newest `keepLast` never step down, nor does a
- * result of at most `MIN_STEP_DOWN_BYTES`. A step is taken only when it frees something.
+ * At a step-down, in this order, oldest first within each: pointer lines an earlier step-down
+ * made take their short form (`shortPointerLine`: a stored result's line without its SHA-256,
+ * the densest part of the line in tokens, which a model does not need to read the artifact);
+ * artifact reads a later turn has seen go straight to their pointer (never a small view: their
+ * text is already what the model asked for); successful results go to their small view; then
+ * to their pointer; then failed results likewise. The newest result and the newest `keepLast`
+ * never step down, nor does a result of at most `MIN_STEP_DOWN_BYTES`. A step is taken only
+ * when it frees something.
  *
  * The first stepped-down result (in prompt order) carries the conversation-budget note, whose
  * cost is reserved while deciding. Throws `InvalidArgumentError` on malformed input.
@@ -151,6 +170,9 @@ export function fitConversation(
   const pointers = results.map((result) =>
     result.bytes > MIN_STEP_DOWN_BYTES ? pointerLine(result) : undefined,
   );
+  const shortPointers = results.map((result) =>
+    result.bytes > MIN_STEP_DOWN_BYTES ? shortPointerLine(result) : undefined,
+  );
   const costs = results.map((result, i) => ({
     view: measure(result.view),
     small:
@@ -158,6 +180,7 @@ export function fitConversation(
         ? measure(result.smallView)
         : undefined,
     pointer: pointers[i] === undefined ? undefined : measure(pointers[i]!),
+    'short-pointer': shortPointers[i] === undefined ? undefined : measure(shortPointers[i]!),
   }));
   const costOf = (i: number, step: ConversationStep): number | undefined => costs[i]![step];
 
@@ -166,6 +189,7 @@ export function fitConversation(
   let sum = 0;
   let smallViews = 0;
   let pointerCount = 0;
+  let shortCount = 0;
   let stepDowns = 0;
 
   const noteText = (): string | undefined => {
@@ -195,15 +219,21 @@ export function fitConversation(
     if (from === 'small') smallViews--;
     if (to === 'small') smallViews++;
     if (to === 'pointer') pointerCount++;
+    if (to === 'short-pointer') shortCount++;
     sum -= current - target;
     return current - target;
   };
 
   const stepDown = (count: number, turn: number): void => {
-    const goal = Math.max(sum + reserve - budget, clearAtLeast);
+    // What the turn went over, plus the headroom: landing exactly at the budget would break the
+    // prefix again on the next result.
+    const goal = sum + reserve - budget + clearAtLeast;
     let freed = 0;
     const open = (i: number) => i < count - 1 && i < count - keepLast;
+    // Pointer lines this step-down makes keep their long form until the next one.
+    const earlier = steps.map((step) => step === 'pointer');
     const tiers: Array<[(i: number) => boolean, ConversationStep]> = [
+      [(i) => earlier[i]!, 'short-pointer'],
       [(i) => results[i]!.artifactRead === true && results[i]!.turn < turn, 'pointer'],
       [(i) => !results[i]!.artifactRead && !results[i]!.failed && open(i), 'small'],
       [(i) => !results[i]!.artifactRead && !results[i]!.failed && open(i), 'pointer'],
@@ -212,7 +242,8 @@ export function fitConversation(
     ];
     for (const [eligible, to] of tiers) {
       for (let i = 0; i < count; i++) {
-        if (steps[i] === 'pointer' || (to === 'small' && steps[i] !== 'view')) continue;
+        if (to === 'short-pointer' ? steps[i] !== 'pointer' : isPointer(steps[i]!)) continue;
+        if (to === 'small' && steps[i] !== 'view') continue;
         if (!eligible(i) || results[i]!.bytes <= MIN_STEP_DOWN_BYTES) continue;
         freed += move(i, to);
         if (freed >= goal) return;
@@ -241,7 +272,13 @@ export function fitConversation(
   const fitted = results.map((result, i): FittedResult => {
     const step = steps[i]!;
     const text =
-      step === 'view' ? result.view : step === 'small' ? result.smallView! : pointers[i]!;
+      step === 'view'
+        ? result.view
+        : step === 'small'
+          ? result.smallView!
+          : step === 'pointer'
+            ? pointers[i]!
+            : shortPointers[i]!;
     return { step, text: i === first && note !== undefined ? `${text}\n${note}` : text };
   });
   let total = 0;
@@ -253,5 +290,10 @@ export function fitConversation(
     stepDowns,
     smallViews,
     pointers: pointerCount,
+    shortPointers: shortCount,
   };
+}
+
+function isPointer(step: ConversationStep): boolean {
+  return step === 'pointer' || step === 'short-pointer';
 }

@@ -24,8 +24,9 @@ export interface ConversationBudgetOptions {
   /** Percent (1–100) of `contextWindowTokens` for tool results. Default 25. `COMPACTION_CONVERSATION_WINDOW_SHARE`. */
   windowSharePercent?: number;
   /**
-   * Percent (1–100) of the budget each step-down frees at least, so the prompt prefix and the
-   * provider's prompt cache break rarely. Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`.
+   * Percent (1–100) of the budget each step-down leaves free under it (it frees what the turn
+   * went over, plus this), so the prompt prefix and the provider's prompt cache break rarely.
+   * Default 40. `COMPACTION_CONVERSATION_CLEAR_AT_LEAST`.
    */
   clearAtLeastPercent?: number;
   /** Newest tool results that always keep their view (at least 1). Default 2. `COMPACTION_CONVERSATION_KEEP_LAST`. */
