@@ -82,7 +82,7 @@ export interface ArtifactsConfig {
 export interface ConversationConfig {
   /** Hold the tool results of a whole prompt to the budget. Default true. `COMPACTION_CONVERSATION_ENABLED`. */
   enabled: boolean;
-  /** Budget of all tool results of one prompt, in UTF-8 bytes. Default 131072. `COMPACTION_CONVERSATION_MAX_BYTES`. */
+  /** Budget of all tool results of one prompt, in UTF-8 bytes. Default 98304 (96 KiB). `COMPACTION_CONVERSATION_MAX_BYTES`. */
   maxBytes: number;
   /** The budget in tokens; unset leaves it in bytes. Default unset. `COMPACTION_CONVERSATION_MAX_TOKENS`. */
   maxTokens: number | undefined;

@@ -352,7 +352,7 @@ export const CONFIG_KNOBS: readonly KnobDefinition[] = [
     'conversation.maxBytes',
     'COMPACTION_CONVERSATION_MAX_BYTES',
     'bytes',
-    131_072,
+    98_304,
     'Budget of all tool results of one prompt, in UTF-8 bytes, unless a token budget or a context window is given.',
     'issue 41',
   ),

@@ -6,13 +6,13 @@ import { resolveConversationBudget } from './resolve-conversation-budget.js';
 const words: TokenCounter = { name: 'words', countTokens: (text) => text.split(/\s+/).length };
 
 describe('resolveConversationBudget', () => {
-  it('defaults to 128 KiB of tool results, clearing 40% at a step-down and keeping the last 2', () => {
+  it('defaults to 96 KiB of tool results, clearing 40% at a step-down and keeping the last 2', () => {
     const budget = resolveConversationBudget({}, {});
     expect(budget).toMatchObject({
       enabled: true,
       unit: 'bytes',
-      budget: 131_072,
-      clearAtLeast: 52_428,
+      budget: 98_304,
+      clearAtLeast: 39_321,
       keepLast: 2,
       smallViewBytes: 2048,
     });

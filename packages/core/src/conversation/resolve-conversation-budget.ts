@@ -12,7 +12,7 @@ import { utf8ByteLength } from '../utf8.js';
 export interface ConversationBudgetOptions {
   /** Hold the tool results of a prompt to the budget. Default true. `COMPACTION_CONVERSATION_ENABLED`. */
   enabled?: boolean;
-  /** Budget of all tool results of one prompt, in UTF-8 bytes. Default 131072. `COMPACTION_CONVERSATION_MAX_BYTES`. */
+  /** Budget of all tool results of one prompt, in UTF-8 bytes. Default 98304 (96 KiB). `COMPACTION_CONVERSATION_MAX_BYTES`. */
   maxBytes?: number;
   /** The budget in tokens, counted by `tokenCounter`; wins over `maxBytes`. Default none. `COMPACTION_CONVERSATION_MAX_TOKENS`. */
   maxTokens?: number;
