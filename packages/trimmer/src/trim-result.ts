@@ -21,7 +21,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
-import { askedColumns, asksForCounts } from './engine/question-columns.js';
+import { askedColumns, asksForCounts, shownForEach } from './engine/question-columns.js';
 import { recencyAsk, recordOrder } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
@@ -560,6 +560,7 @@ function jsonView(
     const analysis = analyzeRecords(inventory, check, vocabulary);
     const head = recordsHead(inventory, analysis);
     let asked: number[] = [];
+    let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
@@ -573,13 +574,14 @@ function jsonView(
         tokens,
         common,
       );
-      order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), asked);
+      shown = shownForEach(analysis, asked);
+      order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
       recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens, vocabulary));
       steps = noteSteps(budget, recordRoom, head, aggregates);
     }
     const informative = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check, {
-      asked,
+      asked: shown,
       order,
       noteSteps: steps,
     });

@@ -57,7 +57,8 @@ function stem(word: string): string {
  * `commit.author.date`), weighing a word of the field's own key over one of a key above it, and
  * several words naming one field over one. A word found in the values of most records
  * (`pod` in a list of pods) says which records, not which field, and `commonWords` leaves it
- * out. `tokens` are all the question's words: one that asks when (`when`, `date`) takes the time fields among those it names,
+ * out. A field of one value for every record is named too: the note tells it once (see
+ * `shownForEach`). `tokens` are all the question's words: one that asks when (`when`, `date`) takes the time fields among those it names,
  * or the records' main time field when it names none.
  */
 export function askedColumns(
@@ -92,8 +93,6 @@ export function askedColumns(
     // A short list of values (`change.actions: ["delete", "create"]`) is a column too.
     const list = classOf[s] === CLASS_NONE && holdsScalarList(inventory, signatures, s);
     if (!list && (classOf[s] === CLASS_NONE || values[s] === 0)) continue;
-    // One value for every record is told once, in the note, not repeated for each.
-    if (!list && analysis.distinct[s]! < 2) continue;
     const time = classOf[s] === CLASS_TIME;
     if (time && firstTime < 0) firstTime = s;
     let score = 0;
@@ -128,4 +127,12 @@ export function askedColumns(
     .sort((a, b) => a.s - b.s)
     .slice(0, MAX_ASKED)
     .map((entry) => entry.s);
+}
+
+/**
+ * Of the fields a question names, those to show for each record: not one every record holds
+ * alike, which the note tells once.
+ */
+export function shownForEach(analysis: RecordAnalysis, asked: readonly number[]): number[] {
+  return asked.filter((s) => analysis.distinct[s]! >= 2 || analysis.classOf[s] === CLASS_NONE);
 }

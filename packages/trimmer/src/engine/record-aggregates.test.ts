@@ -245,6 +245,31 @@ describe('the records note over all records', () => {
     );
   });
 
+  it('answers "how many of each F?" for a field every record holds alike, and for one of many values', () => {
+    const tasks = Array.from({ length: 12 }, (_, i) => ({
+      taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,
+      lastStatus: 'RUNNING',
+      desiredStatus: 'RUNNING',
+      health: ['HEALTHY', 'UNKNOWN'][i % 5 === 0 ? 1 : 0],
+      cpu: ['256', '512'][i % 2],
+      launchType: 'FARGATE',
+      domain: `site-${i % 9}.example`,
+      containers: [{ name: 'web', image: 'nginx:1.27', detail: 'd'.repeat(300 + i) }],
+    }));
+    const text = JSON.stringify({ tasks });
+    const budget = 800;
+    const launchType = { field: 'launchType', value: 'FARGATE' };
+    expect(noteOf(text, budget).records?.constant ?? []).not.toContainEqual(launchType);
+    const constant = noteOf(text, budget, 'How many tasks are there of each launchType?').records;
+    expect(constant?.constant?.[0]).toEqual(launchType);
+    // Nine values among twelve records: no state, but the distribution is what was asked.
+    expect(noteOf(text, budget).records?.distributions ?? []).toEqual([]);
+    const spread = noteOf(text, budget, 'How many tasks are there of each domain?').records;
+    const domains = spread?.distributions?.find((d) => d.field === 'domain');
+    expect(domains?.values[0]).toEqual({ value: 'site-0.example', count: 2 });
+    expect(domains!.values.reduce((sum, v) => sum + v.count, domains!.otherCount ?? 0)).toBe(12);
+  });
+
   it('tells the states every record shares before how the records divide', () => {
     const tasks = Array.from({ length: 40 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,
