@@ -33,7 +33,7 @@ describe('the READMEs before the first release', () => {
 
   it('runs the command from a clone the way they say, from any directory', () => {
     const bin = join(REPO_ROOT, 'packages/cli/bin/compaction.js');
-    if (!existsSync(join(REPO_ROOT, 'packages/cli/dist/bin.js'))) {
+    if (!existsSync(join(REPO_ROOT, 'packages/cli/dist/bundle/compaction.js'))) {
       if (process.env.CI === 'true') throw new Error('build the CLI before testing it');
       return;
     }

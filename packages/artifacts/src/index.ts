@@ -76,6 +76,7 @@ export {
   formatArtifactSearch,
   OPENAI_ARTIFACT_TOOLS,
 } from './reading/artifact-tools.js';
+export { MAX_PATTERN_CHARS } from './reading/max-pattern-chars.js';
 export { type PagingRange, pagingValue } from './reading/paging-value.js';
 export type {
   TextMatch,
@@ -83,11 +84,7 @@ export type {
   TextPosition,
   TextSearchResult,
 } from './reading/read-artifact-text.js';
-export {
-  compileSearchPattern,
-  MAX_PATTERN_CHARS,
-  type SearchMatcher,
-} from './reading/search-pattern.js';
+export { compileSearchPattern, type SearchMatcher } from './reading/search-pattern.js';
 export {
   type ArtifactServer,
   type ArtifactServerSettings,

@@ -8,4 +8,6 @@ import module from 'node:module';
 // turns it off, and a cache that cannot be written is skipped silently. Older Node: no cache.
 // Called before the CLI is imported, which is why that import is dynamic.
 module.enableCompileCache?.();
-await import('../dist/bin.js');
+// The bundle (scripts/bundle-bin.mjs): src/bin.ts with the Compaction packages inlined and split
+// per command, so a command reads a few files rather than every module of the packages it uses.
+await import('../dist/bundle/compaction.js');

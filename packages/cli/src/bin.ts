@@ -1,3 +1,4 @@
+import type { CliIo } from './cli-io.js';
 import { runCli } from './run-cli.js';
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -6,10 +7,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const io: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // A getter: Node builds the stdin stream on first access, a few milliseconds that a command
+  // reading a file (`compaction trim result.json`) need not pay.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   cwd: process.cwd(),
-});
+};
+process.exitCode = await runCli(process.argv.slice(2), io);

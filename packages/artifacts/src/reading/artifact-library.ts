@@ -25,7 +25,6 @@ import {
   type TextPosition,
   type TextSearchResult,
 } from './read-artifact-text.js';
-import { compileSearchPattern } from './search-pattern.js';
 
 const STORE_SUFFIX = '.artifacts';
 
@@ -602,6 +601,9 @@ export function createArtifactLibrary(settings: ArtifactLibrarySettings): Artifa
       });
     },
     async search(ref, pattern, options = {}) {
+      // Imported on the first search: the RE2 engine (re2js, ~270 KB of JavaScript) is not
+      // loaded by a process that only pages (`compaction read`, the CLI's cold start).
+      const { compileSearchPattern } = await import('./search-pattern.js');
       const matcher = compileSearchPattern(pattern, options);
       const maxMatches = pagingValue(options.maxMatches, 'maxMatches', {
         default: SEARCH_LIMITS.defaultMatches,

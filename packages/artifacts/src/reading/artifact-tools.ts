@@ -6,7 +6,7 @@ import {
   PAGE_LIMITS,
   SEARCH_LIMITS,
 } from './artifact-library.js';
-import { MAX_PATTERN_CHARS } from './search-pattern.js';
+import { MAX_PATTERN_CHARS } from './max-pattern-chars.js';
 
 /** What each artifact tool and parameter says to the model; shared by every front end (MCP too). */
 export const ARTIFACT_TOOL_TEXT = {

@@ -1,8 +1,6 @@
 import { RE2JS } from 're2js';
 import { ArtifactError } from '../artifact-error.js';
-
-/** Longest pattern accepted, in UTF-16 code units. */
-export const MAX_PATTERN_CHARS = 256;
+import { MAX_PATTERN_CHARS } from './max-pattern-chars.js';
 
 /** A compiled search pattern. */
 export interface SearchMatcher {

@@ -6,6 +6,7 @@ import {
   referenceCount,
   trickyText,
 } from '../test-support/grapheme-arbitraries.js';
+import { segmentedUnits } from '../test-support/segmented-units.js';
 import { graphemeSegmenter } from './grapheme-segmenter.js';
 import {
   graphemeWindowLimit,
@@ -89,6 +90,17 @@ describe('tailGraphemes', () => {
     const tail = tailGraphemes(big, 100);
     expect(tail.count).toBe(100);
     expect(big.endsWith(tail.text)).toBe(true);
+  });
+
+  it('finds the start of a plain-text tail without the segmenter', () => {
+    const text = '{"items":[{"id":1,"status":"ok"}]}\n'.repeat(50);
+    let tail = '';
+    expect(
+      segmentedUnits(() => {
+        tail = tailGraphemes(text, 40).text;
+      }),
+    ).toBe(0);
+    expect(tail).toBe(text.slice(-40));
   });
 
   it('walks long stretches with no certain boundary (dense emoji) exactly', () => {

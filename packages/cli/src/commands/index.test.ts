@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { moduleLog } from '@compaction/test-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryBuilt, runBinary } from '../test-support/run-binary.js';
+import { BINARY, binaryBuilt, runBinary, UNBUNDLED } from '../test-support/run-binary.js';
 import { COMMANDS } from './index.js';
 
 describe('COMMANDS', () => {
@@ -40,7 +41,7 @@ const HEAVY = [
   'zod',
 ];
 
-describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () => {
+describe.skipIf(!binaryBuilt())('what a command loads', () => {
   let dir: string;
   let input: string;
   let session: string;
@@ -53,11 +54,14 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function loaded(args: string[]): { packages: Set<string>; urls: string[]; stdout: string } {
+  function loaded(
+    args: string[],
+    script?: string,
+  ): { packages: Set<string>; urls: string[]; stdout: string } {
     const log = join(dir, `modules-${args[0]}.log`);
     writeFileSync(log, '');
     const { execArgv, env } = moduleLog(log);
-    const run = runBinary(args, { execArgv, env });
+    const run = runBinary(args, { execArgv, env, ...(script ? { script } : {}) });
     expect(run.status, run.stderr).toBe(0);
     const urls = readFileSync(log, 'utf8')
       .split('\n')
@@ -65,42 +69,56 @@ describe.skipIf(!binaryBuilt())('what a command loads (the built binary)', () =>
     return { packages: packagesOf(urls), urls, stdout: run.stdout };
   }
 
-  it('trim loads the CLI, core and the trimmer, nothing else', () => {
-    const { packages, stdout } = loaded(['trim', '--budget', '512', input]);
-    expect(JSON.parse(stdout)).toEqual({ items: [{ id: 1, status: 'ok' }] });
-    expect([...packages].sort()).toEqual([
-      '@compaction/cli',
-      '@compaction/core',
-      '@compaction/trimmer',
-    ]);
+  /** The hot commands, run against a stored artifact. */
+  function hotCommands(script?: string) {
+    const trim = loaded(['trim', '--budget', '512', input], script);
+    expect(JSON.parse(trim.stdout)).toEqual({ items: [{ id: 1, status: 'ok' }] });
+    const store = loaded(['store', '--session', session, '--id', 'op-1', input], script);
+    const { id } = JSON.parse(store.stdout) as { id: string };
+    const read = loaded(['read', id, '--session', session], script);
+    expect(read.stdout).toContain('"status":"ok"');
+    const excerpt = loaded(['excerpt', '--budget', '200', input], script);
+    return { trim, store, read, excerpt };
+  }
+
+  // The module graph, seen in the unbundled build: what the binary's bundle of a command holds.
+  describe('unbundled, module by module', () => {
+    it('trim loads the CLI, core and the trimmer, nothing else', () => {
+      const { trim } = hotCommands(UNBUNDLED);
+      expect([...trim.packages].sort()).toEqual([
+        '@compaction/cli',
+        '@compaction/core',
+        '@compaction/trimmer',
+      ]);
+    });
+
+    it('store, read and excerpt load the artifacts, not the trimmer, the model or MCP layers', () => {
+      const { store, read, excerpt } = hotCommands(UNBUNDLED);
+      for (const { packages, urls } of [store, read, excerpt]) {
+        expect(packages).toContain('@compaction/artifacts');
+        for (const name of ['@compaction/trimmer', ...HEAVY]) expect(packages).not.toContain(name);
+        // Nor the regex engine (read imports it on its first search), nor core's root: what
+        // they need of core comes from `@compaction/core/internal`.
+        expect(packages).not.toContain('re2js');
+        expect(urls.filter((url) => url.endsWith('/core/dist/index.js'))).toEqual([]);
+        expect(urls.filter((url) => /\/artifacts\/dist\/(serving|transcript)\//.test(url))).toEqual(
+          [],
+        );
+      }
+      // Writing imports `@compaction/artifacts/storage`, without the reading library.
+      for (const { urls } of [store, excerpt]) {
+        expect(urls.filter((url) => /\/artifacts\/dist\/reading\//.test(url))).toEqual([]);
+      }
+    });
   });
 
-  it('store, read and excerpt load the artifacts, not the trimmer, the model or MCP layers', () => {
-    const store = loaded(['store', '--session', session, '--id', 'op-1', input]);
-    const { id } = JSON.parse(store.stdout) as { id: string };
-    const read = loaded(['read', id, '--session', session]);
-    expect(read.stdout).toContain('"status":"ok"');
-    const excerpt = loaded(['excerpt', '--budget', '200', input]);
-    for (const { packages } of [store, read, excerpt]) {
-      expect(packages).toContain('@compaction/artifacts');
-      for (const name of ['@compaction/trimmer', ...HEAVY]) expect(packages).not.toContain(name);
+  it('the binary runs each hot command from a few files of its own bundle', () => {
+    const bundle = join(dirname(BINARY), '..', 'dist', 'bundle');
+    for (const [name, { urls }] of Object.entries(hotCommands())) {
+      const files = urls.map((url) => fileURLToPath(url));
+      expect(files[0], name).toBe(BINARY);
+      for (const file of files.slice(1)) expect(dirname(file), `${name}: ${file}`).toBe(bundle);
+      expect(files.length, `${name}: ${files.join(', ')}`).toBeLessThanOrEqual(4);
     }
-    // Writing needs no search: store and excerpt import `@compaction/artifacts/storage`, without
-    // the regex engine, the server or the transcript; read pages (and searches) with all of it.
-    for (const { urls } of [store, excerpt]) {
-      expect(packagesOf(urls)).not.toContain('re2js');
-      // Nor core's root: what they need of core comes from `@compaction/core/internal`.
-      expect(urls.filter((url) => url.endsWith('/core/dist/index.js'))).toEqual([]);
-      expect(
-        urls.filter((url) => /\/artifacts\/dist\/(reading|serving|transcript)\//.test(url)),
-      ).toEqual([]);
-    }
-    // Read imports `@compaction/artifacts/reading`: search, but not the server or the transcript.
-    expect(read.packages).toContain('re2js');
-    expect(
-      read.urls.filter((url) =>
-        /\/core\/dist\/index\.js$|\/artifacts\/dist\/(serving|transcript)\//.test(url),
-      ),
-    ).toEqual([]);
   });
 });
