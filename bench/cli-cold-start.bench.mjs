@@ -108,9 +108,10 @@ writeResult(
   `Each figure is the median wall-clock time of ${runs} runs of one process on a 1 KB input,
 interleaved round by round with \`node -e 0\` (median **${base.toFixed(0)} ms** in this run), so a
 loaded machine slows both alike; the ratio is what to compare across machines. ES modules are
-counted in a separate run with a loader hook (\`file:\` URLs: the CLI, its packages and their
-dependencies). The issue-44 target is \`trim\`, \`store\`, \`read\` and \`excerpt\` within 2× of
-\`node -e 0\`; the command table imports a command's module only when that command runs.
+counted in a separate run with a loader hook (\`file:\` URLs: the CLI's bundle files, which hold
+its own packages, and the dependencies it imports). The issue-44 target is \`trim\`, \`store\`,
+\`read\` and \`excerpt\` within 2× of \`node -e 0\`; the binary runs one esbuild bundle per command
+(\`packages/cli/scripts/bundle-bin.mjs\`), loaded only when that command runs.
 
 ${markdownTable(['command', 'ES modules', 'median ms', 'vs `node -e 0`', 'target'], rows)}
 `,
