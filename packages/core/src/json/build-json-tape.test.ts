@@ -261,6 +261,25 @@ describe('buildJsonTape', () => {
     expectTapeOf('{"small":[1,2]}');
   });
 
+  it('keeps the memory made for a big text while big texts follow, and drops it once idle', async () => {
+    // About 3.3 million units: more memory than an instance is kept for while idle.
+    const big = `[${'"abcdefgh",'.repeat(300_000)}0]`;
+    const bufferOf = (text: string) => {
+      const read = withJsonTape(text, (tape) => tape.records.buffer);
+      if (!read.ok) throw new Error('no tape');
+      return read.value;
+    };
+    const first = bufferOf(big);
+    expect(first.byteLength).toBeGreaterThan(64 * 2 ** 20);
+    // The next big text, and a small one, are built in the same memory.
+    expect(bufferOf(`${big} `)).toBe(first);
+    expect(bufferOf('[1,2]')).toBe(first);
+    expectTapeOf('{"small":[1,2]}');
+    // A second after its last use it is dropped: the next text gets new memory.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(bufferOf(big)).not.toBe(first);
+  });
+
   it('returns a tape that the next build does not overwrite', () => {
     const first = buildJsonTape('[1,2,3]');
     buildJsonTape('{"a":{"b":{"c":[true]}}}');

@@ -136,6 +136,31 @@ let compiledTape: WasmModule | null | undefined;
 let retainedBuilder: JsonTapeExports | undefined;
 // True while a `withJsonTape` reader holds a view of the retained instance's memory.
 let retainedInUse = false;
+// When a retained instance past `RETAINED_TAPE_MEMORY_BYTES` was last used, and the timer that
+// drops it once idle (at most one pending).
+let bigRetainedUsedAt = 0;
+let bigRetainedTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Whether `builder` is more memory than any instance is kept for while idle. */
+function isBig(builder: JsonTapeExports): boolean {
+  return builder.memory.buffer.byteLength > RETAINED_TAPE_MEMORY_BYTES;
+}
+
+/** Arms the timer that drops a big retained instance `ms` from now. */
+function armBigRetainedTimer(ms: number): void {
+  const timer = setTimeout(dropIdleBigRetained, ms);
+  (timer as { unref?: () => void }).unref?.();
+  bigRetainedTimer = timer;
+}
+
+function dropIdleBigRetained(): void {
+  bigRetainedTimer = undefined;
+  const builder = retainedBuilder;
+  if (builder === undefined || !isBig(builder)) return;
+  const left = bigRetainedUsedAt + BIG_RETAINED_IDLE_MS - Date.now();
+  if (retainedInUse || left > 0) armBigRetainedTimer(Math.max(1, left));
+  else retainedBuilder = undefined;
+}
 
 /** A tape whose records are a view of `builder`'s memory. */
 interface BuiltTape {
@@ -158,6 +183,14 @@ const VALUES_PER_UNIT = 1 / 6;
 const RETAINED_TAPE_MEMORY_BYTES = 4 * RETAINED_WASM_MEMORY_BYTES;
 /** The most memory made up front for one text (see `memoryFor`). */
 const UPFRONT_MEMORY_LIMIT = 2 ** 31;
+/**
+ * A retained instance bigger than `RETAINED_TAPE_MEMORY_BYTES` (made for a text of more than
+ * about 3 MB) is kept this long after its last use, then dropped by a timer that never keeps the
+ * process alive. Making a new memory for each big text costs its page faults, zeroing and a
+ * garbage collection to free the last one: a third of a 4 MB trim. Texts that follow each other
+ * reuse it; a process that goes quiet holds it no longer than this.
+ */
+const BIG_RETAINED_IDLE_MS = 1000;
 
 /**
  * Memory for a text of `units` units whose records start at `recordsAt`: its records, the
@@ -195,14 +228,15 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   try {
     if (!retainedInUse && retainedBuilder && bytes <= retainedBuilder.memory.buffer.byteLength) {
       builder = retainedBuilder;
-    } else if (retainedInUse || bytes > RETAINED_TAPE_MEMORY_BYTES) {
+    } else if (retainedInUse || bytes > UPFRONT_MEMORY_LIMIT) {
       builder = instantiateWasm<JsonTapeExports>(compiledTape, bytes);
     } else {
-      // A bigger retained instance replaces the old one, with room to spare for the next texts.
-      builder = instantiateWasm<JsonTapeExports>(
-        compiledTape,
-        Math.min(RETAINED_TAPE_MEMORY_BYTES, 2 * bytes),
-      );
+      // A bigger retained instance replaces the old one, with room to spare for the next texts
+      // (address space only: pages never touched are not resident). Past
+      // `RETAINED_TAPE_MEMORY_BYTES` it is kept only while in use (see `BIG_RETAINED_IDLE_MS`).
+      const room =
+        bytes <= RETAINED_TAPE_MEMORY_BYTES ? RETAINED_TAPE_MEMORY_BYTES : UPFRONT_MEMORY_LIMIT;
+      builder = instantiateWasm<JsonTapeExports>(compiledTape, Math.min(room, 2 * bytes));
       retainedBuilder = builder;
     }
     const units = new Uint16Array(builder.memory.buffer, 0, (textBytes + PADDING_BYTES) / 2);
@@ -221,14 +255,18 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
   return { builder, tape: { text: source, count, records }, scratchAt, recordsAt };
 }
 
-/** Drops the retained instance once it grew past the size worth keeping. */
+/**
+ * After a use of `builder`: drops the retained instance once it grew past the most made up
+ * front, and keeps a big one only until it has been idle for `BIG_RETAINED_IDLE_MS`.
+ */
 function release(builder: JsonTapeExports): void {
-  if (
-    builder === retainedBuilder &&
-    builder.memory.buffer.byteLength > RETAINED_TAPE_MEMORY_BYTES
-  ) {
+  if (builder !== retainedBuilder || !isBig(builder)) return;
+  if (builder.memory.buffer.byteLength > UPFRONT_MEMORY_LIMIT) {
     retainedBuilder = undefined;
+    return;
   }
+  bigRetainedUsedAt = Date.now();
+  if (bigRetainedTimer === undefined) armBigRetainedTimer(BIG_RETAINED_IDLE_MS);
 }
 
 /**

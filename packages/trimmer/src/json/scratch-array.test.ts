@@ -28,15 +28,24 @@ describe('ScratchArray', () => {
     expect([outer, inner]).toContain(spare.take(10));
   });
 
-  it('keeps the biggest array worth keeping, not a huge one', () => {
+  it('keeps the biggest array worth keeping, and a huge one only until idle', async () => {
     const spare = scratch();
     const small = spare.take(10);
     const big = spare.take(1000);
     spare.give(big);
     spare.give(small);
     expect(spare.take(10)).toBe(big);
+    spare.give(big);
     const huge = spare.take(2 ** 21);
     spare.give(huge);
-    expect(spare.take(10)).not.toBe(huge);
+    // The array kept for good serves what it can; the huge one what it cannot.
+    expect(spare.take(10)).toBe(big);
+    expect(spare.take(2 ** 21)).toBe(huge);
+    spare.give(huge);
+    // A second after the last huge array came back, it is let go; the other stays.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(spare.take(2 ** 21)).not.toBe(huge);
+    spare.give(big);
+    expect(spare.take(10)).toBe(big);
   });
 });
