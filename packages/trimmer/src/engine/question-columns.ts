@@ -1,37 +1,17 @@
-import {
-  type JsonInventory,
-  NODE_ARRAY,
-  NODE_SCALAR,
-  NODE_STRING,
-} from '../json/json-inventory.js';
-import { type JsonSignatures, STEP_KEY } from '../json/json-signatures.js';
+import type { JsonInventory } from '../json/json-inventory.js';
+import { STEP_KEY } from '../json/json-signatures.js';
 import type { RecordGroup } from '../readers/json-records.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_NONE, CLASS_TIME } from './column-roles.js';
 import { keyWords } from './key-hints.js';
 import { recordFieldDepth } from './record-field-depth.js';
+import { holdsScalarList } from './scalar-list.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
 
 const TWO_LETTERS = /^[a-z]{2}$/;
-/** Lists of this signature looked at to tell whether they hold values. */
-const LIST_SAMPLES = 8;
-
-/** Whether the nodes of `s` are lists of values (strings, numbers), not of objects. */
-function holdsScalarList(inventory: JsonInventory, signatures: JsonSignatures, s: number): boolean {
-  const { kind, next } = inventory;
-  let seen = 0;
-  for (let u = signatures.first[s]!; u >= 0 && seen < LIST_SAMPLES; u = signatures.nextSame[u]!) {
-    if (kind[u] !== NODE_ARRAY) return false;
-    seen++;
-    const c = u + 1;
-    if (c < next[u]!) return kind[c] === NODE_STRING || kind[c] === NODE_SCALAR;
-  }
-  return false;
-}
-
 /** Whether a question asks how many records hold each value (`COUNT_WORDS`). */
 export function asksForCounts(
   tokens: readonly string[],

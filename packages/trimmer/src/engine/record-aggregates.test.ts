@@ -270,6 +270,26 @@ describe('the records note over all records', () => {
     expect(domains!.values.reduce((sum, v) => sum + v.count, domains!.otherCount ?? 0)).toBe(12);
   });
 
+  it('counts a list of values in each record by its values together, when asked', () => {
+    const actions = (i: number) =>
+      i % 9 === 0 ? ['delete', 'create'] : i % 7 === 0 ? ['update'] : ['create'];
+    const resource_changes = Array.from({ length: 40 }, (_, i) => ({
+      address: `aws_instance.web[${i}]`,
+      type: ['aws_instance', 'aws_s3_bucket'][i % 2],
+      change: { actions: actions(i), after: { tags: { n: 'x'.repeat(200 + i) } } },
+    }));
+    const text = JSON.stringify({ resource_changes });
+    const expected = new Map<string, number>();
+    for (let i = 0; i < 40; i++) {
+      const value = actions(i).join('+');
+      expected.set(value, (expected.get(value) ?? 0) + 1);
+    }
+    const asked = noteOf(text, 2000, 'How many resources are there of each actions?').records;
+    const told = asked?.distributions?.find((d) => d.field === 'change.actions');
+    expect(new Map(told?.values.map((v) => [v.value, v.count]))).toEqual(expected);
+    expect(told?.otherValues).toBeUndefined();
+  });
+
   it('tells the states every record shares before how the records divide', () => {
     const tasks = Array.from({ length: 40 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,

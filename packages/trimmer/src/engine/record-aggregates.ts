@@ -21,6 +21,7 @@ import {
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
 import { recordFieldDepth } from './record-field-depth.js';
+import { holdsScalarList, scalarListCounts } from './scalar-list.js';
 import { isIsoTime, timeOrderKey } from './time-order-key.js';
 
 /**
@@ -120,14 +121,17 @@ function distributionOf(
   group: RecordGroup,
   s: number,
   limit: number,
+  listCounts?: ReadonlyArray<{ value: string; count: number }>,
 ): RecordDistribution {
-  const counts = valueCounts(inventory, analysis, s);
+  const counts = listCounts ?? valueCounts(inventory, analysis, s);
   const values: Array<{ value: string; count: number }> = [];
   const distribution: RecordDistribution = {
     field: fieldPath(inventory, analysis, s, group.sig),
     values,
   };
-  const present = analysis.presence[s]!;
+  const present = listCounts
+    ? listCounts.reduce((sum, entry) => sum + entry.count, 0)
+    : analysis.presence[s]!;
   if (present < group.records.length) distribution.present = present;
   let otherValues = 0;
   let otherCount = 0;
@@ -234,6 +238,15 @@ export function recordAggregates(
   const { signatures, values, distinct, presence, fieldDepth, classOf } = analysis;
 
   const records = group.records.length;
+  // Few values first, each shared by several records, in the record itself rather than deeper;
+  // a rare value among them tells most; a field most records lack, least.
+  const stateRank = (kinds: number, depth: number, present: number, top: number, hint: boolean) =>
+    0.5 * Math.log2(kinds) +
+    1.5 * (depth - 1) +
+    (present - top <= 0.05 * present ? 0 : 1) +
+    3 * (1 - present / records) -
+    (hint ? 0.75 : 0);
+  const lists = new Map<number, Array<{ value: string; count: number }>>();
   const constants: Array<{ s: number; rank: number }> = [];
   const categorical: Array<{ s: number; rank: number }> = [];
   const numeric: number[] = [];
@@ -245,10 +258,30 @@ export function recordAggregates(
     if (depth < 1) continue;
     if (depth > 3) continue;
     const c = classOf[s]!;
-    if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
-    if (s === group.identity) continue;
     const hints = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary);
     const hint = hints.state;
+    // A short list of values in each record (`change.actions: ["delete", "create"]`), asked
+    // how many records hold each: its values together are the record's value of it. (Unasked,
+    // the note divides the records by fields of one value.)
+    if (
+      c === CLASS_NONE &&
+      asked.has(s) &&
+      !throughOne &&
+      holdsScalarList(inventory, signatures, s)
+    ) {
+      const counts = scalarListCounts(inventory, signatures, s, MAX_CATEGORIES);
+      if (counts && counts.length > 1) {
+        const present = counts.reduce((sum, entry) => sum + entry.count, 0);
+        lists.set(s, counts);
+        categorical.push({
+          s,
+          rank: stateRank(counts.length, depth, present, counts[0]!.count, hint),
+        });
+      }
+      continue;
+    }
+    if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
+    if (s === group.identity) continue;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
       // Not one of something each record happens to hold one of (its one managed-fields
@@ -274,15 +307,10 @@ export function recordAggregates(
     // records share a value (the domains of 19 posts, 13 of them).
     const counted = asked.has(s) && distinct[s]! <= MAX_CATEGORIES;
     if (counted || (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE && c !== CLASS_LOCATOR)) {
-      // Few values first, each shared by several records; a rare value among them tells most.
-      const rare = values[s]! - analysis.top[s]! <= 0.05 * values[s]! ? 0 : 1;
-      const rank =
-        0.5 * Math.log2(distinct[s]!) +
-        1.5 * (depth - 1) +
-        rare +
-        3 * (1 - presence[s]! / records) -
-        (hint ? 0.75 : 0);
-      categorical.push({ s, rank });
+      categorical.push({
+        s,
+        rank: stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint),
+      });
     } else if (
       (c === CLASS_INTEGER || c === CLASS_NUMERIC) &&
       inventory.kind[signatures.first[s]!] !== NODE_STRING &&
@@ -317,7 +345,7 @@ export function recordAggregates(
     said.add(s);
     statements.push({
       kind: 'distribution',
-      distribution: distributionOf(inventory, analysis, group, s, limit),
+      distribution: distributionOf(inventory, analysis, group, s, limit, lists.get(s)),
       ...(asked.has(s) && { asked: true }),
     });
   };
