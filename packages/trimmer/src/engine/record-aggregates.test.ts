@@ -290,6 +290,44 @@ describe('the records note over all records', () => {
     expect(told?.otherValues).toBeUndefined();
   });
 
+  it('counts no list whose values would read alike, nor lists of anything but values (property)', () => {
+    const item = fc.oneof(
+      fc.constantFrom('a', 'b', 'a+b', '+', '', '__proto__', 'x\u0000', 'é\u0301'),
+      fc.integer({ min: -3, max: 3 }),
+      fc.constant(null),
+      fc.constant([]),
+      fc.constant({ k: 1 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(item, { maxLength: 3 }), { minLength: 4, maxLength: 30 }),
+        (lists) => {
+          const records = lists.map((tags, i) => ({ name: `r${i}`, tags, pad: 'p'.repeat(50) }));
+          const text = JSON.stringify({ records });
+          const told = noteOf(text, 400, 'How many records are there of each tags?').records;
+          const tags = told?.distributions?.find((d) => d.field === 'tags');
+          if (!tags) return;
+          // Told only for lists of values none of which holds `+`, and each count is true.
+          const truth = new Map<string, number>();
+          for (const list of lists) {
+            if (list.length === 0) continue;
+            expect(list.every((v) => v === null || typeof v !== 'object')).toBe(true);
+            expect(list.some((v) => String(v).includes('+'))).toBe(false);
+            // The note writes a string as the JSON does (its escapes kept).
+            const value = list
+              .map((v) =>
+                typeof v === 'string' ? JSON.stringify(v).slice(1, -1) : JSON.stringify(v),
+              )
+              .join('+');
+            truth.set(value, (truth.get(value) ?? 0) + 1);
+          }
+          for (const { value, count } of tags.values) expect(truth.get(value)).toBe(count);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('tells the states every record shares before how the records divide', () => {
     const tasks = Array.from({ length: 40 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:6441605581:task/${(i * 7919).toString(16).padStart(8, '0')}`,

@@ -31,8 +31,8 @@ export function holdsScalarList(
  * How many lists of signature `s` hold each sequence of values, commonest first (then first
  * seen), a sequence written as its values joined by `+` (`delete+create`, a Terraform
  * replacement): one value per record for a list each record holds once. Empty lists hold no
- * value and are not counted; `undefined` when a list holds anything but values, or when more
- * than `limit` sequences occur.
+ * value and are not counted; `undefined` when a list holds anything but values or a value
+ * holding `+` (the sequences would not read apart), or when more than `limit` sequences occur.
  */
 export function scalarListCounts(
   inventory: JsonInventory,
@@ -48,7 +48,10 @@ export function scalarListCounts(
     let value = '';
     for (let c = u + 1; c < next[u]!; c = next[c]!) {
       if (kind[c] !== NODE_STRING && kind[c] !== NODE_SCALAR) return undefined;
-      value += (c === u + 1 ? '' : '+') + scalarText(inventory, c);
+      const item = scalarText(inventory, c);
+      // `["a+b"]` and `["a", "b"]` would read alike: such lists are not counted.
+      if (item.includes('+')) return undefined;
+      value += (c === u + 1 ? '' : '+') + item;
     }
     counts.set(value, (counts.get(value) ?? 0) + 1);
     if (counts.size > limit) return undefined;
