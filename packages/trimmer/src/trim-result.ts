@@ -309,10 +309,12 @@ function fitRecords(
   if (segmentBytes(head) > room) delete head.namedBy;
   if (segmentBytes(head) > room) return undefined;
   const statementRoom = room - Math.min(VIEW_PARTS_ROOM, Math.floor(room / 4));
-  // The longest prefix of the statements that fits.
+  // The longest prefix of the statements that fits, beside the head at its longest (every
+  // record named and whole), so a view that names more records at a larger budget (`14/66`
+  // for `9/66`) still tells every statement it told.
   const sizes = statementBytes(aggregates, room);
   let told = 0;
-  let used = segmentBytes(head);
+  let used = segmentBytes({ ...head, named: head.total, whole: head.total });
   while (told < sizes.length && used + sizes[told]! <= statementRoom) used += sizes[told++]!;
   const said = aggregates.slice(0, told);
   // The next distribution, if it does not fit whole, with its commonest values that do.
