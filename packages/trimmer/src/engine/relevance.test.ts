@@ -20,6 +20,44 @@ function matchedTexts(text: string, words: string[], json = false): string[] {
     .map(({ at }) => text.slice(at).split(/[\s,;=]/)[0]!);
 }
 
+describe('findHits attributes each match to its term', () => {
+  it('as matching each term at every hit would, however often a text recurs (property)', () => {
+    const piece = fc.constantFrom(
+      'status',
+      'status:',
+      'x',
+      '_',
+      ' ',
+      '=',
+      'Status',
+      'statuses',
+      '\n',
+      '"status"',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.boolean(), (pieces, json) => {
+        const text = pieces.join('');
+        const terms = relevanceTerms({ words: ['status'], preserveKeys: ['status'], json });
+        const hits = findHits(text, terms, 1);
+        // Each hit is where its own term matches, and no earlier term matches the same text.
+        hits.positions.forEach((at, h) => {
+          const term = hits.termOf[h]!;
+          const own = new RegExp(terms[term]!.source, 'iy');
+          own.lastIndex = at;
+          const found = own.exec(text);
+          expect(found).not.toBeNull();
+          for (let t = 0; t < term; t++) {
+            const earlier = new RegExp(terms[t]!.source, 'iy');
+            earlier.lastIndex = at;
+            expect(earlier.exec(text)?.[0].length).not.toBe(found![0].length);
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('query words match whole tokens', () => {
   it('does not match inside a longer word or identifier', () => {
     expect(matchedTexts('alertstate=firing state=ok', ['state'])).toEqual(['state']);

@@ -296,6 +296,13 @@ function compileTerms(
   return compiled;
 }
 
+/** Whether the character before `at` is one `\b` counts as a word character (`[A-Za-z0-9_]`). */
+function wordCharBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const c = text.charCodeAt(at - 1);
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
 /**
  * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.
  * `cache` keeps compiled patterns between calls (and lets V8 keep their native code).
@@ -324,28 +331,33 @@ export function findHits(
     pattern.exec('');
     pattern.exec('');
     pattern.lastIndex = 0;
+    const attributed = new Map<string, number>();
     for (let match = pattern.exec(haystack); match; match = pattern.exec(haystack)) {
       if (match[0].length === 0) {
         pattern.lastIndex++;
         continue;
       }
-      let term = -1;
-      let rejected = false;
-      for (let t = 0; t < firstError; t++) {
-        const probe = each[t]!;
-        probe.lastIndex = match.index;
-        const found = probe.exec(haystack);
-        if (found && found[0].length === match[0].length) {
-          term = t;
-          if (
-            wholeToken[t] &&
-            !isWholeToken(haystack, match.index, match.index + found[0].length)
-          ) {
-            rejected = true;
+      // Which term matched depends only on the text matched and, for a term opening on `\b`,
+      // on whether a word character comes before it: found once per such pair, not per hit.
+      const key = (wordCharBefore(haystack, match.index) ? '1' : '0') + match[0];
+      let term = attributed.get(key);
+      if (term === undefined) {
+        term = -1;
+        for (let t = 0; t < firstError; t++) {
+          const probe = each[t]!;
+          probe.lastIndex = match.index;
+          const found = probe.exec(haystack);
+          if (found && found[0].length === match[0].length) {
+            term = t;
+            break;
           }
-          break;
         }
+        attributed.set(key, term);
       }
+      const rejected =
+        term >= 0 &&
+        wholeToken[term]! &&
+        !isWholeToken(haystack, match.index, match.index + match[0].length);
       if (rejected) {
         // Another term may still match here or just after (overlapping words).
         pattern.lastIndex = match.index + 1;
