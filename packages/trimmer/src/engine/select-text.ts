@@ -152,6 +152,30 @@ function lendToHunks(
 }
 
 /**
+ * UTF-8 bytes of `units[from, to)` (a text's UTF-16 units), as `utf8ByteLength` counts them (a
+ * lone surrogate as U+FFFD's three), read off the units: no slice of the text, no encoder call
+ * per unit. Units never split a surrogate pair.
+ */
+function utf8Bytes(units: Uint16Array, from: number, to: number): number {
+  let bytes = to - from;
+  for (let i = from; i < to; i++) {
+    const code = units[i]!;
+    if (code < 0x80) continue;
+    if (code < 0x800) {
+      bytes += 1;
+      continue;
+    }
+    // Three bytes; a surrogate pair's two units make four.
+    bytes += 2;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < to) {
+      const low = units[i + 1]!;
+      if (low >= 0xdc00 && low <= 0xdfff) i++;
+    }
+  }
+  return bytes;
+}
+
+/**
  * The 1-based line each unit starts on, the number of lines, and the digits of that number
  * (room for a marker's widest numbers beyond what `omittedLinesMarker(0, total)` holds).
  */
@@ -385,7 +409,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   for (let i = 0; i < total; i++) {
     const from = starts[i]!;
     const to = i + 1 < total ? starts[i + 1]! : text.length;
-    sizes[i] = ascii ? to - from : utf8ByteLength(text.slice(from, to));
+    sizes[i] = ascii ? to - from : utf8Bytes(units, from, to);
   }
   check(total);
 

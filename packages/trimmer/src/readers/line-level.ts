@@ -360,6 +360,37 @@ export function detectLevel(
   let i = from;
   while (i < end) {
     if (settles && level !== NO_LEVEL) break;
+    if (!first) {
+      // Past the line's opening most of a line changes nothing: words that cannot be the
+      // table's (no word of their first letter and length) nor a letter (`W:`), spacing,
+      // punctuation and escapes are stepped over here, in a loop that keeps only `previous`.
+      // A word that may count, a syslog tag's end (it opens the line again) or a line break
+      // goes to the steps below.
+      while (i < end) {
+        const unit = units[i]!;
+        if (unit < 0x80 && WORD_UNIT[unit] === 1) {
+          const start = i;
+          while (++i < end && isWordCode(units[i]!));
+          const length = i - start;
+          if (
+            length === 1 ||
+            (length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0)
+          ) {
+            i = start;
+            break;
+          }
+          previous = units[i - 1]!;
+        } else if (isBlank(unit)) i++;
+        else if (unit === ESC) i = skipTerminalEscape(units, i, end);
+        else if (unit === 0x0d || unit === 0x0a) break;
+        else if (unit === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) break;
+        else {
+          previous = unit;
+          i++;
+        }
+      }
+      if (i >= end) break;
+    }
     const code = units[i]!;
     if (code === ESC) {
       i = skipTerminalEscape(units, i, end);

@@ -20,6 +20,13 @@ for (let code = 0; code < 128; code++) {
   UNIT_CLASS[code] = (letter || digit || code === 0x5f ? WORD : 0) | (digit ? DIGIT : 0);
 }
 
+/**
+ * `UNIT_CLASS` over every UTF-16 unit (64 KB): one load per unit, no branch on ASCII first; the
+ * template loop reads each unit of a line's opening through it.
+ */
+const CLASS_OF_UNIT = new Uint8Array(0x10000).fill(WORD);
+CLASS_OF_UNIT.set(UNIT_CLASS);
+
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
@@ -44,11 +51,11 @@ export function lineTemplate(units: Uint16Array, from: number, to: number): numb
       i = skipTerminalEscape(units, i, end);
       continue;
     }
-    if (code < 0x80 && UNIT_CLASS[code] === 0) {
+    if (CLASS_OF_UNIT[code] === 0) {
       // Punctuation and spacing are not part of the shape: stepped over in one run.
       for (i++; i < end; i++) {
         const next = units[i]!;
-        if (next === ESC || next >= 0x80 || UNIT_CLASS[next] !== 0) break;
+        if (next === ESC || CLASS_OF_UNIT[next] !== 0) break;
       }
       continue;
     }
@@ -59,7 +66,7 @@ export function lineTemplate(units: Uint16Array, from: number, to: number): numb
     let wordHash = hash;
     for (; i < end; i++) {
       const c = units[i]!;
-      const kind = c < 0x80 ? UNIT_CLASS[c]! : WORD;
+      const kind = CLASS_OF_UNIT[c]!;
       if (kind === 0) {
         if (c === 0x2d && i + 1 < end && isDigit(units[i + 1]!)) variable = true;
         else break;
