@@ -10,6 +10,7 @@ export { assertSize } from '../assert-size.js';
 export { assertString } from '../assert-string.js';
 export { parseDuration } from '../config/parse-duration.js';
 export { CompactionError, InvalidArgumentError } from '../errors.js';
+export { createIdleRelease, type IdleRelease } from '../idle-release.js';
 export {
   TAPE_ARRAY,
   TAPE_END,

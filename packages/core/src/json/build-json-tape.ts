@@ -1,3 +1,4 @@
+import { createIdleRelease } from '../idle-release.js';
 import { type JsonTape, TAPE_START, TAPE_STRIDE } from './json-tape.js';
 import type {
   JsonTapeInventory,
@@ -136,30 +137,9 @@ let compiledTape: WasmModule | null | undefined;
 let retainedBuilder: JsonTapeExports | undefined;
 // True while a `withJsonTape` reader holds a view of the retained instance's memory.
 let retainedInUse = false;
-// When a retained instance past `RETAINED_TAPE_MEMORY_BYTES` was last used, and the timer that
-// drops it once idle (at most one pending).
-let bigRetainedUsedAt = 0;
-let bigRetainedTimer: ReturnType<typeof setTimeout> | undefined;
-
 /** Whether `builder` is more memory than any instance is kept for while idle. */
 function isBig(builder: JsonTapeExports): boolean {
   return builder.memory.buffer.byteLength > RETAINED_TAPE_MEMORY_BYTES;
-}
-
-/** Arms the timer that drops a big retained instance `ms` from now. */
-function armBigRetainedTimer(ms: number): void {
-  const timer = setTimeout(dropIdleBigRetained, ms);
-  (timer as { unref?: () => void }).unref?.();
-  bigRetainedTimer = timer;
-}
-
-function dropIdleBigRetained(): void {
-  bigRetainedTimer = undefined;
-  const builder = retainedBuilder;
-  if (builder === undefined || !isBig(builder)) return;
-  const left = bigRetainedUsedAt + BIG_RETAINED_IDLE_MS - Date.now();
-  if (retainedInUse || left > 0) armBigRetainedTimer(Math.max(1, left));
-  else retainedBuilder = undefined;
 }
 
 /** A tape whose records are a view of `builder`'s memory. */
@@ -191,6 +171,15 @@ const UPFRONT_MEMORY_LIMIT = 2 ** 31;
  * reuse it; a process that goes quiet holds it no longer than this.
  */
 const BIG_RETAINED_IDLE_MS = 1000;
+
+// Drops a retained instance past `RETAINED_TAPE_MEMORY_BYTES` once idle (and not read).
+const bigRetainedRelease = createIdleRelease(
+  BIG_RETAINED_IDLE_MS,
+  () => {
+    if (retainedBuilder !== undefined && isBig(retainedBuilder)) retainedBuilder = undefined;
+  },
+  () => retainedInUse,
+);
 
 /**
  * Memory for a text of `units` units whose records start at `recordsAt`: its records, the
@@ -265,8 +254,7 @@ function release(builder: JsonTapeExports): void {
     retainedBuilder = undefined;
     return;
   }
-  bigRetainedUsedAt = Date.now();
-  if (bigRetainedTimer === undefined) armBigRetainedTimer(BIG_RETAINED_IDLE_MS);
+  bigRetainedRelease.touch();
 }
 
 /**

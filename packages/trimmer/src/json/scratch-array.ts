@@ -1,3 +1,5 @@
+import { createIdleRelease } from '@compaction/core/internal';
+
 /** Entries of a scratch array kept between calls for good. */
 const KEEP_MAX_ENTRIES = 1 << 20;
 /**
@@ -10,26 +12,10 @@ const BIG_IDLE_MS = 1000;
 
 /** Scratch arrays holding a big spare, dropped together once idle (one timer for all). */
 const bigHolders = new Set<ScratchArray<Int32Array | Uint8Array>>();
-let bigUsedAt = 0;
-let bigTimer: ReturnType<typeof setTimeout> | undefined;
-
-function armBigTimer(ms: number): void {
-  const timer = setTimeout(dropIdleBig, ms);
-  // Never keeps the process alive (Node, Deno, Bun; browsers have no `unref`).
-  (timer as { unref?: () => void }).unref?.();
-  bigTimer = timer;
-}
-
-function dropIdleBig(): void {
-  bigTimer = undefined;
-  const left = bigUsedAt + BIG_IDLE_MS - Date.now();
-  if (left > 0) {
-    armBigTimer(left);
-    return;
-  }
+const bigRelease = createIdleRelease(BIG_IDLE_MS, () => {
   for (const holder of bigHolders) holder.dropBig();
   bigHolders.clear();
-}
+});
 
 /**
  * A typed array lent to one call at a time and kept for the next one. A fresh typed array is
@@ -70,8 +56,7 @@ export class ScratchArray<T extends Int32Array | Uint8Array> {
     }
     if (this.bigSpare === undefined || this.bigSpare.length < array.length) this.bigSpare = array;
     bigHolders.add(this);
-    bigUsedAt = Date.now();
-    if (bigTimer === undefined) armBigTimer(BIG_IDLE_MS);
+    bigRelease.touch();
   }
 
   /** Lets the big spare go (see `BIG_IDLE_MS`). */
