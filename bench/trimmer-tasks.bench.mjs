@@ -338,7 +338,7 @@ function pathOfNoteField(list, text) {
     }
     return undefined;
   };
-  for (const record of list.records.slice(0, 200)) {
+  for (const record of list.records) {
     const found = find(record, text);
     if (found) return found;
   }
