@@ -205,6 +205,7 @@ function recordNoteRoom(
   head: RecordCoverage,
   aggregates: readonly AggregateStatement[],
   countsAsked: boolean,
+  bodyAsked: boolean,
 ): number {
   const headBytes = segmentBytes(head);
   // Statements are sized only as far as the largest room could take them.
@@ -215,6 +216,14 @@ function recordNoteRoom(
     Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
     Math.min(floor, Math.floor(budget / 5)),
   );
+  // With nothing asked of the body and nothing in it standing out, the first statement of every
+  // record tells more than the next few records' names: the room takes it in once the budget is
+  // three times what it needs, growing toward it no faster than the budget (so the body never
+  // shrinks as the budget grows).
+  if (!bodyAsked && sizes.length > 0) {
+    const first = roomFor(headBytes + sizes[0]!);
+    room = Math.max(room, Math.min(first, budget - 2 * first));
+  }
   // Asked how many records hold each value of a field, the note's statement of that field
   // (the asked ones come first) is the answer: the room takes all of it, up to a third of the
   // budget.
@@ -579,7 +588,13 @@ function jsonView(
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
-      recordRoom = recordNoteRoom(budget, head, aggregates, asksForCounts(tokens, vocabulary));
+      recordRoom = recordNoteRoom(
+        budget,
+        head,
+        aggregates,
+        asksForCounts(tokens, vocabulary),
+        shown.length > 0 || (order.askedFor ?? 0) > 0 || analysis.leadingAnomalies > 0,
+      );
       steps = noteSteps(budget, recordRoom, head, aggregates);
     }
     const informative = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check, {

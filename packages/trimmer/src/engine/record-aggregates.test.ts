@@ -387,6 +387,62 @@ describe('the records note over all records', () => {
     );
   });
 
+  it('tells a count by its range and codes by how many records hold each', () => {
+    // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
+    const codes = [200, 201, 301, 404, 500, 503];
+    const calls = Array.from({ length: 120 }, (_, i) => ({
+      call: `call-${(i * 7919).toString(36)}`,
+      retries: (i * 7) % 17,
+      code: codes[i % 9 === 0 ? 1 + (i % 5) : 0],
+      body: 'b'.repeat(120 + (i % 13)),
+    }));
+    const { records } = noteOf(JSON.stringify({ calls }), 4000);
+    const divided = (records?.distributions ?? []).map((d) => d.field);
+    expect(divided).toContain('code');
+    expect(divided).not.toContain('retries');
+    expect(records?.ranges?.find((r) => r.field === 'retries')).toMatchObject({
+      from: '0',
+      to: '16',
+    });
+  });
+
+  it('at a tight budget tells what every record holds alike before naming a few more, unless asked for a field of each', () => {
+    const tasks = Array.from({ length: 4 }, (_, i) => ({
+      taskArn: `arn:aws:ecs:us-east-1:644160558196:task/${(i * 7919).toString(16).padStart(32, '0')}`,
+      lastStatus: 'STOPPED',
+      cpu: ['256', '512'][i % 2],
+      containers: [{ name: 'web', image: 'nginx:1.27', detail: 'd'.repeat(3000 + i) }],
+    }));
+    const text = JSON.stringify({ tasks });
+    const lastStatus = { field: 'lastStatus', value: 'STOPPED' };
+    for (const budget of [400, 480]) {
+      expect(noteOf(text, budget).records?.constant).toContainEqual(lastStatus);
+      // Asked for a field of each task, the body shows it first.
+      const asked = noteOf(text, budget, 'what is the cpu of each task?').records;
+      expect(asked?.constant ?? []).not.toContainEqual(lastStatus);
+    }
+  });
+
+  it('names no fewer records as the budget grows past where the first statement comes in', () => {
+    const results = Array.from({ length: 50 }, (_, i) => ({
+      numero: 1000 + i * 10,
+      gravite: ['NOTICE', 'WARN', 'INFO'][i % 3],
+      texte: `entree ${i} du journal, rien a signaler sur le noeud ${i % 7}`,
+    }));
+    const text = JSON.stringify({ resultats: results });
+    let before = 0;
+    let told = false;
+    for (let budget = 256; budget <= 900; budget += 4) {
+      const { records } = noteOf(text, budget);
+      expect(records!.named, `at ${budget}`).toBeGreaterThanOrEqual(before);
+      before = records!.named;
+      const gravite = records?.distributions?.some((d) => d.field === 'gravite') ?? false;
+      expect(gravite || !told, `at ${budget}`).toBe(true);
+      told ||= gravite;
+    }
+    expect(told).toBe(true);
+  });
+
   it('names no fewer records for a question whose words are only in free text (property)', () => {
     fc.assert(
       fc.property(

@@ -55,6 +55,8 @@ const ECHO_CHECKS = 4 * MAX_DISTRIBUTIONS;
 const LEADING_CONSTANTS = 3;
 /** Constants ranked below this read as a state (their key says so). */
 const CONSTANT_STATE_RANK = 4;
+/** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
+const CODE_VALUES = 5;
 
 /**
  * Whether fields `a` and `b`, each held once by the same records, divide them alike: each value
@@ -83,6 +85,26 @@ function samePartition(analysis: RecordAnalysis, a: number, b: number): boolean 
     backward.set(y, x);
   }
   return u < 0 && v < 0;
+}
+
+/**
+ * Whether the integers of `s` fill at least half the run from their smallest to their largest
+ * (`retryCount` 0…16, 15 of them): a count or a measure, told by its range, not codes (`200`,
+ * `404`, `503`) a reader counts records by.
+ */
+function denseIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s: number): boolean {
+  const { text, kind, start, end } = inventory;
+  const { first, nextSame } = analysis.signatures;
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    if (kind[u] !== NODE_SCALAR) continue;
+    const value = numberAt(text, start[u]!, end[u]!);
+    if (!Number.isInteger(value)) continue;
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return high >= low && 2 * analysis.distinct[s]! >= high - low + 1;
 }
 
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
@@ -302,7 +324,11 @@ export function recordAggregates(
     // Few values, each shared by several records: not a column of ids set on a few records
     // (`in_reply_to_status_id`: null, and six values once each).
     const repeated = distinct[s]! <= 3 || values[s]! - analysis.top[s]! >= 2 * (distinct[s]! - 1);
-    const few = distinct[s]! <= MAX_CATEGORIES && distinct[s]! <= 0.5 * values[s]! && repeated;
+    const few =
+      distinct[s]! <= MAX_CATEGORIES &&
+      distinct[s]! <= 0.5 * values[s]! &&
+      repeated &&
+      !(c === CLASS_INTEGER && distinct[s]! > CODE_VALUES && denseIntegers(inventory, analysis, s));
     // Asked how many records hold each value, the answer is the distribution, however few
     // records share a value (the domains of 19 posts, 13 of them).
     const counted = asked.has(s) && distinct[s]! <= MAX_CATEGORIES;
