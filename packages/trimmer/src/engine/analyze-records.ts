@@ -1,6 +1,12 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { NODE_ARRAY, NODE_OBJECT, NODE_STRING } from '../json/json-inventory.js';
-import { jsonSignatures, STEP_INDEX, STEP_KEY, signatureKey } from '../json/json-signatures.js';
+import {
+  jsonSignatures,
+  STEP_INDEX,
+  STEP_ITEM,
+  STEP_KEY,
+  signatureKey,
+} from '../json/json-signatures.js';
 import {
   type Columns,
   type RecordGroup,
@@ -155,9 +161,12 @@ export function analyzeRecords(
   const identityWord: string[] = new Array(sigCount).fill('');
   const hinted = new Uint8Array(sigCount);
   // A value in a list of one (`"span.id": ["a1b2"]`, as a search engine's fields API writes
-  // every field) is the field's value: the list's one position is the field, at its depth.
+  // every field) is the field's value: the list's one position is the field, at its depth
+  // (not where other lists hold more, or items of another kind: `[[], "a"]` beside `[0]`).
   const positions = new Int32Array(sigCount);
-  for (let s = 1; s < sigCount; s++) if (step[s] === STEP_INDEX) positions[sigParent[s]!]!++;
+  for (let s = 1; s < sigCount; s++) {
+    if (step[s] === STEP_INDEX || step[s] === STEP_ITEM) positions[sigParent[s]!]!++;
+  }
   for (let s = 1; s < sigCount; s++) {
     const p = sigParent[s]!;
     if (step[s] === STEP_INDEX) {

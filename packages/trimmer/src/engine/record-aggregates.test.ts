@@ -349,12 +349,17 @@ describe('the records note over all records', () => {
           const told = noteOf(text, 400, 'How many records are there of each tags?').records;
           const tags = told?.distributions?.find((d) => d.field === 'tags');
           if (!tags) return;
-          // Told only for lists of values none of which holds `+`, and each count is true.
+          // Where no record holds more than one, the one item is the record's value (no two
+          // lists could read alike): its values are counted, items that are not values aside.
+          const single = lists.every((list) => list.length <= 1);
+          // Else told only for lists of values none of which holds `+`, and each count is true.
           const truth = new Map<string, number>();
           for (const list of lists) {
             if (list.length === 0) continue;
-            expect(list.every((v) => v === null || typeof v !== 'object')).toBe(true);
-            expect(list.some((v) => String(v).includes('+'))).toBe(false);
+            const values = list.every((v) => v === null || typeof v !== 'object');
+            if (single && !values) continue;
+            expect(values).toBe(true);
+            if (!single) expect(list.some((v) => String(v).includes('+'))).toBe(false);
             // The note writes a string as the JSON does (its escapes kept).
             const value = list
               .map((v) =>
@@ -366,7 +371,12 @@ describe('the records note over all records', () => {
           for (const { value, count } of tags.values) expect(truth.get(value)).toBe(count);
         },
       ),
-      { numRuns: 200 },
+      {
+        numRuns: 200,
+        // Found by it: values at the lists' first place beside items of another kind and a
+        // second value (`"a"` in `[[], "a"]`) were told as the field's, `"a"` left uncounted.
+        examples: [[[[{ k: 1 }], [null], [0], [null], [null], [], [], [[], 'a']]]],
+      },
     );
   });
 
