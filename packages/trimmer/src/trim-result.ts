@@ -43,6 +43,7 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from './json/json-inventory.js';
+import { recordNamesBytes } from './json/record-names-bytes.js';
 import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
 import {
@@ -105,6 +106,8 @@ const RECORD_NOTE_FLOOR_EXTRA = 80;
 const FIRST_STATEMENT_MAX = 160;
 /** The records segment's room: a share of the budget… */
 const RECORD_NOTE_SHARE = 0.08;
+/** …and up to this much more where the budget names few of the records (`recordNoteRoom`). */
+const UNNAMED_NOTE_SHARE = 0.11;
 /** …up to this many bytes. */
 const RECORD_NOTE_MAX = 1024;
 /** The most of the budget the room grows to for the statements a question asks for. */
@@ -206,14 +209,20 @@ function recordNoteRoom(
   aggregates: readonly AggregateStatement[],
   countsAsked: boolean,
   bodyAsked: boolean,
+  namesBytes: number,
 ): number {
   const headBytes = segmentBytes(head);
   // Statements are sized only as far as the largest room could take them.
   const askedRoom = Math.floor(budget * ASKED_NOTE_SHARE);
   const sizes = statementBytes(aggregates, askedRoom);
   const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA + Math.min(sizes[0] ?? 0, FIRST_STATEMENT_MAX);
+  // Where the budget could name only some of the records (`namesBytes` names them all), what
+  // the note says of all of them weighs more: the share grows by up to `UNNAMED_NOTE_SHARE`,
+  // less as the budget nears `namesBytes` (the room still grows with the budget).
+  const unnamed = namesBytes > 0 ? Math.max(0, 1 - budget / namesBytes) : 0;
+  const share = RECORD_NOTE_SHARE + UNNAMED_NOTE_SHARE * unnamed;
   let room = Math.max(
-    Math.min(RECORD_NOTE_MAX, Math.floor(budget * RECORD_NOTE_SHARE)),
+    Math.min(RECORD_NOTE_MAX, Math.floor(budget * share)),
     Math.min(floor, Math.floor(budget / 5)),
   );
   // With nothing asked of the body and nothing in it standing out, the first statement of every
@@ -594,6 +603,7 @@ function jsonView(
         aggregates,
         asksForCounts(tokens, vocabulary),
         shown.length > 0 || (order.askedFor ?? 0) > 0 || analysis.leadingAnomalies > 0,
+        recordNamesBytes(inventory, analysis, main),
       );
       steps = noteSteps(budget, recordRoom, head, aggregates);
     }

@@ -453,6 +453,31 @@ describe('the records note over all records', () => {
     expect(told).toBe(true);
   });
 
+  it('gives the note more of a budget that names few of the records, and names no fewer as it grows', () => {
+    const hex = (i: number) =>
+      Array.from({ length: 5 }, (_, k) =>
+        (Math.imul(i + 1, 2654435761 + k * 40503) >>> 0).toString(16).padStart(8, '0'),
+      ).join('');
+    const builds = Array.from({ length: 300 }, (_, i) => ({
+      sha: hex(i),
+      status: ['ok', 'degraded', 'failed'][i % 13 === 0 ? 2 : i % 5 === 0 ? 1 : 0],
+      tier: ['gold', 'silver', 'bronze', 'free'][i % 4],
+      zone: ['eu-1', 'eu-2', 'us-1', 'us-2', 'ap-1'][(i * 7) % 5],
+      log: `build ${i} finished after ${(i * 37) % 400} steps on runner ${(i * 11) % 23}`,
+    }));
+    const text = JSON.stringify({ builds });
+    // Under a tenth of the builds named: the note tells how all of them divide by each state.
+    const { records } = noteOf(text, 1500);
+    expect(records!.named).toBeLessThan(30);
+    expect((records?.distributions ?? []).map((d) => d.field)).toEqual(['status', 'tier', 'zone']);
+    let before = 0;
+    for (let budget = 1000; budget <= 8000; budget += 125) {
+      const named = noteOf(text, budget).records!.named;
+      expect(named, `at ${budget}`).toBeGreaterThanOrEqual(before);
+      before = named;
+    }
+  });
+
   it('names no fewer records for a question whose words are only in free text (property)', () => {
     fc.assert(
       fc.property(
