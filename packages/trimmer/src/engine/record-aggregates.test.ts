@@ -266,6 +266,20 @@ describe('the records note over all records', () => {
     expect(fields(6000)).toEqual(expect.arrayContaining(['state', 'health', 'zone']));
   });
 
+  it('of two fields that divide the records alike, tells first the one whose key is no identifier', () => {
+    const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+    const hosts = Array.from({ length: 40 }, (_, i) => ({
+      host: `host-${(i * 7919).toString(36)}`,
+      placement: { zoneId: `use1-az${1 + (i % 3)}`, zone: zones[i % 3] },
+      config: 'k'.repeat(200 + i),
+    }));
+    const fields = (noteOf(JSON.stringify({ hosts }), 6000).records?.distributions ?? []).map(
+      (d) => d.field,
+    );
+    expect(fields.indexOf('placement.zone')).toBeGreaterThanOrEqual(0);
+    expect(fields.indexOf('placement.zone')).toBeLessThan(fields.indexOf('placement.zoneId') >>> 0);
+  });
+
   it('once every record is named, tells how they divide by each state before more of each record', () => {
     const pick = <T>(values: readonly T[], i: number, every: number) =>
       values[i % every === 0 ? 1 : 0]!;

@@ -55,6 +55,8 @@ const ECHO_CHECKS = 4 * MAX_DISTRIBUTIONS;
 const LEADING_CONSTANTS = 3;
 /** Constants ranked below this read as a state (their key says so). */
 const CONSTANT_STATE_RANK = 4;
+/** What a key read as an identifier adds to a state's rank: a tie-break (`stateRank`). */
+const ID_HINT_TIE = 0.01;
 /** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
 const CODE_VALUES = 5;
 
@@ -262,12 +264,22 @@ export function recordAggregates(
   const records = group.records.length;
   // Few values first, each shared by several records, in the record itself rather than deeper;
   // a rare value among them tells most; a field most records lack, least.
-  const stateRank = (kinds: number, depth: number, present: number, top: number, hint: boolean) =>
+  // A key that reads as an identifier (`AvailabilityZoneId` beside `AvailabilityZone`) breaks
+  // a tie, nothing more: of two fields that divide the records alike, the other comes first.
+  const stateRank = (
+    kinds: number,
+    depth: number,
+    present: number,
+    top: number,
+    hint: boolean,
+    idHint: boolean,
+  ) =>
     0.5 * Math.log2(kinds) +
     1.5 * (depth - 1) +
     (present - top <= 0.05 * present ? 0 : 1) +
     3 * (1 - present / records) -
-    (hint ? 0.75 : 0);
+    (hint ? 0.75 : 0) +
+    (idHint ? ID_HINT_TIE : 0);
   const lists = new Map<number, Array<{ value: string; count: number }>>();
   const constants: Array<{ s: number; rank: number }> = [];
   const categorical: Array<{ s: number; rank: number }> = [];
@@ -282,6 +294,7 @@ export function recordAggregates(
     const c = classOf[s]!;
     const hints = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary);
     const hint = hints.state;
+    const idHint = hints.identity > 0;
     // A short list of values in each record (`change.actions: ["delete", "create"]`), asked
     // how many records hold each: its values together are the record's value of it. (Unasked,
     // the note divides the records by fields of one value.)
@@ -297,7 +310,7 @@ export function recordAggregates(
         lists.set(s, counts);
         categorical.push({
           s,
-          rank: stateRank(counts.length, depth, present, counts[0]!.count, hint),
+          rank: stateRank(counts.length, depth, present, counts[0]!.count, hint, idHint),
         });
       }
       continue;
@@ -335,7 +348,7 @@ export function recordAggregates(
     if (counted || (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE && c !== CLASS_LOCATOR)) {
       categorical.push({
         s,
-        rank: stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint),
+        rank: stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint, idHint),
       });
     } else if (
       (c === CLASS_INTEGER || c === CLASS_NUMERIC) &&
