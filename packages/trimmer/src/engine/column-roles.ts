@@ -307,13 +307,9 @@ function compareNumbers(
     return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
   }
   if (aTo - aFrom !== bTo - bFrom) return aTo - aFrom < bTo - bFrom ? -1 : 1;
-  // Of one length, as text (by UTF-16 unit, as `<` compares strings), read in place.
-  for (let i = 0; i < aTo - aFrom; i++) {
-    const x = text.charCodeAt(aFrom + i);
-    const y = text.charCodeAt(bFrom + i);
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
+  const x = text.slice(aFrom, aTo);
+  const y = text.slice(bFrom, bTo);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { utf8ByteLength } from '@compaction/core';
-import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
+import { lowerBound, type RelevanceHits, rangeScore } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
@@ -267,10 +267,21 @@ function byScore(r: Render, children: number[]): number[] {
   const { inventory } = r;
   const scores = r.scores;
   scores.length = children.length;
+  const ordering = r.ordering!;
+  const { positions } = ordering;
   let sorted = true;
+  // The members follow each other in the text: one search finds the first hit, and a walk
+  // along the hits which member holds any (a member with none scores 0).
+  let h = lowerBound(positions, unitStart(inventory, children[0]!));
   for (let i = 0; i < children.length; i++) {
     const c = children[i]!;
-    scores[i] = rangeScore(r.ordering!, unitStart(inventory, c), inventory.end[c]!, r.errorsFirst);
+    const from = unitStart(inventory, c);
+    const to = inventory.end[c]!;
+    while (h < positions.length && positions[h]! < from) h++;
+    scores[i] =
+      h < positions.length && positions[h]! < to
+        ? rangeScore(ordering, from, to, r.errorsFirst)
+        : 0;
     if (i > 0 && scores[i]! > scores[i - 1]!) sorted = false;
   }
   if (sorted) return children;

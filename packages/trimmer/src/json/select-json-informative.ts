@@ -699,24 +699,6 @@ function fewValued(analysis: RecordAnalysis, s: number): boolean {
   return distinct >= 2 && distinct <= FEW_VALUES && distinct <= 0.5 * analysis.values[s]!;
 }
 
-/** Whether nodes `a` and `b` are written alike. */
-function sameRange(
-  text: string,
-  start: Int32Array,
-  end: Int32Array,
-  a: number,
-  b: number,
-): boolean {
-  const from = start[a]!;
-  const length = end[a]! - from;
-  if (end[b]! - start[b]! !== length) return false;
-  const offset = start[b]! - from;
-  for (let i = from; i < from + length; i++) {
-    if (text.charCodeAt(i) !== text.charCodeAt(i + offset)) return false;
-  }
-  return true;
-}
-
 /** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
   return aEnd - a === bEnd - b && text.startsWith(text.slice(a, aEnd), b);
@@ -869,11 +851,7 @@ function coverage(
   let named = 0;
   let whole = 0;
   let shownUnnamed = 0;
-  // Records left out, by the text of their first state: grouped by its hash first (checked
-  // against the text), so the text is copied once per value rather than once per record.
-  const omittedByHash = new Map<number, number[]>();
-  let omittedStateless = 0;
-  const { text, start, end, valueHash } = inventory;
+  const omittedByValue = new Map<string, number>();
   const firstState = group.states[0] ?? -1;
   for (const r of group.records) {
     if (covered[r] === 1) whole++;
@@ -895,27 +873,12 @@ function coverage(
       continue;
     }
     const stateNode = recordField(inventory, analysis, r, firstState);
-    if (stateNode < 0) {
-      omittedStateless++;
-      continue;
-    }
-    const seen = omittedByHash.get(valueHash[stateNode]!);
-    if (!seen) {
-      omittedByHash.set(valueHash[stateNode]!, [stateNode, 1]);
-      continue;
-    }
-    let i = 0;
-    while (i < seen.length && !sameRange(text, start, end, seen[i]!, stateNode)) i += 2;
-    if (i < seen.length) seen[i + 1]!++;
-    else seen.push(stateNode, 1);
+    const value =
+      stateNode >= 0
+        ? inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!)
+        : '';
+    omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
   }
-  const omittedByValue = new Map<string, number>();
-  for (const seen of omittedByHash.values()) {
-    for (let i = 0; i < seen.length; i += 2) {
-      omittedByValue.set(text.slice(start[seen[i]!]!, end[seen[i]!]!), seen[i + 1]!);
-    }
-  }
-  if (omittedStateless > 0) omittedByValue.set('', omittedStateless);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
   // Records left out without a value to tell them by are counted all the same.
   let omittedMore = 0;
