@@ -100,28 +100,15 @@ export function recordsByTime(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
-  // Lists come in time order (or its reverse) more often than not: checked in one pass before
-  // a sort that would call its comparator as often, and more.
-  const order = byValue ? byKey : byText;
-  let ascending = true;
-  let descending = true;
-  for (let i = 1; i < timed.length && (ascending || descending); i++) {
-    const c = order(timed[i - 1]!, timed[i]!);
-    if (c > 0) ascending = false;
-    else descending = false;
-  }
-  if (ascending) return timed;
-  // Strictly descending (no two entries compare equal: ties go by record): reversed, it is sorted.
-  if (descending) return timed.reverse();
-  return timed.sort(order);
-}
-
-function byKey(a: { key: number; record: number }, b: { key: number; record: number }): number {
-  return a.key - b.key || a.record - b.record;
-}
-
-function byText(a: { time: string; record: number }, b: { time: string; record: number }): number {
-  return a.time < b.time ? -1 : a.time > b.time ? 1 : a.record - b.record;
+  return timed.sort((a, b) =>
+    byValue
+      ? a.key - b.key || a.record - b.record
+      : a.time < b.time
+        ? -1
+        : a.time > b.time
+          ? 1
+          : a.record - b.record,
+  );
 }
 
 /** Whether a scalar's text is a number (not `null`, `true` or `false`). */

@@ -1,5 +1,8 @@
 import { NUMBER_MAX_DIGITS, numberAt } from '../readers/json-records.js';
 
+/** Where an ISO 8601 time starts: its text order is its time order. */
+const ISO_START = /^\d{4}-\d{2}-\d{2}/;
+
 /**
  * What orders a time as written: a number (an epoch) by its value, a date written out by the
  * time it stands for (`Date.parse`), NaN for an ISO 8601 time (those order as text) or a text
@@ -13,20 +16,7 @@ export function timeOrderKey(time: string): number {
   return isIsoTime(time) ? Number.NaN : Date.parse(time);
 }
 
-/**
- * Whether `time` is written as ISO 8601 (a date first): `/^\d{4}-\d{2}-\d{2}/`, read by
- * character code (asked once per record of a list, where the expression cost a fifth of it).
- */
+/** Whether `time` is written as ISO 8601 (a date first). */
 export function isIsoTime(time: string): boolean {
-  if (time.length < 10 || time.charCodeAt(4) !== 0x2d || time.charCodeAt(7) !== 0x2d) {
-    return false;
-  }
-  for (const i of ISO_DIGITS) {
-    const c = time.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
+  return ISO_START.test(time);
 }
-
-/** Where an ISO 8601 date has its digits (`YYYY-MM-DD`). */
-const ISO_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9];
