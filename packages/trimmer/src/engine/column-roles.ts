@@ -259,14 +259,31 @@ export function strictlyMonotone(
   if (signatures.nodes[s]! < MONOTONE_MIN) return false;
   let direction = 0;
   let previous = -1;
+  // The value of `previous` when it is short enough to be read as a number (NaN when not), so
+  // each value is read once, not once against each neighbour.
+  let previousValue = Number.NaN;
   for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+    const quoted = kind[u] === NODE_STRING ? 1 : 0;
+    const from = start[u]! + quoted;
+    const to = end[u]! - quoted;
+    const value = to - from <= NUMBER_MAX_DIGITS ? numberAt(text, from, to) : Number.NaN;
     if (previous >= 0) {
-      const order = compareNumbers(text, start, end, kind, previous, u);
+      const order =
+        to - from <= NUMBER_MAX_DIGITS && !Number.isNaN(previousValue)
+          ? previousValue < value
+            ? -1
+            : previousValue > value
+              ? 1
+              : previousValue === value
+                ? 0
+                : Number.NaN
+          : compareNumbers(text, start, end, kind, previous, u);
       if (order === 0 || Number.isNaN(order)) return false;
       if (direction === 0) direction = order;
       else if (order !== direction) return false;
     }
     previous = u;
+    previousValue = value;
   }
   return direction !== 0;
 }

@@ -187,7 +187,7 @@ function rangeOf(
   s: number,
   time: boolean,
 ): RecordRange | undefined {
-  const { text, kind, start } = inventory;
+  const { text, kind, start, end } = inventory;
   const { first, nextSame } = analysis.signatures;
   let low = -1;
   let high = -1;
@@ -204,17 +204,29 @@ function rangeOf(
       const c = text.charCodeAt(start[u]!);
       if (c === 0x74 || c === 0x66 || c === 0x6e) continue;
     } else if (k !== NODE_STRING || !time) continue;
-    const value = scalarText(inventory, u);
-    let key: number;
     if (!time) {
-      key = value.length <= NUMBER_MAX_DIGITS + 1 ? numberAt(value, 0, value.length) : Number.NaN;
-      if (!Number.isFinite(key)) return undefined;
-    } else {
-      key = timeOrderKey(value);
-      if (Number.isNaN(key)) {
-        if (!isIsoTime(value)) continue;
-        byText = true;
+      // A number is read where it is written, not from a copy of its text.
+      const from = start[u]!;
+      const to = end[u]!;
+      const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;
+      if (!Number.isFinite(x)) return undefined;
+      if (low < 0 || x < lowKey) {
+        low = u;
+        lowKey = x;
       }
+      if (high < 0 || x > highKey) {
+        high = u;
+        highKey = x;
+      }
+      keys.push(x);
+      nodes.push(u);
+      continue;
+    }
+    const value = scalarText(inventory, u);
+    const key = timeOrderKey(value);
+    if (Number.isNaN(key)) {
+      if (!isIsoTime(value)) continue;
+      byText = true;
     }
     if (low < 0 || (byText ? value < lowText : key < lowKey)) {
       low = u;
@@ -225,10 +237,6 @@ function rangeOf(
       high = u;
       highKey = key;
       highText = value;
-    }
-    if (!time) {
-      keys.push(key);
-      nodes.push(u);
     }
   }
   if (low < 0) return undefined;

@@ -1,5 +1,5 @@
 import { utf8ByteLength } from '@compaction/core';
-import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
+import { lowerBound, type RelevanceHits, rangeScore } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
@@ -62,6 +62,7 @@ export function renderSelection(
     stackOrder: [],
     stackFirst: [],
     wholeOpen: [],
+    scores: [],
     extraBytes: 0,
   };
   let visited = 0;
@@ -140,6 +141,8 @@ interface Render {
   stackFirst: boolean[];
   /** Scratch for `emitWhole`: the containers it has open. */
   wholeOpen: number[];
+  /** Scratch for `byScore`: the scores of one object's members. */
+  scores: number[];
   /**
    * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
    * each key and value adds what the inventory measured of it (its bytes less its units), the
@@ -243,19 +246,64 @@ function open(r: Render, u: number): void {
   if (object && r.ordering) {
     const children: number[] = [];
     for (let c = u + 1; c < next[u]!; c = next[c]!) if ((state[c]! & 3) !== 0) children.push(c);
-    if (children.length > 1) {
-      const scores = new Map<number, number>();
-      for (const c of children) {
-        scores.set(c, rangeScore(r.ordering, unitStart(inventory, c), end[c]!, r.errorsFirst));
-      }
-      children.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
-    }
-    order = children;
+    if (children.length > 1) order = byScore(r, children);
+    else order = children;
   }
   r.stackNode.push(u);
   r.stackNext.push(order ? 0 : u + 1);
   r.stackOrder.push(order);
   r.stackFirst.push(true);
+}
+
+/** Members of one object sorted by insertion up to this many (quadratic past it). */
+const INSERTION_SORT_MAX = 32;
+
+/**
+ * `children` (kept members of one object, in source order) by their score against the ordering,
+ * highest first, ties in source order. Most objects have no match or their matches first: their
+ * scores are already in order and the list is returned as it came, with no sort.
+ */
+function byScore(r: Render, children: number[]): number[] {
+  const { inventory } = r;
+  const scores = r.scores;
+  scores.length = children.length;
+  const ordering = r.ordering!;
+  const { positions } = ordering;
+  let sorted = true;
+  // The members follow each other in the text: one search finds the first hit, and a walk
+  // along the hits which member holds any (a member with none scores 0).
+  let h = lowerBound(positions, unitStart(inventory, children[0]!));
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i]!;
+    const from = unitStart(inventory, c);
+    const to = inventory.end[c]!;
+    while (h < positions.length && positions[h]! < from) h++;
+    scores[i] =
+      h < positions.length && positions[h]! < to
+        ? rangeScore(ordering, from, to, r.errorsFirst)
+        : 0;
+    if (i > 0 && scores[i]! > scores[i - 1]!) sorted = false;
+  }
+  if (sorted) return children;
+  if (children.length > INSERTION_SORT_MAX) {
+    const at = children.map((_, i) => i);
+    at.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    return at.map((i) => children[i]!);
+  }
+  // Insertion sort, stable: most objects have a few dozen members, and an inline loop over two
+  // arrays costs less than a comparator called per pair.
+  for (let i = 1; i < children.length; i++) {
+    const c = children[i]!;
+    const score = scores[i]!;
+    let j = i - 1;
+    for (; j >= 0 && scores[j]! < score; j--) {
+      children[j + 1] = children[j]!;
+      scores[j + 1] = scores[j]!;
+    }
+    children[j + 1] = c;
+    scores[j + 1] = score;
+  }
+  return children;
 }
 
 /**
