@@ -82,6 +82,15 @@ export class KeptUnits {
   }
 
   /**
+   * False when taking unit `i` cannot stay within `limit`: a unit with no parents needs at least
+   * its size less the one gap it may close. Cheaper than asking whether it is a copy.
+   */
+  mayFit(i: number, limit: number): boolean {
+    const { parents, sizes, gapCost } = this.input;
+    return parents !== undefined || this.keep[i] !== 0 || this.used + sizes[i]! - gapCost <= limit;
+  }
+
+  /**
    * Keeps unit `i` with the units it needs (a hunk's file header; a hunk line's header line and
    * file header: at most two ancestors, all paid for together) when `used` stays within
    * `limit`; whether it is kept. A split hunk shows its unchanged lines only around a change of

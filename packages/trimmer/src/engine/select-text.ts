@@ -98,14 +98,17 @@ export function isUnifiedDiff(text: string): boolean {
  * pieces of lines far apart).
  */
 export function isLineOriented(text: string): boolean {
-  let lines = 0;
+  let lines = 1;
+  for (let n = text.indexOf('\n'); n >= 0; n = text.indexOf('\n', n + 1)) lines++;
+  if (lines < 3) return false;
+  // Short lines on average settle it without reading any line.
+  if (text.length / lines <= PROSE_LINE_LENGTH) return true;
   let filled = 0;
   let long = 0;
   let from = 0;
   for (;;) {
     const end = text.indexOf('\n', from);
     const to = end < 0 ? text.length : end;
-    lines++;
     if (to - from > PROSE_LINE_LENGTH) long++;
     for (let i = from; i < to; i++) {
       const code = text.charCodeAt(i);
@@ -117,11 +120,7 @@ export function isLineOriented(text: string): boolean {
     if (end < 0) break;
     from = end + 1;
   }
-  if (lines < 3) return false;
-  return (
-    text.length / lines <= PROSE_LINE_LENGTH ||
-    (filled >= 3 && long * 2 < filled && long <= Math.max(1, LONG_LINE_SHARE * filled))
-  );
+  return filled >= 3 && long * 2 < filled && long <= Math.max(1, LONG_LINE_SHARE * filled);
 }
 
 /**
@@ -645,16 +644,16 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
     for (const i of ranked) {
       if (limit - kept.used < 1) break;
-      if (kept.fresh(i)) kept.take(i, limit);
+      if (kept.mayFit(i, limit) && kept.fresh(i)) kept.take(i, limit);
     }
     for (const i of rankByScore(unasked, check)) {
       if (budget - kept.used < 1) break;
-      if (kept.fresh(i)) kept.take(i, budget);
+      if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
     }
   }
   for (const i of ranked) {
     if (budget - kept.used < 1) break;
-    if (kept.fresh(i)) kept.take(i, budget);
+    if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
   }
   kept.fillHead(budget);
   kept.fillTail(budget);

@@ -191,8 +191,11 @@ function tableWord(
   return -1;
 }
 
-/** `[A-Za-z0-9_]`, by ASCII unit. */
-const WORD_UNIT = new Uint8Array(128);
+/**
+ * `[A-Za-z0-9_]`, by UTF-16 unit (64 KB): one load per unit, no test for ASCII first, in the
+ * loops that step over a line's words.
+ */
+const WORD_UNIT = new Uint8Array(0x10000);
 for (let code = 0; code < 128; code++) {
   WORD_UNIT[code] =
     (code >= 0x61 && code <= 0x7a) ||
@@ -204,7 +207,7 @@ for (let code = 0; code < 128; code++) {
 }
 
 function isWordCode(code: number): boolean {
-  return code < 0x80 && WORD_UNIT[code] === 1;
+  return WORD_UNIT[code] === 1;
 }
 
 function isDigit(code: number): boolean {
@@ -368,7 +371,7 @@ export function detectLevel(
       // goes to the steps below.
       while (i < end) {
         const unit = units[i]!;
-        if (unit < 0x80 && WORD_UNIT[unit] === 1) {
+        if (WORD_UNIT[unit] === 1) {
           const start = i;
           while (++i < end && isWordCode(units[i]!));
           const length = i - start;

@@ -21,15 +21,16 @@ const MAX_LINE_UNITS = 1 << 20;
 /** Most a line scores (an anomaly's score is not bounded by itself). */
 export const RECORD_CAP = 12;
 
-/** A line's bounds without its line break and surrounding blanks, or -1 when it opens no object. */
+/** A line's bounds without its line break and surrounding blanks, or `undefined` when it opens no object. */
 function objectLine(text: string, from: number, to: number): [number, number] | undefined {
   let a = from;
-  let b = to;
-  while (a < b && isBlankUnit(text.charCodeAt(a))) a++;
-  while (b > a && isBlankUnit(text.charCodeAt(b - 1))) b--;
+  while (a < to && isBlankUnit(text.charCodeAt(a))) a++;
   if (a === 0 && text.charCodeAt(0) === 0xfeff) a++;
-  if (b - a < 2 || b - a > MAX_LINE_UNITS) return undefined;
-  if (text.charCodeAt(a) !== 0x7b || text.charCodeAt(b - 1) !== 0x7d) return undefined;
+  // Most lines of most texts open otherwise: settled before their end is looked for.
+  if (a >= to || text.charCodeAt(a) !== 0x7b) return undefined;
+  let b = to;
+  while (b > a && isBlankUnit(text.charCodeAt(b - 1))) b--;
+  if (b - a < 2 || b - a > MAX_LINE_UNITS || text.charCodeAt(b - 1) !== 0x7d) return undefined;
   return [a, b];
 }
 

@@ -70,10 +70,13 @@ function cutShort(text: string, j: number): number {
   return code === NEWLINE || code === 0x0d ? j : -1;
 }
 
+/** Where the sequence `nextSequence` found last ends. */
+let sequenceEnd = -1;
+
 /**
- * Where the next presentation sequence at or after `from` starts (see `escapeEnd`), or -1. A
- * string sequence is stepped over whole, so an escape inside its end is not taken for one of
- * its own.
+ * Where the next presentation sequence at or after `from` starts (see `escapeEnd`), or -1; its
+ * end is left in `sequenceEnd`, so it is parsed once. A string sequence is stepped over whole,
+ * so an escape inside its end is not taken for one of its own.
  */
 function nextSequence(text: string, from: number): number {
   let at = text.indexOf('\x1b', from);
@@ -81,11 +84,11 @@ function nextSequence(text: string, from: number): number {
     if (startsString(text, at)) {
       const end = stringEnd(text, at + 2);
       at = text.indexOf('\x1b', end < 0 ? at + 1 : end);
-    } else if (escapeEnd(text, at) >= 0) {
-      return at;
-    } else {
-      at = text.indexOf('\x1b', at + 1);
+      continue;
     }
+    sequenceEnd = escapeEnd(text, at);
+    if (sequenceEnd >= 0) return at;
+    at = text.indexOf('\x1b', at + 1);
   }
   return -1;
 }
@@ -101,7 +104,7 @@ function removedRuns(text: string): { where: number[]; removedUpTo: number[] } {
   let length = 0;
   let removed = 0;
   for (let at = nextSequence(text, 0); at >= 0; at = nextSequence(text, copied)) {
-    const end = escapeEnd(text, at);
+    const end = sequenceEnd;
     length += at - copied;
     removed += end - at;
     if (where.length > 0 && where[where.length - 1] === length) {
@@ -134,7 +137,7 @@ export function stripTerminalEscapes(text: string): StrippedText | undefined {
   let copied = 0;
   let removed = 0;
   for (; at >= 0; at = nextSequence(text, copied)) {
-    const end = escapeEnd(text, at);
+    const end = sequenceEnd;
     if (at > copied) {
       const piece = text.slice(copied, at);
       if (++pieces <= ROPE_PIECES) stripped += piece;
