@@ -52,6 +52,7 @@ import {
   recordsHead,
   selectJsonInformative,
 } from './json/select-json-informative.js';
+import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
@@ -104,16 +105,12 @@ interface LossyView {
 const RECORD_NOTE_FLOOR_EXTRA = 80;
 /** The first aggregate statement's bytes the room's floor takes in, at most. */
 const FIRST_STATEMENT_MAX = 160;
-/** The records segment's room: a share of the budget… */
-const RECORD_NOTE_SHARE = 0.08;
-/** …and up to this much more where the budget names few of the records (`recordNoteRoom`). */
-const UNNAMED_NOTE_SHARE = 0.11;
-/** …up to this many bytes. */
+/** The records segment's room: a share of the budget (`unnamedNoteRoom`) up to this many bytes. */
 const RECORD_NOTE_MAX = 1024;
 /** The most of the budget the room grows to for the statements a question asks for. */
 const ASKED_NOTE_SHARE = 1 / 3;
 /** Of the room, what is kept for the parts that tell of the view (fields dropped, records left out). */
-const VIEW_PARTS_ROOM = 160;
+const VIEW_PARTS_ROOM = 48;
 /** The most of the budget the room grows to once every record is named (`noteSteps`). */
 const NAMED_NOTE_SHARE = 0.25;
 
@@ -196,8 +193,8 @@ function statementBytes(statements: readonly AggregateStatement[], room: number)
 }
 
 /**
- * Note bytes held back for the records segment of a JSON view of a list: 8% of the budget, at
- * most 1024 (`RECORD_NOTE_MAX`), and never less than the segment's head (`head`, at its
+ * Note bytes held back for the records segment of a JSON view of a list: 8% of the budget, more
+ * where it names few of the records (`unnamedNoteRoom`), at most 1024 (`RECORD_NOTE_MAX`), and never less than the segment's head (`head`, at its
  * longest) plus room for one dropped field and one kind of record left out — unless that is more than a
  * fifth of the budget — nor more than the head, every aggregate statement and the view's parts
  * need. It grows with the budget more slowly than the budget does, so the body's budget does
@@ -216,13 +213,8 @@ function recordNoteRoom(
   const askedRoom = Math.floor(budget * ASKED_NOTE_SHARE);
   const sizes = statementBytes(aggregates, askedRoom);
   const floor = headBytes + RECORD_NOTE_FLOOR_EXTRA + Math.min(sizes[0] ?? 0, FIRST_STATEMENT_MAX);
-  // Where the budget could name only some of the records (`namesBytes` names them all), what
-  // the note says of all of them weighs more: the share grows by up to `UNNAMED_NOTE_SHARE`,
-  // less as the budget nears `namesBytes` (the room still grows with the budget).
-  const unnamed = namesBytes > 0 ? Math.max(0, 1 - budget / namesBytes) : 0;
-  const share = RECORD_NOTE_SHARE + UNNAMED_NOTE_SHARE * unnamed;
   let room = Math.max(
-    Math.min(RECORD_NOTE_MAX, Math.floor(budget * share)),
+    Math.min(RECORD_NOTE_MAX, unnamedNoteRoom(budget, namesBytes)),
     Math.min(floor, Math.floor(budget / 5)),
   );
   // With nothing asked of the body and nothing in it standing out, the first statement of every

@@ -229,7 +229,7 @@ describe('the records note over all records', () => {
       message: `the nightly export ${i} finished on shard ${Math.floor(next() * 99)}`,
     }));
     const text = JSON.stringify({ items: records });
-    const budget = Math.floor(text.length * 0.02);
+    const budget = Math.floor(text.length * 0.012);
     const zoneOf = (userQuery?: string) =>
       noteOf(text, budget, userQuery).records?.distributions?.find((d) => d.field === 'zone');
     const truth = new Map<string, number>();
