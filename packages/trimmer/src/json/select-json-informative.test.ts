@@ -141,8 +141,11 @@ describe('information-first selection: every record named first', () => {
     const note = trailingDisclosureNotes(view.text)[0]!.text;
     const records = parseRecordCoverage(note)!;
     expect(records).toMatchObject({ named: named.length, total: 400, path: 'items[]' });
-    // Left out, by the state the pods vary in (the node they run on).
-    const omitted = records.omitted!;
+    // How all of them divide by the state they vary in (the node they run on), and what was
+    // left out by it where the note has room for that too.
+    const nodes = records.distributions!.find((d) => d.field === 'spec.nodeName')!;
+    expect(nodes.values.reduce((sum, v) => sum + v.count, 0)).toBe(400);
+    const omitted = records.omitted ?? [];
     expect(omitted.every((entry) => entry.field === 'spec.nodeName')).toBe(true);
     expect(omitted.reduce((sum, entry) => sum + entry.count, 0)).toBeLessThanOrEqual(400);
   });
@@ -314,6 +317,15 @@ describe('information-first selection: what records say before what tells them a
     expect(shown.length).toBeGreaterThan(20);
     const byName = new Map(items.map((pod) => [pod.metadata.name, pod.spec.nodeName]));
     for (const pod of shown) expect(pod.spec?.nodeName).toBe(byName.get(pod.metadata.name));
+    // At any budget, no pod is named without the node asked for.
+    for (let small = 600; small < budget; small += 97) {
+      const pods = JSON.parse(
+        viewBody(trimmer.trim(json, small, { userQuery: 'which node is each pod on?' })),
+      ).items as typeof items;
+      for (const pod of pods) {
+        expect(pod.spec?.nodeName, `at ${small}`).toBe(byName.get(pod.metadata.name));
+      }
+    }
   });
 
   it('names ten spans by an id two of them share, not by a duration unique by chance', () => {

@@ -11,6 +11,7 @@ import {
   createSelectionLedger,
   DROPPED,
   isContainer,
+  keepCost,
   keepCut,
   keepWhole,
   pathCost,
@@ -590,9 +591,26 @@ function runPlan(
   // A question that names fields of every record (`what is the status of each run?`) is
   // answered record by record: each one's name with those fields, before the names alone.
   if (asked.length > 0 && analysis.main >= 0) {
+    const { ledger, inventory } = plan;
     for (const r of analysis.groups[analysis.main]!.records) {
+      // A record named without what was asked of it answers nothing: the plan stops before
+      // one whose name and fields do not fit (each field priced as if the record were open,
+      // the keys it shares with the name counted twice: at most what they take).
+      const fields = asked.map((s) => recordField(inventory, analysis, r, s));
+      if (plan.ensured[r] === 0) {
+        const identity = identityOf(plan, r);
+        let cost = identity >= 0 && ledger.covered[identity] === 0 ? keepCost(ledger, identity) : 0;
+        const opening =
+          ledger.state[r] === DROPPED ? pathCost(ledger, r) + skeletonCost(ledger, r) - 1 : 0;
+        for (const u of fields) {
+          if (u >= 0 && inventory.unitBytes[u]! <= 512) {
+            cost += Math.max(0, keepCost(ledger, u) - opening);
+          }
+        }
+        if (cost > ledger.limit - ledger.used) throw SPENT;
+      }
       ensureAround(plan, r, true);
-      for (const s of asked) keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
+      for (const u of fields) keepIfSmall(plan, u, 512);
     }
   }
   const groups = primaryGroups(analysis);
