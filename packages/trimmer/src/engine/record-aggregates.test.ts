@@ -280,6 +280,22 @@ describe('the records note over all records', () => {
     expect(fields.indexOf('placement.zone')).toBeLessThan(fields.indexOf('placement.zoneId') >>> 0);
   });
 
+  it('weighs a state one key down about as one of the record itself', () => {
+    // `state.lane` takes two values, `source` six: a key down counts as much as twice the
+    // values, so the nested state comes first (not after every field of the record itself).
+    const sources = ['api v1', 'api v2', 'cron v1', 'cron v2', 'import v1', 'import v2'];
+    const builds = Array.from({ length: 120 }, (_, i) => ({
+      ref: `b-${(i * 7919).toString(36)}`,
+      source: sources[i % 6],
+      state: { lane: ['fast', 'slow'][i % 2] },
+      log: 'l'.repeat(100 + (i % 7)),
+    }));
+    const fields = (noteOf(JSON.stringify({ builds }), 6000).records?.distributions ?? []).map(
+      (d) => d.field,
+    );
+    expect(fields.slice(0, 2)).toEqual(['state.lane', 'source']);
+  });
+
   it('once every record is named, tells how they divide by each state before more of each record', () => {
     const pick = <T>(values: readonly T[], i: number, every: number) =>
       values[i % every === 0 ? 1 : 0]!;

@@ -283,7 +283,7 @@ export function recordAggregates(
     idHint: boolean,
   ) =>
     0.5 * Math.log2(kinds) +
-    1.5 * (depth - 1) +
+    0.5 * (depth - 1) +
     (present - top <= 0.05 * present ? 0 : 1) +
     3 * (1 - present / records) -
     (hint ? 0.75 : 0) +
