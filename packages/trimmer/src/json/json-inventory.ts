@@ -77,8 +77,11 @@ export function stringEnd(text: string, open: number): number {
   return close < 0 ? text.length - 1 : close;
 }
 
-function widenInt32(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const wider = new Int32Array(size);
+/** A copy of `array` grown to `size` entries (columns double as they fill, so this runs seldom). */
+export function widen<
+  T extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>,
+>(array: T, size: number): T {
+  const wider = new (array.constructor as new (length: number) => T)(size);
   wider.set(array);
   return wider;
 }
@@ -726,19 +729,17 @@ export function scanJson(
     if ((level === 0 || parentId >= 0) && count < maxNodes) {
       if (count >= capacity) {
         capacity = Math.min(maxNodes, capacity * 2);
-        const wider = new Uint8Array(capacity);
-        wider.set(kinds);
-        kinds = wider;
-        parents = widenInt32(parents, capacity);
-        nexts = widenInt32(nexts, capacity);
-        keyStarts = widenInt32(keyStarts, capacity);
-        keyBytes = widenInt32(keyBytes, capacity);
-        keyEnds = widenInt32(keyEnds, capacity);
-        starts = widenInt32(starts, capacity);
-        ends = widenInt32(ends, capacity);
-        valueBytes = widenInt32(valueBytes, capacity);
-        unitBytes = widenInt32(unitBytes, capacity);
-        childIndexes = widenInt32(childIndexes, capacity);
+        kinds = widen(kinds, capacity);
+        parents = widen(parents, capacity);
+        nexts = widen(nexts, capacity);
+        keyStarts = widen(keyStarts, capacity);
+        keyBytes = widen(keyBytes, capacity);
+        keyEnds = widen(keyEnds, capacity);
+        starts = widen(starts, capacity);
+        ends = widen(ends, capacity);
+        valueBytes = widen(valueBytes, capacity);
+        unitBytes = widen(unitBytes, capacity);
+        childIndexes = widen(childIndexes, capacity);
       }
       id = count++;
       kinds[id] = kind;
