@@ -270,23 +270,13 @@ function scanString(text: string, open: number, out: StringScan, key: boolean): 
     }
     if (c < 0x20) return false;
     if (c === 0x5c) {
-      const e = text.charCodeAt(i + 1);
-      if (e >= 128 || ESCAPES[e] !== 1) return false;
-      if (e === 0x75) {
-        for (let h = i + 2; h < i + 6; h++) {
-          const d = text.charCodeAt(h);
-          if (!(d < 128 && HEX[d] === 1)) return false;
-        }
-        i += 6;
-        // The escape's last hex digit is what a later word sees before it.
-        word = true;
-        lower = LOWER_OR_DIGIT[text.charCodeAt(i - 1)] === 1;
-      } else {
-        // `\n`, `\t`, `\"`…: a separator, as the character it stands for.
-        i += 2;
-        word = false;
-        lower = false;
-      }
+      const after = escapeEnd(text, i);
+      if (after < 0) return false;
+      // A `\uXXXX` escape's last hex digit is what a later word sees before it; `\n`, `\t`,
+      // `\"`… are a separator, as the character they stand for.
+      word = after - i === 6;
+      lower = word && LOWER_OR_DIGIT[text.charCodeAt(after - 1)] === 1;
+      i = after;
       continue;
     }
     // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
@@ -485,16 +475,8 @@ function scanLongString(
     if (backslash < 0) backslash = length;
   }
   while (backslash < close) {
-    const e = text.charCodeAt(backslash + 1);
-    if (e >= 128 || ESCAPES[e] !== 1) return false;
-    let after = backslash + 2;
-    if (e === 0x75) {
-      for (let h = after; h < after + 4; h++) {
-        const d = text.charCodeAt(h);
-        if (!(d < 128 && HEX[d] === 1)) return false;
-      }
-      after += 4;
-    }
+    const after = escapeEnd(text, backslash);
+    if (after < 0) return false;
     if (after > close) {
       close = text.indexOf('"', after);
       if (close < 0) return false;
@@ -537,6 +519,18 @@ function scanLongString(
   out.end = close + 1;
   out.bytes = total;
   return true;
+}
+
+/** Offset just past the escape whose backslash is at `at`, or -1 when it is not a valid one. */
+function escapeEnd(text: string, at: number): number {
+  const e = text.charCodeAt(at + 1);
+  if (e >= 128 || ESCAPES[e] !== 1) return -1;
+  if (e !== 0x75) return at + 2;
+  for (let h = at + 2; h < at + 6; h++) {
+    const d = text.charCodeAt(h);
+    if (!(d < 128 && HEX[d] === 1)) return -1;
+  }
+  return at + 6;
 }
 
 /** Offset of the first non-whitespace character at or after `from` (a tight loop of its own). */
