@@ -46,19 +46,18 @@ const isRecordList = (value: Json): boolean =>
 function largestRecordList(root: {
   [key: string]: Json;
 }): { path: string; items: Json[] } | undefined {
-  const found: Array<{ path: string; items: Json[] }> = [];
+  let best: { path: string; items: Json[] } | undefined;
   const visit = (value: Json, path: string, depth: number) => {
-    if (isRecordList(value)) found.push({ path, items: value as Json[] });
-    else if (depth < 2 && isRecord(value))
+    // The first of the longest, so the digest is the same for the same text.
+    if (isRecordList(value)) {
+      if (!best || (value as Json[]).length > best.items.length)
+        best = { path, items: value as Json[] };
+    } else if (depth < 2 && isRecord(value))
       for (const [key, child] of Object.entries(value))
         visit(child, path ? `${path}.${key}` : key, depth + 1);
   };
   visit(root, '', 0);
-  // The first of the longest, so the digest is the same for the same text.
-  return found.reduce<(typeof found)[number] | undefined>(
-    (best, list) => (best && best.items.length >= list.items.length ? best : list),
-    undefined,
-  );
+  return best;
 }
 
 function describeJson(value: Json): string {
