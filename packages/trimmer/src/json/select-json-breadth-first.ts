@@ -48,8 +48,7 @@ export interface BreadthFirstOptions {
 function createSelection(
   inventory: JsonInventory,
   hits: RelevanceHits | undefined,
-  cap: number,
-  visitAll: boolean,
+  options: BreadthFirstOptions,
   check: StopCheck | undefined,
 ) {
   return {
@@ -57,8 +56,8 @@ function createSelection(
     steps: 0,
     inventory,
     hits,
-    nestedArrayCap: cap,
-    visitAll,
+    nestedArrayCap: options.nestedArrayCap,
+    visitAll: options.visitAll === true,
     state: new Uint8Array(inventory.count),
     cutCandidate: new Uint8Array(inventory.count),
     cutCandidates: [] as number[],
@@ -428,13 +427,7 @@ export function selectJsonBreadthFirst(
   options: BreadthFirstOptions,
   check?: StopCheck,
 ): JsonSelection {
-  const s = createSelection(
-    inventory,
-    hits,
-    options.nestedArrayCap,
-    options.visitAll === true,
-    check,
-  );
+  const s = createSelection(inventory, hits, options, check);
   s.state[0] = PARTIAL;
   const share = hits?.queryMatched
     ? options.relevanceShare
