@@ -84,9 +84,8 @@ function describeJson(value: Json): string {
  */
 const MAX_PARSED_UNITS = 32 << 20;
 
+/** `text` parsed, when it is JSON and no longer than `MAX_PARSED_UNITS`. */
 function parseJson(text: string): Json | undefined {
-  const start = text.trimStart()[0];
-  if (start !== '{' && start !== '[' && start !== '"') return undefined;
   if (text.length > MAX_PARSED_UNITS) return undefined;
   try {
     return JSON.parse(text) as Json;
@@ -142,16 +141,12 @@ function describeLines(text: string, vocabulary: Vocabulary): string {
 export function describeResult(text: string, options: { vocabulary?: Vocabulary } = {}): string {
   if (typeof text !== 'string') return 'not text';
   if (text.trim() === '') return 'empty';
-  const json = parseJson(text);
   const opening = text.trimStart()[0];
-  if (
-    json === undefined &&
-    text.length > MAX_PARSED_UNITS &&
-    (opening === '{' || opening === '[')
-  ) {
+  if (text.length > MAX_PARSED_UNITS && (opening === '{' || opening === '[')) {
     const kind = opening === '[' ? 'array' : 'object';
     return `JSON ${kind} of ${text.length} characters (too large to read here for its records)`;
   }
+  const json = opening === '{' || opening === '[' || opening === '"' ? parseJson(text) : undefined;
   const line =
     json === undefined
       ? describeLines(text, options.vocabulary ?? DEFAULT_VOCABULARY)
