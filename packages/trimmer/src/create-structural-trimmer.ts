@@ -12,13 +12,14 @@ import { resolveVocabulary } from './resolve-vocabulary.js';
 import type { StructuralTrimmer, StructuralTrimmerSettings } from './structural-trimmer.js';
 import { type TrimOptions, trimResult } from './trim-result.js';
 
+function invalid(argument: string, message: string): never {
+  throw new InvalidArgumentError({ argument, message });
+}
+
 function integerSetting(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError({
-      argument: name,
-      message: `${name} must be an integer ≥ 1, got ${String(value)}`,
-    });
+    invalid(name, `${name} must be an integer ≥ 1, got ${String(value)}`);
   }
   return value;
 }
@@ -32,24 +33,21 @@ export function createStructuralTrimmer(
 ): StructuralTrimmer {
   const relevanceShare = settings.relevanceShare ?? 0.35;
   if (!(relevanceShare >= 0 && relevanceShare <= 0.9)) {
-    throw new InvalidArgumentError({
-      argument: 'relevanceShare',
-      message: `relevanceShare must be between 0 and 0.9, got ${String(relevanceShare)}`,
-    });
+    invalid(
+      'relevanceShare',
+      `relevanceShare must be between 0 and 0.9, got ${String(relevanceShare)}`,
+    );
   }
   const preserveKeys = settings.preserveKeys ?? [];
   if (!Array.isArray(preserveKeys) || preserveKeys.some((key) => typeof key !== 'string')) {
-    throw new InvalidArgumentError({
-      argument: 'preserveKeys',
-      message: 'preserveKeys must be an array of strings',
-    });
+    invalid('preserveKeys', 'preserveKeys must be an array of strings');
   }
   const selection = settings.selection ?? 'information-first';
   if (selection !== 'information-first' && selection !== 'breadth-first') {
-    throw new InvalidArgumentError({
-      argument: 'selection',
-      message: `selection must be 'information-first' or 'breadth-first', got ${String(selection)}`,
-    });
+    invalid(
+      'selection',
+      `selection must be 'information-first' or 'breadth-first', got ${String(selection)}`,
+    );
   }
   const options: TrimOptions = {
     selection,

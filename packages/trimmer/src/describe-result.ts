@@ -46,19 +46,18 @@ const isRecordList = (value: Json): boolean =>
 function largestRecordList(root: {
   [key: string]: Json;
 }): { path: string; items: Json[] } | undefined {
-  const found: Array<{ path: string; items: Json[] }> = [];
+  let best: { path: string; items: Json[] } | undefined;
   const visit = (value: Json, path: string, depth: number) => {
-    if (isRecordList(value)) found.push({ path, items: value as Json[] });
-    else if (depth < 2 && isRecord(value))
+    // The first of the longest, so the digest is the same for the same text.
+    if (isRecordList(value)) {
+      if (!best || (value as Json[]).length > best.items.length)
+        best = { path, items: value as Json[] };
+    } else if (depth < 2 && isRecord(value))
       for (const [key, child] of Object.entries(value))
         visit(child, path ? `${path}.${key}` : key, depth + 1);
   };
   visit(root, '', 0);
-  // The first of the longest, so the digest is the same for the same text.
-  return found.reduce<(typeof found)[number] | undefined>(
-    (best, list) => (best && best.items.length >= list.items.length ? best : list),
-    undefined,
-  );
+  return best;
 }
 
 function describeJson(value: Json): string {
@@ -85,9 +84,8 @@ function describeJson(value: Json): string {
  */
 const MAX_PARSED_UNITS = 32 << 20;
 
+/** `text` parsed, when it is JSON and no longer than `MAX_PARSED_UNITS`. */
 function parseJson(text: string): Json | undefined {
-  const start = text.trimStart()[0];
-  if (start !== '{' && start !== '[' && start !== '"') return undefined;
   if (text.length > MAX_PARSED_UNITS) return undefined;
   try {
     return JSON.parse(text) as Json;
@@ -143,16 +141,12 @@ function describeLines(text: string, vocabulary: Vocabulary): string {
 export function describeResult(text: string, options: { vocabulary?: Vocabulary } = {}): string {
   if (typeof text !== 'string') return 'not text';
   if (text.trim() === '') return 'empty';
-  const json = parseJson(text);
   const opening = text.trimStart()[0];
-  if (
-    json === undefined &&
-    text.length > MAX_PARSED_UNITS &&
-    (opening === '{' || opening === '[')
-  ) {
+  if (text.length > MAX_PARSED_UNITS && (opening === '{' || opening === '[')) {
     const kind = opening === '[' ? 'array' : 'object';
     return `JSON ${kind} of ${text.length} characters (too large to read here for its records)`;
   }
+  const json = opening === '{' || opening === '[' || opening === '"' ? parseJson(text) : undefined;
   const line =
     json === undefined
       ? describeLines(text, options.vocabulary ?? DEFAULT_VOCABULARY)

@@ -67,31 +67,40 @@ const LINE_WORD_SETS = ['levelKeys', 'exitWords', 'exitFillers', 'alertWords'] a
 const PHRASE_LISTS = ['exceptionSuffixes', 'exceptionOpeners', 'continuationOpeners'] as const;
 /** Maps of a word, letter or mark to a level. */
 const LEVEL_MAPS = ['levelWords', 'levelLetters', 'levelMarks'] as const;
+/** What a word must be, and how an error says it. */
+type Rule = [RegExp, string];
+/** A word the line scan finds whole (a level word too). */
+const LINE_WORD: Rule = [/^[a-z0-9_]{1,64}$/, 'ASCII letters, digits and _, at most 64'];
 /** What each key of a level map must be. */
-const LEVEL_KEY_RULES: Record<(typeof LEVEL_MAPS)[number], [RegExp, string]> = {
-  levelWords: [/^[a-z0-9_]{1,64}$/, 'ASCII letters, digits and _, at most 64'],
+const LEVEL_KEY_RULES: Record<(typeof LEVEL_MAPS)[number], Rule> = {
+  levelWords: LINE_WORD,
   levelLetters: [/^[A-Z]$/, 'one ASCII letter'],
   levelMarks: [/^[^\u0000-\u007f\ud800-\udfff]$/, 'one character outside ASCII'],
 };
-const LINE_WORD = /^[a-z0-9_]{1,64}$/;
-
 /** An error word the scans can find: they compare ASCII case-insensitively, letter first. */
-const ERROR_WORD = /^[a-z][a-z0-9]*(?:[ -][a-z0-9]+)*$/;
+const ERROR_WORD: Rule = [
+  /^(?=..)[a-z][a-z0-9]*(?:[ -][a-z0-9]+)*$/,
+  'ASCII letters and digits, a letter first, single spaces or hyphens between, two characters at least',
+];
+/** An exception name's suffix, matched as written. */
+const SUFFIX: Rule = [/^[A-Za-z0-9_]+$/, 'ASCII letters, digits and _'];
 
 function invalid(argument: string, message: string): never {
   throw new InvalidArgumentError({ argument: `vocabulary.${argument}`, message });
 }
 
+/** The items of `value`, an iterable other than a string, or a clear error. */
+function itemsOf(name: string, value: unknown): Iterable<unknown> {
+  if (typeof value !== 'object' || value === null || !(Symbol.iterator in value)) {
+    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
+  }
+  return value as Iterable<unknown>;
+}
+
 /** The words of `value`, lower-cased, each a non-empty string, or a clear error. */
 function wordsOf(name: string, value: unknown): string[] {
-  if (typeof value === 'string' || value === null || typeof value !== 'object') {
-    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
-  }
-  if (!(Symbol.iterator in value)) {
-    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
-  }
   const words: string[] = [];
-  for (const word of value as Iterable<unknown>) {
+  for (const word of itemsOf(name, value)) {
     if (typeof word !== 'string' || word.trim() === '') {
       invalid(name, `vocabulary.${name} holds ${JSON.stringify(word)}, not a word`);
     }
@@ -102,20 +111,22 @@ function wordsOf(name: string, value: unknown): string[] {
 
 /** The phrases of `value` as written (case kept), each non-empty and on one line. */
 function phrasesOf(name: string, value: unknown): string[] {
-  if (typeof value === 'string' || value === null || typeof value !== 'object') {
-    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
-  }
-  if (!(Symbol.iterator in value)) {
-    invalid(name, `vocabulary.${name} must be an array (or other iterable) of strings`);
-  }
   const phrases: string[] = [];
-  for (const phrase of value as Iterable<unknown>) {
+  for (const phrase of itemsOf(name, value)) {
     if (typeof phrase !== 'string' || phrase === '' || /[\r\n]/.test(phrase)) {
       invalid(name, `vocabulary.${name} holds ${JSON.stringify(phrase)}, not a phrase on one line`);
     }
     phrases.push(phrase);
   }
   return [...new Set(phrases)];
+}
+
+/** `words`, each checked against `rule`. */
+function checked(name: string, words: string[], [pattern, told]: Rule): string[] {
+  for (const word of words) {
+    if (!pattern.test(word)) invalid(name, `vocabulary.${name} holds '${word}': ${told}`);
+  }
+  return words;
 }
 
 /** A map of words, letters or marks to levels, checked: each key by its rule, each level known. */
@@ -149,17 +160,11 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
   if (override === null || typeof override !== 'object' || Array.isArray(override)) {
     invalid('', 'vocabulary must be an object of word sets');
   }
-  const known = new Set<string>([
-    'identityWords',
-    'errorWords',
-    ...SET_NAMES,
-    ...LINE_WORD_SETS,
-    ...PHRASE_LISTS,
-    ...LEVEL_MAPS,
-  ]);
+  // The word sets an override may give are those of the vocabulary itself.
   for (const key of Object.keys(override)) {
-    if (!known.has(key)) {
-      invalid(key, `vocabulary has no word set '${key}' (known: ${[...known].join(', ')})`);
+    if (!Object.hasOwn(DEFAULT_VOCABULARY, key)) {
+      const known = Object.keys(DEFAULT_VOCABULARY).join(', ');
+      invalid(key, `vocabulary has no word set '${key}' (known: ${known})`);
     }
   }
   const resolved: Record<string, unknown> = { ...DEFAULT_VOCABULARY };
@@ -182,43 +187,22 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
     resolved.identityWords = Object.freeze(identityWords);
   }
   if (override.errorWords !== undefined) {
-    const errorWords = [...new Set(wordsOf('errorWords', override.errorWords))];
-    for (const word of errorWords) {
-      if (word.length < 2 || !ERROR_WORD.test(word)) {
-        invalid(
-          'errorWords',
-          `vocabulary.errorWords holds '${word}': ASCII letters and digits, a letter first, single spaces or hyphens between, two characters at least`,
-        );
-      }
-    }
+    const words = [...new Set(wordsOf('errorWords', override.errorWords))];
+    const errorWords = checked('errorWords', words, ERROR_WORD);
     resolved.errorWords = Object.freeze(errorWords);
   }
   for (const name of LINE_WORD_SETS) {
     const value = override[name];
     if (value === undefined) continue;
-    const words = wordsOf(name, value);
-    for (const word of words) {
-      if (!LINE_WORD.test(word)) {
-        invalid(
-          name,
-          `vocabulary.${name} holds '${word}': ASCII letters, digits and _, at most 64`,
-        );
-      }
-    }
-    resolved[name] = new Set(words);
+    resolved[name] = new Set(checked(name, wordsOf(name, value), LINE_WORD));
   }
   for (const name of PHRASE_LISTS) {
     const value = override[name];
     if (value === undefined) continue;
     const phrases = phrasesOf(name, value);
-    if (name === 'exceptionSuffixes') {
-      for (const phrase of phrases) {
-        if (!/^[A-Za-z0-9_]+$/.test(phrase)) {
-          invalid(name, `vocabulary.${name} holds '${phrase}': ASCII letters, digits and _`);
-        }
-      }
-    }
-    resolved[name] = Object.freeze(phrases);
+    resolved[name] = Object.freeze(
+      name === 'exceptionSuffixes' ? checked(name, phrases, SUFFIX) : phrases,
+    );
   }
   for (const name of LEVEL_MAPS) {
     const value = override[name];

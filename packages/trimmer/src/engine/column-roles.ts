@@ -254,49 +254,25 @@ export function strictlyMonotone(
   signatures: JsonSignatures,
   s: number,
 ): boolean {
-  const { text, start, end, kind } = inventory;
   // A few values fall in order by chance (four do one time in twelve).
   if (signatures.nodes[s]! < MONOTONE_MIN) return false;
   let direction = 0;
   let previous = -1;
-  // The value of `previous` when it is short enough to be read as a number (NaN when not), so
-  // each value is read once, not once against each neighbour.
-  let previousValue = Number.NaN;
   for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
-    const quoted = kind[u] === NODE_STRING ? 1 : 0;
-    const from = start[u]! + quoted;
-    const to = end[u]! - quoted;
-    const value = to - from <= NUMBER_MAX_DIGITS ? numberAt(text, from, to) : Number.NaN;
     if (previous >= 0) {
-      const order =
-        to - from <= NUMBER_MAX_DIGITS && !Number.isNaN(previousValue)
-          ? previousValue < value
-            ? -1
-            : previousValue > value
-              ? 1
-              : previousValue === value
-                ? 0
-                : Number.NaN
-          : compareNumbers(text, start, end, kind, previous, u);
+      const order = compareNumbers(inventory, previous, u);
       if (order === 0 || Number.isNaN(order)) return false;
       if (direction === 0) direction = order;
       else if (order !== direction) return false;
     }
     previous = u;
-    previousValue = value;
   }
   return direction !== 0;
 }
 
 /** -1, 0 or 1 as the number (or digit string) `a` is less than, equal to or above `b`. */
-function compareNumbers(
-  text: string,
-  start: Int32Array,
-  end: Int32Array,
-  kind: Uint8Array,
-  a: number,
-  b: number,
-): number {
+function compareNumbers(inventory: JsonInventory, a: number, b: number): number {
+  const { text, start, end, kind } = inventory;
   const aFrom = start[a]! + (kind[a] === NODE_STRING ? 1 : 0);
   const aTo = end[a]! - (kind[a] === NODE_STRING ? 1 : 0);
   const bFrom = start[b]! + (kind[b] === NODE_STRING ? 1 : 0);

@@ -22,10 +22,6 @@ export interface RecencyAsk {
   to?: string;
 }
 
-/**
- * The field that gives `group`'s records their time: the shallowest field whose values are all
- * times, one per record, in at least nine records of ten; -1 when none.
- */
 /** Whether field `s` holds times: written as times, or numbers that may be ones. */
 function isTimeField(analysis: RecordAnalysis, s: number): boolean {
   return analysis.classOf[s] === CLASS_TIME || analysis.epochLike[s] === 1;
@@ -37,6 +33,10 @@ function ownField(analysis: RecordAnalysis, group: RecordGroup, s: number): bool
   return depth >= 1 && depth <= 3;
 }
 
+/**
+ * The field that gives `group`'s records their time: the shallowest field whose values are all
+ * times, one per record, in at least nine records of ten; -1 when none.
+ */
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
   const { signatures, classOf, values, presence, distinct } = analysis;
   let best = -1;

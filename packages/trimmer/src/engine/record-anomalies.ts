@@ -237,18 +237,15 @@ export function findAnomalies(
     if (kind[sample] === NODE_STRING || kind[sample] === NODE_SCALAR) holdsValue[s] = 1;
     if (holdsValue[s] === 1) holdsValue[sigParent[s]!] = 1;
   }
+  const primarySig = new Uint8Array(sigCount);
+  for (const group of groups) if (group.primary) primarySig[group.sig] = 1;
+  const lists = new Uint8Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
     const owner = ownerOfSig[s]!;
     groupSize[s] = owner >= 0 ? groups[owner]!.records.length : 0;
     const p = sigParent[s]!;
     children[p]!++;
     if (groupSize[s]! >= 5 && presence[s]! <= 0.2 * groupSize[s]!) rareChildren[p]!++;
-  }
-  const primarySig = new Uint8Array(sigCount);
-  for (const group of groups) if (group.primary) primarySig[group.sig] = 1;
-  const lists = new Uint8Array(sigCount);
-  for (let s = 1; s < sigCount; s++) {
-    const p = sigParent[s]!;
     lists[s] =
       primarySig[p] === 1 ? 0 : Math.min(8, lists[p]! + (signatures.step[s] === STEP_ITEM ? 1 : 0));
     weight[s] = NESTED_WEIGHT ** lists[s]!;

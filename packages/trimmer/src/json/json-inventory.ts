@@ -77,8 +77,11 @@ export function stringEnd(text: string, open: number): number {
   return close < 0 ? text.length - 1 : close;
 }
 
-function widenInt32(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const wider = new Int32Array(size);
+/** A copy of `array` grown to `size` entries (columns double as they fill, so this runs seldom). */
+export function widen<
+  T extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>,
+>(array: T, size: number): T {
+  const wider = new (array.constructor as new (length: number) => T)(size);
   wider.set(array);
   return wider;
 }
@@ -267,23 +270,13 @@ function scanString(text: string, open: number, out: StringScan, key: boolean): 
     }
     if (c < 0x20) return false;
     if (c === 0x5c) {
-      const e = text.charCodeAt(i + 1);
-      if (e >= 128 || ESCAPES[e] !== 1) return false;
-      if (e === 0x75) {
-        for (let h = i + 2; h < i + 6; h++) {
-          const d = text.charCodeAt(h);
-          if (!(d < 128 && HEX[d] === 1)) return false;
-        }
-        i += 6;
-        // The escape's last hex digit is what a later word sees before it.
-        word = true;
-        lower = LOWER_OR_DIGIT[text.charCodeAt(i - 1)] === 1;
-      } else {
-        // `\n`, `\t`, `\"`…: a separator, as the character it stands for.
-        i += 2;
-        word = false;
-        lower = false;
-      }
+      const after = escapeEnd(text, i);
+      if (after < 0) return false;
+      // A `\uXXXX` escape's last hex digit is what a later word sees before it; `\n`, `\t`,
+      // `\"`… are a separator, as the character they stand for.
+      word = after - i === 6;
+      lower = word && LOWER_OR_DIGIT[text.charCodeAt(after - 1)] === 1;
+      i = after;
       continue;
     }
     // `bytes` holds the UTF-8 bytes beyond one per UTF-16 unit (plus the two quotes).
@@ -482,16 +475,8 @@ function scanLongString(
     if (backslash < 0) backslash = length;
   }
   while (backslash < close) {
-    const e = text.charCodeAt(backslash + 1);
-    if (e >= 128 || ESCAPES[e] !== 1) return false;
-    let after = backslash + 2;
-    if (e === 0x75) {
-      for (let h = after; h < after + 4; h++) {
-        const d = text.charCodeAt(h);
-        if (!(d < 128 && HEX[d] === 1)) return false;
-      }
-      after += 4;
-    }
+    const after = escapeEnd(text, backslash);
+    if (after < 0) return false;
     if (after > close) {
       close = text.indexOf('"', after);
       if (close < 0) return false;
@@ -534,6 +519,18 @@ function scanLongString(
   out.end = close + 1;
   out.bytes = total;
   return true;
+}
+
+/** Offset just past the escape whose backslash is at `at`, or -1 when it is not a valid one. */
+function escapeEnd(text: string, at: number): number {
+  const e = text.charCodeAt(at + 1);
+  if (e >= 128 || ESCAPES[e] !== 1) return -1;
+  if (e !== 0x75) return at + 2;
+  for (let h = at + 2; h < at + 6; h++) {
+    const d = text.charCodeAt(h);
+    if (!(d < 128 && HEX[d] === 1)) return -1;
+  }
+  return at + 6;
 }
 
 /** Offset of the first non-whitespace character at or after `from` (a tight loop of its own). */
@@ -726,19 +723,17 @@ export function scanJson(
     if ((level === 0 || parentId >= 0) && count < maxNodes) {
       if (count >= capacity) {
         capacity = Math.min(maxNodes, capacity * 2);
-        const wider = new Uint8Array(capacity);
-        wider.set(kinds);
-        kinds = wider;
-        parents = widenInt32(parents, capacity);
-        nexts = widenInt32(nexts, capacity);
-        keyStarts = widenInt32(keyStarts, capacity);
-        keyBytes = widenInt32(keyBytes, capacity);
-        keyEnds = widenInt32(keyEnds, capacity);
-        starts = widenInt32(starts, capacity);
-        ends = widenInt32(ends, capacity);
-        valueBytes = widenInt32(valueBytes, capacity);
-        unitBytes = widenInt32(unitBytes, capacity);
-        childIndexes = widenInt32(childIndexes, capacity);
+        kinds = widen(kinds, capacity);
+        parents = widen(parents, capacity);
+        nexts = widen(nexts, capacity);
+        keyStarts = widen(keyStarts, capacity);
+        keyBytes = widen(keyBytes, capacity);
+        keyEnds = widen(keyEnds, capacity);
+        starts = widen(starts, capacity);
+        ends = widen(ends, capacity);
+        valueBytes = widen(valueBytes, capacity);
+        unitBytes = widen(unitBytes, capacity);
+        childIndexes = widen(childIndexes, capacity);
       }
       id = count++;
       kinds[id] = kind;

@@ -5,6 +5,7 @@ import {
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
+  widen,
 } from './json-inventory.js';
 import { ScratchArray } from './scratch-array.js';
 
@@ -55,12 +56,6 @@ export interface JsonSignatures {
   objects: Int32Array;
   /** Steps from the root to each signature. */
   depth: Int32Array;
-}
-
-function widen(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const wider = new Int32Array(size);
-  wider.set(array);
-  return wider;
 }
 
 function isScalarKind(kind: number): boolean {
@@ -131,9 +126,7 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
     const capacity = t.capacity * 2;
     t.capacity = capacity;
     t.parents = widen(t.parents, capacity);
-    const steps = new Uint8Array(capacity);
-    steps.set(t.steps);
-    t.steps = steps;
+    t.steps = widen(t.steps, capacity);
     t.firsts = widen(t.firsts, capacity);
     t.nodes = widen(t.nodes, capacity);
     t.objects = widen(t.objects, capacity);
@@ -143,9 +136,7 @@ function addSignature(t: SignatureTable, p: number, step: number, h: number, u: 
     t.lastArray = widen(t.lastArray, capacity);
     t.itemSig = widen(t.itemSig, capacity);
     t.lastNode = widen(t.lastNode, capacity);
-    const bytes = new Float64Array(capacity);
-    bytes.set(t.bytes);
-    t.bytes = bytes;
+    t.bytes = widen(t.bytes, capacity);
     t.maxBytes = widen(t.maxBytes, capacity);
     t.leaves = widen(t.leaves, capacity);
   }

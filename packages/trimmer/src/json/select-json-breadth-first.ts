@@ -1,19 +1,21 @@
 import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import {
-  type JsonInventory,
-  NODE_ARRAY,
-  NODE_OBJECT,
-  NODE_STRING,
-  unitStart,
-} from './json-inventory.js';
+import { nodeAt } from '../readers/json-records.js';
+import { type JsonInventory, NODE_ARRAY, NODE_STRING, unitStart } from './json-inventory.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
-import { cutStringContent, MIN_CUT_CONTENT } from './selection-ledger.js';
+import {
+  book,
+  bookedInside,
+  CUT,
+  cover,
+  cutStringContent,
+  DROPPED,
+  isContainer,
+  MIN_CUT_CONTENT,
+  PARTIAL,
+  WHOLE,
+} from './selection-ledger.js';
 
-const DROPPED = 0;
-const WHOLE = 1;
-const PARTIAL = 2;
-const CUT = 3;
 /** Descended into, nothing inside kept yet: its brackets are not paid for. */
 const OPEN = 4;
 
@@ -46,8 +48,7 @@ export interface BreadthFirstOptions {
 function createSelection(
   inventory: JsonInventory,
   hits: RelevanceHits | undefined,
-  cap: number,
-  visitAll: boolean,
+  options: BreadthFirstOptions,
   check: StopCheck | undefined,
 ) {
   return {
@@ -55,8 +56,8 @@ function createSelection(
     steps: 0,
     inventory,
     hits,
-    nestedArrayCap: cap,
-    visitAll,
+    nestedArrayCap: options.nestedArrayCap,
+    visitAll: options.visitAll === true,
     state: new Uint8Array(inventory.count),
     cutCandidate: new Uint8Array(inventory.count),
     cutCandidates: [] as number[],
@@ -105,23 +106,6 @@ function skeletonCost(s: Selection, u: number): number {
   return (key > 0 ? key + 1 : 0) + 3;
 }
 
-function isContainer(s: Selection, u: number): boolean {
-  const kind = s.inventory.kind[u];
-  return kind === NODE_OBJECT || kind === NODE_ARRAY;
-}
-
-function book(s: Selection, u: number, bytes: number): void {
-  const tree = s.booked;
-  for (let i = u + 1; i < tree.length; i += i & -i) tree[i]! += bytes;
-}
-
-function bookedBefore(s: Selection, u: number): number {
-  const tree = s.booked;
-  let sum = 0;
-  for (let i = u; i > 0; i -= i & -i) sum += tree[i]!;
-  return sum;
-}
-
 /** `depthCost` of the nearest opened ancestor-or-self of `u` (the root is always opened). */
 function nearestOpened(s: Selection, u: number): number {
   const tree = s.opened;
@@ -151,25 +135,12 @@ function markOpened(s: Selection, a: number): void {
   }
 }
 
-function cover(s: Selection, u: number): void {
-  const { covered } = s;
-  const { next } = s.inventory;
-  for (let v = u; v < next[u]!; ) {
-    if (covered[v] === 1 && v !== u) {
-      v = next[v]!;
-      continue;
-    }
-    covered[v] = 1;
-    v++;
-  }
-}
-
 // Cost of making `u` visible: the brackets of its ancestors not yet paid for, or -1 when `u`
 // is kept already (whole, cut, or inside a node kept whole). A descended (OPEN) container pays
 // for its brackets only when something inside it is kept, so a descent that keeps nothing is
 // free. The unpaid ancestors are those below the nearest opened one: their costs are the
 // difference of two path prefixes, found in O(log n) however deep the document.
-function pathCost(s: Selection, u: number, _room: number): number {
+function pathCost(s: Selection, u: number): number {
   s.work++;
   if (s.covered[u] === 1) return -1;
   if (s.state[u] === PARTIAL) return 0;
@@ -185,22 +156,21 @@ function openPath(s: Selection, u: number): void {
     s.work++;
     state[a] = PARTIAL;
     markOpened(s, a);
-    book(s, a, skeletonCost(s, a));
+    book(s.booked, a, skeletonCost(s, a));
   }
 }
 
 function keepWithPath(s: Selection, u: number, limit: number): boolean {
-  const path = pathCost(s, u, limit - s.used);
+  const path = pathCost(s, u);
   if (path < 0) return true;
   // A partly kept unit has paid for its brackets and what it keeps already.
-  const inside =
-    s.state[u] === PARTIAL ? bookedBefore(s, s.inventory.next[u]!) - bookedBefore(s, u) : 0;
+  const inside = s.state[u] === PARTIAL ? bookedInside(s.booked, s.inventory.next, u) : 0;
   const cost = path + s.inventory.unitBytes[u]! + 1 - inside;
   if (s.used + cost > limit) return false;
   openPath(s, u);
-  book(s, u, s.inventory.unitBytes[u]! + 1 - inside);
+  book(s.booked, u, s.inventory.unitBytes[u]! + 1 - inside);
   s.state[u] = WHOLE;
-  cover(s, u);
+  cover(s.covered, s.inventory.next, u);
   s.used += cost;
   return true;
 }
@@ -220,7 +190,7 @@ function childrenOf(s: Selection, u: number, into: number[]): void {
 // now fails it for the rest of the pass and the cut pass (whose cuts cost more still).
 function worthDescending(s: Selection, u: number, room: number): boolean {
   if (s.visitAll || s.state[u] === PARTIAL) return room >= 2 || s.visitAll;
-  const path = pathCost(s, u, room);
+  const path = pathCost(s, u);
   return path >= 0 && path + skeletonCost(s, u) + 2 <= room;
 }
 
@@ -269,7 +239,7 @@ function wholeUnitPass(s: Selection, limit: number, first: boolean): void {
         ghosts &&
         depth <= s.firstPassLevels &&
         (skipped[parent[u]!] === 1 || skippedOpen[parent[u]!] === 1) &&
-        isContainer(s, u)
+        isContainer(s.inventory, u)
       ) {
         // The first pass would have reached it (and kept nothing there): its descendants too,
         // even where the backfill has since kept something inside.
@@ -287,7 +257,7 @@ function wholeUnitPass(s: Selection, limit: number, first: boolean): void {
       if (headStopped) continue;
       if (unitBytes[u]! + 1 <= limit - s.used && keepWithPath(s, u, limit)) continue;
       if (inHeadOrder) headStopped = true;
-      if (isContainer(s, u)) {
+      if (isContainer(s.inventory, u)) {
         state[u] = OPEN;
         if (worthDescending(s, u, limit - s.used)) nextLevel.push(u);
         else if (first) skipped[u] = 1;
@@ -300,22 +270,6 @@ function wholeUnitPass(s: Selection, limit: number, first: boolean): void {
   }
   // Run out of containers with room left, visiting everything would have gone all the way down.
   if (first) s.firstPassLevels = limit - s.used >= MIN_FILL_ROOM ? Number.POSITIVE_INFINITY : depth;
-}
-
-/** The node whose unit contains `position`. */
-function nodeAt(s: Selection, position: number): number {
-  const { inventory } = s;
-  const { end, parent } = inventory;
-  let low = 0;
-  let high = inventory.count - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
-    if (unitStart(inventory, mid) <= position) low = mid;
-    else high = mid - 1;
-  }
-  let u = low;
-  while (u > 0 && end[u]! <= position) u = parent[u]!;
-  return u;
 }
 
 interface MatchedRecord {
@@ -368,7 +322,7 @@ function backfill(s: Selection, limit: number): void {
     const term = hits.termOf[h]!;
     const weight = hits.weights[term]!;
     if (weight <= 0) continue;
-    const node = nodeAt(s, hits.positions[h]!);
+    const node = nodeAt(inventory, hits.positions[h]!);
     if (node === 0) continue;
     let record = node;
     if (hits.terms[term]!.kind !== 'key') {
@@ -400,7 +354,7 @@ function backfill(s: Selection, limit: number): void {
       if (hits.weights[hits.termOf[h]!]! > hits.weights[hits.termOf[anchor]!]!) anchor = h;
     }
     const anchorAt = hits.positions[anchor]!;
-    const anchorNode = nodeAt(s, anchorAt);
+    const anchorNode = nodeAt(inventory, anchorAt);
     const half = Math.floor((limit - s.used) / 2);
     let part = anchorNode;
     for (let a = anchorNode; a > 0 && a !== record; a = parent[a]!) {
@@ -421,7 +375,7 @@ function backfill(s: Selection, limit: number): void {
     let kept = 0;
     for (const h of nearby) {
       if (kept >= MAX_HIT_NODES_PER_RECORD) break;
-      const node = nodeAt(s, hits.positions[h]!);
+      const node = nodeAt(inventory, hits.positions[h]!);
       if (unitBytes[node]! > (limit - s.used) / 4) continue;
       if (keepWithPath(s, node, limit)) kept++;
     }
@@ -440,7 +394,7 @@ function cutPass(s: Selection, limit: number): void {
   order.sort((a, b) => scores.get(b)! - scores.get(a)! || unitBytes[b]! - unitBytes[a]! || a - b);
   for (const u of order) {
     if (state[u] !== DROPPED) continue;
-    const path = pathCost(s, u, limit - s.used);
+    const path = pathCost(s, u);
     if (path < 0) continue;
     const key = keyBytes[u]! > 0 ? keyBytes[u]! + 1 : 0;
     const room = limit - s.used - path - 1 - key - 2 - 3;
@@ -451,7 +405,7 @@ function cutPass(s: Selection, limit: number): void {
     state[u] = CUT;
     s.covered[u] = 1;
     s.cutLength.set(u, length.units);
-    book(s, u, 1 + key + 2 + length.bytes + 3);
+    book(s.booked, u, 1 + key + 2 + length.bytes + 3);
     s.used += path + 1 + key + 2 + length.bytes + 3;
     if (limit - s.used < MIN_CUT_CONTENT + 8) break;
   }
@@ -473,13 +427,7 @@ export function selectJsonBreadthFirst(
   options: BreadthFirstOptions,
   check?: StopCheck,
 ): JsonSelection {
-  const s = createSelection(
-    inventory,
-    hits,
-    options.nestedArrayCap,
-    options.visitAll === true,
-    check,
-  );
+  const s = createSelection(inventory, hits, options, check);
   s.state[0] = PARTIAL;
   const share = hits?.queryMatched
     ? options.relevanceShare

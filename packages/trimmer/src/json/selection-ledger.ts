@@ -60,21 +60,20 @@ export function createSelectionLedger(inventory: JsonInventory, limit: number): 
   };
 }
 
-function book(ledger: SelectionLedger, u: number, bytes: number): void {
-  const { tree } = ledger;
+/** Books `bytes` on node `u` in the Fenwick tree `tree` (1-based, one entry per node). */
+export function book(tree: Int32Array, u: number, bytes: number): void {
   for (let i = u + 1; i < tree.length; i += i & -i) tree[i]! += bytes;
 }
 
-function bookedBefore(ledger: SelectionLedger, u: number): number {
-  const { tree } = ledger;
+function bookedBefore(tree: Int32Array, u: number): number {
   let sum = 0;
   for (let i = u; i > 0; i -= i & -i) sum += tree[i]!;
   return sum;
 }
 
-/** Bytes booked inside the subtree of `u` (its own, comma included). */
-export function bookedInside(ledger: SelectionLedger, u: number): number {
-  return bookedBefore(ledger, ledger.inventory.next[u]!) - bookedBefore(ledger, u);
+/** Bytes booked in `tree` inside the subtree of `u` (its own, comma included). */
+export function bookedInside(tree: Int32Array, next: Int32Array, u: number): number {
+  return bookedBefore(tree, next[u]!) - bookedBefore(tree, u);
 }
 
 /** Bytes an opened container writes for itself: its key and colon, and its brackets. */
@@ -123,13 +122,13 @@ function attach(ledger: SelectionLedger, u: number): void {
     ledger.walked++;
     state[a] = PARTIAL;
     filled[a] = 1;
-    book(ledger, a, skeletonCost(ledger, a));
+    book(ledger.tree, a, skeletonCost(ledger, a));
     child = a;
   }
   // The outermost newly opened container (or `u`) follows a sibling, or comes first.
   if (filled[a] === 1) {
     comma[child] = 1;
-    book(ledger, child, 1);
+    book(ledger.tree, child, 1);
   }
   filled[a] = 1;
 }
@@ -142,13 +141,13 @@ function attach(ledger: SelectionLedger, u: number): void {
 export function keepCost(ledger: SelectionLedger, u: number, path = -1): number {
   if (ledger.covered[u] === 1) return 0;
   const unit = ledger.inventory.unitBytes[u]!;
-  if (ledger.state[u] !== DROPPED) return unit + ledger.comma[u]! - bookedInside(ledger, u);
+  if (ledger.state[u] !== DROPPED)
+    return unit + ledger.comma[u]! - bookedInside(ledger.tree, ledger.inventory.next, u);
   return (path >= 0 ? path : pathCost(ledger, u)) + unit;
 }
 
-function cover(ledger: SelectionLedger, u: number): void {
-  const { covered } = ledger;
-  const { next } = ledger.inventory;
+/** Marks `u` and every node inside it covered, skipping subtrees covered already. */
+export function cover(covered: Uint8Array, next: Int32Array, u: number): void {
   const end = next[u]!;
   let v = u;
   while (v < end) {
@@ -172,14 +171,18 @@ export function keepWhole(ledger: SelectionLedger, u: number, path = -1): boolea
   const unit = ledger.inventory.unitBytes[u]!;
   if (ledger.state[u] === DROPPED) {
     attach(ledger, u);
-    book(ledger, u, unit);
+    book(ledger.tree, u, unit);
   } else {
-    book(ledger, u, unit + ledger.comma[u]! - bookedInside(ledger, u));
+    book(
+      ledger.tree,
+      u,
+      unit + ledger.comma[u]! - bookedInside(ledger.tree, ledger.inventory.next, u),
+    );
     if (ledger.state[u] === CUT) ledger.cutLength.delete(u);
   }
   ledger.used += cost;
   ledger.state[u] = WHOLE;
-  cover(ledger, u);
+  cover(ledger.covered, ledger.inventory.next, u);
   return true;
 }
 
@@ -204,7 +207,7 @@ export function keepCut(ledger: SelectionLedger, u: number, path = -1): boolean 
   if (length.bytes < MIN_CUT_CONTENT) return false;
   attach(ledger, u);
   const bytes = key + 2 + length.bytes + 3;
-  book(ledger, u, bytes);
+  book(ledger.tree, u, bytes);
   ledger.used += toPath + bytes;
   ledger.state[u] = CUT;
   ledger.cutLength.set(u, length.units);
