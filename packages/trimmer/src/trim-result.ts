@@ -193,11 +193,11 @@ function statementBytes(statements: readonly AggregateStatement[], room: number)
 }
 
 /**
- * Note bytes held back for the records segment of a JSON view of a list: 8% of the budget, more
- * where it names few of the records (`unnamedNoteRoom`), at most 1024 (`RECORD_NOTE_MAX`), and never less than the segment's head (`head`, at its
- * longest) plus room for one dropped field and one kind of record left out — unless that is more than a
- * fifth of the budget — nor more than the head, every aggregate statement and the view's parts
- * need. It grows with the budget more slowly than the budget does, so the body's budget does
+ * Note bytes held back for the records segment of a JSON view of a list: 8% of the budget,
+ * more where it names few of the records (`unnamedNoteRoom`), at most 1024 (`RECORD_NOTE_MAX`),
+ * and never less than the segment's head (`head`, at its longest) plus room for one dropped
+ * field and one kind of record left out — unless that is more than a fifth of the budget — nor
+ * more than the head, every aggregate statement and the view's parts need. It grows with the budget more slowly than the budget does, so the body's budget does
  * not shrink as the budget grows.
  */
 function recordNoteRoom(
