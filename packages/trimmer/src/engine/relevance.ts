@@ -1,5 +1,6 @@
 import type { ResultProcessorContext } from '@compaction/core';
 import type { ErrorVocabulary } from '../json/json-inventory.js';
+import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
@@ -296,13 +297,6 @@ function compileTerms(
   return compiled;
 }
 
-/** Whether the character before `at` is one `\b` counts as a word character (`[A-Za-z0-9_]`). */
-function wordCharBefore(text: string, at: number): boolean {
-  if (at === 0) return false;
-  const c = text.charCodeAt(at - 1);
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
 /**
  * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.
  * `cache` keeps compiled patterns between calls (and lets V8 keep their native code).
@@ -339,7 +333,8 @@ export function findHits(
       }
       // Which term matched depends only on the text matched and, for a term opening on `\b`,
       // on whether a word character comes before it: found once per such pair, not per hit.
-      const key = (wordCharBefore(haystack, match.index) ? '1' : '0') + match[0];
+      const before = match.index > 0 && isAsciiWordCode(haystack.charCodeAt(match.index - 1));
+      const key = (before ? '1' : '0') + match[0];
       let term = attributed.get(key);
       if (term === undefined) {
         term = -1;

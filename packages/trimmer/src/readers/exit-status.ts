@@ -1,3 +1,5 @@
+import { isAsciiDigit, isAsciiWordCode } from './ascii-class.js';
+
 /**
  * The one non-zero-exit rule, for every reader: after an exit word (`exit`, `exit_code`,
  * `returncode`: the vocabulary's `exitWords`), past blanks, `:`, `=`, `(`, quotes, `-` and the
@@ -8,19 +10,6 @@
 
 /** UTF-16 units after an exit word looked at for its status. */
 const EXIT_LOOKAHEAD = 32;
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-function isWordCode(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    isDigit(code) ||
-    code === 0x5f
-  );
-}
 
 /** Whether the status in `text` from `at` (just past an exit word), before `end`, is not zero. */
 export function failedExitStatus(
@@ -33,13 +22,13 @@ export function failedExitStatus(
   let i = at;
   while (i < stop) {
     const code = text.charCodeAt(i);
-    if (isDigit(code)) {
+    if (isAsciiDigit(code)) {
       while (i < stop && text.charCodeAt(i) === 0x30) i++;
-      return i < stop && isDigit(text.charCodeAt(i));
+      return i < stop && isAsciiDigit(text.charCodeAt(i));
     }
-    if (isWordCode(code)) {
+    if (isAsciiWordCode(code)) {
       const from = i;
-      while (i < stop && isWordCode(text.charCodeAt(i))) i++;
+      while (i < stop && isAsciiWordCode(text.charCodeAt(i))) i++;
       if (!fillers.has(text.slice(from, i).toLowerCase())) return false;
       continue;
     }

@@ -1,4 +1,5 @@
 import { DEFAULT_VOCABULARY, LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
+import { isAsciiDigit } from './ascii-class.js';
 import { failedExitStatus } from './exit-status.js';
 
 /**
@@ -208,10 +209,6 @@ for (let code = 0; code < 128; code++) {
 
 function isWordCode(code: number): boolean {
   return WORD_UNIT[code] === 1;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
 }
 
 function isUpper(code: number): boolean {
@@ -470,12 +467,12 @@ export function detectLevel(
       level === NO_LEVEL &&
       first &&
       length === 5 &&
-      isDigit(units[start + 1]!) &&
-      isDigit(units[start + 2]!) &&
-      isDigit(units[start + 3]!) &&
-      isDigit(units[start + 4]!) &&
+      isAsciiDigit(units[start + 1]!) &&
+      isAsciiDigit(units[start + 2]!) &&
+      isAsciiDigit(units[start + 3]!) &&
+      isAsciiDigit(units[start + 4]!) &&
       next === 0x20 &&
-      isDigit(i + 1 < to ? units[i + 1]! : 0)
+      isAsciiDigit(i + 1 < to ? units[i + 1]! : 0)
     ) {
       // A letter with a date's four digits (`E0312 10:00:00.1 …`): a level from info up only,
       // since `D1234 …` or `T0001 …` is as likely an id.

@@ -1,3 +1,4 @@
+import { isAsciiDigit } from './ascii-class.js';
 import { skipTerminalEscape } from './line-level.js';
 
 /** UTF-16 units of a line that shape its template, and words counted. */
@@ -26,10 +27,6 @@ for (let code = 0; code < 128; code++) {
  */
 const CLASS_OF_UNIT = new Uint8Array(0x10000).fill(WORD);
 CLASS_OF_UNIT.set(UNIT_CLASS);
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
 
 /**
  * A hash of the shape of the line at `units[from, to)` (a text's UTF-16 units): its first words
@@ -68,7 +65,7 @@ export function lineTemplate(units: Uint16Array, from: number, to: number): numb
       const c = units[i]!;
       const kind = CLASS_OF_UNIT[c]!;
       if (kind === 0) {
-        if (c === 0x2d && i + 1 < end && isDigit(units[i + 1]!)) variable = true;
+        if (c === 0x2d && i + 1 < end && isAsciiDigit(units[i + 1]!)) variable = true;
         else break;
       } else if (kind !== WORD) variable = true;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
