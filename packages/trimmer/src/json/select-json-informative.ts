@@ -74,6 +74,8 @@ const STRONG_SHARE = 0.02;
 /** Matching fields kept per record in that first pass, each at most this big. */
 const MATCHED_FIELDS = 8;
 const MATCHED_FIELD_BYTES = 512;
+/** A field a question asks of every record is shown for each up to this size. */
+const ASKED_FIELD_BYTES = 512;
 /** A matching record up to this size is then kept whole, before the other records are named. */
 const SMALL_MATCHED_RECORD = 2048;
 /** An anomalous record up to this size is kept whole once every record is named. */
@@ -603,14 +605,14 @@ function runPlan(
         const opening =
           ledger.state[r] === DROPPED ? pathCost(ledger, r) + skeletonCost(ledger, r) - 1 : 0;
         for (const u of fields) {
-          if (u >= 0 && inventory.unitBytes[u]! <= 512) {
+          if (u >= 0 && inventory.unitBytes[u]! <= ASKED_FIELD_BYTES) {
             cost += Math.max(0, keepCost(ledger, u) - opening);
           }
         }
         if (cost > ledger.limit - ledger.used) throw SPENT;
       }
       ensureAround(plan, r, true);
-      for (const u of fields) keepIfSmall(plan, u, 512);
+      for (const u of fields) keepIfSmall(plan, u, ASKED_FIELD_BYTES);
     }
   }
   const groups = primaryGroups(analysis);
