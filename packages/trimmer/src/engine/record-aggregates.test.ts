@@ -427,6 +427,28 @@ describe('the records note over all records', () => {
     );
   });
 
+  it('tells what every record holds alike before how the few records that have a field divide', () => {
+    // Every change is a create of a managed resource; a few settings belong to some types only.
+    const types = Array.from({ length: 24 }, (_, k) => `type${k}`);
+    const changes = Array.from({ length: 48 }, (_, i) => {
+      const after: Record<string, unknown> = { tags: null };
+      if (i % 6 === 0) after.force_destroy = i % 12 === 0;
+      if (i % 7 === 0) after.zone = ['west-a', 'west-b'][i % 2];
+      if (i % 8 === 0) after.acl = ['private', 'public-read', 'private'][i % 3];
+      return {
+        address: `${types[i % 24]}.r${(i * 7919).toString(36)}`,
+        mode: 'managed',
+        type: types[i % 24],
+        provider: i === 5 ? 'null' : 'cloud',
+        change: { actions: 'create', before: null, after },
+      };
+    });
+    const { records } = noteOf(JSON.stringify({ resource_changes: changes }), 2500);
+    expect(records?.constant?.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['mode', 'change.actions']),
+    );
+  });
+
   it('tells a count by its range and codes by how many records hold each', () => {
     // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
     const codes = [200, 201, 301, 404, 500, 503];

@@ -423,17 +423,20 @@ export function recordAggregates(
   for (const { s, rank } of constants.slice(0, LEADING_CONSTANTS)) {
     if (rank < CONSTANT_STATE_RANK && !said.has(s)) constant(s);
   }
+  // A field most records lack divides a few of them (a setting of one resource type among
+  // many): what every record holds alike comes first.
+  const told = categorical.slice(0, MAX_DISTRIBUTIONS);
+  const common = told.filter(({ s }) => 2 * presence[s]! >= records);
   let leading = 0;
-  for (const { s } of categorical) {
+  for (const { s } of common) {
     if (leading === 2) break;
     if (!said.has(s)) distribution(s, TOLD_VALUES);
     leading++;
   }
   if (times.length > 0 && !said.has(times[0]!)) range(times[0]!, true);
-  for (const { s } of categorical.slice(0, MAX_DISTRIBUTIONS)) {
-    if (!said.has(s)) distribution(s, TOLD_VALUES);
-  }
+  for (const { s } of common) if (!said.has(s)) distribution(s, TOLD_VALUES);
   for (const { s } of constants.slice(0, MAX_CONSTANTS)) if (!said.has(s)) constant(s);
+  for (const { s } of told) if (!said.has(s)) distribution(s, TOLD_VALUES);
   let ranges = 0;
   for (const s of [...numeric, ...times]) {
     if (ranges === MAX_RANGES) break;
