@@ -387,7 +387,14 @@ function noteStatements(labelled, seen) {
       (value === '' ? new Set(values).size === 1 : values.every((v) => says(value, v)));
     state(ok, `every record: ${field}=${value}`);
   }
-  for (const distribution of note.distributions ?? []) {
+  // A distribution told of fields alike (`by A, B: …`) is a statement of each of them.
+  const divisions = (note.distributions ?? []).flatMap((distribution) =>
+    [distribution.field, ...(distribution.alike ?? [])].map((field) => ({
+      ...distribution,
+      field,
+    })),
+  );
+  for (const distribution of divisions) {
     const values = column(distribution.field);
     if (!values) {
       state(false, `by ${distribution.field}: no such field`);
@@ -572,7 +579,9 @@ function aggregateScore(list, path, seen) {
   // A value inside a list of one (`"actions":["create"]`) is the list's field: the note may
   // name it by the list's path.
   const named = (told) => told === field || `${told}[]` === field;
-  const distribution = note?.distributions?.find((d) => named(d.field));
+  const distribution = note?.distributions?.find(
+    (d) => named(d.field) || (d.alike ?? []).some(named),
+  );
   if (distribution?.values.some(({ value, count }) => counts.get(value) !== count)) {
     return { rare: 0, full: 0 };
   }

@@ -32,6 +32,14 @@ const example: RecordCoverage = {
       otherCount: 30,
     },
     { field: 'series.count', present: 12, values: [{ value: '2', count: 12 }] },
+    {
+      field: 'source.component',
+      alike: ['reportingComponent'],
+      values: [
+        { value: 'kubelet', count: 120 },
+        { value: 'default-scheduler', count: 20 },
+      ],
+    },
   ],
   ranges: [
     { field: 'lastTimestamp', from: '2025-09-11T15:07:12Z', to: '2025-09-11T15:54:39Z' },
@@ -54,7 +62,7 @@ describe('record coverage segment', () => {
       records: example,
     });
     expect(note).toBe(
-      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named by metadata.name, 2 whole at items[]; every record: involvedObject.namespace=kube-system; by type: Normal 137, Warning 3; by reason: Pulled 60, Created 50, 4 other values 30; by series.count (present in 12): 2 12; range of lastTimestamp: 2025-09-11T15:07:12Z to 2025-09-11T15:54:39Z; range of count: 1 to 97, median 1; dropped from every record: metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
+      '[trimmed: 420/6655 fields kept, 6235 dropped to fit 8000 bytes; records 79/140 named by metadata.name, 2 whole at items[]; every record: involvedObject.namespace=kube-system; by type: Normal 137, Warning 3; by reason: Pulled 60, Created 50, 4 other values 30; by series.count (present in 12): 2 12; by source.component, reportingComponent: kubelet 120, default-scheduler 20; range of lastTimestamp: 2025-09-11T15:07:12Z to 2025-09-11T15:54:39Z; range of count: 1 to 97, median 1; dropped from every record: metadata.managedFields, source; omitted 58 with type=Normal, 3 with type=Warning; omitted content is UNKNOWN, not absent]',
     );
     expect(disclosureNoteKind(note)).toBe('trimmed');
     expect(parseRecordCoverage(note)).toEqual(example);
@@ -192,6 +200,7 @@ describe('record coverage segment', () => {
             distributions: [
               {
                 field,
+                alike: [value],
                 present,
                 values: entries.map(([v, n]) => ({ value: v, count: n })),
               },
@@ -229,6 +238,8 @@ describe('record coverage segment', () => {
           // the field, and every value told is one of the values, as it is.
           for (const distribution of parsed.distributions ?? []) {
             expect(distribution.field).toBe(field);
+            // A field told alike is told as it is, or left out.
+            for (const other of distribution.alike ?? []) expect(other).toBe(value);
             const sum =
               distribution.values.reduce((s, entry) => s + entry.count, 0) +
               (distribution.otherCount ?? 0);

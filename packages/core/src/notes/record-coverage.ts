@@ -49,6 +49,11 @@ export interface RecordCoverage {
  */
 export interface RecordDistribution {
   field: string;
+  /**
+   * Other fields that hold the same value as `field` in every record (`status.capacity.cpu`
+   * beside `status.allocatable.cpu`): the counts are theirs too, told once as `by A, B: …`.
+   */
+  alike?: readonly string[];
   /** Records that have the field, when not every record does. */
   present?: number;
   /** The values told, commonest first, each with its records. */
@@ -144,7 +149,13 @@ function formatDistribution(distribution: RecordDistribution): string {
   }
   if (parts.length === 0) return '';
   const present = distribution.present !== undefined ? ` (present in ${distribution.present})` : '';
-  return `; by ${field}${present}: ${parts.join(', ')}`;
+  // A field that would not read back is left out of the ones told alike.
+  const fields = [field];
+  for (const other of distribution.alike ?? []) {
+    const told = aggregateField(other);
+    if (told !== undefined) fields.push(told);
+  }
+  return `; by ${fields.join(', ')}${present}: ${parts.join(', ')}`;
 }
 
 function formatRange(range: RecordRange): string {
@@ -167,7 +178,7 @@ function formatRange(range: RecordRange): string {
  *   part).
  * - `by F:` tells how the records divide by F's values, commonest first, counts over all
  *   records; `(present in P)` when only P records have F; `K other values N` sums what is not
- *   told, so the counts always add up.
+ *   told, so the counts always add up; `by F, G:` where G holds F's value in every record.
  * - `range of F: A to B` the smallest and largest value (`, median M` for numbers).
  * - `dropped from every record:` fields no record in the view shows, `+N more` when shortened.
  * - `omitted` the records left out by the value of one state, `+N more` counting the records
@@ -228,12 +239,14 @@ function segmentsAfter(note: string, from: number): string[] {
 }
 
 function parseDistribution(
-  field: string,
+  fields: string,
   present: string | undefined,
   body: string,
 ): RecordDistribution {
   const values: Array<{ value: string; count: number }> = [];
-  const distribution: RecordDistribution = { field, values };
+  const [field, ...alike] = fields.split(', ');
+  const distribution: RecordDistribution = { field: field!, values };
+  if (alike.length > 0) distribution.alike = alike;
   if (present !== undefined) distribution.present = Number(present);
   for (const part of body.split(', ')) {
     const other = /^(\d+) other values? (\d+)$/.exec(part);

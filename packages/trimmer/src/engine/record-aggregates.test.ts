@@ -16,6 +16,7 @@ const recordList = fc
     }),
     skew: fc.integer({ min: 0, max: 95 }),
     nested: fc.boolean(),
+    copies: fc.boolean(),
     seed: fc.integer({ min: 1, max: 1_000_000 }),
   })
   .map(jobList);
@@ -26,12 +27,15 @@ function jobList({
   states,
   skew,
   nested,
+  copies = false,
   seed,
 }: {
   count: number;
   states: string[];
   skew: number;
   nested: boolean;
+  /** Add a copy of the state, one written otherwise, and one that differs in a single record. */
+  copies?: boolean;
   seed: number;
 }) {
   const next = seeded(seed);
@@ -50,6 +54,11 @@ function jobList({
       note: `the ${prose[Math.floor(next() * 6)]} ${prose[Math.floor(next() * 6)]} was slow on ${i}`,
       kind: 'Job',
     };
+    if (copies) {
+      record.stateCopy = state;
+      record.stateCode = state.toUpperCase();
+      record.stateNear = i === count - 1 ? `${state}!` : state;
+    }
     return nested ? { meta: { handle: record.handle }, spec: record } : record;
   });
   return { records, text: JSON.stringify({ items: records }, null, 1) };
@@ -85,6 +94,12 @@ describe('the records note over all records', () => {
           for (const record of list.records) expect(told(record, field)).toBe(value);
         }
         for (const distribution of records.distributions ?? []) {
+          // A field told alike holds the field's value in every record.
+          for (const other of distribution.alike ?? []) {
+            for (const record of list.records) {
+              expect(told(record, other)).toBe(told(record, distribution.field));
+            }
+          }
           const truth = new Map<string, number>();
           let present = 0;
           for (const record of list.records) {
@@ -447,6 +462,32 @@ describe('the records note over all records', () => {
     expect(records?.constant?.map((c) => c.field)).toEqual(
       expect.arrayContaining(['mode', 'change.actions']),
     );
+  });
+
+  it('tells fields that hold the same value in every record once, and an address of few values', () => {
+    // Forty hosts: each field below divides them alike; `cpu` and `cpuLimit`, `agent` and
+    // `proxy` hold the same values; `kernel` and `runtime` divide alike with other values.
+    const hosts = Array.from({ length: 40 }, (_, i) => {
+      const v = i < 30 ? 0 : (i % 3) + 1;
+      return {
+        host: `host-${(i * 7919).toString(36)}`,
+        spec: { cpu: ['2', '8', '1', '4'][v], cpuLimit: ['2', '8', '1', '4'][v] },
+        info: {
+          agent: `v1.${19 + v}.3`,
+          proxy: `v1.${19 + v}.3`,
+          kernel: `4.${v}.0-11-amd64`,
+          runtime: `docker://19.3.${10 + v}`,
+        },
+        log: 'x'.repeat(400),
+      };
+    });
+    const { records } = noteOf(JSON.stringify({ hosts }), 2400);
+    const divided = records?.distributions ?? [];
+    const alike = Object.fromEntries(divided.map((d) => [d.field, d.alike ?? []]));
+    expect(alike['spec.cpu']).toEqual(['spec.cpuLimit']);
+    expect(alike['info.agent']).toEqual(['info.proxy']);
+    expect(alike['info.kernel']).toEqual([]);
+    expect(alike['info.runtime']).toEqual([]);
   });
 
   it('tells a count by its range and codes by how many records hold each', () => {

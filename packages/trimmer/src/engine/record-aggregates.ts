@@ -49,6 +49,8 @@ const MAX_VALUE_UNITS = 48;
 const MAX_CONSTANTS = 8;
 const MAX_DISTRIBUTIONS = 8;
 const MAX_RANGES = 6;
+/** Fields told alike with one distribution (`by A, B: …`), at most. */
+const MAX_ALIKE = 3;
 /** Distributions checked for dividing the records as an earlier one does. */
 const ECHO_CHECKS = 4 * MAX_DISTRIBUTIONS;
 /** States every record shares told before the distributions, at most. */
@@ -57,6 +59,8 @@ const LEADING_CONSTANTS = 3;
 const CONSTANT_STATE_RANK = 4;
 /** What a key read as an identifier adds to a state's rank: a tie-break (`stateRank`). */
 const ID_HINT_TIE = 0.01;
+/** What reading as an address (`docker://19.3.13`, a profile's URL) adds to a state's rank. */
+const LOCATOR_RANK = 1;
 /** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
 const CODE_VALUES = 5;
 
@@ -87,6 +91,26 @@ function samePartition(analysis: RecordAnalysis, a: number, b: number): boolean 
     backward.set(y, x);
   }
   return u < 0 && v < 0;
+}
+
+/**
+ * Whether `b` holds `a`'s value in every record that holds either (`status.capacity.cpu` beside
+ * `status.allocatable.cpu`, a version beside another): one statement of the counts tells both.
+ */
+function sameValues(inventory: JsonInventory, analysis: RecordAnalysis, a: number, b: number) {
+  if (!samePartition(analysis, a, b)) return false;
+  const { first, nextSame } = analysis.signatures;
+  const { recordAbove } = analysis;
+  const { entryOf } = analysis.columns;
+  // The values pair one to one (`samePartition`): one pair read per value.
+  const read = new Set<number>();
+  for (let u = first[a]!, v = first[b]!; u >= 0 && v >= 0; u = nextSame[u]!, v = nextSame[v]!) {
+    if (recordAbove[u] !== recordAbove[v]) return false;
+    if (read.has(entryOf[u]!)) continue;
+    read.add(entryOf[u]!);
+    if (scalarText(inventory, u) !== scalarText(inventory, v)) return false;
+  }
+  return true;
 }
 
 /**
@@ -353,10 +377,12 @@ export function recordAggregates(
     // Asked how many records hold each value, the answer is the distribution, however few
     // records share a value (the domains of 19 posts, 13 of them).
     const counted = asked.has(s) && distinct[s]! <= MAX_CATEGORIES;
-    if (counted || (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE && c !== CLASS_LOCATOR)) {
+    if (counted || (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE)) {
       categorical.push({
         s,
-        rank: stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint, idHint),
+        rank:
+          stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint, idHint) +
+          (c === CLASS_LOCATOR ? LOCATOR_RANK : 0),
       });
     } else if (
       (c === CLASS_INTEGER || c === CLASS_NUMERIC) &&
@@ -371,15 +397,28 @@ export function recordAggregates(
   }
   categorical.sort((a, b) => a.rank - b.rank || a.s - b.s);
   // A field that divides the records as one ranked before it does comes after the others
-  // (looked for among the first few only: those are the ones the note has room for).
+  // (looked for among the first few only: those are the ones the note has room for); one that
+  // holds the same value in every record is told with it (`by A, B: …`), unless asked.
   const distinctive: typeof categorical = [];
   const echoes: typeof categorical = [];
+  const alike = new Map<number, number[]>();
   categorical.forEach((field, i) => {
-    const echo =
-      i < ECHO_CHECKS &&
-      distinctive.length < MAX_DISTRIBUTIONS &&
-      distinctive.some((told) => samePartition(analysis, told.s, field.s));
-    (echo ? echoes : distinctive).push(field);
+    const checked = i < ECHO_CHECKS && distinctive.length < MAX_DISTRIBUTIONS;
+    const twin =
+      checked && !asked.has(field.s)
+        ? [...distinctive, ...echoes].find(
+            (told) =>
+              !asked.has(told.s) &&
+              !lists.has(told.s) &&
+              (alike.get(told.s)?.length ?? 0) < MAX_ALIKE &&
+              sameValues(inventory, analysis, told.s, field.s),
+          )
+        : undefined;
+    if (twin) alike.set(twin.s, [...(alike.get(twin.s) ?? []), field.s]);
+    else {
+      const echo = checked && distinctive.some((told) => samePartition(analysis, told.s, field.s));
+      (echo ? echoes : distinctive).push(field);
+    }
   });
   categorical.splice(0, categorical.length, ...distinctive, ...echoes);
   constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
@@ -390,9 +429,12 @@ export function recordAggregates(
   const said = new Set<number>();
   const distribution = (s: number, limit: number) => {
     said.add(s);
+    const told = distributionOf(inventory, analysis, group, s, limit, lists.get(s));
+    const twins = alike.get(s);
+    if (twins) told.alike = twins.map((t) => fieldPath(inventory, analysis, t, group.sig));
     statements.push({
       kind: 'distribution',
-      distribution: distributionOf(inventory, analysis, group, s, limit, lists.get(s)),
+      distribution: told,
       ...(asked.has(s) && { asked: true }),
     });
   };
