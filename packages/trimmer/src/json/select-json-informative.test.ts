@@ -235,6 +235,30 @@ describe('information-first selection: every record named first', () => {
     expect(runs[0]!.logs_url).toBeUndefined();
   });
 
+  it("keeps an envelope's status and counts, then every record's name, before its long URLs", () => {
+    const base = 'https://api.example.com/repos/acme/ledger/compare/v1.10.0...feature-rubocop';
+    const files = Array.from({ length: 7 }, (_, i) => ({
+      filename: `lib/ledger/part-${i}.rb`,
+      status: i === 0 ? 'added' : 'modified',
+      patch: `@@ -1,4 +1,6 @@\n${'+ line of code\n'.repeat(40)}`,
+    }));
+    const text = JSON.stringify({
+      url: base,
+      html_url: `${base}.html`,
+      permalink_url: `${base}/permalink/d31e445...ace90dc`,
+      diff_url: `${base}.diff`,
+      patch_url: `${base}.patch`,
+      status: 'diverged',
+      ahead_by: 3,
+      behind_by: 10,
+      files,
+    });
+    const body = JSON.parse(viewBody(trimmer.trim(text, 800)));
+    expect(body).toMatchObject({ status: 'diverged', ahead_by: 3, behind_by: 10 });
+    expect(body.files.map((file: { filename: string }) => file.filename)).toEqual(
+      files.map((file) => file.filename),
+    );
+  });
   it('fills past the first 500 items of a nested array while room remains, in head order', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, v: `v${i % 7}` }));
     const json = JSON.stringify({ rows });

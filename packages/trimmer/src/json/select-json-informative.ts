@@ -62,8 +62,9 @@ export interface InformativeAsks {
 
 /** Nodes outside records kept first: shallow scalars up to this many bytes… */
 const CONTEXT_BYTES = 128;
-/** …and at most this many of them. */
+/** …and at most this many of them; those longer than this once every record is named. */
 const CONTEXT_NODES = 48;
+const CONTEXT_FIRST_BYTES = 48;
 /** Records the query matches that get their identity and matching fields first. */
 const MATCHED_RECORDS = 40;
 /** A question word holding an address's separators is itself (part of) an address. */
@@ -581,7 +582,13 @@ function runPlan(
   // Then the envelope's small fields (`kind`, `total_count`), and small error-like values
   // outside every record: after the records that stand out, which a tight budget must not
   // give up for `"kind":"List"`.
-  for (const u of contextNodes(plan)) keepUnit(plan, u);
+  // Shortest first (a `status`, a count before five URLs of the same thing); the long ones
+  // come once every record is named.
+  const context = contextNodes(plan).sort(
+    (a, b) => plan.inventory.unitBytes[a]! - plan.inventory.unitBytes[b]! || a - b,
+  );
+  const longContext = context.findIndex((u) => plan.inventory.unitBytes[u]! > CONTEXT_FIRST_BYTES);
+  for (const u of longContext < 0 ? context : context.slice(0, longContext)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
   // Order is information: always the newest and the oldest, then the four newest after the
   // newest (the last five), each named with its time.
@@ -619,6 +626,7 @@ function runPlan(
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
+  if (longContext >= 0) for (const u of context.slice(longContext)) keepUnit(plan, u);
   // Every record named: what the note tells of all of them comes before more of each.
   grantNote(plan, noteSteps);
   // The records the question narrows the list to, once every record is named.
