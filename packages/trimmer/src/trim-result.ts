@@ -636,6 +636,7 @@ function textView(
   budget: number,
   bodyBudget: number,
   originalBytes: number,
+  sourceBytes: number,
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
   check: StopCheck,
@@ -672,6 +673,8 @@ function textView(
     termCache: options.termCache,
     check,
     toOriginal: stripped?.toOriginal,
+    // Every escape sequence removed is ASCII: the text left is ASCII exactly when the source is.
+    ascii: sourceBytes === source.length,
     vocabulary: options.vocabulary,
     maxJsonNodes: options.maxJsonNodes,
   });
@@ -737,7 +740,17 @@ function trimWithInventory(
         ? jsonView(source, inventory, budget, bodyBudget, context, options, check)
         : undefined;
     const view =
-      structured ?? textView(source, budget, bodyBudget, originalBytes, context, options, check);
+      structured ??
+      textView(
+        source,
+        budget,
+        bodyBudget,
+        originalBytes,
+        originalBytes - BOM_BYTES * (result.length - source.length),
+        context,
+        options,
+        check,
+      );
     return finish(result, originalBytes, budget, view);
   } catch (error) {
     if (error instanceof TrimStoppedError) throw error;

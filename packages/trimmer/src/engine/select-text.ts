@@ -350,6 +350,8 @@ export interface SelectTextInput {
   vocabulary?: Vocabulary;
   /** JSON values read at most to judge the records of JSON lines. */
   maxJsonNodes?: number;
+  /** Whether every unit of `text` is ASCII, when the caller knows (else it is measured). */
+  ascii?: boolean;
 }
 
 /**
@@ -373,8 +375,9 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   const { text, unit, toOriginal } = input;
   const check = input.check ?? NEVER_STOP;
   check(0);
-  // One UTF-8 byte a unit: all ASCII (measured natively, several times faster than a pattern).
-  const ascii = utf8ByteLength(text) === text.length;
+  // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
+  // faster than a pattern).
+  const ascii = input.ascii ?? utf8ByteLength(text) === text.length;
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
