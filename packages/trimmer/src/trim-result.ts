@@ -55,6 +55,7 @@ import {
 import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
+import { lineStarts } from './readers/line-starts.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -649,8 +650,10 @@ function textView(
   const text = stripped?.text ?? source;
   const escapesRemoved = stripped !== undefined;
   const room = escapesRemoved ? bodyBudget - utf8ByteLength(ESCAPES_REMOVED_SEGMENT) : bodyBudget;
+  // The lines are found once: they tell prose from lines and are the units of most texts.
+  const lines = lineStarts(text, check);
   const ndjson = isNdjson(text);
-  const lineOriented = ndjson || isLineOriented(text);
+  const lineOriented = ndjson || isLineOriented(text, lines);
   const unit: TextUnit = ndjson
     ? 'records'
     : !lineOriented
@@ -675,6 +678,7 @@ function textView(
     toOriginal: stripped?.toOriginal,
     // Every escape sequence removed is ASCII: the text left is ASCII exactly when the source is.
     ascii: sourceBytes === source.length,
+    lineStarts: lines,
     vocabulary: options.vocabulary,
     maxJsonNodes: options.maxJsonNodes,
   });
