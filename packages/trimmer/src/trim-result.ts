@@ -55,6 +55,7 @@ import {
 import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
+import { lineStarts } from './readers/line-starts.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -636,6 +637,7 @@ function textView(
   budget: number,
   bodyBudget: number,
   originalBytes: number,
+  sourceBytes: number,
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
   check: StopCheck,
@@ -648,8 +650,10 @@ function textView(
   const text = stripped?.text ?? source;
   const escapesRemoved = stripped !== undefined;
   const room = escapesRemoved ? bodyBudget - utf8ByteLength(ESCAPES_REMOVED_SEGMENT) : bodyBudget;
+  // The lines are found once: they tell prose from lines and are the units of most texts.
+  const lines = lineStarts(text, check);
   const ndjson = isNdjson(text);
-  const lineOriented = ndjson || isLineOriented(text);
+  const lineOriented = ndjson || isLineOriented(text, lines);
   const unit: TextUnit = ndjson
     ? 'records'
     : !lineOriented
@@ -672,6 +676,9 @@ function textView(
     termCache: options.termCache,
     check,
     toOriginal: stripped?.toOriginal,
+    // Every escape sequence removed is ASCII: the text left is ASCII exactly when the source is.
+    ascii: sourceBytes === source.length,
+    lineStarts: lines,
     vocabulary: options.vocabulary,
     maxJsonNodes: options.maxJsonNodes,
   });
@@ -737,7 +744,17 @@ function trimWithInventory(
         ? jsonView(source, inventory, budget, bodyBudget, context, options, check)
         : undefined;
     const view =
-      structured ?? textView(source, budget, bodyBudget, originalBytes, context, options, check);
+      structured ??
+      textView(
+        source,
+        budget,
+        bodyBudget,
+        originalBytes,
+        originalBytes - BOM_BYTES * (result.length - source.length),
+        context,
+        options,
+        check,
+      );
     return finish(result, originalBytes, budget, view);
   } catch (error) {
     if (error instanceof TrimStoppedError) throw error;

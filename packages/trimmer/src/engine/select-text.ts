@@ -95,11 +95,11 @@ export function isUnifiedDiff(text: string): boolean {
  * True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose: its lines are
  * short on average, or at most one or a tenth of its non-blank lines, and fewer than half, are
  * long (a log with one request body of 500 KB is still a log: cut as prose, it would join
- * pieces of lines far apart).
+ * pieces of lines far apart). `starts` are where its lines begin (`lineStarts`).
  */
-export function isLineOriented(text: string): boolean {
-  let lines = 1;
-  for (let n = text.indexOf('\n'); n >= 0; n = text.indexOf('\n', n + 1)) lines++;
+export function isLineOriented(text: string, starts: readonly number[]): boolean {
+  // Lines as newlines count them: `lineStarts` starts none after a last newline.
+  const lines = starts.length + (text.charCodeAt(text.length - 1) === 0x0a ? 1 : 0);
   if (lines < 3) return false;
   // Short lines on average settle it without reading any line.
   if (text.length / lines <= PROSE_LINE_LENGTH) return true;
@@ -350,6 +350,10 @@ export interface SelectTextInput {
   vocabulary?: Vocabulary;
   /** JSON values read at most to judge the records of JSON lines. */
   maxJsonNodes?: number;
+  /** Whether every unit of `text` is ASCII, when the caller knows (else it is measured). */
+  ascii?: boolean;
+  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
+  lineStarts?: readonly number[];
 }
 
 /**
@@ -373,8 +377,9 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   const { text, unit, toOriginal } = input;
   const check = input.check ?? NEVER_STOP;
   check(0);
-  // One UTF-8 byte a unit: all ASCII (measured natively, several times faster than a pattern).
-  const ascii = utf8ByteLength(text) === text.length;
+  // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
+  // faster than a pattern).
+  const ascii = input.ascii ?? utf8ByteLength(text) === text.length;
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
@@ -401,7 +406,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     ? diff.starts
     : unit === 'sentences'
       ? sentenceStarts(text, check)
-      : lineStarts(text, check);
+      : (input.lineStarts ?? lineStarts(text, check));
   const parents = diff?.parents;
   const total = starts.length;
   const sizes = new Float64Array(total);
@@ -412,7 +417,15 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   check(total);
 
-  const signals = textSignals({ text, units, starts, unit, check, vocabulary: input.vocabulary });
+  const signals = textSignals({
+    text,
+    units,
+    starts,
+    unit,
+    check,
+    vocabulary: input.vocabulary,
+    lineStarts: input.lineStarts,
+  });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level

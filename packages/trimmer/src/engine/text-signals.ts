@@ -109,8 +109,8 @@ function diffRows(
   text: string,
   starts: readonly number[],
   check: StopCheck,
-): { rowStarts: number[]; rowUnit: Int32Array } {
-  const rowStarts = lineStarts(text, check);
+  rowStarts: readonly number[] = lineStarts(text, check),
+): { rowStarts: readonly number[]; rowUnit: Int32Array } {
   const rowUnit = new Int32Array(rowStarts.length);
   let unit = 0;
   for (let r = 0; r < rowStarts.length; r++) {
@@ -133,10 +133,12 @@ export function textSignals(input: {
   check: StopCheck;
   /** The words levels are read by (the default vocabulary's when not given). */
   vocabulary?: Vocabulary;
+  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
+  lineStarts?: readonly number[];
 }): TextSignals {
   const { text, units, starts, unit, check } = input;
   const table = levelTable(input.vocabulary);
-  const diff = unit === 'hunks' ? diffRows(text, starts, check) : undefined;
+  const diff = unit === 'hunks' ? diffRows(text, starts, check, input.lineStarts) : undefined;
   const rowStarts = diff ? diff.rowStarts : starts;
   const rows = rowStarts.length;
   const withShape = unit !== 'sentences';

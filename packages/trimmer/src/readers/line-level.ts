@@ -84,6 +84,11 @@ export interface LevelTable {
   /** Per ASCII unit: 1 where an exception opener starts with it. */
   readonly openerLeads: Uint8Array;
   readonly continuationOpeners: readonly string[];
+  /**
+   * Per ASCII unit: 1 where a continuation opener starts with it; at 0x80, 1 where one starts
+   * outside ASCII. All 1 when one is empty (it opens every line).
+   */
+  readonly continuationLeads: Uint8Array;
   /** Finds where an exit or alert word may start (any case). */
   readonly tailCues: RegExp;
 }
@@ -129,6 +134,11 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     // A line's words are ASCII word characters: an opener that starts otherwise never opens one.
     if (lead < 0x80) openerLeads[lead] = 1;
   }
+  const continuationLeads = new Uint8Array(0x81);
+  for (const opener of vocabulary.continuationOpeners) {
+    if (opener === '') continuationLeads.fill(1);
+    else continuationLeads[Math.min(0x80, opener.charCodeAt(0))] = 1;
+  }
   // An exit or alert word can start where one that is not a longer one's prefix starts.
   const tails = [...exits, ...alerts].filter(
     (word, _, all) => !all.some((other) => other !== word && word.startsWith(other)),
@@ -159,6 +169,7 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     exceptionOpeners: vocabulary.exceptionOpeners,
     openerLeads,
     continuationOpeners: vocabulary.continuationOpeners,
+    continuationLeads,
     tailCues: new RegExp(tails.length > 0 ? tails.map(escapeRegExp).join('|') : '(?!)', 'gi'),
   };
   tables.set(vocabulary, table);
@@ -542,6 +553,7 @@ export function isContinuationLine(
     }
     return false;
   }
+  if (table.continuationLeads[Math.min(0x80, code)] === 0) return false;
   for (const opener of table.continuationOpeners) if (text.startsWith(opener, from)) return true;
   return false;
 }

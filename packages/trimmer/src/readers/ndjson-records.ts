@@ -62,6 +62,20 @@ export function ndjsonRecordAnomalies(
 ): Float64Array {
   const total = starts.length;
   const scores = new Float64Array(total);
+  // Every object line opens with a brace: a text with fewer braces in all (most logs have none)
+  // has too few records, found by a native search instead of a look at every line.
+  let braces = 0;
+  for (
+    let at = text.indexOf('{');
+    at >= 0 && braces < MIN_RECORDS;
+    at = text.indexOf('{', at + 1)
+  ) {
+    braces++;
+  }
+  if (braces < MIN_RECORDS) {
+    check(text.length);
+    return scores;
+  }
   const lines: number[] = [];
   const parts: string[] = [];
   for (let i = 0; i < total; i++) {
