@@ -490,6 +490,30 @@ describe('the records note over all records', () => {
     expect(alike['info.runtime']).toEqual([]);
   });
 
+  it("tells first the range of the time the records are ordered by, not of a list's one entry", () => {
+    const events = Array.from({ length: 60 }, (_, i) => ({
+      name: `event-${(i * 7919).toString(36)}`,
+      history: [{ manager: 'agent', at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString() }],
+      seen: new Date(Date.UTC(2026, 0, 2, 0, 0, i * 7)).toISOString(),
+      message: `volume mount ${i % 4} failed on node ${i % 3}`.repeat(3),
+    }));
+    const { records } = noteOf(JSON.stringify({ events }), 3000);
+    expect(records?.ranges?.[0]?.field).toBe('seen');
+  });
+
+  it('tells an address every record holds alike after the ranges', () => {
+    const releases = Array.from({ length: 30 }, (_, i) => ({
+      tag_name: `v3.${i}.0`,
+      prerelease: i % 5 === 0,
+      downloads: 100 + ((i * 37) % 900),
+      author: { login: 'maintainer', url: 'https://api.example.com/users/maintainer' },
+      body: `Release notes for ${i}: `.padEnd(600, 'x'),
+    }));
+    const { records } = noteOf(JSON.stringify(releases), 1100);
+    expect(records?.ranges?.map((r) => r.field)).toEqual(['downloads']);
+    expect(records?.constant?.map((c) => c.field)).toEqual(['author.login']);
+  });
+
   it('tells a count by its range and codes by how many records hold each', () => {
     // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
     const codes = [200, 201, 301, 404, 500, 503];

@@ -20,6 +20,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
+import { timeField } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, scalarListCounts } from './scalar-list.js';
 import { isIsoTime, timeOrderKey } from './time-order-key.js';
@@ -423,6 +424,10 @@ export function recordAggregates(
   categorical.splice(0, categorical.length, ...distinctive, ...echoes);
   constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
   times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
+  // The time the records are ordered by (`recordOrder`) is the one whose range is told first.
+  const order = timeField(analysis, group);
+  if (times.includes(order))
+    times.splice(0, times.length, order, ...times.filter((t) => t !== order));
   numeric.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
 
   const statements: AggregateStatement[] = [];
@@ -477,7 +482,9 @@ export function recordAggregates(
   }
   if (times.length > 0 && !said.has(times[0]!)) range(times[0]!, true);
   for (const { s } of common) if (!said.has(s)) distribution(s, TOLD_VALUES);
-  for (const { s } of constants.slice(0, MAX_CONSTANTS)) if (!said.has(s)) constant(s);
+  // An address every record holds alike (the one author's three profile URLs) is told last.
+  const shared = constants.slice(0, MAX_CONSTANTS);
+  for (const { s } of shared) if (!said.has(s) && classOf[s] !== CLASS_LOCATOR) constant(s);
   for (const { s } of told) if (!said.has(s)) distribution(s, TOLD_VALUES);
   let ranges = 0;
   for (const s of [...numeric, ...times]) {
@@ -486,5 +493,6 @@ export function recordAggregates(
     range(s, classOf[s] === CLASS_TIME);
     ranges++;
   }
+  for (const { s } of shared) if (!said.has(s)) constant(s);
   return statements;
 }
