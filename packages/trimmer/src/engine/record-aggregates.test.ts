@@ -514,6 +514,25 @@ describe('the records note over all records', () => {
     expect(records?.constant?.map((c) => c.field)).toEqual(['author.login']);
   });
 
+  it('tells a value most records hold alike, and so how many lack it, also in a map of records', () => {
+    const zones = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [
+        `zones/region-${i}`,
+        i === 17
+          ? { instances: [{ name: 'lab-1', status: 'RUNNING', machineType: 'e2-micro' }] }
+          : {
+              warning: { code: 'NO_RESULTS_ON_PAGE', message: `No results for zones/region-${i}` },
+            },
+      ]),
+    );
+    const { records } = noteOf(JSON.stringify({ items: zones }), 700);
+    expect(records?.distributions).toContainEqual({
+      field: 'warning.code',
+      present: 59,
+      values: [{ value: 'NO_RESULTS_ON_PAGE', count: 59 }],
+    });
+  });
+
   it('tells a count by its range and codes by how many records hold each', () => {
     // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
     const codes = [200, 201, 301, 404, 500, 503];

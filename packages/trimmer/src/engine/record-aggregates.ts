@@ -315,6 +315,7 @@ export function recordAggregates(
     (idHint ? ID_HINT_TIE : 0);
   const lists = new Map<number, Array<{ value: string; count: number }>>();
   const constants: Array<{ s: number; rank: number }> = [];
+  const nearlyConstant: Array<{ s: number; rank: number }> = [];
   const categorical: Array<{ s: number; rank: number }> = [];
   const numeric: number[] = [];
   const times: number[] = [];
@@ -349,17 +350,18 @@ export function recordAggregates(
       continue;
     }
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
-    if (s === group.identity) continue;
+    // The field that names the records (not one shown beside a map's keys, which name them).
+    if (s === group.identity && !group.keyed) continue;
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
       // Not one of something each record happens to hold one of (its one managed-fields
       // entry): what every record holds alike is said of the record's own fields.
-      if (
-        !throughOne &&
-        presence[s] === records &&
-        scalarText(inventory, u).length <= MAX_VALUE_UNITS
-      ) {
-        constants.push({ s, rank: (hint ? 0 : CONSTANT_STATE_RANK) + depth });
+      // One value in most records but not all (131 zones of 132 warn of no results): told as
+      // a distribution of one value, which says how many records lack it.
+      if (!throughOne && scalarText(inventory, u).length <= MAX_VALUE_UNITS) {
+        const rank = (hint ? 0 : CONSTANT_STATE_RANK) + depth;
+        if (presence[s] === records) constants.push({ s, rank });
+        else if (2 * presence[s]! >= records) nearlyConstant.push({ s, rank });
       }
       continue;
     }
@@ -423,6 +425,7 @@ export function recordAggregates(
   });
   categorical.splice(0, categorical.length, ...distinctive, ...echoes);
   constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  nearlyConstant.sort((a, b) => a.rank - b.rank || a.s - b.s);
   times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
   // The time the records are ordered by (`recordOrder`) is the one whose range is told first.
   const order = timeField(analysis, group);
@@ -485,6 +488,9 @@ export function recordAggregates(
   // An address every record holds alike (the one author's three profile URLs) is told last.
   const shared = constants.slice(0, MAX_CONSTANTS);
   for (const { s } of shared) if (!said.has(s) && classOf[s] !== CLASS_LOCATOR) constant(s);
+  for (const { s } of nearlyConstant.slice(0, MAX_CONSTANTS)) {
+    if (!said.has(s) && classOf[s] !== CLASS_LOCATOR) distribution(s, 1);
+  }
   for (const { s } of told) if (!said.has(s)) distribution(s, TOLD_VALUES);
   let ranges = 0;
   for (const s of [...numeric, ...times]) {
