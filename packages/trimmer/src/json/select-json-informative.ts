@@ -19,6 +19,7 @@ import {
   skeletonCost,
 } from './selection-ledger.js';
 import { fieldPath, signaturePath } from './signature-path.js';
+import { tupleTops } from './tuple-tops.js';
 
 /** Records shown with their time because of where they stand in the records' order. */
 export interface RecordOrder {
@@ -125,7 +126,15 @@ function createPlan(
     ensured: new Uint8Array(inventory.count),
     /** Bytes moved from the body to the note (`grantNote`). */
     noteGrant: 0,
+    /** Per node, the row of positions it is kept with (`tupleTops`), when the document has any. */
+    tupleTop: tupleTops(inventory, analysis.signatures),
   };
+}
+
+/** `u`, or the row of positions around it, which is kept whole or not at all (`tupleTops`). */
+function atomOf(plan: Plan, u: number): number {
+  const top = plan.tupleTop;
+  return top !== undefined && u >= 0 && top[u]! >= 0 ? top[u]! : u;
 }
 
 type Plan = ReturnType<typeof createPlan>;
@@ -150,7 +159,10 @@ function identityOf(plan: Plan, r: number): number {
 /** Keeps the identity of record `r` (whose records above are seen to). Throws when it does not fit. */
 function nameRecord(plan: Plan, r: number, path = -1): void {
   const identity = identityOf(plan, r);
-  if (identity >= 0 && plan.ledger.covered[identity] === 0) {
+  const atom = atomOf(plan, identity);
+  if (atom !== identity) {
+    if (!keepWhole(plan.ledger, atom)) throw SPENT;
+  } else if (identity >= 0 && plan.ledger.covered[identity] === 0) {
     let toIdentity = -1;
     if (path >= 0) {
       // The path below `r` is a few keys long; above it, the caller knows it.
@@ -171,7 +183,7 @@ function nameRecord(plan: Plan, r: number, path = -1): void {
   const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
   const group = g >= 0 ? analysis.groups[g]! : undefined;
   if (group?.identityTogether && identity >= 0) {
-    const other = recordField(plan.inventory, analysis, r, group.alsoIdentity);
+    const other = atomOf(plan, recordField(plan.inventory, analysis, r, group.alsoIdentity));
     if (other >= 0 && !keepWhole(plan.ledger, other)) throw SPENT;
   }
   plan.ensured[r] = 1;
@@ -191,12 +203,15 @@ function ensureAround(plan: Plan, u: number, self: boolean): void {
  * Keeps `u` whole, after the identities of the records around it; a container that does not
  * fit is split (`expand`), a string cut to the room left. Throws once the budget is spent.
  */
-function keepUnit(plan: Plan, u: number): void {
+function keepUnit(plan: Plan, node: number): void {
   tick(plan);
   const { ledger } = plan;
+  const u = atomOf(plan, node);
   if (ledger.covered[u] === 1) return;
   ensureAround(plan, u, false);
   if (keepWhole(ledger, u)) return;
+  // A row of positions is not split: the plan stops at it as at a unit that does not fit.
+  if (u !== node || plan.tupleTop?.[u] === u) throw SPENT;
   if (isContainer(plan.inventory, u)) {
     expand(plan, u);
     return;
@@ -265,7 +280,8 @@ function expand(plan: Plan, root: number): void {
     if (ledger.covered[c] === 1) continue;
     const toChild = state[frame.u] !== DROPPED ? ledger.filled[frame.u]! : frame.open;
     if (keepWhole(ledger, c, toChild)) continue;
-    if (!isContainer(plan.inventory, c)) {
+    if (!isContainer(plan.inventory, c) || plan.tupleTop?.[c] === c) {
+      if (plan.tupleTop?.[c] === c) throw SPENT;
       keepCut(ledger, c, toChild);
       throw SPENT;
     }
@@ -302,7 +318,8 @@ function strongestField(anomaly: Anomaly, skip: number): number {
   return strongest;
 }
 
-function keepIfSmall(plan: Plan, u: number, limit: number): void {
+function keepIfSmall(plan: Plan, node: number, limit: number): void {
+  const u = atomOf(plan, node);
   if (u >= 0 && plan.inventory.unitBytes[u]! <= limit) keepUnit(plan, u);
 }
 
