@@ -19,6 +19,7 @@ import {
   skeletonCost,
 } from './selection-ledger.js';
 import { fieldPath, signaturePath } from './signature-path.js';
+import { tupleHeaders } from './tuple-headers.js';
 import { tupleTops } from './tuple-tops.js';
 
 /** Records shown with their time because of where they stand in the records' order. */
@@ -584,6 +585,16 @@ function runPlan(
   for (const { record, field } of order.leading.slice(0, askedFor)) {
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
+  }
+  // What names the positions of rows read by position (a result's `schema`), before any row.
+  if (plan.tupleTop) {
+    const { kind, next } = plan.inventory;
+    for (const header of tupleHeaders(plan.inventory, plan.tupleTop)) {
+      for (let c = header + 1; c < next[header]!; c = next[c]!) {
+        if (kind[c] === NODE_OBJECT && isRecord(plan, c)) ensureAround(plan, c, true);
+        else keepIfSmall(plan, c, CONTEXT_BYTES);
+      }
+    }
   }
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
   for (const anomaly of anomalies) {
