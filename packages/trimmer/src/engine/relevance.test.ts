@@ -1,3 +1,4 @@
+import { withJsonTape } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../json/json-inventory.js';
@@ -53,6 +54,50 @@ describe('findHits attributes each match to its term', () => {
           }
         });
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('findHits over a JSON tape', () => {
+  it('finds from the tape search what the scan by pattern finds (property)', () => {
+    const piece = fc.constantFrom(
+      'run',
+      'Runs',
+      'RUNSES',
+      'run_number',
+      'rerun',
+      'id',
+      '"id"',
+      '"ID" :',
+      'latency_ms',
+      'x',
+      ' ',
+      '-',
+      '_',
+      'é',
+      '中',
+    );
+    const words = fc.subarray(['run', 'runs', 'id', 'latency_ms', 'ru'], { minLength: 1 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 8 }), { maxLength: 12 }),
+        words,
+        fc.subarray(['id', 'run', 'Latency_MS']),
+        fc.integer({ min: 1, max: 30 }),
+        (strings, asked, preserveKeys, maxHits) => {
+          const text = JSON.stringify(
+            strings.map((parts, i) => ({ [parts.slice(0, 2).join('')]: parts.join(''), i })),
+          );
+          const terms = relevanceTerms({ words: asked, preserveKeys, json: true });
+          const errors = { at: [], word: [] };
+          const scanned = findHits(text, terms, 10, maxHits, undefined, errors);
+          const searched = withJsonTape(text, (_tape, search) =>
+            findHits(text, terms, 10, maxHits, undefined, errors, search),
+          );
+          expect(searched).toEqual({ ok: true, value: scanned });
+        },
+      ),
       { numRuns: 300 },
     );
   });
