@@ -9,6 +9,8 @@ import {
   isWholeToken,
   queryTokens,
   queryWords,
+  type RelevanceTerm,
+  rangeScore,
   relevanceTerms,
 } from './relevance.js';
 
@@ -96,6 +98,55 @@ describe('findHits over a JSON tape', () => {
             findHits(text, terms, 10, maxHits, undefined, errors, search),
           );
           expect(searched).toEqual({ ok: true, value: scanned });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('rangeScore', () => {
+  it('sums the weights of the distinct terms matched in a range, however many terms (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }).chain((terms) =>
+          fc.tuple(
+            fc.constant(terms),
+            fc.array(
+              fc.oneof(
+                fc.integer({ min: 0, max: terms - 1 }),
+                // Terms 32 apart, where a bit per term would wrap.
+                fc.constantFrom(...[0, 1, 31, 32, 33, 63, 64].filter((t) => t < terms)),
+              ),
+              { maxLength: 80 },
+            ),
+            fc.integer({ min: 0, max: 90 }),
+            fc.integer({ min: 0, max: 90 }),
+            fc.boolean(),
+          ),
+        ),
+        ([count, termOf, from, length, errors]) => {
+          const terms: RelevanceTerm[] = Array.from({ length: count }, (_, t) => ({
+            kind: t % 3 === 0 ? 'error' : 'query',
+            source: `w${t}`,
+          }));
+          const weights = terms.map((_, t) => 1 + t / 8);
+          const hits = {
+            positions: termOf.map((_, i) => i),
+            termOf,
+            weights,
+            terms,
+            queryMatched: true,
+          };
+          const to = from + length;
+          const counted = new Set<number>();
+          let expected = 0;
+          termOf.forEach((term, at) => {
+            if (at < from || at >= to || counted.has(term)) return;
+            counted.add(term);
+            if (errors || terms[term]!.kind !== 'error') expected += weights[term]!;
+          });
+          expect(rangeScore(hits, from, to, errors)).toBe(expected);
         },
       ),
       { numRuns: 300 },

@@ -289,6 +289,8 @@ export interface CompiledTerms {
   prefixes: string[] | undefined;
   /** With `prefixes`, each term's prefix, lower-cased. */
   termPrefix: string[];
+  /** Per term, whether its pattern is its prefix alone (a match is the prefix, in any case). */
+  literal: boolean[];
 }
 
 /** A small per-trimmer cache of compiled term lists, keyed by their sources. */
@@ -319,6 +321,10 @@ function compileTerms(
     wholeToken: terms.map((term) => term.wholeToken === true),
     prefixes: searchPrefixes(terms),
     termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
+    literal: terms.map(
+      (term) =>
+        term.prefix !== undefined && escapeRegExp(term.prefix.toLowerCase()) === term.source,
+    ),
   };
   if (cache) {
     if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
@@ -490,7 +496,7 @@ function scanCandidates(
   termOf: number[],
   counts: number[],
 ): void {
-  const { each, wholeToken, termPrefix } = compiled;
+  const { each, wholeToken, termPrefix, literal } = compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
@@ -501,18 +507,24 @@ function scanCandidates(
       const at = batch[i]!;
       if (at < next) continue;
       let term = -1;
+      let end = at;
       for (let t = 0; t < each.length; t++) {
         // Most places fail a term's prefix already (the search compares only a fingerprint).
         if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        if (literal[t]) {
+          term = t;
+          end = at + termPrefix[t]!.length;
+          break;
+        }
         const probe = each[t]!;
         probe.lastIndex = at;
         if (probe.test(haystack)) {
           term = t;
+          end = probe.lastIndex;
           break;
         }
       }
       if (term < 0) continue;
-      const end = each[term]!.lastIndex;
       if (end === at || (wholeToken[term]! && !isWholeToken(haystack, at, end))) {
         next = at + 1;
         continue;
@@ -574,14 +586,24 @@ export function rangeScore(hits: RelevanceHits, from: number, to: number, errors
   let index = lowerBound(hits.positions, from);
   if (index >= hits.positions.length || hits.positions[index]! >= to) return 0;
   let score = 0;
-  const seen = new Set<number>();
+  // The terms seen so far: a bit each for the first 32 (most lists), a set past them.
+  let seenBits = 0;
+  let seen: Set<number> | undefined;
+  let seenCount = 0;
   for (; index < hits.positions.length && hits.positions[index]! < to; index++) {
     const term = hits.termOf[index]!;
-    if (seen.has(term)) continue;
-    seen.add(term);
+    if (term < 32) {
+      if ((seenBits & (1 << term)) !== 0) continue;
+      seenBits |= 1 << term;
+    } else {
+      seen ??= new Set();
+      if (seen.has(term)) continue;
+      seen.add(term);
+    }
+    seenCount++;
     if (!errors && hits.terms[term]!.kind === 'error') continue;
     score += hits.weights[term]!;
-    if (seen.size === hits.terms.length) break;
+    if (seenCount === hits.terms.length) break;
   }
   return score;
 }
