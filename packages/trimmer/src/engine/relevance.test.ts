@@ -79,8 +79,13 @@ describe('findHits over a JSON tape', () => {
       '_',
       'é',
       '中',
+      'Classes',
+      'class',
+      'classs',
     );
-    const words = fc.subarray(['run', 'runs', 'id', 'latency_ms', 'ru'], { minLength: 1 });
+    const words = fc.subarray(['run', 'runs', 'id', 'latency_ms', 'ru', 'class', 'classes'], {
+      minLength: 1,
+    });
     fc.assert(
       fc.property(
         fc.array(fc.array(piece, { maxLength: 8 }), { maxLength: 12 }),

@@ -31,6 +31,12 @@ export interface RelevanceTerm {
    * search can find where matches may start without running the pattern; none when unknown.
    */
   prefix?: string;
+  /**
+   * With `prefix`: the pattern matches exactly the prefix followed by the first of these texts
+   * (in any case) found right after it, so that a match is told without running the pattern;
+   * none when the pattern is not of that form.
+   */
+  suffixes?: readonly string[];
 }
 
 /** Matches of the relevance terms, in text order. */
@@ -191,6 +197,31 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * A term with every field, in one order: each term is made here, so that all have one hidden
+ * class. Terms other than the error words live only during a trim, and V8 drops a hidden class
+ * no live object has at a major collection, throwing away the optimised code that reads it (see
+ * `HITS_SHAPE`); `TERM_SHAPE` keeps this one alive.
+ */
+function term(
+  kind: TermKind,
+  source: string,
+  fields: Omit<RelevanceTerm, 'kind' | 'source'> = {},
+): RelevanceTerm {
+  return {
+    kind,
+    source,
+    wholeToken: fields.wholeToken ?? false,
+    word: fields.word,
+    exitFillers: fields.exitFillers,
+    prefix: fields.prefix,
+    suffixes: fields.suffixes,
+  };
+}
+
+/** A term that lives as long as this module (see `term`). */
+export const TERM_SHAPE: RelevanceTerm = term('query', '');
+
 const errorTermsOf = new WeakMap<ErrorVocabulary, readonly RelevanceTerm[]>();
 
 /**
@@ -201,11 +232,13 @@ function errorTerms(vocabulary: ErrorVocabulary): readonly RelevanceTerm[] {
   let terms = errorTermsOf.get(vocabulary);
   if (!terms) {
     terms = vocabulary.errorWords.map((word) =>
-      Object.freeze({
-        kind: 'error' as const,
-        source: escapeRegExp(word),
-        exitFillers: isExitPhrase(word, vocabulary.exitWords) ? vocabulary.exitFillers : undefined,
-      }),
+      Object.freeze(
+        term('error', escapeRegExp(word), {
+          exitFillers: isExitPhrase(word, vocabulary.exitWords)
+            ? vocabulary.exitFillers
+            : undefined,
+        }),
+      ),
     );
     errorTermsOf.set(vocabulary, terms);
   }
@@ -223,11 +256,13 @@ function tokenSource(word: string): string {
   return `${word}(?:es|s)?`;
 }
 
-/** What every match of `tokenSource(word)` starts with. */
-function tokenPrefix(word: string): string {
-  return LETTERS.test(word) && word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')
-    ? word.slice(0, -1)
-    : word;
+/** What every match of `tokenSource(word)` starts with, and what may follow, first found first. */
+function tokenForm(word: string): { prefix: string; suffixes: readonly string[] } {
+  if (!LETTERS.test(word)) return { prefix: word, suffixes: [''] };
+  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
+    return { prefix: word.slice(0, -1), suffixes: ['ses', 's', ''] };
+  }
+  return { prefix: word, suffixes: ['es', 's', ''] };
 }
 
 /**
@@ -244,25 +279,22 @@ export function relevanceTerms(input: {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
     const literal = escapeRegExp(key.toLowerCase());
-    terms.push({
-      kind: 'key',
-      source: input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`,
-      prefix: input.json ? `"${key.toLowerCase()}"` : key.toLowerCase(),
-    });
+    terms.push(
+      term('key', input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`, {
+        prefix: input.json ? `"${key.toLowerCase()}"` : key.toLowerCase(),
+      }),
+    );
   }
   for (const word of input.words) {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
     // same letters inside a longer string, so it is a term of its own, scanned first.
     if (input.json) {
-      terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"`, word, prefix: `"${word}"` });
+      terms.push(
+        term('query', `"${escapeRegExp(word)}"`, { word, prefix: `"${word}"`, suffixes: [''] }),
+      );
     }
-    terms.push({
-      kind: 'query',
-      source: tokenSource(word),
-      wholeToken: true,
-      word,
-      prefix: tokenPrefix(word),
-    });
+    const { prefix, suffixes } = tokenForm(word);
+    terms.push(term('query', tokenSource(word), { wholeToken: true, word, prefix, suffixes }));
   }
   for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
     terms.push(term);
@@ -289,8 +321,8 @@ export interface CompiledTerms {
   prefixes: string[] | undefined;
   /** With `prefixes`, each term's prefix, lower-cased. */
   termPrefix: string[];
-  /** Per term, whether its pattern is its prefix alone (a match is the prefix, in any case). */
-  literal: boolean[];
+  /** With `prefixes`, each term's `suffixes` (lower-cased), if it has them. */
+  termSuffixes: Array<readonly string[] | undefined>;
 }
 
 /** A small per-trimmer cache of compiled term lists, keyed by their sources. */
@@ -303,7 +335,10 @@ function compileTerms(
   cache: TermCache | undefined,
 ): CompiledTerms {
   const key = terms
-    .map((term) => `${term.kind}:${term.wholeToken ? 't' : ''}:${term.prefix ?? ''}:${term.source}`)
+    .map(
+      (term) =>
+        `${term.kind}:${term.wholeToken ? 't' : ''}:${term.prefix ?? ''}:${term.suffixes ?? ''}:${term.source}`,
+    )
     .join('\u0000');
   const cached = cache?.get(key);
   if (cached) return cached;
@@ -321,10 +356,7 @@ function compileTerms(
     wholeToken: terms.map((term) => term.wholeToken === true),
     prefixes: searchPrefixes(terms),
     termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
-    literal: terms.map(
-      (term) =>
-        term.prefix !== undefined && escapeRegExp(term.prefix.toLowerCase()) === term.source,
-    ),
+    termSuffixes: terms.map((term) => term.suffixes?.map((suffix) => suffix.toLowerCase())),
   };
   if (cache) {
     if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
@@ -496,7 +528,7 @@ function scanCandidates(
   termOf: number[],
   counts: number[],
 ): void {
-  const { each, wholeToken, termPrefix, literal } = compiled;
+  const { each, wholeToken, termPrefix, termSuffixes } = compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
@@ -511,10 +543,18 @@ function scanCandidates(
       for (let t = 0; t < each.length; t++) {
         // Most places fail a term's prefix already (the search compares only a fingerprint).
         if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
-        if (literal[t]) {
-          term = t;
-          end = at + termPrefix[t]!.length;
-          break;
+        const suffixes = termSuffixes[t];
+        if (suffixes) {
+          const after = at + termPrefix[t]!.length;
+          for (const suffix of suffixes) {
+            if (startsWithFolded(haystack, after, suffix)) {
+              term = t;
+              end = after + suffix.length;
+              break;
+            }
+          }
+          if (term >= 0) break;
+          continue;
         }
         const probe = each[t]!;
         probe.lastIndex = at;
