@@ -555,10 +555,18 @@ function jsonView(
     json: true,
     vocabulary,
   });
-  const hits = findHits(source, terms, inventory.count, 50_000, options.termCache, {
-    at: inventory.errorAt,
-    word: inventory.errorWord,
-  });
+  // The tape's word search finds where the terms may start in its text, for a fraction of a
+  // scan by the terms' pattern.
+  const search = inventory.text === source ? inventory.tapeReader : undefined;
+  const hits = findHits(
+    source,
+    terms,
+    inventory.count,
+    50_000,
+    options.termCache,
+    { at: inventory.errorAt, word: inventory.errorWord },
+    search,
+  );
   // A document of more values than `maxJsonNodes` is analysed only up to there: the note says
   // so, and whether the question matches in the rest, which no view of the part analysed shows.
   const partial = inventory.truncated ? partialAnalysis(inventory, hits) : undefined;

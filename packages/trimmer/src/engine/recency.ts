@@ -66,6 +66,14 @@ export function timeField(analysis: RecordAnalysis, group: RecordGroup): number 
   return best;
 }
 
+/** A record with its time field's node, its time as written and that time's `timeOrderKey`. */
+interface TimedRecord {
+  record: number;
+  field: number;
+  time: string;
+  key: number;
+}
+
 /**
  * Compares two times as written: numbers (epochs) by value, dates written out by what they
  * stand for, ISO 8601 texts of one form as text (which is their order).
@@ -86,8 +94,8 @@ export function recordsByTime(
   analysis: RecordAnalysis,
   group: RecordGroup,
   s: number,
-): Array<{ record: number; field: number; time: string }> {
-  const timed: Array<{ record: number; field: number; time: string; key: number }> = [];
+): TimedRecord[] {
+  const timed: TimedRecord[] = [];
   let byValue = true;
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
@@ -100,15 +108,21 @@ export function recordsByTime(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
-  return timed.sort((a, b) =>
-    byValue
-      ? a.key - b.key || a.record - b.record
-      : a.time < b.time
-        ? -1
-        : a.time > b.time
-          ? 1
-          : a.record - b.record,
-  );
+  const compare = byValue ? byKey : byText;
+  // Records are mostly written in time order: then one pass finds them in order, for a
+  // fraction of what sorting them costs.
+  for (let i = 1; i < timed.length; i++) {
+    if (compare(timed[i - 1]!, timed[i]!) > 0) return timed.sort(compare);
+  }
+  return timed;
+}
+
+function byKey(a: TimedRecord, b: TimedRecord): number {
+  return a.key - b.key || a.record - b.record;
+}
+
+function byText(a: TimedRecord, b: TimedRecord): number {
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : a.record - b.record;
 }
 
 /** Whether a scalar's text is a number (not `null`, `true` or `false`). */

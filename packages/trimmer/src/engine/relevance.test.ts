@@ -1,3 +1,4 @@
+import { withJsonTape } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../json/json-inventory.js';
@@ -8,6 +9,8 @@ import {
   isWholeToken,
   queryTokens,
   queryWords,
+  type RelevanceTerm,
+  rangeScore,
   relevanceTerms,
 } from './relevance.js';
 
@@ -53,6 +56,104 @@ describe('findHits attributes each match to its term', () => {
           }
         });
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('findHits over a JSON tape', () => {
+  it('finds from the tape search what the scan by pattern finds (property)', () => {
+    const piece = fc.constantFrom(
+      'run',
+      'Runs',
+      'RUNSES',
+      'run_number',
+      'rerun',
+      'id',
+      '"id"',
+      '"ID" :',
+      'latency_ms',
+      'x',
+      ' ',
+      '-',
+      '_',
+      'é',
+      '中',
+      'Classes',
+      'class',
+      'classs',
+    );
+    const words = fc.subarray(['run', 'runs', 'id', 'latency_ms', 'ru', 'class', 'classes'], {
+      minLength: 1,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 8 }), { maxLength: 12 }),
+        words,
+        fc.subarray(['id', 'run', 'Latency_MS']),
+        fc.integer({ min: 1, max: 30 }),
+        (strings, asked, preserveKeys, maxHits) => {
+          const text = JSON.stringify(
+            strings.map((parts, i) => ({ [parts.slice(0, 2).join('')]: parts.join(''), i })),
+          );
+          const terms = relevanceTerms({ words: asked, preserveKeys, json: true });
+          const errors = { at: [], word: [] };
+          const scanned = findHits(text, terms, 10, maxHits, undefined, errors);
+          const searched = withJsonTape(text, (_tape, search) =>
+            findHits(text, terms, 10, maxHits, undefined, errors, search),
+          );
+          expect(searched).toEqual({ ok: true, value: scanned });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('rangeScore', () => {
+  it('sums the weights of the distinct terms matched in a range, however many terms (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }).chain((terms) =>
+          fc.tuple(
+            fc.constant(terms),
+            fc.array(
+              fc.oneof(
+                fc.integer({ min: 0, max: terms - 1 }),
+                // Terms 32 apart, where a bit per term would wrap.
+                fc.constantFrom(...[0, 1, 31, 32, 33, 63, 64].filter((t) => t < terms)),
+              ),
+              { maxLength: 80 },
+            ),
+            fc.integer({ min: 0, max: 90 }),
+            fc.integer({ min: 0, max: 90 }),
+            fc.boolean(),
+          ),
+        ),
+        ([count, termOf, from, length, errors]) => {
+          const terms: RelevanceTerm[] = Array.from({ length: count }, (_, t) => ({
+            kind: t % 3 === 0 ? 'error' : 'query',
+            source: `w${t}`,
+          }));
+          const weights = terms.map((_, t) => 1 + t / 8);
+          const hits = {
+            positions: termOf.map((_, i) => i),
+            termOf,
+            weights,
+            terms,
+            queryMatched: true,
+          };
+          const to = from + length;
+          const counted = new Set<number>();
+          let expected = 0;
+          termOf.forEach((term, at) => {
+            if (at < from || at >= to || counted.has(term)) return;
+            counted.add(term);
+            if (errors || terms[term]!.kind !== 'error') expected += weights[term]!;
+          });
+          expect(rangeScore(hits, from, to, errors)).toBe(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });

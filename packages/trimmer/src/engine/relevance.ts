@@ -1,4 +1,4 @@
-import type { ResultProcessorContext } from '@compaction/core';
+import type { JsonTapeWordSearch, ResultProcessorContext } from '@compaction/core';
 import type { ErrorVocabulary } from '../json/json-inventory.js';
 import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
@@ -26,6 +26,17 @@ export interface RelevanceTerm {
    * (`failedExitStatus`): the words that may stand between.
    */
   exitFillers?: ReadonlySet<string>;
+  /**
+   * Text every match starts with, in any case (a query word, a quoted key), so that a word
+   * search can find where matches may start without running the pattern; none when unknown.
+   */
+  prefix?: string;
+  /**
+   * With `prefix`: the pattern matches exactly the prefix followed by the first of these texts
+   * (in any case) found right after it, so that a match is told without running the pattern;
+   * none when the pattern is not of that form.
+   */
+  suffixes?: readonly string[];
 }
 
 /** Matches of the relevance terms, in text order. */
@@ -186,6 +197,31 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * A term with every field, in one order: each term is made here, so that all have one hidden
+ * class. Terms other than the error words live only during a trim, and V8 drops a hidden class
+ * no live object has at a major collection, throwing away the optimised code that reads it (see
+ * `HITS_SHAPE`); `TERM_SHAPE` keeps this one alive.
+ */
+function term(
+  kind: TermKind,
+  source: string,
+  fields: Omit<RelevanceTerm, 'kind' | 'source'> = {},
+): RelevanceTerm {
+  return {
+    kind,
+    source,
+    wholeToken: fields.wholeToken ?? false,
+    word: fields.word,
+    exitFillers: fields.exitFillers,
+    prefix: fields.prefix,
+    suffixes: fields.suffixes,
+  };
+}
+
+/** A term that lives as long as this module (see `term`). */
+export const TERM_SHAPE: RelevanceTerm = term('query', '');
+
 const errorTermsOf = new WeakMap<ErrorVocabulary, readonly RelevanceTerm[]>();
 
 /**
@@ -196,11 +232,13 @@ function errorTerms(vocabulary: ErrorVocabulary): readonly RelevanceTerm[] {
   let terms = errorTermsOf.get(vocabulary);
   if (!terms) {
     terms = vocabulary.errorWords.map((word) =>
-      Object.freeze({
-        kind: 'error' as const,
-        source: escapeRegExp(word),
-        exitFillers: isExitPhrase(word, vocabulary.exitWords) ? vocabulary.exitFillers : undefined,
-      }),
+      Object.freeze(
+        term('error', escapeRegExp(word), {
+          exitFillers: isExitPhrase(word, vocabulary.exitWords)
+            ? vocabulary.exitFillers
+            : undefined,
+        }),
+      ),
     );
     errorTermsOf.set(vocabulary, terms);
   }
@@ -218,6 +256,15 @@ function tokenSource(word: string): string {
   return `${word}(?:es|s)?`;
 }
 
+/** What every match of `tokenSource(word)` starts with, and what may follow, first found first. */
+function tokenForm(word: string): { prefix: string; suffixes: readonly string[] } {
+  if (!LETTERS.test(word)) return { prefix: word, suffixes: [''] };
+  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
+    return { prefix: word.slice(0, -1), suffixes: ['ses', 's', ''] };
+  }
+  return { prefix: word, suffixes: ['es', 's', ''] };
+}
+
 /**
  * The terms to scan for: preserved keys (as `"key":` in JSON, `key:` or `key=` in text), the
  * query words, and error-like content.
@@ -232,16 +279,22 @@ export function relevanceTerms(input: {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
     const literal = escapeRegExp(key.toLowerCase());
-    terms.push({
-      kind: 'key',
-      source: input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`,
-    });
+    terms.push(
+      term('key', input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`, {
+        prefix: input.json ? `"${key.toLowerCase()}"` : key.toLowerCase(),
+      }),
+    );
   }
   for (const word of input.words) {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
     // same letters inside a longer string, so it is a term of its own, scanned first.
-    if (input.json) terms.push({ kind: 'query', source: `"${escapeRegExp(word)}"`, word });
-    terms.push({ kind: 'query', source: tokenSource(word), wholeToken: true, word });
+    if (input.json) {
+      terms.push(
+        term('query', `"${escapeRegExp(word)}"`, { word, prefix: `"${word}"`, suffixes: [''] }),
+      );
+    }
+    const { prefix, suffixes } = tokenForm(word);
+    terms.push(term('query', tokenSource(word), { wholeToken: true, word, prefix, suffixes }));
   }
   for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
     terms.push(term);
@@ -261,6 +314,15 @@ export interface CompiledTerms {
   errorTerm: Map<string, number>;
   /** Per term, whether its matches must be whole tokens. */
   wholeToken: boolean[];
+  /**
+   * What the matches start with, one per distinct prefix, for a word search; undefined unless
+   * every term has one of printable ASCII (what the search takes) and none is an error term.
+   */
+  prefixes: string[] | undefined;
+  /** With `prefixes`, each term's prefix, lower-cased. */
+  termPrefix: string[];
+  /** With `prefixes`, each term's `suffixes` (lower-cased), if it has them. */
+  termSuffixes: Array<readonly string[] | undefined>;
 }
 
 /** A small per-trimmer cache of compiled term lists, keyed by their sources. */
@@ -273,7 +335,10 @@ function compileTerms(
   cache: TermCache | undefined,
 ): CompiledTerms {
   const key = terms
-    .map((term) => `${term.kind}:${term.wholeToken ? 't' : ''}:${term.source}`)
+    .map(
+      (term) =>
+        `${term.kind}:${term.wholeToken ? 't' : ''}:${term.prefix ?? ''}:${term.suffixes ?? ''}:${term.source}`,
+    )
     .join('\u0000');
   const cached = cache?.get(key);
   if (cached) return cached;
@@ -289,12 +354,29 @@ function compileTerms(
     firstError,
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
+    prefixes: searchPrefixes(terms),
+    termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
+    termSuffixes: terms.map((term) => term.suffixes?.map((suffix) => suffix.toLowerCase())),
   };
   if (cache) {
     if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
     cache.set(key, compiled);
   }
   return compiled;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+function searchPrefixes(terms: readonly RelevanceTerm[]): string[] | undefined {
+  const prefixes = new Set<string>();
+  for (const term of terms) {
+    const prefix = term.prefix;
+    if (term.kind === 'error' || prefix === undefined || !PRINTABLE_ASCII.test(prefix)) {
+      return undefined;
+    }
+    prefixes.add(prefix);
+  }
+  return [...prefixes];
 }
 
 /**
@@ -308,6 +390,7 @@ export function findHits(
   maxHits = 200_000,
   cache?: TermCache,
   foundErrors?: { at: readonly number[]; word: readonly number[] },
+  search?: JsonTapeWordSearch,
 ): RelevanceHits {
   let positions: number[] = [];
   let termOf: number[] = [];
@@ -316,10 +399,23 @@ export function findHits(
   if (errorsFrom < 0) errorsFrom = terms.length;
   // Error words already found by the caller (the JSON scanner) are not scanned for again.
   const scanned = foundErrors ? terms.slice(0, errorsFrom) : terms;
-  if (scanned.length > 0 && haystack.length > 0) {
+  const compiled =
+    scanned.length > 0 && haystack.length > 0 ? compileTerms(scanned, cache) : undefined;
+  if (compiled && search && compiled.prefixes) {
+    scanCandidates(
+      haystack,
+      compiled,
+      compiled.prefixes,
+      search,
+      maxHits,
+      positions,
+      termOf,
+      counts,
+    );
+  } else if (compiled) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const { pattern, each, firstError, errorTerm, wholeToken } = compileTerms(scanned, cache);
+    const { pattern, each, firstError, errorTerm, wholeToken } = compiled;
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -417,6 +513,84 @@ export function findHits(
 }
 
 /**
+ * What the scan in `findHits` finds, found from the places where a term may start (`search`,
+ * given where `haystack` is the searched text) rather than by running the alternation over all
+ * of it: at each such place past the last match, the first term that matches there, as the
+ * alternation would take it. No term is an error term.
+ */
+function scanCandidates(
+  haystack: string,
+  compiled: CompiledTerms,
+  prefixes: readonly string[],
+  search: JsonTapeWordSearch,
+  maxHits: number,
+  positions: number[],
+  termOf: number[],
+  counts: number[],
+): void {
+  const { each, wholeToken, termPrefix, termSuffixes } = compiled;
+  // Where the next match may start: past the last one, or past a place whose match was not a
+  // whole token.
+  let next = 0;
+  for (let from = 0; ; ) {
+    const batch = search.candidates(prefixes, from);
+    if (batch.length === 0) return;
+    for (let i = 0; i < batch.length; i++) {
+      const at = batch[i]!;
+      if (at < next) continue;
+      let term = -1;
+      let end = at;
+      for (let t = 0; t < each.length; t++) {
+        // Most places fail a term's prefix already (the search compares only a fingerprint).
+        if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        const suffixes = termSuffixes[t];
+        if (suffixes) {
+          const after = at + termPrefix[t]!.length;
+          for (const suffix of suffixes) {
+            if (startsWithFolded(haystack, after, suffix)) {
+              term = t;
+              end = after + suffix.length;
+              break;
+            }
+          }
+          if (term >= 0) break;
+          continue;
+        }
+        const probe = each[t]!;
+        probe.lastIndex = at;
+        if (probe.test(haystack)) {
+          term = t;
+          end = probe.lastIndex;
+          break;
+        }
+      }
+      if (term < 0) continue;
+      if (end === at || (wholeToken[term]! && !isWholeToken(haystack, at, end))) {
+        next = at + 1;
+        continue;
+      }
+      positions.push(at);
+      termOf.push(term);
+      counts[term]!++;
+      if (positions.length >= maxHits) return;
+      next = end;
+    }
+    from = batch[batch.length - 1]! + 1;
+  }
+}
+
+/** Whether `text` has `prefix` (lower-case ASCII) at `at`, in any case. */
+function startsWithFolded(text: string, at: number, prefix: string): boolean {
+  if (at + prefix.length > text.length) return false;
+  for (let k = 0; k < prefix.length; k++) {
+    let c = text.charCodeAt(at + k);
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== prefix.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/**
  * An object of the shape `findHits` returns that lives as long as this module. Optimised code
  * that reads hits depends on their hidden class, and V8 drops a hidden class that no live object
  * has at a major collection, throwing that code away with it. Hits live only during a trim, so
@@ -452,14 +626,24 @@ export function rangeScore(hits: RelevanceHits, from: number, to: number, errors
   let index = lowerBound(hits.positions, from);
   if (index >= hits.positions.length || hits.positions[index]! >= to) return 0;
   let score = 0;
-  const seen = new Set<number>();
+  // The terms seen so far: a bit each for the first 32 (most lists), a set past them.
+  let seenBits = 0;
+  let seen: Set<number> | undefined;
+  let seenCount = 0;
   for (; index < hits.positions.length && hits.positions[index]! < to; index++) {
     const term = hits.termOf[index]!;
-    if (seen.has(term)) continue;
-    seen.add(term);
+    if (term < 32) {
+      if ((seenBits & (1 << term)) !== 0) continue;
+      seenBits |= 1 << term;
+    } else {
+      seen ??= new Set();
+      if (seen.has(term)) continue;
+      seen.add(term);
+    }
+    seenCount++;
     if (!errors && hits.terms[term]!.kind === 'error') continue;
     score += hits.weights[term]!;
-    if (seen.size === hits.terms.length) break;
+    if (seenCount === hits.terms.length) break;
   }
   return score;
 }

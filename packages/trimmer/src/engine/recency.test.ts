@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { scanJson } from '../json/json-inventory.js';
+import { analyzeRecords } from './analyze-records.js';
+import { recordsByTime, timeField } from './recency.js';
+import { timeOrderKey } from './time-order-key.js';
+
+/** A list of records with a time of one form each (ties, gaps and nulls among them), maybe in order. */
+const timedList = fc
+  .tuple(
+    fc.constantFrom('iso', 'epoch', 'written'),
+    fc.array(fc.option(fc.integer({ min: 0, max: 40 }), { freq: 20 }), {
+      minLength: 2,
+      maxLength: 60,
+    }),
+    fc.boolean(),
+  )
+  .map(([form, times, inOrder]) => {
+    const ordered = inOrder ? [...times].sort((a, b) => (a ?? -1) - (b ?? -1)) : times;
+    return JSON.stringify({
+      items: ordered.map((t, i) => ({
+        name: `job-${i}`,
+        at:
+          t === null
+            ? null
+            : form === 'iso'
+              ? new Date(Date.UTC(2026, 0, 1, 0, t)).toISOString()
+              : form === 'epoch'
+                ? 1_767_225_600 + 60 * t
+                : new Date(Date.UTC(2026, 0, 1, 0, t)).toUTCString(),
+      })),
+    });
+  });
+
+describe('recordsByTime', () => {
+  it('orders records by time, by value or as text, ties in document order (property)', () => {
+    fc.assert(
+      fc.property(timedList, (text) => {
+        const inventory = scanJson(text, 100_000)!;
+        const analysis = analyzeRecords(inventory);
+        expect(analysis.main).toBeGreaterThanOrEqual(0);
+        const group = analysis.groups[analysis.main]!;
+        const s = timeField(analysis, group);
+        // Mostly nulls make no time field.
+        fc.pre(s >= 0);
+        const timed = recordsByTime(inventory, analysis, group, s);
+        const byValue = timed.every(({ time }) => !Number.isNaN(timeOrderKey(time)));
+        const expected = [...timed]
+          .sort((a, b) => a.record - b.record)
+          .sort((a, b) =>
+            byValue
+              ? timeOrderKey(a.time) - timeOrderKey(b.time)
+              : a.time < b.time
+                ? -1
+                : a.time > b.time
+                  ? 1
+                  : 0,
+          );
+        expect(timed).toEqual(expected);
+        expect(timed.length).toBe(
+          JSON.parse(text).items.filter((r: { at: unknown }) => r.at !== null).length,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
