@@ -186,22 +186,12 @@ function lineNumbers(
   let line = 1;
   let at = 0;
   for (let i = 0; i < starts.length; i++) {
-    const start = starts[i]!;
-    for (let n = text.indexOf('\n', at); n >= 0 && n < start; n = text.indexOf('\n', n + 1)) {
-      line++;
-      at = n + 1;
-    }
-    at = Math.max(at, start);
+    line += countNewlines(text, at, starts[i]!);
+    at = Math.max(at, starts[i]!);
     of[i] = line;
   }
-  let total = line;
-  for (
-    let n = text.indexOf('\n', at);
-    n >= 0 && n + 1 < text.length;
-    n = text.indexOf('\n', n + 1)
-  ) {
-    total++;
-  }
+  // A last newline ends the last line: it starts none.
+  const total = line + countNewlines(text, at, text.length - 1);
   return { of, total, digits: String(total).length };
 }
 
@@ -707,7 +697,6 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     }
     if (best >= 0) cut = cutWindow(best, budget - kept.used);
   }
-  check(total);
   check(total);
 
   const parts: string[] = [];
