@@ -364,7 +364,8 @@ export function selectText(input: SelectTextInput): TextSelection | undefined {
 }
 
 function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
-  const { text, unit, toOriginal } = input;
+  const { text, unit } = input;
+  const original = input.toOriginal ?? ((offset: number) => offset);
   const check = input.check ?? NEVER_STOP;
   check(0);
   // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
@@ -603,8 +604,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       : countNewlines(text, 0, lineFrom) + 1;
     // The columns the marker names are the original line's: a newline is where it was, and an
     // escape code before a unit comes before it.
-    const origin = toOriginal ? (lineFrom === 0 ? 0 : toOriginal(lineFrom - 1) + 1) : lineFrom;
-    const length = (toOriginal ? toOriginal(lineEnd) : lineEnd) - origin;
+    const origin = lineFrom === 0 ? 0 : original(lineFrom - 1) + 1;
+    const length = original(lineEnd) - origin;
     // The widest marker, a line ending before it (after a sentence) and after the window, and
     // the gaps it makes or closes.
     const overhead =
@@ -623,8 +624,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       to: window.to,
       marker: cutLineMarker(
         lineNumber,
-        (toOriginal ? toOriginal(window.from) : window.from) - origin + 1,
-        (toOriginal ? toOriginal(window.to - 1) + 1 : window.to) - origin,
+        original(window.from) - origin + 1,
+        original(window.to - 1) + 1 - origin,
         length,
         eol,
       ),
