@@ -85,17 +85,22 @@ function checked(name: string, words: string[], [pattern, told]: Rule): string[]
   return words;
 }
 
+/** The entries of `value`, an object other than an array, or a clear error naming `what`. */
+function entriesOf(name: string, value: unknown, what: string): [string, unknown][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    invalid(name, `vocabulary.${name} must be an object of ${what}`);
+  }
+  return Object.entries(value as Record<string, unknown>);
+}
+
 /** A map of words, letters or marks to levels, checked: each key by its rule, each level known. */
 function levelMap(
   name: (typeof LEVEL_MAPS)[number],
   value: unknown,
 ): Readonly<Record<string, LevelName>> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    invalid(name, `vocabulary.${name} must be an object of word: level`);
-  }
   const [rule, told] = LEVEL_KEY_RULES[name];
   const map: Record<string, LevelName> = Object.create(null);
-  for (const [rawKey, level] of Object.entries(value as Record<string, unknown>)) {
+  for (const [rawKey, level] of entriesOf(name, value, 'word: level')) {
     const key = name === 'levelWords' ? rawKey.trim().toLowerCase() : rawKey;
     if (!rule.test(key)) invalid(name, `vocabulary.${name} holds '${rawKey}': ${told}`);
     if (!(LEVEL_NAMES as readonly unknown[]).includes(level)) {
@@ -128,13 +133,10 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
     const value = override[name];
     if (value !== undefined) resolved[name] = new Set(wordsOf(name, value));
   }
-  if (override.identityWords !== undefined) {
-    const weights = override.identityWords;
-    if (weights === null || typeof weights !== 'object' || Array.isArray(weights)) {
-      invalid('identityWords', 'vocabulary.identityWords must be an object of word: weight');
-    }
+  const weights = override.identityWords;
+  if (weights !== undefined) {
     const identityWords: Record<string, number> = Object.create(null);
-    for (const [word, weight] of Object.entries(weights)) {
+    for (const [word, weight] of entriesOf('identityWords', weights, 'word: weight')) {
       if (!(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0)) {
         invalid('identityWords', `vocabulary.identityWords.${word} must be a number ≥ 0`);
       }

@@ -571,8 +571,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // A patch's subject says what the change is, whatever the question.
   if (subject >= 0) kept.take(subject, kept.used + Math.floor(budget * HEAD_SHARE));
   if (namedFiles.size === 0) {
-    kept.fillTail(Math.floor(budget * TAIL_SHARE));
-    if (!parents) kept.fillHead(kept.used + Math.floor(budget * HEAD_SHARE));
+    kept.fill(false, Math.floor(budget * TAIL_SHARE));
+    if (!parents) kept.fill(true, kept.used + Math.floor(budget * HEAD_SHARE));
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
@@ -659,8 +659,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     if (budget - kept.used < 1) break;
     if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
   }
-  kept.fillHead(budget);
-  kept.fillTail(budget);
+  kept.fill(true, budget);
+  kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
   // copies of a line shown (the other burners of a log of `CPU burner 3 running`), then any.
   for (let i = 0; i < total && (!kept.fresh(i) || kept.take(i, budget)); i++);
