@@ -327,8 +327,7 @@ export function levelBreakdown(
   const raws = signals.rawNames
     .map((name, index) => ({ name, slot: known + index }))
     .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
-  let otherDropped = 0;
-  let otherTotal = 0;
+  const other = { level: 'other', dropped: 0, total: 0 };
   // A raw value seen only on lines a stronger level claimed (`"level":30` with `exit_code=1`)
   // has no lines of its own and is not listed.
   const listed = raws.filter(({ slot }) => total[slot]! > 0);
@@ -336,11 +335,11 @@ export function levelBreakdown(
     if (index < NAMED_RAW_LEVELS) {
       counts.push({ level: name, dropped: dropped[slot]!, total: total[slot]! });
     } else {
-      otherDropped += dropped[slot]!;
-      otherTotal += total[slot]!;
+      other.dropped += dropped[slot]!;
+      other.total += total[slot]!;
     }
   });
-  if (otherTotal > 0) counts.push({ level: 'other', dropped: otherDropped, total: otherTotal });
+  if (other.total > 0) counts.push(other);
   if (total[none]! > 0)
     counts.push({ level: 'unleveled', dropped: dropped[none]!, total: total[none]! });
   return { unit, counts };
