@@ -2,64 +2,20 @@ import { InvalidArgumentError } from '@compaction/core';
 import { DEFAULT_VOCABULARY, LEVEL_NAMES, type LevelName, type Vocabulary } from './vocabulary.js';
 
 /**
- * Word sets that replace the trimmer's own (`DEFAULT_VOCABULARY`), each as a whole: to add a
- * word, spread the default (`[...DEFAULT_VOCABULARY.errorWords, 'panicked']`); to switch key-name
- * hints off, give empty sets (`{ identityWords: {}, stateWords: [], timeKeyWords: [] }`). Words
- * are matched lower-cased.
+ * Word sets that replace the trimmer's own (`DEFAULT_VOCABULARY`), each as a whole and each as
+ * `Vocabulary` says (a set or list as any iterable of strings): to add a word, spread the default
+ * (`[...DEFAULT_VOCABULARY.errorWords, 'panicked']`); to switch key-name hints off, give empty
+ * sets (`{ identityWords: {}, stateWords: [], timeKeyWords: [] }`).
  */
-export interface VocabularyOverride {
-  identityWords?: Readonly<Record<string, number>>;
-  stateWords?: Iterable<string>;
-  codeOf?: Iterable<string>;
-  timeKeyWords?: Iterable<string>;
-  timeQuestionWords?: Iterable<string>;
-  countWords?: Iterable<string>;
-  newestWords?: Iterable<string>;
-  oldestWords?: Iterable<string>;
-  afterWords?: Iterable<string>;
-  beforeWords?: Iterable<string>;
-  stopwords?: Iterable<string>;
-  /**
-   * Error-like words found in values: ASCII letters and digits, with single spaces or hyphens
-   * between (`exit code`, `out-of-memory`), starting with a letter, at least two characters.
-   */
-  errorWords?: Iterable<string>;
-  /**
-   * Words that state a level, each with the level it states (`{ warn: 'warn', fehler: 'error' }`):
-   * ASCII letters, digits and `_`, at most 64 characters. Levels are `LEVEL_NAMES`.
-   */
-  levelWords?: Readonly<Record<string, LevelName>>;
-  /** One-letter levels (`{ E: 'error' }`): one ASCII letter each. */
-  levelLetters?: Readonly<Record<string, LevelName>>;
-  /** Keys whose value is a line's level (`level`, `severity`), as level words are spelt. */
-  levelKeys?: Iterable<string>;
-  /** Marks opening a line that state its level (`{ '✖': 'error' }`): one character outside ASCII. */
-  levelMarks?: Readonly<Record<string, LevelName>>;
-  /** Words before an exit status (`exit_code`), and words that may stand between (`with`). */
-  exitWords?: Iterable<string>;
-  exitFillers?: Iterable<string>;
-  /** Words that make a line at least a warning (`firing`). */
-  alertWords?: Iterable<string>;
-  /** Ends of a name that opens an exception's report (`Error`, `Exception`), case kept. */
-  exceptionSuffixes?: Iterable<string>;
-  /** Openings of an exception's report (`Traceback (most recent call`), case kept. */
-  exceptionOpeners?: Iterable<string>;
-  /** Openings of a line that continues the event above it (`Caused by:`), case kept. */
-  continuationOpeners?: Iterable<string>;
-}
+export type VocabularyOverride = {
+  -readonly [K in keyof Vocabulary]?: Vocabulary[K] extends Readonly<Record<string, unknown>>
+    ? Vocabulary[K]
+    : Iterable<string>;
+};
 
-const SET_NAMES = [
-  'stateWords',
-  'codeOf',
-  'timeKeyWords',
-  'timeQuestionWords',
-  'countWords',
-  'newestWords',
-  'oldestWords',
-  'afterWords',
-  'beforeWords',
-  'stopwords',
-] as const;
+/** Sets of any non-blank words, matched lower-cased. */
+const SET_NAMES = `stateWords codeOf timeKeyWords timeQuestionWords countWords newestWords
+  oldestWords afterWords beforeWords stopwords`.split(/\s+/) as (keyof VocabularyOverride)[];
 
 /** Sets of words the line scan finds as whole words: `[a-z0-9_]` only. */
 const LINE_WORD_SETS = ['levelKeys', 'exitWords', 'exitFillers', 'alertWords'] as const;
@@ -129,17 +85,22 @@ function checked(name: string, words: string[], [pattern, told]: Rule): string[]
   return words;
 }
 
+/** The entries of `value`, an object other than an array, or a clear error naming `what`. */
+function entriesOf(name: string, value: unknown, what: string): [string, unknown][] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    invalid(name, `vocabulary.${name} must be an object of ${what}`);
+  }
+  return Object.entries(value as Record<string, unknown>);
+}
+
 /** A map of words, letters or marks to levels, checked: each key by its rule, each level known. */
 function levelMap(
   name: (typeof LEVEL_MAPS)[number],
   value: unknown,
 ): Readonly<Record<string, LevelName>> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    invalid(name, `vocabulary.${name} must be an object of word: level`);
-  }
   const [rule, told] = LEVEL_KEY_RULES[name];
   const map: Record<string, LevelName> = Object.create(null);
-  for (const [rawKey, level] of Object.entries(value as Record<string, unknown>)) {
+  for (const [rawKey, level] of entriesOf(name, value, 'word: level')) {
     const key = name === 'levelWords' ? rawKey.trim().toLowerCase() : rawKey;
     if (!rule.test(key)) invalid(name, `vocabulary.${name} holds '${rawKey}': ${told}`);
     if (!(LEVEL_NAMES as readonly unknown[]).includes(level)) {
@@ -172,13 +133,10 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
     const value = override[name];
     if (value !== undefined) resolved[name] = new Set(wordsOf(name, value));
   }
-  if (override.identityWords !== undefined) {
-    const weights = override.identityWords;
-    if (weights === null || typeof weights !== 'object' || Array.isArray(weights)) {
-      invalid('identityWords', 'vocabulary.identityWords must be an object of word: weight');
-    }
+  const weights = override.identityWords;
+  if (weights !== undefined) {
     const identityWords: Record<string, number> = Object.create(null);
-    for (const [word, weight] of Object.entries(weights)) {
+    for (const [word, weight] of entriesOf('identityWords', weights, 'word: weight')) {
       if (!(typeof weight === 'number' && Number.isFinite(weight) && weight >= 0)) {
         invalid('identityWords', `vocabulary.identityWords.${word} must be a number ≥ 0`);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as vocabulary from './vocabulary.js';
+import { DEFAULT_VOCABULARY, LEVEL_NAMES } from './vocabulary.js';
 
 /**
  * The words the trimmer knows are pinned here: a change to any of them changes views on
@@ -7,14 +7,10 @@ import * as vocabulary from './vocabulary.js';
  */
 describe('the vocabulary', () => {
   it('holds exactly these words', () => {
-    const { DEFAULT_VOCABULARY, LEVEL_NAMES, ...sets } = vocabulary;
     // The levels themselves are not words to override: level words map onto them.
     expect(LEVEL_NAMES).toEqual(['trace', 'debug', 'info', 'notice', 'warn', 'error', 'fatal']);
-    // What the trimmer reads by default is exactly these sets, each once.
-    expect(new Set(Object.values(DEFAULT_VOCABULARY))).toEqual(new Set(Object.values(sets)));
-    expect(Object.keys(DEFAULT_VOCABULARY)).toHaveLength(Object.keys(sets).length);
     const pinned = Object.fromEntries(
-      Object.entries(sets).map(([name, words]) => [
+      Object.entries(DEFAULT_VOCABULARY).map(([name, words]) => [
         name,
         words instanceof Set
           ? [...words].sort()
@@ -25,30 +21,30 @@ describe('the vocabulary', () => {
     );
     expect(pinned).toMatchInlineSnapshot(`
       {
-        "AFTER_WORDS": [
+        "afterWords": [
           "after",
           "from",
           "since",
         ],
-        "ALERT_WORDS": [
+        "alertWords": [
           "firing",
         ],
-        "BEFORE_WORDS": [
+        "beforeWords": [
           "before",
           "till",
           "to",
           "until",
         ],
-        "CODE_OF": [
+        "codeOf": [
           "http",
           "rc",
           "response",
           "return",
         ],
-        "CONTINUATION_OPENERS": [
+        "continuationOpeners": [
           "Caused by:",
         ],
-        "COUNT_WORDS": [
+        "countWords": [
           "breakdown",
           "count",
           "counts",
@@ -59,7 +55,7 @@ describe('the vocabulary', () => {
           "often",
           "tally",
         ],
-        "ERROR_WORDS": [
+        "errorWords": [
           "error",
           "failed",
           "failure",
@@ -79,21 +75,21 @@ describe('the vocabulary', () => {
           "evicted",
           "unhealthy",
         ],
-        "EXCEPTION_OPENERS": [
+        "exceptionOpeners": [
           "Traceback (most recent call",
           "Exception in thread",
         ],
-        "EXCEPTION_SUFFIXES": [
+        "exceptionSuffixes": [
           "Error",
           "Exception",
         ],
-        "EXIT_FILLERS": [
+        "exitFillers": [
           "code",
           "status",
           "value",
           "with",
         ],
-        "EXIT_WORDS": [
+        "exitWords": [
           "exit",
           "exit_code",
           "exit_status",
@@ -103,7 +99,7 @@ describe('the vocabulary', () => {
           "return_code",
           "returncode",
         ],
-        "IDENTITY_WORDS": [
+        "identityWords": [
           [
             "arn",
             1.6,
@@ -165,7 +161,7 @@ describe('the vocabulary', () => {
             1.6,
           ],
         ],
-        "LEVEL_KEYS": [
+        "levelKeys": [
           "level",
           "levelname",
           "log_level",
@@ -175,7 +171,7 @@ describe('the vocabulary', () => {
           "severity_text",
           "severitytext",
         ],
-        "LEVEL_LETTERS": [
+        "levelLetters": [
           [
             "D",
             "debug",
@@ -201,7 +197,7 @@ describe('the vocabulary', () => {
             "warn",
           ],
         ],
-        "LEVEL_MARKS": [
+        "levelMarks": [
           [
             "×",
             "error",
@@ -235,7 +231,7 @@ describe('the vocabulary', () => {
             "error",
           ],
         ],
-        "LEVEL_WORDS": [
+        "levelWords": [
           [
             "alert",
             "fatal",
@@ -321,19 +317,19 @@ describe('the vocabulary', () => {
             "warn",
           ],
         ],
-        "NEWEST_WORDS": [
+        "newestWords": [
           "last",
           "latest",
           "newest",
           "recent",
           "youngest",
         ],
-        "OLDEST_WORDS": [
+        "oldestWords": [
           "earliest",
           "first",
           "oldest",
         ],
-        "STATE_WORDS": [
+        "stateWords": [
           "code",
           "conclusion",
           "condition",
@@ -353,7 +349,7 @@ describe('the vocabulary', () => {
           "type",
           "verdict",
         ],
-        "STOPWORDS": [
+        "stopwords": [
           "a",
           "about",
           "all",
@@ -462,7 +458,7 @@ describe('the vocabulary', () => {
           "you",
           "your",
         ],
-        "TIME_KEY_WORDS": [
+        "timeKeyWords": [
           "at",
           "created",
           "date",
@@ -483,7 +479,7 @@ describe('the vocabulary', () => {
           "updated",
           "utc",
         ],
-        "TIME_QUESTION_WORDS": [
+        "timeQuestionWords": [
           "date",
           "dates",
           "time",

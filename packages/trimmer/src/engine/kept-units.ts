@@ -137,30 +137,22 @@ export class KeptUnits {
   }
 
   /**
-   * Keeps units from the end of the text back, within `limit`, until one does not fit; a line
-   * of a shape the tail already shows twice is stepped over: a run of one routine line says
-   * what it says in its first copies.
+   * Keeps units from the start of the text on (`head`) or from its end back, within `limit`,
+   * until one does not fit; a line of a shape that end already shows twice is stepped over: a
+   * run of one routine line says what it says in its first copies.
    */
-  fillTail(limit: number): void {
-    const { keep, tailCopies } = this;
+  fill(head: boolean, limit: number): void {
+    const { keep } = this;
     const { template } = this.input;
-    for (; this.tailEnd > this.headEnd; this.tailEnd--) {
-      const i = this.tailEnd - 1;
-      if (template && tailCopies![template[i]!]! >= EDGE_COPIES && keep[i] === 0) continue;
-      if (!this.take(i, limit)) return;
-      if (template) tailCopies![template[i]!]!++;
-    }
-  }
-
-  /** As `fillTail`, from the start of the text on. */
-  fillHead(limit: number): void {
-    const { keep, headCopies } = this;
-    const { template } = this.input;
-    for (; this.headEnd < this.tailEnd; this.headEnd++) {
-      const i = this.headEnd;
-      if (template && headCopies![template[i]!]! >= EDGE_COPIES && keep[i] === 0) continue;
-      if (!this.take(i, limit)) return;
-      if (template) headCopies![template[i]!]!++;
+    const shown = head ? this.headCopies : this.tailCopies;
+    while (this.headEnd < this.tailEnd) {
+      const i = head ? this.headEnd : this.tailEnd - 1;
+      if (!template || shown![template[i]!]! < EDGE_COPIES || keep[i] !== 0) {
+        if (!this.take(i, limit)) return;
+        if (template) shown![template[i]!]!++;
+      }
+      if (head) this.headEnd++;
+      else this.tailEnd--;
     }
   }
 }

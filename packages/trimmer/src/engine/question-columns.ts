@@ -12,7 +12,7 @@ import { holdsScalarList } from './scalar-list.js';
 const MAX_ASKED = 3;
 
 const TWO_LETTERS = /^[a-z]{2}$/;
-/** Whether a question asks how many records hold each value (`COUNT_WORDS`). */
+/** Whether a question asks how many records hold each value (`countWords`). */
 export function asksForCounts(
   tokens: readonly string[],
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,

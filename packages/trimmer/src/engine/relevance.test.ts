@@ -2,7 +2,7 @@ import { withJsonTape } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../json/json-inventory.js';
-import { ERROR_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import {
   errorWordBoundary,
   findHits,
@@ -234,7 +234,7 @@ describe('error-like words', () => {
       cause: 'SocketTimeoutException',
     });
     const inventory = scanJson(json, 1000)!;
-    const words = inventory.errorWord.map((index) => ERROR_WORDS[index]);
+    const words = inventory.errorWord.map((index) => DEFAULT_VOCABULARY.errorWords[index]);
     expect(words).toEqual(['error', 'exception']);
     for (const at of inventory.errorAt) {
       expect(json.slice(0, at)).toMatch(/:"[^"]*$/);
@@ -243,7 +243,9 @@ describe('error-like words', () => {
 
   it('never overlap: a word found covers its letters', () => {
     const inventory = scanJson(JSON.stringify({ reason: 'CrashLoopBackOff' }), 100)!;
-    expect(inventory.errorWord.map((index) => ERROR_WORDS[index])).toEqual(['crashloopbackoff']);
+    expect(inventory.errorWord.map((index) => DEFAULT_VOCABULARY.errorWords[index])).toEqual([
+      'crashloopbackoff',
+    ]);
   });
 });
 

@@ -186,22 +186,12 @@ function lineNumbers(
   let line = 1;
   let at = 0;
   for (let i = 0; i < starts.length; i++) {
-    const start = starts[i]!;
-    for (let n = text.indexOf('\n', at); n >= 0 && n < start; n = text.indexOf('\n', n + 1)) {
-      line++;
-      at = n + 1;
-    }
-    at = Math.max(at, start);
+    line += countNewlines(text, at, starts[i]!);
+    at = Math.max(at, starts[i]!);
     of[i] = line;
   }
-  let total = line;
-  for (
-    let n = text.indexOf('\n', at);
-    n >= 0 && n + 1 < text.length;
-    n = text.indexOf('\n', n + 1)
-  ) {
-    total++;
-  }
+  // A last newline ends the last line: it starts none.
+  const total = line + countNewlines(text, at, text.length - 1);
   return { of, total, digits: String(total).length };
 }
 
@@ -374,7 +364,8 @@ export function selectText(input: SelectTextInput): TextSelection | undefined {
 }
 
 function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
-  const { text, unit, toOriginal } = input;
+  const { text, unit } = input;
+  const original = input.toOriginal ?? ((offset: number) => offset);
   const check = input.check ?? NEVER_STOP;
   check(0);
   // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
@@ -580,8 +571,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // A patch's subject says what the change is, whatever the question.
   if (subject >= 0) kept.take(subject, kept.used + Math.floor(budget * HEAD_SHARE));
   if (namedFiles.size === 0) {
-    kept.fillTail(Math.floor(budget * TAIL_SHARE));
-    if (!parents) kept.fillHead(kept.used + Math.floor(budget * HEAD_SHARE));
+    kept.fill(false, Math.floor(budget * TAIL_SHARE));
+    if (!parents) kept.fill(true, kept.used + Math.floor(budget * HEAD_SHARE));
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
@@ -613,8 +604,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       : countNewlines(text, 0, lineFrom) + 1;
     // The columns the marker names are the original line's: a newline is where it was, and an
     // escape code before a unit comes before it.
-    const origin = toOriginal ? (lineFrom === 0 ? 0 : toOriginal(lineFrom - 1) + 1) : lineFrom;
-    const length = (toOriginal ? toOriginal(lineEnd) : lineEnd) - origin;
+    const origin = lineFrom === 0 ? 0 : original(lineFrom - 1) + 1;
+    const length = original(lineEnd) - origin;
     // The widest marker, a line ending before it (after a sentence) and after the window, and
     // the gaps it makes or closes.
     const overhead =
@@ -633,8 +624,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       to: window.to,
       marker: cutLineMarker(
         lineNumber,
-        (toOriginal ? toOriginal(window.from) : window.from) - origin + 1,
-        (toOriginal ? toOriginal(window.to - 1) + 1 : window.to) - origin,
+        original(window.from) - origin + 1,
+        original(window.to - 1) + 1 - origin,
         length,
         eol,
       ),
@@ -668,8 +659,8 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     if (budget - kept.used < 1) break;
     if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
   }
-  kept.fillHead(budget);
-  kept.fillTail(budget);
+  kept.fill(true, budget);
+  kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
   // copies of a line shown (the other burners of a log of `CPU burner 3 running`), then any.
   for (let i = 0; i < total && (!kept.fresh(i) || kept.take(i, budget)); i++);
@@ -707,7 +698,6 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     }
     if (best >= 0) cut = cutWindow(best, budget - kept.used);
   }
-  check(total);
   check(total);
 
   const parts: string[] = [];

@@ -104,22 +104,6 @@ function lineEnd(units: Uint16Array, from: number, to: number): number {
   return end;
 }
 
-/** Row boundaries of a diff: every physical line, each with the unit it falls in. */
-function diffRows(
-  text: string,
-  starts: readonly number[],
-  check: StopCheck,
-  rowStarts: readonly number[] = lineStarts(text, check),
-): { rowStarts: readonly number[]; rowUnit: Int32Array } {
-  const rowUnit = new Int32Array(rowStarts.length);
-  let unit = 0;
-  for (let r = 0; r < rowStarts.length; r++) {
-    while (unit + 1 < starts.length && starts[unit + 1]! <= rowStarts[r]!) unit++;
-    rowUnit[r] = unit;
-  }
-  return { rowStarts, rowUnit };
-}
-
 /**
  * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
@@ -138,8 +122,13 @@ export function textSignals(input: {
 }): TextSignals {
   const { text, units, starts, unit, check } = input;
   const table = levelTable(input.vocabulary);
-  const diff = unit === 'hunks' ? diffRows(text, starts, check, input.lineStarts) : undefined;
-  const rowStarts = diff ? diff.rowStarts : starts;
+  // A diff's rows are its lines, each with the unit it falls in; other texts' are their units.
+  const rowStarts = unit === 'hunks' ? (input.lineStarts ?? lineStarts(text, check)) : starts;
+  const rowUnit = unit === 'hunks' ? new Int32Array(rowStarts.length) : undefined;
+  for (let r = 0, u = 0; rowUnit && r < rowStarts.length; r++) {
+    while (u + 1 < starts.length && starts[u + 1]! <= rowStarts[r]!) u++;
+    rowUnit[r] = u;
+  }
   const rows = rowStarts.length;
   const withShape = unit !== 'sentences';
   const raw: RawLevels = new Map();
@@ -162,7 +151,7 @@ export function textSignals(input: {
     let from = rowStarts[r]!;
     const to = lineEnd(units, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
     let unchanged = false;
-    if (diff && from < to) {
+    if (rowUnit && from < to) {
       if (text.startsWith('@@ ', from)) inHunk = true;
       else if (text.startsWith('diff --git ', from)) inHunk = false;
       const marker = units[from]!;
@@ -283,11 +272,11 @@ export function textSignals(input: {
   }
   check(rows);
 
-  const anomaly = diff ? new Float64Array(starts.length) : score;
-  const leveled = diff ? new Uint8Array(starts.length) : standsOut;
-  if (diff) {
+  const anomaly = rowUnit ? new Float64Array(starts.length) : score;
+  const leveled = rowUnit ? new Uint8Array(starts.length) : standsOut;
+  if (rowUnit) {
     for (let r = 0; r < rows; r++) {
-      const u = diff.rowUnit[r]!;
+      const u = rowUnit[r]!;
       if (score[r]! > anomaly[u]!) anomaly[u] = score[r]!;
       if (standsOut[r] === 1) leveled[u] = 1;
     }
@@ -298,10 +287,10 @@ export function textSignals(input: {
     anomaly,
     leveled,
     rowLevel,
-    rowUnit: diff?.rowUnit,
+    rowUnit,
     rawNames,
     anyLevel,
-    template: diff ? undefined : rowTemplate,
+    template: rowUnit ? undefined : rowTemplate,
     templates,
   };
 }
@@ -338,8 +327,7 @@ export function levelBreakdown(
   const raws = signals.rawNames
     .map((name, index) => ({ name, slot: known + index }))
     .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
-  let otherDropped = 0;
-  let otherTotal = 0;
+  const other = { level: 'other', dropped: 0, total: 0 };
   // A raw value seen only on lines a stronger level claimed (`"level":30` with `exit_code=1`)
   // has no lines of its own and is not listed.
   const listed = raws.filter(({ slot }) => total[slot]! > 0);
@@ -347,11 +335,11 @@ export function levelBreakdown(
     if (index < NAMED_RAW_LEVELS) {
       counts.push({ level: name, dropped: dropped[slot]!, total: total[slot]! });
     } else {
-      otherDropped += dropped[slot]!;
-      otherTotal += total[slot]!;
+      other.dropped += dropped[slot]!;
+      other.total += total[slot]!;
     }
   });
-  if (otherTotal > 0) counts.push({ level: 'other', dropped: otherDropped, total: otherTotal });
+  if (other.total > 0) counts.push(other);
   if (total[none]! > 0)
     counts.push({ level: 'unleveled', dropped: dropped[none]!, total: total[none]! });
   return { unit, counts };

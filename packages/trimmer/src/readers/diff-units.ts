@@ -20,11 +20,11 @@ export interface DiffUnits {
  * Units of a unified diff: each file header block (from `diff --git` to its first hunk) and
  * each hunk, every hunk naming its header block as its parent, so a hunk is never shown without
  * the file it changes. Text before the first file header (a mail header of `git format-patch`,
- * its message and diffstat) is a unit per line. A hunk of more than `splitAbove` UTF-8 bytes, too big to be one unit of
- * a view, becomes its header line and then one unit per line, each line needing the header
- * line: a long hunk can then be shown around what matters in it, never without its `@@` line.
- * The hunks of the files whose header starts at an offset in `splitFiles` are split whatever
- * their size.
+ * its message and diffstat) is a unit per line. A hunk of more than `splitAbove` UTF-8 bytes,
+ * too big to be one unit of a view, becomes its header line and then one unit per line, each
+ * needing the header line: a long hunk can then be shown around what matters in it, never
+ * without its `@@` line. The hunks of the files whose header starts at an offset in
+ * `splitFiles` are split whatever their size.
  */
 export function diffUnits(
   text: string,
@@ -56,6 +56,17 @@ export function diffUnits(
   let split = false;
   let fileHeader = -1;
   let splitAll = false;
+  /** Each line of `text[from, to)` after its first, as a unit that needs `parent`. */
+  const lineUnits = (from: number, to: number, parent: number): void => {
+    for (let at = text.indexOf('\n', from) + 1; at > 0 && at < to; ) {
+      starts.push(at);
+      parents.push(parent);
+      splitHeader.push(0);
+      const next = text.indexOf('\n', at);
+      at = next < 0 || next + 1 > to ? to : next + 1;
+    }
+    check(to - from);
+  };
   for (let b = 0; b < blockStarts.length; b++) {
     const from = blockStarts[b]!;
     const to = b + 1 < blockStarts.length ? blockStarts[b + 1]! : text.length;
@@ -72,18 +83,10 @@ export function diffUnits(
     if (fileHeader < 0) {
       // Before the first file: a mail header, the commit message, a diffstat, one unit a line,
       // so the view can open with the subject however long the rest is.
-      for (let at = text.indexOf('\n', from) + 1; at > 0 && at < to; ) {
-        starts.push(at);
-        parents.push(-1);
-        splitHeader.push(0);
-        const next = text.indexOf('\n', at);
-        at = next < 0 || next + 1 > to ? to : next + 1;
-      }
-      check(to - from);
+      lineUnits(from, to, -1);
       continue;
     }
-    const isHunk = text.startsWith('@@ ', from);
-    if (!isHunk || fileHeader < 0) continue;
+    // Every other block is a hunk.
     const bytes = ascii ? to - from : utf8ByteLength(text.slice(from, to));
     check(ascii ? 1 : to - from);
     if (bytes <= splitAbove && !splitAll) continue;
@@ -91,14 +94,7 @@ export function diffUnits(
     if (firstBreak < 0 || firstBreak + 1 >= to) continue;
     split = true;
     splitHeader[unit] = 1;
-    for (let at = firstBreak + 1; at < to; ) {
-      starts.push(at);
-      parents.push(unit);
-      splitHeader.push(0);
-      const next = text.indexOf('\n', at);
-      at = next < 0 || next + 1 > to ? to : next + 1;
-    }
-    check(to - from);
+    lineUnits(from, to, unit);
   }
   return {
     starts,

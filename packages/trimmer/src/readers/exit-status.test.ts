@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findHits, relevanceTerms } from '../engine/relevance.js';
 import { collectErrorWords, errorMatcher } from '../json/json-inventory.js';
-import { DEFAULT_VOCABULARY, EXIT_FILLERS, EXIT_WORDS } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 import { failedExitStatus, isExitPhrase } from './exit-status.js';
 import { detectLevel, LEVEL_ERROR, levelOf } from './line-level.js';
 import { withTextUnits } from './text-units.js';
@@ -35,13 +35,20 @@ describe('the one non-zero-exit rule', () => {
   it('reads a failed status past blanks, punctuation and filler words', () => {
     for (const phrase of FAILED) {
       const after = phrase.replace(/^exit/i, '').length;
-      expect(failedExitStatus(phrase, phrase.length - after, phrase.length, EXIT_FILLERS)).toBe(
-        true,
-      );
+      expect(
+        failedExitStatus(
+          phrase,
+          phrase.length - after,
+          phrase.length,
+          DEFAULT_VOCABULARY.exitFillers,
+        ),
+      ).toBe(true);
     }
-    expect(failedExitStatus(' with status 2', 0, 14, EXIT_FILLERS)).toBe(true);
+    expect(failedExitStatus(' with status 2', 0, 14, DEFAULT_VOCABULARY.exitFillers)).toBe(true);
     for (const phrase of FINE) {
-      expect(failedExitStatus(phrase, 4, phrase.length, EXIT_FILLERS)).toBe(false);
+      expect(failedExitStatus(phrase, 4, phrase.length, DEFAULT_VOCABULARY.exitFillers)).toBe(
+        false,
+      );
     }
   });
 
@@ -51,9 +58,9 @@ describe('the one non-zero-exit rule', () => {
   });
 
   it('knows an exit phrase by its first word', () => {
-    expect(isExitPhrase('exit code', EXIT_WORDS)).toBe(true);
-    expect(isExitPhrase('exit status', EXIT_WORDS)).toBe(true);
-    expect(isExitPhrase('timed out', EXIT_WORDS)).toBe(false);
+    expect(isExitPhrase('exit code', DEFAULT_VOCABULARY.exitWords)).toBe(true);
+    expect(isExitPhrase('exit status', DEFAULT_VOCABULARY.exitWords)).toBe(true);
+    expect(isExitPhrase('timed out', DEFAULT_VOCABULARY.exitWords)).toBe(false);
     expect(isExitPhrase('exit code', new Set())).toBe(false);
   });
 });

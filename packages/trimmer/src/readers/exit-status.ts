@@ -10,6 +10,8 @@ import { isAsciiDigit, isAsciiWordCode } from './ascii-class.js';
 
 /** UTF-16 units after an exit word looked at for its status. */
 const EXIT_LOOKAHEAD = 32;
+/** What else may stand before the status: blanks, `:`, `=`, `(`, quotes, `-`. */
+const BETWEEN = new Set([0x20, 0x09, 0x3a, 0x3d, 0x28, 0x22, 0x27, 0x2d]);
 
 /** Whether the status in `text` from `at` (just past an exit word), before `end`, is not zero. */
 export function failedExitStatus(
@@ -32,18 +34,7 @@ export function failedExitStatus(
       if (!fillers.has(text.slice(from, i).toLowerCase())) return false;
       continue;
     }
-    if (
-      code !== 0x20 &&
-      code !== 0x09 &&
-      code !== 0x3a &&
-      code !== 0x3d &&
-      code !== 0x28 &&
-      code !== 0x22 &&
-      code !== 0x27 &&
-      code !== 0x2d
-    ) {
-      return false;
-    }
+    if (!BETWEEN.has(code)) return false;
     i++;
   }
   return false;

@@ -1,5 +1,5 @@
 import { DEFAULT_VOCABULARY, LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
-import { isAsciiDigit } from './ascii-class.js';
+import { isAsciiDigit, isAsciiWordCode } from './ascii-class.js';
 import { failedExitStatus } from './exit-status.js';
 
 /**
@@ -12,7 +12,6 @@ export const NO_LEVEL = -1;
 export const LEVEL_INFO = 2;
 export const LEVEL_WARN = 4;
 export const LEVEL_ERROR = 5;
-export const LEVEL_FATAL = 6;
 
 // How a line states its level. Lines that state the same level differently usually come from
 // different writers, so the pair (level, form), its signature, is what is counted to tell rare
@@ -95,6 +94,17 @@ export interface LevelTable {
 
 const levelIndex = (name: string): number => (LEVEL_NAMES as readonly string[]).indexOf(name);
 
+/** `map`'s entries, each key made by `key`, each level as its index. */
+function levelMap<K>(
+  map: Readonly<Record<string, string>>,
+  key: (entry: string) => K,
+): Map<K, number> {
+  return new Map(Object.entries(map).map(([entry, level]) => [key(entry), levelIndex(level)]));
+}
+
+const lowered = (words: Iterable<string>): Set<string> =>
+  new Set([...words].map((word) => word.toLowerCase()));
+
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const tables = new WeakMap<Vocabulary, LevelTable>();
@@ -103,13 +113,10 @@ const tables = new WeakMap<Vocabulary, LevelTable>();
 export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTable {
   let table = tables.get(vocabulary);
   if (table !== undefined) return table;
-  const levelByWord = new Map<string, number>();
-  for (const [word, level] of Object.entries(vocabulary.levelWords)) {
-    levelByWord.set(word.toLowerCase(), levelIndex(level));
-  }
-  const keys = new Set([...vocabulary.levelKeys].map((key) => key.toLowerCase()));
-  const exits = new Set([...vocabulary.exitWords].map((word) => word.toLowerCase()));
-  const alerts = new Set([...vocabulary.alertWords].map((word) => word.toLowerCase()));
+  const levelByWord = levelMap(vocabulary.levelWords, (word) => word.toLowerCase());
+  const keys = lowered(vocabulary.levelKeys);
+  const exits = lowered(vocabulary.exitWords);
+  const alerts = lowered(vocabulary.alertWords);
   const words = [...new Set([...levelByWord.keys(), ...keys, ...exits, ...alerts])];
   let maxWord = 0;
   for (const word of words) maxWord = Math.max(maxWord, word.length);
@@ -152,19 +159,9 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     stride,
     maxWord,
     levelByWord,
-    letters: new Map(
-      Object.entries(vocabulary.levelLetters).map(([letter, level]) => [
-        letter.toUpperCase().charCodeAt(0),
-        levelIndex(level),
-      ]),
-    ),
-    marks: new Map(
-      Object.entries(vocabulary.levelMarks).map(([mark, level]) => [
-        mark.charCodeAt(0),
-        levelIndex(level),
-      ]),
-    ),
-    exitFillers: new Set([...vocabulary.exitFillers].map((word) => word.toLowerCase())),
+    letters: levelMap(vocabulary.levelLetters, (letter) => letter.toUpperCase().charCodeAt(0)),
+    marks: levelMap(vocabulary.levelMarks, (mark) => mark.charCodeAt(0)),
+    exitFillers: lowered(vocabulary.exitFillers),
     exceptionSuffixes: vocabulary.exceptionSuffixes,
     exceptionOpeners: vocabulary.exceptionOpeners,
     openerLeads,
@@ -208,15 +205,7 @@ function tableWord(
  * loops that step over a line's words.
  */
 const WORD_UNIT = new Uint8Array(0x10000);
-for (let code = 0; code < 128; code++) {
-  WORD_UNIT[code] =
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f
-      ? 1
-      : 0;
-}
+for (let code = 0; code < 128; code++) WORD_UNIT[code] = isAsciiWordCode(code) ? 1 : 0;
 
 function isWordCode(code: number): boolean {
   return WORD_UNIT[code] === 1;
@@ -257,22 +246,23 @@ export function skipTerminalEscape(units: Uint16Array, at: number, end: number):
   return i + 1;
 }
 
-/** The value of a `key = value` / `"key": "value"` pair whose key ends at `at`, else ''. */
-function fieldValue(text: string, at: number, end: number): string {
+/** Where up to three quotes, spaces or tabs from `at` end. */
+function quotesAndBlanksEnd(text: string, at: number, end: number): number {
   let i = at;
   for (let skipped = 0; i < end && skipped < 3; skipped++) {
     const code = text.charCodeAt(i);
     if (code !== 0x22 && code !== 0x27 && !isBlank(code)) break;
     i++;
   }
+  return i;
+}
+
+/** The value of a `key = value` / `"key": "value"` pair whose key ends at `at`, else ''. */
+function fieldValue(text: string, at: number, end: number): string {
+  let i = quotesAndBlanksEnd(text, at, end);
   const separator = text.charCodeAt(i);
   if (separator !== 0x3a && separator !== 0x3d) return '';
-  i++;
-  for (let skipped = 0; i < end && skipped < 3; skipped++) {
-    const code = text.charCodeAt(i);
-    if (code !== 0x22 && code !== 0x27 && !isBlank(code)) break;
-    i++;
-  }
+  i = quotesAndBlanksEnd(text, i + 1, end);
   const from = i;
   while (i < end && i - from <= RAW_VALUE_LIMIT && isWordCode(text.charCodeAt(i))) i++;
   if (i - from > RAW_VALUE_LIMIT) return '';

@@ -1,4 +1,4 @@
-import { isAsciiDigit } from './ascii-class.js';
+import { isAsciiDigit, isAsciiWordCode } from './ascii-class.js';
 import { skipTerminalEscape } from './line-level.js';
 
 /** UTF-16 units of a line that shape its template, and words counted. */
@@ -16,9 +16,7 @@ const WORD = 1;
 const DIGIT = 2;
 const UNIT_CLASS = new Uint8Array(128);
 for (let code = 0; code < 128; code++) {
-  const letter = (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-  const digit = code >= 0x30 && code <= 0x39;
-  UNIT_CLASS[code] = (letter || digit || code === 0x5f ? WORD : 0) | (digit ? DIGIT : 0);
+  UNIT_CLASS[code] = (isAsciiWordCode(code) ? WORD : 0) | (isAsciiDigit(code) ? DIGIT : 0);
 }
 
 /**

@@ -55,26 +55,6 @@ function readsAsProseField(
 }
 
 /**
- * Whether string field `s` reads as prose, decided once per key in a document (a schema's
- * thousand `description` fields are one kind of value): `decided` holds the answers so far.
- */
-function proseKey(
-  inventory: JsonInventory,
-  signatures: JsonSignatures,
-  s: number,
-  decided: Map<string, boolean>,
-): boolean {
-  const key = signatureKey(inventory, signatures, s);
-  if (key === '') return readsAsProseField(inventory, signatures, s);
-  let prose = decided.get(key);
-  if (prose === undefined) {
-    prose = readsAsProseField(inventory, signatures, s);
-    decided.set(key, prose);
-  }
-  return prose;
-}
-
-/**
  * The share of the first values of string field `s` that differ (a post repeated across
  * records, or a template's first line, says little), told apart by their length and ends.
  * `seen` is scratch space.
@@ -110,6 +90,12 @@ export function proseShare(
   s: number,
   scratch: ProseScratch,
 ): number {
-  if (!proseKey(inventory, signatures, s, scratch.byKey)) return 0;
-  return distinctShare(inventory, signatures, s, scratch.fingerprints);
+  // A schema's thousand `description` fields are one kind of value.
+  const key = signatureKey(inventory, signatures, s);
+  let prose = key === '' ? undefined : scratch.byKey.get(key);
+  if (prose === undefined) {
+    prose = readsAsProseField(inventory, signatures, s);
+    if (key !== '') scratch.byKey.set(key, prose);
+  }
+  return prose ? distinctShare(inventory, signatures, s, scratch.fingerprints) : 0;
 }

@@ -1,3 +1,4 @@
+import { isAsciiLetter } from './ascii-class.js';
 import { isLetterOrDigit, isUnspacedScript } from './unicode-class.js';
 
 /** Units of a value looked at. */
@@ -12,10 +13,6 @@ const MIN_LETTER_SHARE = 0.5;
 const SETTLED_WORDS = 4;
 /** Text in a script written without spaces: at least this many of its letters. */
 const MIN_UNSPACED_LETTERS = 4;
-
-function isAsciiLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
 
 /**
  * Whether `text[from, to)` (a string's content) reads as words written for people: a message,

@@ -6,14 +6,7 @@ const TAB = 0x09;
 
 /** `.`, `!`, `?` and their full-width forms. */
 function isSentenceMark(code: number): boolean {
-  return (
-    code === 0x2e ||
-    code === 0x21 ||
-    code === 0x3f ||
-    code === 0x3002 ||
-    code === 0xff01 ||
-    code === 0xff1f
-  );
+  return code === 0x2e || code === 0x21 || code === 0x3f || isFullWidthMark(code);
 }
 
 /** Full-width marks end a sentence without a space after them (CJK text has none). */

@@ -15,25 +15,27 @@ const JOINED_PIECES = 4096;
 const BEL = 0x07;
 const NEWLINE = 0x0a;
 
+/** Whether the ESC at `at` starts a string sequence: `ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`. */
+function startsString(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  return next === 0x5d || next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f;
+}
+
 /**
- * End of a string sequence (OSC, DCS, SOS, PM, APC) whose body starts at `from`: after its
- * BEL or `ESC \`, or -1 when another escape or the line's end comes first. Stopping at any
- * escape keeps the scan linear: no unit is read by two scans.
+ * End of the string sequence (OSC, DCS, SOS, PM, APC: `ESC _bk;t=1725840915929 BEL`, a CI's
+ * timestamp; `ESC ]8;;url ESC \`, a hyperlink) starting at `at` (an ESC): after its BEL or
+ * `ESC \`, or -1 when none starts there or another escape, a newline or `to` comes first.
+ * Stopping at any escape keeps the scan linear: no unit is read by two scans.
  */
-function stringEnd(text: string, from: number): number {
-  for (let j = from; j < text.length; j++) {
+export function stringSequenceEnd(text: string, at: number, to = text.length): number {
+  if (!startsString(text, at)) return -1;
+  for (let j = at + 2; j < to; j++) {
     const code = text.charCodeAt(j);
     if (code === BEL) return j + 1;
     if (code === NEWLINE) return -1;
     if (code === ESC) return text.charCodeAt(j + 1) === 0x5c ? j + 2 : -1;
   }
   return -1;
-}
-
-/** Whether the ESC at `at` starts a string sequence: `ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`. */
-function startsString(text: string, at: number): boolean {
-  const next = text.charCodeAt(at + 1);
-  return next === 0x5d || next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f;
 }
 
 /**
@@ -82,7 +84,7 @@ function nextSequence(text: string, from: number): number {
   let at = text.indexOf('\x1b', from);
   while (at >= 0) {
     if (startsString(text, at)) {
-      const end = stringEnd(text, at + 2);
+      const end = stringSequenceEnd(text, at);
       at = text.indexOf('\x1b', end < 0 ? at + 1 : end);
       continue;
     }

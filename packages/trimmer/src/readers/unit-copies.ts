@@ -1,3 +1,5 @@
+import { stringSequenceEnd } from './strip-terminal-escapes.js';
+
 /** Which units of a text repeat a unit already kept, word for word. */
 export interface UnitCopies {
   /** Whether unit `i` reads exactly as a unit passed to `add` (its line ending aside). */
@@ -7,23 +9,15 @@ export interface UnitCopies {
 }
 
 const ESC = 0x1b;
-const BEL = 0x07;
 
 /**
- * Where the terminal string sequence at `at` ends (`ESC _bk;t=1725840915929 BEL`, a CI's
- * timestamp; `ESC ]8;;url ESC \`, a hyperlink's), or `at` when none starts there: what a
- * terminal does not print does not make two lines differ.
+ * Where the terminal string sequence at `at` ends (`stringSequenceEnd`), or `at` when none starts
+ * there: what a terminal does not print does not make two lines differ.
  */
-function skipString(codes: Uint16Array, at: number, to: number): number {
+function skipString(text: string, codes: Uint16Array, at: number, to: number): number {
   if (codes[at]! !== ESC) return at;
-  const kind = codes[at + 1]!;
-  if (kind !== 0x5d && kind !== 0x50 && kind !== 0x58 && kind !== 0x5e && kind !== 0x5f) return at;
-  for (let j = at + 2; j < to; j++) {
-    const code = codes[j]!;
-    if (code === BEL) return j + 1;
-    if (code === ESC) return codes[j + 1]! === 0x5c ? j + 2 : at;
-  }
-  return at;
+  const end = stringSequenceEnd(text, at, to);
+  return end < 0 ? at : end;
 }
 
 /** The end of unit `i` of a text (its UTF-16 `codes`) cut at `starts`, its line ending left out. */
@@ -35,9 +29,12 @@ function unitEnd(codes: Uint16Array, starts: readonly number[], i: number): numb
   return to;
 }
 
-function skipToVisible(codes: Uint16Array, at: number, to: number): number {
-  for (let next = skipString(codes, at, to); next > at; next = skipString(codes, at, to)) at = next;
-  return at;
+function skipToVisible(text: string, codes: Uint16Array, at: number, to: number): number {
+  for (;;) {
+    const next = skipString(text, codes, at, to);
+    if (next === at) return at;
+    at = next;
+  }
 }
 
 /**
@@ -45,6 +42,7 @@ function skipToVisible(codes: Uint16Array, at: number, to: number): number {
  * escape, so the units are compared as they are).
  */
 function sameUnits(
+  text: string,
   codes: Uint16Array,
   starts: readonly number[],
   a: number,
@@ -64,8 +62,8 @@ function sameUnits(
     return x === aEnd;
   }
   for (;;) {
-    x = skipToVisible(codes, x, aEnd);
-    y = skipToVisible(codes, y, bEnd);
+    x = skipToVisible(text, codes, x, aEnd);
+    y = skipToVisible(text, codes, y, bEnd);
     if (x >= aEnd || y >= bEnd) return x >= aEnd && y >= bEnd;
     if (codes[x]! !== codes[y]!) return false;
     x++;
@@ -89,7 +87,7 @@ class UnitCopyTable implements UnitCopies {
   private readonly plain: boolean;
 
   constructor(
-    text: string,
+    private readonly text: string,
     private readonly codes: Uint16Array,
     private readonly starts: readonly number[],
   ) {
@@ -113,7 +111,7 @@ class UnitCopyTable implements UnitCopies {
     }
     for (; at < to; at++) {
       if (!this.plain) {
-        const next = skipString(codes, at, to);
+        const next = skipString(this.text, codes, at, to);
         if (next > at) {
           at = next - 1;
           continue;
@@ -132,7 +130,7 @@ class UnitCopyTable implements UnitCopies {
     // The first unit kept of a hash stays its entry: once there is one, the verdict holds.
     const first = this.kept.get(this.hashOf(i));
     if (first === undefined) return false;
-    const copy = first !== i && sameUnits(this.codes, this.starts, first, i, this.plain);
+    const copy = first !== i && sameUnits(this.text, this.codes, this.starts, first, i, this.plain);
     this.verdict[i] = copy ? COPY : NOT_A_COPY;
     return copy;
   }
@@ -144,9 +142,10 @@ class UnitCopyTable implements UnitCopies {
 }
 
 /**
- * Exact copies among the units of `text` (its UTF-16 `codes` beside it) cut at `starts`, each unit hashed only when first asked
- * about (FNV-1a over its UTF-16 units, terminal string sequences left out), a hash match
- * confirmed by comparing the texts once per unit, so the cost is linear in the units looked at.
+ * Exact copies among the units of `text` (its UTF-16 `codes` beside it) cut at `starts`, each
+ * unit hashed only when first asked about (FNV-1a over its UTF-16 units, terminal string
+ * sequences left out), a hash match confirmed by comparing the texts once per unit, so the cost
+ * is linear in the units looked at.
  */
 export function unitCopies(
   text: string,
