@@ -138,7 +138,7 @@ function timeToken(token: string): boolean {
 
 /**
  * What a question asks of the records' order, from its tokens: `newest`/`last`/`latest`
- * (`OLDEST_WORDS` for the other end) with a count next to them (`last 5`, `3 newest`, one when
+ * (`oldestWords` for the other end) with a count next to them (`last 5`, `3 newest`, one when
  * none), or a window between two times, after one (`since`) or before one (`until`).
  */
 export function recencyAsk(
