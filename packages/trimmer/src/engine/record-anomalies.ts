@@ -258,7 +258,10 @@ export function findAnomalies(
       const parentRare = p > 0 && groupOfSig[p]! < 0 && presence[p]! <= 0.2 * records;
       const keysAreData = rareChildren[p]! > Math.max(2, 0.25 * children[p]!);
       if (!parentRare && !keysAreData && holdsValue[s] === 1) {
-        rareKey[s] = Math.min(1.5, 0.5 * Math.log2(records / Math.max(1, presence[s]!)));
+        rareKey[s] = Math.min(
+          presence[s] === 1 && records >= 32 ? 2 : 1.5,
+          0.5 * Math.log2(records / Math.max(1, presence[s]!)),
+        );
       }
     }
     const n = values[s]!;

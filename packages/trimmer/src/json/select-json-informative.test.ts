@@ -235,6 +235,46 @@ describe('information-first selection: every record named first', () => {
     expect(runs[0]!.logs_url).toBeUndefined();
   });
 
+  it('shows the one record of many that holds a key none of the others has, with a glimpse of it', () => {
+    // 79 zones warn of no results; one holds an instance (too big to show whole).
+    const instance = {
+      kind: 'compute#instance',
+      name: 'distinct-lab',
+      status: 'RUNNING',
+      disks: Array.from({ length: 6 }, (_, d) => ({
+        deviceName: `disk-${d}`,
+        licenses: ['x'.repeat(90)],
+      })),
+    };
+    const zones = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [
+        `zones/region-${i}`,
+        i === 47
+          ? { instances: [instance] }
+          : {
+              warning: { code: 'NO_RESULTS_ON_PAGE', message: `No results for zones/region-${i}.` },
+            },
+      ]),
+    );
+    const text = JSON.stringify({ kind: 'compute#instanceAggregatedList', items: zones });
+    const body = JSON.parse(viewBody(trimmer.trim(text, Math.floor(text.length * 0.05))));
+    expect(body.items['zones/region-47']?.instances?.[0]).toMatchObject({ status: 'RUNNING' });
+  });
+
+  it('shows the first short values of what makes a record stand out when it is too big to show whole', () => {
+    const jobs = Array.from({ length: 80 }, (_, i) => ({
+      job: `job-${(i * 7919).toString(36)}`,
+      state: 'done',
+      ...(i === 31 && {
+        incidents: [{ retries: 17, share: 0.25, log: 'line of output '.repeat(60) }],
+      }),
+    }));
+    const text = JSON.stringify({ jobs });
+    const body = JSON.parse(viewBody(trimmer.trim(text, 600)));
+    const odd = body.jobs.find((job: { job: string }) => job.job === jobs[31]!.job);
+    expect(odd?.incidents?.[0]).toMatchObject({ retries: 17, share: 0.25 });
+  });
+
   it("keeps an envelope's status and counts, then every record's name, before its long URLs", () => {
     const base = 'https://api.example.com/repos/acme/ledger/compare/v1.10.0...feature-rubocop';
     const files = Array.from({ length: 7 }, (_, i) => ({

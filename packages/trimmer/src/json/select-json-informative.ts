@@ -84,6 +84,9 @@ const SMALL_MATCHED_RECORD = 2048;
 /** An anomalous record up to this size is kept whole once every record is named. */
 const SMALL_ANOMALY = 1024;
 const ANOMALY_FIELD_BYTES = 256;
+/** Of a larger one, its first values up to this many bytes, each at most `PREVIEW_VALUE_BYTES`. */
+const PREVIEW_BYTES = 128;
+const PREVIEW_VALUE_BYTES = 48;
 /** A second field of an anomalous record shown before every record is named stands out this much. */
 const STRONG_FIELD = 2.2;
 /** Anomalous records kept whole once every record is named: the strongest few. */
@@ -301,7 +304,24 @@ function expand(plan: Plan, root: number): void {
 function keepAnomalyField(plan: Plan, field: number | undefined): void {
   if (field === undefined) return;
   if (plan.inventory.unitBytes[field]! <= ANOMALY_FIELD_BYTES) keepUnit(plan, field);
-  else ensureAround(plan, field, true);
+  else {
+    ensureAround(plan, field, true);
+    keepPreview(plan, field);
+  }
+}
+
+/**
+ * Of a container too big to keep (the one zone of 132 that holds an instance), its first short
+ * values in document order, up to `PREVIEW_BYTES`: what it holds, in brief.
+ */
+function keepPreview(plan: Plan, u: number): void {
+  const { next, unitBytes } = plan.inventory;
+  let spent = 0;
+  for (let c = u + 1, seen = 0; c < next[u]! && spent < PREVIEW_BYTES && seen < 256; c++, seen++) {
+    if (next[c] !== c + 1 || unitBytes[c]! > PREVIEW_VALUE_BYTES) continue;
+    keepUnit(plan, c);
+    spent += unitBytes[c]!;
+  }
 }
 
 /**
