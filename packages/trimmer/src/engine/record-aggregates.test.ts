@@ -533,6 +533,21 @@ describe('the records note over all records', () => {
     });
   });
 
+  it('tells of an object most records hold one value alike, and none that is null', () => {
+    const posts = Array.from({ length: 60 }, (_, i) => ({
+      id: `p${(i * 7919).toString(36)}`,
+      likes: (i * 37) % 500,
+      ...(i % 4 !== 0 && {
+        repost: { kind: 'recent', truncated: false, geo: null, place: null, by: `u${i % 7}` },
+      }),
+      body: `post ${i} `.repeat(30),
+    }));
+    const { records } = noteOf(JSON.stringify({ posts }), 6000);
+    const single = (records?.distributions ?? []).filter((d) => d.values.length === 1);
+    expect(single.map((d) => d.field)).toEqual(['repost.kind']);
+    expect(records?.ranges?.map((r) => r.field)).toContain('likes');
+  });
+
   it('tells a count by its range and codes by how many records hold each', () => {
     // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
     const codes = [200, 201, 301, 404, 500, 503];

@@ -488,9 +488,6 @@ export function recordAggregates(
   // An address every record holds alike (the one author's three profile URLs) is told last.
   const shared = constants.slice(0, MAX_CONSTANTS);
   for (const { s } of shared) if (!said.has(s) && classOf[s] !== CLASS_LOCATOR) constant(s);
-  for (const { s } of nearlyConstant.slice(0, MAX_CONSTANTS)) {
-    if (!said.has(s) && classOf[s] !== CLASS_LOCATOR) distribution(s, 1);
-  }
   for (const { s } of told) if (!said.has(s)) distribution(s, TOLD_VALUES);
   let ranges = 0;
   for (const s of [...numeric, ...times]) {
@@ -498,6 +495,18 @@ export function recordAggregates(
     if (said.has(s)) continue;
     range(s, classOf[s] === CLASS_TIME);
     ranges++;
+  }
+  // A value most records hold alike, last: one per object (the 73 retweets' fields say one
+  // thing, that 73 records are retweets), never a null.
+  const parents = new Set<number>();
+  for (const { s } of nearlyConstant) {
+    const parent = signatures.parent[s]!;
+    if (parents.size === MAX_CONSTANTS || parents.has(parent) || classOf[s] === CLASS_LOCATOR) {
+      continue;
+    }
+    if (scalarText(inventory, signatures.first[s]!) === 'null') continue;
+    parents.add(parent);
+    distribution(s, 1);
   }
   for (const { s } of shared) if (!said.has(s)) constant(s);
   return statements;

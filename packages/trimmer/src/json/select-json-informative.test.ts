@@ -261,18 +261,22 @@ describe('information-first selection: every record named first', () => {
     expect(body.items['zones/region-47']?.instances?.[0]).toMatchObject({ status: 'RUNNING' });
   });
 
-  it('shows the first short values of what makes a record stand out when it is too big to show whole', () => {
-    const jobs = Array.from({ length: 80 }, (_, i) => ({
-      job: `job-${(i * 7919).toString(36)}`,
-      state: 'done',
-      ...(i === 31 && {
-        incidents: [{ retries: 17, share: 0.25, log: 'line of output '.repeat(60) }],
-      }),
-    }));
-    const text = JSON.stringify({ jobs });
-    const body = JSON.parse(viewBody(trimmer.trim(text, 600)));
-    const odd = body.jobs.find((job: { job: string }) => job.job === jobs[31]!.job);
-    expect(odd?.incidents?.[0]).toMatchObject({ retries: 17, share: 0.25 });
+  it('glimpses what makes a record with no name to show stand out, when it is too big to show whole', () => {
+    // Members of a map, named by their keys beside their `code`; one has no code but a list.
+    const zones = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [
+        `zones/region-${i}`,
+        i === 31
+          ? { incidents: [{ retries: 17, share: 0.25, log: 'line of output '.repeat(60) }] }
+          : { warning: { code: 'NO_RESULTS', message: `No results for zones/region-${i}.` } },
+      ]),
+    );
+    const text = JSON.stringify({ items: zones });
+    const body = JSON.parse(viewBody(trimmer.trim(text, 700)));
+    expect(body.items['zones/region-31']?.incidents?.[0]).toMatchObject({
+      retries: 17,
+      share: 0.25,
+    });
   });
 
   it("keeps an envelope's status and counts, then every record's name, before its long URLs", () => {

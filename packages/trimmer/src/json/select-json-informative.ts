@@ -306,13 +306,16 @@ function keepAnomalyField(plan: Plan, field: number | undefined): void {
   if (plan.inventory.unitBytes[field]! <= ANOMALY_FIELD_BYTES) keepUnit(plan, field);
   else {
     ensureAround(plan, field, true);
-    keepPreview(plan, field);
+    // A record with no name to show (a zone of a map whose one field beside its key it
+    // lacks) is seen by a glimpse of what makes it stand out.
+    const record = plan.analysis.recordAbove[field]!;
+    if (record >= 0 && identityOf(plan, record) < 0) keepPreview(plan, field);
   }
 }
 
 /**
- * Of a container too big to keep (the one zone of 132 that holds an instance), its first short
- * values in document order, up to `PREVIEW_BYTES`: what it holds, in brief.
+ * Of a container too big to keep (the instances of the one zone of 132 that holds any), its
+ * first short values in document order, up to `PREVIEW_BYTES`: what it holds, in brief.
  */
 function keepPreview(plan: Plan, u: number): void {
   const { next, unitBytes } = plan.inventory;
@@ -606,16 +609,6 @@ function runPlan(
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
-  // What names the positions of rows read by position (a result's `schema`), before any row.
-  if (plan.tupleTop) {
-    const { kind, next } = plan.inventory;
-    for (const header of tupleHeaders(plan.inventory, plan.tupleTop)) {
-      for (let c = header + 1; c < next[header]!; c = next[c]!) {
-        if (kind[c] === NODE_OBJECT && isRecord(plan, c)) ensureAround(plan, c, true);
-        else keepIfSmall(plan, c, CONTEXT_BYTES);
-      }
-    }
-  }
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
   for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
@@ -627,6 +620,17 @@ function runPlan(
     }
   }
 
+  // What names the positions of rows read by position (a result's `schema`): after the records
+  // that stand out, before any other row.
+  if (plan.tupleTop) {
+    const { kind, next } = plan.inventory;
+    for (const header of tupleHeaders(plan.inventory, plan.tupleTop)) {
+      for (let c = header + 1; c < next[header]!; c = next[c]!) {
+        if (kind[c] === NODE_OBJECT && isRecord(plan, c)) ensureAround(plan, c, true);
+        else keepIfSmall(plan, c, CONTEXT_BYTES);
+      }
+    }
+  }
   // Then the envelope's small fields (`kind`, `total_count`), and small error-like values
   // outside every record: after the records that stand out, which a tight budget must not
   // give up for `"kind":"List"`.
