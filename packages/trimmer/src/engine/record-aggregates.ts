@@ -417,8 +417,11 @@ export function recordAggregates(
               sameValues(inventory, analysis, told.s, field.s),
           )
         : undefined;
-    if (twin) alike.set(twin.s, [...(alike.get(twin.s) ?? []), field.s]);
-    else {
+    if (twin) {
+      const twins = alike.get(twin.s);
+      if (twins) twins.push(field.s);
+      else alike.set(twin.s, [field.s]);
+    } else {
       const echo = checked && distinctive.some((told) => samePartition(analysis, told.s, field.s));
       (echo ? echoes : distinctive).push(field);
     }

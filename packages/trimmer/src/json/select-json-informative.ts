@@ -215,7 +215,7 @@ function keepUnit(plan: Plan, node: number): void {
   ensureAround(plan, u, false);
   if (keepWhole(ledger, u)) return;
   // A row of positions is not split: the plan stops at it as at a unit that does not fit.
-  if (u !== node || plan.tupleTop?.[u] === u) throw SPENT;
+  if (plan.tupleTop?.[u] === u) throw SPENT;
   if (isContainer(plan.inventory, u)) {
     expand(plan, u);
     return;
@@ -284,8 +284,8 @@ function expand(plan: Plan, root: number): void {
     if (ledger.covered[c] === 1) continue;
     const toChild = state[frame.u] !== DROPPED ? ledger.filled[frame.u]! : frame.open;
     if (keepWhole(ledger, c, toChild)) continue;
-    if (!isContainer(plan.inventory, c) || plan.tupleTop?.[c] === c) {
-      if (plan.tupleTop?.[c] === c) throw SPENT;
+    if (plan.tupleTop?.[c] === c) throw SPENT;
+    if (!isContainer(plan.inventory, c)) {
       keepCut(ledger, c, toChild);
       throw SPENT;
     }
