@@ -109,6 +109,35 @@ describe('record coverage segment', () => {
     });
   });
 
+  it('tells a path whole or not at all, so that it leads back to one field', () => {
+    const annotation = 'metadata.annotations."deployment.kubernetes.io/revision"';
+    const tooLong = `spec.${'x'.repeat(130)}`;
+    const note = disclosureNotes.trimmedRecords({
+      kept: 10,
+      total: 90,
+      unit: 'fields',
+      budgetBytes: 3000,
+      records: {
+        path: 'items[]',
+        total: 30,
+        named: 30,
+        whole: 0,
+        constant: [
+          { field: annotation, value: '1' },
+          { field: tooLong, value: 'a' },
+        ],
+        droppedFields: ['metadata.annotations."deployment.kubernetes.io/max-replicas"', tooLong],
+        droppedMore: 2,
+      },
+    });
+    expect(note).not.toContain('…');
+    expect(parseRecordCoverage(note)).toMatchObject({
+      constant: [{ field: annotation, value: '1' }],
+      droppedFields: ['metadata.annotations."deployment.kubernetes.io/max-replicas"'],
+      droppedMore: 3,
+    });
+  });
+
   it('says how much a shortened list left out, and parses without the path', () => {
     const records: RecordCoverage = {
       path: '',
@@ -219,13 +248,20 @@ describe('record coverage segment', () => {
           const parsed = parseRecordCoverage(note)!;
           expect(parsed.named).toBe(count);
           expect(parsed.total).toBe(count + 1);
-          expect(parsed.droppedMore ?? 0).toBe(count);
+          // A path is told as it is, or not at all and counted among the fields not listed.
+          const tellable = (path: string) => path !== '' && !/[\s,;=[\]]/.test(path);
+          for (const dropped of parsed.droppedFields ?? []) {
+            expect([`d${field}`, `e${value}`]).toContain(dropped);
+          }
+          expect((parsed.droppedFields?.length ?? 0) + (parsed.droppedMore ?? 0)).toBe(count + 2);
           // A value is told as it is (or cut short with a visible …), or not at all.
           const asIs = (told: string) =>
             told === value || (told.endsWith('…') && value.startsWith(told.slice(0, -1)));
-          expect(parsed.constant).toHaveLength(1);
-          if (parsed.constant![0]!.value !== '')
-            expect(asIs(parsed.constant![0]!.value)).toBe(true);
+          if (tellable(`c${field}`)) expect(parsed.constant).toHaveLength(1);
+          for (const told of parsed.constant ?? []) {
+            expect(told.field).toBe(`c${field}`);
+            if (told.value !== '') expect(asIs(told.value)).toBe(true);
+          }
           if (parsed.omitted) {
             expect(parsed.omitted).toHaveLength(1);
             expect(parsed.omitted[0]!.count).toBe(count);

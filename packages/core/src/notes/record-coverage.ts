@@ -118,15 +118,26 @@ function toldWhole(value: string): boolean {
   return value !== '' && piece(value) === value && !value.includes(' to ') && !/ \d+$/.test(value);
 }
 
+/**
+ * Longest path (of a field or a list) told in a note. A path is told whole or not at all: one
+ * cut short could not be followed back, and could stand for several (`metadata.annotations.` +
+ * `"deployment.kubernetes.io/revision"` or `…/max-replicas`).
+ */
+const MAX_PATH = 120;
+
+/** A path fit for a note, or `undefined` when it would not read back as it is. */
+function pathPiece(path: string): string | undefined {
+  return path !== '' && path.length <= MAX_PATH && !NEEDS_CLEANING.test(path) ? path : undefined;
+}
+
 /** A field's path fit for an aggregate segment, or `undefined` when it would not read back. */
 function aggregateField(field: string): string | undefined {
-  const told = piece(field);
-  return told === field &&
+  return pathPiece(field) !== undefined &&
     !field.includes(': ') &&
     !field.endsWith(':') &&
     !field.includes(' (') &&
     !field.startsWith('by ')
-    ? told
+    ? field
     : undefined;
 }
 
@@ -184,10 +195,12 @@ function formatRange(range: RecordRange): string {
  * - `omitted` the records left out by the value of one state, `+N more` counting the records
  *   of the kinds not listed.
  *
- * Counts are plain integers; paths and values are cleaned of the separators (and of a leading
- * `+`), so the segment splits on `; ` and its lists on `, `; a value the cleaning would alter is
- * not told (in a distribution it is counted among the other values), and a long one is cut with
- * `…` (never in a distribution or range, where it is not told instead).
+ * Counts are plain integers. A field's path is told as it is or not at all (a field not told is
+ * counted in `+N more`): it holds no separator and is at most 120 characters, so that it can
+ * be followed back. Values are cleaned of the separators (and of a leading `+`), so the segment
+ * splits on `; ` and its lists on `, `; a value the cleaning would alter is not told (in a
+ * distribution it is counted among the other values), and a long one is cut with `…` (never in
+ * a distribution or range, where it is not told instead).
  */
 export function formatRecordCoverage(records: RecordCoverage | undefined): string {
   if (!records) return '';
@@ -197,34 +210,42 @@ export function formatRecordCoverage(records: RecordCoverage | undefined): strin
       ? ` by ${records.namedBy}`
       : '';
   let segment = `; records ${records.named}/${total} named${by}, ${records.whole} whole`;
-  if (records.path !== '') segment += ` at ${piece(records.path)}`;
+  if (records.path !== '') segment += ` at ${pathPiece(records.path) ?? piece(records.path)}`;
   // Past what was analysed, nothing is known of every record: no constant is told.
   const constant = records.atLeast ? [] : (records.constant ?? []);
-  if (constant.length > 0) {
+  const told: string[] = [];
+  const constantFields = new Set<string>();
+  for (const entry of constant) {
+    const field = pathPiece(entry.field);
+    if (field === undefined) continue;
+    constantFields.add(entry.field);
     // A value the note cannot say as it is (it holds the segment's separators): by name only.
-    const told = constant.map((entry) =>
-      toldAsIs(entry.value) ? `${piece(entry.field)}=${piece(entry.value)}` : piece(entry.field),
-    );
-    segment += `; every record: ${told.join(', ')}`;
+    told.push(toldAsIs(entry.value) ? `${field}=${piece(entry.value)}` : field);
   }
+  if (told.length > 0) segment += `; every record: ${told.join(', ')}`;
   if (!records.atLeast) {
     for (const distribution of records.distributions ?? []) {
       segment += formatDistribution(distribution);
     }
     for (const range of records.ranges ?? []) segment += formatRange(range);
   }
-  const constantFields = new Set(constant.map((entry) => entry.field));
-  const dropped = (records.droppedFields ?? [])
-    .filter((field) => !constantFields.has(field))
-    .map(piece);
-  if (records.droppedMore) dropped.push(`+${records.droppedMore} more`);
+  const dropped: string[] = [];
+  let droppedMore = records.droppedMore ?? 0;
+  for (const field of records.droppedFields ?? []) {
+    if (constantFields.has(field)) continue;
+    const path = pathPiece(field);
+    if (path !== undefined) dropped.push(path);
+    else droppedMore++;
+  }
+  if (droppedMore) dropped.push(`+${droppedMore} more`);
   if (dropped.length > 0) segment += `; dropped from every record: ${dropped.join(', ')}`;
   // Records of a kind whose value the note cannot say as it is are counted with the rest.
   let omittedMore = records.omittedMore ?? 0;
   const omitted: string[] = [];
   for (const entry of records.omitted ?? []) {
-    if (toldAsIs(entry.value)) {
-      omitted.push(`${entry.count} with ${piece(entry.field)}=${piece(entry.value)}`);
+    const field = pathPiece(entry.field);
+    if (field !== undefined && toldAsIs(entry.value)) {
+      omitted.push(`${entry.count} with ${field}=${piece(entry.value)}`);
     } else omittedMore += entry.count;
   }
   if (omittedMore) omitted.push(`+${omittedMore} more`);
