@@ -7,20 +7,41 @@ import { hexOf, random } from './lists.mjs';
 import { parse } from './records.mjs';
 
 // ---------------------------------------------------------------- paths within a record
+/** A key as a step of the trimmer's path: as it is, or as a JSON string when it holds `.`, `"`, … */
+const step = (key) => (/^[^\u0000-\u0020\u007f."*[\]\\]+$/.test(key) ? key : JSON.stringify(key));
+
 /** A path as the trimmer's note writes it: keys joined by `.`, array items as `[]`. */
 export const joinPath = (path) =>
-  path.reduce((text, key) => (key === '[]' ? `${text}[]` : text ? `${text}.${key}` : key), '');
+  path.reduce(
+    (text, key) => (key === '[]' ? `${text}[]` : text ? `${text}.${step(key)}` : step(key)),
+    '',
+  );
 
-/** `metadata.name` → `['metadata', 'name']`, `change.actions[]` → `[…, 'actions', '[]']`. */
-export const splitPath = (text) =>
-  text
-    .split('.')
-    .filter((key) => key !== '')
-    .flatMap((key) => {
-      const items = key.match(/(\[\])*$/)[0].length / 2;
-      const name = key.slice(0, key.length - items * 2);
-      return [...(name ? [name] : []), ...Array.from({ length: items }, () => '[]')];
-    });
+/**
+ * `metadata.name` → `['metadata', 'name']`, `change.actions[]` → `[…, 'actions', '[]']`,
+ * `labels."app.kubernetes.io/name"` → `['labels', 'app.kubernetes.io/name']`.
+ */
+export const splitPath = (text) => {
+  const path = [];
+  for (let i = 0; i < text.length; ) {
+    if (text[i] === '.') i++;
+    else if (text.startsWith('[]', i)) {
+      path.push('[]');
+      i += 2;
+    } else if (text[i] === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      path.push(JSON.parse(text.slice(i, end + 1)));
+      i = end + 1;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== '.' && !text.startsWith('[]', end)) end++;
+      path.push(text.slice(i, end));
+      i = end;
+    }
+  }
+  return path;
+};
 
 /** A value as written in the JSON source, without the quotes of a string. */
 export function plain(value) {

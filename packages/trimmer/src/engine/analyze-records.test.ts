@@ -158,8 +158,8 @@ describe('analyzeRecords', () => {
     const json = JSON.stringify(spans);
     const view = createStructuralTrimmer().trim(json, 1200);
     const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
-    expect(note.namedBy).toBe('span.id');
-    expect(note.distributions?.find((d) => d.field === 'event.outcome')?.values).toEqual([
+    expect(note.namedBy).toBe('"span.id"');
+    expect(note.distributions?.find((d) => d.field === '"event.outcome"')?.values).toEqual([
       { value: 'success', count: 27 },
       { value: 'failure', count: 3 },
     ]);

@@ -413,7 +413,7 @@ describe('information-first selection: what records say before what tells them a
     const view = trimmer.trim(json, budget);
     expectHonestView(view, json, budget);
     const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
-    expect(note.namedBy).toBe('span.id');
+    expect(note.namedBy).toBe('"span.id"');
   });
 
   it('answers for every record a field named by a two-letter key, or holding a list', () => {

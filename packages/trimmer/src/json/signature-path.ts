@@ -1,7 +1,14 @@
 import { type JsonInventory, NODE_OBJECT } from './json-inventory.js';
 import { type JsonSignatures, STEP_INDEX, STEP_ITEM, STEP_KEY } from './json-signatures.js';
 
-/** Path of a signature from the root: keys joined by dots, `[]` for any item, `{}` for a map's members. */
+/**
+ * A key as a step of a note's path: as it is, or as a JSON string (`"app.kubernetes.io/name"`,
+ * as jq writes it) when it is empty or holds what the path's own syntax uses, so that
+ * `span.id` always means a key `id` inside `span`, and every path told resolves.
+ */
+const PLAIN_KEY = /^[^\u0000-\u0020\u007f."*[\]\\]+$/;
+
+/** Path of a signature from the root: keys joined by dots, `[]` for any item, `.*` for a map's members. */
 export function signaturePath(
   inventory: JsonInventory,
   analysis: { signatures: JsonSignatures },
@@ -13,9 +20,12 @@ export function signaturePath(
   for (let t = s; t > from; t = signatures.parent[t]!) {
     const u = signatures.first[t]!;
     const step = signatures.step[t];
-    if (step === STEP_KEY)
-      parts.push(`.${inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1)}`);
-    else if (step === STEP_ITEM)
+    if (step === STEP_KEY) {
+      // The key as written in the source: a JSON string, its escapes kept.
+      const written = inventory.text.slice(inventory.keyStart[u]!, inventory.keyEnd[u]!);
+      const key = written.slice(1, -1);
+      parts.push(`.${PLAIN_KEY.test(key) ? key : written}`);
+    } else if (step === STEP_ITEM)
       parts.push(inventory.kind[inventory.parent[u]!] === NODE_OBJECT ? '.*' : '[]');
     else parts.push(`[${inventory.childIndex[u]}]`);
   }
