@@ -784,7 +784,13 @@ function runList(list) {
           unasked.coverage !== undefined &&
           unasked.coverage.namedBy === undefined &&
           unasked.coverage.path.endsWith('*');
-        add('identity', unasked.coverage?.namedBy === joinPath(list.identity) || byKey ? 1 : 0);
+        // Where two records share the labelled name (a Zipkin client and server span), a pair
+        // led by it (`id+kind`) names them by it, the second field telling the two apart.
+        const namedBy = unasked.coverage?.namedBy;
+        const label = joinPath(list.identity);
+        const shared = [...list.byKey.values()].some((indices) => indices.length > 1);
+        const right = namedBy === label || (shared && namedBy?.startsWith(`${label}+`)) || byKey;
+        add('identity', right ? 1 : 0);
       }
       for (const { path, question } of asked.aggregates) {
         for (const [mode, seen] of [
@@ -1142,7 +1148,9 @@ ${coverageTable}
 Whether the note names the records by the labelled identity (\`namedBy\`, compared as a
 joined path; a view with no \`namedBy\` scores 0, except on a map keyed by identity, where a
 note at \`….*\` that names records by their keys is right; lists with a composite key are left
-out, since one field cannot name them).
+out, since one field cannot name them; where two records share the labelled name, a Zipkin
+client and server span, a pair led by it, \`id+kind\`, is right: the second field tells the two
+apart).
 
 ${identityTable}
 
