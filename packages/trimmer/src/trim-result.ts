@@ -106,6 +106,8 @@ interface LossyView {
 const RECORD_NOTE_FLOOR_EXTRA = 80;
 /** The first aggregate statement's bytes the room's floor takes in, at most. */
 const FIRST_STATEMENT_MAX = 160;
+/** Statements the room takes in before names once the budget is three times what they need. */
+const LEADING_STATEMENTS = 2;
 /** The records segment's room: a share of the budget (`unnamedNoteRoom`) up to this many bytes. */
 const RECORD_NOTE_MAX = 1024;
 /** The most of the budget the room grows to for the statements a question asks for. */
@@ -218,13 +220,17 @@ function recordNoteRoom(
     Math.min(RECORD_NOTE_MAX, unnamedNoteRoom(budget, namesBytes)),
     Math.min(floor, Math.floor(budget / 5)),
   );
-  // With nothing asked of the body and nothing in it standing out, the first statement of every
-  // record tells more than the next few records' names: the room takes it in once the budget is
-  // three times what it needs, growing toward it no faster than the budget (so the body never
-  // shrinks as the budget grows).
-  if (!bodyAsked && sizes.length > 0) {
-    const first = roomFor(headBytes + sizes[0]!);
-    room = Math.max(room, Math.min(first, budget - 2 * first));
+  // With nothing asked of the body, the first statements of every record tell more than the
+  // next few records' names (a record that stands out is still shown): the room takes each in
+  // once the budget is three times what it needs, growing toward it no faster than the budget
+  // (so the body never shrinks as the budget grows).
+  if (!bodyAsked) {
+    let bytes = headBytes;
+    for (let k = 0; k < Math.min(LEADING_STATEMENTS, sizes.length); k++) {
+      bytes += sizes[k]!;
+      const needs = roomFor(bytes);
+      room = Math.max(room, Math.min(needs, budget - 2 * needs));
+    }
   }
   // Asked how many records hold each value of a field, the note's statement of that field
   // (the asked ones come first) is the answer: the room takes all of it, up to a third of the
@@ -603,7 +609,7 @@ function jsonView(
         head,
         aggregates,
         asksForCounts(tokens, vocabulary),
-        shown.length > 0 || (order.askedFor ?? 0) > 0 || analysis.leadingAnomalies > 0,
+        shown.length > 0 || (order.askedFor ?? 0) > 0,
         recordNamesBytes(inventory, analysis, main),
       );
       steps = noteSteps(budget, recordRoom, head, aggregates);

@@ -584,6 +584,28 @@ describe('the records note over all records', () => {
     }
   });
 
+  it('at a budget of a few names tells how all records divide, beside a record that stands out', () => {
+    const questions = Array.from({ length: 20 }, (_, i) => ({
+      question_id: 13_258_711 - i * 104_729,
+      is_answered: i % 5 !== 3,
+      score: i === 7 ? 240 : i % 4,
+      owner: { user_type: 'registered', reputation: 100 + i * 37 },
+      title: `How do I bind directive number ${i} to a scope?`,
+      link: `https://stackoverflow.com/questions/${13_258_711 - i * 104_729}/bind-directive-${i}`,
+    }));
+    const text = JSON.stringify({ items: questions, has_more: true });
+    for (const budget of [560, 640]) {
+      const { records, view } = noteOf(text, budget);
+      expect(view.text).toContain('"score":240');
+      // The first two statements of every question, though one question's score stands out.
+      expect(records?.constant).toContainEqual({ field: 'owner.user_type', value: 'registered' });
+      expect(records?.distributions?.find((d) => d.field === 'is_answered')?.values).toEqual([
+        { value: 'true', count: 16 },
+        { value: 'false', count: 4 },
+      ]);
+    }
+  });
+
   it('names no fewer records as the budget grows past where the first statement comes in', () => {
     const results = Array.from({ length: 50 }, (_, i) => ({
       numero: 1000 + i * 10,
