@@ -751,6 +751,21 @@ describe('information-first selection: the query', () => {
     for (const hit of matched) expect(pick(hit, '_id')).toMatch(/^doc-\d+$/);
   });
 
+  it('shows an envelope field once where the envelope repeats it deeper down', () => {
+    const changes = Array.from({ length: 12 }, (_, i) => ({
+      address: `module.github["repo-${i}"].github_branch.demo`,
+      type: 'github_branch',
+      change: { actions: ['create'], after: { branch: `feature-${i}`, note: 'n'.repeat(900) } },
+    }));
+    const version = { format_version: '1.0', terraform_version: '1.1.4' };
+    const json = JSON.stringify({ ...version, resource_changes: changes, prior_state: version });
+    // (Past naming every record, what budget is left fills in the rest, the copy too.)
+    for (const budget of [500, 600, 700]) {
+      const view = trimmer.trim(json, budget);
+      expect(viewBody(view).split('"terraform_version":"1.1.4"')).toHaveLength(2);
+    }
+  });
+
   it("tells in the note of the hits inside a multi-search's responses, not of the responses", () => {
     const responses = Array.from({ length: 4 }, (_, r) => ({
       took: 12 + r,

@@ -362,9 +362,14 @@ function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
     .sort((a, b) => a.records[0]! - b.records[0]!);
 }
 
-/** Shallow small scalars outside every record: a list's envelope (`kind`, `total_count`). */
+/**
+ * Shallow small scalars outside every record: a list's envelope (`kind`, `total_count`), each
+ * key with its value once (a plan's `terraform_version` again in its `prior_state` says nothing
+ * more).
+ */
 function contextNodes(plan: Plan): number[] {
-  const { kind, next, unitBytes } = plan.inventory;
+  const { kind, next, unitBytes, keyStart, end, text } = plan.inventory;
+  const said = new Set<string>();
   const { recordAbove } = plan.analysis;
   const nodes: number[] = [];
   let visited = 0;
@@ -388,7 +393,13 @@ function contextNodes(plan: Plan): number[] {
     visited++;
     if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
     if (next[c] === c + 1) {
-      if (unitBytes[c]! <= CONTEXT_BYTES) nodes.push(c);
+      if (unitBytes[c]! > CONTEXT_BYTES) continue;
+      if (keyStart[c]! >= 0) {
+        const member = text.slice(keyStart[c], end[c]);
+        if (said.has(member)) continue;
+        said.add(member);
+      }
+      nodes.push(c);
     } else if (stackNode.length < 2 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
       // A list's array holds records, not envelope: not looked into.
       stackNode.push(c);
