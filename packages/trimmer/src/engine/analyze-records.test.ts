@@ -163,6 +163,22 @@ describe('analyzeRecords', () => {
       { value: 'success', count: 27 },
       { value: 'failure', count: 3 },
     ]);
+    // A value in a list of one reads by the list's key: microseconds under a time key are a
+    // time (a range, not how 30 spans divide by 3 values).
+    const timed = spans.map((span, i) => ({
+      ...span,
+      'timestamp.us': [
+        [1532976822281000, 1625572685682272, 1532975583584217][i % 10 === 0 ? 1 : 0],
+      ],
+    }));
+    const timedJson = JSON.stringify(timed);
+    const timedView = createStructuralTrimmer().trim(timedJson, 4000);
+    const timedNote = parseRecordCoverage(trailingDisclosureNotes(timedView.text)[0]!.text)!;
+    expect(timedNote.distributions?.map((d) => d.field)).not.toContain('"timestamp.us"');
+    expect(timedNote.ranges?.find((r) => r.field === '"timestamp.us"')).toMatchObject({
+      from: '1532976822281000',
+      to: '1625572685682272',
+    });
     // Four tasks: their minute and memory tell them apart by chance; the ARN names them.
     const tasks = [11, 42, 7, 29].map((minute, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:123456789012:task/prod/${createHash('md5').update(String(i)).digest('hex')}`,

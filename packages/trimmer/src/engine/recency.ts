@@ -118,7 +118,10 @@ export function recordsByTime(
 }
 
 function byKey(a: TimedRecord, b: TimedRecord): number {
-  return a.key - b.key || a.record - b.record;
+  if (a.key !== b.key) return a.key - b.key;
+  // Nanoseconds a double reads alike: as text (of one length, their order).
+  if (a.time.length === b.time.length && a.time !== b.time) return a.time < b.time ? -1 : 1;
+  return a.record - b.record;
 }
 
 function byText(a: TimedRecord, b: TimedRecord): number {

@@ -606,6 +606,29 @@ describe('the records note over all records', () => {
     }
   });
 
+  it('tells the range of microsecond and nanosecond times exactly, nanoseconds a double reads alike', () => {
+    const base = 1_700_000_000_000_000_000n;
+    // Ten nanoseconds apart: a double holds them only to 256 ns, so they read as one number.
+    const offsets = [40n, 10n, 0n, 30n, 20n, 50n, 70n, 60n];
+    const events = offsets.map((offset, i) => ({
+      name: `event-${i}`,
+      ts_ns: String(base + offset),
+      timestamp_us: String(1_532_976_822_281_000 + i * 977),
+      detail: `span ${i} `.repeat(60),
+    }));
+    // Written as numbers, as a tracer writes them.
+    const text = JSON.stringify({ events }).replace(/"(\d{16,19})"/g, '$1');
+    const { records } = noteOf(text, 2000);
+    expect(records?.ranges?.find((r) => r.field === 'ts_ns')).toMatchObject({
+      from: String(base),
+      to: String(base + 70n),
+    });
+    expect(records?.ranges?.find((r) => r.field === 'timestamp_us')).toMatchObject({
+      from: '1532976822281000',
+      to: String(1_532_976_822_281_000 + 7 * 977),
+    });
+  });
+
   it('names no fewer records as the budget grows past where the first statement comes in', () => {
     const results = Array.from({ length: 50 }, (_, i) => ({
       numero: 1000 + i * 10,

@@ -23,7 +23,7 @@ import { kthSmallest } from './kth-smallest.js';
 import { timeField } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, scalarListCounts } from './scalar-list.js';
-import { isIsoTime, timeOrderKey } from './time-order-key.js';
+import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
 
 /**
  * One thing the note can say of every record of the main list, whatever the view shows:
@@ -253,12 +253,12 @@ function rangeOf(
       if (!isIsoTime(value)) continue;
       byText = true;
     }
-    if (low < 0 || (byText ? value < lowText : key < lowKey)) {
+    if (low < 0 || (byText ? value < lowText : timeBefore(value, key, lowText, lowKey))) {
       low = u;
       lowKey = key;
       lowText = value;
     }
-    if (high < 0 || (byText ? value > highText : key > highKey)) {
+    if (high < 0 || (byText ? value > highText : timeBefore(highText, highKey, value, key))) {
       high = u;
       highKey = key;
       highText = value;

@@ -327,13 +327,18 @@ export function signaturesInJavaScript(
   };
 }
 
-/** The text of signature `s`'s key (as written, escapes and all), or '' when it has none. */
+/**
+ * The text of signature `s`'s key (as written, escapes and all), or '' when it has none. A
+ * position in a list reads by the list's key (`"timestamp.us": [1532976822281000]`, as a search
+ * engine's fields API writes every field as a list of one).
+ */
 export function signatureKey(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
 ): string {
-  if (signatures.step[s] !== STEP_KEY) return '';
-  const u = signatures.first[s]!;
+  const keyed = signatures.step[s] === STEP_INDEX ? signatures.parent[s]! : s;
+  if (signatures.step[keyed] !== STEP_KEY) return '';
+  const u = signatures.first[keyed]!;
   return inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
 }
