@@ -46,25 +46,7 @@ export function renderSelection(
   // preserved keys always do.
   const ordering =
     hits && hits.positions.length > 0 && (errorsFirst || hits.queryMatched) ? hits : undefined;
-  const r: Render = {
-    inventory,
-    state,
-    cutLength,
-    ordering,
-    errorsFirst,
-    body: '',
-    runFrom: 0,
-    runTo: 0,
-    unitsKept: 0,
-    cutShort: 0,
-    stackNode: [],
-    stackNext: [],
-    stackOrder: [],
-    stackFirst: [],
-    wholeOpen: [],
-    scores: [],
-    extraBytes: 0,
-  };
+  const r = createRender(inventory, state, cutLength, ordering, errorsFirst);
   let visited = 0;
   open(r, 0);
   const { stackNode, stackNext, stackOrder, stackFirst } = r;
@@ -123,40 +105,50 @@ export function renderSelection(
  * the list of them and a position. Plain functions work on it, not closures (closures made per
  * call get their own optimised code, compiled again on every call).
  */
-interface Render {
-  inventory: JsonInventory;
-  state: Uint8Array;
-  cutLength: ReadonlyMap<number, number>;
-  ordering: RelevanceHits | undefined;
-  errorsFirst: boolean;
-  /**
-   * What is written so far. Pieces are appended, not pushed to be joined: a view is thousands of
-   * short pieces, and V8 joins appended strings once, when the text is first read, for less
-   * than an array's join costs.
-   */
-  body: string;
-  /** Source text `[runFrom, runTo)` written but not yet appended to `body` (see `emitRange`). */
-  runFrom: number;
-  runTo: number;
-  unitsKept: number;
-  cutShort: number;
-  stackNode: number[];
-  stackNext: number[];
-  stackOrder: Array<number[] | undefined>;
-  stackFirst: boolean[];
-  /** Scratch for `emitWhole`: the containers it has open. */
-  wholeOpen: number[];
-  /** Scratch for `byScore`: the scores of one object's members. */
-  scores: number[];
-  /**
-   * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
-   * each key and value adds what the inventory measured of it (its bytes less its units), the
-   * pieces that are not source text their own. Characters beyond ASCII sit only inside strings,
-   * and no two strings' contents touch in the body (quotes, an ellipsis or punctuation always
-   * stand between), so the pieces' sizes add up.
-   */
-  extraBytes: number;
+function createRender(
+  inventory: JsonInventory,
+  state: Uint8Array,
+  cutLength: ReadonlyMap<number, number>,
+  ordering: RelevanceHits | undefined,
+  errorsFirst: boolean,
+) {
+  return {
+    inventory,
+    state,
+    cutLength,
+    ordering,
+    errorsFirst,
+    /**
+     * What is written so far. Pieces are appended, not pushed to be joined: a view is thousands
+     * of short pieces, and V8 joins appended strings once, when the text is first read, for less
+     * than an array's join costs.
+     */
+    body: '',
+    /** Source text `[runFrom, runTo)` written but not yet appended to `body` (see `emitRange`). */
+    runFrom: 0,
+    runTo: 0,
+    unitsKept: 0,
+    cutShort: 0,
+    stackNode: [] as number[],
+    stackNext: [] as number[],
+    stackOrder: [] as Array<number[] | undefined>,
+    stackFirst: [] as boolean[],
+    /** Scratch for `emitWhole`: the containers it has open. */
+    wholeOpen: [] as number[],
+    /** Scratch for `byScore`: the scores of one object's members. */
+    scores: [] as number[],
+    /**
+     * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
+     * each key and value adds what the inventory measured of it (its bytes less its units), the
+     * pieces that are not source text their own. Characters beyond ASCII sit only inside
+     * strings, and no two strings' contents touch in the body (quotes, an ellipsis or
+     * punctuation always stand between), so the pieces' sizes add up.
+     */
+    extraBytes: 0,
+  };
 }
+
+type Render = ReturnType<typeof createRender>;
 
 /**
  * Writes source text `[from, to)`. Pieces that follow each other in the source (a key, its
