@@ -377,12 +377,18 @@ function noteRoom(originalBytes: number, budget: number): number {
   return Math.max(...notes.map((note) => disclosureNotesByteLength([note])));
 }
 
+/** `view` with its one note, or the head cut when the two do not fit in `budget`. */
 function finish(
   original: string,
   originalBytes: number,
   budget: number,
   view: LossyView,
 ): ProcessedResult {
+  const result = withNote(view, originalBytes, budget);
+  return result.metadata.outputBytes > budget ? headCut(original, originalBytes, budget) : result;
+}
+
+function withNote(view: LossyView, originalBytes: number, budget: number): ProcessedResult {
   const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
   const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
   const records = fitRecords(view.records, view.aggregates ?? [], view.recordRoom ?? 0);
@@ -409,9 +415,14 @@ function finish(
   const text = appendDisclosureNotes(view.body, [note]);
   // Neutralising note-shaped lines keeps the body's length in units and bytes: only the notes
   // after it are new.
-  const outputBytes = view.bodyBytes + utf8ByteLength(text.slice(view.body.length));
-  if (outputBytes > budget) return headCut(original, originalBytes, budget);
-  const metadata = lossyMetadata(originalBytes, outputBytes, view.strategy, keptRatio);
+  const metadata: ResultTrimMetadata = {
+    contentLost: true,
+    originalBytes,
+    outputBytes: view.bodyBytes + utf8ByteLength(text.slice(view.body.length)),
+    strategy: view.strategy,
+    keptRatio,
+  };
+  if (degenerate) metadata.degenerate = true;
   if (view.units) {
     metadata.fieldsKept = view.units.kept;
     metadata.fieldsTotal = view.units.total;
@@ -430,35 +441,7 @@ function finish(
 function headCut(original: string, measuredBytes: number, budget: number): ProcessedResult {
   const originalBytes = measuredBytes >= 0 ? measuredBytes : utf8ByteLength(original);
   const room = noteRoom(originalBytes, budget);
-  const body = truncateUtf8(original, budget - room);
-  const bodyBytes = utf8ByteLength(body);
-  const keptRatio = originalBytes > 0 ? bodyBytes / originalBytes : 0;
-  const note =
-    keptRatio < DEGENERATE_KEPT_RATIO
-      ? disclosureNotes.severelyReduced({ keptBytes: bodyBytes, originalBytes })
-      : disclosureNotes.trimmedBytes({ originalBytes, keptBytes: bodyBytes, where: 'first bytes' });
-  const text = appendDisclosureNotes(body, [note]);
-  return {
-    text,
-    metadata: lossyMetadata(originalBytes, utf8ByteLength(text), 'bytes', keptRatio),
-  };
-}
-
-function lossyMetadata(
-  originalBytes: number,
-  outputBytes: number,
-  strategy: TrimStrategy,
-  keptRatio: number,
-): ResultTrimMetadata {
-  const metadata: ResultTrimMetadata = {
-    contentLost: true,
-    originalBytes,
-    outputBytes,
-    strategy,
-    keptRatio,
-  };
-  if (keptRatio < DEGENERATE_KEPT_RATIO) metadata.degenerate = true;
-  return metadata;
+  return withNote(byteCut(original, budget - room, originalBytes, false), originalBytes, budget);
 }
 
 function byteCut(
