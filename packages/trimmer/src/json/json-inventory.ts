@@ -105,20 +105,23 @@ for (const c of '"\\/bfnrtu') ESCAPES[c.charCodeAt(0)] = 1;
  * the error-like words met so far: looking for them here, in the loop that already visits every
  * character of every string, is far cheaper than a second pass with a regular expression.
  */
-interface StringScan {
-  end: number;
-  bytes: number;
-  /** Offsets of error-like words (all text of a JSON document is inside its strings). */
-  errorAt: number[];
-  /** Index into the matcher's words of each. */
-  errorWord: number[];
-  /** The error words looked for. */
-  matcher: ErrorMatcher;
-  /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
-  ascii: boolean;
-  /** Offset of the next backslash at or after the last one looked for (text length if none). */
-  nextBackslash: number;
+function createStringScan(matcher: ErrorMatcher, ascii: boolean) {
+  return {
+    end: 0,
+    bytes: 0,
+    /** Offsets of error-like words (all text of a JSON document is inside its strings). */
+    errorAt: [] as number[],
+    /** Index into the matcher's words of each. */
+    errorWord: [] as number[],
+    matcher,
+    /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
+    ascii,
+    /** Offset of the next backslash at or after the last one looked for (text length if none). */
+    nextBackslash: -1,
+  };
 }
+
+type StringScan = ReturnType<typeof createStringScan>;
 
 /** Error-like words worth at most this many recorded matches. */
 const MAX_ERROR_HITS = 50_000;
@@ -600,15 +603,7 @@ export function scanJson(
   let valueBytes = new Int32Array(capacity);
   let unitBytes = new Int32Array(capacity);
   let childIndexes = new Int32Array(capacity);
-  const scanned: StringScan = {
-    end: 0,
-    bytes: 0,
-    errorAt: [],
-    errorWord: [],
-    matcher,
-    ascii,
-    nextBackslash: -1,
-  };
+  const scanned = createStringScan(matcher, ascii);
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
