@@ -548,14 +548,13 @@ function jsonView(
   } else {
     const analysis = analyzeRecords(inventory, check, vocabulary);
     const head = recordsHead(inventory, analysis);
-    let asked: number[] = [];
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
       const tokens = questionTokens(context);
       const common = commonQueryWords(inventory, analysis, main, hits);
-      asked = askedColumns(inventory, analysis, main, words, tokens, common);
+      const asked = askedColumns(inventory, analysis, main, words, tokens, common);
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
