@@ -236,15 +236,13 @@ function open(r: Render, u: number): void {
     return;
   }
   pushKey(r, u);
-  const object = kind[u] === NODE_OBJECT;
   // Its opening bracket is source text: the run goes on into its first kept member.
   emitRange(r, start[u]!, start[u]! + 1);
   let order: number[] | undefined;
-  if (object && r.ordering) {
+  if (kind[u] === NODE_OBJECT && r.ordering) {
     const children: number[] = [];
     for (let c = u + 1; c < next[u]!; c = next[c]!) if ((state[c]! & 3) !== 0) children.push(c);
-    if (children.length > 1) order = byScore(r, children);
-    else order = children;
+    order = children.length > 1 ? byScore(r, children) : children;
   }
   r.stackNode.push(u);
   r.stackNext.push(order ? 0 : u + 1);
