@@ -151,12 +151,13 @@ function createRender(
 type Render = ReturnType<typeof createRender>;
 
 /**
- * Writes source text `[from, to)`. Pieces that follow each other in the source (a key, its
+ * Writes source text `[from, to)`, `bytes` in UTF-8 (as the inventory measured it). Pieces that follow each other in the source (a key, its
  * colon, its value, the comma after it, the next member…, as in a minified text) are joined
  * into one run and sliced once when the run ends: a view of whole records is then a few long
  * slices rather than four short strings per field.
  */
-function emitRange(r: Render, from: number, to: number): void {
+function emitRange(r: Render, from: number, to: number, bytes = to - from): void {
+  r.extraBytes += bytes - (to - from);
   if (from === r.runTo && r.runTo > r.runFrom) {
     r.runTo = to;
     return;
@@ -190,18 +191,10 @@ function flushRun(r: Render): void {
   r.runTo = 0;
 }
 
-/** Writes the text of `u`'s value, whose bytes the inventory measured (a leaf, or any value of a minified source). */
-function emitValue(r: Render, u: number): void {
-  const { start, end, valueBytes } = r.inventory;
-  emitRange(r, start[u]!, end[u]!);
-  r.extraBytes += valueBytes[u]! - (end[u]! - start[u]!);
-}
-
 function pushKey(r: Render, u: number): void {
   const { keyStart, keyEnd, keyBytes } = r.inventory;
   if (keyStart[u]! >= 0) {
-    emitRange(r, keyStart[u]!, keyEnd[u]!);
-    r.extraBytes += keyBytes[u]! - (keyEnd[u]! - keyStart[u]!);
+    emitRange(r, keyStart[u]!, keyEnd[u]!, keyBytes[u]!);
     emitChar(r, 0x3a);
   }
 }
@@ -209,7 +202,7 @@ function pushKey(r: Render, u: number): void {
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
   const { inventory, state } = r;
-  const { kind, next, start, end } = inventory;
+  const { kind, next, start, end, valueBytes } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
   if (current === WHOLE) {
@@ -218,7 +211,7 @@ function open(r: Render, u: number): void {
     // written `{ }` included).
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
-      emitValue(r, u);
+      emitRange(r, start[u]!, end[u]!, valueBytes[u]!);
     } else if (inventory.truncated && next[u]! >= inventory.count) {
       // Its subtree runs past the nodes the inventory recorded: only its text has all of it.
       emitString(r, minifyRange(inventory.text, start[u]!, end[u]!));
@@ -230,8 +223,7 @@ function open(r: Render, u: number): void {
     pushKey(r, u);
     const from = start[u]! + 1;
     const to = from + r.cutLength.get(u)!;
-    emitRange(r, from - 1, to);
-    r.extraBytes += utf8ByteLength(inventory.text.slice(from, to)) - (to - from);
+    emitRange(r, from - 1, to, 1 + utf8ByteLength(inventory.text.slice(from, to)));
     emitString(r, `${ELLIPSIS}"`);
     return;
   }
@@ -308,7 +300,7 @@ function byScore(r: Render, children: number[]): number[] {
  * (a key and its colon, a value and its comma) join into one run as `emitRange` does.
  */
 function emitWhole(r: Render, u: number): void {
-  const { kind, next, parent, start, end } = r.inventory;
+  const { kind, next, parent, start, end, valueBytes } = r.inventory;
   const open = r.wholeOpen;
   open.length = 0;
   emitRange(r, start[u]!, start[u]! + 1);
@@ -327,7 +319,7 @@ function emitWhole(r: Render, u: number): void {
     if (k === NODE_OBJECT || k === NODE_ARRAY) {
       emitRange(r, start[c]!, start[c]! + 1);
       open.push(c);
-    } else emitValue(r, c);
+    } else emitRange(r, start[c]!, end[c]!, valueBytes[c]!);
   }
   while (open.length > 0) {
     const top = open.pop()!;
