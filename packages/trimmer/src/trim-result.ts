@@ -128,7 +128,6 @@ function segmentBytes(records: RecordCoverage): number {
 
 /** A records segment with nothing but its counts, to measure what a statement adds to one. */
 const NO_RECORDS: RecordCoverage = { path: '', total: 0, named: 0, whole: 0 };
-/** Bytes of the records segment with nothing but its counts. */
 const BARE = segmentBytes(NO_RECORDS);
 
 /** `head` with the aggregate statements `statements` added. */
