@@ -294,14 +294,10 @@ function fitRecords(
   room: number,
 ): RecordCoverage | undefined {
   if (!records) return undefined;
-  const head: RecordCoverage = {
-    path: records.path,
-    total: records.total,
-    named: records.named,
-    whole: records.whole,
-  };
-  if (records.atLeast) head.atLeast = true;
-  if (records.namedBy !== undefined) head.namedBy = records.namedBy;
+  const { path, total, named, whole, atLeast, namedBy } = records;
+  const head: RecordCoverage = { path, total, named, whole };
+  if (atLeast) head.atLeast = true;
+  if (namedBy !== undefined) head.namedBy = namedBy;
   // The path goes first, then the field that names the records, then the whole segment.
   if (segmentBytes(head) > room) head.path = '';
   if (segmentBytes(head) > room) delete head.namedBy;
