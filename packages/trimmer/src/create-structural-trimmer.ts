@@ -1,11 +1,11 @@
 import {
-  ATTRIBUTE_NAMES,
   assertSize,
   assertString,
   InvalidArgumentError,
   noopTelemetry,
   type ProcessedResult,
   type ResultProcessorContext,
+  resultTrimSpanAttributes,
   SPAN_NAMES,
 } from '@compaction/core';
 import { resolveVocabulary } from './resolve-vocabulary.js';
@@ -76,19 +76,10 @@ export function createStructuralTrimmer(
       context?.signal?.throwIfAborted();
       const processed = trim(result, maxBytes, context);
       if (processed.metadata.strategy !== 'unchanged') {
-        const { metadata } = processed;
         try {
           await telemetry.withSpan(
             SPAN_NAMES.resultTrimCompleted,
-            {
-              [ATTRIBUTE_NAMES.requestId]: context?.requestId,
-              [ATTRIBUTE_NAMES.stepId]: context?.stepId,
-              [ATTRIBUTE_NAMES.toolName]: context?.toolName,
-              [ATTRIBUTE_NAMES.reason]: metadata.strategy,
-              [ATTRIBUTE_NAMES.originalBytes]: metadata.originalBytes,
-              [ATTRIBUTE_NAMES.outputBytes]: metadata.outputBytes,
-              [ATTRIBUTE_NAMES.contentLost]: metadata.contentLost,
-            },
+            resultTrimSpanAttributes(processed.metadata, context),
             () => undefined,
           );
         } catch {

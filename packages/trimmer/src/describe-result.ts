@@ -84,16 +84,6 @@ function describeJson(value: Json): string {
  */
 const MAX_PARSED_UNITS = 32 << 20;
 
-/** `text` parsed, when it is JSON and no longer than `MAX_PARSED_UNITS`. */
-function parseJson(text: string): Json | undefined {
-  if (text.length > MAX_PARSED_UNITS) return undefined;
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    return undefined;
-  }
-}
-
 function describeLines(text: string, vocabulary: Vocabulary): string {
   let lines = 0;
   const counts = new Array<number>(LEVEL_NAMES.length).fill(0);
@@ -146,7 +136,14 @@ export function describeResult(text: string, options: { vocabulary?: Vocabulary 
     const kind = opening === '[' ? 'array' : 'object';
     return `JSON ${kind} of ${text.length} characters (too large to read here for its records)`;
   }
-  const json = opening === '{' || opening === '[' || opening === '"' ? parseJson(text) : undefined;
+  let json: Json | undefined;
+  if ((opening === '{' || opening === '[' || opening === '"') && text.length <= MAX_PARSED_UNITS) {
+    try {
+      json = JSON.parse(text) as Json;
+    } catch {
+      // Not JSON: described by its lines.
+    }
+  }
   const line =
     json === undefined
       ? describeLines(text, options.vocabulary ?? DEFAULT_VOCABULARY)

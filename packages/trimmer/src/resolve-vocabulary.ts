@@ -146,8 +146,7 @@ export function resolveVocabulary(override: VocabularyOverride | undefined): Voc
   }
   if (override.errorWords !== undefined) {
     const words = [...new Set(wordsOf('errorWords', override.errorWords))];
-    const errorWords = checked('errorWords', words, ERROR_WORD);
-    resolved.errorWords = Object.freeze(errorWords);
+    resolved.errorWords = Object.freeze(checked('errorWords', words, ERROR_WORD));
   }
   for (const name of LINE_WORD_SETS) {
     const value = override[name];

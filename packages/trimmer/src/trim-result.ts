@@ -128,6 +128,10 @@ function segmentBytes(records: RecordCoverage): number {
   return utf8ByteLength(formatRecordCoverage(records));
 }
 
+/** A records segment with nothing but its counts, to measure what a statement adds to one. */
+const NO_RECORDS: RecordCoverage = { path: '', total: 0, named: 0, whole: 0 };
+const BARE = segmentBytes(NO_RECORDS);
+
 /** `head` with the aggregate statements `statements` added. */
 function withStatements(
   head: RecordCoverage,
@@ -149,19 +153,9 @@ function withStatements(
   return records;
 }
 
-/** Bytes of the records segment with nothing but its counts. */
-const BARE = utf8ByteLength(formatRecordCoverage({ path: '', total: 0, named: 0, whole: 0 }));
 /** Bytes that open the list of constant fields, less those between two of them. */
 const CONSTANTS_OPENING =
-  utf8ByteLength(
-    formatRecordCoverage({
-      path: '',
-      total: 0,
-      named: 0,
-      whole: 0,
-      constant: [{ field: 'a', value: 'b' }],
-    }),
-  ) -
+  segmentBytes({ ...NO_RECORDS, constant: [{ field: 'a', value: 'b' }] }) -
   BARE -
   utf8ByteLength(', a=b');
 const sizesOf = new WeakMap<readonly AggregateStatement[], number[]>();
@@ -183,10 +177,7 @@ function statementBytes(statements: readonly AggregateStatement[], room: number)
       sizes.push(Number.POSITIVE_INFINITY);
       continue;
     }
-    const alone = utf8ByteLength(
-      formatRecordCoverage(withStatements({ path: '', total: 0, named: 0, whole: 0 }, [statement])),
-    );
-    let bytes = alone - BARE;
+    let bytes = segmentBytes(withStatements(NO_RECORDS, [statement])) - BARE;
     if (statement.kind === 'constant' && constants++ > 0) bytes -= CONSTANTS_OPENING;
     sizes.push(bytes);
     total += bytes;
@@ -287,11 +278,7 @@ function cutDistribution(
       otherValues: (distribution.otherValues ?? 0) + values.length - k,
       otherCount,
     };
-    const bytes =
-      utf8ByteLength(
-        formatRecordCoverage({ path: '', total: 0, named: 0, whole: 0, distributions: [cut] }),
-      ) - BARE;
-    if (bytes <= room) return cut;
+    if (segmentBytes({ ...NO_RECORDS, distributions: [cut] }) - BARE <= room) return cut;
   }
   return undefined;
 }
@@ -313,14 +300,10 @@ function fitRecords(
   room: number,
 ): RecordCoverage | undefined {
   if (!records) return undefined;
-  const head: RecordCoverage = {
-    path: records.path,
-    total: records.total,
-    named: records.named,
-    whole: records.whole,
-  };
-  if (records.atLeast) head.atLeast = true;
-  if (records.namedBy !== undefined) head.namedBy = records.namedBy;
+  const { path, total, named, whole, atLeast, namedBy } = records;
+  const head: RecordCoverage = { path, total, named, whole };
+  if (atLeast) head.atLeast = true;
+  if (namedBy !== undefined) head.namedBy = namedBy;
   // The path goes first, then the field that names the records, then the whole segment.
   if (segmentBytes(head) > room) head.path = '';
   if (segmentBytes(head) > room) delete head.namedBy;
@@ -353,27 +336,23 @@ function fitRecords(
     return result;
   };
   const size = () => segmentBytes(fitted());
+  const popDropped = () => {
+    droppedFields.pop();
+    droppedMore++;
+  };
   const popOmitted = () => {
     omittedMore += omitted.pop()!.count;
   };
   // At most four fields and three kinds, whatever the room.
-  while (droppedFields.length > 4) {
-    droppedFields.pop();
-    droppedMore++;
-  }
+  while (droppedFields.length > 4) popDropped();
   while (omitted.length > 3) popOmitted();
   while (size() > room) {
-    if (droppedFields.length > 1) {
-      droppedFields.pop();
-      droppedMore++;
-    } else if (omitted.length > 1) popOmitted();
+    if (droppedFields.length > 1) popDropped();
     else if (omitted.length > 0) popOmitted();
     // How many were left out is the total less the named: the marker says nothing more.
     else if (omittedMore > 0) omittedMore = 0;
-    else if (droppedFields.length > 0) {
-      droppedFields.pop();
-      droppedMore++;
-    } else if (droppedMore > 0) droppedMore = 0;
+    else if (droppedFields.length > 0) popDropped();
+    else if (droppedMore > 0) droppedMore = 0;
     else break;
   }
   return size() <= room ? fitted() : base;
@@ -382,34 +361,35 @@ function fitRecords(
 /** Room to hold back for the note: the longest note any path could emit for this input. */
 function noteRoom(originalBytes: number, budget: number): number {
   const units = originalBytes + 1;
-  return Math.max(
-    disclosureNotesByteLength([
-      disclosureNotes.trimmedUnits({
-        kept: units,
-        total: units,
-        unit: `fields (${units} cut short)`,
-        budgetBytes: budget,
-      }),
-    ]),
-    disclosureNotesByteLength([
-      disclosureNotes.trimmedBytes({
-        originalBytes,
-        keptBytes: budget,
-        where: 'string value cut inside',
-      }),
-    ]),
-    disclosureNotesByteLength([
-      disclosureNotes.severelyReduced({ keptBytes: budget, originalBytes }),
-    ]),
-  );
+  const notes = [
+    disclosureNotes.trimmedUnits({
+      kept: units,
+      total: units,
+      unit: `fields (${units} cut short)`,
+      budgetBytes: budget,
+    }),
+    disclosureNotes.trimmedBytes({
+      originalBytes,
+      keptBytes: budget,
+      where: 'string value cut inside',
+    }),
+    disclosureNotes.severelyReduced({ keptBytes: budget, originalBytes }),
+  ];
+  return Math.max(...notes.map((note) => disclosureNotesByteLength([note])));
 }
 
+/** `view` with its one note, or the head cut when the two do not fit in `budget`. */
 function finish(
   original: string,
   originalBytes: number,
   budget: number,
   view: LossyView,
 ): ProcessedResult {
+  const result = withNote(view, originalBytes, budget);
+  return result.metadata.outputBytes > budget ? headCut(original, originalBytes, budget) : result;
+}
+
+function withNote(view: LossyView, originalBytes: number, budget: number): ProcessedResult {
   const keptRatio = originalBytes > 0 ? view.bodyBytes / originalBytes : 0;
   const degenerate = keptRatio < DEGENERATE_KEPT_RATIO;
   const records = fitRecords(view.records, view.aggregates ?? [], view.recordRoom ?? 0);
@@ -436,12 +416,10 @@ function finish(
   const text = appendDisclosureNotes(view.body, [note]);
   // Neutralising note-shaped lines keeps the body's length in units and bytes: only the notes
   // after it are new.
-  const outputBytes = view.bodyBytes + utf8ByteLength(text.slice(view.body.length));
-  if (outputBytes > budget) return headCut(original, originalBytes, budget);
   const metadata: ResultTrimMetadata = {
     contentLost: true,
     originalBytes,
-    outputBytes,
+    outputBytes: view.bodyBytes + utf8ByteLength(text.slice(view.body.length)),
     strategy: view.strategy,
     keptRatio,
   };
@@ -464,23 +442,7 @@ function finish(
 function headCut(original: string, measuredBytes: number, budget: number): ProcessedResult {
   const originalBytes = measuredBytes >= 0 ? measuredBytes : utf8ByteLength(original);
   const room = noteRoom(originalBytes, budget);
-  const body = truncateUtf8(original, budget - room);
-  const bodyBytes = utf8ByteLength(body);
-  const keptRatio = originalBytes > 0 ? bodyBytes / originalBytes : 0;
-  const note =
-    keptRatio < DEGENERATE_KEPT_RATIO
-      ? disclosureNotes.severelyReduced({ keptBytes: bodyBytes, originalBytes })
-      : disclosureNotes.trimmedBytes({ originalBytes, keptBytes: bodyBytes, where: 'first bytes' });
-  const text = appendDisclosureNotes(body, [note]);
-  const metadata: ResultTrimMetadata = {
-    contentLost: true,
-    originalBytes,
-    outputBytes: utf8ByteLength(text),
-    strategy: 'bytes',
-    keptRatio,
-  };
-  if (keptRatio < DEGENERATE_KEPT_RATIO) metadata.degenerate = true;
-  return { text, metadata };
+  return withNote(byteCut(original, budget - room, originalBytes, false), originalBytes, budget);
 }
 
 function byteCut(
@@ -555,8 +517,9 @@ function jsonView(
     };
   }
   const { vocabulary } = options;
+  const words = queryWords(context, vocabulary.stopwords);
   const terms = relevanceTerms({
-    words: queryWords(context, vocabulary.stopwords),
+    words,
     preserveKeys: options.preserveKeys,
     json: true,
     vocabulary,
@@ -586,21 +549,13 @@ function jsonView(
   } else {
     const analysis = analyzeRecords(inventory, check, vocabulary);
     const head = recordsHead(inventory, analysis);
-    let asked: number[] = [];
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
       const tokens = questionTokens(context);
       const common = commonQueryWords(inventory, analysis, main, hits);
-      asked = askedColumns(
-        inventory,
-        analysis,
-        main,
-        queryWords(context, vocabulary.stopwords),
-        tokens,
-        common,
-      );
+      const asked = askedColumns(inventory, analysis, main, words, tokens, common);
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
@@ -744,13 +699,7 @@ function trimWithInventory(
     const minified = inventory.minified ? source.trim() : minifyRange(source, 0, source.length);
     return { text: minified, metadata: losslessMetadata(result, minified, 'minified') };
   }
-  if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
-    throw new BudgetTooSmallError({
-      budgetBytes: Number.isNaN(budget) ? 0 : budget,
-      minimumBytes: MIN_TRIM_BUDGET_BYTES,
-      what: 'a structural trim',
-    });
-  }
+  assertTrimBudget(budget);
   const bodyBudget = budget - noteRoom(originalBytes, budget);
   try {
     const structured =
@@ -777,14 +726,24 @@ function trimWithInventory(
   }
 }
 
+/** Refuses a budget under `MIN_TRIM_BUDGET_BYTES` (or no budget: NaN) for a lossy view. */
+function assertTrimBudget(budget: number): void {
+  if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
+    throw new BudgetTooSmallError({
+      budgetBytes: Number.isNaN(budget) ? 0 : budget,
+      minimumBytes: MIN_TRIM_BUDGET_BYTES,
+      what: 'a structural trim',
+    });
+  }
+}
+
 /** The whole trim: unchanged, minified, or a lossy view with exactly one note. */
 export function trimResult(
-  input: string,
+  result: string,
   maxBytes: number,
   context: ResultProcessorContext | undefined,
   options: TrimOptions,
 ): ProcessedResult {
-  const result = input;
   // NaN (or a non-number) is no budget at all; Infinity is an unlimited one.
   const budget = typeof maxBytes === 'number' ? Math.floor(maxBytes) : Number.NaN;
   // Every UTF-16 unit is at least one UTF-8 byte: a text of more units than the budget cannot
@@ -821,13 +780,7 @@ export function trimResult(
   } catch (error) {
     if (!(error instanceof TrimStoppedError)) throw error;
     // Asked to stop: the cheapest honest view, at once.
-    if (!(budget >= MIN_TRIM_BUDGET_BYTES)) {
-      throw new BudgetTooSmallError({
-        budgetBytes: Number.isNaN(budget) ? 0 : budget,
-        minimumBytes: MIN_TRIM_BUDGET_BYTES,
-        what: 'a structural trim',
-      });
-    }
+    assertTrimBudget(budget);
     return headCut(result, originalBytes, budget);
   }
 }

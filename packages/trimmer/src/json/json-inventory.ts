@@ -105,20 +105,23 @@ for (const c of '"\\/bfnrtu') ESCAPES[c.charCodeAt(0)] = 1;
  * the error-like words met so far: looking for them here, in the loop that already visits every
  * character of every string, is far cheaper than a second pass with a regular expression.
  */
-interface StringScan {
-  end: number;
-  bytes: number;
-  /** Offsets of error-like words (all text of a JSON document is inside its strings). */
-  errorAt: number[];
-  /** Index into the matcher's words of each. */
-  errorWord: number[];
-  /** The error words looked for. */
-  matcher: ErrorMatcher;
-  /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
-  ascii: boolean;
-  /** Offset of the next backslash at or after the last one looked for (text length if none). */
-  nextBackslash: number;
+function createStringScan(matcher: ErrorMatcher, ascii: boolean) {
+  return {
+    end: 0,
+    bytes: 0,
+    /** Offsets of error-like words (all text of a JSON document is inside its strings). */
+    errorAt: [] as number[],
+    /** Index into the matcher's words of each. */
+    errorWord: [] as number[],
+    matcher,
+    /** The text has no character beyond ASCII (so no string needs its UTF-8 size counted). */
+    ascii,
+    /** Offset of the next backslash at or after the last one looked for (text length if none). */
+    nextBackslash: -1,
+  };
 }
+
+type StringScan = ReturnType<typeof createStringScan>;
 
 /** Error-like words worth at most this many recorded matches. */
 const MAX_ERROR_HITS = 50_000;
@@ -283,15 +286,14 @@ function scanString(text: string, open: number, out: StringScan, key: boolean): 
     word = true;
     lower = false;
     if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        bytes += 2;
-        i += 2;
-        continue;
-      }
+    else {
       bytes += 2;
-    } else bytes += 2;
+      // A surrogate pair: one character of four bytes.
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) i++;
+      }
+    }
     i++;
   }
   return i < length && scanLongString(text, open, i, word, lower, notBefore, bytes, out, key);
@@ -533,15 +535,14 @@ function escapeEnd(text: string, at: number): number {
   return at + 6;
 }
 
+function isWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
 /** Offset of the first non-whitespace character at or after `from` (a tight loop of its own). */
 function skipWhitespace(text: string, from: number): number {
-  const length = text.length;
   let i = from;
-  while (i < length) {
-    const d = text.charCodeAt(i);
-    if (d !== 0x20 && d !== 0x0a && d !== 0x0d && d !== 0x09) break;
-    i++;
-  }
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
   return i;
 }
 
@@ -602,15 +603,7 @@ export function scanJson(
   let valueBytes = new Int32Array(capacity);
   let unitBytes = new Int32Array(capacity);
   let childIndexes = new Int32Array(capacity);
-  const scanned: StringScan = {
-    end: 0,
-    bytes: 0,
-    errorAt: [],
-    errorWord: [],
-    matcher,
-    ascii,
-    nextBackslash: -1,
-  };
+  const scanned = createStringScan(matcher, ascii);
   // Open containers: node id (-1 when not recorded), whether an object, children so far, and
   // the minified byte offset where each opened.
   const stackIds: number[] = [];
@@ -631,7 +624,7 @@ export function scanJson(
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+    if (isWhitespace(c)) {
       // Pretty-printed input is mostly indentation: skip the whole run in a tight loop.
       sawWhitespace = true;
       i = skipWhitespace(text, i + 1);
@@ -695,14 +688,9 @@ export function scanJson(
     } else if (c === 0x7b || c === 0x5b) {
       stop = 0;
       kind = c === 0x7b ? NODE_OBJECT : NODE_ARRAY;
-    } else if (c === 0x74) {
-      stop = text.startsWith('true', i) ? i + 4 : -1;
-      kind = NODE_SCALAR;
-    } else if (c === 0x66) {
-      stop = text.startsWith('false', i) ? i + 5 : -1;
-      kind = NODE_SCALAR;
-    } else if (c === 0x6e) {
-      stop = text.startsWith('null', i) ? i + 4 : -1;
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      const literal = c === 0x74 ? 'true' : c === 0x66 ? 'false' : 'null';
+      stop = text.startsWith(literal, i) ? i + literal.length : -1;
       kind = NODE_SCALAR;
     } else {
       stop = scanNumber(text, i);
@@ -769,9 +757,19 @@ export function scanJson(
     i = stop;
   }
   if (expect !== EXPECT_END) return undefined;
-
+  // The hash columns as the tape's inventory computes them in WebAssembly (`JsonTapeInventory`):
+  // per member its key's `textHash` between the quotes, per scalar its text's (a string's
+  // between its quotes), else 0.
+  const keyHash = new Int32Array(count);
+  const valueHash = new Int32Array(count);
+  for (let u = 0; u < count; u++) {
+    const key = keyStarts[u]!;
+    if (key >= 0) keyHash[u] = textHash(text, key + 1, keyEnds[u]! - 1);
+    const k = kinds[u]!;
+    if (k === NODE_STRING) valueHash[u] = textHash(text, starts[u]! + 1, ends[u]! - 1);
+    else if (k === NODE_SCALAR) valueHash[u] = textHash(text, starts[u]!, ends[u]!);
+  }
   return {
-    ...textHashColumns(text, count, kinds, keyStarts, keyEnds, starts, ends),
     text,
     count,
     totalValues,
@@ -788,6 +786,8 @@ export function scanJson(
     valueBytes,
     unitBytes,
     childIndex: childIndexes,
+    keyHash,
+    valueHash,
     errorAt: scanned.errorAt,
     errorWord: scanned.errorWord,
   };
@@ -797,10 +797,6 @@ export function scanJson(
 export function unitStart(inventory: JsonInventory, i: number): number {
   const key = inventory.keyStart[i]!;
   return key >= 0 ? key : inventory.start[i]!;
-}
-
-function isWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** `text[from, to)` without the whitespace outside strings. */
@@ -816,8 +812,7 @@ export function minifyRange(bytes: string, from: number, to: number): string {
     }
     if (isWhitespace(c)) {
       if (run < i) parts.push(bytes.slice(run, i));
-      i++;
-      while (i < to && isWhitespace(bytes.charCodeAt(i))) i++;
+      i = skipWhitespace(bytes, i + 1);
       run = i;
       continue;
     }
@@ -825,36 +820,4 @@ export function minifyRange(bytes: string, from: number, to: number): string {
   }
   if (run < to) parts.push(bytes.slice(run, to));
   return parts.length === 1 ? parts[0]! : parts.join('');
-}
-
-/** The `keyHash` and `valueHash` columns of an inventory. */
-interface TextHashColumns {
-  keyHash: Int32Array;
-  valueHash: Int32Array;
-}
-
-/**
- * The hash columns of `count` nodes, as the tape's inventory computes them in WebAssembly (see
- * `JsonTapeInventory`), for the scan in JavaScript: per member its key's
- * `textHash` between the quotes, per scalar its text's (a string's between its quotes), else 0.
- */
-function textHashColumns(
-  text: string,
-  count: number,
-  kind: Uint8Array,
-  keyStart: Int32Array,
-  keyEnd: Int32Array,
-  start: Int32Array,
-  end: Int32Array,
-): TextHashColumns {
-  const keyHash = new Int32Array(count);
-  const valueHash = new Int32Array(count);
-  for (let u = 0; u < count; u++) {
-    const key = keyStart[u]!;
-    if (key >= 0) keyHash[u] = textHash(text, key + 1, keyEnd[u]! - 1);
-    const k = kind[u]!;
-    if (k === NODE_STRING) valueHash[u] = textHash(text, start[u]! + 1, end[u]! - 1);
-    else if (k === NODE_SCALAR) valueHash[u] = textHash(text, start[u]!, end[u]!);
-  }
-  return { keyHash, valueHash };
 }

@@ -1,3 +1,4 @@
+import type { JsonTapeSignatures } from '@compaction/core';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,
@@ -27,36 +28,10 @@ const TUPLE_MAX_ITEMS = 16;
  * The shape of a document: every node's signature, its path from the root with array positions
  * and map keys left out, so the same field of every record of a list shares one (`items[].
  * metadata.name`). Signatures are numbered in document order of their first node, so a
- * signature's parent has a smaller number.
+ * signature's parent has a smaller number. The columns are those the tape's pass in WebAssembly
+ * gives (`JsonTapeSignatures`); `step` holds a `STEP_*`.
  */
-export interface JsonSignatures {
-  /** Signature of each node. */
-  of: Int32Array;
-  /** Signatures in all. */
-  count: number;
-  /** Parent signature of each signature (-1 for the root's). */
-  parent: Int32Array;
-  /** `STEP_*` of each signature. */
-  step: Uint8Array;
-  /** The first node with each signature (whose key names it). */
-  first: Int32Array;
-  /** Nodes with each signature. */
-  nodes: Int32Array;
-  /** Per signature: its first node, then per node the next node of the same signature (-1 at the last). */
-  nextSame: Int32Array;
-  /** Per signature: its last node so far (the end of its `nextSame` chain). */
-  last: Int32Array;
-  /** Per signature: minified UTF-8 bytes of its nodes (units, keys included), summed. */
-  bytes: Float64Array;
-  /** Per signature: the biggest of its nodes, in the same bytes. */
-  maxBytes: Int32Array;
-  /** Per signature: its nodes that are leaves (scalars, empty containers). */
-  leaves: Int32Array;
-  /** Nodes of each signature that are objects. */
-  objects: Int32Array;
-  /** Steps from the root to each signature. */
-  depth: Int32Array;
-}
+export type JsonSignatures = JsonTapeSignatures;
 
 function isScalarKind(kind: number): boolean {
   return kind === NODE_STRING || kind === NODE_SCALAR;
@@ -180,24 +155,7 @@ export function jsonSignatures(inventory: JsonInventory, check?: StopCheck): Jso
   if (inventory.tapeReader) {
     check?.(inventory.count);
     const found = inventory.tapeReader.signatures(true);
-    // Made in the order the pass here makes its result, so that readers see one shape.
-    if (found) {
-      return {
-        of: found.of,
-        count: found.count,
-        parent: found.parent,
-        step: found.step,
-        first: found.first,
-        nodes: found.nodes,
-        nextSame: found.nextSame,
-        last: found.last,
-        bytes: found.bytes,
-        maxBytes: found.maxBytes,
-        leaves: found.leaves,
-        objects: found.objects,
-        depth: found.depth,
-      };
-    }
+    if (found) return found;
   }
   return signaturesInJavaScript(inventory, check);
 }
@@ -275,12 +233,10 @@ export function signaturesInJavaScript(
         slot = (slot + 1) & mask;
       }
       if (s < 0) s = addSignature(t, ps, step, h, u);
-      else {
-        nextSame[t.lastNode[s]!] = u;
-        t.lastNode[s] = u;
-      }
       if (step === STEP_ITEM) t.itemSig[ps] = s + 1;
-    } else {
+    }
+    // A new signature's chain starts at `u` already.
+    if (t.lastNode[s] !== u) {
       nextSame[t.lastNode[s]!] = u;
       t.lastNode[s] = u;
     }
@@ -291,39 +247,35 @@ export function signaturesInJavaScript(
     if (size > t.maxBytes[s]!) t.maxBytes[s] = size;
     if (next[u] === u + 1) t.leaves[s]!++;
     const k = kind[u];
-    if (k === NODE_OBJECT) {
-      t.objects[s]!++;
+    if (k === NODE_OBJECT || k === NODE_ARRAY) {
+      if (k === NODE_OBJECT) t.objects[s]!++;
       childStep[u] = childStepOf(inventory, u);
-      const before = t.lastObject[s]!;
+      const lastOfKind = k === NODE_OBJECT ? t.lastObject : t.lastArray;
+      const before = lastOfKind[s]!;
       previous[u] = before;
       aligned[u] = before >= 0 && next[before]! > before + 1 ? before + 1 : -1;
-      t.lastObject[s] = u;
-    } else if (k === NODE_ARRAY) {
-      childStep[u] = childStepOf(inventory, u);
-      const before = t.lastArray[s]!;
-      previous[u] = before;
-      aligned[u] = before >= 0 && next[before]! > before + 1 ? before + 1 : -1;
-      t.lastArray[s] = u;
+      lastOfKind[s] = u;
     }
   }
   for (let s = 0; s < t.count; s++) nextSame[t.lastNode[s]!] = -1;
   spareSteps.give(childStep);
   sparePrevious.give(previous);
   spareAligned.give(aligned);
+  // In the order of the tape's result, so that readers see one shape.
   return {
-    of,
     count: t.count,
+    of,
+    nextSame,
     parent: t.parents,
     step: t.steps,
     first: t.firsts,
-    nodes: t.nodes,
-    nextSame,
     last: t.lastNode,
+    nodes: t.nodes,
+    objects: t.objects,
+    leaves: t.leaves,
+    depth: t.depths,
     bytes: t.bytes,
     maxBytes: t.maxBytes,
-    leaves: t.leaves,
-    objects: t.objects,
-    depth: t.depths,
   };
 }
 

@@ -46,25 +46,7 @@ export function renderSelection(
   // preserved keys always do.
   const ordering =
     hits && hits.positions.length > 0 && (errorsFirst || hits.queryMatched) ? hits : undefined;
-  const r: Render = {
-    inventory,
-    state,
-    cutLength,
-    ordering,
-    errorsFirst,
-    body: '',
-    runFrom: 0,
-    runTo: 0,
-    unitsKept: 0,
-    cutShort: 0,
-    stackNode: [],
-    stackNext: [],
-    stackOrder: [],
-    stackFirst: [],
-    wholeOpen: [],
-    scores: [],
-    extraBytes: 0,
-  };
+  const r = createRender(inventory, state, cutLength, ordering, errorsFirst);
   let visited = 0;
   open(r, 0);
   const { stackNode, stackNext, stackOrder, stackFirst } = r;
@@ -123,48 +105,59 @@ export function renderSelection(
  * the list of them and a position. Plain functions work on it, not closures (closures made per
  * call get their own optimised code, compiled again on every call).
  */
-interface Render {
-  inventory: JsonInventory;
-  state: Uint8Array;
-  cutLength: ReadonlyMap<number, number>;
-  ordering: RelevanceHits | undefined;
-  errorsFirst: boolean;
-  /**
-   * What is written so far. Pieces are appended, not pushed to be joined: a view is thousands of
-   * short pieces, and V8 joins appended strings once, when the text is first read, for less
-   * than an array's join costs.
-   */
-  body: string;
-  /** Source text `[runFrom, runTo)` written but not yet appended to `body` (see `emitRange`). */
-  runFrom: number;
-  runTo: number;
-  unitsKept: number;
-  cutShort: number;
-  stackNode: number[];
-  stackNext: number[];
-  stackOrder: Array<number[] | undefined>;
-  stackFirst: boolean[];
-  /** Scratch for `emitWhole`: the containers it has open. */
-  wholeOpen: number[];
-  /** Scratch for `byScore`: the scores of one object's members. */
-  scores: number[];
-  /**
-   * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
-   * each key and value adds what the inventory measured of it (its bytes less its units), the
-   * pieces that are not source text their own. Characters beyond ASCII sit only inside strings,
-   * and no two strings' contents touch in the body (quotes, an ellipsis or punctuation always
-   * stand between), so the pieces' sizes add up.
-   */
-  extraBytes: number;
+function createRender(
+  inventory: JsonInventory,
+  state: Uint8Array,
+  cutLength: ReadonlyMap<number, number>,
+  ordering: RelevanceHits | undefined,
+  errorsFirst: boolean,
+) {
+  return {
+    inventory,
+    state,
+    cutLength,
+    ordering,
+    errorsFirst,
+    /**
+     * What is written so far. Pieces are appended, not pushed to be joined: a view is thousands
+     * of short pieces, and V8 joins appended strings once, when the text is first read, for less
+     * than an array's join costs.
+     */
+    body: '',
+    /** Source text `[runFrom, runTo)` written but not yet appended to `body` (see `emitRange`). */
+    runFrom: 0,
+    runTo: 0,
+    unitsKept: 0,
+    cutShort: 0,
+    stackNode: [] as number[],
+    stackNext: [] as number[],
+    stackOrder: [] as Array<number[] | undefined>,
+    stackFirst: [] as boolean[],
+    /** Scratch for `emitWhole`: the containers it has open. */
+    wholeOpen: [] as number[],
+    /** Scratch for `byScore`: the scores of one object's members. */
+    scores: [] as number[],
+    /**
+     * UTF-8 bytes written beyond one per UTF-16 unit, so the body's size needs no second pass:
+     * each key and value adds what the inventory measured of it (its bytes less its units), the
+     * pieces that are not source text their own. Characters beyond ASCII sit only inside
+     * strings, and no two strings' contents touch in the body (quotes, an ellipsis or
+     * punctuation always stand between), so the pieces' sizes add up.
+     */
+    extraBytes: 0,
+  };
 }
 
+type Render = ReturnType<typeof createRender>;
+
 /**
- * Writes source text `[from, to)`. Pieces that follow each other in the source (a key, its
+ * Writes source text `[from, to)`, `bytes` in UTF-8 (as the inventory measured it). Pieces that follow each other in the source (a key, its
  * colon, its value, the comma after it, the next member…, as in a minified text) are joined
  * into one run and sliced once when the run ends: a view of whole records is then a few long
  * slices rather than four short strings per field.
  */
-function emitRange(r: Render, from: number, to: number): void {
+function emitRange(r: Render, from: number, to: number, bytes = to - from): void {
+  r.extraBytes += bytes - (to - from);
   if (from === r.runTo && r.runTo > r.runFrom) {
     r.runTo = to;
     return;
@@ -198,18 +191,10 @@ function flushRun(r: Render): void {
   r.runTo = 0;
 }
 
-/** Writes the text of `u`'s value, whose bytes the inventory measured (a leaf, or any value of a minified source). */
-function emitValue(r: Render, u: number): void {
-  const { start, end, valueBytes } = r.inventory;
-  emitRange(r, start[u]!, end[u]!);
-  r.extraBytes += valueBytes[u]! - (end[u]! - start[u]!);
-}
-
 function pushKey(r: Render, u: number): void {
   const { keyStart, keyEnd, keyBytes } = r.inventory;
   if (keyStart[u]! >= 0) {
-    emitRange(r, keyStart[u]!, keyEnd[u]!);
-    r.extraBytes += keyBytes[u]! - (keyEnd[u]! - keyStart[u]!);
+    emitRange(r, keyStart[u]!, keyEnd[u]!, keyBytes[u]!);
     emitChar(r, 0x3a);
   }
 }
@@ -217,7 +202,7 @@ function pushKey(r: Render, u: number): void {
 /** Writes `u` whole or cut, or opens it (pushes its frame) when partly kept. */
 function open(r: Render, u: number): void {
   const { inventory, state } = r;
-  const { kind, next, start, end } = inventory;
+  const { kind, next, start, end, valueBytes } = inventory;
   const current = state[u]!;
   if (u > 0) r.unitsKept += current === WHOLE ? next[u]! - u : 1;
   if (current === WHOLE) {
@@ -226,7 +211,7 @@ function open(r: Render, u: number): void {
     // written `{ }` included).
     const k = kind[u];
     if (inventory.minified || (k !== NODE_OBJECT && k !== NODE_ARRAY)) {
-      emitValue(r, u);
+      emitRange(r, start[u]!, end[u]!, valueBytes[u]!);
     } else if (inventory.truncated && next[u]! >= inventory.count) {
       // Its subtree runs past the nodes the inventory recorded: only its text has all of it.
       emitString(r, minifyRange(inventory.text, start[u]!, end[u]!));
@@ -238,21 +223,18 @@ function open(r: Render, u: number): void {
     pushKey(r, u);
     const from = start[u]! + 1;
     const to = from + r.cutLength.get(u)!;
-    emitRange(r, from - 1, to);
-    r.extraBytes += utf8ByteLength(inventory.text.slice(from, to)) - (to - from);
+    emitRange(r, from - 1, to, 1 + utf8ByteLength(inventory.text.slice(from, to)));
     emitString(r, `${ELLIPSIS}"`);
     return;
   }
   pushKey(r, u);
-  const object = kind[u] === NODE_OBJECT;
   // Its opening bracket is source text: the run goes on into its first kept member.
   emitRange(r, start[u]!, start[u]! + 1);
   let order: number[] | undefined;
-  if (object && r.ordering) {
+  if (kind[u] === NODE_OBJECT && r.ordering) {
     const children: number[] = [];
     for (let c = u + 1; c < next[u]!; c = next[c]!) if ((state[c]! & 3) !== 0) children.push(c);
-    if (children.length > 1) order = byScore(r, children);
-    else order = children;
+    order = children.length > 1 ? byScore(r, children) : children;
   }
   r.stackNode.push(u);
   r.stackNext.push(order ? 0 : u + 1);
@@ -318,7 +300,7 @@ function byScore(r: Render, children: number[]): number[] {
  * (a key and its colon, a value and its comma) join into one run as `emitRange` does.
  */
 function emitWhole(r: Render, u: number): void {
-  const { kind, next, parent, start, end } = r.inventory;
+  const { kind, next, parent, start, end, valueBytes } = r.inventory;
   const open = r.wholeOpen;
   open.length = 0;
   emitRange(r, start[u]!, start[u]! + 1);
@@ -337,7 +319,7 @@ function emitWhole(r: Render, u: number): void {
     if (k === NODE_OBJECT || k === NODE_ARRAY) {
       emitRange(r, start[c]!, start[c]! + 1);
       open.push(c);
-    } else emitValue(r, c);
+    } else emitRange(r, start[c]!, end[c]!, valueBytes[c]!);
   }
   while (open.length > 0) {
     const top = open.pop()!;

@@ -88,23 +88,21 @@ function segmentSize(count: number): number {
   return size;
 }
 
+/** Bytes an opened container writes for itself: its key and colon, brackets and comma. */
+function skeletonCost(inventory: JsonInventory, u: number): number {
+  const key = inventory.keyBytes[u]!;
+  return (key > 0 ? key + 1 : 0) + 3;
+}
+
 /** Per node, the bytes opening every container from the root down to it would cost. */
 function pathPrefix(inventory: JsonInventory): Int32Array {
-  const { count, parent, keyBytes } = inventory;
+  const { count, parent } = inventory;
   const prefix = new Int32Array(count);
-  for (let u = 1; u < count; u++) {
-    const key = keyBytes[u]!;
-    prefix[u] = prefix[parent[u]!]! + (key > 0 ? key + 1 : 0) + 3;
-  }
+  for (let u = 1; u < count; u++) prefix[u] = prefix[parent[u]!]! + skeletonCost(inventory, u);
   return prefix;
 }
 
 type Selection = ReturnType<typeof createSelection>;
-
-function skeletonCost(s: Selection, u: number): number {
-  const key = s.inventory.keyBytes[u]!;
-  return (key > 0 ? key + 1 : 0) + 3;
-}
 
 /** `depthCost` of the nearest opened ancestor-or-self of `u` (the root is always opened). */
 function nearestOpened(s: Selection, u: number): number {
@@ -156,7 +154,7 @@ function openPath(s: Selection, u: number): void {
     s.work++;
     state[a] = PARTIAL;
     markOpened(s, a);
-    book(s.booked, a, skeletonCost(s, a));
+    book(s.booked, a, skeletonCost(s.inventory, a));
   }
 }
 
@@ -191,7 +189,7 @@ function childrenOf(s: Selection, u: number, into: number[]): void {
 function worthDescending(s: Selection, u: number, room: number): boolean {
   if (s.visitAll || s.state[u] === PARTIAL) return room >= 2 || s.visitAll;
   const path = pathCost(s, u);
-  return path >= 0 && path + skeletonCost(s, u) + 2 <= room;
+  return path >= 0 && path + skeletonCost(s.inventory, u) + 2 <= room;
 }
 
 /**

@@ -21,41 +21,31 @@ export const MIN_CUT_CONTENT = 16;
  * are also booked per node in a Fenwick tree over document order, so the bytes already spent
  * inside any subtree, and so the cost of completing a partly kept one, are known in O(log n).
  */
-export interface SelectionLedger {
-  inventory: JsonInventory;
-  /** Budget for the minified body. */
-  limit: number;
-  /** Bytes booked so far (the body's size). */
-  used: number;
-  /** `DROPPED`, `WHOLE`, `PARTIAL` or `CUT` per node. */
-  state: Uint8Array;
-  /** Per node: inside a whole node (or whole itself). */
-  covered: Uint8Array;
-  /** Per container: something inside it is in the view. */
-  filled: Uint8Array;
-  /** Per node in the view: it paid for a comma before it. */
-  comma: Uint8Array;
-  /** Content length (UTF-16 units) of each cut string. */
-  cutLength: Map<number, number>;
-  /** Fenwick tree of the bytes booked per node, 1-based. */
-  tree: Int32Array;
-  /** Containers walked over by path costs and openings (tests count work with it). */
-  walked: number;
-}
+export type SelectionLedger = ReturnType<typeof createSelectionLedger>;
 
-export function createSelectionLedger(inventory: JsonInventory, limit: number): SelectionLedger {
+/** The ledger of a selection with nothing kept yet but the root's brackets, within `limit`. */
+export function createSelectionLedger(inventory: JsonInventory, limit: number) {
   const state = new Uint8Array(inventory.count);
   if (inventory.count > 0) state[0] = PARTIAL;
   return {
     inventory,
+    /** Budget for the minified body. */
     limit,
+    /** Bytes booked so far (the body's size). */
     used: 2,
+    /** `DROPPED`, `WHOLE`, `PARTIAL` or `CUT` per node. */
     state,
+    /** Per node: inside a whole node (or whole itself). */
     covered: new Uint8Array(inventory.count),
+    /** Per container: something inside it is in the view. */
     filled: new Uint8Array(inventory.count),
+    /** Per node in the view: it paid for a comma before it. */
     comma: new Uint8Array(inventory.count),
-    cutLength: new Map(),
+    /** Content length (UTF-16 units) of each cut string. */
+    cutLength: new Map<number, number>(),
+    /** Fenwick tree of the bytes booked per node, 1-based. */
     tree: new Int32Array(inventory.count + 1),
+    /** Containers walked over by path costs and openings (tests count work with it). */
     walked: 0,
   };
 }
@@ -168,16 +158,12 @@ export function keepWhole(ledger: SelectionLedger, u: number, path = -1): boolea
   if (ledger.covered[u] === 1) return true;
   const cost = keepCost(ledger, u, path);
   if (ledger.used + cost > ledger.limit) return false;
-  const unit = ledger.inventory.unitBytes[u]!;
   if (ledger.state[u] === DROPPED) {
     attach(ledger, u);
-    book(ledger.tree, u, unit);
+    book(ledger.tree, u, ledger.inventory.unitBytes[u]!);
   } else {
-    book(
-      ledger.tree,
-      u,
-      unit + ledger.comma[u]! - bookedInside(ledger.tree, ledger.inventory.next, u),
-    );
+    // Partly kept or cut: its cost is what it adds to what is booked inside it.
+    book(ledger.tree, u, cost);
     if (ledger.state[u] === CUT) ledger.cutLength.delete(u);
   }
   ledger.used += cost;
