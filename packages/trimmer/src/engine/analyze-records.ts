@@ -120,10 +120,6 @@ function power(table: Float64Array, base: number, k: number): number {
   return k < 64 ? table[k]! : base ** k;
 }
 
-function byScoreThenSignature(a: { s: number; score: number }, b: { s: number; score: number }) {
-  return b.score - a.score || a.s - b.s;
-}
-
 /**
  * Finds the lists of records in a document and what their fields say, in a few linear passes:
  * the records (the innermost repeated objects: array items and map members sharing one
@@ -187,8 +183,7 @@ export function analyzeRecords(
     identityWord[s] = hints.identityWord;
     hinted[s] = hints.state ? 1 : 0;
   }
-  const fieldsOfGroup: number[][] = [];
-  for (let g = 0; g < groups.length; g++) fieldsOfGroup.push([]);
+  const fieldsOfGroup: number[][] = groups.map(() => []);
   for (let s = 1; s < sigCount; s++) {
     if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
       fieldsOfGroup[ownerOfSig[s]!]!.push(s);
@@ -355,14 +350,8 @@ export function analyzeRecords(
         if (score >= 0.25) stateCandidates.push({ s, score });
       }
     }
-    stateCandidates.sort(byScoreThenSignature);
-    const states: number[] = [];
-    for (const candidate of stateCandidates) {
-      if (states.length === STATES_PER_RECORD) break;
-      states.push(candidate.s);
-    }
-    group.states = states;
-    group.says = -1;
+    stateCandidates.sort((a, b) => b.score - a.score || a.s - b.s);
+    group.states = stateCandidates.slice(0, STATES_PER_RECORD).map((candidate) => candidate.s);
     if (!group.primary) continue;
     // The record's own field before one of something it holds (a tweet's `text`, not its
     // author's `user.description`), then the most information per byte.
