@@ -9,7 +9,7 @@ import { lineStarts } from '../readers/line-starts.js';
 import { ndjsonRecordAnomalies } from '../readers/ndjson-records.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
-import { unitCopies } from '../readers/unit-copies.js';
+import { UnitCopies } from '../readers/unit-copies.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
@@ -545,7 +545,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     contextLine,
     matched,
     scores,
-    copies: parents ? undefined : unitCopies(text, units, starts),
+    copies: parents ? undefined : new UnitCopies(text, units, starts),
     // The head and the tail are read in order, stepping over lines of a shape they show twice.
     template: signals.template,
     templates: signals.templates,
