@@ -5,7 +5,6 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { diffUnits } from '../readers/diff-units.js';
-import { lineStarts } from '../readers/line-starts.js';
 import { ndjsonRecordAnomalies } from '../readers/ndjson-records.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
@@ -74,7 +73,6 @@ const BREAKDOWN_SHARE = 0.25;
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
 const LONG_LINE_SHARE = 0.1;
-const NEVER_STOP: StopCheck = () => undefined;
 
 const DIFF_FILE_HEADER = 'diff --git ';
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
@@ -257,13 +255,13 @@ function namedFileHeaders(
   if (asked.length === 0) return named;
   const headers: number[] = [];
   const lines: string[] = [];
-  let at = text.startsWith('diff --git ') ? 0 : text.indexOf('\ndiff --git ') + 1;
-  while (at >= 0 && (at > 0 || text.startsWith('diff --git '))) {
-    const end = text.indexOf('\n', at);
-    headers.push(at);
-    lines.push(text.slice(at, end < 0 ? text.length : end));
-    if (end < 0) break;
-    const next = text.indexOf('\ndiff --git ', end);
+  for (let at = 0; at >= 0; ) {
+    if (text.startsWith(DIFF_FILE_HEADER, at)) {
+      const end = text.indexOf('\n', at);
+      headers.push(at);
+      lines.push(text.slice(at, end < 0 ? text.length : end));
+    }
+    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, at);
     at = next < 0 ? -1 : next + 1;
   }
   if (headers.length === 0) return named;
@@ -329,21 +327,21 @@ export interface SelectTextInput {
   unit: TextUnit;
   terms: readonly RelevanceTerm[];
   requireScore: boolean;
-  termCache?: TermCache;
-  check?: StopCheck;
+  termCache: TermCache;
+  check: StopCheck;
   /**
    * Where an offset of `text` is in the text the reader can page (when `text` was cleaned of
    * terminal escape codes): cut markers name that text's columns.
    */
   toOriginal?: (offset: number) => number;
   /** The words the trimmer knows (error words in JSON lines' values). */
-  vocabulary?: Vocabulary;
+  vocabulary: Vocabulary;
   /** JSON values read at most to judge the records of JSON lines. */
-  maxJsonNodes?: number;
-  /** Whether every unit of `text` is ASCII, when the caller knows (else it is measured). */
-  ascii?: boolean;
-  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
-  lineStarts?: readonly number[];
+  maxJsonNodes: number;
+  /** Whether every unit of `text` is ASCII (one UTF-8 byte each). */
+  ascii: boolean;
+  /** Where each line of `text` begins (`lineStarts`). */
+  lineStarts: readonly number[];
 }
 
 /**
@@ -364,13 +362,9 @@ export function selectText(input: SelectTextInput): TextSelection | undefined {
 }
 
 function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
-  const { text, unit } = input;
+  const { text, unit, check, ascii } = input;
   const original = input.toOriginal ?? ((offset: number) => offset);
-  const check = input.check ?? NEVER_STOP;
   check(0);
-  // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
-  // faster than a pattern).
-  const ascii = input.ascii ?? utf8ByteLength(text) === text.length;
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
@@ -378,7 +372,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     unit === 'hunks' ? namedFileHeaders(text, input.terms, input.termCache) : new Set<number>();
   let namedBytes = 0;
   for (const header of namedHeaders) {
-    const next = text.indexOf('\ndiff --git ', header);
+    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, header);
     const end = next < 0 ? text.length : next + 1;
     namedBytes += ascii ? end - header : utf8ByteLength(text.slice(header, end));
   }
@@ -397,7 +391,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     ? diff.starts
     : unit === 'sentences'
       ? sentenceStarts(text, check)
-      : (input.lineStarts ?? lineStarts(text, check));
+      : input.lineStarts;
   const parents = diff?.parents;
   const total = starts.length;
   const sizes = new Float64Array(total);
@@ -646,19 +640,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     const limit = kept.used + Math.floor((budget - kept.used) * (1 - UNASKED_SHARE));
     // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
-    for (const i of ranked) {
-      if (limit - kept.used < 1) break;
-      if (kept.mayFit(i, limit) && kept.fresh(i)) kept.take(i, limit);
-    }
-    for (const i of rankByScore(unasked, check)) {
-      if (budget - kept.used < 1) break;
-      if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
-    }
+    kept.takeFresh(ranked, limit);
+    kept.takeFresh(rankByScore(unasked, check), budget);
   }
-  for (const i of ranked) {
-    if (budget - kept.used < 1) break;
-    if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
-  }
+  kept.takeFresh(ranked, budget);
   kept.fill(true, budget);
   kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not

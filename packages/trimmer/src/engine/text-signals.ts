@@ -11,7 +11,6 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from '../readers/line-level.js';
-import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
 import type { StopCheck } from './stop-check.js';
@@ -88,15 +87,15 @@ export function textSignals(input: {
   starts: readonly number[];
   unit: TextUnit;
   check: StopCheck;
-  /** The words levels are read by (the default vocabulary's when not given). */
-  vocabulary?: Vocabulary;
-  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
-  lineStarts?: readonly number[];
+  /** The words levels are read by. */
+  vocabulary: Vocabulary;
+  /** Where each line of `text` begins (`lineStarts`). */
+  lineStarts: readonly number[];
 }): TextSignals {
   const { text, units, starts, unit, check } = input;
   const table = levelTable(input.vocabulary);
   // A diff's rows are its lines, each with the unit it falls in; other texts' are their units.
-  const rowStarts = unit === 'hunks' ? (input.lineStarts ?? lineStarts(text, check)) : starts;
+  const rowStarts = unit === 'hunks' ? input.lineStarts : starts;
   const rowUnit = unit === 'hunks' ? new Int32Array(rowStarts.length) : undefined;
   for (let r = 0, u = 0; rowUnit && r < rowStarts.length; r++) {
     while (u + 1 < starts.length && starts[u + 1]! <= rowStarts[r]!) u++;
