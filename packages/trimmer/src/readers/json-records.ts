@@ -66,6 +66,14 @@ export const HASHED_VALUE = TEXT_HASH_UNITS;
 const HASH_TRUE = textHash('true', 0, 4);
 const HASH_FALSE = textHash('false', 0, 5);
 const HASH_NULL = textHash('null', 0, 4);
+
+/**
+ * Whether a scalar whose value hashes to `hash` is a literal: told by its hash, without reading
+ * the text (a cache miss for each).
+ */
+function isLiteral(hash: number): boolean {
+  return hash === HASH_TRUE || hash === HASH_FALSE || hash === HASH_NULL;
+}
 /** Prefixes compared for redundancy with the previous value of the same field. */
 const NOVELTY_PREFIX = 48;
 /** Values of each field compared for redundancy. */
@@ -325,16 +333,9 @@ export function recordColumns(
       sampledBytes[s]! += length;
       lastValue[s] = u;
     }
-    // A scalar is a literal or a number; a literal is told by its hash, and a number too long
-    // to be a quantity by its length, both without reading the text (a cache miss for each).
-    const vh = valueHash[u]!;
-    if (
-      k === NODE_SCALAR &&
-      length <= NUMBER_MAX_UNITS &&
-      vh !== HASH_TRUE &&
-      vh !== HASH_FALSE &&
-      vh !== HASH_NULL
-    ) {
+    // A scalar is a literal or a number; a number too long to be a quantity is told by its
+    // length, without reading the text.
+    if (k === NODE_SCALAR && length <= NUMBER_MAX_UNITS && !isLiteral(valueHash[u]!)) {
       const x = numberAt(text, from, to);
       if (Number.isFinite(x)) {
         numbers[s]!++;
@@ -481,15 +482,12 @@ function valuesFromTape(
     let sum = 0;
     let squares = 0;
     for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-      const vh = valueHash[u]!;
       if (
         kind[u] !== NODE_SCALAR ||
         recordAbove[u]! < 0 ||
         next[u] !== u + 1 ||
         end[u]! - start[u]! > NUMBER_MAX_UNITS ||
-        vh === HASH_TRUE ||
-        vh === HASH_FALSE ||
-        vh === HASH_NULL
+        isLiteral(valueHash[u]!)
       ) {
         continue;
       }
