@@ -194,24 +194,6 @@ function lineNumbers(
 }
 
 /**
- * At most `room` UTF-8 bytes of `text[from, end)` as a window that starts a little before
- * `anchor` (a quarter of the window), never splitting a surrogate pair.
- */
-function textWindow(
-  text: string,
-  from: number,
-  end: number,
-  anchor: number,
-  room: number,
-): { from: number; to: number; bytes: number } {
-  let start = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
-  const code = text.charCodeAt(start);
-  if (start > from && code >= 0xdc00 && code <= 0xdfff) start--;
-  const window = truncateUtf8(text.slice(start, end), room);
-  return { from: start, to: start + window.length, bytes: utf8ByteLength(window) };
-}
-
-/**
  * A kept line that reads as one of the view's own markers (`[lines 1-200 omitted]` in a log of
  * earlier views) with its `[` turned to `(`, as notes are neutralised: only the view's markers
  * are markers. Length in units and bytes unchanged.
@@ -362,7 +344,7 @@ export function selectText(input: SelectTextInput): TextSelection | undefined {
 }
 
 function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
-  const { text, unit, check, ascii } = input;
+  const { text, unit, check, ascii, vocabulary, lineStarts } = input;
   const original = input.toOriginal ?? ((offset: number) => offset);
   check(0);
   // A file the question names by path is what it asks about. When its hunks do not all fit in
@@ -391,7 +373,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     ? diff.starts
     : unit === 'sentences'
       ? sentenceStarts(text, check)
-      : input.lineStarts;
+      : lineStarts;
   const parents = diff?.parents;
   const total = starts.length;
   const sizes = new Float64Array(total);
@@ -402,26 +384,12 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   check(total);
 
-  const signals = textSignals({
-    text,
-    units,
-    starts,
-    unit,
-    check,
-    vocabulary: input.vocabulary,
-    lineStarts: input.lineStarts,
-  });
+  const signals = textSignals({ text, units, starts, unit, check, vocabulary, lineStarts });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
     // 30): the larger of the two counts. Lines that are not JSON objects are stepped over.
-    const records = ndjsonRecordAnomalies(
-      text,
-      starts,
-      check,
-      input.vocabulary,
-      input.maxJsonNodes,
-    );
+    const records = ndjsonRecordAnomalies(text, starts, check, vocabulary, input.maxJsonNodes);
     for (let i = 0; i < total; i++) {
       signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
     }
@@ -482,12 +450,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   for (let i = 0; i < total; i++) {
     if (signals.leveled[i] === 1 && scores[i] === 0) scored++;
-  }
-  if (scored === 0 && input.requireScore) return undefined;
-  for (let i = 0; i < total; i++) {
     unasked[i]! += signals.anomaly[i]!;
     scores[i]! += signals.anomaly[i]!;
   }
+  if (scored === 0 && input.requireScore) return undefined;
   // The unchanged lines of split hunks.
   const contextLine = new Uint8Array(diff ? total : 0);
   if (diff && parents) {
@@ -608,18 +574,24 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       gapCost * kept.gapChange(best);
     const room = Math.min(limit, budget - kept.used) - overhead;
     if (room <= 0) return undefined;
-    const window = textWindow(text, from, end, Math.max(anchor, from), room);
-    if (window.to <= window.from) return undefined;
+    // At most `room` bytes of the line, from a little before the anchor (a quarter of the
+    // window), never splitting a surrogate pair.
+    let windowFrom = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
+    const lead = text.charCodeAt(windowFrom);
+    if (windowFrom > from && lead >= 0xdc00 && lead <= 0xdfff) windowFrom--;
+    const window = truncateUtf8(text.slice(windowFrom, end), room);
+    if (window.length === 0) return undefined;
+    const windowTo = windowFrom + window.length;
     keep[best] = 2;
-    kept.used += overhead + window.bytes;
+    kept.used += overhead + utf8ByteLength(window);
     return {
       unit: best,
-      from: window.from,
-      to: window.to,
+      from: windowFrom,
+      to: windowTo,
       marker: cutLineMarker(
         lineNumber,
-        original(window.from) - origin + 1,
-        original(window.to - 1) + 1 - origin,
+        original(windowFrom) - origin + 1,
+        original(windowTo - 1) + 1 - origin,
         length,
         eol,
       ),
