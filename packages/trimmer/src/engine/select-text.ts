@@ -26,7 +26,6 @@ export interface TextSelection {
   body: string;
   unitsKept: number;
   unitsTotal: number;
-  unit: TextUnit;
   /** What the note calls the units: `lines`, `file headers and hunks`, … */
   label: string;
   /**
@@ -687,7 +686,6 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     body: parts.join(''),
     unitsKept: shown,
     unitsTotal: total,
-    unit,
     label: !diff
       ? unit
       : diff.split
