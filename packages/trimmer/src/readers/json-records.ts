@@ -131,9 +131,8 @@ export interface Columns {
   valueBytes: Float64Array;
   novelBytes: Float64Array;
   sampledBytes: Float64Array;
+  /** Values that are numbers (of at most `NUMBER_MAX_DIGITS` digits). */
   numbers: Int32Array;
-  numberSum: Float64Array;
-  numberSquares: Float64Array;
   /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
   entryOf: Int32Array;
   /** Per value entry: its signature. */
@@ -148,7 +147,7 @@ export interface Columns {
  * The records of a document and the statistics of their fields, in one pass: the record above
  * each node (the nearest object that is an array item or map member), and per signature the
  * records holding it, its values (told apart exactly up to `HASHED_VALUE` units), the commonest
- * one, entropy, bytes, redundancy with the value before, numeric sums. Over an inventory borrowed
+ * one, entropy, bytes, redundancy with the value before, how many are numbers. Over an inventory borrowed
  * from a lent tape, the pass over the nodes runs in WebAssembly (`valuesFromTape`), to the same
  * columns (a test compares the two: the export is for it).
  */
@@ -210,8 +209,6 @@ export function recordColumns(
   const novelBytes = new Float64Array(sigCount);
   const sampledBytes = new Float64Array(sigCount);
   const numbers = new Int32Array(sigCount);
-  const numberSum = new Float64Array(sigCount);
-  const numberSquares = new Float64Array(sigCount);
   const entryOf = new Int32Array(count).fill(-1);
   // Values seen, told apart by an open-addressing table of (entry + 1, hash) pairs, so a probe
   // reads one place; sized for a value per four nodes, so most documents never rehash.
@@ -336,12 +333,7 @@ export function recordColumns(
     // A scalar is a literal or a number; a number too long to be a quantity is told by its
     // length, without reading the text.
     if (k === NODE_SCALAR && length <= NUMBER_MAX_UNITS && !isLiteral(valueHash[u]!)) {
-      const x = numberAt(text, from, to);
-      if (Number.isFinite(x)) {
-        numbers[s]!++;
-        numberSum[s]! += x;
-        numberSquares[s]! += x * x;
-      }
+      if (Number.isFinite(numberAt(text, from, to))) numbers[s]!++;
     }
   }
   spareBelow.give(recordBelow);
@@ -359,8 +351,6 @@ export function recordColumns(
     novelBytes,
     sampledBytes,
     numbers,
-    numberSum,
-    numberSquares,
     entryOf,
     entrySig,
     entryCount,
@@ -426,8 +416,6 @@ function withCommonest(
     novelBytes: gathered.novelBytes,
     sampledBytes: gathered.sampledBytes,
     numbers: gathered.numbers,
-    numberSum: gathered.numberSum,
-    numberSquares: gathered.numberSquares,
     entryOf: gathered.entryOf,
     entrySig,
     entryCount,
@@ -447,8 +435,8 @@ const TAPE_VALUE_OPTIONS: JsonTapeValueOptions = {
  * The columns `recordColumns` gathers, gathered by the lent tape's pass in WebAssembly where the
  * borrowed inventory's columns and its signatures are (`JsonTapeReader.valueStatistics`), or
  * undefined when that pass cannot run. The records of each group are read off its signature's
- * chain of nodes; the numbers of a signature with a fraction or an exponent in one of them are
- * read here, all of them in node order, so that their sums are the same to the last bit.
+ * chain of nodes; the numbers of a signature with a fraction or an exponent in one of them,
+ * which that pass leaves unread, are counted here.
  */
 function valuesFromTape(
   inventory: JsonInventory,
@@ -475,12 +463,10 @@ function valuesFromTape(
       group.bytes += unitBytes[u]!;
     }
   }
-  const { recordAbove, numbers, numberSum, numberSquares, unreadNumbers } = found;
+  const { recordAbove, numbers, unreadNumbers } = found;
   for (let s = 1; s < sigCount; s++) {
     if (unreadNumbers[s] === 0) continue;
     let count = 0;
-    let sum = 0;
-    let squares = 0;
     for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
       if (
         kind[u] !== NODE_SCALAR ||
@@ -491,16 +477,9 @@ function valuesFromTape(
       ) {
         continue;
       }
-      const x = numberAt(text, start[u]!, end[u]!);
-      if (Number.isFinite(x)) {
-        count++;
-        sum += x;
-        squares += x * x;
-      }
+      if (Number.isFinite(numberAt(text, start[u]!, end[u]!))) count++;
     }
     numbers[s] = count;
-    numberSum[s] = sum;
-    numberSquares[s] = squares;
   }
   return withCommonest(
     inventory,
@@ -516,8 +495,6 @@ function valuesFromTape(
       novelBytes: found.novelUnits,
       sampledBytes: found.sampledUnits,
       numbers,
-      numberSum,
-      numberSquares,
       entryOf: found.entryOf,
       entrySig: found.entrySignature,
       entryCount: found.entryCount,
