@@ -200,11 +200,7 @@ function lineNumbers(
 export function neutralizeMarkerLine(line: string): string {
   // Every marker opens with `[line` (a log of `[Sun Dec 04 …]` lines keeps most of its lines).
   if (!line.startsWith('[line')) return line;
-  const body = line.endsWith('\r\n')
-    ? line.slice(0, -2)
-    : line.endsWith('\n')
-      ? line.slice(0, -1)
-      : line;
+  const body = line.replace(/\r?\n$/, '');
   return parseOmittedLinesMarker(body) || parseCutLineMarker(body) ? `(${line.slice(1)}` : line;
 }
 
