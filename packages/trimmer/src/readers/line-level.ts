@@ -210,10 +210,6 @@ function isWordCode(code: number): boolean {
   return WORD_UNIT[code] === 1;
 }
 
-function isUpper(code: number): boolean {
-  return code >= 0x41 && code <= 0x5a;
-}
-
 function isBlank(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }
@@ -443,7 +439,7 @@ export function detectLevel(
       const word = level === NO_LEVEL ? wordLevel[known]! : -1;
       if (word >= 0) {
         let upper = true;
-        for (let k = start; k < i && upper; k++) upper = isUpper(units[k]!);
+        for (let k = start; k < i && upper; k++) upper = units[k]! >= 0x41 && units[k]! <= 0x5a;
         const fenced =
           (before === 0x5b || before === 0x3c || before === 0x28 || before === 0x7c) &&
           (next === 0x5d || next === 0x3e || next === 0x29 || next === 0x7c);
