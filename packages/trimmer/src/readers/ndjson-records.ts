@@ -1,6 +1,6 @@
 import { analyzeRecords } from '../engine/analyze-records.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import { type ErrorMatcher, errorMatcher } from '../json/json-inventory.js';
+import { errorMatcher } from '../json/json-inventory.js';
 import { withJsonInventory } from '../json/with-json-inventory.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 
@@ -74,8 +74,28 @@ export function ndjsonRecordAnomalies(
   check(text.length);
   if (lines.length < MIN_RECORDS) return scores;
   const matcher = errorMatcher(vocabulary);
-  const judged = judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
-  if (judged) return scores;
+  // Scores the object lines read as one JSON list; false when that list is not JSON.
+  const judge = (): boolean =>
+    withJsonInventory(`[${parts.join(',')}]`, -1, maxNodes, matcher, check, (inventory) => {
+      if (inventory === undefined) return false;
+      const { anomalies } = analyzeRecords(inventory, check, vocabulary);
+      if (anomalies.length === 0) return true;
+      const { count, parent } = inventory;
+      // Per node, its index among the top list's items, or -1 for a node that is not one.
+      const item = new Int32Array(count).fill(-1);
+      for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
+      for (const { record, score } of anomalies) {
+        // The item of the top list that holds the record.
+        let top = record;
+        while (top > 0 && parent[top]! > 0) top = parent[top]!;
+        const k = item[top]!;
+        if (k < 0) continue;
+        const line = lines[k]!;
+        scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
+      }
+      return true;
+    });
+  if (judge()) return scores;
   // Some line is not JSON (a torn last line, a log line that only looks like an object): the
   // others are still records.
   let kept = 0;
@@ -91,41 +111,6 @@ export function ndjsonRecordAnomalies(
   check(parts.length);
   lines.length = kept;
   parts.length = kept;
-  if (kept >= MIN_RECORDS) judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
+  if (kept >= MIN_RECORDS) judge();
   return scores;
-}
-
-/**
- * Scores into `scores` the records `parts` (the object lines `lines`) read as one JSON list;
- * false when that list is not JSON.
- */
-function judge(
-  parts: readonly string[],
-  lines: readonly number[],
-  scores: Float64Array,
-  maxNodes: number,
-  matcher: ErrorMatcher,
-  check: StopCheck,
-  vocabulary: Vocabulary,
-): boolean {
-  const list = `[${parts.join(',')}]`;
-  return withJsonInventory(list, -1, maxNodes, matcher, check, (inventory) => {
-    if (inventory === undefined) return false;
-    const { anomalies } = analyzeRecords(inventory, check, vocabulary);
-    if (anomalies.length === 0) return true;
-    const { count, parent } = inventory;
-    // Per node, its index among the top list's items, or -1 for a node that is not one.
-    const item = new Int32Array(count).fill(-1);
-    for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
-    for (const { record, score } of anomalies) {
-      // The item of the top list that holds the record.
-      let top = record;
-      while (top > 0 && parent[top]! > 0) top = parent[top]!;
-      const k = item[top]!;
-      if (k < 0) continue;
-      const line = lines[k]!;
-      scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
-    }
-    return true;
-  });
 }
