@@ -171,14 +171,8 @@ function utf8Bytes(units: Uint16Array, from: number, to: number): number {
   return bytes;
 }
 
-/**
- * The 1-based line each unit starts on, the number of lines, and the digits of that number
- * (room for a marker's widest numbers beyond what `omittedLinesMarker(0, total)` holds).
- */
-function lineNumbers(
-  text: string,
-  starts: readonly number[],
-): { of: Int32Array; total: number; digits: number } {
+/** The 1-based line each unit starts on, and the number of lines. */
+function lineNumbers(text: string, starts: readonly number[]): { of: Int32Array; total: number } {
   const of = new Int32Array(starts.length);
   let line = 1;
   let at = 0;
@@ -188,8 +182,7 @@ function lineNumbers(
     of[i] = line;
   }
   // A last newline ends the last line: it starts none.
-  const total = line + countNewlines(text, at, text.length - 1);
-  return { of, total, digits: String(total).length };
+  return { of, total: line + countNewlines(text, at, text.length - 1) };
 }
 
 /**
@@ -480,14 +473,15 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // the widest marker, so the view never outgrows what was counted.
   const lines =
     unit === 'lines'
-      ? { of: countFrom(1, total), total, digits: String(total).length }
+      ? { of: countFrom(1, total), total }
       : unit === 'hunks'
         ? lineNumbers(text, starts)
         : undefined;
   const firstNewline = text.indexOf('\n');
   const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 0x0d ? '\r\n' : '\n';
+  // The widest marker holds at most the digits of the last line's number more than this one.
   const gapCost = lines
-    ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + lines.digits
+    ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + String(lines.total).length
     : 0;
   // A line shown once says what its copies would: the ranked passes and the first passes over
   // the room left step over a unit that reads exactly as one kept (13 identical `= help:` lines
