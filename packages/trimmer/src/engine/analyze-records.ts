@@ -14,7 +14,7 @@ import {
   recordColumns,
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
-import { createProseScratch, proseShare } from '../readers/prose-share.js';
+import { proseShare } from '../readers/prose-share.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import {
   CLASS_EPOCH,
@@ -265,7 +265,8 @@ export function analyzeRecords(
   // value before, capped at what tells the records apart, less for opaque tokens and deep or
   // nested fields. Outside records, a flat guess that fades with depth.
   const bits = new Float32Array(sigCount);
-  const prose = createProseScratch();
+  // Whether the fields of each key read as prose, as decided so far.
+  const proseByKey = new Map<string, boolean>();
   const readsAsProse = new Uint8Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
     if (ownerOfSig[s]! < 0) {
@@ -301,7 +302,7 @@ export function analyzeRecords(
         proseBits > b &&
         gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]!
       ) {
-        const textBits = proseBits * proseShare(inventory, signatures, s, prose);
+        const textBits = proseBits * proseShare(inventory, signatures, s, proseByKey);
         if (textBits > b) {
           b = textBits;
           readsAsProse[s] = 1;

@@ -8,17 +8,6 @@ const PROSE_SAMPLES = 3;
 /** Values of a prose field compared to tell how many differ. */
 const DISTINCT_SAMPLES = 16;
 
-/** What `proseShare` keeps between the fields of one document. */
-export interface ProseScratch {
-  /** Whether the fields of each key read as prose, as decided so far. */
-  byKey: Map<string, boolean>;
-  fingerprints: Int32Array;
-}
-
-export function createProseScratch(): ProseScratch {
-  return { byKey: new Map(), fingerprints: new Int32Array(DISTINCT_SAMPLES) };
-}
-
 /** Units read from each end of a text to tell it from others of the field (see `proseShare`). */
 const TEXT_END_UNITS = 12;
 
@@ -35,7 +24,7 @@ function endsFingerprint(text: string, from: number, to: number): number {
 
 /**
  * For string field `s`: 0 unless its values read as prose (`readsAsProse`: most of the first
- * few; decided once per key of the document), else the share of its first values that differ
+ * few; decided once per key of the document and kept in `byKey`), else the share of its first values that differ
  * (a post repeated across records, or a template's first line, says little), told apart by their
  * length and ends.
  */
@@ -43,13 +32,13 @@ export function proseShare(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
-  scratch: ProseScratch,
+  byKey: Map<string, boolean>,
 ): number {
   const { text, kind, start, end } = inventory;
   const { first, nextSame } = signatures;
   // A schema's thousand `description` fields are one kind of value.
   const key = signatureKey(inventory, signatures, s);
-  let prose = key === '' ? undefined : scratch.byKey.get(key);
+  let prose = key === '' ? undefined : byKey.get(key);
   if (prose === undefined) {
     let sampled = 0;
     let proseValues = 0;
@@ -59,10 +48,10 @@ export function proseShare(
       if (readsAsProse(text, start[u]! + 1, end[u]! - 1)) proseValues++;
     }
     prose = sampled > 0 && 2 * proseValues > sampled;
-    if (key !== '') scratch.byKey.set(key, prose);
+    if (key !== '') byKey.set(key, prose);
   }
   if (!prose) return 0;
-  const seen = scratch.fingerprints;
+  const seen = new Int32Array(DISTINCT_SAMPLES);
   let strings = 0;
   let differ = 0;
   for (let u = first[s]!; u >= 0 && strings < DISTINCT_SAMPLES; u = nextSame[u]!) {
