@@ -14,7 +14,7 @@ import {
   recordColumns,
 } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
-import { createProseScratch, proseShare } from '../readers/prose-share.js';
+import { proseShare } from '../readers/prose-share.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import {
   CLASS_EPOCH,
@@ -120,10 +120,6 @@ function power(table: Float64Array, base: number, k: number): number {
   return k < 64 ? table[k]! : base ** k;
 }
 
-function byScoreThenSignature(a: { s: number; score: number }, b: { s: number; score: number }) {
-  return b.score - a.score || a.s - b.s;
-}
-
 /**
  * Finds the lists of records in a document and what their fields say, in a few linear passes:
  * the records (the innermost repeated objects: array items and map members sharing one
@@ -187,8 +183,7 @@ export function analyzeRecords(
     identityWord[s] = hints.identityWord;
     hinted[s] = hints.state ? 1 : 0;
   }
-  const fieldsOfGroup: number[][] = [];
-  for (let g = 0; g < groups.length; g++) fieldsOfGroup.push([]);
+  const fieldsOfGroup: number[][] = groups.map(() => []);
   for (let s = 1; s < sigCount; s++) {
     if (fieldDepth[s]! >= 1 && fieldDepth[s]! <= 3 && ownerOfSig[s]! >= 0) {
       fieldsOfGroup[ownerOfSig[s]!]!.push(s);
@@ -270,7 +265,8 @@ export function analyzeRecords(
   // value before, capped at what tells the records apart, less for opaque tokens and deep or
   // nested fields. Outside records, a flat guess that fades with depth.
   const bits = new Float32Array(sigCount);
-  const prose = createProseScratch();
+  // Whether the fields of each key read as prose, as decided so far.
+  const proseByKey = new Map<string, boolean>();
   const readsAsProse = new Uint8Array(sigCount);
   for (let s = 1; s < sigCount; s++) {
     if (ownerOfSig[s]! < 0) {
@@ -306,7 +302,7 @@ export function analyzeRecords(
         proseBits > b &&
         gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]!
       ) {
-        const textBits = proseBits * proseShare(inventory, signatures, s, prose);
+        const textBits = proseBits * proseShare(inventory, signatures, s, proseByKey);
         if (textBits > b) {
           b = textBits;
           readsAsProse[s] = 1;
@@ -355,14 +351,8 @@ export function analyzeRecords(
         if (score >= 0.25) stateCandidates.push({ s, score });
       }
     }
-    stateCandidates.sort(byScoreThenSignature);
-    const states: number[] = [];
-    for (const candidate of stateCandidates) {
-      if (states.length === STATES_PER_RECORD) break;
-      states.push(candidate.s);
-    }
-    group.states = states;
-    group.says = -1;
+    stateCandidates.sort((a, b) => b.score - a.score || a.s - b.s);
+    group.states = stateCandidates.slice(0, STATES_PER_RECORD).map((candidate) => candidate.s);
     if (!group.primary) continue;
     // The record's own field before one of something it holds (a tweet's `text`, not its
     // author's `user.description`), then the most information per byte.

@@ -82,12 +82,18 @@ export class KeptUnits {
   }
 
   /**
-   * False when taking unit `i` cannot stay within `limit`: a unit with no parents needs at least
-   * its size less the one gap it may close. Cheaper than asking whether it is a copy.
+   * Takes the units of `order` in turn that read as no unit kept (`fresh`) within `limit`, until
+   * less than a byte is left. A unit with no parents that cannot fit even less the one gap it
+   * may close is passed over first: that is cheaper than asking whether it is a copy.
    */
-  mayFit(i: number, limit: number): boolean {
+  takeFresh(order: Int32Array, limit: number): void {
     const { parents, sizes, gapCost } = this.input;
-    return parents !== undefined || this.keep[i] !== 0 || this.used + sizes[i]! - gapCost <= limit;
+    for (const i of order) {
+      if (limit - this.used < 1) return;
+      const mayFit =
+        parents !== undefined || this.keep[i] !== 0 || this.used + sizes[i]! - gapCost <= limit;
+      if (mayFit && this.fresh(i)) this.take(i, limit);
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { JsonInventory } from '../json/json-inventory.js';
-import { STEP_KEY } from '../json/json-signatures.js';
+import { STEP_KEY, signatureKey } from '../json/json-signatures.js';
 import type { RecordGroup } from '../readers/json-records.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
@@ -78,8 +78,7 @@ export function askedColumns(
     let score = 0;
     let own = true;
     for (let t = s; t !== group.sig && signatures.step[t] === STEP_KEY; t = signatures.parent[t]!) {
-      const u = signatures.first[t]!;
-      const key = inventory.text.slice(inventory.keyStart[u]! + 1, inventory.keyEnd[u]! - 1);
+      const key = signatureKey(inventory, signatures, t);
       const whole = key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
       const tokens = keyWords(key).map(stem);
       for (const [word, stemmed] of stems) {

@@ -27,12 +27,6 @@ function isTimeField(analysis: RecordAnalysis, s: number): boolean {
   return analysis.classOf[s] === CLASS_TIME || analysis.epochLike[s] === 1;
 }
 
-/** Whether `s` is a field of `group`'s records (a few keys down), not of a list they hold. */
-function ownField(analysis: RecordAnalysis, group: RecordGroup, s: number): boolean {
-  const { depth } = recordFieldDepth(analysis, group, s);
-  return depth >= 1 && depth <= 3;
-}
-
 /**
  * The field that gives `group`'s records their time: the shallowest field whose values are all
  * times, one per record, in at least nine records of ten; -1 when none.
@@ -214,8 +208,10 @@ export function recordOrder(
       inside.length === 0 && other < analysis.signatures.count;
       other++
     ) {
-      if (other === s || !isTimeField(analysis, other) || !ownField(analysis, group, other))
-        continue;
+      if (other === s || !isTimeField(analysis, other)) continue;
+      // A field of the records (a few keys down), not of a list they hold.
+      const { depth } = recordFieldDepth(analysis, group, other);
+      if (depth < 1 || depth > 3) continue;
       const candidate = recordsByTime(inventory, analysis, group, other);
       const found = within(candidate);
       if (found.length > 0) {

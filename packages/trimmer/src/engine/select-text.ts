@@ -5,11 +5,10 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { diffUnits } from '../readers/diff-units.js';
-import { lineStarts } from '../readers/line-starts.js';
 import { ndjsonRecordAnomalies } from '../readers/ndjson-records.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
-import { unitCopies } from '../readers/unit-copies.js';
+import { UnitCopies } from '../readers/unit-copies.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
@@ -27,7 +26,6 @@ export interface TextSelection {
   body: string;
   unitsKept: number;
   unitsTotal: number;
-  unit: TextUnit;
   /** What the note calls the units: `lines`, `file headers and hunks`, … */
   label: string;
   /**
@@ -74,7 +72,6 @@ const BREAKDOWN_SHARE = 0.25;
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
 const LONG_LINE_SHARE = 0.1;
-const NEVER_STOP: StopCheck = () => undefined;
 
 const DIFF_FILE_HEADER = 'diff --git ';
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
@@ -174,14 +171,8 @@ function utf8Bytes(units: Uint16Array, from: number, to: number): number {
   return bytes;
 }
 
-/**
- * The 1-based line each unit starts on, the number of lines, and the digits of that number
- * (room for a marker's widest numbers beyond what `omittedLinesMarker(0, total)` holds).
- */
-function lineNumbers(
-  text: string,
-  starts: readonly number[],
-): { of: Int32Array; total: number; digits: number } {
+/** The 1-based line each unit starts on, and the number of lines. */
+function lineNumbers(text: string, starts: readonly number[]): { of: Int32Array; total: number } {
   const of = new Int32Array(starts.length);
   let line = 1;
   let at = 0;
@@ -191,26 +182,7 @@ function lineNumbers(
     of[i] = line;
   }
   // A last newline ends the last line: it starts none.
-  const total = line + countNewlines(text, at, text.length - 1);
-  return { of, total, digits: String(total).length };
-}
-
-/**
- * At most `room` UTF-8 bytes of `text[from, end)` as a window that starts a little before
- * `anchor` (a quarter of the window), never splitting a surrogate pair.
- */
-function textWindow(
-  text: string,
-  from: number,
-  end: number,
-  anchor: number,
-  room: number,
-): { from: number; to: number; bytes: number } {
-  let start = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
-  const code = text.charCodeAt(start);
-  if (start > from && code >= 0xdc00 && code <= 0xdfff) start--;
-  const window = truncateUtf8(text.slice(start, end), room);
-  return { from: start, to: start + window.length, bytes: utf8ByteLength(window) };
+  return { of, total: line + countNewlines(text, at, text.length - 1) };
 }
 
 /**
@@ -221,11 +193,7 @@ function textWindow(
 export function neutralizeMarkerLine(line: string): string {
   // Every marker opens with `[line` (a log of `[Sun Dec 04 …]` lines keeps most of its lines).
   if (!line.startsWith('[line')) return line;
-  const body = line.endsWith('\r\n')
-    ? line.slice(0, -2)
-    : line.endsWith('\n')
-      ? line.slice(0, -1)
-      : line;
+  const body = line.replace(/\r?\n$/, '');
   return parseOmittedLinesMarker(body) || parseCutLineMarker(body) ? `(${line.slice(1)}` : line;
 }
 
@@ -257,13 +225,13 @@ function namedFileHeaders(
   if (asked.length === 0) return named;
   const headers: number[] = [];
   const lines: string[] = [];
-  let at = text.startsWith('diff --git ') ? 0 : text.indexOf('\ndiff --git ') + 1;
-  while (at >= 0 && (at > 0 || text.startsWith('diff --git '))) {
-    const end = text.indexOf('\n', at);
-    headers.push(at);
-    lines.push(text.slice(at, end < 0 ? text.length : end));
-    if (end < 0) break;
-    const next = text.indexOf('\ndiff --git ', end);
+  for (let at = 0; at >= 0; ) {
+    if (text.startsWith(DIFF_FILE_HEADER, at)) {
+      const end = text.indexOf('\n', at);
+      headers.push(at);
+      lines.push(text.slice(at, end < 0 ? text.length : end));
+    }
+    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, at);
     at = next < 0 ? -1 : next + 1;
   }
   if (headers.length === 0) return named;
@@ -329,21 +297,21 @@ export interface SelectTextInput {
   unit: TextUnit;
   terms: readonly RelevanceTerm[];
   requireScore: boolean;
-  termCache?: TermCache;
-  check?: StopCheck;
+  termCache: TermCache;
+  check: StopCheck;
   /**
    * Where an offset of `text` is in the text the reader can page (when `text` was cleaned of
    * terminal escape codes): cut markers name that text's columns.
    */
   toOriginal?: (offset: number) => number;
   /** The words the trimmer knows (error words in JSON lines' values). */
-  vocabulary?: Vocabulary;
+  vocabulary: Vocabulary;
   /** JSON values read at most to judge the records of JSON lines. */
-  maxJsonNodes?: number;
-  /** Whether every unit of `text` is ASCII, when the caller knows (else it is measured). */
-  ascii?: boolean;
-  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
-  lineStarts?: readonly number[];
+  maxJsonNodes: number;
+  /** Whether every unit of `text` is ASCII (one UTF-8 byte each). */
+  ascii: boolean;
+  /** Where each line of `text` begins (`lineStarts`). */
+  lineStarts: readonly number[];
 }
 
 /**
@@ -364,13 +332,9 @@ export function selectText(input: SelectTextInput): TextSelection | undefined {
 }
 
 function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection | undefined {
-  const { text, unit } = input;
+  const { text, unit, check, ascii, vocabulary, lineStarts } = input;
   const original = input.toOriginal ?? ((offset: number) => offset);
-  const check = input.check ?? NEVER_STOP;
   check(0);
-  // One UTF-8 byte a unit: all ASCII (known to the caller, or measured natively, several times
-  // faster than a pattern).
-  const ascii = input.ascii ?? utf8ByteLength(text) === text.length;
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
@@ -378,7 +342,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     unit === 'hunks' ? namedFileHeaders(text, input.terms, input.termCache) : new Set<number>();
   let namedBytes = 0;
   for (const header of namedHeaders) {
-    const next = text.indexOf('\ndiff --git ', header);
+    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, header);
     const end = next < 0 ? text.length : next + 1;
     namedBytes += ascii ? end - header : utf8ByteLength(text.slice(header, end));
   }
@@ -397,7 +361,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     ? diff.starts
     : unit === 'sentences'
       ? sentenceStarts(text, check)
-      : (input.lineStarts ?? lineStarts(text, check));
+      : lineStarts;
   const parents = diff?.parents;
   const total = starts.length;
   const sizes = new Float64Array(total);
@@ -408,26 +372,12 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   check(total);
 
-  const signals = textSignals({
-    text,
-    units,
-    starts,
-    unit,
-    check,
-    vocabulary: input.vocabulary,
-    lineStarts: input.lineStarts,
-  });
+  const signals = textSignals({ text, units, starts, unit, check, vocabulary, lineStarts });
   if (unit === 'records' || unit === 'lines') {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
     // 30): the larger of the two counts. Lines that are not JSON objects are stepped over.
-    const records = ndjsonRecordAnomalies(
-      text,
-      starts,
-      check,
-      input.vocabulary,
-      input.maxJsonNodes,
-    );
+    const records = ndjsonRecordAnomalies(text, starts, check, vocabulary, input.maxJsonNodes);
     for (let i = 0; i < total; i++) {
       signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
     }
@@ -488,12 +438,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   for (let i = 0; i < total; i++) {
     if (signals.leveled[i] === 1 && scores[i] === 0) scored++;
-  }
-  if (scored === 0 && input.requireScore) return undefined;
-  for (let i = 0; i < total; i++) {
     unasked[i]! += signals.anomaly[i]!;
     scores[i]! += signals.anomaly[i]!;
   }
+  if (scored === 0 && input.requireScore) return undefined;
   // The unchanged lines of split hunks.
   const contextLine = new Uint8Array(diff ? total : 0);
   if (diff && parents) {
@@ -525,14 +473,15 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // the widest marker, so the view never outgrows what was counted.
   const lines =
     unit === 'lines'
-      ? { of: countFrom(1, total), total, digits: String(total).length }
+      ? { of: countFrom(1, total), total }
       : unit === 'hunks'
         ? lineNumbers(text, starts)
         : undefined;
   const firstNewline = text.indexOf('\n');
   const eol = firstNewline > 0 && text.charCodeAt(firstNewline - 1) === 0x0d ? '\r\n' : '\n';
+  // The widest marker holds at most the digits of the last line's number more than this one.
   const gapCost = lines
-    ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + lines.digits
+    ? utf8ByteLength(omittedLinesMarker(0, lines.total, eol)) + String(lines.total).length
     : 0;
   // A line shown once says what its copies would: the ranked passes and the first passes over
   // the room left step over a unit that reads exactly as one kept (13 identical `= help:` lines
@@ -545,7 +494,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     contextLine,
     matched,
     scores,
-    copies: parents ? undefined : unitCopies(text, units, starts),
+    copies: parents ? undefined : new UnitCopies(text, units, starts),
     // The head and the tail are read in order, stepping over lines of a shape they show twice.
     template: signals.template,
     templates: signals.templates,
@@ -614,18 +563,24 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       gapCost * kept.gapChange(best);
     const room = Math.min(limit, budget - kept.used) - overhead;
     if (room <= 0) return undefined;
-    const window = textWindow(text, from, end, Math.max(anchor, from), room);
-    if (window.to <= window.from) return undefined;
+    // At most `room` bytes of the line, from a little before the anchor (a quarter of the
+    // window), never splitting a surrogate pair.
+    let windowFrom = Math.max(from, Math.min(anchor - Math.floor(room / 4), end - room));
+    const lead = text.charCodeAt(windowFrom);
+    if (windowFrom > from && lead >= 0xdc00 && lead <= 0xdfff) windowFrom--;
+    const window = truncateUtf8(text.slice(windowFrom, end), room);
+    if (window.length === 0) return undefined;
+    const windowTo = windowFrom + window.length;
     keep[best] = 2;
-    kept.used += overhead + window.bytes;
+    kept.used += overhead + utf8ByteLength(window);
     return {
       unit: best,
-      from: window.from,
-      to: window.to,
+      from: windowFrom,
+      to: windowTo,
       marker: cutLineMarker(
         lineNumber,
-        original(window.from) - origin + 1,
-        original(window.to - 1) + 1 - origin,
+        original(windowFrom) - origin + 1,
+        original(windowTo - 1) + 1 - origin,
         length,
         eol,
       ),
@@ -646,19 +601,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     const limit = kept.used + Math.floor((budget - kept.used) * (1 - UNASKED_SHARE));
     // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
-    for (const i of ranked) {
-      if (limit - kept.used < 1) break;
-      if (kept.mayFit(i, limit) && kept.fresh(i)) kept.take(i, limit);
-    }
-    for (const i of rankByScore(unasked, check)) {
-      if (budget - kept.used < 1) break;
-      if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
-    }
+    kept.takeFresh(ranked, limit);
+    kept.takeFresh(rankByScore(unasked, check), budget);
   }
-  for (const i of ranked) {
-    if (budget - kept.used < 1) break;
-    if (kept.mayFit(i, budget) && kept.fresh(i)) kept.take(i, budget);
-  }
+  kept.takeFresh(ranked, budget);
   kept.fill(true, budget);
   kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
@@ -730,7 +676,6 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     body: parts.join(''),
     unitsKept: shown,
     unitsTotal: total,
-    unit,
     label: !diff
       ? unit
       : diff.split

@@ -11,7 +11,6 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from '../readers/line-level.js';
-import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
 import type { StopCheck } from './stop-check.js';
@@ -77,33 +76,6 @@ const NAMED_RAW_LEVELS = 4;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-/** A power of two of at least twice `entries` slots (at least 16). */
-function tableSize(entries: number): number {
-  let size = 16;
-  while (size < 2 * entries) size *= 2;
-  return size;
-}
-
-/** True when the line holds nothing but spaces and tabs (as far as the window looks). */
-function isBlankLine(units: Uint16Array, from: number, to: number): boolean {
-  const end = Math.min(to, from + LEVEL_WINDOW);
-  for (let i = from; i < end; i++) {
-    const code = units[i]!;
-    if (code !== 0x20 && code !== 0x09) return false;
-  }
-  return true;
-}
-
-function lineEnd(units: Uint16Array, from: number, to: number): number {
-  let end = to;
-  while (end > from) {
-    const code = units[end - 1]!;
-    if (code !== NEWLINE && code !== CARRIAGE_RETURN) break;
-    end--;
-  }
-  return end;
-}
-
 /**
  * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
@@ -115,15 +87,15 @@ export function textSignals(input: {
   starts: readonly number[];
   unit: TextUnit;
   check: StopCheck;
-  /** The words levels are read by (the default vocabulary's when not given). */
-  vocabulary?: Vocabulary;
-  /** Where each line of `text` begins (`lineStarts`), when the caller has them. */
-  lineStarts?: readonly number[];
+  /** The words levels are read by. */
+  vocabulary: Vocabulary;
+  /** Where each line of `text` begins (`lineStarts`). */
+  lineStarts: readonly number[];
 }): TextSignals {
   const { text, units, starts, unit, check } = input;
   const table = levelTable(input.vocabulary);
   // A diff's rows are its lines, each with the unit it falls in; other texts' are their units.
-  const rowStarts = unit === 'hunks' ? (input.lineStarts ?? lineStarts(text, check)) : starts;
+  const rowStarts = unit === 'hunks' ? input.lineStarts : starts;
   const rowUnit = unit === 'hunks' ? new Int32Array(rowStarts.length) : undefined;
   for (let r = 0, u = 0; rowUnit && r < rowStarts.length; r++) {
     while (u + 1 < starts.length && starts[u + 1]! <= rowStarts[r]!) u++;
@@ -138,8 +110,10 @@ export function textSignals(input: {
   const continuation = withShape ? new Uint8Array(rows) : undefined;
   const blank = new Uint8Array(rows);
   // Template hashes are interned through an open-addressed table sized for every row to have a
-  // shape of its own at half load: slot → id + 1 (0 free), and the hash it holds.
-  const slots = withShape ? tableSize(rows) : 0;
+  // shape of its own at half load (a power of two, at least 16): slot → id + 1 (0 free), and
+  // the hash it holds.
+  let slots = withShape ? 16 : 0;
+  while (slots > 0 && slots < 2 * rows) slots *= 2;
   const slotId = new Int32Array(slots);
   const slotHash = new Int32Array(slots);
   let templates = 0;
@@ -149,7 +123,8 @@ export function textSignals(input: {
   let inHunk = false;
   for (let r = 0; r < rows; r++) {
     let from = rowStarts[r]!;
-    const to = lineEnd(units, from, r + 1 < rows ? rowStarts[r + 1]! : text.length);
+    let to = r + 1 < rows ? rowStarts[r + 1]! : text.length;
+    while (to > from && (units[to - 1] === NEWLINE || units[to - 1] === CARRIAGE_RETURN)) to--;
     let unchanged = false;
     if (rowUnit && from < to) {
       if (text.startsWith('@@ ', from)) inHunk = true;
@@ -162,7 +137,11 @@ export function textSignals(input: {
       unchanged = inHunk && marker === 0x20;
     }
     rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail, table);
-    blank[r] = isBlankLine(units, from, to) ? 1 : 0;
+    // Nothing but spaces and tabs, as far as the window looks.
+    const window = Math.min(to, from + LEVEL_WINDOW);
+    let nonBlank = from;
+    while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) nonBlank++;
+    blank[r] = nonBlank === window ? 1 : 0;
     if (rowTemplate && continuation) {
       const hash = lineTemplate(units, from, to);
       let slot = (hash ^ (hash >>> 15)) & (slots - 1);
@@ -324,13 +303,13 @@ export function levelBreakdown(
       counts.push({ level: LEVEL_NAMES[level]!, dropped: dropped[level]!, total: total[level]! });
     }
   }
-  const raws = signals.rawNames
-    .map((name, index) => ({ name, slot: known + index }))
-    .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
   const other = { level: 'other', dropped: 0, total: 0 };
   // A raw value seen only on lines a stronger level claimed (`"level":30` with `exit_code=1`)
   // has no lines of its own and is not listed.
-  const listed = raws.filter(({ slot }) => total[slot]! > 0);
+  const listed = signals.rawNames
+    .map((name, index) => ({ name, slot: known + index }))
+    .filter(({ slot }) => total[slot]! > 0)
+    .sort((a, b) => total[b.slot]! - total[a.slot]! || a.slot - b.slot);
   listed.forEach(({ name, slot }, index) => {
     if (index < NAMED_RAW_LEVELS) {
       counts.push({ level: name, dropped: dropped[slot]!, total: total[slot]! });

@@ -33,8 +33,8 @@ export function diffUnits(
   check: StopCheck,
   splitFiles?: ReadonlySet<number>,
 ): DiffUnits {
+  // Where each file header block and each hunk begins (and whatever comes before the first).
   const blockStarts: number[] = [0];
-  const isHeader: boolean[] = [text.startsWith('diff --git ')];
   let sinceCheck = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
     const at = i + 1;
@@ -42,13 +42,7 @@ export function diffUnits(
       check(at - sinceCheck);
       sinceCheck = at;
     }
-    if (text.startsWith('diff --git ', at)) {
-      blockStarts.push(at);
-      isHeader.push(true);
-    } else if (text.startsWith('@@ ', at)) {
-      blockStarts.push(at);
-      isHeader.push(false);
-    }
+    if (text.startsWith('diff --git ', at) || text.startsWith('@@ ', at)) blockStarts.push(at);
   }
   const starts: number[] = [];
   const parents: number[] = [];
@@ -73,7 +67,7 @@ export function diffUnits(
     const unit = starts.length;
     starts.push(from);
     splitHeader.push(0);
-    if (isHeader[b]) {
+    if (text.startsWith('diff --git ', from)) {
       fileHeader = unit;
       splitAll = splitFiles?.has(from) === true;
       parents.push(-1);

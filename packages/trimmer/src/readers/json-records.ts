@@ -66,6 +66,14 @@ export const HASHED_VALUE = TEXT_HASH_UNITS;
 const HASH_TRUE = textHash('true', 0, 4);
 const HASH_FALSE = textHash('false', 0, 5);
 const HASH_NULL = textHash('null', 0, 4);
+
+/**
+ * Whether a scalar whose value hashes to `hash` is a literal: told by its hash, without reading
+ * the text (a cache miss for each).
+ */
+function isLiteral(hash: number): boolean {
+  return hash === HASH_TRUE || hash === HASH_FALSE || hash === HASH_NULL;
+}
 /** Prefixes compared for redundancy with the previous value of the same field. */
 const NOVELTY_PREFIX = 48;
 /** Values of each field compared for redundancy. */
@@ -123,9 +131,8 @@ export interface Columns {
   valueBytes: Float64Array;
   novelBytes: Float64Array;
   sampledBytes: Float64Array;
+  /** Values that are numbers (of at most `NUMBER_MAX_DIGITS` digits). */
   numbers: Int32Array;
-  numberSum: Float64Array;
-  numberSquares: Float64Array;
   /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
   entryOf: Int32Array;
   /** Per value entry: its signature. */
@@ -140,7 +147,7 @@ export interface Columns {
  * The records of a document and the statistics of their fields, in one pass: the record above
  * each node (the nearest object that is an array item or map member), and per signature the
  * records holding it, its values (told apart exactly up to `HASHED_VALUE` units), the commonest
- * one, entropy, bytes, redundancy with the value before, numeric sums. Over an inventory borrowed
+ * one, entropy, bytes, redundancy with the value before, how many are numbers. Over an inventory borrowed
  * from a lent tape, the pass over the nodes runs in WebAssembly (`valuesFromTape`), to the same
  * columns (a test compares the two: the export is for it).
  */
@@ -202,8 +209,6 @@ export function recordColumns(
   const novelBytes = new Float64Array(sigCount);
   const sampledBytes = new Float64Array(sigCount);
   const numbers = new Int32Array(sigCount);
-  const numberSum = new Float64Array(sigCount);
-  const numberSquares = new Float64Array(sigCount);
   const entryOf = new Int32Array(count).fill(-1);
   // Values seen, told apart by an open-addressing table of (entry + 1, hash) pairs, so a probe
   // reads one place; sized for a value per four nodes, so most documents never rehash.
@@ -325,22 +330,10 @@ export function recordColumns(
       sampledBytes[s]! += length;
       lastValue[s] = u;
     }
-    // A scalar is a literal or a number; a literal is told by its hash, and a number too long
-    // to be a quantity by its length, both without reading the text (a cache miss for each).
-    const vh = valueHash[u]!;
-    if (
-      k === NODE_SCALAR &&
-      length <= NUMBER_MAX_UNITS &&
-      vh !== HASH_TRUE &&
-      vh !== HASH_FALSE &&
-      vh !== HASH_NULL
-    ) {
-      const x = numberAt(text, from, to);
-      if (Number.isFinite(x)) {
-        numbers[s]!++;
-        numberSum[s]! += x;
-        numberSquares[s]! += x * x;
-      }
+    // A scalar is a literal or a number; a number too long to be a quantity is told by its
+    // length, without reading the text.
+    if (k === NODE_SCALAR && length <= NUMBER_MAX_UNITS && !isLiteral(valueHash[u]!)) {
+      if (Number.isFinite(numberAt(text, from, to))) numbers[s]!++;
     }
   }
   spareBelow.give(recordBelow);
@@ -358,8 +351,6 @@ export function recordColumns(
     novelBytes,
     sampledBytes,
     numbers,
-    numberSum,
-    numberSquares,
     entryOf,
     entrySig,
     entryCount,
@@ -425,8 +416,6 @@ function withCommonest(
     novelBytes: gathered.novelBytes,
     sampledBytes: gathered.sampledBytes,
     numbers: gathered.numbers,
-    numberSum: gathered.numberSum,
-    numberSquares: gathered.numberSquares,
     entryOf: gathered.entryOf,
     entrySig,
     entryCount,
@@ -446,8 +435,8 @@ const TAPE_VALUE_OPTIONS: JsonTapeValueOptions = {
  * The columns `recordColumns` gathers, gathered by the lent tape's pass in WebAssembly where the
  * borrowed inventory's columns and its signatures are (`JsonTapeReader.valueStatistics`), or
  * undefined when that pass cannot run. The records of each group are read off its signature's
- * chain of nodes; the numbers of a signature with a fraction or an exponent in one of them are
- * read here, all of them in node order, so that their sums are the same to the last bit.
+ * chain of nodes; the numbers of a signature with a fraction or an exponent in one of them,
+ * which that pass leaves unread, are counted here.
  */
 function valuesFromTape(
   inventory: JsonInventory,
@@ -474,35 +463,23 @@ function valuesFromTape(
       group.bytes += unitBytes[u]!;
     }
   }
-  const { recordAbove, numbers, numberSum, numberSquares, unreadNumbers } = found;
+  const { recordAbove, numbers, unreadNumbers } = found;
   for (let s = 1; s < sigCount; s++) {
     if (unreadNumbers[s] === 0) continue;
     let count = 0;
-    let sum = 0;
-    let squares = 0;
     for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-      const vh = valueHash[u]!;
       if (
         kind[u] !== NODE_SCALAR ||
         recordAbove[u]! < 0 ||
         next[u] !== u + 1 ||
         end[u]! - start[u]! > NUMBER_MAX_UNITS ||
-        vh === HASH_TRUE ||
-        vh === HASH_FALSE ||
-        vh === HASH_NULL
+        isLiteral(valueHash[u]!)
       ) {
         continue;
       }
-      const x = numberAt(text, start[u]!, end[u]!);
-      if (Number.isFinite(x)) {
-        count++;
-        sum += x;
-        squares += x * x;
-      }
+      if (Number.isFinite(numberAt(text, start[u]!, end[u]!))) count++;
     }
     numbers[s] = count;
-    numberSum[s] = sum;
-    numberSquares[s] = squares;
   }
   return withCommonest(
     inventory,
@@ -518,8 +495,6 @@ function valuesFromTape(
       novelBytes: found.novelUnits,
       sampledBytes: found.sampledUnits,
       numbers,
-      numberSum,
-      numberSquares,
       entryOf: found.entryOf,
       entrySig: found.entrySignature,
       entryCount: found.entryCount,

@@ -69,8 +69,8 @@ export interface LevelTable {
   readonly first: Int16Array;
   /** The next word listed under the same first unit and length, or -1. */
   readonly next: Int16Array;
+  /** One more than the longest word's length. */
   readonly stride: number;
-  readonly maxWord: number;
   /** Level words (lower case) → level, for a level key's value. */
   readonly levelByWord: ReadonlyMap<string, number>;
   /** Upper-case letter's code → level. */
@@ -157,7 +157,6 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     first,
     next,
     stride,
-    maxWord,
     levelByWord,
     letters: levelMap(vocabulary.levelLetters, (letter) => letter.toUpperCase().charCodeAt(0)),
     marks: levelMap(vocabulary.levelMarks, (mark) => mark.charCodeAt(0)),
@@ -209,10 +208,6 @@ for (let code = 0; code < 128; code++) WORD_UNIT[code] = isAsciiWordCode(code) ?
 
 function isWordCode(code: number): boolean {
   return WORD_UNIT[code] === 1;
-}
-
-function isUpper(code: number): boolean {
-  return code >= 0x41 && code <= 0x5a;
 }
 
 function isBlank(code: number): boolean {
@@ -350,8 +345,7 @@ export function detectLevel(
   // Once the level is found only an exit status or an alert can change the verdict; a line
   // where none can start is done then.
   const settles = tail !== undefined && !tail.within(from, end);
-  const { letters, wordFlags, wordLevel, maxWord, words, first: firstWord, next: nextWord } = table;
-  const { stride } = table;
+  const { letters, wordFlags, wordLevel, words, stride, first: firstWord, next: nextWord } = table;
   let level = NO_LEVEL;
   let form = FORM_FIELD;
   let failedExit = false;
@@ -436,16 +430,16 @@ export function detectLevel(
     const next = i < to ? units[i]! : 0;
     const before = start > from ? units[start - 1]! : 0;
     const flags = known >= 0 ? wordFlags[known]! : 0;
-    if (level === NO_LEVEL && length <= maxWord) {
+    if (level === NO_LEVEL && known >= 0) {
       if ((flags & WORD_IS_LEVEL_KEY) !== 0) {
         const value = fieldValue(text, i, end);
         if (value !== '') level = valueLevel(value, raw, table);
         form = FORM_FIELD;
       }
-      const word = level === NO_LEVEL && known >= 0 ? wordLevel[known]! : -1;
+      const word = level === NO_LEVEL ? wordLevel[known]! : -1;
       if (word >= 0) {
         let upper = true;
-        for (let k = start; k < i && upper; k++) upper = isUpper(units[k]!);
+        for (let k = start; k < i && upper; k++) upper = units[k]! >= 0x41 && units[k]! <= 0x5a;
         const fenced =
           (before === 0x5b || before === 0x3c || before === 0x28 || before === 0x7c) &&
           (next === 0x5d || next === 0x3e || next === 0x29 || next === 0x7c);

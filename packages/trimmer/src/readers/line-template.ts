@@ -11,20 +11,17 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const VARIABLE = 0x23;
 
-/** Per ASCII unit: a word unit (`[A-Za-z0-9_]`; every unit from 0x80 is one too), a digit. */
+/**
+ * Per UTF-16 unit: a word unit (`[A-Za-z0-9_]`, and every unit from 0x80), a digit. A table of
+ * every unit (64 KB): one load per unit, no branch on ASCII first; the template loop reads each
+ * unit of a line's opening through it.
+ */
 const WORD = 1;
 const DIGIT = 2;
-const UNIT_CLASS = new Uint8Array(128);
-for (let code = 0; code < 128; code++) {
-  UNIT_CLASS[code] = (isAsciiWordCode(code) ? WORD : 0) | (isAsciiDigit(code) ? DIGIT : 0);
-}
-
-/**
- * `UNIT_CLASS` over every UTF-16 unit (64 KB): one load per unit, no branch on ASCII first; the
- * template loop reads each unit of a line's opening through it.
- */
 const CLASS_OF_UNIT = new Uint8Array(0x10000).fill(WORD);
-CLASS_OF_UNIT.set(UNIT_CLASS);
+for (let code = 0; code < 128; code++) {
+  CLASS_OF_UNIT[code] = (isAsciiWordCode(code) ? WORD : 0) | (isAsciiDigit(code) ? DIGIT : 0);
+}
 
 /**
  * A hash of the shape of the line at `units[from, to)` (a text's UTF-16 units): its first words

@@ -1,13 +1,8 @@
+import { isAsciiDigit, isAsciiLetter } from './ascii-class.js';
+
 /** Characters of an opaque run: letters, digits and base64's `+`, `/` and `=`. */
 function inRun(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    (c >= 0x41 && c <= 0x5a) ||
-    (c >= 0x61 && c <= 0x7a) ||
-    c === 0x2b ||
-    c === 0x2f ||
-    c === 0x3d
-  );
+  return isAsciiLetter(c) || isAsciiDigit(c) || c === 0x2b || c === 0x2f || c === 0x3d;
 }
 
 /** A run this long, with letters and digits both, reads as opaque. */
@@ -41,7 +36,7 @@ export function looksOpaque(text: string, from: number, to: number): boolean {
       const c = text.charCodeAt(j);
       if (!inRun(c)) break;
       run++;
-      if (c <= 0x39 && c >= 0x30) digits = true;
+      if (isAsciiDigit(c)) digits = true;
       else if (c !== 0x2b && c !== 0x2f && c !== 0x3d) letters = true;
       if (run >= OPAQUE_RUN && digits && letters) return true;
     }

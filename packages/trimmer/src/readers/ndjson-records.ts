@@ -1,6 +1,6 @@
 import { analyzeRecords } from '../engine/analyze-records.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import { type ErrorMatcher, errorMatcher, type JsonInventory } from '../json/json-inventory.js';
+import { errorMatcher } from '../json/json-inventory.js';
 import { withJsonInventory } from '../json/with-json-inventory.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 
@@ -38,16 +38,6 @@ function isBlankUnit(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/** Whether `line` is one valid JSON value, as `JSON.parse` reads it. */
-function parses(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Per line of `text` (lines start at `starts`), how much its record stands out, 0 to
  * `RECORD_CAP`. `maxNodes` bounds the values read (the list is judged on the records read
@@ -65,12 +55,8 @@ export function ndjsonRecordAnomalies(
   // Every object line opens with a brace: a text with fewer braces in all (most logs have none)
   // has too few records, found by a native search instead of a look at every line.
   let braces = 0;
-  for (
-    let at = text.indexOf('{');
-    at >= 0 && braces < MIN_RECORDS;
-    at = text.indexOf('{', at + 1)
-  ) {
-    braces++;
+  for (let at = text.indexOf('{'); at >= 0 && braces < MIN_RECORDS; braces++) {
+    at = text.indexOf('{', at + 1);
   }
   if (braces < MIN_RECORDS) {
     check(text.length);
@@ -88,63 +74,43 @@ export function ndjsonRecordAnomalies(
   check(text.length);
   if (lines.length < MIN_RECORDS) return scores;
   const matcher = errorMatcher(vocabulary);
-  const judged = judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
-  if (judged) return scores;
+  // Scores the object lines read as one JSON list; false when that list is not JSON.
+  const judge = (): boolean =>
+    withJsonInventory(`[${parts.join(',')}]`, -1, maxNodes, matcher, check, (inventory) => {
+      if (inventory === undefined) return false;
+      const { anomalies } = analyzeRecords(inventory, check, vocabulary);
+      if (anomalies.length === 0) return true;
+      const { count, parent } = inventory;
+      // Per node, its index among the top list's items, or -1 for a node that is not one.
+      const item = new Int32Array(count).fill(-1);
+      for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
+      for (const { record, score } of anomalies) {
+        // The item of the top list that holds the record.
+        let top = record;
+        while (top > 0 && parent[top]! > 0) top = parent[top]!;
+        const k = item[top]!;
+        if (k < 0) continue;
+        const line = lines[k]!;
+        scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
+      }
+      return true;
+    });
+  if (judge()) return scores;
   // Some line is not JSON (a torn last line, a log line that only looks like an object): the
   // others are still records.
   let kept = 0;
   for (let k = 0; k < parts.length; k++) {
-    if (!parses(parts[k]!)) continue;
+    try {
+      JSON.parse(parts[k]!);
+    } catch {
+      continue;
+    }
     lines[kept] = lines[k]!;
     parts[kept++] = parts[k]!;
   }
   check(parts.length);
   lines.length = kept;
   parts.length = kept;
-  if (kept >= MIN_RECORDS) judge(parts, lines, scores, maxNodes, matcher, check, vocabulary);
+  if (kept >= MIN_RECORDS) judge();
   return scores;
-}
-
-/**
- * Scores into `scores` the records `parts` (the object lines `lines`) read as one JSON list;
- * false when that list is not JSON.
- */
-function judge(
-  parts: readonly string[],
-  lines: readonly number[],
-  scores: Float64Array,
-  maxNodes: number,
-  matcher: ErrorMatcher,
-  check: StopCheck,
-  vocabulary: Vocabulary,
-): boolean {
-  const list = `[${parts.join(',')}]`;
-  return withJsonInventory(list, -1, maxNodes, matcher, check, (inventory) => {
-    if (inventory === undefined) return false;
-    const { anomalies } = analyzeRecords(inventory, check, vocabulary);
-    if (anomalies.length === 0) return true;
-    const item = itemIndexes(inventory);
-    for (const { record, score } of anomalies) {
-      const k = item[topItem(inventory, record)]!;
-      if (k < 0) continue;
-      const line = lines[k]!;
-      scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
-    }
-    return true;
-  });
-}
-
-/** Per node, its index among the top list's items, or -1 for a node that is not one. */
-function itemIndexes(inventory: JsonInventory): Int32Array {
-  const item = new Int32Array(inventory.count).fill(-1);
-  let k = 0;
-  for (let u = 1; u < inventory.count; u++) if (inventory.parent[u] === 0) item[u] = k++;
-  return item;
-}
-
-/** The item of the top list that holds node `u`. */
-function topItem(inventory: JsonInventory, u: number): number {
-  let node = u;
-  while (node > 0 && inventory.parent[node]! > 0) node = inventory.parent[node]!;
-  return node;
 }

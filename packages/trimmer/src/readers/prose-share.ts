@@ -8,18 +8,7 @@ const PROSE_SAMPLES = 3;
 /** Values of a prose field compared to tell how many differ. */
 const DISTINCT_SAMPLES = 16;
 
-/** What `proseShare` keeps between the fields of one document. */
-export interface ProseScratch {
-  /** Whether the fields of each key read as prose, as decided so far. */
-  byKey: Map<string, boolean>;
-  fingerprints: Int32Array;
-}
-
-export function createProseScratch(): ProseScratch {
-  return { byKey: new Map(), fingerprints: new Int32Array(DISTINCT_SAMPLES) };
-}
-
-/** Units read from each end of a text to tell it from others of the field (see `distinctShare`). */
+/** Units read from each end of a text to tell it from others of the field (see `proseShare`). */
 const TEXT_END_UNITS = 12;
 
 /** A fingerprint of `text[from, to)`: its length and up to twelve units from each end. */
@@ -33,40 +22,36 @@ function endsFingerprint(text: string, from: number, to: number): number {
   return h;
 }
 
-/** Whether most of the first few values of string field `s` read as prose. */
-function readsAsProseField(
-  inventory: JsonInventory,
-  signatures: JsonSignatures,
-  s: number,
-): boolean {
-  const { text, kind, start, end } = inventory;
-  let sampled = 0;
-  let prose = 0;
-  for (
-    let u = signatures.first[s]!;
-    u >= 0 && sampled < PROSE_SAMPLES;
-    u = signatures.nextSame[u]!
-  ) {
-    if (kind[u] !== NODE_STRING) continue;
-    sampled++;
-    if (readsAsProse(text, start[u]! + 1, end[u]! - 1)) prose++;
-  }
-  return sampled > 0 && 2 * prose > sampled;
-}
-
 /**
- * The share of the first values of string field `s` that differ (a post repeated across
- * records, or a template's first line, says little), told apart by their length and ends.
- * `seen` is scratch space.
+ * For string field `s`: 0 unless its values read as prose (`readsAsProse`: most of the first
+ * few; decided once per key of the document and kept in `byKey`), else the share of its first values that differ
+ * (a post repeated across records, or a template's first line, says little), told apart by their
+ * length and ends.
  */
-function distinctShare(
+export function proseShare(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
-  seen: Int32Array,
+  byKey: Map<string, boolean>,
 ): number {
   const { text, kind, start, end } = inventory;
   const { first, nextSame } = signatures;
+  // A schema's thousand `description` fields are one kind of value.
+  const key = signatureKey(inventory, signatures, s);
+  let prose = key === '' ? undefined : byKey.get(key);
+  if (prose === undefined) {
+    let sampled = 0;
+    let proseValues = 0;
+    for (let u = first[s]!; u >= 0 && sampled < PROSE_SAMPLES; u = nextSame[u]!) {
+      if (kind[u] !== NODE_STRING) continue;
+      sampled++;
+      if (readsAsProse(text, start[u]! + 1, end[u]! - 1)) proseValues++;
+    }
+    prose = sampled > 0 && 2 * proseValues > sampled;
+    if (key !== '') byKey.set(key, prose);
+  }
+  if (!prose) return 0;
+  const seen = new Int32Array(DISTINCT_SAMPLES);
   let strings = 0;
   let differ = 0;
   for (let u = first[s]!; u >= 0 && strings < DISTINCT_SAMPLES; u = nextSame[u]!) {
@@ -78,24 +63,4 @@ function distinctShare(
     if (k === differ) seen[differ++] = fingerprint;
   }
   return strings === 0 ? 0 : differ / strings;
-}
-
-/**
- * For string field `s`: 0 unless its values read as prose (`readsAsProse`, on the first few;
- * decided once per key of the document), else the share of its first values that differ.
- */
-export function proseShare(
-  inventory: JsonInventory,
-  signatures: JsonSignatures,
-  s: number,
-  scratch: ProseScratch,
-): number {
-  // A schema's thousand `description` fields are one kind of value.
-  const key = signatureKey(inventory, signatures, s);
-  let prose = key === '' ? undefined : scratch.byKey.get(key);
-  if (prose === undefined) {
-    prose = readsAsProseField(inventory, signatures, s);
-    if (key !== '') scratch.byKey.set(key, prose);
-  }
-  return prose ? distinctShare(inventory, signatures, s, scratch.fingerprints) : 0;
 }

@@ -1,3 +1,5 @@
+import { isAsciiDigit, isAsciiLetter } from './ascii-class.js';
+
 /**
  * Unicode character classes the relevance scan asks about (letter or digit, a script written
  * without spaces), answered from a table filled as characters are met.
@@ -53,13 +55,7 @@ function classesOf(codePoint: number): number {
 
 /** Whether `codePoint` is a letter or a digit (`\p{L}` or `\p{N}`); a lone surrogate is neither. */
 export function isLetterOrDigit(codePoint: number): boolean {
-  if (codePoint < 0x80) {
-    return (
-      (codePoint >= 0x61 && codePoint <= 0x7a) ||
-      (codePoint >= 0x41 && codePoint <= 0x5a) ||
-      (codePoint >= 0x30 && codePoint <= 0x39)
-    );
-  }
+  if (codePoint < 0x80) return isAsciiLetter(codePoint) || isAsciiDigit(codePoint);
   return (classesOf(codePoint) & IS_LETTER_OR_DIGIT) !== 0;
 }
 

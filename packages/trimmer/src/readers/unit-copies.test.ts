@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineStarts } from './line-starts.js';
 import { withTextUnits } from './text-units.js';
-import { unitCopies } from './unit-copies.js';
+import { UnitCopies } from './unit-copies.js';
 
 const NEVER_STOP = () => undefined;
 
@@ -10,7 +10,7 @@ function copiesOf(lines: string[]): boolean[] {
   const text = lines.join('\n');
   const starts = lineStarts(text, NEVER_STOP);
   return withTextUnits(text, (units) => {
-    const copies = unitCopies(text, units, starts);
+    const copies = new UnitCopies(text, units, starts);
     return starts.map((_, i) => {
       const copy = copies.isCopy(i);
       if (!copy) copies.add(i);
@@ -19,7 +19,7 @@ function copiesOf(lines: string[]): boolean[] {
   });
 }
 
-describe('unitCopies', () => {
+describe('UnitCopies', () => {
   it('tells a line that reads as one kept, its line ending and string sequences aside', () => {
     const stamp = (t: number) => `\u001b_bk;t=${t}\u0007`;
     expect(
@@ -50,7 +50,7 @@ describe('unitCopies', () => {
         const text = lines.join('\n');
         const starts = lineStarts(text, NEVER_STOP);
         withTextUnits(text, (units) => {
-          const copies = unitCopies(text, units, starts);
+          const copies = new UnitCopies(text, units, starts);
           const seen = new Set<string>();
           starts.forEach((from, i) => {
             const unit = visible(

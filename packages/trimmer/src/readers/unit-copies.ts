@@ -1,24 +1,6 @@
 import { stringSequenceEnd } from './strip-terminal-escapes.js';
 
-/** Which units of a text repeat a unit already kept, word for word. */
-export interface UnitCopies {
-  /** Whether unit `i` reads exactly as a unit passed to `add` (its line ending aside). */
-  isCopy(i: number): boolean;
-  /** Records unit `i` as kept. */
-  add(i: number): void;
-}
-
 const ESC = 0x1b;
-
-/**
- * Where the terminal string sequence at `at` ends (`stringSequenceEnd`), or `at` when none starts
- * there: what a terminal does not print does not make two lines differ.
- */
-function skipString(text: string, codes: Uint16Array, at: number, to: number): number {
-  if (codes[at]! !== ESC) return at;
-  const end = stringSequenceEnd(text, at, to);
-  return end < 0 ? at : end;
-}
 
 /** The end of unit `i` of a text (its UTF-16 `codes`) cut at `starts`, its line ending left out. */
 function unitEnd(codes: Uint16Array, starts: readonly number[], i: number): number {
@@ -29,12 +11,17 @@ function unitEnd(codes: Uint16Array, starts: readonly number[], i: number): numb
   return to;
 }
 
+/**
+ * Past the terminal string sequences from `at` on (`stringSequenceEnd`): what a terminal does
+ * not print does not make two lines differ.
+ */
 function skipToVisible(text: string, codes: Uint16Array, at: number, to: number): number {
-  for (;;) {
-    const next = skipString(text, codes, at, to);
-    if (next === at) return at;
-    at = next;
+  while (codes[at] === ESC) {
+    const end = stringSequenceEnd(text, at, to);
+    if (end < 0) break;
+    at = end;
   }
+  return at;
 }
 
 /**
@@ -77,7 +64,13 @@ const NOT_A_COPY = 2;
 
 // A class rather than closures made per call: V8 keeps a closure's optimised code only while the
 // closure lives, so closures made per trim run unoptimised again after every collection.
-class UnitCopyTable implements UnitCopies {
+/**
+ * Which units of a text repeat a unit already kept, word for word: exact copies among the units
+ * of `text` (its UTF-16 `codes` beside it) cut at `starts`, each unit hashed only when first
+ * asked about (FNV-1a over its UTF-16 units, terminal string sequences left out), a hash match
+ * confirmed by comparing the texts once per unit, so the cost is linear in the units looked at.
+ */
+export class UnitCopies {
   private readonly hashes: Int32Array;
   private readonly hashed: Uint8Array;
   /** Per unit, once a unit of its hash is kept: whether it reads as that unit. */
@@ -111,11 +104,8 @@ class UnitCopyTable implements UnitCopies {
     }
     for (; at < to; at++) {
       if (!this.plain) {
-        const next = skipString(this.text, codes, at, to);
-        if (next > at) {
-          at = next - 1;
-          continue;
-        }
+        at = skipToVisible(this.text, codes, at, to);
+        if (at >= to) break;
       }
       hash = Math.imul(hash ^ codes[at]!, 0x01000193);
     }
@@ -124,6 +114,7 @@ class UnitCopyTable implements UnitCopies {
     return hash;
   }
 
+  /** Whether unit `i` reads exactly as a unit passed to `add` (its line ending aside). */
   isCopy(i: number): boolean {
     const known = this.verdict[i]!;
     if (known !== UNKNOWN) return known === COPY;
@@ -135,25 +126,12 @@ class UnitCopyTable implements UnitCopies {
     return copy;
   }
 
+  /** Records unit `i` as kept. */
   add(i: number): void {
     const hash = this.hashOf(i);
     if (!this.kept.has(hash)) this.kept.set(hash, i);
   }
 }
 
-/**
- * Exact copies among the units of `text` (its UTF-16 `codes` beside it) cut at `starts`, each
- * unit hashed only when first asked about (FNV-1a over its UTF-16 units, terminal string
- * sequences left out), a hash match confirmed by comparing the texts once per unit, so the cost
- * is linear in the units looked at.
- */
-export function unitCopies(
-  text: string,
-  codes: Uint16Array,
-  starts: readonly number[],
-): UnitCopies {
-  return new UnitCopyTable(text, codes, starts);
-}
-
 /** Keeps the table's hidden class alive between trims, and with it the optimised code using it. */
-export const UNIT_COPIES_SHAPE: UnitCopies = new UnitCopyTable('', new Uint16Array(0), []);
+export const UNIT_COPIES_SHAPE = new UnitCopies('', new Uint16Array(0), []);
