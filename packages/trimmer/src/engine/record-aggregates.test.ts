@@ -606,6 +606,23 @@ describe('the records note over all records', () => {
     }
   });
 
+  it('tells a text every record holds under two keys once, before its copy', () => {
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      'event.id': `evt-${(i * 7919).toString(36)}`,
+      'cloud.account.name': 'prod-account',
+      'cloud.account.name.text': 'prod-account',
+      ...Object.fromEntries(
+        ['region', 'zone', 'agent', 'runtime', 'os', 'arch', 'tier'].map((k) => [k, `${k}-a`]),
+      ),
+      message: `request ${i} served in ${(i * 37) % 400} ms by the edge proxy`.repeat(3),
+    }));
+    const { records } = noteOf(JSON.stringify(docs), 3000);
+    const told = (records?.constant ?? []).map((c) => c.field);
+    expect(told).toContain('"cloud.account.name"');
+    expect(told).toContain('tier');
+    expect(told).not.toContain('"cloud.account.name.text"');
+  });
+
   it('tells the range of microsecond and nanosecond times exactly, nanoseconds a double reads alike', () => {
     const base = 1_700_000_000_000_000_000n;
     // Ten nanoseconds apart: a double holds them only to 256 ns, so they read as one number.

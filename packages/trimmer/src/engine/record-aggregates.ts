@@ -428,6 +428,25 @@ export function recordAggregates(
   });
   categorical.splice(0, categorical.length, ...distinctive, ...echoes);
   constants.sort((a, b) => a.rank - b.rank || a.s - b.s);
+  // A field every record holds alike that copies another under a longer key (a search engine's
+  // `cloud.account.name.text` beside `cloud.account.name`) is told after every other field (two
+  // fields that merely agree, `lastStatus` and `desiredStatus`, are not copies).
+  // (Looked for among the first few: those are the ones the note has room for.)
+  const keyOf = (s: number) => signatureKey(inventory, signatures, s);
+  const valueOf = (s: number) => scalarText(inventory, signatures.first[s]!);
+  const firstFew = constants.slice(0, ECHO_CHECKS);
+  const copies = firstFew.filter(({ s }) =>
+    firstFew.some(
+      (other) =>
+        other.s !== s &&
+        keyOf(s).startsWith(`${keyOf(other.s)}.`) &&
+        valueOf(s) === valueOf(other.s),
+    ),
+  );
+  if (copies.length > 0) {
+    const firsts = constants.filter((constant) => !copies.includes(constant));
+    constants.splice(0, constants.length, ...firsts, ...copies);
+  }
   nearlyConstant.sort((a, b) => a.rank - b.rank || a.s - b.s);
   times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
   // The time the records are ordered by (`recordOrder`) is the one whose range is told first.
