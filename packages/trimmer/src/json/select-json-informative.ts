@@ -364,7 +364,7 @@ function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
 
 /**
  * Shallow small scalars outside every record: a list's envelope (`kind`, `total_count`), each
- * key with its value once (a plan's `terraform_version` again in its `prior_state` says nothing
+ * key with its value once (a `format_version` written again in a nested part says nothing
  * more).
  */
 function contextNodes(plan: Plan): number[] {

@@ -2,7 +2,7 @@ import { type JsonInventory, NODE_OBJECT } from './json-inventory.js';
 import { type JsonSignatures, STEP_INDEX, STEP_ITEM, STEP_KEY } from './json-signatures.js';
 
 /**
- * A key as a step of a note's path: as it is, or as a JSON string (`"app.kubernetes.io/name"`,
+ * A key as a step of a note's path: as it is, or as a JSON string (`"app.example.io/name"`,
  * as jq writes it) when it is empty or holds what the path's own syntax uses, so that
  * `span.id` always means a key `id` inside `span`, and every path told resolves.
  */
