@@ -8,8 +8,6 @@ import { timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
-/** Records a question about order or a time window selects at most. */
-const MAX_ORDERED = 50;
 
 /** What a question asks of the records' time order. */
 export interface RecencyAsk {
@@ -164,7 +162,7 @@ export function recencyAsk(
     const count = [tokens[i + 1], tokens[i - 1]]
       .map((near) => (near !== undefined && /^\d{1,3}$/.test(near) ? Number(near) : 0))
       .find((n) => n > 0);
-    const n = Math.min(MAX_ORDERED, count ?? 1);
+    const n = count ?? 1;
     return newest ? { newest: n } : { oldest: n };
   }
   return undefined;
@@ -220,7 +218,8 @@ export function recordOrder(
         inside = found;
       }
     }
-    leading.push(...inside.slice(0, MAX_ORDERED));
+    // Every record the window holds, as far as the budget names them (the plan stops there).
+    for (const entry of inside) leading.push(entry);
   }
   if (timed.length === 0) return { leading: [], askedFor: 0, afterNames: [] };
   const askedFor = leading.length;

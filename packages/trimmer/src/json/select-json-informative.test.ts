@@ -492,6 +492,25 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+  it('shows every record of a wide time window the budget can name', () => {
+    const start = Date.UTC(2026, 2, 11, 16, 0, 0, 0);
+    const records = Array.from({ length: 2000 }, (_, i) => ({
+      id: 1_790_000_000_000_000_000n + BigInt(i * 4_527_311),
+      ts: start + i * 1_913,
+      state: i % 41 === 0 ? 'locked' : 'active',
+      note: `record ${i} written by the importer on shard ${i % 17}`,
+    }));
+    const json = JSON.stringify(records, (_, v) => (typeof v === 'bigint' ? `${v}` : v));
+    const inside = records.slice(1200, 1280);
+    const view = trimmer.trim(json, 20_000, {
+      userQuery: `Which records have ts between ${inside[0]!.ts} and ${inside.at(-1)!.ts}?`,
+    });
+    const shown = JSON.parse(viewBody(view)) as Array<Record<string, unknown>>;
+    for (const record of inside) {
+      expect(shown.find((item) => item.id === `${record.id}`)?.ts).toBe(record.ts);
+    }
+  });
+
   it('ranks a text that repeats across records with the fields that tell them apart', () => {
     const json = posts(40, () => 'Scheduled maintenance window starts at noon today');
     const view = trimmer.trim(json, 6_000);
