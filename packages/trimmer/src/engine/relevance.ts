@@ -1,16 +1,15 @@
 import type { JsonTapeWordSearch, ResultProcessorContext } from '@compaction/core';
+import { escapeRegExp } from '../escape-reg-exp.js';
 import type { ErrorVocabulary } from '../json/json-inventory.js';
 import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 
-/** Where a term comes from; each kind weighs differently. */
-export type TermKind = 'query' | 'key' | 'error';
-
 /** One pattern the relevance scan looks for. */
 export interface RelevanceTerm {
-  kind: TermKind;
+  /** Where the term comes from; each kind weighs differently. */
+  kind: 'query' | 'key' | 'error';
   /** Regular-expression source (already escaped), matched case-insensitively. */
   source: string;
   /**
@@ -63,10 +62,7 @@ function isTokenEdge(codePoint: number): boolean {
   return codePoint === 0x5f || isLetterOrDigit(codePoint);
 }
 
-/** Whether `codePoint` may sit inside a query token (`v1.2`, `ns/pod`, `a@b`, `c++`, `x-y`). */
-function isTokenInside(codePoint: number): boolean {
-  return isTokenEdge(codePoint) || TOKEN_INSIDE.includes(codePoint);
-}
+/** Also inside a query token: `.:/@#+-` (`v1.2`, `ns/pod`, `a@b`, `c++`, `x-y`). */
 const TOKEN_INSIDE = [0x2e, 0x3a, 0x2f, 0x40, 0x23, 0x2b, 0x2d];
 
 /**
@@ -90,7 +86,7 @@ export function queryTokens(text: string): string[] {
     let j = firstEnd;
     while (j < text.length) {
       const c = text.codePointAt(j)!;
-      if (!isTokenInside(c)) break;
+      if (!isTokenEdge(c) && !TOKEN_INSIDE.includes(c)) break;
       j += c > 0xffff ? 2 : 1;
       if (isTokenEdge(c)) end = j;
     }
@@ -129,11 +125,10 @@ export function queryWords(
   context: ResultProcessorContext | undefined,
   stopwords: ReadonlySet<string> = DEFAULT_VOCABULARY.stopwords,
 ): string[] {
-  const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
   const words: string[] = [];
   const seen = new Set<string>();
   let units = 0;
-  for (const word of queryTokens(text)) {
+  for (const word of questionTokens(context)) {
     if (seen.has(word) || stopwords.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
     // The scan tries every word at every place of the text: their length in all bounds it.
@@ -193,10 +188,6 @@ export function errorWordBoundary(text: string, at: number): boolean {
   );
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /**
  * A term with every field, in one order: each term is made here, so that all have one hidden
  * class. Terms other than the error words live only during a trim, and V8 drops a hidden class
@@ -204,7 +195,7 @@ function escapeRegExp(text: string): string {
  * `HITS_SHAPE`); `TERM_SHAPE` keeps this one alive.
  */
 function term(
-  kind: TermKind,
+  kind: RelevanceTerm['kind'],
   source: string,
   fields: Omit<RelevanceTerm, 'kind' | 'source'> = {},
 ): RelevanceTerm {
@@ -247,22 +238,16 @@ function errorTerms(vocabulary: ErrorVocabulary): readonly RelevanceTerm[] {
 
 const LETTERS = /^[a-z]{3,}$/;
 
-/** A query word as a pattern that also takes its plural or singular (`pod` finds `pods`). */
-function tokenSource(word: string): string {
-  if (!LETTERS.test(word)) return escapeRegExp(word);
-  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
-    return `(?:${word}(?:es)?|${word.slice(0, -1)})`;
-  }
-  return `${word}(?:es|s)?`;
-}
-
-/** What every match of `tokenSource(word)` starts with, and what may follow, first found first. */
-function tokenForm(word: string): { prefix: string; suffixes: readonly string[] } {
-  if (!LETTERS.test(word)) return { prefix: word, suffixes: [''] };
-  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
-    return { prefix: word.slice(0, -1), suffixes: ['ses', 's', ''] };
-  }
-  return { prefix: word, suffixes: ['es', 's', ''] };
+/**
+ * A query word as a pattern that also takes its plural or singular (`pod` finds `pods`): what
+ * every match starts with, and what may follow, first found first.
+ */
+function tokenForm(word: string): { source: string; prefix: string; suffixes: readonly string[] } {
+  if (!LETTERS.test(word)) return { source: escapeRegExp(word), prefix: word, suffixes: [''] };
+  const plural = word.length >= 4 && word.endsWith('s') && !word.endsWith('ss');
+  const prefix = plural ? word.slice(0, -1) : word;
+  const suffixes = plural ? ['ses', 's', ''] : ['es', 's', ''];
+  return { source: `${prefix}(?:${suffixes.join('|')})`, prefix, suffixes };
 }
 
 /**
@@ -293,8 +278,8 @@ export function relevanceTerms(input: {
         term('query', `"${escapeRegExp(word)}"`, { word, prefix: `"${word}"`, suffixes: [''] }),
       );
     }
-    const { prefix, suffixes } = tokenForm(word);
-    terms.push(term('query', tokenSource(word), { wholeToken: true, word, prefix, suffixes }));
+    const { source, prefix, suffixes } = tokenForm(word);
+    terms.push(term('query', source, { wholeToken: true, word, prefix, suffixes }));
   }
   for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
     terms.push(term);
@@ -308,8 +293,6 @@ export interface CompiledTerms {
   pattern: RegExp;
   /** Each term alone, sticky, to name the term a match belongs to. */
   each: RegExp[];
-  /** Index of the first error term (they come last). */
-  firstError: number;
   /** Error term index by lower-cased match text. */
   errorTerm: Map<string, number>;
   /** Per term, whether its matches must be whole tokens. */
@@ -342,8 +325,6 @@ function compileTerms(
     .join('\u0000');
   const cached = cache?.get(key);
   if (cached) return cached;
-  let firstError = terms.findIndex((term) => term.kind === 'error');
-  if (firstError < 0) firstError = terms.length;
   const errorTerm = new Map<string, number>();
   terms.forEach((term, index) => {
     if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
@@ -351,7 +332,6 @@ function compileTerms(
   const compiled: CompiledTerms = {
     pattern: new RegExp(terms.map((term) => term.source).join('|'), 'gi'),
     each: terms.map((term) => new RegExp(term.source, 'iy')),
-    firstError,
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
     prefixes: searchPrefixes(terms),
@@ -415,7 +395,7 @@ export function findHits(
   } else if (compiled) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const { pattern, each, firstError, errorTerm, wholeToken } = compiled;
+    const { pattern, each, errorTerm, wholeToken } = compiled;
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -434,7 +414,8 @@ export function findHits(
       let term = attributed.get(key);
       if (term === undefined) {
         term = -1;
-        for (let t = 0; t < firstError; t++) {
+        // Error terms come last: a match no other term makes is looked up by its text.
+        for (let t = 0; t < errorsFrom; t++) {
           const probe = each[t]!;
           probe.lastIndex = match.index;
           const found = probe.exec(haystack);
