@@ -189,11 +189,8 @@ export function valueClass(inventory: JsonInventory, u: number): number {
     else if (c >= 0x80) letters++;
   }
   if (letters === 0) {
-    if (digits > 0 && digits === length) {
-      return epochDigits(text, from, to) ? CLASS_EPOCH : CLASS_INTEGER;
-    }
     if (digits > 0 && epochDigits(text, from, to)) return CLASS_EPOCH;
-    return CLASS_NUMERIC;
+    return digits > 0 && digits === length ? CLASS_INTEGER : CLASS_NUMERIC;
   }
   if (spaces >= 2) return CLASS_PROSE;
   if (separators >= 3) return CLASS_LOCATOR;
@@ -249,7 +246,7 @@ const MONOTONE_MIN = 8;
  * ids handed out in order do and measurements do not. Values over 15 digits compare by length,
  * then text.
  */
-export function strictlyMonotone(
+function strictlyMonotone(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
@@ -294,7 +291,7 @@ function compareNumbers(inventory: JsonInventory, a: number, b: number): number 
  * title; last a locator, and a number that may be a measurement (a port, a size, a duration:
  * unique by chance, not a name).
  */
-export function nameScore(
+function nameScore(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
@@ -305,9 +302,6 @@ export function nameScore(
     case CLASS_WORD:
       return 3;
     case CLASS_INTEGER: {
-      // An id handed out in order, or one too long for a quantity (a snowflake); six digits
-      // and more read as an id more often than as a measurement; fewer (a port, a count)
-      // rarely name anything.
       const u = signatures.first[s]!;
       const digits =
         inventory.end[u]! - inventory.start[u]! - (inventory.kind[u] === NODE_STRING ? 2 : 0);

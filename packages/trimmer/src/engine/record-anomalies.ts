@@ -37,10 +37,6 @@ function byScoreThenNode(a: { u: number; score: number }, b: { u: number; score:
   return b.score - a.score || a.u - b.u;
 }
 
-function byScoreThenRecord(a: Anomaly, b: Anomaly) {
-  return b.score - a.score || a.record - b.record;
-}
-
 /** The `k` first of `items` in `order`, in order (k small: no full sort). */
 function topFields<T>(items: readonly T[], k: number, order: (a: T, b: T) => number): T[] {
   const best: T[] = [];
@@ -205,9 +201,7 @@ export function findAnomalies(
   vocabulary: Vocabulary,
 ): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
-  const sigOf = signatures.of;
-  const sigCount = signatures.count;
-  const sigParent = signatures.parent;
+  const { of: sigOf, count: sigCount, parent: sigParent } = signatures;
   const { groups, groupOfSig, recordAbove, values, distinct, top, presence, entryOf } = gathered;
   const { entryCount, entrySig, numbers } = gathered;
 
@@ -363,7 +357,7 @@ export function findAnomalies(
     }
     anomalies.push(anomaly);
   }
-  anomalies.sort(byScoreThenRecord);
+  anomalies.sort((a, b) => b.score - a.score || a.record - b.record);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
   oneOfEachFirst(anomalies, sigOf, entryOf, distinct);
   for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly, vocabulary);
@@ -477,7 +471,7 @@ function explainFirst(
     }
   }
   if (explaining.length === 0) return;
-  explaining.sort(byRankScoreThenNode);
+  explaining.sort((a, b) => a.rank - b.rank || b.score - a.score || a.u - b.u);
   const fields: number[] = [];
   const fieldScores: number[] = [];
   for (const { u, score } of explaining) {
@@ -493,11 +487,4 @@ function explainFirst(
   }
   anomaly.fields = fields;
   anomaly.fieldScores = fieldScores;
-}
-
-function byRankScoreThenNode(
-  a: { u: number; score: number; rank: number },
-  b: { u: number; score: number; rank: number },
-) {
-  return a.rank - b.rank || b.score - a.score || a.u - b.u;
 }

@@ -281,9 +281,7 @@ export function relevanceTerms(input: {
     const { source, prefix, suffixes } = tokenForm(word);
     terms.push(term('query', source, { wholeToken: true, word, prefix, suffixes }));
   }
-  for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
-    terms.push(term);
-  }
+  terms.push(...errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY));
   return terms;
 }
 
@@ -382,16 +380,7 @@ export function findHits(
   const compiled =
     scanned.length > 0 && haystack.length > 0 ? compileTerms(scanned, cache) : undefined;
   if (compiled && search && compiled.prefixes) {
-    scanCandidates(
-      haystack,
-      compiled,
-      compiled.prefixes,
-      search,
-      maxHits,
-      positions,
-      termOf,
-      counts,
-    );
+    scanCandidates(haystack, compiled, search, maxHits, positions, termOf, counts);
   } else if (compiled) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
@@ -497,24 +486,23 @@ export function findHits(
  * What the scan in `findHits` finds, found from the places where a term may start (`search`,
  * given where `haystack` is the searched text) rather than by running the alternation over all
  * of it: at each such place past the last match, the first term that matches there, as the
- * alternation would take it. No term is an error term.
+ * alternation would take it. No term is an error term, and `compiled` has `prefixes`.
  */
 function scanCandidates(
   haystack: string,
   compiled: CompiledTerms,
-  prefixes: readonly string[],
   search: JsonTapeWordSearch,
   maxHits: number,
   positions: number[],
   termOf: number[],
   counts: number[],
 ): void {
-  const { each, wholeToken, termPrefix, termSuffixes } = compiled;
+  const { each, wholeToken, prefixes, termPrefix, termSuffixes } = compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
   for (let from = 0; ; ) {
-    const batch = search.candidates(prefixes, from);
+    const batch = search.candidates(prefixes!, from);
     if (batch.length === 0) return;
     for (let i = 0; i < batch.length; i++) {
       const at = batch[i]!;
