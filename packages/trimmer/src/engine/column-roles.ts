@@ -185,8 +185,7 @@ export function valueClass(inventory: JsonInventory, u: number): number {
     if (c >= 0x30 && c <= 0x39) digits++;
     else if (c === 0x20) spaces++;
     else if (c === 0x2f || c === 0x3a) separators++;
-    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
-    else if (c >= 0x80) letters++;
+    else if (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0x80) letters++;
   }
   if (letters === 0) {
     if (digits > 0 && epochDigits(text, from, to)) return CLASS_EPOCH;
@@ -208,13 +207,10 @@ export function columnClass(
   s: number,
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,
 ): number {
+  const { first, nextSame } = signatures;
   const counts = new Int32Array(10);
   let sampled = 0;
-  for (
-    let u = signatures.first[s]!;
-    u >= 0 && sampled < CLASS_SAMPLES;
-    u = signatures.nextSame[u]!
-  ) {
+  for (let u = first[s]!; u >= 0 && sampled < CLASS_SAMPLES; u = nextSame[u]!) {
     counts[valueClass(inventory, u)]!++;
     sampled++;
   }
@@ -225,7 +221,7 @@ export function columnClass(
   if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === set) {
     // Ten digits may be seconds since 1970 or an id handed out in order: the key says which.
     if (timeLikeKey(signatureKey(inventory, signatures, s), vocabulary)) return CLASS_TIME;
-    const u = signatures.first[s]!;
+    const u = first[s]!;
     return inventory.text.slice(inventory.start[u]!, inventory.end[u]!).includes('.')
       ? CLASS_NUMERIC
       : CLASS_INTEGER;

@@ -146,7 +146,6 @@ export function queryWords(
  * the words of `latency_ms`, as a hyphen does).
  */
 function tokenCharAt(text: string, at: number): boolean {
-  if (at < 0 || at >= text.length) return false;
   const codePoint = text.codePointAt(at)!;
   return isLetterOrDigit(codePoint) && !isUnspacedScript(codePoint);
 }
@@ -164,9 +163,7 @@ export function isWholeToken(text: string, from: number, to: number): boolean {
 }
 
 function unspacedAt(text: string, at: number): boolean {
-  const c = text.charCodeAt(at);
-  if (c < 0x80) return false;
-  return isUnspacedScript(text.codePointAt(at)!);
+  return text.charCodeAt(at) >= 0x80 && isUnspacedScript(text.codePointAt(at)!);
 }
 
 /**
@@ -311,10 +308,7 @@ export type TermCache = Map<string, CompiledTerms>;
 
 const TERM_CACHE_LIMIT = 64;
 
-function compileTerms(
-  terms: readonly RelevanceTerm[],
-  cache: TermCache | undefined,
-): CompiledTerms {
+function compileTerms(terms: readonly RelevanceTerm[], cache?: TermCache): CompiledTerms {
   const key = terms
     .map(
       (term) =>
@@ -327,12 +321,15 @@ function compileTerms(
   terms.forEach((term, index) => {
     if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
   });
+  const searchable = terms.every(
+    (term) => term.kind !== 'error' && PRINTABLE_ASCII.test(term.prefix ?? ''),
+  );
   const compiled: CompiledTerms = {
     pattern: new RegExp(terms.map((term) => term.source).join('|'), 'gi'),
     each: terms.map((term) => new RegExp(term.source, 'iy')),
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
-    prefixes: searchPrefixes(terms),
+    prefixes: searchable ? [...new Set(terms.map((term) => term.prefix!))] : undefined,
     termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
     termSuffixes: terms.map((term) => term.suffixes?.map((suffix) => suffix.toLowerCase())),
   };
@@ -344,18 +341,6 @@ function compileTerms(
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
-
-function searchPrefixes(terms: readonly RelevanceTerm[]): string[] | undefined {
-  const prefixes = new Set<string>();
-  for (const term of terms) {
-    const prefix = term.prefix;
-    if (term.kind === 'error' || prefix === undefined || !PRINTABLE_ASCII.test(prefix)) {
-      return undefined;
-    }
-    prefixes.add(prefix);
-  }
-  return [...prefixes];
-}
 
 /**
  * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.
