@@ -516,7 +516,6 @@ export function chooseIdentity(
       avgBytes <= 48 &&
       (sharedLists || identityWeight[s]! > 0) &&
       uniqueInEachList(ctx, s);
-    const hintShare = Math.min(1, identityWeight[s]! / 3);
     if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
       if (distinct >= HALF_UNIQUE * values[s]! && valueClassOf !== CLASS_PROSE) halves.push(s);
       continue;
@@ -525,7 +524,7 @@ export function chooseIdentity(
       nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) -
       DEPTH_COST * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
-      0.4 * hintShare;
+      0.4 * Math.min(1, identityWeight[s]! / 3);
     // Long values are told apart only by reading them whole: not for a field that could not
     // name the records better than one already found.
     if (gathered.unhashed[s]! > 0 && score <= bestScore) continue;

@@ -81,8 +81,8 @@ export function queryTokens(text: string): string[] {
       i = firstEnd;
       continue;
     }
-    // The longest run of inside characters, ended at its last edge character.
-    let end = -1;
+    // The longest run of inside characters, ended at its last edge character (a lone `_` is none).
+    let end = first === 0x5f ? -1 : firstEnd;
     let j = firstEnd;
     while (j < text.length) {
       const c = text.codePointAt(j)!;
@@ -90,7 +90,6 @@ export function queryTokens(text: string): string[] {
       j += c > 0xffff ? 2 : 1;
       if (isTokenEdge(c)) end = j;
     }
-    if (end < 0 && first !== 0x5f) end = firstEnd;
     if (end < 0) {
       i = firstEnd;
       continue;
