@@ -1,5 +1,4 @@
-import type { JsonInventory } from '../json/json-inventory.js';
-import { NODE_ARRAY, NODE_OBJECT, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
+import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
@@ -452,7 +451,7 @@ function explainFirst(
   anomaly: Anomaly,
   vocabulary: Vocabulary,
 ): void {
-  const { kind, next } = inventory;
+  const { next } = inventory;
   const explaining: Array<{ u: number; score: number; rank: number }> = [];
   for (let i = 0; i < anomaly.fields.length; i++) {
     const u = anomaly.fields[i]!;
@@ -460,10 +459,8 @@ function explainFirst(
     const rank = explains(inventory, signatures, u, vocabulary);
     if (rank >= 0) {
       explaining.push({ u, score, rank });
-    } else if (
-      (kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY) &&
-      next[u]! - u <= EXPLAINED_CONTAINER_NODES
-    ) {
+    } else if (next[u]! - u <= EXPLAINED_CONTAINER_NODES) {
+      // A value's subtree is itself: only a container has nodes to look into.
       for (let c = u + 1; c < next[u]!; c++) {
         const inner = explains(inventory, signatures, c, vocabulary);
         if (inner >= 0) explaining.push({ u: c, score, rank: inner });
