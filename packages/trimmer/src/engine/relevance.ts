@@ -259,12 +259,10 @@ export function relevanceTerms(input: {
 }): RelevanceTerm[] {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
-    const literal = escapeRegExp(key.toLowerCase());
-    terms.push(
-      term('key', input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`, {
-        prefix: input.json ? `"${key.toLowerCase()}"` : key.toLowerCase(),
-      }),
-    );
+    const lower = key.toLowerCase();
+    const literal = escapeRegExp(lower);
+    const source = input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`;
+    terms.push(term('key', source, { prefix: input.json ? `"${lower}"` : lower }));
   }
   for (const word of input.words) {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
