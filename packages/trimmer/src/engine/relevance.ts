@@ -125,15 +125,14 @@ export function queryWords(
   stopwords: ReadonlySet<string> = DEFAULT_VOCABULARY.stopwords,
 ): string[] {
   const words: string[] = [];
-  const seen = new Set<string>();
   let units = 0;
   for (const word of questionTokens(context)) {
-    if (seen.has(word) || stopwords.has(word)) continue;
+    // At most `MAX_TERMS` words: a list is as quick as a set.
+    if (words.includes(word) || stopwords.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
     // The scan tries every word at every place of the text: their length in all bounds it.
     if (units + word.length > MAX_QUERY_UNITS) break;
     units += word.length;
-    seen.add(word);
     words.push(word);
     if (words.length >= MAX_TERMS) break;
   }
