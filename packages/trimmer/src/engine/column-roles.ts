@@ -185,15 +185,11 @@ export function valueClass(inventory: JsonInventory, u: number): number {
     if (c >= 0x30 && c <= 0x39) digits++;
     else if (c === 0x20) spaces++;
     else if (c === 0x2f || c === 0x3a) separators++;
-    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
-    else if (c >= 0x80) letters++;
+    else if (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0x80) letters++;
   }
   if (letters === 0) {
-    if (digits > 0 && digits === length) {
-      return epochDigits(text, from, to) ? CLASS_EPOCH : CLASS_INTEGER;
-    }
     if (digits > 0 && epochDigits(text, from, to)) return CLASS_EPOCH;
-    return CLASS_NUMERIC;
+    return digits > 0 && digits === length ? CLASS_INTEGER : CLASS_NUMERIC;
   }
   if (spaces >= 2) return CLASS_PROSE;
   if (separators >= 3) return CLASS_LOCATOR;
@@ -211,13 +207,10 @@ export function columnClass(
   s: number,
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,
 ): number {
+  const { first, nextSame } = signatures;
   const counts = new Int32Array(10);
   let sampled = 0;
-  for (
-    let u = signatures.first[s]!;
-    u >= 0 && sampled < CLASS_SAMPLES;
-    u = signatures.nextSame[u]!
-  ) {
+  for (let u = first[s]!; u >= 0 && sampled < CLASS_SAMPLES; u = nextSame[u]!) {
     counts[valueClass(inventory, u)]!++;
     sampled++;
   }
@@ -228,7 +221,7 @@ export function columnClass(
   if (counts[CLASS_EPOCH]! > 0 && counts[CLASS_TIME]! + counts[CLASS_EPOCH]! === set) {
     // Ten digits may be seconds since 1970 or an id handed out in order: the key says which.
     if (timeLikeKey(signatureKey(inventory, signatures, s), vocabulary)) return CLASS_TIME;
-    const u = signatures.first[s]!;
+    const u = first[s]!;
     return inventory.text.slice(inventory.start[u]!, inventory.end[u]!).includes('.')
       ? CLASS_NUMERIC
       : CLASS_INTEGER;
@@ -249,7 +242,7 @@ const MONOTONE_MIN = 8;
  * ids handed out in order do and measurements do not. Values over 15 digits compare by length,
  * then text.
  */
-export function strictlyMonotone(
+function strictlyMonotone(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
@@ -294,7 +287,7 @@ function compareNumbers(inventory: JsonInventory, a: number, b: number): number 
  * title; last a locator, and a number that may be a measurement (a port, a size, a duration:
  * unique by chance, not a name).
  */
-export function nameScore(
+function nameScore(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
@@ -305,9 +298,6 @@ export function nameScore(
     case CLASS_WORD:
       return 3;
     case CLASS_INTEGER: {
-      // An id handed out in order, or one too long for a quantity (a snowflake); six digits
-      // and more read as an id more often than as a measurement; fewer (a port, a count)
-      // rarely name anything.
       const u = signatures.first[s]!;
       const digits =
         inventory.end[u]! - inventory.start[u]! - (inventory.kind[u] === NODE_STRING ? 2 : 0);
@@ -526,7 +516,6 @@ export function chooseIdentity(
       avgBytes <= 48 &&
       (sharedLists || identityWeight[s]! > 0) &&
       uniqueInEachList(ctx, s);
-    const hintShare = Math.min(1, identityWeight[s]! / 3);
     if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
       if (distinct >= HALF_UNIQUE * values[s]! && valueClassOf !== CLASS_PROSE) halves.push(s);
       continue;
@@ -535,7 +524,7 @@ export function chooseIdentity(
       nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) -
       DEPTH_COST * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
-      0.4 * hintShare;
+      0.4 * Math.min(1, identityWeight[s]! / 3);
     // Long values are told apart only by reading them whole: not for a field that could not
     // name the records better than one already found.
     if (gathered.unhashed[s]! > 0 && score <= bestScore) continue;

@@ -1,5 +1,4 @@
-import type { JsonInventory } from '../json/json-inventory.js';
-import { NODE_ARRAY, NODE_OBJECT, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
+import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
@@ -35,10 +34,6 @@ const EXPLAINED_CONTAINER_NODES = 32;
 
 function byScoreThenNode(a: { u: number; score: number }, b: { u: number; score: number }) {
   return b.score - a.score || a.u - b.u;
-}
-
-function byScoreThenRecord(a: Anomaly, b: Anomaly) {
-  return b.score - a.score || a.record - b.record;
 }
 
 /** The `k` first of `items` in `order`, in order (k small: no full sort). */
@@ -205,9 +200,7 @@ export function findAnomalies(
   vocabulary: Vocabulary,
 ): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
-  const sigOf = signatures.of;
-  const sigCount = signatures.count;
-  const sigParent = signatures.parent;
+  const { of: sigOf, count: sigCount, parent: sigParent } = signatures;
   const { groups, groupOfSig, recordAbove, values, distinct, top, presence, entryOf } = gathered;
   const { entryCount, entrySig, numbers } = gathered;
 
@@ -363,7 +356,7 @@ export function findAnomalies(
     }
     anomalies.push(anomaly);
   }
-  anomalies.sort(byScoreThenRecord);
+  anomalies.sort((a, b) => b.score - a.score || a.record - b.record);
   anomalies.length = Math.min(anomalies.length, MORE_ANOMALIES);
   oneOfEachFirst(anomalies, sigOf, entryOf, distinct);
   for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly, vocabulary);
@@ -458,7 +451,7 @@ function explainFirst(
   anomaly: Anomaly,
   vocabulary: Vocabulary,
 ): void {
-  const { kind, next } = inventory;
+  const { next } = inventory;
   const explaining: Array<{ u: number; score: number; rank: number }> = [];
   for (let i = 0; i < anomaly.fields.length; i++) {
     const u = anomaly.fields[i]!;
@@ -466,10 +459,8 @@ function explainFirst(
     const rank = explains(inventory, signatures, u, vocabulary);
     if (rank >= 0) {
       explaining.push({ u, score, rank });
-    } else if (
-      (kind[u] === NODE_OBJECT || kind[u] === NODE_ARRAY) &&
-      next[u]! - u <= EXPLAINED_CONTAINER_NODES
-    ) {
+    } else if (next[u]! - u <= EXPLAINED_CONTAINER_NODES) {
+      // A value's subtree is itself: only a container has nodes to look into.
       for (let c = u + 1; c < next[u]!; c++) {
         const inner = explains(inventory, signatures, c, vocabulary);
         if (inner >= 0) explaining.push({ u: c, score, rank: inner });
@@ -477,7 +468,7 @@ function explainFirst(
     }
   }
   if (explaining.length === 0) return;
-  explaining.sort(byRankScoreThenNode);
+  explaining.sort((a, b) => a.rank - b.rank || b.score - a.score || a.u - b.u);
   const fields: number[] = [];
   const fieldScores: number[] = [];
   for (const { u, score } of explaining) {
@@ -493,11 +484,4 @@ function explainFirst(
   }
   anomaly.fields = fields;
   anomaly.fieldScores = fieldScores;
-}
-
-function byRankScoreThenNode(
-  a: { u: number; score: number; rank: number },
-  b: { u: number; score: number; rank: number },
-) {
-  return a.rank - b.rank || b.score - a.score || a.u - b.u;
 }

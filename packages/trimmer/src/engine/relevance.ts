@@ -1,16 +1,15 @@
 import type { JsonTapeWordSearch, ResultProcessorContext } from '@compaction/core';
+import { escapeRegExp } from '../escape-reg-exp.js';
 import type { ErrorVocabulary } from '../json/json-inventory.js';
 import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
 
-/** Where a term comes from; each kind weighs differently. */
-export type TermKind = 'query' | 'key' | 'error';
-
 /** One pattern the relevance scan looks for. */
 export interface RelevanceTerm {
-  kind: TermKind;
+  /** Where the term comes from; each kind weighs differently. */
+  kind: 'query' | 'key' | 'error';
   /** Regular-expression source (already escaped), matched case-insensitively. */
   source: string;
   /**
@@ -63,10 +62,7 @@ function isTokenEdge(codePoint: number): boolean {
   return codePoint === 0x5f || isLetterOrDigit(codePoint);
 }
 
-/** Whether `codePoint` may sit inside a query token (`v1.2`, `ns/pod`, `a@b`, `c++`, `x-y`). */
-function isTokenInside(codePoint: number): boolean {
-  return isTokenEdge(codePoint) || TOKEN_INSIDE.includes(codePoint);
-}
+/** Also inside a query token: `.:/@#+-` (`v1.2`, `ns/pod`, `a@b`, `c++`, `x-y`). */
 const TOKEN_INSIDE = [0x2e, 0x3a, 0x2f, 0x40, 0x23, 0x2b, 0x2d];
 
 /**
@@ -85,16 +81,15 @@ export function queryTokens(text: string): string[] {
       i = firstEnd;
       continue;
     }
-    // The longest run of inside characters, ended at its last edge character.
-    let end = -1;
+    // The longest run of inside characters, ended at its last edge character (a lone `_` is none).
+    let end = first === 0x5f ? -1 : firstEnd;
     let j = firstEnd;
     while (j < text.length) {
       const c = text.codePointAt(j)!;
-      if (!isTokenInside(c)) break;
+      if (!isTokenEdge(c) && !TOKEN_INSIDE.includes(c)) break;
       j += c > 0xffff ? 2 : 1;
       if (isTokenEdge(c)) end = j;
     }
-    if (end < 0 && first !== 0x5f) end = firstEnd;
     if (end < 0) {
       i = firstEnd;
       continue;
@@ -129,17 +124,15 @@ export function queryWords(
   context: ResultProcessorContext | undefined,
   stopwords: ReadonlySet<string> = DEFAULT_VOCABULARY.stopwords,
 ): string[] {
-  const text = `${context?.userQuery ?? ''}\n${context?.stepTask ?? ''}`.toLowerCase();
   const words: string[] = [];
-  const seen = new Set<string>();
   let units = 0;
-  for (const word of queryTokens(text)) {
-    if (seen.has(word) || stopwords.has(word)) continue;
+  for (const word of questionTokens(context)) {
+    // At most `MAX_TERMS` words: a list is as quick as a set.
+    if (words.includes(word) || stopwords.has(word)) continue;
     if (word.length < 2 || (word.length < 3 && ASCII_LETTERS.test(word))) continue;
     // The scan tries every word at every place of the text: their length in all bounds it.
     if (units + word.length > MAX_QUERY_UNITS) break;
     units += word.length;
-    seen.add(word);
     words.push(word);
     if (words.length >= MAX_TERMS) break;
   }
@@ -151,7 +144,6 @@ export function queryWords(
  * the words of `latency_ms`, as a hyphen does).
  */
 function tokenCharAt(text: string, at: number): boolean {
-  if (at < 0 || at >= text.length) return false;
   const codePoint = text.codePointAt(at)!;
   return isLetterOrDigit(codePoint) && !isUnspacedScript(codePoint);
 }
@@ -169,9 +161,7 @@ export function isWholeToken(text: string, from: number, to: number): boolean {
 }
 
 function unspacedAt(text: string, at: number): boolean {
-  const c = text.charCodeAt(at);
-  if (c < 0x80) return false;
-  return isUnspacedScript(text.codePointAt(at)!);
+  return text.charCodeAt(at) >= 0x80 && isUnspacedScript(text.codePointAt(at)!);
 }
 
 /**
@@ -193,10 +183,6 @@ export function errorWordBoundary(text: string, at: number): boolean {
   );
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /**
  * A term with every field, in one order: each term is made here, so that all have one hidden
  * class. Terms other than the error words live only during a trim, and V8 drops a hidden class
@@ -204,7 +190,7 @@ function escapeRegExp(text: string): string {
  * `HITS_SHAPE`); `TERM_SHAPE` keeps this one alive.
  */
 function term(
-  kind: TermKind,
+  kind: RelevanceTerm['kind'],
   source: string,
   fields: Omit<RelevanceTerm, 'kind' | 'source'> = {},
 ): RelevanceTerm {
@@ -247,22 +233,16 @@ function errorTerms(vocabulary: ErrorVocabulary): readonly RelevanceTerm[] {
 
 const LETTERS = /^[a-z]{3,}$/;
 
-/** A query word as a pattern that also takes its plural or singular (`pod` finds `pods`). */
-function tokenSource(word: string): string {
-  if (!LETTERS.test(word)) return escapeRegExp(word);
-  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
-    return `(?:${word}(?:es)?|${word.slice(0, -1)})`;
-  }
-  return `${word}(?:es|s)?`;
-}
-
-/** What every match of `tokenSource(word)` starts with, and what may follow, first found first. */
-function tokenForm(word: string): { prefix: string; suffixes: readonly string[] } {
-  if (!LETTERS.test(word)) return { prefix: word, suffixes: [''] };
-  if (word.length >= 4 && word.endsWith('s') && !word.endsWith('ss')) {
-    return { prefix: word.slice(0, -1), suffixes: ['ses', 's', ''] };
-  }
-  return { prefix: word, suffixes: ['es', 's', ''] };
+/**
+ * A query word as a pattern that also takes its plural or singular (`pod` finds `pods`): what
+ * every match starts with, and what may follow, first found first.
+ */
+function tokenForm(word: string): { source: string; prefix: string; suffixes: readonly string[] } {
+  if (!LETTERS.test(word)) return { source: escapeRegExp(word), prefix: word, suffixes: [''] };
+  const plural = word.length >= 4 && word.endsWith('s') && !word.endsWith('ss');
+  const prefix = plural ? word.slice(0, -1) : word;
+  const suffixes = plural ? ['ses', 's', ''] : ['es', 's', ''];
+  return { source: `${prefix}(?:${suffixes.join('|')})`, prefix, suffixes };
 }
 
 /**
@@ -278,12 +258,10 @@ export function relevanceTerms(input: {
 }): RelevanceTerm[] {
   const terms: RelevanceTerm[] = [];
   for (const key of input.preserveKeys) {
-    const literal = escapeRegExp(key.toLowerCase());
-    terms.push(
-      term('key', input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`, {
-        prefix: input.json ? `"${key.toLowerCase()}"` : key.toLowerCase(),
-      }),
-    );
+    const lower = key.toLowerCase();
+    const literal = escapeRegExp(lower);
+    const source = input.json ? `"${literal}"\\s*:` : `\\b${literal}\\s*[:=]`;
+    terms.push(term('key', source, { prefix: input.json ? `"${lower}"` : lower }));
   }
   for (const word of input.words) {
     // In JSON, a word that is a whole string (a value or a key) is far more specific than the
@@ -293,12 +271,10 @@ export function relevanceTerms(input: {
         term('query', `"${escapeRegExp(word)}"`, { word, prefix: `"${word}"`, suffixes: [''] }),
       );
     }
-    const { prefix, suffixes } = tokenForm(word);
-    terms.push(term('query', tokenSource(word), { wholeToken: true, word, prefix, suffixes }));
+    const { source, prefix, suffixes } = tokenForm(word);
+    terms.push(term('query', source, { wholeToken: true, word, prefix, suffixes }));
   }
-  for (const term of errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY)) {
-    terms.push(term);
-  }
+  terms.push(...errorTerms(input.vocabulary ?? DEFAULT_VOCABULARY));
   return terms;
 }
 
@@ -308,8 +284,6 @@ export interface CompiledTerms {
   pattern: RegExp;
   /** Each term alone, sticky, to name the term a match belongs to. */
   each: RegExp[];
-  /** Index of the first error term (they come last). */
-  firstError: number;
   /** Error term index by lower-cased match text. */
   errorTerm: Map<string, number>;
   /** Per term, whether its matches must be whole tokens. */
@@ -330,10 +304,7 @@ export type TermCache = Map<string, CompiledTerms>;
 
 const TERM_CACHE_LIMIT = 64;
 
-function compileTerms(
-  terms: readonly RelevanceTerm[],
-  cache: TermCache | undefined,
-): CompiledTerms {
+function compileTerms(terms: readonly RelevanceTerm[], cache?: TermCache): CompiledTerms {
   const key = terms
     .map(
       (term) =>
@@ -342,19 +313,19 @@ function compileTerms(
     .join('\u0000');
   const cached = cache?.get(key);
   if (cached) return cached;
-  let firstError = terms.findIndex((term) => term.kind === 'error');
-  if (firstError < 0) firstError = terms.length;
   const errorTerm = new Map<string, number>();
   terms.forEach((term, index) => {
     if (term.kind === 'error') errorTerm.set(term.source.replace(/\\/g, ''), index);
   });
+  const searchable = terms.every(
+    (term) => term.kind !== 'error' && PRINTABLE_ASCII.test(term.prefix ?? ''),
+  );
   const compiled: CompiledTerms = {
     pattern: new RegExp(terms.map((term) => term.source).join('|'), 'gi'),
     each: terms.map((term) => new RegExp(term.source, 'iy')),
-    firstError,
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
-    prefixes: searchPrefixes(terms),
+    prefixes: searchable ? [...new Set(terms.map((term) => term.prefix!))] : undefined,
     termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
     termSuffixes: terms.map((term) => term.suffixes?.map((suffix) => suffix.toLowerCase())),
   };
@@ -366,18 +337,6 @@ function compileTerms(
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
-
-function searchPrefixes(terms: readonly RelevanceTerm[]): string[] | undefined {
-  const prefixes = new Set<string>();
-  for (const term of terms) {
-    const prefix = term.prefix;
-    if (term.kind === 'error' || prefix === undefined || !PRINTABLE_ASCII.test(prefix)) {
-      return undefined;
-    }
-    prefixes.add(prefix);
-  }
-  return [...prefixes];
-}
 
 /**
  * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.
@@ -402,20 +361,11 @@ export function findHits(
   const compiled =
     scanned.length > 0 && haystack.length > 0 ? compileTerms(scanned, cache) : undefined;
   if (compiled && search && compiled.prefixes) {
-    scanCandidates(
-      haystack,
-      compiled,
-      compiled.prefixes,
-      search,
-      maxHits,
-      positions,
-      termOf,
-      counts,
-    );
+    scanCandidates(haystack, compiled, search, maxHits, positions, termOf, counts);
   } else if (compiled) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
-    const { pattern, each, firstError, errorTerm, wholeToken } = compiled;
+    const { pattern, each, errorTerm, wholeToken } = compiled;
     // V8 runs a regular expression in its interpreter until it has run once; one scan over a
     // large input that finds nothing would run interpreted throughout, so tier it up first.
     pattern.exec('');
@@ -434,7 +384,8 @@ export function findHits(
       let term = attributed.get(key);
       if (term === undefined) {
         term = -1;
-        for (let t = 0; t < firstError; t++) {
+        // Error terms come last: a match no other term makes is looked up by its text.
+        for (let t = 0; t < errorsFrom; t++) {
           const probe = each[t]!;
           probe.lastIndex = match.index;
           const found = probe.exec(haystack);
@@ -516,24 +467,23 @@ export function findHits(
  * What the scan in `findHits` finds, found from the places where a term may start (`search`,
  * given where `haystack` is the searched text) rather than by running the alternation over all
  * of it: at each such place past the last match, the first term that matches there, as the
- * alternation would take it. No term is an error term.
+ * alternation would take it. No term is an error term, and `compiled` has `prefixes`.
  */
 function scanCandidates(
   haystack: string,
   compiled: CompiledTerms,
-  prefixes: readonly string[],
   search: JsonTapeWordSearch,
   maxHits: number,
   positions: number[],
   termOf: number[],
   counts: number[],
 ): void {
-  const { each, wholeToken, termPrefix, termSuffixes } = compiled;
+  const { each, wholeToken, prefixes, termPrefix, termSuffixes } = compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
   for (let from = 0; ; ) {
-    const batch = search.candidates(prefixes, from);
+    const batch = search.candidates(prefixes!, from);
     if (batch.length === 0) return;
     for (let i = 0; i < batch.length; i++) {
       const at = batch[i]!;

@@ -73,9 +73,6 @@ const AFTER_SHARE = 0.3;
 /** Raw categories named in a note; the rest are counted together as `other`. */
 const NAMED_RAW_LEVELS = 4;
 
-const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-
 /**
  * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
@@ -119,12 +116,14 @@ export function textSignals(input: {
   let templates = 0;
   let templateCounts = new Int32Array(64);
   const tail = new LevelTailCues(text, table);
+  const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
+  let anyLevel = false;
   let work = 0;
   let inHunk = false;
   for (let r = 0; r < rows; r++) {
     let from = rowStarts[r]!;
     let to = r + 1 < rows ? rowStarts[r + 1]! : text.length;
-    while (to > from && (units[to - 1] === NEWLINE || units[to - 1] === CARRIAGE_RETURN)) to--;
+    while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
     let unchanged = false;
     if (rowUnit && from < to) {
       if (text.startsWith('@@ ', from)) inHunk = true;
@@ -137,6 +136,10 @@ export function textSignals(input: {
       unchanged = inHunk && marker === 0x20;
     }
     rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail, table);
+    if (rowLevel[r] !== NO_LEVEL) {
+      signatureCounts[rowLevel[r]!]!++;
+      anyLevel = true;
+    }
     // Nothing but spaces and tabs, as far as the window looks.
     const window = Math.min(to, from + LEVEL_WINDOW);
     let nonBlank = from;
@@ -169,15 +172,6 @@ export function textSignals(input: {
   }
   check(work);
 
-  const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
-  let anyLevel = false;
-  for (let r = 0; r < rows; r++) {
-    const signature = rowLevel[r]!;
-    if (signature !== NO_LEVEL) {
-      signatureCounts[signature]!++;
-      anyLevel = true;
-    }
-  }
   // A level's score, or 0 where it does not stand out (a score is above ln 2).
   const signatureScores = new Float64Array(LEVEL_SIGNATURES);
   for (let signature = 0; signature < LEVEL_SIGNATURES; signature++) {

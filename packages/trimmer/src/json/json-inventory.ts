@@ -1,6 +1,7 @@
 import type { JsonTapeReader, JsonTapeWordSearch } from '@compaction/core';
 import { textHash } from '@compaction/core/internal';
 import type { StopCheck } from '../engine/stop-check.js';
+import { escapeRegExp } from '../escape-reg-exp.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 
@@ -306,9 +307,6 @@ const LONG_STRING_UNITS = 48;
 // are ASCII and never contain a control character or start an error word).
 const CONTROL_CHARACTER = /[\x00-\x1f]/;
 const NON_ASCII = /[^\x00-\x7f]/;
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /**
  * `words` as one regular-expression alternation factored by common prefixes

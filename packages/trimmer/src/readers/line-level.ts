@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../escape-reg-exp.js';
 import { DEFAULT_VOCABULARY, LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
 import { isAsciiDigit, isAsciiWordCode } from './ascii-class.js';
 import { failedExitStatus } from './exit-status.js';
@@ -104,8 +105,6 @@ function levelMap<K>(
 
 const lowered = (words: Iterable<string>): Set<string> =>
   new Set([...words].map((word) => word.toLowerCase()));
-
-const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const tables = new WeakMap<Vocabulary, LevelTable>();
 
