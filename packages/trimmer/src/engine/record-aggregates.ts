@@ -432,15 +432,15 @@ export function recordAggregates(
   // `cloud.account.name.text` beside `cloud.account.name`) is told after every other field (two
   // fields that merely agree, `lastStatus` and `desiredStatus`, are not copies).
   // (Looked for among the first few: those are the ones the note has room for.)
-  const keyOf = (s: number) => signatureKey(inventory, signatures, s);
-  const valueOf = (s: number) => scalarText(inventory, signatures.first[s]!);
+  const keyText = (s: number) => signatureKey(inventory, signatures, s);
+  const valueText = (s: number) => scalarText(inventory, signatures.first[s]!);
   const firstFew = constants.slice(0, ECHO_CHECKS);
   const copies = firstFew.filter(({ s }) =>
     firstFew.some(
       (other) =>
         other.s !== s &&
-        keyOf(s).startsWith(`${keyOf(other.s)}.`) &&
-        valueOf(s) === valueOf(other.s),
+        keyText(s).startsWith(`${keyText(other.s)}.`) &&
+        valueText(s) === valueText(other.s),
     ),
   );
   if (copies.length > 0) {
