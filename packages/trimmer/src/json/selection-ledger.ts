@@ -35,7 +35,7 @@ export function createSelectionLedger(inventory: JsonInventory, limit: number) {
     used: 2,
     /** `DROPPED`, `WHOLE`, `PARTIAL` or `CUT` per node. */
     state,
-    /** Per node: inside a whole node (or whole itself). */
+    /** Per node, whether it is inside a whole node (or whole itself). */
     covered: new Uint8Array(inventory.count),
     /** Per container: something inside it is in the view. */
     filled: new Uint8Array(inventory.count),
