@@ -4,7 +4,7 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
 import { recordFieldDepth } from './record-field-depth.js';
-import { timeOrderKey } from './time-order-key.js';
+import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
@@ -110,9 +110,8 @@ export function recordsByTime(
 }
 
 function byKey(a: TimedRecord, b: TimedRecord): number {
-  if (a.key !== b.key) return a.key - b.key;
-  // Nanoseconds a double reads alike: as text (of one length, their order).
-  if (a.time.length === b.time.length && a.time !== b.time) return a.time < b.time ? -1 : 1;
+  if (timeBefore(a.time, a.key, b.time, b.key)) return -1;
+  if (timeBefore(b.time, b.key, a.time, a.key)) return 1;
   return a.record - b.record;
 }
 

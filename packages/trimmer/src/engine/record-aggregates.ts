@@ -432,17 +432,19 @@ export function recordAggregates(
   // `cloud.account.name.text` beside `cloud.account.name`) is told after every other field (two
   // fields that merely agree, `lastStatus` and `desiredStatus`, are not copies).
   // (Looked for among the first few: those are the ones the note has room for.)
-  const keyText = (s: number) => signatureKey(inventory, signatures, s);
-  const valueText = (s: number) => scalarText(inventory, signatures.first[s]!);
-  const firstFew = constants.slice(0, ECHO_CHECKS);
-  const copies = firstFew.filter(({ s }) =>
-    firstFew.some(
-      (other) =>
-        other.s !== s &&
-        keyText(s).startsWith(`${keyText(other.s)}.`) &&
-        valueText(s) === valueText(other.s),
-    ),
-  );
+  const firstFew = constants.slice(0, ECHO_CHECKS).map((constant) => ({
+    constant,
+    key: signatureKey(inventory, signatures, constant.s),
+    value: scalarText(inventory, signatures.first[constant.s]!),
+  }));
+  const copies = firstFew
+    .filter((field) =>
+      firstFew.some(
+        (other) =>
+          other !== field && field.key.startsWith(`${other.key}.`) && field.value === other.value,
+      ),
+    )
+    .map((field) => field.constant);
   if (copies.length > 0) {
     const firsts = constants.filter((constant) => !copies.includes(constant));
     constants.splice(0, constants.length, ...firsts, ...copies);
