@@ -491,7 +491,41 @@ function noteStatements(labelled, seen) {
 }
 
 // ---------------------------------------------------------------- tasks
-const keyName = (path) => String(lastKey(path));
+/** The key paths of a list's records (array steps left out), as `\u0000`-joined text. */
+function keyPathsOf(list) {
+  const paths = new Set();
+  const walk = (node, path) => {
+    if (node === null || typeof node !== 'object' || LosslessNumber.isInstance(node)) return;
+    for (const [key, value] of Array.isArray(node)
+      ? node.map((v) => ['', v])
+      : Object.entries(node)) {
+      const next = key === '' ? path : [...path, key];
+      if (key !== '') paths.add(next.join('\u0000'));
+      if (next.length < 6) walk(value, next);
+    }
+  };
+  for (const record of list.records.slice(0, 300)) walk(record, []);
+  return paths;
+}
+
+/**
+ * How a question names the field at `path`: its key (`reason`), or as many of its last keys as
+ * tell it from every other field of the records that ends alike (`involvedObject.kind` where
+ * events have a `kind` of their own).
+ */
+function keyName(list, path) {
+  const keys = path.filter((key) => key !== '[]');
+  list.keyPaths ??= keyPathsOf(list);
+  const own = keys.join('\u0000');
+  for (let n = 1; n < keys.length; n++) {
+    const tail = keys.slice(-n).join('\u0000');
+    const alike = [...list.keyPaths].some(
+      (other) => other !== own && (other === tail || other.endsWith(`\u0000${tail}`)),
+    );
+    if (!alike) return joinPath(keys.slice(-n));
+  }
+  return joinPath(keys);
+}
 /** A time value as a number to order by, or undefined. */
 function timeKey(value) {
   if (value === undefined || value === 'null') return undefined;
@@ -509,7 +543,7 @@ function questionsOf(list) {
     list.records.some((record) => timeKey(fieldOf(record, list.time)) !== undefined);
   const window = timed ? timeWindow(list) : undefined;
   if (timed) {
-    const key = keyName(list.time);
+    const key = keyName(list, list.time);
     recency.push(
       { task: 'newest', question: `Which record has the latest ${key}?` },
       { task: 'oldest', question: `Which record has the earliest ${key}?` },
@@ -528,11 +562,11 @@ function questionsOf(list) {
   return {
     aggregates: list.states.map((path) => ({
       path,
-      question: `How many records are there of each ${keyName(path)}?`,
+      question: `How many records are there of each ${keyName(list, path)}?`,
     })),
     everyRecord: everyRecord.flatMap((path) => [
-      { path, wording: 'what is', question: `What is the ${keyName(path)} of each record?` },
-      { path, wording: 'list every', question: `List every record's ${keyName(path)}.` },
+      { path, wording: 'what is', question: `What is the ${keyName(list, path)} of each record?` },
+      { path, wording: 'list every', question: `List every record's ${keyName(list, path)}.` },
     ]),
     recency,
     window,
@@ -1095,7 +1129,9 @@ from the body plus the note's \`omitted\` kinds are not credited (only a distrib
 constant, or every record shown); a \`named\` count is checked only when the note says by which
 field, and a value shown k times names at most k records; a range is compared by value when
 every value is a number (also one written as a string), else as strings; \`null\` is not a value
-of a range.
+of a range. A question names a field F by its key, or by its last keys joined with \`.\` where
+another field of the records ends with the same key (\`involvedObject.kind\` beside an event's own
+\`kind\`).
 
 ## Aggregates by state
 
