@@ -20,6 +20,11 @@ export function asksForCounts(
   return tokens.some((token) => vocabulary.countWords.has(token));
 }
 
+/** `key` lower-cased, of its letters and digits only. */
+function alphanumeric(key: string): string {
+  return key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 /** A word without its plural or verb ending (`authored` → author, `restarts` → restart). */
 function stem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -63,6 +68,12 @@ export function askedColumns(
     if (!timeWords.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
   }
   const wholeOnly = new Set(short.filter((word) => !stems.has(word)));
+  // A word written as a path (`involvedObject.kind`) names the field whose keys end with its
+  // steps, over a field that has only its last key.
+  const paths = words
+    .filter((word) => word.includes('.'))
+    .map((word) => word.split('.').map((step) => stem(alphanumeric(step))))
+    .filter((steps) => steps.length > 1 && steps.every((step) => step.length > 0));
   const scored: Array<{ s: number; score: number; time: boolean; depth: number }> = [];
   let firstTime = -1;
   for (let s = group.sig + 1; s < signatures.count; s++) {
@@ -77,16 +88,21 @@ export function askedColumns(
     if (time && firstTime < 0) firstTime = s;
     let score = 0;
     let own = true;
+    const chain: string[] = [];
     for (let t = s; t !== group.sig && signatures.step[t] === STEP_KEY; t = signatures.parent[t]!) {
       const key = signatureKey(inventory, signatures, t);
-      const whole = key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+      const whole = alphanumeric(key);
       const tokens = keyWords(key).map(stem);
       for (const [word, stemmed] of stems) {
-        if (word.replace(/[^\p{L}\p{N}]+/gu, '') === whole) score += own ? 3 : 1.5;
+        if (alphanumeric(word) === whole) score += own ? 3 : 1.5;
         else if (tokens.includes(stemmed)) score += own ? 1 : 0.5;
       }
       if (wholeOnly.has(whole)) score += own ? 3 : 1.5;
+      if (paths.length > 0) chain.push(stem(whole));
       own = false;
+    }
+    for (const steps of paths) {
+      if (steps.every((step, i) => chain[steps.length - 1 - i] === step)) score += 3 * steps.length;
     }
     if (score > 0) scored.push({ s, score, time, depth });
   }

@@ -438,6 +438,33 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+
+  it('answers for every record a field the question names by its path', () => {
+    // Events have a `kind` of their own and one of the object they are about: asked for
+    // `involvedObject.kind`, the view shows that one, not the record's constant `kind`.
+    const records = Array.from({ length: 90 }, (_, i) => ({
+      kind: 'Event',
+      metadata: { name: `evt-${(i * 7919).toString(36)}`, uid: `u-${i}` },
+      involvedObject: { kind: ['Pod', 'ReplicaSet', 'Deployment'][i % 3], name: `obj-${i % 11}` },
+      reason: ['Pulled', 'Created', 'Started', 'Killing'][i % 4],
+      message: `container ${i} of the deployment was started on its node after pulling`,
+    }));
+    const json = JSON.stringify({ kind: 'EventList', items: records });
+    const budget = Math.floor(json.length * 0.3);
+    for (const question of [
+      'What is the involvedObject.kind of each record?',
+      'list every event’s involvedobject.kind',
+    ]) {
+      const view = trimmer.trim(json, budget, { userQuery: question });
+      expectHonestView(view, json, budget);
+      const shown = JSON.parse(viewBody(view)).items as typeof records;
+      expect(shown.length).toBeGreaterThan(records.length / 2);
+      const truth = new Map(records.map((r) => [r.metadata.name, r.involvedObject.kind]));
+      for (const event of shown) {
+        expect(event.involvedObject?.kind, question).toBe(truth.get(event.metadata.name));
+      }
+    }
+  });
   it('orders records by their time, leaving out the records that have none', () => {
     // Events whose `lastTimestamp` is null for some (they carry an `eventTime` instead): read
     // as text, `null` sorted after every date and was shown as the newest.
