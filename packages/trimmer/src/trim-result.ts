@@ -21,7 +21,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
-import { askedColumns, asksForCounts, shownForEach } from './engine/question-columns.js';
+import { askedColumns, askedGroup, asksForCounts, shownForEach } from './engine/question-columns.js';
 import { recencyAsk, recordOrder } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {
@@ -548,12 +548,15 @@ function jsonView(
     selection = selectJsonBreadthFirst(inventory, room, hits, options, check);
   } else {
     const analysis = analyzeRecords(inventory, check, vocabulary);
+    const tokens = questionTokens(context);
+    analysis.main = askedGroup(inventory, analysis, words, tokens, (group) =>
+      commonQueryWords(inventory, analysis, group, hits),
+    );
     const head = recordsHead(inventory, analysis);
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      const tokens = questionTokens(context);
       const common = commonQueryWords(inventory, analysis, main, hits);
       const asked = askedColumns(inventory, analysis, main, words, tokens, common);
       shown = shownForEach(analysis, asked);

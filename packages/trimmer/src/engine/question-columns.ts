@@ -41,8 +41,8 @@ function stem(word: string): string {
  * (`restartCount`), or a word of one (`node` in `spec.nodeName`, `authored` in
  * `commit.author.date`), weighing a word of the field's own key over one of a key above it, and
  * several words naming one field over one. A word found in the values of most records
- * (`pod` in a list of pods) says which records, not which field, and `commonWords` leaves it
- * out. A field of one value for every record is named too: the note tells it once (see
+ * (`pod` in a list of pods) says which records, not which field: `commonWords` names only a
+ * key that is all of it. A field of one value for every record is named too: the note tells it once (see
  * `shownForEach`). `tokens` are all the question's words: one that asks when (`when`, `date`) takes the time fields among those it names,
  * or the records' main time field when it names none.
  */
@@ -54,6 +54,69 @@ export function askedColumns(
   tokens: readonly string[],
   commonWords: ReadonlySet<string> = new Set(),
 ): number[] {
+  const asksWhen = tokens.some((token) => analysis.vocabulary.timeQuestionWords.has(token));
+  const { scored, firstTime } = scoredColumns(inventory, analysis, group, words, tokens, commonWords);
+  let picked = scored;
+  if (asksWhen) {
+    const times = scored.filter((entry) => entry.time);
+    if (times.length > 0) picked = times;
+    else if (firstTime >= 0) return [firstTime];
+  }
+  if (picked.length === 0) return [];
+  const best = Math.max(...picked.map((entry) => entry.score));
+  const top = picked.filter((entry) => entry.score === best);
+  // The record's own field before one of something it holds (`created_at`, not `user.created_at`).
+  const shallowest = Math.min(...top.map((entry) => entry.depth));
+  return top
+    .filter((entry) => entry.depth === shallowest)
+    .sort((a, b) => a.s - b.s)
+    .slice(0, MAX_ASKED)
+    .map((entry) => entry.s);
+}
+
+/**
+ * The list a question asks about: the main one, unless the question names no field of its
+ * records and some of another list's (a compare's `author.date` is a commit's, not a changed
+ * file's): then the list whose fields it names best.
+ */
+export function askedGroup(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  words: readonly string[],
+  tokens: readonly string[],
+  commonOf: (group: RecordGroup) => ReadonlySet<string>,
+): number {
+  const { main, groups } = analysis;
+  const bestOf = (group: RecordGroup) =>
+    Math.max(
+      0,
+      ...scoredColumns(inventory, analysis, group, words, tokens, commonOf(group)).scored.map(
+        (entry) => entry.score,
+      ),
+    );
+  if (main < 0 || bestOf(groups[main]!) > 0) return main;
+  let asked = main;
+  let best = 0;
+  groups.forEach((group, g) => {
+    if (g === main || !group.primary || group.records.length < 2) return;
+    const score = bestOf(group);
+    if (score > best) [asked, best] = [g, score];
+  });
+  return asked;
+}
+
+/** Each field of `group`'s records the question names, with how well (see `askedColumns`). */
+function scoredColumns(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  words: readonly string[],
+  tokens: readonly string[],
+  commonWords: ReadonlySet<string>,
+): {
+  scored: Array<{ s: number; score: number; time: boolean; depth: number }>;
+  firstTime: number;
+} {
   const { timeQuestionWords: timeWords, stopwords } = analysis.vocabulary;
   const asksWhen = tokens.some((token) => timeWords.has(token));
   // Words of two letters are too short to look for in values, but name a key they are whole
@@ -61,13 +124,18 @@ export function askedColumns(
   const short = tokens.filter(
     (token) => token.length === 2 && TWO_LETTERS.test(token) && !stopwords.has(token),
   );
-  if (words.length === 0 && short.length === 0 && !asksWhen) return [];
+  if (words.length === 0 && short.length === 0 && !asksWhen) return { scored: [], firstTime: -1 };
   const { signatures, classOf, values } = analysis;
   const stems = new Map<string, string>();
   for (const word of words) {
     if (!timeWords.has(word) && !commonWords.has(word)) stems.set(word, stem(word));
   }
+  // A word most records hold as a value still names a key that is all of it (`text` where every
+  // message holds a `"type": "text"` block), not one it is a word of (`pod` of `podIP`).
   const wholeOnly = new Set(short.filter((word) => !stems.has(word)));
+  for (const word of words) {
+    if (!timeWords.has(word) && commonWords.has(word)) wholeOnly.add(alphanumeric(word));
+  }
   // A word written as a path (`involvedObject.kind`) names the field whose keys end with its
   // steps, over a field that has only its last key.
   const paths = words
@@ -106,22 +174,7 @@ export function askedColumns(
     }
     if (score > 0) scored.push({ s, score, time, depth });
   }
-  let picked = scored;
-  if (asksWhen) {
-    const times = scored.filter((entry) => entry.time);
-    if (times.length > 0) picked = times;
-    else if (firstTime >= 0) return [firstTime];
-  }
-  if (picked.length === 0) return [];
-  const best = Math.max(...picked.map((entry) => entry.score));
-  const top = picked.filter((entry) => entry.score === best);
-  // The record's own field before one of something it holds (`created_at`, not `user.created_at`).
-  const shallowest = Math.min(...top.map((entry) => entry.depth));
-  return top
-    .filter((entry) => entry.depth === shallowest)
-    .sort((a, b) => a.s - b.s)
-    .slice(0, MAX_ASKED)
-    .map((entry) => entry.s);
+  return { scored, firstTime };
 }
 
 /**

@@ -438,7 +438,6 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
-
   it('answers for every record a field the question names by its path', () => {
     // Events have a `kind` of their own and one of the object they are about: asked for
     // `involvedObject.kind`, the view shows that one, not the record's constant `kind`.
@@ -465,6 +464,61 @@ describe('information-first selection: what records say before what tells them a
       }
     }
   });
+  it('answers for every record a field whose key most records also hold as a value', () => {
+    // Chat messages: each holds its `text`, and blocks whose elements are `"type": "text"`.
+    const messages = Array.from({ length: 30 }, (_, i) => ({
+      id: `m-${i}`,
+      user: `U${(i * 31) % 7}`,
+      text: `the deploy of service ${i % 4} finished`,
+      blocks: [{ type: 'rich_text', elements: [{ type: 'text', text: `service ${i % 4}` }] }],
+    }));
+    const json = JSON.stringify({ channel: 'C1', messages });
+    const budget = Math.floor(json.length * 0.4);
+    const view = trimmer.trim(json, budget, { userQuery: 'What is the text of each message?' });
+    expectHonestView(view, json, budget);
+    const shown = JSON.parse(viewBody(view)).messages as typeof messages;
+    expect(shown.length).toBeGreaterThan(20);
+    const truth = new Map(messages.map((m) => [m.id, m.text]));
+    for (const message of shown) expect(message.text).toBe(truth.get(message.id));
+  });
+
+  it('answers about the list whose fields the question names, not the biggest one', () => {
+    // A compare: a few commits beside many changed files with their patches. The files are the
+    // most bytes; a question about the authors' dates is about the commits.
+    const commits = Array.from({ length: 12 }, (_, i) => ({
+      sha: `c0ffee${(i * 7919).toString(16).padStart(8, '0')}`,
+      commit: {
+        author: {
+          name: `dev ${i % 3}`,
+          date: new Date(Date.UTC(2026, 0, 1) + i * 3e6).toISOString(),
+        },
+        message: `change ${i}`,
+      },
+    }));
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      filename: `src/module-${i}.ts`,
+      status: i % 9 === 0 ? 'added' : 'modified',
+      patch: `@@ -1,3 +1,4 @@\n line ${i}\n+added ${i}\n`.repeat(8),
+    }));
+    const json = JSON.stringify({ status: 'ahead', commits, files });
+    const budget = Math.floor(json.length * 0.1);
+    const view = trimmer.trim(json, budget, {
+      userQuery: 'What is the author.date of each commit?',
+    });
+    expectHonestView(view, json, budget);
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.path).toBe('commits[]');
+    const shown = JSON.parse(viewBody(view)).commits as typeof commits;
+    expect(shown.map((c) => c.commit?.author?.date)).toEqual(
+      commits.map((c) => c.commit.author.date),
+    );
+    // With no question the note tells of the biggest list.
+    const unasked = trimmer.trim(json, budget);
+    expect(parseRecordCoverage(trailingDisclosureNotes(unasked.text)[0]!.text)!.path).toBe(
+      'files[]',
+    );
+  });
+
   it('orders records by their time, leaving out the records that have none', () => {
     // Events whose `lastTimestamp` is null for some (they carry an `eventTime` instead): read
     // as text, `null` sorted after every date and was shown as the newest.
