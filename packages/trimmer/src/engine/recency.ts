@@ -8,6 +8,8 @@ import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
+/** Times besides the order's whose newest and oldest records are shown too. */
+const MAX_OTHER_TIMES = 2;
 
 /** What a question asks of the records' time order. */
 export interface RecencyAsk {
@@ -56,6 +58,50 @@ export function timeField(analysis: RecordAnalysis, group: RecordGroup): number 
     }
   }
   return best;
+}
+
+const ORDERS = new WeakMap<RecordGroup, { s: number; timed: TimedRecord[] }>();
+
+/**
+ * The time `group`'s records are ordered by when no question names one, with the records in
+ * that order: `timeField`'s, unless some records lack it (an event's `lastTimestamp`, null
+ * where it carries an `eventTime`). A record with no time has no place in the order, so
+ * another time of the records that more of them hold goes first (`metadata.creationTimestamp`).
+ */
+export function orderTime(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+): { s: number; timed: TimedRecord[] } {
+  let order = ORDERS.get(group);
+  if (order) return order;
+  let s = timeField(analysis, group);
+  let timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
+  for (let other = group.sig + 1; s >= 0 && other < analysis.signatures.count; other++) {
+    if (timed.length === group.records.length) break;
+    if (other === s || !isTimeField(analysis, other)) continue;
+    if (analysis.values[other]! <= timed.length) continue;
+    const { depth } = recordFieldDepth(analysis, group, other);
+    if (depth < 1 || depth > 3) continue;
+    const candidate = recordsByTime(inventory, analysis, group, other);
+    if (candidate.length > timed.length) [s, timed] = [other, candidate];
+  }
+  order = { s, timed };
+  ORDERS.set(group, order);
+  return order;
+}
+
+/** Other fields than `s` that give every record of `group` a time of its own, at most `MAX_OTHER_TIMES`. */
+function otherTimes(analysis: RecordAnalysis, group: RecordGroup, s: number): number[] {
+  const { signatures, values, presence } = analysis;
+  const others: number[] = [];
+  for (let t = group.sig + 1; t < signatures.count && others.length < MAX_OTHER_TIMES; t++) {
+    if (t === s || !isTimeField(analysis, t) || values[t] !== presence[t]) continue;
+    if (presence[t]! < 0.9 * group.records.length) continue;
+    const { depth } = recordFieldDepth(analysis, group, t);
+    if (depth >= 1 && depth <= 2) others.push(t);
+  }
+  return others;
 }
 
 /** A record with its time field's node, its time as written and that time's `timeOrderKey`. */
@@ -185,8 +231,10 @@ export function recordOrder(
 } {
   // Asked about order by a time field the question names, by that one.
   const named = ask ? asked.find((s) => isTimeField(analysis, s)) : undefined;
-  let s = named ?? timeField(analysis, group);
-  let timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
+  let { s, timed } =
+    named === undefined
+      ? orderTime(inventory, analysis, group)
+      : { s: named, timed: recordsByTime(inventory, analysis, group, named) };
   const leading: Array<{ record: number; field: number }> = [];
   if (ask?.newest) leading.push(...timed.slice(-ask.newest).reverse());
   else if (ask?.oldest) leading.push(...timed.slice(0, ask.oldest));
@@ -226,6 +274,16 @@ export function recordOrder(
   const oldest = timed[0]!;
   for (const end of [newest, oldest]) {
     if (!leading.some((entry) => entry.record === end.record)) leading.push(end);
+  }
+  // The ends by the records' other times (`created_at` beside `published_at`), each shown with
+  // that time: which of them orders is a reader's call.
+  for (const other of otherTimes(analysis, group, s)) {
+    const by = recordsByTime(inventory, analysis, group, other);
+    for (const end of [by[by.length - 1], by[0]]) {
+      if (end && !leading.some((e) => e.record === end.record && e.field === end.field)) {
+        leading.push(end);
+      }
+    }
   }
   // The four newest after the newest, shown with the two ends (the last five, unasked).
   const afterNames = timed.slice(-1 - NEXT_NEWEST, -1).reverse();

@@ -20,7 +20,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
-import { timeField } from './recency.js';
+import { orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, scalarListCounts } from './scalar-list.js';
 import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
@@ -452,7 +452,7 @@ export function recordAggregates(
   nearlyConstant.sort((a, b) => a.rank - b.rank || a.s - b.s);
   times.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);
   // The time the records are ordered by (`recordOrder`) is the one whose range is told first.
-  const order = timeField(analysis, group);
+  const order = orderTime(inventory, analysis, group).s;
   if (times.includes(order))
     times.splice(0, times.length, order, ...times.filter((t) => t !== order));
   numeric.sort((a, b) => fieldDepth[a]! - fieldDepth[b]! || a - b);

@@ -543,6 +543,57 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+  it('shows the newest and oldest record by each of the records’ times, with that time', () => {
+    // Releases created in one order and published in another: which time a reader orders by
+    // is theirs to say, so the ends of both are shown.
+    const releases = Array.from({ length: 120 }, (_, i) => ({
+      id: 9_000_000 - i * 7919,
+      tag_name: `v${Math.floor(i / 10)}.${i % 10}.0`,
+      created_at: new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString(),
+      published_at: new Date(Date.UTC(2024, 0, 1) + ((i * 37) % 120) * 90_000_000).toISOString(),
+      body: `release notes for ${i}: fixes and features `.repeat(4),
+    }));
+    const json = JSON.stringify(releases);
+    const view = trimmer.trim(json, Math.floor(json.length * 0.03));
+    const shown = JSON.parse(viewBody(view)) as typeof releases;
+    for (const field of ['created_at', 'published_at'] as const) {
+      const sorted = [...releases].sort((a, b) => a[field].localeCompare(b[field]));
+      for (const end of [sorted[0]!, sorted.at(-1)!]) {
+        expect(shown, `${field} of ${end.tag_name}`).toContainEqual(
+          expect.objectContaining({ tag_name: end.tag_name, [field]: end[field] }),
+        );
+      }
+    }
+  });
+
+  it('orders records by a time every record holds over one some lack', () => {
+    // Newer events carry an `eventTime` and a null `lastTimestamp`: ordered by `lastTimestamp`,
+    // the newest event (one of those) had no place in the order and was never shown.
+    const records = Array.from({ length: 140 }, (_, i) => ({
+      metadata: {
+        name: `evt-${(i * 7919).toString(36)}`,
+        creationTimestamp: new Date(Date.UTC(2025, 8, 11) + i * 13_000).toISOString(),
+      },
+      reason: ['Pulled', 'Created', 'Started'][i % 3],
+      lastTimestamp:
+        i % 15 === 4 || i > 130 ? null : new Date(Date.UTC(2025, 8, 11) + i * 13_500).toISOString(),
+      message: `container ${i} of the deployment was started on its node after pulling`,
+    }));
+    const json = JSON.stringify({ items: records });
+    const view = trimmer.trim(json, 2_000);
+    const shown = JSON.parse(viewBody(view)).items as typeof records;
+    for (const end of [records[0]!, records.at(-1)!]) {
+      expect(shown).toContainEqual(
+        expect.objectContaining({
+          metadata: expect.objectContaining({
+            name: end.metadata.name,
+            creationTimestamp: end.metadata.creationTimestamp,
+          }),
+        }),
+      );
+    }
+  });
+
   it('shows the records a question asks for between two times, ISO or epoch', () => {
     const start = Date.UTC(2026, 2, 11, 16, 0, 0, 149);
     const records = Array.from({ length: 300 }, (_, i) => ({
