@@ -75,6 +75,39 @@ describe('information-first selection: every record named first', () => {
     }
   });
 
+  it('names a table’s records before the header of rows it has no room to show', () => {
+    // A server-side Table: each row's `cells` are read by position under `columnDefinitions`,
+    // and the row's pod is named by `object.metadata.name`. The header says nothing of rows
+    // the view drops, so at a budget that fits names only it must not take their place.
+    const columns = ['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node'];
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      cells: [
+        `web-${i}`,
+        '1/1',
+        'Running',
+        i % 3,
+        `${i}d`,
+        `10.0.0.${i}`,
+        `node-${i % 4}`,
+        '<none>',
+      ],
+      object: { kind: 'PartialObjectMetadata', metadata: { name: `web-${i}`, uid: `u-${i}` } },
+    }));
+    const json = JSON.stringify({
+      kind: 'Table',
+      columnDefinitions: columns.map((name) => ({ name, type: 'string', format: '' })),
+      rows,
+    });
+    const budget = 900;
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const body = JSON.parse(viewBody(view));
+    const named = body.rows.filter((row: { object?: unknown }) => row.object).length;
+    if (body.columnDefinitions)
+      expect(body.rows.some((r: { cells?: unknown }) => r.cells)).toBe(true);
+    expect(named).toBeGreaterThanOrEqual(12);
+  });
+
   it('says which field every record has with one same value', () => {
     const { json } = podList(40);
     const note = trailingDisclosureNotes(trimmer.trim(json, 3000).text)[0]!.text;

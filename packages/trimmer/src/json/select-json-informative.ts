@@ -357,9 +357,10 @@ function keepStates(plan: Plan, r: number): void {
 }
 
 function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
+  const main = analysis.groups[analysis.main];
   return analysis.groups
     .filter((group) => group.primary)
-    .sort((a, b) => a.records[0]! - b.records[0]!);
+    .sort((a, b) => Number(b === main) - Number(a === main) || a.records[0]! - b.records[0]!);
 }
 
 /**
@@ -632,16 +633,10 @@ function runPlan(
   }
 
   // What names the positions of rows read by position (a result's `schema`): after the records
-  // that stand out, before any other row.
-  if (plan.tupleTop) {
-    const { kind, next } = plan.inventory;
-    for (const header of tupleHeaders(plan.inventory, plan.tupleTop)) {
-      for (let c = header + 1; c < next[header]!; c = next[c]!) {
-        if (kind[c] === NODE_OBJECT && isRecord(plan, c)) ensureAround(plan, c, true);
-        else keepIfSmall(plan, c, CONTEXT_BYTES);
-      }
-    }
-  }
+  // that stand out, before any other row; where the records are named by a field outside their
+  // rows (a Table's pods by `object.metadata.name`, beside their `cells`), once they are named.
+  const rowsName = namedInRows(plan, analysis);
+  if (rowsName) keepTupleHeaders(plan);
   // Then the envelope's small fields (`kind`, `total_count`), and small error-like values
   // outside every record: after the records that stand out, which a tight budget must not
   // give up for `"kind":"List"`.
@@ -689,6 +684,7 @@ function runPlan(
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
+  if (!rowsName) keepTupleHeaders(plan);
   if (longContext >= 0) for (const u of context.slice(longContext)) keepUnit(plan, u);
   // Every record named: what the note tells of all of them comes before more of each.
   grantNote(plan, noteSteps);
@@ -924,6 +920,28 @@ export function recordsHead(
   const namedBy = namedByOf(inventory, analysis, group);
   if (namedBy !== undefined) head.namedBy = namedBy;
   return head;
+}
+
+/** The header of each list of rows read by position (`tupleHeaders`), field by field. */
+function keepTupleHeaders(plan: Plan): void {
+  if (!plan.tupleTop) return;
+  const { kind, next } = plan.inventory;
+  for (const header of tupleHeaders(plan.inventory, plan.tupleTop)) {
+    for (let c = header + 1; c < next[header]!; c = next[c]!) {
+      if (kind[c] === NODE_OBJECT && isRecord(plan, c)) ensureAround(plan, c, true);
+      else keepIfSmall(plan, c, CONTEXT_BYTES);
+    }
+  }
+}
+
+/** Whether the records are rows read by position, or named by a field inside one. */
+function namedInRows(plan: Plan, analysis: RecordAnalysis): boolean {
+  const group = analysis.main >= 0 ? analysis.groups[analysis.main] : undefined;
+  if (!plan.tupleTop || !group || group.identity < 0) return true;
+  const record = group.records[0]!;
+  if (plan.tupleTop[record]! >= 0) return true;
+  const name = recordField(plan.inventory, analysis, record, group.identity);
+  return name < 0 || plan.tupleTop[name]! >= 0;
 }
 
 /** Whether node `u` is in the view: inside a unit kept whole, or kept itself (whole or cut). */
