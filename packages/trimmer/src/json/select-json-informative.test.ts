@@ -471,6 +471,33 @@ describe('information-first selection: what records say before what tells them a
     }
   });
 
+  it('answers the field a question names before what stands out unasked, at a tight budget', () => {
+    // Questions with two high scores and their times: asked whether each is answered, a view of
+    // 600 bytes named six by their outliers and ends, and said nothing of `is_answered`.
+    const questions = Array.from({ length: 20 }, (_, i) => ({
+      tags: ['angularjs', i % 3 ? 'javascript' : 'routing'],
+      owner: { reputation: 100 + i * 37, user_id: 9000 + i, user_type: 'registered' },
+      is_answered: i % 5 !== 0,
+      view_count: 200 + ((i * 7919) % 1000),
+      score: i === 3 || i === 11 ? 240 + i : i % 4,
+      last_activity_date: 1_356_886_762 - i * 86_400 * 3,
+      creation_date: 1_309_528_296 + ((i * 7919) % 20) * 2_600_000,
+      question_id: 12_874_045 - i * 31_337,
+      link: `https://stackoverflow.com/questions/${12_874_045 - i * 31_337}/some-title-${i}`,
+      title: `How do I make directive ${i} work with a controller?`,
+    }));
+    const json = JSON.stringify({ items: questions, has_more: true, quota_max: 300 });
+    const budget = 600;
+    const view = trimmer.trim(json, budget, {
+      userQuery: 'What is the is_answered of each record?',
+    });
+    expectHonestView(view, json, budget);
+    const shown = JSON.parse(viewBody(view)).items as typeof questions;
+    const truth = new Map(questions.map((q) => [q.question_id, q.is_answered]));
+    const answered = shown.filter((q) => q.is_answered === truth.get(q.question_id));
+    expect(answered.length).toBeGreaterThanOrEqual(5);
+  });
+
   it('answers for every record a field the question names by its path', () => {
     // Events have a `kind` of their own and one of the object they are about: asked for
     // `involvedObject.kind`, the view shows that one, not the record's constant `kind`.

@@ -621,6 +621,31 @@ function runPlan(
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
+  // A question that names fields of every record (`what is the status of each run?`) is
+  // answered record by record: each one's name with those fields, before the names alone.
+  if (asked.length > 0 && analysis.main >= 0) {
+    const { ledger, inventory } = plan;
+    for (const r of analysis.groups[analysis.main]!.records) {
+      // A record named without what was asked of it answers nothing: the plan stops before
+      // one whose name and fields do not fit (each field priced as if the record were open,
+      // the keys it shares with the name counted twice: at most what they take).
+      const fields = asked.map((s) => recordField(inventory, analysis, r, s));
+      if (plan.ensured[r] === 0) {
+        const identity = identityOf(plan, r);
+        let cost = identity >= 0 && ledger.covered[identity] === 0 ? keepCost(ledger, identity) : 0;
+        const opening =
+          ledger.state[r] === DROPPED ? pathCost(ledger, r) + skeletonCost(ledger, r) - 1 : 0;
+        for (const u of fields) {
+          if (u >= 0 && inventory.unitBytes[u]! <= ASKED_FIELD_BYTES) {
+            cost += Math.max(0, keepCost(ledger, u) - opening);
+          }
+        }
+        if (cost > ledger.limit - ledger.used) throw SPENT;
+      }
+      ensureAround(plan, r, true);
+      for (const u of fields) keepIfSmall(plan, u, ASKED_FIELD_BYTES);
+    }
+  }
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
   for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
@@ -655,31 +680,6 @@ function runPlan(
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
   }
 
-  // A question that names fields of every record (`what is the status of each run?`) is
-  // answered record by record: each one's name with those fields, before the names alone.
-  if (asked.length > 0 && analysis.main >= 0) {
-    const { ledger, inventory } = plan;
-    for (const r of analysis.groups[analysis.main]!.records) {
-      // A record named without what was asked of it answers nothing: the plan stops before
-      // one whose name and fields do not fit (each field priced as if the record were open,
-      // the keys it shares with the name counted twice: at most what they take).
-      const fields = asked.map((s) => recordField(inventory, analysis, r, s));
-      if (plan.ensured[r] === 0) {
-        const identity = identityOf(plan, r);
-        let cost = identity >= 0 && ledger.covered[identity] === 0 ? keepCost(ledger, identity) : 0;
-        const opening =
-          ledger.state[r] === DROPPED ? pathCost(ledger, r) + skeletonCost(ledger, r) - 1 : 0;
-        for (const u of fields) {
-          if (u >= 0 && inventory.unitBytes[u]! <= ASKED_FIELD_BYTES) {
-            cost += Math.max(0, keepCost(ledger, u) - opening);
-          }
-        }
-        if (cost > ledger.limit - ledger.used) throw SPENT;
-      }
-      ensureAround(plan, r, true);
-      for (const u of fields) keepIfSmall(plan, u, ASKED_FIELD_BYTES);
-    }
-  }
   const groups = primaryGroups(analysis);
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
