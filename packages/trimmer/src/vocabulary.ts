@@ -118,7 +118,7 @@ export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
     host: 2,
   },
   stateWords: wordSet(`status state phase conclusion result outcome level severity code exit
-    reason message error health type kind category condition verdict ready`),
+    reason message error health type condition verdict ready`),
   codeOf: wordSet('return response http rc'),
   timeKeyWords: wordSet(`time times date datetime ts timestamp at created updated modified
     started finished ended seen expires epoch since until utc`),
