@@ -78,7 +78,7 @@ export function ndjsonRecordAnomalies(
   const judge = (): boolean =>
     withJsonInventory(`[${parts.join(',')}]`, -1, maxNodes, matcher, check, (inventory) => {
       if (inventory === undefined) return false;
-      const { anomalies } = analyzeRecords(inventory, check, vocabulary);
+      const { anomalies } = analyzeRecords(inventory, check, vocabulary, true);
       if (anomalies.length === 0) return true;
       const { count, parent } = inventory;
       // Per node, its index among the top list's items, or -1 for a node that is not one.
