@@ -91,6 +91,8 @@ describe('ndjsonRecordAnomalies', () => {
     scores.forEach((score, i) => {
       if (i !== failed) expect(score).toBe(0);
     });
+    // Lines that are not each whole records (CRLF endings) are judged as the same list.
+    expect(scoresOf(text.replaceAll('\n', '\r\n'))).toEqual(scores);
   });
 
   it('scores a request that is only slow, or only failed, each on its own', () => {
