@@ -67,14 +67,21 @@ export function ndjsonRecordAnomalies(
   // Whether every line is an object line, whole but for its newline: the list is then the text
   // with its newlines turned to commas, made in one native pass (a join of the lines costs more).
   let whole = true;
+  // The next brace (past every line when none is left: `>>> 0` of -1), by a native search: a
+  // line that does not open with one is read only where one follows in it (a pretty-printed
+  // document's indented lines are not read at all).
+  let brace = -1;
   for (let i = 0; i < total; i++) {
+    const from = starts[i]!;
     const to = i + 1 < total ? starts[i + 1]! : text.length;
-    const bounds = objectLine(text, starts[i]!, to);
+    const opens = text.charCodeAt(from) === 0x7b;
+    if (!opens && brace < from) brace = text.indexOf('{', from) >>> 0;
+    const bounds = opens || brace < to ? objectLine(text, from, to) : undefined;
     if (bounds === undefined) {
       whole = false;
       continue;
     }
-    whole &&= bounds[0] === starts[i] && bounds[1] === to - (text[to - 1] === '\n' ? 1 : 0);
+    whole &&= bounds[0] === from && bounds[1] === to - (text[to - 1] === '\n' ? 1 : 0);
     lines.push(i);
     parts.push(text.slice(bounds[0], bounds[1]));
   }
