@@ -129,12 +129,15 @@ function power(table: Float64Array, base: number, k: number): number {
  * its state, and the records that stand out: a state rare in its list, a key most records lack,
  * a number far from the rest, an error-like value. Nothing here knows any API's field names;
  * the few words it weighs (`name`, `id`, `status`, `phase`…) are the generic ones of any list.
- * `check` is called every few thousand nodes and may throw to stop.
+ * `check` is called every few thousand nodes and may throw to stop. With `anomaliesOnly` (a
+ * text's JSON lines), only `anomalies` is read: roles, classes and bits are left unset where
+ * no list is nested in another's records (whose names decide which lists are the document's).
  */
 export function analyzeRecords(
   inventory: JsonInventory,
   check?: StopCheck,
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+  anomaliesOnly = false,
 ): RecordAnalysis {
   const { text, kind, start, end, valueBytes: nodeValueBytes } = inventory;
   const signatures = jsonSignatures(inventory, check);
@@ -149,6 +152,7 @@ export function analyzeRecords(
     const p = sigParent[s]!;
     ownerOfSig[s] = groupOfSig[p]! >= 0 ? groupOfSig[p]! : ownerOfSig[p]!;
   }
+  const withRoles = !anomaliesOnly || groups.some((group) => ownerOfSig[group.sig]! >= 0);
   // Where each signature sits: keys below the nearest record (a field of it when reached through
   // keys only), and what its key suggests (hints break ties between fields the statistics rank
   // alike; they never decide alone).
@@ -196,7 +200,7 @@ export function analyzeRecords(
   const epochLike = new Uint8Array(sigCount);
   // Only the fields a list's roles and aggregates read (a schema's thousands of nested
   // descriptions are classed when a question's words land in them: `classOfField`).
-  for (let s = 1; s < sigCount; s++) {
+  for (let s = 1; s < sigCount && withRoles; s++) {
     if (ownerOfSig[s]! < 0 || values[s]! === 0) continue;
     if (fieldDepth[s]! < 1 || fieldDepth[s]! > 3) {
       classOf[s] = CLASS_UNKNOWN;
@@ -239,7 +243,7 @@ export function analyzeRecords(
       group.bytes >= PRIMARY_SHARE * documentBytes &&
       (outer === undefined ||
         (group.bytes >= PRIMARY_NESTED_SHARE * outer.bytes && (!outer.primary || !outer.named)));
-    chooseIdentity(roles, group, fieldsOfGroup[g]!, identityWord);
+    if (withRoles) chooseIdentity(roles, group, fieldsOfGroup[g]!, identityWord);
   }
 
   // Lists nested below the nearest primary list, and that list's size (no field tells its
@@ -268,7 +272,7 @@ export function analyzeRecords(
   // Whether the fields of each key read as prose, as decided so far.
   const proseByKey = new Map<string, boolean>();
   const readsAsProse = new Uint8Array(sigCount);
-  for (let s = 1; s < sigCount; s++) {
+  for (let s = 1; s < sigCount && !anomaliesOnly; s++) {
     if (ownerOfSig[s]! < 0) {
       bits[s] = UNIQUE_BITS / (1 + sigDepth[s]! / 3);
       continue;
@@ -324,7 +328,7 @@ export function analyzeRecords(
   }
   for (let s = 1; s < sigCount; s++) nodeBits[s] = nodeBits[s]! / Math.max(1, sigNodes[s]!);
 
-  for (let g = 0; g < groups.length; g++) {
+  for (let g = 0; g < groups.length && !anomaliesOnly; g++) {
     const group = groups[g]!;
     const records = group.records.length;
     const stateCandidates: Array<{ s: number; score: number }> = [];

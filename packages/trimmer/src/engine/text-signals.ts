@@ -33,6 +33,8 @@ export interface TextSignals {
   rowUnit: Int32Array | undefined;
   /** Raw level categories (values of a level field that are not known words), by id. */
   rawNames: string[];
+  /** Rows of each known level, of each raw category (by id), and with no level, in that order. */
+  rowsOfLevel: Float64Array;
   /** Some row has a level. */
   anyLevel: boolean;
   /**
@@ -174,10 +176,14 @@ export function textSignals(input: {
 
   // A level's score, or 0 where it does not stand out (a score is above ln 2).
   const signatureScores = new Float64Array(LEVEL_SIGNATURES);
+  const rowsOfLevel = new Float64Array(LEVEL_NAMES.length + raw.size + 1);
+  rowsOfLevel[rowsOfLevel.length - 1] = rows;
   for (let signature = 0; signature < LEVEL_SIGNATURES; signature++) {
     const count = signatureCounts[signature]!;
     if (count === 0) continue;
     const level = levelOf(signature);
+    rowsOfLevel[level]! += count;
+    rowsOfLevel[rowsOfLevel.length - 1]! -= count;
     const bonus = level < LEVEL_NAMES.length ? SEVERITY_BONUS[level]! : 0;
     if (bonus > 0 || count / rows <= RARE_SHARE) {
       signatureScores[signature] = bonus + Math.log(1 + rows / count);
@@ -262,6 +268,7 @@ export function textSignals(input: {
     rowLevel,
     rowUnit,
     rawNames,
+    rowsOfLevel,
     anyLevel,
     template: rowUnit ? undefined : rowTemplate,
     templates,
@@ -280,16 +287,13 @@ export function levelBreakdown(
 ): LevelBreakdown | undefined {
   if (!signals.anyLevel) return undefined;
   const known = LEVEL_NAMES.length;
-  const total = new Float64Array(known + signals.rawNames.length + 1);
-  const dropped = new Float64Array(total.length);
+  const { rowLevel, rowUnit, rowsOfLevel: total } = signals;
+  const dropped = total.slice();
   const none = total.length - 1;
-  const { rowLevel, rowUnit } = signals;
-  for (let r = 0; r < rowLevel.length; r++) {
+  for (let r = 0; keep && r < rowLevel.length; r++) {
+    if (keep[rowUnit ? rowUnit[r]! : r] !== 1) continue;
     const level = levelOf(rowLevel[r]!);
-    const slot = level === NO_LEVEL ? none : level;
-    total[slot]!++;
-    const u = rowUnit ? rowUnit[r]! : r;
-    if (keep?.[u] !== 1) dropped[slot]!++;
+    dropped[level === NO_LEVEL ? none : level]!--;
   }
   const counts: LevelCount[] = [];
   for (let level = known - 1; level >= 0; level--) {

@@ -14,6 +14,8 @@ describe('isNdjson', () => {
     );
     expect(isNdjson('{"only":"one"}')).toBe(false);
     expect(isNdjson('{"a":1}\nstdout:\n{"b":2}')).toBe(false);
+    // U+2028 and a lone CR end a line as a newline does (a JSON string may hold U+2028).
+    expect(isNdjson('{"a":"\u2028x"}\n{"b":2}\n')).toBe(false);
   });
 
   it('answers as parsing every sampled line would', () => {
@@ -33,7 +35,7 @@ describe('isNdjson', () => {
       }
       return lines.length >= 2;
     };
-    const piece = fc.constantFrom('{', '}', '[', ']', '"a"', ':', '1', ',', ' ', '\n', 'x');
+    const piece = fc.constantFrom('"a"', ...'{}[]:1, \nx\t\r\u2028\u00a0');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
         const text = pieces.join('');

@@ -1,5 +1,25 @@
 const SAMPLE_LINES = 64;
 const NOT_A_RECORD_LINE = /^[ \t]*[^\s{[]/m;
+const BLANK = /\s/;
+
+/**
+ * Whether some line opens, past spaces and tabs, with what is neither blank nor `{` or `[`
+ * (`NOT_A_RECORD_LINE`). Where lines end at `\n` only, they are found by a native search and
+ * read from their start: the pattern, tried at every unit, reads all of a text that is all
+ * records (a megabyte of NDJSON: 0.7 ms against 0.05).
+ */
+function hasPlainLine(text: string): boolean {
+  if (text.includes('\r') || text.includes('\u2028') || text.includes('\u2029')) {
+    return NOT_A_RECORD_LINE.test(text);
+  }
+  for (let from = 0; from >= 0; from = text.indexOf('\n', from) + 1 || -1) {
+    while (text.charCodeAt(from) === 0x20 || text.charCodeAt(from) === 0x09) from++;
+    const code = text.charCodeAt(from);
+    if (from >= text.length) return false;
+    if (code !== 0x7b && code !== 0x5b && code !== 0x0a && !BLANK.test(text[from]!)) return true;
+  }
+  return false;
+}
 
 /**
  * Whether the first non-empty line, trimmed, opens an object or an array it does not close, so
@@ -26,10 +46,10 @@ function opensUnclosed(text: string): boolean {
  * array, and the first lines each parse as JSON on their own.
  */
 export function isNdjson(text: string): boolean {
-  // A first line that cannot parse settles it before the pattern reads every line (a log
-  // whose every line opens with `[`).
+  // A first line that cannot parse settles it before every line is looked at (a log whose
+  // every line opens with `[`).
   if (opensUnclosed(text)) return false;
-  if (NOT_A_RECORD_LINE.test(text)) return false;
+  if (hasPlainLine(text)) return false;
   let checked = 0;
   let from = 0;
   while (from < text.length && checked < SAMPLE_LINES) {

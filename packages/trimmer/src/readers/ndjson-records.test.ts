@@ -91,6 +91,9 @@ describe('ndjsonRecordAnomalies', () => {
     scores.forEach((score, i) => {
       if (i !== failed) expect(score).toBe(0);
     });
+    // Lines that are not each whole records (CRLF endings, indented) are the same list.
+    expect(scoresOf(text.replaceAll('\n', '\r\n'))).toEqual(scores);
+    expect(scoresOf(`  ${text.replaceAll('\n{', '\n  {')}`)).toEqual(scores);
   });
 
   it('scores a request that is only slow, or only failed, each on its own', () => {
