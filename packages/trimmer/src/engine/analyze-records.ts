@@ -78,6 +78,8 @@ export interface RecordAnalysis extends RecordPaths {
   presence: Int32Array;
 }
 
+/** A list whose records tell something is the one the note tells of from this share of the bytes of a bigger one whose records tell nothing but their names. */
+const SILENT_LIST_SHARE = 0.25;
 /** A list inside a list's records is the one the note tells of from this share of its bytes. */
 const INNER_LIST_SHARE = 0.5;
 const STATES_PER_RECORD = 2;
@@ -398,7 +400,9 @@ export function analyzeRecords(
     top,
     presence,
     paths: new Map(),
-    main: mainGroup(groups),
+    main: mainGroup(groups, (g) =>
+      fieldsOfGroup[g]!.some((s) => distinct[s]! >= 2 && distinct[s]! < values[s]!),
+    ),
     fieldDepth,
     classOf,
     epochLike,
@@ -408,14 +412,23 @@ export function analyzeRecords(
 }
 
 /**
- * The list the records note tells of: the biggest of the document's lists, or, where most of
+ * The list the records note tells of: the biggest of the document's lists whose records say
+ * something besides their names (a field of repeated values), or, where most of
  * its bytes are a list inside its records, that inner list (the hits inside each response of a
  * search, not the responses around them), as deep as that goes.
  */
-function mainGroup(groups: readonly RecordGroup[]): number {
+function mainGroup(groups: readonly RecordGroup[], tells: (g: number) => boolean): number {
   let best: RecordGroup | undefined;
-  for (const group of groups) {
-    if (group.primary && (!best || group.bytes > best.bytes)) best = group;
+  let telling: RecordGroup | undefined;
+  groups.forEach((group, g) => {
+    if (!group.primary) return;
+    if (!best || group.bytes > best.bytes) best = group;
+    if (tells(g) && (!telling || group.bytes > telling.bytes)) telling = group;
+  });
+  // A list whose records say nothing but their names (a histogram's empty buckets, each a key
+  // and `doc_count: 0`) gives way to one whose records say something, of a fair share its size.
+  if (best && telling && telling.bytes >= SILENT_LIST_SHARE * best.bytes) {
+    if (!tells(groups.indexOf(best))) best = telling;
   }
   for (let deeper = best; deeper; ) {
     best = deeper;

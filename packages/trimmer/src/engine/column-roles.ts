@@ -263,6 +263,17 @@ function strictlyMonotone(
   return direction !== 0;
 }
 
+/** Whether every value of field `s` is written in as many characters. */
+function oneLength(inventory: JsonInventory, signatures: JsonSignatures, s: number): boolean {
+  const { start, end } = inventory;
+  const u = signatures.first[s]!;
+  const length = end[u]! - start[u]!;
+  for (let v = signatures.nextSame[u]!; v >= 0; v = signatures.nextSame[v]!) {
+    if (end[v]! - start[v]! !== length) return false;
+  }
+  return true;
+}
+
 /** -1, 0 or 1 as the number (or digit string) `a` is less than, equal to or above `b`. */
 function compareNumbers(inventory: JsonInventory, a: number, b: number): number {
   const { text, start, end, kind } = inventory;
@@ -308,8 +319,10 @@ function nameScore(
       // snowflake).
       if (digits < IEEE_EXACT_DIGITS && valueClass(inventory, u) === CLASS_EPOCH && !idKey)
         return 1;
-      // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id).
-      if (digits >= 9) return 3;
+      // Too long for a quantity: an id as sure as a readable name (a snowflake, a database id),
+      // where every value is as long. Quantities spread over orders of magnitude (a span's
+      // `durationInNanos`, 9 658 000 to 870 879 000).
+      if (digits >= 9 && oneLength(inventory, signatures, s)) return 3;
       // Handed out in order: an id. Six digits and more in no order: an id under a key that
       // says so, else as likely a measurement (bytes, microseconds); fewer (a port, a count)
       // rarely name anything.

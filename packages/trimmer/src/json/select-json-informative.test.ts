@@ -542,6 +542,38 @@ describe('information-first selection: what records say before what tells them a
     for (const message of shown) expect(message.text).toBe(truth.get(message.id));
   });
 
+  it('tells of the hits of a search, not of a bigger histogram of empty buckets beside them', () => {
+    // Spans found, and a date histogram of 300 buckets that all count 0: each bucket says
+    // nothing but its key. Named by their long integer durations, the spans were named by a
+    // measurement; their id is the name.
+    const hits = Array.from({ length: 40 }, (_, i) => ({
+      _id: `${(0x9082d67808fc8870n + BigInt(i) * 7919n).toString(16)}`,
+      _source: {
+        durationInNanos: i % 5 === 0 ? 870_879_000 + i * 7_919 : 9_658_000 + i * 1_234_567,
+        kind: ['SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER'][i % 2],
+        serviceName: ['frontend', 'redis', 'route'][i % 3],
+        'status.code': i % 13 === 0 ? 2 : 0,
+        startTime: new Date(Date.UTC(2023, 9, 18, 7, 58, 37) + i * 1_537).toISOString(),
+        traceGroup: ['HTTP GET /dispatch', 'HTTP GET /customer'][i % 2],
+      },
+    }));
+    const buckets = Array.from({ length: 300 }, (_, i) => ({
+      key_as_string: String(1_697_612_230_000 + i * 10_000),
+      key: 1_697_612_230_000 + i * 10_000,
+      doc_count: 0,
+    }));
+    const json = JSON.stringify({
+      took: 58,
+      responses: [{ hits: { hits }, aggregations: { 2: { buckets } } }],
+    });
+    const budget = Math.floor(json.length * 0.1);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.path).toBe('responses[].hits.hits[]');
+    expect(note.namedBy).toBe('_id');
+  });
+
   it('answers about the list whose fields the question names, not the biggest one', () => {
     // A compare: a few commits beside many changed files with their patches. The files are the
     // most bytes; a question about the authors' dates is about the commits.
