@@ -311,6 +311,24 @@ describe('the records note over all records', () => {
     expect(fields.slice(0, 2)).toEqual(['state.lane', 'source']);
   });
 
+  it('tells how few records divide by a field of words, however few hold some of them', () => {
+    // Ten spans of four types, two held by one span each: words, not ids set on a few records.
+    const types = ['db', 'db', 'request', 'db', 'messaging', 'request', 'db', 'external', 'db'];
+    const spans = [...types, 'request'].map((type, i) => ({
+      id: `a${(i * 7919).toString(16).padStart(8, '0')}`,
+      type,
+      duration_us: 1000 + ((i * 7919) % 997),
+      stack: 'frame '.repeat(60 + i),
+    }));
+    const distributions = noteOf(JSON.stringify(spans), 1200).records?.distributions ?? [];
+    expect(distributions.find((d) => d.field === 'type')?.values).toEqual([
+      { value: 'db', count: 5 },
+      { value: 'request', count: 3 },
+      { value: 'messaging', count: 1 },
+      { value: 'external', count: 1 },
+    ]);
+  });
+
   it('once every record is named, tells how they divide by each state before more of each record', () => {
     const pick = <T>(values: readonly T[], i: number, every: number) =>
       values[i % every === 0 ? 1 : 0]!;

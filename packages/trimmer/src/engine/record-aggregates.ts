@@ -17,6 +17,7 @@ import {
   CLASS_OPAQUE,
   CLASS_PROSE,
   CLASS_TIME,
+  CLASS_WORD,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
@@ -371,7 +372,10 @@ export function recordAggregates(
     }
     // Few values, each shared by several records: not a column of ids set on a few records
     // (`in_reply_to_status_id`: null, and six values once each).
-    const repeated = distinct[s]! <= 3 || values[s]! - analysis.top[s]! >= 2 * (distinct[s]! - 1);
+    const repeated =
+      distinct[s]! <= 3 ||
+      values[s]! - analysis.top[s]! >= 2 * (distinct[s]! - 1) ||
+      (c === CLASS_WORD && distinct[s]! <= 0.4 * values[s]!);
     const few =
       distinct[s]! <= MAX_CATEGORIES &&
       distinct[s]! <= 0.5 * values[s]! &&
