@@ -336,6 +336,25 @@ describe('information-first selection: every record named first', () => {
       files.map((file) => file.filename),
     );
   });
+
+  it('names the records before more than a few of an envelope’s short fields', () => {
+    // A recorded HTTP response: ten short headers around a list of zones.
+    const headers = Object.fromEntries(
+      ['server', 'vary', 'date', 'status', 'x-frame', 'x-xss', 'x-type', 'te', 'length', 'enc'].map(
+        (key, i) => [key, `value-${i}-${'h'.repeat(20)}`],
+      ),
+    );
+    const zones = Array.from({ length: 40 }, (_, i) => ({
+      zone: `zones/region-${i}`,
+      warning: { code: 'NO_RESULTS_ON_PAGE', message: `No results for zones/region-${i}.` },
+    }));
+    const json = JSON.stringify({ headers, body: { items: zones } });
+    const view = trimmer.trim(json, 900);
+    expectHonestView(view, json, 900);
+    const body = JSON.parse(viewBody(view));
+    expect(Object.keys(body.headers ?? {}).length).toBeLessThanOrEqual(6);
+    expect(body.body.items.length).toBeGreaterThanOrEqual(12);
+  });
   it('fills past the first 500 items of a nested array while room remains, in head order', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, v: `v${i % 7}` }));
     const json = JSON.stringify({ rows });

@@ -67,6 +67,8 @@ const CONTEXT_BYTES = 128;
 /** …and at most this many of them; those longer than this once every record is named. */
 const CONTEXT_NODES = 48;
 const CONTEXT_FIRST_BYTES = 48;
+/** Of the short ones, at most this many before the names (an HTTP response's ten headers wait). */
+const CONTEXT_FIRST = 6;
 /** Records the query matches that get their identity and matching fields first. */
 const MATCHED_RECORDS = 40;
 /** A question word holding an address's separators is itself (part of) an address. */
@@ -670,8 +672,9 @@ function runPlan(
   const context = contextNodes(plan).sort(
     (a, b) => plan.inventory.unitBytes[a]! - plan.inventory.unitBytes[b]! || a - b,
   );
-  const longContext = context.findIndex((u) => plan.inventory.unitBytes[u]! > CONTEXT_FIRST_BYTES);
-  for (const u of longContext < 0 ? context : context.slice(0, longContext)) keepUnit(plan, u);
+  let longContext = context.findIndex((u) => plan.inventory.unitBytes[u]! > CONTEXT_FIRST_BYTES);
+  if (longContext < 0 || longContext > CONTEXT_FIRST) longContext = Math.min(context.length, CONTEXT_FIRST);
+  for (const u of context.slice(0, longContext)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
   // Order is information: always the newest and the oldest, then the four newest after the
   // newest (the last five), each named with its time.
@@ -685,7 +688,7 @@ function runPlan(
     for (const r of group.records) ensureAround(plan, r, true);
   }
   if (!rowsName) keepTupleHeaders(plan);
-  if (longContext >= 0) for (const u of context.slice(longContext)) keepUnit(plan, u);
+  for (const u of context.slice(longContext)) keepUnit(plan, u);
   // Every record named: what the note tells of all of them comes before more of each.
   grantNote(plan, noteSteps);
   // The records the question narrows the list to, once every record is named.
