@@ -80,7 +80,10 @@ export function orderTime(
   for (let other = group.sig + 1; s >= 0 && other < analysis.signatures.count; other++) {
     if (timed.length === group.records.length) break;
     if (other === s || !isTimeField(analysis, other)) continue;
-    if (analysis.values[other]! <= timed.length) continue;
+    // Only a field most records hold is read: as many such fields as fit in the input, each
+    // read once, keep the pass linear (a field on two records of 50 000 is not a candidate).
+    const held = analysis.values[other]!;
+    if (held <= timed.length || 2 * held < group.records.length) continue;
     const { depth } = recordFieldDepth(analysis, group, other);
     if (depth < 1 || depth > 3) continue;
     const candidate = recordsByTime(inventory, analysis, group, other);
