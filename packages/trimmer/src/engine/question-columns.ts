@@ -10,6 +10,8 @@ import { holdsScalarList } from './scalar-list.js';
 
 /** Columns a question projects at most. */
 const MAX_ASKED = 3;
+/** Lists besides the main one a question may be about, the biggest first. */
+const MAX_ASKED_GROUPS = 8;
 
 const TWO_LETTERS = /^[a-z]{2}$/;
 /** Whether a question asks how many records hold each value (`countWords`). */
@@ -95,13 +97,18 @@ export function askedGroup(
       ),
     );
   if (main < 0 || bestOf(groups[main]!) > 0) return main;
+  // The biggest few lists: each look reads every field of the document once.
+  const others = groups
+    .map((group, g) => ({ group, g }))
+    .filter(({ group, g }) => g !== main && group.primary && group.records.length >= 2)
+    .sort((a, b) => b.group.bytes - a.group.bytes || a.g - b.g)
+    .slice(0, MAX_ASKED_GROUPS);
   let asked = main;
   let best = 0;
-  groups.forEach((group, g) => {
-    if (g === main || !group.primary || group.records.length < 2) return;
+  for (const { group, g } of others) {
     const score = bestOf(group);
     if (score > best) [asked, best] = [g, score];
-  });
+  }
   return asked;
 }
 
