@@ -21,7 +21,12 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { analyzeRecords } from './engine/analyze-records.js';
-import { askedColumns, askedGroup, asksForCounts, shownForEach } from './engine/question-columns.js';
+import {
+  askedColumns,
+  askedGroup,
+  asksForCounts,
+  shownForEach,
+} from './engine/question-columns.js';
 import { recencyAsk, recordOrder } from './engine/recency.js';
 import { type AggregateStatement, recordAggregates } from './engine/record-aggregates.js';
 import {

@@ -57,7 +57,14 @@ export function askedColumns(
   commonWords: ReadonlySet<string> = new Set(),
 ): number[] {
   const asksWhen = tokens.some((token) => analysis.vocabulary.timeQuestionWords.has(token));
-  const { scored, firstTime } = scoredColumns(inventory, analysis, group, words, tokens, commonWords);
+  const { scored, firstTime } = scoredColumns(
+    inventory,
+    analysis,
+    group,
+    words,
+    tokens,
+    commonWords,
+  );
   let picked = scored;
   if (asksWhen) {
     const times = scored.filter((entry) => entry.time);

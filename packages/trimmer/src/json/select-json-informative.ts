@@ -673,7 +673,8 @@ function runPlan(
     (a, b) => plan.inventory.unitBytes[a]! - plan.inventory.unitBytes[b]! || a - b,
   );
   let longContext = context.findIndex((u) => plan.inventory.unitBytes[u]! > CONTEXT_FIRST_BYTES);
-  if (longContext < 0 || longContext > CONTEXT_FIRST) longContext = Math.min(context.length, CONTEXT_FIRST);
+  if (longContext < 0 || longContext > CONTEXT_FIRST)
+    longContext = Math.min(context.length, CONTEXT_FIRST);
   for (const u of context.slice(0, longContext)) keepUnit(plan, u);
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
   // Order is information: always the newest and the oldest, then the four newest after the
