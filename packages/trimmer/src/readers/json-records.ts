@@ -548,11 +548,23 @@ export function recordField(
   return u;
 }
 
-/** The smallest node whose unit (key included) contains `position`. */
-export function nodeAt(inventory: JsonInventory, position: number): number {
+/**
+ * The smallest node whose unit (key included) contains `position`. `from`, a node whose unit
+ * starts at or before `position` (the answer for an earlier position), is searched onward from
+ * in steps that double: positions in text order cost what lies between them.
+ */
+export function nodeAt(inventory: JsonInventory, position: number, from = 0): number {
   const { keyStart, start, end, parent } = inventory;
-  let low = 0;
+  let low = from;
   let high = inventory.count - 1;
+  for (let step = 1; low + step <= high; step *= 2) {
+    const at = keyStart[low + step]! >= 0 ? keyStart[low + step]! : start[low + step]!;
+    if (at > position) {
+      high = low + step - 1;
+      break;
+    }
+    low += step;
+  }
   while (low < high) {
     const mid = (low + high + 1) >>> 1;
     const at = keyStart[mid]! >= 0 ? keyStart[mid]! : start[mid]!;
