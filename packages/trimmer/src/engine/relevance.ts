@@ -494,8 +494,7 @@ function scanCandidates(
       const first = haystack.charCodeAt(at);
       const folded = first >= 0x41 && first <= 0x5a ? first | 0x20 : first;
       for (let t = 0; t < each.length; t++) {
-        // Most places fail a term's prefix already (the search compares only a fingerprint),
-        // most of them at its first unit.
+        // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
         if (firstUnit[t] !== folded || !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {

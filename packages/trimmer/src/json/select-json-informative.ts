@@ -850,7 +850,8 @@ function wholeValue(inventory: JsonInventory, node: number, at: number, length: 
 /** The preserved-key matches, as nodes, in text order. */
 function preservedNodes(inventory: JsonInventory, hits: RelevanceHits | undefined): number[] {
   const nodes: number[] = [];
-  if (!hits) return nodes;
+  // No key matched (`queryMatched` counts them): no hit's node is looked for.
+  if (!hits?.queryMatched) return nodes;
   const nodesOfHits = hitNodes(inventory, hits);
   for (let h = 0; h < hits.positions.length; h++) {
     if (hits.terms[hits.termOf[h]!]!.kind !== 'key') continue;

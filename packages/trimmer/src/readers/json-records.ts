@@ -549,27 +549,24 @@ export function recordField(
 }
 
 /**
- * The smallest node whose unit (key included) contains `position`. `from`, a node whose unit
- * starts at or before `position` (the answer for an earlier position), is searched onward from
- * in steps that double: positions in text order cost what lies between them.
+ * The smallest node whose unit (key included) contains `position`, searched for onward from
+ * `from` (whose unit starts at or before it: the answer for an earlier position).
  */
 export function nodeAt(inventory: JsonInventory, position: number, from = 0): number {
   const { keyStart, start, end, parent } = inventory;
   let low = from;
   let high = inventory.count - 1;
-  for (let step = 1; low + step <= high; step *= 2) {
-    const at = keyStart[low + step]! >= 0 ? keyStart[low + step]! : start[low + step]!;
-    if (at > position) {
-      high = low + step - 1;
-      break;
-    }
-    low += step;
-  }
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
+  // From `from`, steps that double until one passes `position`; then (or from 0) halving ones.
+  for (let step = 1, bounded = from === 0; low < high; ) {
+    const mid = bounded ? (low + high + 1) >>> 1 : Math.min(low + step, high);
     const at = keyStart[mid]! >= 0 ? keyStart[mid]! : start[mid]!;
-    if (at <= position) low = mid;
-    else high = mid - 1;
+    if (at <= position) {
+      low = mid;
+      step *= 2;
+    } else {
+      high = mid - 1;
+      bounded = true;
+    }
   }
   let u = low;
   while (u > 0 && end[u]! <= position) u = parent[u]!;
