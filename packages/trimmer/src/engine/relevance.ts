@@ -482,6 +482,7 @@ function scanCandidates(
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
+  const firstUnit = termPrefix.map((prefix) => prefix.charCodeAt(0));
   for (let from = 0; ; ) {
     const batch = search.candidates(prefixes!, from);
     if (batch.length === 0) return;
@@ -490,9 +491,11 @@ function scanCandidates(
       if (at < next) continue;
       let term = -1;
       let end = at;
+      const first = haystack.charCodeAt(at);
+      const folded = first >= 0x41 && first <= 0x5a ? first | 0x20 : first;
       for (let t = 0; t < each.length; t++) {
-        // Most places fail a term's prefix already (the search compares only a fingerprint).
-        if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
+        if (firstUnit[t] !== folded || !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {
           const after = at + termPrefix[t]!.length;

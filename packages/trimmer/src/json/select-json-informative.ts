@@ -437,12 +437,12 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   for (const group of analysis.groups) if (group.primary) totalRecords += group.records.length;
   const termRecords = hits.terms.map(() => new Set<number>());
   const found: Array<{ node: number; record: number; term: number; prose: boolean }> = [];
-  const nodesOfHits = hitNodes(hits);
+  const nodesOfHits = hitNodes(inventory, hits);
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.termOf[h]!;
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
     const at = hits.positions[h]!;
-    const node = hitNode(inventory, hits, nodesOfHits, h);
+    const node = nodesOfHits[h]!;
     if (node <= 0) continue;
     // A word that is a key names a field, not the records holding it (every record does).
     if (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!) {
@@ -519,26 +519,24 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   return matches;
 }
 
-/** Per hits of a trim: the node of each hit, -1 until asked (see `hitNode`). */
+/** Per hits of a trim: the node of each hit (see `hitNodes`). */
 const hitNodesOf = new WeakMap<RelevanceHits, Int32Array>();
 
 /**
- * The nodes of `hits`' hits, found once per trim (see `hitNode`): the question's words are
- * looked up by `commonQueryWords` before the selection and by `findMatches` in it.
+ * The node holding each of `hits`' hits (`nodeAt` its position), found once per trim in one
+ * walk along the text: the question's words are looked up by `commonQueryWords` before the
+ * selection and by `findMatches` in it.
  */
-function hitNodes(hits: RelevanceHits): Int32Array {
+function hitNodes(inventory: JsonInventory, hits: RelevanceHits): Int32Array {
   let nodes = hitNodesOf.get(hits);
   if (!nodes) {
-    nodes = new Int32Array(hits.positions.length).fill(-1);
+    nodes = new Int32Array(hits.positions.length);
+    for (let h = 0; h < nodes.length; h++) {
+      nodes[h] = nodeAt(inventory, hits.positions[h]!, h > 0 ? nodes[h - 1]! : 0);
+    }
     hitNodesOf.set(hits, nodes);
   }
   return nodes;
-}
-
-/** The node holding hit `h` (`nodeAt` its position), kept in `nodes`. */
-function hitNode(inventory: JsonInventory, hits: RelevanceHits, nodes: Int32Array, h: number) {
-  if (nodes[h]! < 0) nodes[h] = nodeAt(inventory, hits.positions[h]!);
-  return nodes[h]!;
 }
 
 /** A unit kept or split as one in the detail pass: a leaf, or a subtree up to this size. */
@@ -811,12 +809,12 @@ export function commonQueryWords(
   if (!hits?.queryMatched) return common;
   const recordsOf = new Map<string, Set<number>>();
   const { recordAbove, groupOfSig, signatures } = analysis;
-  const nodesOfHits = hitNodes(hits);
+  const nodesOfHits = hitNodes(inventory, hits);
   for (let h = 0; h < hits.positions.length; h++) {
     const term = hits.terms[hits.termOf[h]!]!;
     if (term.kind !== 'query' || term.word === undefined) continue;
     const at = hits.positions[h]!;
-    const node = hitNode(inventory, hits, nodesOfHits, h);
+    const node = nodesOfHits[h]!;
     if (node <= 0 || (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!)) continue;
     if (!wholeValue(inventory, node, at, term.word.length)) continue;
     let record = recordAbove[node]!;
@@ -852,11 +850,12 @@ function wholeValue(inventory: JsonInventory, node: number, at: number, length: 
 /** The preserved-key matches, as nodes, in text order. */
 function preservedNodes(inventory: JsonInventory, hits: RelevanceHits | undefined): number[] {
   const nodes: number[] = [];
-  if (!hits) return nodes;
-  const nodesOfHits = hitNodes(hits);
+  // No key matched (`queryMatched` counts them): no hit's node is looked for.
+  if (!hits?.queryMatched) return nodes;
+  const nodesOfHits = hitNodes(inventory, hits);
   for (let h = 0; h < hits.positions.length; h++) {
     if (hits.terms[hits.termOf[h]!]!.kind !== 'key') continue;
-    const node = hitNode(inventory, hits, nodesOfHits, h);
+    const node = nodesOfHits[h]!;
     if (node > 0 && nodes[nodes.length - 1] !== node) nodes.push(node);
   }
   return nodes;

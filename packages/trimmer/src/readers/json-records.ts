@@ -548,16 +548,25 @@ export function recordField(
   return u;
 }
 
-/** The smallest node whose unit (key included) contains `position`. */
-export function nodeAt(inventory: JsonInventory, position: number): number {
+/**
+ * The smallest node whose unit (key included) contains `position`, searched for onward from
+ * `from` (whose unit starts at or before it: the answer for an earlier position).
+ */
+export function nodeAt(inventory: JsonInventory, position: number, from = 0): number {
   const { keyStart, start, end, parent } = inventory;
-  let low = 0;
+  let low = from;
   let high = inventory.count - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
+  // From `from`, steps that double until one passes `position`; then (or from 0) halving ones.
+  for (let step = 1, bounded = from === 0; low < high; ) {
+    const mid = bounded ? (low + high + 1) >>> 1 : Math.min(low + step, high);
     const at = keyStart[mid]! >= 0 ? keyStart[mid]! : start[mid]!;
-    if (at <= position) low = mid;
-    else high = mid - 1;
+    if (at <= position) {
+      low = mid;
+      step *= 2;
+    } else {
+      high = mid - 1;
+      bounded = true;
+    }
   }
   let u = low;
   while (u > 0 && end[u]! <= position) u = parent[u]!;
