@@ -60,6 +60,7 @@ import {
 import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
+import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
@@ -554,16 +555,23 @@ function jsonView(
   } else {
     const analysis = analyzeRecords(inventory, check, vocabulary);
     const tokens = questionTokens(context);
-    analysis.main = askedGroup(inventory, analysis, words, tokens, (group) =>
-      commonQueryWords(inventory, analysis, group, hits),
-    );
+    // The question's words that say which records of a list, worked out once per list.
+    const commons = new Map<RecordGroup, Set<string>>();
+    const commonOf = (group: RecordGroup) => {
+      let common = commons.get(group);
+      if (!common) {
+        common = commonQueryWords(inventory, analysis, group, hits);
+        commons.set(group, common);
+      }
+      return common;
+    };
+    analysis.main = askedGroup(inventory, analysis, words, tokens, commonOf);
     const head = recordsHead(inventory, analysis);
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      const common = commonQueryWords(inventory, analysis, main, hits);
-      const asked = askedColumns(inventory, analysis, main, words, tokens, common);
+      const asked = askedColumns(inventory, analysis, main, words, tokens, commonOf(main));
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
