@@ -49,6 +49,21 @@ function keptWithin(small: InformativeSelection, large: InformativeSelection): b
   return true;
 }
 
+/**
+ * Every record `shown` holds the asked field's true value: its value by `askedOf` is the one
+ * the record of the same name (`nameOf`) holds in `records`.
+ */
+function expectAnswered<T>(
+  shown: readonly T[],
+  records: readonly T[],
+  nameOf: (record: T) => unknown,
+  askedOf: (record: T) => unknown,
+  message?: string,
+): void {
+  const truth = new Map(records.map((record) => [nameOf(record), askedOf(record)]));
+  for (const record of shown) expect(askedOf(record), message).toBe(truth.get(nameOf(record)));
+}
+
 describe('information-first selection: every record named first', () => {
   it('names every pod with its state where the names fit, before any detail', () => {
     const { json, names } = podList(40, 17);
@@ -435,16 +450,15 @@ describe('information-first selection: what records say before what tells them a
     expectHonestView(view, json, budget);
     const shown = JSON.parse(viewBody(view)).items as typeof items;
     expect(shown.length).toBeGreaterThan(20);
-    const byName = new Map(items.map((pod) => [pod.metadata.name, pod.spec.nodeName]));
-    for (const pod of shown) expect(pod.spec?.nodeName).toBe(byName.get(pod.metadata.name));
+    const name = (pod: (typeof items)[number]) => pod.metadata?.name;
+    const node = (pod: (typeof items)[number]) => pod.spec?.nodeName;
+    expectAnswered(shown, items, name, node);
     // At any budget, no pod is named without the node asked for.
     for (let small = 600; small < budget; small += 97) {
       const pods = JSON.parse(
         viewBody(trimmer.trim(json, small, { userQuery: 'which node is each pod on?' })),
       ).items as typeof items;
-      for (const pod of pods) {
-        expect(pod.spec?.nodeName, `at ${small}`).toBe(byName.get(pod.metadata.name));
-      }
+      expectAnswered(pods, items, name, node, `at ${small}`);
     }
   });
 
@@ -537,10 +551,13 @@ describe('information-first selection: what records say before what tells them a
       expectHonestView(view, json, budget);
       const shown = JSON.parse(viewBody(view)).items as typeof records;
       expect(shown.length).toBeGreaterThan(records.length / 2);
-      const truth = new Map(records.map((r) => [r.metadata.name, r.involvedObject.kind]));
-      for (const event of shown) {
-        expect(event.involvedObject?.kind, question).toBe(truth.get(event.metadata.name));
-      }
+      expectAnswered(
+        shown,
+        records,
+        (event) => event.metadata?.name,
+        (event) => event.involvedObject?.kind,
+        question,
+      );
     }
   });
   it('answers for every record a field whose key most records also hold as a value', () => {
@@ -557,8 +574,12 @@ describe('information-first selection: what records say before what tells them a
     expectHonestView(view, json, budget);
     const shown = JSON.parse(viewBody(view)).messages as typeof messages;
     expect(shown.length).toBeGreaterThan(20);
-    const truth = new Map(messages.map((m) => [m.id, m.text]));
-    for (const message of shown) expect(message.text).toBe(truth.get(message.id));
+    expectAnswered(
+      shown,
+      messages,
+      (message) => message.id,
+      (message) => message.text,
+    );
   });
 
   it('tells of the hits of a search, not of a bigger histogram of empty buckets beside them', () => {
