@@ -62,6 +62,7 @@ import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
 import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
+import { ndjsonRecords } from './readers/ndjson-records.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -417,6 +418,8 @@ function withNote(view: LossyView, originalBytes: number, budget: number): Proce
       budgetBytes: budget,
       records,
       partial: view.partial,
+      byLevel: view.byLevel,
+      escapesRemoved: view.escapesRemoved,
     });
   }
   const text = appendDisclosureNotes(view.body, [note]);
@@ -646,15 +649,43 @@ function textView(
       : isUnifiedDiff(text)
         ? 'hunks'
         : 'lines';
+  const words = queryWords(context, options.vocabulary.stopwords);
+  const tokens = questionTokens(context);
   const terms = relevanceTerms({
-    words: queryWords(context, options.vocabulary.stopwords),
+    words,
     preserveKeys: options.preserveKeys,
     json: false,
     vocabulary: options.vocabulary,
   });
+  // The lines that are JSON objects are records, judged as a JSON list's are; in a text of
+  // JSON lines, the note tells what they all hold, as a JSON list's note does.
+  const records =
+    unit === 'records' || unit === 'lines'
+      ? ndjsonRecords(
+          text,
+          lines,
+          check,
+          options.vocabulary,
+          options.maxJsonNodes,
+          unit === 'records',
+          { words, tokens },
+        )
+      : undefined;
+  const head = records?.head;
+  const recordRoom = head
+    ? recordNoteRoom(
+        budget,
+        head,
+        records.aggregates,
+        asksForCounts(tokens, options.vocabulary),
+        terms.some((term) => term.kind !== 'error'),
+        // A record is named only by showing its line.
+        sourceBytes,
+      )
+    : 0;
   const selection = selectText({
     text,
-    budget: room,
+    budget: room - recordRoom,
     unit,
     terms,
     requireScore: !lineOriented,
@@ -665,12 +696,12 @@ function textView(
     ascii: sourceBytes === source.length,
     lineStarts: lines,
     vocabulary: options.vocabulary,
-    maxJsonNodes: options.maxJsonNodes,
+    recordScores: records?.scores,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;
   if (body.endsWith('\n')) body = body.slice(0, body.endsWith('\r\n') ? -2 : -1);
-  return {
+  const view: LossyView = {
     body,
     bodyBytes: utf8ByteLength(body),
     strategy: ndjson ? 'ndjson' : 'text',
@@ -683,9 +714,52 @@ function textView(
       escapesRemoved,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
+    unit: selection.label,
     byLevel: selection.byLevel,
     escapesRemoved,
   };
+  if (head) {
+    // Each record shown is shown whole: its line.
+    let shown = 0;
+    for (let i = 0; i < selection.keep.length; i++) {
+      if (selection.keep[i] === 1 && records.isRecord[i] === 1) shown++;
+    }
+    view.records = { ...head, named: shown, whole: shown };
+    view.recordRoom = recordRoom;
+    const { byLevel } = selection;
+    view.aggregates = byLevel
+      ? records.aggregates.filter(
+          (statement) =>
+            statement.kind !== 'distribution' ||
+            !tellsLevels(statement.distribution, byLevel, options.vocabulary),
+        )
+      : records.aggregates;
+  }
+  return view;
+}
+
+/**
+ * Whether `distribution` tells how the records divide by level as `breakdown` does (`level:
+ * info 2969, error 31` beside `records dropped by level: error=0/31 info=2915/2969`): each of
+ * its values a level, its counts the breakdown's totals. The note says it once.
+ */
+function tellsLevels(
+  distribution: RecordDistribution,
+  breakdown: LevelBreakdown,
+  vocabulary: Vocabulary,
+): boolean {
+  if (distribution.otherCount || distribution.otherValues) return false;
+  const counts = new Map<string, number>();
+  for (const { value, count } of distribution.values) {
+    // A level word, or the label the breakdown gives a level it has no word for (pino's `30`).
+    const word = value.toLowerCase();
+    const level = Object.hasOwn(vocabulary.levelWords, word) ? vocabulary.levelWords[word]! : word;
+    counts.set(level, (counts.get(level) ?? 0) + count);
+  }
+  return (
+    counts.size === breakdown.counts.length &&
+    breakdown.counts.every((entry) => counts.get(entry.level) === entry.total)
+  );
 }
 
 /**

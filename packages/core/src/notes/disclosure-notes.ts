@@ -126,9 +126,10 @@ export const disclosureNotes = {
   },
 
   /**
-   * Fields and items of a JSON list were dropped: the unit counts of `trimmedUnits`, then what
-   * the view shows of the records (`formatRecordCoverage`): how many are named and whole, the
-   * fields no record shows, and what the records left out were.
+   * Fields and items of a JSON list (or lines of a text of JSON lines) were dropped: the unit
+   * counts of `trimmedUnits` (with its level breakdown and escapes segment, for lines), then
+   * what the view shows of the records (`formatRecordCoverage`): how many are named and whole,
+   * what holds of them all, the fields no record shows, and what the records left out were.
    */
   trimmedRecords(input: {
     kept: number;
@@ -137,9 +138,11 @@ export const disclosureNotes = {
     budgetBytes: number;
     records: RecordCoverage;
     partial?: PartialAnalysis;
+    byLevel?: LevelBreakdown;
+    escapesRemoved?: boolean;
   }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /** A plain byte cut: only the head (or head and tail) survived. */

@@ -131,16 +131,19 @@ function power(table: Float64Array, base: number, k: number): number {
  * its state, and the records that stand out: a state rare in its list, a key most records lack,
  * a number far from the rest, an error-like value. Nothing here knows any API's field names;
  * the few words it weighs (`name`, `id`, `status`, `phase`…) are the generic ones of any list.
- * `check` is called every few thousand nodes and may throw to stop. With `anomaliesOnly` (a
- * text's JSON lines), only `anomalies` is read: roles, classes and bits are left unset where
- * no list is nested in another's records (whose names decide which lists are the document's).
+ * `check` is called every few thousand nodes and may throw to stop. `reads` is what the caller
+ * reads: the whole analysis for a view (`view`); the anomalies and what the note says of every
+ * record, so no bits or states (`note`, a text of JSON lines); or the anomalies alone, where
+ * roles and classes are left unset too unless a list is nested in another's records (whose
+ * names decide which lists are the document's) (`anomalies`, JSON lines among a log's).
  */
 export function analyzeRecords(
   inventory: JsonInventory,
   check?: StopCheck,
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,
-  anomaliesOnly = false,
+  reads: 'view' | 'note' | 'anomalies' = 'view',
 ): RecordAnalysis {
+  const anomaliesOnly = reads !== 'view';
   const { text, kind, start, end, valueBytes: nodeValueBytes } = inventory;
   const signatures = jsonSignatures(inventory, check);
   const sigCount = signatures.count;
@@ -154,7 +157,7 @@ export function analyzeRecords(
     const p = sigParent[s]!;
     ownerOfSig[s] = groupOfSig[p]! >= 0 ? groupOfSig[p]! : ownerOfSig[p]!;
   }
-  const withRoles = !anomaliesOnly || groups.some((group) => ownerOfSig[group.sig]! >= 0);
+  const withRoles = reads !== 'anomalies' || groups.some((group) => ownerOfSig[group.sig]! >= 0);
   // Where each signature sits: keys below the nearest record (a field of it when reached through
   // keys only), and what its key suggests (hints break ties between fields the statistics rank
   // alike; they never decide alone).

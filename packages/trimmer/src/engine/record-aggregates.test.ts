@@ -17,17 +17,22 @@ const recordList = fc
     skew: fc.integer({ min: 0, max: 95 }),
     nested: fc.boolean(),
     copies: fc.boolean(),
+    lines: fc.boolean(),
     seed: fc.integer({ min: 1, max: 1_000_000 }),
   })
   .map(jobList);
 
-/** A list of jobs: a name, states of few values, numbers, times, prose (`recordList`'s shape). */
+/**
+ * A list of jobs: a name, states of few values, numbers, times, prose (`recordList`'s shape),
+ * in a JSON document or, with `lines`, as JSON lines.
+ */
 function jobList({
   count,
   states,
   skew,
   nested,
   copies = false,
+  lines = false,
   seed,
 }: {
   count: number;
@@ -36,6 +41,7 @@ function jobList({
   nested: boolean;
   /** Add a copy of the state, one written otherwise, and one that differs in a single record. */
   copies?: boolean;
+  lines?: boolean;
   seed: number;
 }) {
   const next = seeded(seed);
@@ -61,7 +67,10 @@ function jobList({
     }
     return nested ? { meta: { handle: record.handle }, spec: record } : record;
   });
-  return { records, text: JSON.stringify({ items: records }, null, 1) };
+  const text = lines
+    ? records.map((record) => JSON.stringify(record)).join('\n')
+    : JSON.stringify({ items: records }, null, 1);
+  return { records, text, lines };
 }
 
 /** The value at a dotted path of a record, as the note tells it (a string's content, a number as written). */
@@ -82,7 +91,7 @@ function noteOf(text: string, budget: number, userQuery?: string) {
 }
 
 describe('the records note over all records', () => {
-  it('tells only true counts, constants and ranges, at any budget (property)', () => {
+  it('tells only true counts, constants and ranges, at any budget, of a document or JSON lines (property)', () => {
     fc.assert(
       fc.property(recordList, fc.double({ min: 0.01, max: 0.4, noNaN: true }), (list, share) => {
         const budget = Math.max(512, Math.floor(list.text.length * share));
@@ -710,9 +719,11 @@ describe('the records note over all records', () => {
   });
 
   it('names no fewer records for a question whose words are only in free text (property)', () => {
+    // Of a JSON document: JSON lines are named only by showing them whole, and the lines a
+    // question matches are shown first, however long.
     fc.assert(
       fc.property(
-        recordList,
+        recordList.filter((list) => !list.lines),
         fc.double({ min: 0.02, max: 0.2, noNaN: true }),
         fc.constantFrom('which', 'why', 'each', 'every'),
         fc.constantFrom('backup', 'rotation', 'warmup', 'invoice'),

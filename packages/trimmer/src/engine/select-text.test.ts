@@ -1,4 +1,8 @@
-import { parseLevelBreakdown, trailingDisclosureNotes } from '@compaction/core';
+import {
+  parseLevelBreakdown,
+  parseRecordCoverage,
+  trailingDisclosureNotes,
+} from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
@@ -687,6 +691,50 @@ describe('NDJSON logs: records are judged by their level field', () => {
         expect(view.metadata.strategy).toBe('ndjson');
         expect(viewBody(view).split('\n')).toContain(failure);
       }
+    }
+  });
+  it('tells in its note how all the records divide, as a JSON list of them would, levels once', () => {
+    const records = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({
+        ts: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+        level: i % 97 === 0 ? 'error' : 'info',
+        status: i % 53 === 0 ? 500 : 200,
+        method: i % 5 === 0 ? 'POST' : 'GET',
+        ms: (i * 7919) % 300,
+        requestId: `req-${((i * 2654435761) % 4294967296).toString(16)}`,
+      }),
+    );
+    const text = records.join('\n');
+    for (const share of [0.01, 0.03, 0.1]) {
+      const budget = budgetAt(text, share);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      expect(view.metadata.strategy).toBe('ndjson');
+      const note = trailingDisclosureNotes(view.text)[0]!.text;
+      const coverage = parseRecordCoverage(note)!;
+      const shown = viewBody(view)
+        .split('\n')
+        .filter((line) => records.includes(line));
+      expect(coverage).toMatchObject({ total: 3000, named: shown.length, whole: shown.length });
+      const told = new Map(coverage.distributions?.map((d) => [d.field, d.values]));
+      expect(told.get('status')).toEqual([
+        { value: '200', count: 2943 },
+        { value: '500', count: 57 },
+      ]);
+      expect(told.get('method')).toEqual([
+        { value: 'GET', count: 2400 },
+        { value: 'POST', count: 600 },
+      ]);
+      // The level breakdown already tells how many records are of each level.
+      expect(told.has('level')).toBe(false);
+      expect(parseLevelBreakdown(note)?.counts.map((c) => [c.level, c.total])).toEqual([
+        ['error', 31],
+        ['info', 2969],
+      ]);
+      expect(coverage.ranges?.find((range) => range.field === 'ts')).toMatchObject({
+        from: '2026-01-01T00:00:00.000Z',
+        to: '2026-01-01T00:49:59.000Z',
+      });
     }
   });
 });

@@ -5,7 +5,6 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { diffUnits } from '../readers/diff-units.js';
-import { ndjsonRecordAnomalies } from '../readers/ndjson-records.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
 import { UnitCopies } from '../readers/unit-copies.js';
@@ -28,6 +27,8 @@ export interface TextSelection {
   unitsTotal: number;
   /** What the note calls the units: `lines`, `file headers and hunks`, … */
   label: string;
+  /** Per unit: 0 dropped, 1 kept whole, 2 shown in a window of it. */
+  keep: Uint8Array;
   /**
    * Lines (records, sentences) of each level, dropped of total, for the note; absent when no
    * line has a level or the note would take more than a quarter of the budget.
@@ -304,10 +305,13 @@ export interface SelectTextInput {
    * terminal escape codes): cut markers name that text's columns.
    */
   toOriginal?: (offset: number) => number;
-  /** The words the trimmer knows (error words in JSON lines' values). */
+  /** The words the trimmer knows (level words, error words). */
   vocabulary: Vocabulary;
-  /** JSON values read at most to judge the records of JSON lines. */
-  maxJsonNodes: number;
+  /**
+   * Units `records` and `lines`: per line, how much its JSON record stands out by its fields
+   * (`ndjsonRecords`), 0 for a line that is none.
+   */
+  recordScores?: Float64Array;
   /** Whether every unit of `text` is ASCII (one UTF-8 byte each). */
   ascii: boolean;
   /** Where each line of `text` begins (`lineStarts`). */
@@ -373,11 +377,11 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   check(total);
 
   const signals = textSignals({ text, units, starts, unit, check, vocabulary, lineStarts });
-  if (unit === 'records' || unit === 'lines') {
+  const records = input.recordScores;
+  if (records && (unit === 'records' || unit === 'lines')) {
     // An NDJSON record, or a JSON line among a log's plain ones, also stands out by its fields,
     // as a JSON list's records do (one 503 with 7 s of latency among 3 000 requests all at level
-    // 30): the larger of the two counts. Lines that are not JSON objects are stepped over.
-    const records = ndjsonRecordAnomalies(text, starts, check, vocabulary, input.maxJsonNodes);
+    // 30): the larger of the two counts.
     for (let i = 0; i < total; i++) {
       signals.anomaly[i] = Math.max(signals.anomaly[i]!, NDJSON_FIELDS_WEIGHT * records[i]!);
     }
@@ -681,6 +685,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       : diff.split
         ? 'file headers, hunks and hunk lines'
         : 'file headers and hunks',
+    keep,
     // Set here, not added after: an object that gains a property later has a hidden class of
     // its own, which V8 drops when no such object outlives a collection, and the optimised
     // code that made it with it.

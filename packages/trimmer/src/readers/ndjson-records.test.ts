@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { createStopCheck, STOP_POLL_INTERVAL, type StopCheck } from '../engine/stop-check.js';
 import { relativeGrowth } from '../test-support/relative-growth.js';
 import { lineStarts } from './line-starts.js';
-import { ndjsonRecordAnomalies, RECORD_CAP } from './ndjson-records.js';
+import { ndjsonRecords, RECORD_CAP } from './ndjson-records.js';
 
 const NO_STOP: StopCheck = () => undefined;
 
-function scoresOf(text: string, check: StopCheck = NO_STOP): Float64Array {
-  return ndjsonRecordAnomalies(text, lineStarts(text, NO_STOP), check);
+function scoresOf(text: string, check: StopCheck = NO_STOP, note = false): Float64Array {
+  return ndjsonRecords(text, lineStarts(text, NO_STOP), check, undefined, undefined, note).scores;
 }
 
 /** A deterministic pseudo-random sequence (a linear congruential generator). */
@@ -72,7 +72,7 @@ function expectWellFormed(scores: Float64Array, units: number) {
   }
 }
 
-describe('ndjsonRecordAnomalies', () => {
+describe('ndjsonRecords', () => {
   it('puts the one failed, slow request of 3000 first, every routine one at 0', () => {
     const failed = 1789;
     const text = pino({
@@ -256,7 +256,7 @@ describe('ndjsonRecordAnomalies', () => {
 
   it('gives nothing for too few records, an empty text or no starts', () => {
     expect(scoresOf('').length).toBe(1);
-    expect(ndjsonRecordAnomalies('', [], NO_STOP).length).toBe(0);
+    expect(ndjsonRecords('', [], NO_STOP).scores.length).toBe(0);
     const few = ['{"s":200}', '{"s":200}', '{"s":503}'].join('\n');
     expect([...scoresOf(few)]).toEqual([0, 0, 0]);
   });
@@ -278,9 +278,17 @@ describe('ndjsonRecordAnomalies', () => {
         (lines, newline) => {
           const text = lines.join(newline);
           const starts = lineStarts(text, NO_STOP);
-          const first = ndjsonRecordAnomalies(text, starts, NO_STOP);
+          const first = ndjsonRecords(text, starts, NO_STOP).scores;
           expectWellFormed(first, starts.length);
-          expect([...ndjsonRecordAnomalies(text, starts, NO_STOP)]).toEqual([...first]);
+          expect([...ndjsonRecords(text, starts, NO_STOP).scores]).toEqual([...first]);
+          // Reading them for the note too judges the records alike, and counts only records.
+          const forNote = ndjsonRecords(text, starts, NO_STOP, undefined, undefined, true);
+          expect([...forNote.scores]).toEqual([...first]);
+          if (forNote.head) {
+            let records = 0;
+            for (const flag of forNote.isRecord) records += flag;
+            expect(forNote.head.total).toBe(records);
+          }
         },
       ),
       { numRuns: 300 },
@@ -360,7 +368,7 @@ function polls(text: string): number {
     count++;
     return false;
   }, STOP_POLL_INTERVAL);
-  scoresOf(text, check);
+  scoresOf(text, check, true);
   return count;
 }
 
@@ -370,7 +378,7 @@ function reference(text: string): number {
   return sum + text.split('\n').length;
 }
 
-describe('ndjsonRecordAnomalies is linear on every shape', () => {
+describe('ndjsonRecords is linear on every shape', () => {
   it.each(FAMILIES)('%s: work reported grows as the input does', (_, make) => {
     const small = make(SMALL);
     const large = make(SMALL * GROWTH);
@@ -384,7 +392,13 @@ describe('ndjsonRecordAnomalies is linear on every shape', () => {
     (name, make) => {
       const small = make(SMALL);
       const large = make(SMALL * GROWTH);
-      const relative = relativeGrowth((text) => scoresOf(text), reference, small, large, BOUND);
+      const relative = relativeGrowth(
+        (text) => scoresOf(text, NO_STOP, true),
+        reference,
+        small,
+        large,
+        BOUND,
+      );
       if (process.env.COMPLEXITY_DEBUG) console.log(name, relative.toFixed(2));
       expect(relative).toBeLessThan(BOUND);
     },

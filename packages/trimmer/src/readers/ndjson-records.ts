@@ -1,18 +1,34 @@
+import type { RecordCoverage } from '@compaction/core';
 import { analyzeRecords } from '../engine/analyze-records.js';
+import { askedColumns } from '../engine/question-columns.js';
+import { type AggregateStatement, recordAggregates } from '../engine/record-aggregates.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { errorMatcher } from '../json/json-inventory.js';
+import { recordsHead } from '../json/select-json-informative.js';
 import { withJsonInventory } from '../json/with-json-inventory.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 
 /**
- * How far each line of a text stands out from the others by its fields, where its lines are
- * JSON objects (NDJSON, or JSON lines among a log's plain ones): the object lines are read as
- * the records of one JSON list and judged by the record engine (`analyzeRecords`), with the
- * same anomaly model as any JSON list's records: a rare categorical value, a key most records
- * lack, a number far from the rest, an error-like value where few records have one. Lines that
- * are not JSON objects score 0; so does every line of a text with fewer than `MIN_RECORDS`
- * object lines.
+ * The records of a text whose lines are JSON objects (NDJSON, or JSON lines among a log's
+ * plain ones): the object lines are read as the records of one JSON list and judged by the
+ * record engine (`analyzeRecords`), with the same anomaly model as any JSON list's records (a
+ * rare categorical value, a key most records lack, a number far from the rest, an error-like
+ * value where few records have one), and, for the note, with what it says of every record of a
+ * JSON list (`recordAggregates`). Lines that are not JSON objects are no records and score 0;
+ * so does every line of a text with fewer than `MIN_RECORDS` object lines.
  */
+export interface NdjsonRecords {
+  /** Per line, how much its record stands out, 0 to `RECORD_CAP`. */
+  scores: Float64Array;
+  /** Per line, 1 where it is a record (an object line that is JSON). */
+  isRecord: Uint8Array;
+  /**
+   * With `note`, the records segment's head (every record named and whole; no path: the list
+   * is the text's lines) and what the note can say of every record, most telling first.
+   */
+  head?: RecordCoverage;
+  aggregates: AggregateStatement[];
+}
 
 /** Object lines below which nothing is judged rare. */
 const MIN_RECORDS = 20;
@@ -38,20 +54,31 @@ function isBlankUnit(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
+/** The question's words (`queryWords`) and tokens (`questionTokens`). */
+export interface RecordQuestion {
+  words: readonly string[];
+  tokens: readonly string[];
+}
+
 /**
- * Per line of `text` (lines start at `starts`), how much its record stands out, 0 to
- * `RECORD_CAP`. `maxNodes` bounds the values read (the list is judged on the records read
- * before it); `check` is called as work is done and may throw to stop.
+ * The records among the lines of `text` (lines start at `starts`): how much each stands out
+ * and, with `note`, what the note says of them all, the fields `question` names first.
+ * `maxNodes` bounds the values read (the list is judged on the records read before it, and
+ * nothing is said of every record); `check` is called as work is done and may throw to stop.
  */
-export function ndjsonRecordAnomalies(
+export function ndjsonRecords(
   text: string,
   starts: ArrayLike<number>,
   check: StopCheck,
   vocabulary: Vocabulary = DEFAULT_VOCABULARY,
   maxNodes = 3_000_000,
-): Float64Array {
+  note = false,
+  question: RecordQuestion = { words: [], tokens: [] },
+): NdjsonRecords {
   const total = starts.length;
   const scores = new Float64Array(total);
+  const isRecord = new Uint8Array(total);
+  const read: NdjsonRecords = { scores, isRecord, aggregates: [] };
   // Every object line opens with a brace: a text with fewer braces in all (most logs have none)
   // has too few records, found by a native search instead of a look at every line.
   let braces = 0;
@@ -60,7 +87,7 @@ export function ndjsonRecordAnomalies(
   }
   if (braces < MIN_RECORDS) {
     check(text.length);
-    return scores;
+    return read;
   }
   const lines: number[] = [];
   const parts: string[] = [];
@@ -87,15 +114,30 @@ export function ndjsonRecordAnomalies(
   }
   // Each line was looked at, and the object lines copied once.
   check(text.length);
-  if (lines.length < MIN_RECORDS) return scores;
+  if (lines.length < MIN_RECORDS) return read;
   const matcher = errorMatcher(vocabulary);
   // Scores the object lines read as one JSON list; false when that list is not JSON.
   const judge = (list: string): boolean =>
     withJsonInventory(`[${list}]`, -1, maxNodes, matcher, check, (inventory) => {
       if (inventory === undefined) return false;
-      const { anomalies } = analyzeRecords(inventory, check, vocabulary, true);
-      if (anomalies.length === 0) return true;
+      for (const line of lines) isRecord[line] = 1;
+      const analysis = analyzeRecords(inventory, check, vocabulary, note ? 'note' : 'anomalies');
       const { count, parent } = inventory;
+      if (note && !inventory.truncated) {
+        // The lines' list: the group of the top list's items (one whose records each hold a
+        // bigger list would be the document's main one).
+        analysis.main = analysis.groups.findIndex((group) => parent[group.records[0]!] === 0);
+        const head = recordsHead(inventory, analysis);
+        if (head) {
+          const group = analysis.groups[analysis.main]!;
+          const { words, tokens } = question;
+          const asked = askedColumns(inventory, analysis, group, words, tokens);
+          read.head = { ...head, path: '' };
+          read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked));
+        }
+      }
+      const { anomalies } = analysis;
+      if (anomalies.length === 0) return true;
       // Per node, its index among the top list's items, or -1 for a node that is not one.
       const item = new Int32Array(count).fill(-1);
       for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
@@ -111,7 +153,7 @@ export function ndjsonRecordAnomalies(
       return true;
     });
   const end = text.length - (text.endsWith('\n') ? 1 : 0);
-  if (judge(whole ? text.slice(0, end).replaceAll('\n', ',') : parts.join(','))) return scores;
+  if (judge(whole ? text.slice(0, end).replaceAll('\n', ',') : parts.join(','))) return read;
   // Some line is not JSON (a torn last line, a log line that only looks like an object): the
   // others are still records.
   let kept = 0;
@@ -128,5 +170,5 @@ export function ndjsonRecordAnomalies(
   lines.length = kept;
   parts.length = kept;
   if (kept >= MIN_RECORDS) judge(parts.join(','));
-  return scores;
+  return read;
 }
