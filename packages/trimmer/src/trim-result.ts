@@ -697,6 +697,7 @@ function textView(
     lineStarts: lines,
     vocabulary: options.vocabulary,
     recordScores: records?.scores,
+    recordOrder: records?.order,
   });
   if (!selection) return byteCut(source, bodyBudget, originalBytes, lineOriented);
   let body = selection.body;

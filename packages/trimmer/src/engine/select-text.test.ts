@@ -6,6 +6,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { seeded } from '../test-support/generated-lists.js';
 import { expectHonestView, expectMarkedLines, viewBody } from '../test-support/view-invariants.js';
 import { isUnifiedDiff } from './select-text.js';
 
@@ -736,6 +737,31 @@ describe('NDJSON logs: records are judged by their level field', () => {
         to: '2026-01-01T00:49:59.000Z',
       });
     }
+  });
+  it('shows the newest and the oldest record by time, and the last five asked for, in any line order', () => {
+    const next = seeded(7);
+    const records = Array.from({ length: 2000 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 2, 1) + i * 61_000).toISOString(),
+      job: `job-${(i * 7919) % 100_003}`,
+      state: i % 11 === 0 ? 'retry' : 'done',
+      ms: 20 + ((i * 37) % 200),
+    }));
+    // Written in no time order (several writers, or sorted by another field).
+    const lines = records.map((record) => JSON.stringify(record));
+    for (let i = lines.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+    }
+    const text = lines.join('\n');
+    const line = (i: number) => JSON.stringify(records[i]);
+    const budget = budgetAt(text, 0.03);
+    const plain = viewBody(trimmer.trim(text, budget)).split('\n');
+    expect(plain).toContain(line(0));
+    expect(plain).toContain(line(records.length - 1));
+    const view = trimmer.trim(text, budget, { userQuery: 'what were the last 5 jobs?' });
+    expectHonestView(view, text, budget);
+    const shown = viewBody(view).split('\n');
+    for (let i = records.length - 5; i < records.length; i++) expect(shown).toContain(line(i));
   });
 });
 

@@ -312,6 +312,16 @@ export interface SelectTextInput {
    * (`ndjsonRecords`), 0 for a line that is none.
    */
   recordScores?: Float64Array;
+  /**
+   * Unit `records`: lines to show before the rest (`ndjsonRecords`): by the records' time
+   * order those a question asks for, after the head and the tail; the records that stand out
+   * most, after what the question matches; then the ends (newest, oldest, the newest after it).
+   */
+  recordOrder?: {
+    asked: readonly number[];
+    standOut: readonly number[];
+    ends: readonly number[];
+  };
   /** Whether every unit of `text` is ASCII (one UTF-8 byte each). */
   ascii: boolean;
   /** Where each line of `text` begins (`lineStarts`). */
@@ -523,9 +533,22 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // are no more than any other then, and get only the room left at the end.
   // A patch's subject says what the change is, whatever the question.
   if (subject >= 0) kept.take(subject, kept.used + Math.floor(budget * HEAD_SHARE));
-  if (namedFiles.size === 0) {
+  // Records in a text's order are not in time order (a log of several writers, a query's
+  // answer sorted by another field): where they have a time, its ends stand for the text's
+  // (in a log in time order, they are its first and last lines).
+  const order =
+    unit === 'records' && input.recordOrder && input.recordOrder.ends.length > 0
+      ? input.recordOrder
+      : undefined;
+  if (namedFiles.size === 0 && !order) {
     kept.fill(false, Math.floor(budget * TAIL_SHARE));
     if (!parents) kept.fill(true, kept.used + Math.floor(budget * HEAD_SHARE));
+  }
+  // The records a question about order asks for, as far as leaves a share of the room for
+  // what stands out.
+  if (order) {
+    const limit = kept.used + Math.floor((budget - kept.used) * (1 - UNASKED_SHARE));
+    for (const i of order.asked) kept.take(i, limit);
   }
   // Room a line too long to keep would otherwise leave empty (a minified bundle, a 60 KB line
   // holding the one error) goes to a window of the best such unit, around its first match,
@@ -607,6 +630,11 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
     kept.takeFresh(ranked, limit);
     kept.takeFresh(rankByScore(unasked, check), budget);
+  }
+  if (order) {
+    // What stands out most, then the newest and the oldest by time, before lesser oddities.
+    for (const i of order.standOut) kept.take(i, budget);
+    for (const i of order.ends) kept.take(i, budget);
   }
   kept.takeFresh(ranked, budget);
   kept.fill(true, budget);

@@ -1,6 +1,7 @@
 import type { RecordCoverage } from '@compaction/core';
 import { analyzeRecords } from '../engine/analyze-records.js';
 import { askedColumns } from '../engine/question-columns.js';
+import { recencyAsk, recordOrder } from '../engine/recency.js';
 import { type AggregateStatement, recordAggregates } from '../engine/record-aggregates.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { errorMatcher } from '../json/json-inventory.js';
@@ -28,8 +29,20 @@ export interface NdjsonRecords {
    */
   head?: RecordCoverage;
   aggregates: AggregateStatement[];
+  /**
+   * With `note`, lines to show before the rest: by the records' time order (`recordOrder`)
+   * those a question about order asks for (`last 5`, a window); the records that stand out
+   * most (`leadingAnomalies`), strongest first; the newest and the oldest and the four newest
+   * after the newest.
+   */
+  order?: { asked: number[]; standOut: number[]; ends: number[] };
 }
 
+/**
+ * Records that stand out most shown before the newest and the oldest: a whole line costs what
+ * a JSON view spends naming a dozen records, so fewer than a list's view leads with.
+ */
+const STAND_OUT_LINES = 3;
 /** Object lines below which nothing is judged rare. */
 const MIN_RECORDS = 20;
 /** Lines longer than this many UTF-16 units are left out (a record is not a document). */
@@ -123,6 +136,19 @@ export function ndjsonRecords(
       for (const line of lines) isRecord[line] = 1;
       const analysis = analyzeRecords(inventory, check, vocabulary, note ? 'note' : 'anomalies');
       const { count, parent } = inventory;
+      // Per node, its index among the top list's items, or -1 for a node that is not one.
+      let item: Int32Array | undefined;
+      const lineOf = (record: number): number => {
+        if (!item) {
+          item = new Int32Array(count).fill(-1);
+          for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
+        }
+        // The item of the top list that holds the record.
+        let top = record;
+        while (top > 0 && parent[top]! > 0) top = parent[top]!;
+        const k = item[top]!;
+        return k < 0 ? -1 : lines[k]!;
+      };
       if (note && !inventory.truncated) {
         // The lines' list: the group of the top list's items (one whose records each hold a
         // bigger list would be the document's main one).
@@ -134,21 +160,28 @@ export function ndjsonRecords(
           const asked = askedColumns(inventory, analysis, group, words, tokens);
           read.head = { ...head, path: '' };
           read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked));
+          const ask = recencyAsk(tokens, vocabulary);
+          const { leading, askedFor, afterNames } = recordOrder(
+            inventory,
+            analysis,
+            group,
+            ask,
+            asked,
+          );
+          const linesOf = (entries: ReadonlyArray<{ record: number }>) =>
+            entries.map(({ record }) => lineOf(record)).filter((line) => line >= 0);
+          read.order = {
+            asked: linesOf(leading.slice(0, askedFor)),
+            standOut: linesOf(
+              analysis.anomalies.slice(0, Math.min(STAND_OUT_LINES, analysis.leadingAnomalies)),
+            ),
+            ends: linesOf([...leading.slice(askedFor), ...afterNames]),
+          };
         }
       }
-      const { anomalies } = analysis;
-      if (anomalies.length === 0) return true;
-      // Per node, its index among the top list's items, or -1 for a node that is not one.
-      const item = new Int32Array(count).fill(-1);
-      for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
-      for (const { record, score } of anomalies) {
-        // The item of the top list that holds the record.
-        let top = record;
-        while (top > 0 && parent[top]! > 0) top = parent[top]!;
-        const k = item[top]!;
-        if (k < 0) continue;
-        const line = lines[k]!;
-        scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
+      for (const { record, score } of analysis.anomalies) {
+        const line = lineOf(record);
+        if (line >= 0) scores[line] = Math.max(scores[line]!, Math.min(RECORD_CAP, score));
       }
       return true;
     });
