@@ -718,6 +718,25 @@ describe('the records note over all records', () => {
     }
   });
 
+  it('tells a string by what it says, one value however it is escaped', () => {
+    // Written as a serializer that escapes all but ASCII writes them, and one of them plainly.
+    const moods = ['\\ud83d\\udc04 moo', '\\u00e9t\\u00e9', 'calm', '\\ud83d lone'];
+    const records = Array.from({ length: 60 }, (_, i) => {
+      const mood = i === 59 ? 'été' : moods[i % 4]!;
+      return `{"name":"job-${i}-${(i * 7919).toString(36)}","mood":"${mood}","bytes":${i * 37}}`;
+    });
+    const text = `{"items":[${records.join(',')}]}`;
+    const { records: note } = noteOf(text, 1200);
+    const told = note?.distributions?.find((d) => d.field === 'mood');
+    expect(told?.values).toEqual([
+      { value: 'été', count: 16 },
+      { value: '🐄 moo', count: 15 },
+      { value: 'calm', count: 15 },
+      // A lone surrogate is no text: its escape is what the value is.
+      { value: '\\ud83d lone', count: 14 },
+    ]);
+  });
+
   it('names no fewer records for a question whose words are only in free text (property)', () => {
     // Of a JSON document: JSON lines are named only by showing them whole, and the lines a
     // question matches are shown first, however long.

@@ -7,6 +7,7 @@ import {
   numberAt,
   type RecordGroup,
   scalarText,
+  scalarValue,
 } from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import {
@@ -152,16 +153,18 @@ function valueCounts(
     if (entry >= 0) {
       if (!firstOfEntry.has(entry)) firstOfEntry.set(entry, u);
     } else {
-      const value = scalarText(inventory, u);
+      const value = scalarValue(inventory, u);
       long.set(value, (long.get(value) ?? 0) + 1);
     }
   }
-  const counts: Array<{ value: string; count: number }> = [];
+  // Told by what they say: two spellings of one string (`\u00e9`, `é`) are one value.
+  const counts = new Map<string, number>();
   for (const [entry, u] of firstOfEntry) {
-    counts.push({ value: scalarText(inventory, u), count: entryCount[entry]! });
+    const value = scalarValue(inventory, u);
+    counts.set(value, (counts.get(value) ?? 0) + entryCount[entry]!);
   }
-  for (const [value, count] of long) counts.push({ value, count });
-  return counts.sort((a, b) => b.count - a.count);
+  for (const [value, count] of long) counts.set(value, (counts.get(value) ?? 0) + count);
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
 }
 
 /** The distribution of `s` with at most `limit` values told, the others summed. */
@@ -268,12 +271,12 @@ function rangeOf(
   if (low < 0) return undefined;
   const range: RecordRange = {
     field: fieldPath(inventory, analysis, s, group.sig),
-    from: scalarText(inventory, low),
-    to: scalarText(inventory, high),
+    from: scalarValue(inventory, low),
+    to: scalarValue(inventory, high),
   };
   if (!time) {
     const middle = kthSmallest(Float64Array.from(keys), keys.length, (keys.length - 1) >> 1);
-    range.median = scalarText(inventory, nodes[keys.indexOf(middle)]!);
+    range.median = scalarValue(inventory, nodes[keys.indexOf(middle)]!);
   }
   return range;
 }
@@ -441,7 +444,7 @@ export function recordAggregates(
   const firstFew = constants.slice(0, ECHO_CHECKS).map((constant) => ({
     constant,
     key: signatureKey(inventory, signatures, constant.s),
-    value: scalarText(inventory, signatures.first[constant.s]!),
+    value: scalarValue(inventory, signatures.first[constant.s]!),
   }));
   const copies = firstFew
     .filter((field) =>
@@ -488,7 +491,7 @@ export function recordAggregates(
     statements.push({
       kind: 'constant',
       field: fieldPath(inventory, analysis, s, group.sig),
-      value: scalarText(inventory, signatures.first[s]!),
+      value: scalarValue(inventory, signatures.first[s]!),
       ...(asked.has(s) && { asked: true }),
     });
   };

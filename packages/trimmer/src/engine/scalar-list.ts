@@ -5,7 +5,7 @@ import {
   NODE_STRING,
 } from '../json/json-inventory.js';
 import type { JsonSignatures } from '../json/json-signatures.js';
-import { scalarText } from '../readers/json-records.js';
+import { scalarValue } from '../readers/json-records.js';
 
 /** Lists of a signature looked at to tell whether they hold values. */
 const LIST_SAMPLES = 8;
@@ -48,7 +48,7 @@ export function scalarListCounts(
     let value = '';
     for (let c = u + 1; c < next[u]!; c = next[c]!) {
       if (kind[c] !== NODE_STRING && kind[c] !== NODE_SCALAR) return undefined;
-      const item = scalarText(inventory, c);
+      const item = scalarValue(inventory, c);
       // `["a+b"]` and `["a", "b"]` would read alike: such lists are not counted.
       if (item.includes('+')) return undefined;
       value += (c === u + 1 ? '' : '+') + item;

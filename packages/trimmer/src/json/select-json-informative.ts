@@ -4,6 +4,7 @@ import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analy
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import { scalarValue } from '../readers/json-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
@@ -985,10 +986,13 @@ function coverage(
       continue;
     }
     const stateNode = recordField(inventory, analysis, r, firstState);
+    // A string by what it says (`scalarValue`), quoted here to tell `""` from no value.
     const value =
-      stateNode >= 0
-        ? inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!)
-        : '';
+      stateNode < 0
+        ? ''
+        : inventory.kind[stateNode] === NODE_STRING
+          ? `"${scalarValue(inventory, stateNode)}"`
+          : inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!);
     omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
   }
   const omitted: Array<{ count: number; field: string; value: string }> = [];

@@ -580,3 +580,18 @@ export function scalarText(inventory: JsonInventory, u: number): string {
     ? text.slice(start[u]! + 1, end[u]! - 1)
     : text.slice(start[u]!, end[u]!);
 }
+
+/** A lone surrogate: a string that holds one cannot be written as text. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What scalar `u` says, as a note tells it: a string's value (`\ud83d\udc04 Moo` is `🐄 Moo`,
+ * as `JSON.parse` reads it) where that is text, else its content as written (a lone surrogate
+ * stays escaped); a number or literal as written.
+ */
+export function scalarValue(inventory: JsonInventory, u: number): string {
+  const written = scalarText(inventory, u);
+  if (inventory.kind[u] !== NODE_STRING || !written.includes('\\')) return written;
+  const value = JSON.parse(`"${written}"`) as string;
+  return LONE_SURROGATE.test(value) ? written : value;
+}
