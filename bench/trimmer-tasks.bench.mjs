@@ -54,7 +54,7 @@ let viewsMade = 0;
 // ---------------------------------------------------------------- the lists
 /** A labelled list: its records read from the document, and an index of them by identity. */
 function labelled(list) {
-  const root = parse(list.text);
+  const root = list.root ?? parse(list.text);
   const records = recordsAt(root, list.listPath);
   if (!Array.isArray(records) || records.length === 0) {
     throw new Error(`${list.name}: no records at ${joinPath(list.listPath) || '(root)'}`);
@@ -103,6 +103,27 @@ function fixtureLists() {
   return FIXTURE_LABELS.map(({ fixture, why, ...label }) =>
     labelled({ name: fixture, source: 'fixture', text: readFixture(fixture), ...label }),
   );
+}
+
+/** Records of a text of JSON lines below which the trimmer judges no record (`MIN_RECORDS`). */
+const MIN_LINE_RECORDS = 20;
+/**
+ * A generated list's records as a text of JSON lines (a log query's answer), its tasks scored
+ * apart from the JSON documents'; `undefined` for a map of records or one of too few.
+ */
+function asLines(list) {
+  const records = recordsAt(parse(list.text), list.listPath);
+  if (!Array.isArray(records) || records.length < MIN_LINE_RECORDS) return undefined;
+  const text = records.map((record) => JSON.stringify(record)).join('\n');
+  return {
+    ...list,
+    name: `${list.name} (JSON lines)`,
+    source: 'lines',
+    text,
+    root: records,
+    listPath: [],
+    lines: true,
+  };
 }
 
 /** Lists named by the manifest at TRIMMER_TASKS_EXTRA; none without it. */
@@ -186,7 +207,16 @@ function read(list, out) {
     container = list.listPath.reduce((node, key) => node?.[key], parse(body));
   } catch {}
   const isMap = container && typeof container === 'object' && !Array.isArray(container);
-  if (Array.isArray(container) || (isMap && list.byMapKey)) {
+  if (list.lines) {
+    // A view of JSON lines: each line that parses is a record.
+    seen.shown = [];
+    for (const line of body.split('\n')) {
+      try {
+        seen.shown.push([undefined, parse(line)]);
+      } catch {}
+    }
+    readJson(list, seen.shown, seen);
+  } else if (Array.isArray(container) || (isMap && list.byMapKey)) {
     seen.shown = Array.isArray(container)
       ? container.map((item) => [undefined, item])
       : Object.entries(container);
@@ -804,8 +834,8 @@ function runList(list) {
   for (const share of SHARES) {
     for (const method of NAMES) {
       const unasked = view(method, share);
-      const k = (family) => `${family}|${share}|${method}`;
-      const mine = method === 'trimmer' && share === 0.03;
+      const k = (family) => `${list.lines ? 'lines ' : ''}${family}|${share}|${method}`;
+      const mine = method === 'trimmer' && share === 0.03 && !list.lines;
       const local = new Map();
       const add = (family, value) => {
         tally(scores, k(family), value);
@@ -853,7 +883,7 @@ function runList(list) {
           add('every record ceiling', everyRecordCeiling(list, path, budgetOf(list.bytes, share)));
         }
         const counter = fewer.get(method);
-        if (wording === 'what is') {
+        if (wording === 'what is' && !list.lines) {
           counter.fieldCases++;
           if (seen.named.size < unasked.named.size) {
             counter.fieldFewer++;
@@ -880,8 +910,8 @@ function runList(list) {
       }
       const generic = view(method, share, GENERIC);
       const counter = fewer.get(method);
-      counter.cases++;
-      if (generic.named.size < unasked.named.size) {
+      if (!list.lines) counter.cases++;
+      if (!list.lines && generic.named.size < unasked.named.size) {
         counter.fewer++;
         if (debug && method === 'trimmer')
           console.error(
@@ -894,7 +924,7 @@ function runList(list) {
       }
     }
   }
-  detail.push(row);
+  if (!list.lines) detail.push(row);
 }
 
 const anomalyRows = new Map();
@@ -910,9 +940,10 @@ function runPlanted(list) {
         const hit = view(method, share, question).named.has(id) ? 1 : 0;
         if (debug && method === 'trimmer' && share === DEBUG_SHARE && !hit && !question)
           console.error(`anomaly missed: ${list.name} ${list.anomaly} record ${id}`);
-        tally(scores, `anomaly ${mode}|${share}|${method}`, hit);
-        tally(scores, `anomaly ${list.anomaly} ${mode}|${share}|${method}`, hit);
-        if (method === 'trimmer' && share === 0.03) {
+        const lines = list.lines ? 'lines ' : '';
+        tally(scores, `${lines}anomaly ${mode}|${share}|${method}`, hit);
+        tally(scores, `${lines}anomaly ${list.anomaly} ${mode}|${share}|${method}`, hit);
+        if (method === 'trimmer' && share === 0.03 && !list.lines) {
           const row = anomalyRows.get(list.name) ?? { hits: 0, cases: 0 };
           row.hits += hit;
           row.cases++;
@@ -923,7 +954,13 @@ function runPlanted(list) {
   }
 }
 
-const lists = [...fixtureLists(), ...generatedLists().map(labelled), ...extraLists()];
+const generated = generatedLists();
+const lists = [
+  ...fixtureLists(),
+  ...generated.map(labelled),
+  ...extraLists(),
+  ...generated.map(asLines).filter(Boolean).map(labelled),
+];
 for (const list of lists) {
   const start = performance.now();
   runList(list);
@@ -931,11 +968,19 @@ for (const list of lists) {
 }
 const listSeconds = (performance.now() - started) / 1000;
 let plantedCases = 0;
+/** JSON lines are planted at one depth only, and counted apart. */
+const LINES_DEPTH = DEPTHS[1];
+let linesPlanted = 0;
 for (const kind of ANOMALY_KINDS) {
   for (const depth of DEPTHS) {
     for (const list of generatedLists({ kind, depth })) {
       plantedCases++;
       runPlanted(labelled(list));
+      const lines = depth === LINES_DEPTH ? asLines(list) : undefined;
+      if (lines) {
+        linesPlanted++;
+        runPlanted(labelled(lines));
+      }
     }
   }
 }
@@ -1019,6 +1064,20 @@ const coverageTable = familyTable([
 ]);
 const identityTable = familyTable([
   { label: "note's namedBy is the labelled identity", family: 'identity', target: at3('1.00') },
+]);
+const linesTable = familyTable([
+  { label: 'share of records named, no question', family: 'lines coverage' },
+  { label: "rarest value's count, no question", family: 'lines aggregates rare unasked' },
+  { label: "rarest value's count, asked", family: 'lines aggregates rare asked' },
+  { label: 'full distribution, no question', family: 'lines aggregates full unasked' },
+  { label: 'full distribution, asked', family: 'lines aggregates full asked' },
+  { label: '"What is the F of each record?"', family: 'lines every record what is' },
+  { label: 'newest, no question', family: 'lines recency newest unasked' },
+  { label: 'oldest, no question', family: 'lines recency oldest unasked' },
+  { label: 'last 5, asked', family: 'lines recency last 5 asked' },
+  { label: 'planted anomaly, no question', family: 'lines anomaly unasked' },
+  { label: `planted anomaly, "${GENERIC}"`, family: 'lines anomaly generic' },
+  { label: "note's namedBy is the labelled identity", family: 'lines identity' },
 ]);
 const fewerTable = markdownTable(
   ['', ...NAMES, 'target'],
@@ -1189,6 +1248,15 @@ client and server span, a pair led by it, \`id+kind\`, is right: the second fiel
 apart).
 
 ${identityTable}
+
+## JSON lines
+
+The records of each generated list of at least ${MIN_LINE_RECORDS}, written one JSON object a line
+(a log query's answer; ${sources('lines')} lists, and ${linesPlanted} planted at ${LINES_DEPTH * 100}%),
+read and scored as above: a record is a line of the view that parses. Scored apart from the JSON
+documents above; their statements count in the note truthfulness below.
+
+${linesTable}
 
 ## Note truthfulness
 
