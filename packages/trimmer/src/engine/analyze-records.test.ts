@@ -192,6 +192,47 @@ describe('analyzeRecords', () => {
     expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('taskArn');
     expect(group.identityTogether).toBe(false);
   });
+  it('names releases by their dotted version, not a database id, a checksum or a download path', () => {
+    const releases = Array.from({ length: 60 }, (_, i) => {
+      const num = `${1 + Math.floor(i / 20)}.${Math.floor(i / 4) % 5}.${i % 4}`;
+      return {
+        id: 900_000 - i * 4_099 - ((i * 37) % 1000),
+        num,
+        dl_path: `/api/v1/crates/regex/${num}/download`,
+        checksum: createHash('sha256').update(num).digest('hex'),
+        downloads: 1000 + ((i * 7919) % 50_000),
+        created_at: new Date(Date.UTC(2024, 0, 1) - i * 86_400_000).toISOString(),
+      };
+    });
+    const named = (json: string) => {
+      const inventory = scanJson(json, 100_000)!;
+      const analysis = analyzeRecords(inventory);
+      const group = analysis.groups[analysis.main]!;
+      return signaturePath(inventory, analysis, group.identity, group.sig);
+    };
+    expect(named(JSON.stringify({ versions: releases }))).toBe('num');
+    // Digits and one point stay a number (a measure, `1.5`); two points are no number.
+    const points = releases.map(({ num, ...rest }) => ({
+      ...rest,
+      num: num.replace(/\.\d+$/, ''),
+    }));
+    expect(named(JSON.stringify({ versions: points }))).not.toBe('num');
+  });
+  it('names an hourly forecast by its time, not by a measure that, beside the hour, is unique by chance', () => {
+    const hours = Array.from({ length: 220 }, (_, i) => ({
+      time: 1_780_000_000 + i * 3600,
+      conditions: ['Clear', 'Cloudy', 'Partly Cloudy'][(i * 7) % 3],
+      sea_level_pressure: Number((1008 + ((i * 7919) % 120) / 10).toFixed(1)),
+      wind_direction: Math.round(((i * 97) % 360) / 10) * 10,
+      air_temperature: Number((14 + ((i * 31) % 80) / 10).toFixed(1)),
+      local_hour: i % 24,
+    }));
+    const inventory = scanJson(JSON.stringify({ forecast: { hourly: hours } }), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('time');
+    expect(group.alsoIdentity).toBe(-1);
+  });
   it('puts one record of each kind of oddity first: a rare state once, then a far number', () => {
     // 300 services: 9 suspended, 6 pending, one latency fifty times the median. Leading are
     // the strongest of each kind (the note counts the others of a state).

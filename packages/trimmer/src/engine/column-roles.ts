@@ -179,17 +179,22 @@ export function valueClass(inventory: JsonInventory, u: number): number {
   let digits = 0;
   let spaces = 0;
   let separators = 0;
+  let points = 0;
   const stop = Math.min(to, from + 64);
   for (let i = from; i < stop; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x2e) points++;
     else if (c === 0x20) spaces++;
     else if (c === 0x2f || c === 0x3a) separators++;
     else if (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0x80) letters++;
   }
   if (letters === 0) {
     if (digits > 0 && epochDigits(text, from, to)) return CLASS_EPOCH;
-    return digits > 0 && digits === length ? CLASS_INTEGER : CLASS_NUMERIC;
+    if (digits > 0 && digits === length) return CLASS_INTEGER;
+    // No number has two points: digits joined by them are a name (a version `8.0.8`, an
+    // address `10.0.0.1`).
+    return points >= 2 ? CLASS_WORD : CLASS_NUMERIC;
   }
   if (spaces >= 2) return CLASS_PROSE;
   if (separators >= 3) return CLASS_LOCATOR;
@@ -530,7 +535,15 @@ export function chooseIdentity(
       (sharedLists || identityWeight[s]! > 0) &&
       uniqueInEachList(ctx, s);
     if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
-      if (distinct >= HALF_UNIQUE * values[s]! && valueClassOf !== CLASS_PROSE) halves.push(s);
+      // Half a name: a field that could name records were it unique, not free text nor a
+      // measure (a pressure or a wind direction unique beside the hour by chance).
+      if (
+        distinct >= HALF_UNIQUE * values[s]! &&
+        valueClassOf !== CLASS_PROSE &&
+        nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) >= WEAK_NAME
+      ) {
+        halves.push(s);
+      }
       continue;
     }
     let score =
