@@ -1168,7 +1168,8 @@ ${sources('generated')} generated ones of varied shape (\`bench/lib/shapes.mjs\`
 in five styles and three languages, identities from readable names to snowflakes, UUIDs, shas,
 e-mails and composite keys at depths 0–2, ISO and epoch times in any order, skewed, balanced and
 long-tail states, noise, five envelopes, 20 to 2000 records, and spans, search hits, a
-server-side Table, an IAM dump, a Terraform plan, commits and workflow runs)${sources('extra') ? `, and ${sources('extra')} extra (from \`TRIMMER_TASKS_EXTRA\`, marked \`extra\` below)` : ''}. Views made: ${viewsMade};
+server-side Table, an IAM dump, a Terraform plan, commits, workflow runs, package versions named by
+their dotted version and an hourly forecast named by its time)${sources('extra') ? `, and ${sources('extra')} extra (from \`TRIMMER_TASKS_EXTRA\`, marked \`extra\` below)` : ''}. Views made: ${viewsMade};
 over budget: **${overBudget}**${errors ? `; methods that threw: ${errors}` : ''}. This run took ${Math.round(seconds)} s
 (${Math.round(listSeconds)} s for the lists, the rest for ${plantedCases} planted ones).
 

@@ -1448,6 +1448,101 @@ function workflowRuns() {
   };
 }
 
+/**
+ * A package registry's versions of one package, newest first (crates.io, RubyGems): each named
+ * by its dotted version, beside a database id, a checksum and a download path.
+ */
+function packageVersions() {
+  const next = random(2008);
+  const count = 140;
+  const times = timeColumn(next, count, Date.UTC(2019, 0, 1), 900_000_000, 'desc');
+  const licenses = stateColumn(next, count, 'dominant', ['MIT OR Apache-2.0', 'MIT', 'Apache-2.0']);
+  const versions = [];
+  for (let major = 0, minor = 1, patch = 0; versions.length < count; ) {
+    versions.push(`${major}.${minor}.${patch}`);
+    const roll = next();
+    if (roll < 0.05) [major, minor, patch] = [major + 1, 0, 0];
+    else if (roll < 0.3) [minor, patch] = [minor + 1, 0];
+    else patch++;
+  }
+  versions.reverse();
+  const records = times.map((ms, i) => {
+    const num = versions[i];
+    return {
+      id: 1_200_000 - i * 4_100 - Math.floor(next() * 4_000),
+      crate: 'regex',
+      num,
+      dl_path: `/api/v1/crates/regex/${num}/download`,
+      readme_path: `/api/v1/crates/regex/${num}/readme`,
+      updated_at: iso(ms + 3_600_000),
+      created_at: iso(ms),
+      downloads: Math.round(lognormal(next, 400_000, 1.4)),
+      features: {},
+      yanked: next() < 0.03,
+      license: licenses[i],
+      links: { dependencies: `/api/v1/crates/regex/${num}/dependencies` },
+      crate_size: Math.round(lognormal(next, 250_000, 0.3)),
+      published_by: { id: 189, login: 'burntsushi', name: 'Andrew Gallant' },
+      checksum: hexOf(next, 64),
+      rust_version: pick(next, [null, '1.60', '1.65']),
+    };
+  });
+  return {
+    name: 'package versions (dotted version, id, checksum)',
+    root: { versions: records, meta: { total: count } },
+    listPath: ['versions'],
+    indent: 0,
+    truth: {
+      identity: ['num'],
+      states: [['license'], ['yanked']],
+      time: ['created_at'],
+      numeric: [['downloads']],
+      errorTarget: ['license'],
+      extraKey: 'error',
+    },
+  };
+}
+
+/** An hourly weather forecast: records named by nothing but their hour, all else measures. */
+function hourlyForecast() {
+  const next = random(2009);
+  const count = 220;
+  const start = Date.UTC(2026, 5, 1) / 1000;
+  const conditions = stateColumn(next, count, 'balanced', ['Clear', 'Partly Cloudy', 'Cloudy']);
+  const pressure = () => (1008 + Math.round(next() * 120) / 10).toFixed(1);
+  const hourly = Array.from({ length: count }, (_, i) => {
+    const p = pressure();
+    return {
+      time: start + i * 3600,
+      conditions: conditions[i],
+      icon: `${conditions[i].toLowerCase().replace(' ', '-')}-${i % 24 < 7 || i % 24 > 19 ? 'night' : 'day'}`,
+      air_temperature: Number((14 + 8 * Math.sin((i % 24) / 4) + next() * 2).toFixed(1)),
+      sea_level_pressure: Number(p),
+      station_pressure: Number((Number(p) - 12.3).toFixed(1)),
+      relative_humidity: 40 + Math.floor(next() * 50),
+      precip_probability: pick(next, [0, 0, 0, 5, 10, 20]),
+      wind_avg: Number((next() * 9).toFixed(1)),
+      wind_direction: Math.floor(next() * 360),
+      local_hour: i % 24,
+      local_day: 1 + Math.floor(i / 24),
+    };
+  });
+  return {
+    name: 'hourly forecast (named by time, measures)',
+    root: { latitude: 47.6, longitude: -122.3, forecast: { hourly } },
+    listPath: ['forecast', 'hourly'],
+    indent: 2,
+    truth: {
+      identity: ['time'],
+      states: [['conditions']],
+      time: ['time'],
+      numeric: [['air_temperature']],
+      errorTarget: ['conditions'],
+      extraKey: 'error',
+    },
+  };
+}
+
 const REALISTIC = [
   zipkinSpans,
   searchResponse,
@@ -1456,6 +1551,8 @@ const REALISTIC = [
   terraformPlan,
   commitList,
   workflowRuns,
+  packageVersions,
+  hourlyForecast,
 ];
 
 // ---------------------------------------------------------------- planting
