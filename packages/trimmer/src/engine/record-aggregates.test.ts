@@ -304,6 +304,24 @@ describe('the records note over all records', () => {
     expect(fields.indexOf('placement.zone')).toBeLessThan(fields.indexOf('placement.zoneId') >>> 0);
   });
 
+  it('of a name and a code that divide the records alike, tells first the name', () => {
+    // Each service listens on its one port: the names say what the ports stand for.
+    const services = ['auth', 'datamgmt', 'stlogin', 'pusher'];
+    const spans = Array.from({ length: 80 }, (_, i) => ({
+      id: (i * 2654435761).toString(16).padStart(8, '0'),
+      kind: i % 2 === 0 ? 'CLIENT' : 'SERVER',
+      localEndpoint: { serviceName: services[i % 4], port: 8180 + (i % 4) * 17 },
+      name: 'k'.repeat(120 + i),
+    }));
+    const fields = (noteOf(JSON.stringify(spans), 3000).records?.distributions ?? []).map(
+      (d) => d.field,
+    );
+    expect(fields).toContain('localEndpoint.serviceName');
+    expect(fields.indexOf('localEndpoint.serviceName')).toBeLessThan(
+      fields.indexOf('localEndpoint.port') >>> 0,
+    );
+  });
+
   it('weighs a state one key down about as one of the record itself', () => {
     // `state.lane` takes two values, `source` six: a key down counts as much as twice the
     // values, so the nested state comes first (not after every field of the record itself).

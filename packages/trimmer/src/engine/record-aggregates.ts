@@ -62,6 +62,12 @@ const LEADING_CONSTANTS = 3;
 const CONSTANT_STATE_RANK = 4;
 /** What a key read as an identifier adds to a state's rank: a tie-break (`stateRank`). */
 const ID_HINT_TIE = 0.01;
+/**
+ * What integer codes add to a state's rank: of two fields that divide the records alike, the
+ * words (`localEndpoint.serviceName`) say what the codes (`localEndpoint.port`) stand for.
+ * Larger than `ID_HINT_TIE`: a word under a key read as an identifier still comes first.
+ */
+const CODES_TIE = 0.02;
 /** What reading as an address (`docker://19.3.13`, a profile's URL) adds to a state's rank. */
 const LOCATOR_RANK = 1;
 /** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
@@ -394,7 +400,7 @@ export function recordAggregates(
         s,
         rank:
           stateRank(distinct[s]!, depth, presence[s]!, analysis.top[s]!, hint, idHint) +
-          (c === CLASS_LOCATOR ? LOCATOR_RANK : 0),
+          (c === CLASS_LOCATOR ? LOCATOR_RANK : c === CLASS_INTEGER ? CODES_TIE : 0),
       });
     } else if (
       (c === CLASS_INTEGER || c === CLASS_NUMERIC) &&
