@@ -39,6 +39,7 @@ import {
 } from './engine/relevance.js';
 import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engine/select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
+import { UNLEVELED } from './engine/text-signals.js';
 import {
   errorMatcher,
   type JsonInventory,
@@ -661,15 +662,10 @@ function textView(
   // JSON lines, the note tells what they all hold, as a JSON list's note does.
   const records =
     unit === 'records' || unit === 'lines'
-      ? ndjsonRecords(
-          text,
-          lines,
-          check,
-          options.vocabulary,
-          options.maxJsonNodes,
-          unit === 'records',
-          { words, tokens },
-        )
+      ? ndjsonRecords(text, lines, check, options.vocabulary, options.maxJsonNodes, true, {
+          words,
+          tokens,
+        })
       : undefined;
   const head = records?.head;
   const recordRoom = head
@@ -720,12 +716,15 @@ function textView(
     escapesRemoved,
   };
   if (head) {
-    // Each record shown is shown whole: its line.
+    // Each record shown is shown whole, its line; named where it holds the naming field.
     let shown = 0;
+    let named = 0;
     for (let i = 0; i < selection.keep.length; i++) {
-      if (selection.keep[i] === 1 && records.isRecord[i] === 1) shown++;
+      if (selection.keep[i] !== 1 || records.isRecord[i] !== 1) continue;
+      shown++;
+      if (!records.named || records.named[i] === 1) named++;
     }
-    view.records = { ...head, named: shown, whole: shown };
+    view.records = { ...head, named, whole: shown };
     view.recordRoom = recordRoom;
     const { byLevel } = selection;
     view.aggregates = byLevel
@@ -757,9 +756,11 @@ function tellsLevels(
     const level = Object.hasOwn(vocabulary.levelWords, word) ? vocabulary.levelWords[word]! : word;
     counts.set(level, (counts.get(level) ?? 0) + count);
   }
+  // Lines with no level (a log's plain lines among its JSON ones) hold no level field.
+  const leveled = breakdown.counts.filter((entry) => entry.level !== UNLEVELED);
   return (
-    counts.size === breakdown.counts.length &&
-    breakdown.counts.every((entry) => counts.get(entry.level) === entry.total)
+    counts.size === leveled.length &&
+    leveled.every((entry) => counts.get(entry.level) === entry.total)
   );
 }
 

@@ -738,6 +738,46 @@ describe('NDJSON logs: records are judged by their level field', () => {
       });
     }
   });
+  it("tells what holds of a log's JSON lines where they are most of its lines, and only then", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const failed = i % 40 === 0;
+      lines.push(
+        JSON.stringify({
+          level: 30,
+          reqId: `req-${i}`,
+          res: { statusCode: failed ? 503 : 200 },
+          msg: 'request completed',
+        }),
+      );
+      if (i % 2 === 0) lines.push(`** headers check_for_fraud -> 00-${(i * 7919).toString(16)}-01`);
+    }
+    lines.splice(700, 0, JSON.stringify({ level: 30, msg: 'Server listening at :3005' }));
+    const noteOf = (text: string) => {
+      const budget = budgetAt(text, 0.03);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      return { view, note: trailingDisclosureNotes(view.text)[0]!.text };
+    };
+    const mostly = noteOf(lines.join('\n'));
+    const coverage = parseRecordCoverage(mostly.note)!;
+    const shown = viewBody(mostly.view)
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    // The line with no `reqId` is a record shown whole, not named by it.
+    expect(coverage).toMatchObject({ total: 2001, namedBy: 'reqId', whole: shown.length });
+    expect(coverage.named).toBe(shown.filter((line) => line.includes('"reqId"')).length);
+    expect(coverage.distributions?.find((d) => d.field === 'res.statusCode')?.values).toEqual([
+      { value: '200', count: 1950 },
+      { value: '503', count: 50 },
+    ]);
+    // A plain log with a few JSON lines among its lines: nothing is said of them all.
+    const plain = lines.map((line, i) =>
+      line.startsWith('{') && i % 3 !== 0 ? `at ${i}: ok` : line,
+    );
+    expect(parseRecordCoverage(noteOf(plain.join('\n')).note)).toBeUndefined();
+  });
+
   it('shows the newest and the oldest record by time, and the last five asked for, in any line order', () => {
     const next = seeded(7);
     const records = Array.from({ length: 2000 }, (_, i) => ({

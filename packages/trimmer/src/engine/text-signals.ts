@@ -15,6 +15,8 @@ import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
 import type { StopCheck } from './stop-check.js';
 
+/** The level breakdown's label for the units that have no level. */
+export const UNLEVELED = 'unleveled';
 /** How a text is split into units. */
 export type TextUnit = 'lines' | 'sentences' | 'records' | 'hunks';
 
@@ -318,6 +320,6 @@ export function levelBreakdown(
   });
   if (other.total > 0) counts.push(other);
   if (total[none]! > 0)
-    counts.push({ level: 'unleveled', dropped: dropped[none]!, total: total[none]! });
+    counts.push({ level: UNLEVELED, dropped: dropped[none]!, total: total[none]! });
   return { unit, counts };
 }

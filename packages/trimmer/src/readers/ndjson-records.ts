@@ -1,5 +1,5 @@
 import type { RecordCoverage } from '@compaction/core';
-import { analyzeRecords } from '../engine/analyze-records.js';
+import { analyzeRecords, recordField } from '../engine/analyze-records.js';
 import { askedColumns } from '../engine/question-columns.js';
 import { recencyAsk, recordOrder } from '../engine/recency.js';
 import { type AggregateStatement, recordAggregates } from '../engine/record-aggregates.js';
@@ -24,6 +24,11 @@ export interface NdjsonRecords {
   /** Per line, 1 where it is a record (an object line that is JSON). */
   isRecord: Uint8Array;
   /**
+   * With `note`, per line, 1 where its record holds the field (or both fields) that names the
+   * records (`head.namedBy`): shown, the line names it.
+   */
+  named?: Uint8Array;
+  /**
    * With `note`, the records segment's head (every record named and whole; no path: the list
    * is the text's lines) and what the note can say of every record, most telling first.
    */
@@ -43,6 +48,8 @@ export interface NdjsonRecords {
  * a JSON view spends naming a dozen records, so fewer than a list's view leads with.
  */
 const STAND_OUT_LINES = 3;
+/** Share of a text's lines that must be records for the note to tell what holds of them all. */
+const NOTE_SHARE = 0.5;
 /** Object lines below which nothing is judged rare. */
 const MIN_RECORDS = 20;
 /** Lines longer than this many UTF-16 units are left out (a record is not a document). */
@@ -75,7 +82,9 @@ export interface RecordQuestion {
 
 /**
  * The records among the lines of `text` (lines start at `starts`): how much each stands out
- * and, with `note`, what the note says of them all, the fields `question` names first.
+ * and, with `note`, where at least half the lines are records (`NOTE_SHARE`: a service's JSON
+ * log among a few plain lines, not a plain log with a few JSON lines), what the note says of
+ * them all, the fields `question` names first.
  * `maxNodes` bounds the values read (the list is judged on the records read before it, and
  * nothing is said of every record); `check` is called as work is done and may throw to stop.
  */
@@ -128,6 +137,7 @@ export function ndjsonRecords(
   // Each line was looked at, and the object lines copied once.
   check(text.length);
   if (lines.length < MIN_RECORDS) return read;
+  note &&= lines.length >= NOTE_SHARE * total;
   const matcher = errorMatcher(vocabulary);
   // Scores the object lines read as one JSON list; false when that list is not JSON.
   const judge = (list: string): boolean =>
@@ -159,6 +169,19 @@ export function ndjsonRecords(
           const { words, tokens } = question;
           const asked = askedColumns(inventory, analysis, group, words, tokens);
           read.head = { ...head, path: '' };
+          if (head.namedBy !== undefined) {
+            const named = new Uint8Array(total);
+            const fields = group.identityTogether
+              ? [group.identity, group.alsoIdentity]
+              : [group.identity];
+            for (const record of group.records) {
+              if (fields.every((s) => recordField(inventory, analysis, record, s) >= 0)) {
+                const line = lineOf(record);
+                if (line >= 0) named[line] = 1;
+              }
+            }
+            read.named = named;
+          }
           read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked));
           const ask = recencyAsk(tokens, vocabulary);
           const { leading, askedFor, afterNames } = recordOrder(
