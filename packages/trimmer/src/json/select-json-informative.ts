@@ -790,7 +790,11 @@ function fewValued(analysis: RecordAnalysis, s: number): boolean {
 
 /** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  return aEnd - a === bEnd - b && text.startsWith(text.slice(a, aEnd), b);
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < aEnd - a; i++) {
+    if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  }
+  return true;
 }
 
 /**
@@ -963,7 +967,14 @@ function coverage(
   let named = 0;
   let whole = 0;
   let shownUnnamed = 0;
+  // Records left out, by their first state's value as written: counted by the value's entry in
+  // the column statistics, whose first node's text each is compared with in place (an entry is
+  // a hash, which two values may share), else by text; '' where a record has none.
+  const { text, start, end } = inventory;
+  const { entryOf } = analysis.columns;
+  const omittedByEntry = new Map<number, { node: number; count: number }>();
   const omittedByValue = new Map<string, number>();
+  let omittedWithout = 0;
   const firstState = group.states[0] ?? -1;
   for (const r of group.records) {
     if (covered[r] === 1) whole++;
@@ -985,12 +996,29 @@ function coverage(
       continue;
     }
     const stateNode = recordField(inventory, analysis, r, firstState);
-    const value =
-      stateNode >= 0
-        ? inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!)
-        : '';
-    omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
+    if (stateNode < 0) {
+      omittedWithout++;
+      continue;
+    }
+    const entry = entryOf[stateNode]!;
+    const counted = entry >= 0 ? omittedByEntry.get(entry) : undefined;
+    if (entry >= 0 && !counted) {
+      omittedByEntry.set(entry, { node: stateNode, count: 1 });
+    } else if (
+      counted &&
+      sameText(text, start[counted.node]!, end[counted.node]!, start[stateNode]!, end[stateNode]!)
+    ) {
+      counted.count++;
+    } else {
+      const value = text.slice(start[stateNode]!, end[stateNode]!);
+      omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
+    }
   }
+  // One text has one entry: the texts counted by entry are none of those counted by text.
+  for (const { node, count } of omittedByEntry.values()) {
+    omittedByValue.set(text.slice(start[node]!, end[node]!), count);
+  }
+  if (omittedWithout > 0) omittedByValue.set('', omittedWithout);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
   // Records left out without a value to tell them by are counted all the same.
   let omittedMore = 0;
