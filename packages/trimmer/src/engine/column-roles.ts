@@ -254,16 +254,36 @@ function strictlyMonotone(
 ): boolean {
   // A few values fall in order by chance (four do one time in twelve).
   if (signatures.nodes[s]! < MONOTONE_MIN) return false;
+  const { text, start, end, kind } = inventory;
   let direction = 0;
-  let previous = -1;
+  // Each value is read once, the one before kept: its length, and its number or longer, its text.
+  let previousLength = -1;
+  let previousNumber = Number.NaN;
+  let previousText = '';
   for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
-    if (previous >= 0) {
-      const order = compareNumbers(inventory, previous, u);
+    const quote = kind[u] === NODE_STRING ? 1 : 0;
+    const from = start[u]! + quote;
+    const to = end[u]! - quote;
+    const length = to - from;
+    const short = length <= NUMBER_MAX_DIGITS;
+    const number = short ? numberAt(text, from, to) : Number.NaN;
+    const written = short ? '' : text.slice(from, to);
+    if (previousLength >= 0) {
+      const order = compareNumbers(
+        previousLength,
+        previousNumber,
+        previousText,
+        length,
+        number,
+        written,
+      );
       if (order === 0 || Number.isNaN(order)) return false;
       if (direction === 0) direction = order;
       else if (order !== direction) return false;
     }
-    previous = u;
+    previousLength = length;
+    previousNumber = number;
+    previousText = written;
   }
   return direction !== 0;
 }
@@ -279,22 +299,24 @@ function oneLength(inventory: JsonInventory, signatures: JsonSignatures, s: numb
   return true;
 }
 
-/** -1, 0 or 1 as the number (or digit string) `a` is less than, equal to or above `b`. */
-function compareNumbers(inventory: JsonInventory, a: number, b: number): number {
-  const { text, start, end, kind } = inventory;
-  const aFrom = start[a]! + (kind[a] === NODE_STRING ? 1 : 0);
-  const aTo = end[a]! - (kind[a] === NODE_STRING ? 1 : 0);
-  const bFrom = start[b]! + (kind[b] === NODE_STRING ? 1 : 0);
-  const bTo = end[b]! - (kind[b] === NODE_STRING ? 1 : 0);
-  if (aTo - aFrom <= NUMBER_MAX_DIGITS && bTo - bFrom <= NUMBER_MAX_DIGITS) {
-    const x = numberAt(text, aFrom, aTo);
-    const y = numberAt(text, bFrom, bTo);
+/**
+ * -1, 0 or 1 as a number (or digit string) `a` units long is less than, equal to or above one
+ * `b` units long: by `x` and `y`, the numbers they stand for (`numberAt`), where both are at most
+ * `NUMBER_MAX_DIGITS` long; else by length, then by their texts `aText` and `bText`.
+ */
+function compareNumbers(
+  a: number,
+  x: number,
+  aText: string,
+  b: number,
+  y: number,
+  bText: string,
+): number {
+  if (a <= NUMBER_MAX_DIGITS && b <= NUMBER_MAX_DIGITS) {
     return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
   }
-  if (aTo - aFrom !== bTo - bFrom) return aTo - aFrom < bTo - bFrom ? -1 : 1;
-  const x = text.slice(aFrom, aTo);
-  const y = text.slice(bFrom, bTo);
-  return x < y ? -1 : x > y ? 1 : 0;
+  if (a !== b) return a < b ? -1 : 1;
+  return aText < bText ? -1 : aText > bText ? 1 : 0;
 }
 
 /**

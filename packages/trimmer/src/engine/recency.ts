@@ -4,7 +4,7 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
 import { recordFieldDepth } from './record-field-depth.js';
-import { timeBefore, timeOrderKey } from './time-order-key.js';
+import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
@@ -60,7 +60,7 @@ export function timeField(analysis: RecordAnalysis, group: RecordGroup): number 
   return best;
 }
 
-const ORDERS = new WeakMap<RecordGroup, { s: number; timed: TimedRecord[] }>();
+const ORDERS = new WeakMap<RecordGroup, { s: number } & TimeOrder>();
 
 /**
  * The time `group`'s records are ordered by when no question names one, with the records in
@@ -72,26 +72,51 @@ export function orderTime(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
   group: RecordGroup,
-): { s: number; timed: TimedRecord[] } {
+): { s: number } & TimeOrder {
   let order = ORDERS.get(group);
   if (order) return order;
   let s = timeField(analysis, group);
-  let timed = s < 0 ? [] : recordsByTime(inventory, analysis, group, s);
+  let found: TimeOrder =
+    s < 0 ? { timed: [], iso: false } : timeOrder(inventory, analysis, group, s);
   for (let other = group.sig + 1; s >= 0 && other < analysis.signatures.count; other++) {
-    if (timed.length === group.records.length) break;
+    if (found.timed.length === group.records.length) break;
     if (other === s || !isTimeField(analysis, other)) continue;
     // Only a field most records hold is read: as many such fields as fit in the input, each
     // read once, keep the pass linear (a field on two records of 50 000 is not a candidate).
     const held = analysis.values[other]!;
-    if (held <= timed.length || 2 * held < group.records.length) continue;
+    if (held <= found.timed.length || 2 * held < group.records.length) continue;
     const { depth } = recordFieldDepth(analysis, group, other);
     if (depth < 1 || depth > 3) continue;
-    const candidate = recordsByTime(inventory, analysis, group, other);
-    if (candidate.length > timed.length) [s, timed] = [other, candidate];
+    const candidate = timeOrder(inventory, analysis, group, other);
+    if (candidate.timed.length > found.timed.length) [s, found] = [other, candidate];
   }
-  order = { s, timed };
+  order = { s, ...found };
   ORDERS.set(group, order);
   return order;
+}
+
+/**
+ * The oldest and newest time of field `s` as written, read off the order of `group`'s records
+ * (`orderTime`) when they are ordered by `s`, every node of `s` has its place in that order and
+ * every time is written as ISO 8601 (then text order is time order, as for the field's range);
+ * undefined otherwise. Ties keep the text alike, so either end is the one a pass finds.
+ */
+export function orderEnds(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  s: number,
+): { from: string; to: string } | undefined {
+  const { s: ordered, timed, iso } = orderTime(inventory, analysis, group);
+  if (
+    ordered !== s ||
+    !iso ||
+    timed.length === 0 ||
+    timed.length !== analysis.signatures.nodes[s]
+  ) {
+    return undefined;
+  }
+  return { from: timed[0]!.time, to: timed[timed.length - 1]!.time };
 }
 
 /** Other fields than `s` that give every record of `group` a time of its own, at most `MAX_OTHER_TIMES`. */
@@ -136,8 +161,25 @@ export function recordsByTime(
   group: RecordGroup,
   s: number,
 ): TimedRecord[] {
+  return timeOrder(inventory, analysis, group, s).timed;
+}
+
+/** Records in the order of their times (`recordsByTime`), and how the times are written. */
+interface TimeOrder {
+  timed: TimedRecord[];
+  /** Every time is written as ISO 8601 (none is a number or a date written out). */
+  iso: boolean;
+}
+
+function timeOrder(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  s: number,
+): TimeOrder {
   const timed: TimedRecord[] = [];
   let byValue = true;
+  let iso = true;
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
     if (field < 0) continue;
@@ -145,7 +187,10 @@ export function recordsByTime(
     // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
     // read as text, `null` sorted after every date and was taken for the newest.
     if (time === '' || (inventory.kind[field] === NODE_SCALAR && !isNumberText(time))) continue;
-    const key = timeOrderKey(time);
+    // An ISO 8601 time orders as text (its key is NaN): told as one once.
+    const isoTime = isIsoTime(time);
+    const key = isoTime ? Number.NaN : timeOrderKey(time);
+    if (!isoTime) iso = false;
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
@@ -153,9 +198,9 @@ export function recordsByTime(
   // Records are mostly written in time order: then one pass finds them in order, for a
   // fraction of what sorting them costs.
   for (let i = 1; i < timed.length; i++) {
-    if (compare(timed[i - 1]!, timed[i]!) > 0) return timed.sort(compare);
+    if (compare(timed[i - 1]!, timed[i]!) > 0) return { timed: timed.sort(compare), iso };
   }
-  return timed;
+  return { timed, iso };
 }
 
 function byKey(a: TimedRecord, b: TimedRecord): number {

@@ -22,7 +22,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
-import { orderTime } from './recency.js';
+import { orderEnds, orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, scalarListCounts } from './scalar-list.js';
 import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
@@ -222,6 +222,11 @@ function rangeOf(
   s: number,
   time: boolean,
 ): RecordRange | undefined {
+  if (time) {
+    // The time the records are ordered by has its ends found already.
+    const ends = orderEnds(inventory, analysis, group, s);
+    if (ends) return { field: fieldPath(inventory, analysis, s, group.sig), ...ends };
+  }
   const { text, kind, start, end } = inventory;
   const { first, nextSame } = analysis.signatures;
   let low = -1;
@@ -281,7 +286,7 @@ function rangeOf(
     to: scalarValue(inventory, high),
   };
   if (!time) {
-    const middle = kthSmallest(Float64Array.from(keys), keys.length, (keys.length - 1) >> 1);
+    const middle = kthSmallest(new Float64Array(keys), keys.length, (keys.length - 1) >> 1);
     range.median = scalarValue(inventory, nodes[keys.indexOf(middle)]!);
   }
   return range;

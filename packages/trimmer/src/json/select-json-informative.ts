@@ -4,7 +4,7 @@ import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analy
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
-import { scalarValue } from '../readers/json-records.js';
+import { stringValue } from '../readers/json-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
@@ -791,7 +791,11 @@ function fewValued(analysis: RecordAnalysis, s: number): boolean {
 
 /** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  return aEnd - a === bEnd - b && text.startsWith(text.slice(a, aEnd), b);
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < aEnd - a; i++) {
+    if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  }
+  return true;
 }
 
 /**
@@ -964,7 +968,14 @@ function coverage(
   let named = 0;
   let whole = 0;
   let shownUnnamed = 0;
+  // Records left out, by their first state's value as written: counted by the value's entry in
+  // the column statistics, whose first node's text each is compared with in place (an entry is
+  // a hash, which two values may share), else by text; '' where a record has none.
+  const { text, start, end } = inventory;
+  const { entryOf } = analysis.columns;
+  const omittedByEntry = new Map<number, { node: number; count: number }>();
   const omittedByValue = new Map<string, number>();
+  let omittedWithout = 0;
   const firstState = group.states[0] ?? -1;
   for (const r of group.records) {
     if (covered[r] === 1) whole++;
@@ -986,21 +997,41 @@ function coverage(
       continue;
     }
     const stateNode = recordField(inventory, analysis, r, firstState);
-    // A string by what it says (`scalarValue`), quoted here to tell `""` from no value.
-    const value =
-      stateNode < 0
-        ? ''
-        : inventory.kind[stateNode] === NODE_STRING
-          ? `"${scalarValue(inventory, stateNode)}"`
-          : inventory.text.slice(inventory.start[stateNode]!, inventory.end[stateNode]!);
-    omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
+    if (stateNode < 0) {
+      omittedWithout++;
+      continue;
+    }
+    const entry = entryOf[stateNode]!;
+    const counted = entry >= 0 ? omittedByEntry.get(entry) : undefined;
+    if (entry >= 0 && !counted) {
+      omittedByEntry.set(entry, { node: stateNode, count: 1 });
+    } else if (
+      counted &&
+      sameText(text, start[counted.node]!, end[counted.node]!, start[stateNode]!, end[stateNode]!)
+    ) {
+      counted.count++;
+    } else {
+      const value = text.slice(start[stateNode]!, end[stateNode]!);
+      omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
+    }
   }
+  // One text has one entry: the texts counted by entry are none of those counted by text.
+  for (const { node, count } of omittedByEntry.values()) {
+    omittedByValue.set(text.slice(start[node]!, end[node]!), count);
+  }
+  if (omittedWithout > 0) omittedByValue.set('', omittedWithout);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
   // Records left out without a value to tell them by are counted all the same.
   let omittedMore = 0;
   if (firstState >= 0) {
     const field = fieldPath(inventory, analysis, firstState, group.sig);
-    for (const [value, count] of [...omittedByValue.entries()].sort(
+    // A string is told by what it says (`stringValue`): two spellings of one are one kind.
+    const byValue = new Map<string, number>();
+    for (const [written, count] of omittedByValue) {
+      const value = written.startsWith('"') ? `"${stringValue(written.slice(1, -1))}"` : written;
+      byValue.set(value, (byValue.get(value) ?? 0) + count);
+    }
+    for (const [value, count] of [...byValue.entries()].sort(
       (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
     )) {
       if (value === '') omittedMore += count;

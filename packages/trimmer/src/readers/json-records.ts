@@ -591,7 +591,12 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function scalarValue(inventory: JsonInventory, u: number): string {
   const written = scalarText(inventory, u);
-  if (inventory.kind[u] !== NODE_STRING || !written.includes('\\')) return written;
+  return inventory.kind[u] === NODE_STRING ? stringValue(written) : written;
+}
+
+/** What a string's content as written (valid JSON, without its quotes) says (`scalarValue`). */
+export function stringValue(written: string): string {
+  if (!written.includes('\\')) return written;
   const value = JSON.parse(`"${written}"`) as string;
   return LONE_SURROGATE.test(value) ? written : value;
 }
