@@ -973,7 +973,7 @@ function coverage(
   // a hash, which two values may share), else by text; '' where a record has none.
   const { text, start, end } = inventory;
   const { entryOf } = analysis.columns;
-  const omittedByEntry = new Map<number, { node: number; count: number }>();
+  const omittedByEntry = new Map<number, { first: number; count: number }>();
   const omittedByValue = new Map<string, number>();
   let omittedWithout = 0;
   const firstState = group.states[0] ?? -1;
@@ -1004,10 +1004,10 @@ function coverage(
     const entry = entryOf[stateNode]!;
     const counted = entry >= 0 ? omittedByEntry.get(entry) : undefined;
     if (entry >= 0 && !counted) {
-      omittedByEntry.set(entry, { node: stateNode, count: 1 });
+      omittedByEntry.set(entry, { first: stateNode, count: 1 });
     } else if (
       counted &&
-      sameText(text, start[counted.node]!, end[counted.node]!, start[stateNode]!, end[stateNode]!)
+      sameText(text, start[counted.first]!, end[counted.first]!, start[stateNode]!, end[stateNode]!)
     ) {
       counted.count++;
     } else {
@@ -1016,8 +1016,8 @@ function coverage(
     }
   }
   // One text has one entry: the texts counted by entry are none of those counted by text.
-  for (const { node, count } of omittedByEntry.values()) {
-    omittedByValue.set(text.slice(start[node]!, end[node]!), count);
+  for (const { first, count } of omittedByEntry.values()) {
+    omittedByValue.set(text.slice(start[first]!, end[first]!), count);
   }
   if (omittedWithout > 0) omittedByValue.set('', omittedWithout);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
