@@ -662,9 +662,13 @@ function textView(
   // JSON lines, the note tells what they all hold, as a JSON list's note does.
   const records =
     unit === 'records' || unit === 'lines'
-      ? ndjsonRecords(text, lines, check, options.vocabulary, options.maxJsonNodes, true, {
-          words,
-          tokens,
+      ? ndjsonRecords(text, lines, check, {
+          vocabulary: options.vocabulary,
+          maxNodes: options.maxJsonNodes,
+          note: true,
+          // Only a text of records is selected by their time order.
+          order: unit === 'records',
+          question: { words, tokens },
         })
       : undefined;
   const head = records?.head;

@@ -9,7 +9,7 @@ import { ndjsonRecords, RECORD_CAP } from './ndjson-records.js';
 const NO_STOP: StopCheck = () => undefined;
 
 function scoresOf(text: string, check: StopCheck = NO_STOP, note = false): Float64Array {
-  return ndjsonRecords(text, lineStarts(text, NO_STOP), check, undefined, undefined, note).scores;
+  return ndjsonRecords(text, lineStarts(text, NO_STOP), check, { note, order: note }).scores;
 }
 
 /** A deterministic pseudo-random sequence (a linear congruential generator). */
@@ -282,7 +282,7 @@ describe('ndjsonRecords', () => {
           expectWellFormed(first, starts.length);
           expect([...ndjsonRecords(text, starts, NO_STOP).scores]).toEqual([...first]);
           // Reading them for the note too judges the records alike, and counts only records.
-          const forNote = ndjsonRecords(text, starts, NO_STOP, undefined, undefined, true);
+          const forNote = ndjsonRecords(text, starts, NO_STOP, { note: true, order: true });
           expect([...forNote.scores]).toEqual([...first]);
           if (forNote.head) {
             let records = 0;

@@ -35,7 +35,8 @@ export interface NdjsonRecords {
   head?: RecordCoverage;
   aggregates: AggregateStatement[];
   /**
-   * With `note`, lines to show before the rest: by the records' time order (`recordOrder`)
+   * With `note` and `order`, lines to show before the rest: by the records' time order
+   * (`recordOrder`)
    * those a question about order asks for (`last 5`, a window); the records that stand out
    * most (`leadingAnomalies`), strongest first; the newest and the oldest and the four newest
    * after the newest.
@@ -74,10 +75,18 @@ function isBlankUnit(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-/** The question's words (`queryWords`) and tokens (`questionTokens`). */
-export interface RecordQuestion {
-  words: readonly string[];
-  tokens: readonly string[];
+/** What `ndjsonRecords` reads besides the anomalies, and with what. */
+export interface NdjsonReading {
+  /** The words the trimmer knows (error words in values, question words). */
+  vocabulary?: Vocabulary;
+  /** JSON values read at most (default 3 000 000). */
+  maxNodes?: number;
+  /** What the note says of every record (where at least half the lines are records). */
+  note?: boolean;
+  /** With `note`, the lines to show first by the records' time order (a text of records only). */
+  order?: boolean;
+  /** The question's words (`queryWords`) and tokens (`questionTokens`). */
+  question?: { words: readonly string[]; tokens: readonly string[] };
 }
 
 /**
@@ -92,11 +101,15 @@ export function ndjsonRecords(
   text: string,
   starts: ArrayLike<number>,
   check: StopCheck,
-  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
-  maxNodes = 3_000_000,
-  note = false,
-  question: RecordQuestion = { words: [], tokens: [] },
+  reading: NdjsonReading = {},
 ): NdjsonRecords {
+  const {
+    vocabulary = DEFAULT_VOCABULARY,
+    maxNodes = 3_000_000,
+    order = false,
+    question = { words: [], tokens: [] },
+  } = reading;
+  let note = reading.note ?? false;
   const total = starts.length;
   const scores = new Float64Array(total);
   const isRecord = new Uint8Array(total);
@@ -183,23 +196,24 @@ export function ndjsonRecords(
             read.named = named;
           }
           read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked));
-          const ask = recencyAsk(tokens, vocabulary);
-          const { leading, askedFor, afterNames } = recordOrder(
-            inventory,
-            analysis,
-            group,
-            ask,
-            asked,
-          );
-          const linesOf = (entries: ReadonlyArray<{ record: number }>) =>
-            entries.map(({ record }) => lineOf(record)).filter((line) => line >= 0);
-          read.order = {
-            asked: linesOf(leading.slice(0, askedFor)),
-            standOut: linesOf(
-              analysis.anomalies.slice(0, Math.min(STAND_OUT_LINES, analysis.leadingAnomalies)),
-            ),
-            ends: linesOf([...leading.slice(askedFor), ...afterNames]),
-          };
+          if (order) {
+            const { leading, askedFor, afterNames } = recordOrder(
+              inventory,
+              analysis,
+              group,
+              recencyAsk(tokens, vocabulary),
+              asked,
+            );
+            const linesOf = (entries: ReadonlyArray<{ record: number }>) =>
+              entries.map(({ record }) => lineOf(record)).filter((line) => line >= 0);
+            read.order = {
+              asked: linesOf(leading.slice(0, askedFor)),
+              standOut: linesOf(
+                analysis.anomalies.slice(0, Math.min(STAND_OUT_LINES, analysis.leadingAnomalies)),
+              ),
+              ends: linesOf([...leading.slice(askedFor), ...afterNames]),
+            };
+          }
         }
       }
       for (const { record, score } of analysis.anomalies) {
