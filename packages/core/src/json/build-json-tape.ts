@@ -112,9 +112,13 @@ const VALUE_RECORD_BYTES = 80;
 /** Bytes per entry `values` keeps: four i32 columns and two i32 per hash-table slot, two slots. */
 const VALUE_ENTRY_BYTES = 32;
 
-/** Entries `values` first makes room for, of `values` values: up to one per two. */
+/**
+ * Entries `values` first makes room for, of `values` values: up to three per four, so the pass
+ * runs once where most values are distinct (a list of ids, hashes, links and times, beside the
+ * objects that hold them), without filling a table for one per value.
+ */
 function entryCapacity(values: number): number {
-  return Math.min(values, Math.max(1024, Math.ceil(values / 2)));
+  return Math.min(values, Math.max(1024, Math.ceil(0.75 * values)));
 }
 
 /**

@@ -103,13 +103,14 @@ export interface JsonTapeValueOptions {
 
 /**
  * What the values of each signature are (see `JsonTapeReader.valueStatistics`): per value, per entry
- * (a distinct value of up to 48 units of one signature and kind, told apart by its hash), and
+ * (a distinct value of one signature and kind, told apart by its hash, and past 48 units by its
+ * length and units too), and
  * per signature. Only values inside a record count.
  */
 export interface JsonTapeValues {
   /** Per value: the nearest record above it, -1 when none is. */
   readonly recordAbove: Int32Array;
-  /** Per value: its entry, -1 when it has none (a container, or a value outside records or over 48 units). */
+  /** Per value: its entry, -1 when it has none (a container, or a value outside records). */
   readonly entryOf: Int32Array;
   /** Entries in all (the per-entry columns' length), numbered in order of their first value. */
   readonly entries: number;
@@ -123,7 +124,7 @@ export interface JsonTapeValues {
   readonly presence: Int32Array;
   /** Per signature: its leaf values. */
   readonly values: Int32Array;
-  /** Per signature: its distinct values, each one over 48 units counted as distinct. */
+  /** Per signature: its distinct values. */
   readonly distinct: Int32Array;
   /** Per signature: its values over 48 units. */
   readonly unhashed: Int32Array;

@@ -1092,7 +1092,41 @@
       (br_if $last (i32.lt_u (local.get $s) (local.get $count))))
     (local.get $count))
 
-;; Per signature, what its values are, over the $n values whose inventory columns `inventory`
+;; Whether the $length units of text from $from are those of value $v (a string's between its
+  ;; quotes), whose columns are at $starts, $ends and $kinds: yes for a value of up to 48 units,
+  ;; whose hash reads all of it. Eight units a step; the last step's units past the end are not
+  ;; compared.
+  (func $same_units (param $from i32) (param $length i32) (param $v i32) (param $starts i32)
+    (param $ends i32) (param $kinds i32) (result i32)
+    (local $at i32) (local $i i32) (local $equal i32) (local $quoted i32)
+    (if (i32.le_s (local.get $length) (i32.const 48)) (then (return (i32.const 1))))
+    (local.set $quoted (i32.eq (i32.load8_u (i32.add (local.get $kinds) (local.get $v))) (i32.const 3)))
+    (local.set $at (i32.add (i32.load (i32.add (local.get $starts) (i32.shl (local.get $v) (i32.const 2)))) (local.get $quoted)))
+    (if (i32.ne
+          (i32.sub (i32.sub (i32.load (i32.add (local.get $ends) (i32.shl (local.get $v) (i32.const 2)))) (local.get $quoted))
+            (local.get $at))
+          (local.get $length))
+      (then (return (i32.const 0))))
+    (block $differ
+      (loop $unit
+        (br_if $differ (i32.ge_s (local.get $i) (local.get $length)))
+        (local.set $equal
+          (i16x8.bitmask
+            (i16x8.eq
+              (v128.load (i32.shl (i32.add (local.get $from) (local.get $i)) (i32.const 1)))
+              (v128.load (i32.shl (i32.add (local.get $at) (local.get $i)) (i32.const 1))))))
+        ;; Units past the end count as equal.
+        (if (i32.lt_s (i32.sub (local.get $length) (local.get $i)) (i32.const 8))
+          (then
+            (local.set $equal
+              (i32.or (local.get $equal)
+                (i32.and (i32.shl (i32.const 0xff) (i32.sub (local.get $length) (local.get $i))) (i32.const 0xff))))))
+        (if (i32.ne (local.get $equal) (i32.const 0xff)) (then (return (i32.const 0))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $unit)))
+    (i32.const 1))
+
+  ;; Per signature, what its values are, over the $n values whose inventory columns `inventory`
   ;; wrote at $columns and whose signatures `signatures` wrote at $of, as analyze-records.ts's
   ;; `recordColumns` gathers them (a trimmer test compares the two). $records holds a byte per
   ;; signature, 1 for the signatures whose objects are records. Only values inside a record
@@ -1100,11 +1134,12 @@
   ;; none), its entry (below) or -1, and a working column (the record each container's children
   ;; are in). From the next 16-byte boundary, per signature, an 80-byte record: the records it
   ;; is in, 0; the last of them, 4; its last value sampled, 8; its values, 12; the distinct
-  ;; ones, 16; those too long to hash, 20; its numbers, 24; 1 at 28 when one of them has a
+  ;; ones, 16; those over 48 units, 20; its numbers, 24; 1 at 28 when one of them has a
   ;; fraction or an exponent, which this pass does not read; then as f64 its values' units, 40,
   ;; the new units of the first $samples of them, 48, and those samples' units, 56; its numbers'
-  ;; sum, 64, and sum of squares, 72. Then per entry (a value of up to 48 units, told apart by
-  ;; its hash, of one signature and kind) its signature, hash, count and first value, up to
+  ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
+  ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
+  ;; first value, up to
   ;; $capacity of them, in four columns; then a hash table of $slots pairs (entry + 1, hash),
   ;; $slots a power of two at least twice $capacity. A value's new units are those past the
   ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
@@ -1195,53 +1230,58 @@
           (f64.store offset=40 (local.get $st)
             (f64.add (f64.load offset=40 (local.get $st)) (f64.convert_i32_s (local.get $length))))
           (local.set $vh (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $u) (i32.const 2)))))
+;; A value too long for its hash to read all of it: its length goes into its entry's
+          ;; hash, and its units are compared with those of the entry's first value.
           (if (i32.gt_s (local.get $length) (i32.const 48))
             (then
-              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
-              (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1))))
-            (else
-              ;; Its entry: the value's hash mixed with its signature and kind.
-              (local.set $h
-                (i32.mul
-                  (i32.xor (local.get $vh) (i32.mul (i32.add (local.get $s) (i32.const 1)) (i32.const 0x9e3779b1)))
-                  (i32.const 0x85ebca6b)))
-              (local.set $h
-                (i32.xor (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $k)))
-              (local.set $slot (i32.and (local.get $h) (local.get $mask)))
-              (local.set $entry (i32.const -1))
-              (block $probed
-                (loop $probe
-                  (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
-                  (br_if $probed (i32.eqz (local.get $e)))
-                  (if (i32.and
-                        (i32.eq
-                          (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
-                          (local.get $h))
-                        (i32.eq
-                          (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                          (local.get $s)))
+              (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1)))
+              (local.set $vh (i32.xor (local.get $vh) (i32.mul (local.get $length) (i32.const 0x27d4eb2f))))))
+          ;; Its entry: the value's hash mixed with its signature and kind.
+          (local.set $h
+            (i32.mul
+              (i32.xor (local.get $vh) (i32.mul (i32.add (local.get $s) (i32.const 1)) (i32.const 0x9e3779b1)))
+              (i32.const 0x85ebca6b)))
+          (local.set $h
+            (i32.xor (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $k)))
+          (local.set $slot (i32.and (local.get $h) (local.get $mask)))
+          (local.set $entry (i32.const -1))
+          (block $probed
+            (loop $probe
+              (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+              (br_if $probed (i32.eqz (local.get $e)))
+              (if (i32.and
+                    (i32.eq
+                      (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+                      (local.get $h))
+                    (i32.eq
+                      (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                      (local.get $s)))
+                (then
+                  (if (call $same_units (local.get $from) (local.get $length)
+                        (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                        (local.get $starts) (local.get $ends) (local.get $kinds))
                     (then
                       (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
-                      (br $probed)))
-                  (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
-                  (br $probe)))
-              (if (i32.lt_s (local.get $entry) (i32.const 0))
-                (then
-                  (if (i32.ge_u (local.get $entries) (local.get $capacity)) (then (return (i32.const -1))))
-                  (local.set $entry (local.get $entries))
-                  (local.set $entries (i32.add (local.get $entries) (i32.const 1)))
-                  (i32.store (i32.add (local.get $entry_sig) (i32.shl (local.get $entry) (i32.const 2))) (local.get $s))
-                  (i32.store (i32.add (local.get $entry_hash) (i32.shl (local.get $entry) (i32.const 2))) (local.get $h))
-                  (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
-                  (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
-                  (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
-                    (i32.add (local.get $entry) (i32.const 1)))
-                  (i32.store offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
-                    (local.get $h))
-                  (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))))
-              (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
-              (i32.store (local.get $e) (i32.add (i32.load (local.get $e)) (i32.const 1)))
-              (i32.store (i32.add (local.get $entry_of) (i32.shl (local.get $u) (i32.const 2))) (local.get $entry))))
+                      (br $probed)))))
+              (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+              (br $probe)))
+          (if (i32.lt_s (local.get $entry) (i32.const 0))
+            (then
+              (if (i32.ge_u (local.get $entries) (local.get $capacity)) (then (return (i32.const -1))))
+              (local.set $entry (local.get $entries))
+              (local.set $entries (i32.add (local.get $entries) (i32.const 1)))
+              (i32.store (i32.add (local.get $entry_sig) (i32.shl (local.get $entry) (i32.const 2))) (local.get $s))
+              (i32.store (i32.add (local.get $entry_hash) (i32.shl (local.get $entry) (i32.const 2))) (local.get $h))
+              (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
+              (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
+              (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+                (i32.add (local.get $entry) (i32.const 1)))
+              (i32.store offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+                (local.get $h))
+              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))))
+          (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
+          (i32.store (local.get $e) (i32.add (i32.load (local.get $e)) (i32.const 1)))
+          (i32.store (i32.add (local.get $entry_of) (i32.shl (local.get $u) (i32.const 2))) (local.get $entry))
           (if (i32.le_s (local.get $seen) (local.get $samples))
             (then
               ;; How much of the value is new next to the previous one sampled.

@@ -252,6 +252,58 @@ describe('analyzeRecords', () => {
     const states = leading.filter((i) => i !== 211).map((i) => records[i]!.status);
     expect(new Set(states)).toEqual(new Set(['suspended', 'pending']));
   });
+  it('tells long values apart by their whole text: a message most events say is one value', () => {
+    // 200 events, two messages of 66 units that differ only in their middle (a value's hash
+    // reads its first 32 and last 16 units), 119 and 80 times, and one that says something else.
+    const message = (word: string) =>
+      `the service checkout has reached a ${word} state, all tasks healthy`;
+    const events = Array.from({ length: 200 }, (_, i) => ({
+      id: `ev-${(i * 7919).toString(36)}`,
+      message:
+        i === 137
+          ? 'service checkout has stopped 1 running task: task 80d096c962ae4dce failed its check'
+          : message(i % 5 < 3 ? 'steady' : 'stable'),
+    }));
+    expect(message('steady').length).toBe(message('stable').length);
+    const inventory = scanJson(JSON.stringify({ events }), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    const s = analysis.signatures.of[inventory.next[group.records[0]!]! + 2]!;
+    expect(signaturePath(inventory, analysis, s, group.sig)).toBe('message');
+    expect([analysis.distinct[s], analysis.top[s]]).toEqual([3, 119]);
+    // The one event that says something else stands out, first.
+    expect(group.records.indexOf(analysis.anomalies[0]!.record)).toBe(137);
+  });
+
+  it('takes a list inside a handful of records, many in each, for the list (events of 2 services)', () => {
+    const event = (i: number) => ({
+      id: `ev-${i}`,
+      at: new Date(Date.UTC(2024, 2, 1) + i * 3_600_000).toISOString(),
+      message: i % 9 === 4 ? 'task stopped' : 'steady state',
+    });
+    const services = ['checkout', 'search'].map((name, k) => ({
+      name,
+      status: 'ACTIVE',
+      events: Array.from({ length: 60 }, (_, i) => event(100 * k + i)),
+    }));
+    const mainPath = (json: unknown) => {
+      const inventory = scanJson(JSON.stringify(json), 100_000)!;
+      const analysis = analyzeRecords(inventory);
+      return signaturePath(inventory, analysis, analysis.groups[analysis.main]!.sig, 0);
+    };
+    expect(mainPath({ services })).toBe('services[].events[]');
+    // Policies of a few statements each, nodes of many images each: those lists are details.
+    const policies = Array.from({ length: 40 }, (_, i) => ({
+      name: `policy-${i}`,
+      statements: [0, 1, 2].map((j) => ({
+        effect: j === 2 ? 'Deny' : 'Allow',
+        action: `s3:Get${j}`,
+        resource: `arn:aws:s3:::bucket-${i}/*`,
+      })),
+    }));
+    expect(mainPath({ policies })).toBe('policies[]');
+  });
+
   it('puts first what says why a record stands out: a reason, a message, then the flags', () => {
     /** The paths of the fields of the list's strongest anomaly, in their order. */
     const anomalyFields = (items: unknown[]) => {
@@ -314,7 +366,8 @@ describe('analyzeRecords', () => {
 /**
  * Fields of every kind the value statistics read: numbers with fractions and exponents beside
  * integers (one signature's sums then come from JavaScript), ids past 15 digits, negative zero,
- * literals, strings past 48 units, repeated and near-repeated values, escapes.
+ * literals, strings past 48 units (some alike but in their middle), repeated and near-repeated
+ * values, escapes.
  */
 const fieldValue = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
@@ -322,6 +375,8 @@ const fieldValue = fc.oneof(
   fc.constantFrom(true, false, null, '', 'Running', 'Failed', 'a\\"b', 'é😀'),
   fc.string({ maxLength: 60 }),
   fc.integer({ min: 0, max: 3 }).map((i) => `https://example.com/items/${i}/${'x'.repeat(40)}`),
+  // Past 48 units and alike but in their middle, which their hash does not read.
+  fc.integer({ min: 0, max: 3 }).map((i) => `${'p'.repeat(36)}${i}${'q'.repeat(24)}`),
 );
 
 /** A list whose records hold `fieldValue`s under a few keys, some nested. */

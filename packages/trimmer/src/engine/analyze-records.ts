@@ -92,6 +92,21 @@ const UNIQUE_BITS = 4;
 const PRIMARY_SHARE = 0.05;
 /** Or, nested in another group's records, from this share of that group's bytes. */
 const PRIMARY_NESTED_SHARE = 0.4;
+/** A list of at most this many records, each holding this many of a list inside on average, groups it. */
+const GROUPING_RECORDS = 4;
+const ITEMS_PER_GROUPING_RECORD = 16;
+
+/**
+ * Whether the records of `outer`, a handful, only group those of `inner`, many in each (the 200
+ * events of 2 services, the spans of 1 trace): then `inner` is the document's list, not a detail
+ * of each outer record (a node's images, a policy's statements: their records are many).
+ */
+function groupsOf(outer: RecordGroup, inner: RecordGroup): boolean {
+  return (
+    outer.records.length <= GROUPING_RECORDS &&
+    inner.records.length >= ITEMS_PER_GROUPING_RECORD * outer.records.length
+  );
+}
 
 /**
  * Information assumed per UTF-8 byte of a field that reads as prose (in any script: a byte of
@@ -226,7 +241,6 @@ export function analyzeRecords(
     fieldDepth,
     identityWeight,
     classOf,
-    exact: new Map(),
     inEachList: new Map(),
   };
 
@@ -247,7 +261,8 @@ export function analyzeRecords(
     group.primary =
       group.bytes >= PRIMARY_SHARE * documentBytes &&
       (outer === undefined ||
-        (group.bytes >= PRIMARY_NESTED_SHARE * outer.bytes && (!outer.primary || !outer.named)));
+        (group.bytes >= PRIMARY_NESTED_SHARE * outer.bytes &&
+          (!outer.primary || !outer.named || groupsOf(outer, group))));
     if (withRoles) chooseIdentity(roles, group, fieldsOfGroup[g]!, identityWord);
   }
 

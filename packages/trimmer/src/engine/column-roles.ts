@@ -383,8 +383,6 @@ export interface RoleContext {
   identityWeight: Float32Array;
   /** Per signature: `columnClass` of its values. */
   classOf: Uint8Array;
-  /** Memo: distinct values per signature compared in full. */
-  exact: Map<number, number>;
   /** Memo: whether a signature's values are unique within each list of records. */
   inEachList: Map<number, boolean>;
 }
@@ -420,22 +418,6 @@ const PAIR_MIN_RECORDS = 12;
 const COMPLETING_VALUES = 12;
 /** A record's names longer than this on average are not names. */
 const NAME_BYTES = 160;
-
-/** Distinct values of `s`, long ones compared in full. */
-function distinctValues(ctx: RoleContext, s: number): number {
-  const { gathered, signatures, inventory } = ctx;
-  if (gathered.unhashed[s] === 0) return gathered.distinct[s]!;
-  let count = ctx.exact.get(s);
-  if (count === undefined) {
-    const seen = new Set<string>();
-    for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
-      seen.add(inventory.text.slice(inventory.start[u]!, inventory.end[u]!));
-    }
-    count = seen.size;
-    ctx.exact.set(s, count);
-  }
-  return count;
-}
 
 /** The key telling a value apart: its hash where that reads all of it, else its text. */
 function valueKey(inventory: JsonInventory, u: number): number | string {
@@ -573,17 +555,15 @@ export function chooseIdentity(
       DEPTH_COST * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * Math.min(1, identityWeight[s]! / 3);
-    // Long values are told apart only by reading them whole: not for a field that could not
-    // name the records better than one already found.
+    // A field of long values (a message) is a name only where it scores above every field
+    // found so far: of two that tell records apart, the short one names them.
     if (gathered.unhashed[s]! > 0 && score <= bestScore) continue;
-    const count = distinctValues(ctx, s);
-    if (count < NEAR_UNIQUE * values[s]! && !inEachList) continue;
-    const unique = count >= UNIQUE * values[s]! || inEachList;
+    const unique = distinct >= UNIQUE * values[s]! || inEachList;
     if (!unique) score -= NEAR_UNIQUE_PENALTY;
     // Where every list holds one item, any field is unique within its list: one value (or two)
     // for all of them names nothing (a reservation's one instance by its `RootDeviceName`),
     // though a few-valued one still does (a pod's one container by its `name`).
-    else if (!sharedLists && count <= ALONE_IN_LIST_VALUES) score -= ALONE_IN_LIST_PENALTY;
+    else if (!sharedLists && distinct <= ALONE_IN_LIST_VALUES) score -= ALONE_IN_LIST_PENALTY;
     if (valueClassOf === CLASS_PROSE && avgBytes > TITLE_BYTES) {
       // Free text says what a record is (a message, a description); it names one only where
       // no other field does. A title (short) names its record like any other field.

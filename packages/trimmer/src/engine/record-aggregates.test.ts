@@ -612,6 +612,36 @@ describe('the records note over all records', () => {
     });
   });
 
+  it('tells how records divide by a text few of them repeat, never by values it cannot tell', () => {
+    // Two messages said by 119 and 80 events and one said once; a region of four URLs too long
+    // to tell: a distribution of those would say only how many there are.
+    const events = Array.from({ length: 200 }, (_, i) => ({
+      id: `ev-${(i * 7919).toString(36)}`,
+      message:
+        i === 137
+          ? 'the service checkout has stopped 1 running task after its check failed'
+          : i % 5 < 3
+            ? 'the service has reached a steady state.'
+            : 'the service has reached a stable state.',
+      region: `https://compute.example.com/v1/projects/inventory-prod/regions/${['us-east1', 'us-west1', 'europe-west4', 'asia-east1'][i % 4]}`,
+      zone: ['a', 'b'][i % 2],
+    }));
+    const { records } = noteOf(JSON.stringify({ events }), 3000);
+    const byField = new Map((records?.distributions ?? []).map((d) => [d.field, d]));
+    expect(byField.get('message')?.values).toEqual(
+      [
+        { value: 'the service has reached a steady state.', count: 119 },
+        { value: 'the service has reached a stable state.', count: 80 },
+        {
+          value: 'the service checkout has stopped 1 running task after its check failed',
+          count: 1,
+        },
+      ].filter((v) => v.value.length <= 48),
+    );
+    expect(byField.has('region')).toBe(false);
+    expect(byField.has('zone')).toBe(true);
+  });
+
   it('at a tight budget tells what every record holds alike before naming a few more, unless asked for a field of each', () => {
     const tasks = Array.from({ length: 4 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:644160558196:task/${(i * 7919).toString(16).padStart(32, '0')}`,

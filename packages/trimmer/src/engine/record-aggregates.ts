@@ -70,6 +70,8 @@ const ID_HINT_TIE = 0.01;
 const CODES_TIE = 0.02;
 /** What reading as an address (`docker://19.3.13`, a profile's URL) adds to a state's rank. */
 const LOCATOR_RANK = 1;
+/** Free text divides the records where its distinct values are at most this share of them. */
+const PROSE_DIVIDES = 0.1;
 /** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
 const CODE_VALUES = 5;
 
@@ -149,7 +151,7 @@ function valueCounts(
   s: number,
 ): Array<{ value: string; count: number }> {
   // Values told apart by their entry in the column statistics (no text read per node), and
-  // by their text where they are too long to have one.
+  // by their text where they have none (a list or an object among the field's values).
   const { entryOf, entryCount } = analysis.columns;
   const firstOfEntry = new Map<number, number>();
   const long = new Map<string, number>();
@@ -397,10 +399,13 @@ export function recordAggregates(
       distinct[s]! <= 0.5 * values[s]! &&
       repeated &&
       !(c === CLASS_INTEGER && distinct[s]! > CODE_VALUES && denseIntegers(inventory, analysis, s));
+    // Free text divides the records only where few texts repeat in most of them (an event
+    // list's two messages, 98 and 100 times).
+    const fewTexts = distinct[s]! <= PROSE_DIVIDES * values[s]!;
     // Asked how many records hold each value, the answer is the distribution, however few
     // records share a value (the domains of 19 posts, 13 of them).
     const counted = asked.has(s) && distinct[s]! <= MAX_CATEGORIES;
-    if (counted || (few && c !== CLASS_PROSE && c !== CLASS_OPAQUE)) {
+    if (counted || (few && c !== CLASS_OPAQUE && (c !== CLASS_PROSE || fewTexts))) {
       categorical.push({
         s,
         rank:
@@ -482,6 +487,8 @@ export function recordAggregates(
   const distribution = (s: number, limit: number) => {
     said.add(s);
     const told = distributionOf(inventory, analysis, group, s, limit, lists.get(s));
+    // One that can tell none of its values (all too long: region URLs) tells only how many.
+    if (told.values.length === 0 && !asked.has(s)) return;
     const twins = alike.get(s);
     if (twins) told.alike = twins.map((t) => fieldPath(inventory, analysis, t, group.sig));
     statements.push({

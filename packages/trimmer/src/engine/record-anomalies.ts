@@ -88,6 +88,8 @@ const ERROR_SCORE = 3;
  * value one record in a hundred holds scores above one three in a hundred hold.
  */
 const RARE_VALUE_CAP = 4;
+/** A value of a few-valued field is rare up to this share of the field's values, common past it. */
+const RARE_SHARE = 0.15;
 /** What an oddity weighs per list between it and its record. */
 const NESTED_WEIGHT = 0.75;
 /** Numbers a field needs before one of them can stand out. */
@@ -272,15 +274,25 @@ export function findAnomalies(
   }
 
   // What a value of a categorical field scores, once per value rather than per node: a rare
-  // one among few, more where the commonest is common.
+  // one among few, more where the commonest value is common, and more where the common values
+  // hold nearly all records (two messages in 99 events of 100 each, and one other: that one
+  // stands out, if less than one among a field of one value).
+  const commonShare = new Float64Array(sigCount);
+  for (let e = 0; e < gathered.entries; e++) {
+    const s = entrySig[e]!;
+    if (categorical[s] === 1 && entryCount[e]! > RARE_SHARE * values[s]!) {
+      commonShare[s]! += entryCount[e]! / values[s]!;
+    }
+  }
   const entryScore = new Float64Array(gathered.entries);
   for (let e = 0; e < gathered.entries; e++) {
     const s = entrySig[e]!;
     if (categorical[s] === 0) continue;
     const n = values[s]!;
     const c = entryCount[e]!;
-    if (categorical[s] === 1 && c <= Math.max(1, 0.15 * n) && c < top[s]!) {
-      entryScore[e] = (top[s]! / n) * Math.min(RARE_VALUE_CAP, 0.5 * Math.log2(n / c)) * weight[s]!;
+    if (categorical[s] === 1 && c <= Math.max(1, RARE_SHARE * n) && c < top[s]!) {
+      const common = 0.5 * (top[s]! / n + commonShare[s]!);
+      entryScore[e] = common * Math.min(RARE_VALUE_CAP, 0.5 * Math.log2(n / c)) * weight[s]!;
     } else if (categorical[s] === 2 && c < top[s]!) {
       entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c)) * weight[s]!;
     }

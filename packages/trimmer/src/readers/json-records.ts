@@ -59,7 +59,7 @@ export interface RecordGroup {
 
 /**
  * Values up to this many UTF-16 units, all of which their hash in the inventory reads, are told
- * apart by it (but for chance); longer ones count as distinct.
+ * apart by it (but for chance); longer ones by their length and text too.
  */
 export const HASHED_VALUE = TEXT_HASH_UNITS;
 /** The hashes of the three literals (`textHash`). */
@@ -123,7 +123,7 @@ export interface Columns {
   presence: Int32Array;
   values: Int32Array;
   distinct: Int32Array;
-  /** Values too long to tell apart: each counted as distinct, once. */
+  /** Values longer than `HASHED_VALUE` units (a message, a URL). */
   unhashed: Int32Array;
   top: Int32Array;
   topEmpty: Uint8Array;
@@ -133,7 +133,7 @@ export interface Columns {
   sampledBytes: Float64Array;
   /** Values that are numbers (of at most `NUMBER_MAX_DIGITS` digits). */
   numbers: Int32Array;
-  /** Per node: its value's entry (-1 for containers, long values and nodes outside records). */
+  /** Per node: its value's entry (-1 for containers and nodes outside records). */
   entryOf: Int32Array;
   /** Per value entry: its signature. */
   entrySig: Int32Array;
@@ -146,7 +146,8 @@ export interface Columns {
 /**
  * The records of a document and the statistics of their fields, in one pass: the record above
  * each node (the nearest object that is an array item or map member), and per signature the
- * records holding it, its values (told apart exactly up to `HASHED_VALUE` units), the commonest
+ * records holding it, its values (told apart by their hash, and past `HASHED_VALUE` units by their
+ * text too: 98 events of 200 that say one long message say one value), the commonest
  * one, entropy, bytes, redundancy with the value before, how many are numbers. Over an inventory borrowed
  * from a lent tape, the pass over the nodes runs in WebAssembly (`valuesFromTape`), to the same
  * columns (a test compares the two: the export is for it).
@@ -259,16 +260,24 @@ export function recordColumns(
     const length = to - from;
     const seen = ++values[s]!;
     valueBytes[s]! += length;
-    if (length > HASHED_VALUE) {
-      distinct[s]!++;
-      unhashed[s]!++;
-    } else {
-      let h = Math.imul(valueHash[u]! ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
+    {
+      // A value too long for its hash to read all of it: its length goes into its entry's
+      // hash, and its text is compared with that of the entry's first value.
+      let vh = valueHash[u]!;
+      if (length > HASHED_VALUE) {
+        unhashed[s]!++;
+        vh ^= Math.imul(length, 0x27d4eb2f);
+      }
+      let h = Math.imul(vh ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
       h = (h ^ (h >>> 15) ^ k) | 0;
       let slot = h & mask;
       let entry = -1;
       for (let e = table[slot << 1]!; e !== 0; e = table[slot << 1]!) {
-        if (table[(slot << 1) + 1] === h && entrySig[e - 1] === s) {
+        if (
+          table[(slot << 1) + 1] === h &&
+          entrySig[e - 1] === s &&
+          (length <= HASHED_VALUE || sameText(inventory, from, length, entryFirst[e - 1]!))
+        ) {
           entry = e - 1;
           break;
         }
@@ -361,6 +370,18 @@ export function recordColumns(
   return found;
 }
 
+/** Whether the `length` units of text from `from` are those of value `v` (a string's between its quotes). */
+function sameText(inventory: JsonInventory, from: number, length: number, v: number): boolean {
+  const { text, kind, start, end } = inventory;
+  const quoted = kind[v] === NODE_STRING ? 1 : 0;
+  const at = start[v]! + quoted;
+  if (end[v]! - quoted - at !== length) return false;
+  for (let i = 0; i < length; i++) {
+    if (text.charCodeAt(from + i) !== text.charCodeAt(at + i)) return false;
+  }
+  return true;
+}
+
 /**
  * The columns of `gathered` with, per signature, its commonest value's count (`top`), whether
  * that value is empty, and the entropy of its values, from the value entries (`entryFirst`: the
@@ -372,7 +393,7 @@ function withCommonest(
   entryFirst: Int32Array,
 ): Columns {
   const { text, kind, start, end } = inventory;
-  const { values, unhashed, entrySig, entryCount, entries } = gathered;
+  const { values, entrySig, entryCount, entries } = gathered;
   const sigCount = values.length;
   const top = new Int32Array(sigCount);
   const topEmpty = new Uint8Array(sigCount);
@@ -391,12 +412,10 @@ function withCommonest(
     // Summed as c·log2 c for now, 0 for a value seen once (most of them): see below.
     if (c > 1) entropy[s]! += c * Math.log2(c);
   }
-  // -Σ p·log2 p over the values, p = c / n, is (Σc·log2 n - Σc·log2 c) / n; each long value
-  // counts as distinct, once (c = 1).
+  // -Σ p·log2 p over the values, p = c / n, is (Σc·log2 n - Σc·log2 c) / n.
   for (let s = 1; s < sigCount; s++) {
     const n = values[s]!;
     if (n === 0) continue;
-    if (top[s] === 0 && unhashed[s]! > 0) top[s] = 1;
     entropy[s] = Math.max(0, Math.log2(n) - entropy[s]! / n);
   }
   // Written out, not spread: one literal gives both paths' columns one shape, made from the
@@ -408,7 +427,7 @@ function withCommonest(
     presence: gathered.presence,
     values,
     distinct: gathered.distinct,
-    unhashed,
+    unhashed: gathered.unhashed,
     top,
     topEmpty,
     entropy,
