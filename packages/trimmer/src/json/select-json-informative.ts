@@ -924,6 +924,8 @@ export function recordsHead(
     named: total,
     whole: total,
   };
+  // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
+  // then claims no value for every record (`formatRecordCoverage`).
   if (inventory.truncated) head.atLeast = true;
   const namedBy = namedByOf(inventory, analysis, group);
   if (namedBy !== undefined) head.namedBy = namedBy;
@@ -1074,9 +1076,8 @@ function coverage(
     omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
     omittedMore = 0;
   }
-  const records: RecordCoverage = {
-    path: signaturePath(inventory, analysis, group.sig),
-    total: group.records.length,
+  return {
+    ...recordsHead(inventory, analysis)!,
     named,
     whole,
     // Every field no record shows: those the note tells as constant are left out as it is written.
@@ -1085,12 +1086,6 @@ function coverage(
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
   };
-  // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
-  // then claims no value for every record (`formatRecordCoverage`).
-  if (inventory.truncated) records.atLeast = true;
-  const namedBy = namedByOf(inventory, analysis, group);
-  if (namedBy !== undefined) records.namedBy = namedBy;
-  return records;
 }
 
 /** The field that names the records of `group`, as the note says it (`id+kind` for two together). */
