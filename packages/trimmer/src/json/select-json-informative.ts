@@ -1,7 +1,8 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
-import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import { classOfField, nodeAt, recordField } from '../engine/analyze-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
+import { keyHints } from '../engine/key-hints.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
@@ -891,7 +892,7 @@ function constantFields(
     if (t !== group.sig) continue;
     const u = signatures.first[s]!;
     if (inventory.unitBytes[u]! > 64) continue;
-    const state = stateLikeKey(signatureKey(inventory, signatures, s), analysis.vocabulary);
+    const state = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary).state;
     found.push({ s, rank: (state ? 0 : 10) + depth });
   }
   found.sort((a, b) => a.rank - b.rank || a.s - b.s);
