@@ -455,31 +455,30 @@ function headCut(original: string, measuredBytes: number, budget: number): Proce
   return withNote(byteCut(original, budget - room, originalBytes, false), originalBytes, budget);
 }
 
+/** The view `body`, bytes of the source cut where `where` says. */
+function bytesView(
+  body: string,
+  strategy: TrimStrategy,
+  originalBytes: number,
+  where: string,
+): LossyView {
+  const bodyBytes = utf8ByteLength(body);
+  const note = disclosureNotes.trimmedBytes({ originalBytes, keptBytes: bodyBytes, where });
+  return { body, bodyBytes, strategy, note };
+}
+
 function byteCut(
   source: string,
   budget: number,
   originalBytes: number,
   headAndTail: boolean,
 ): LossyView {
-  let body: string;
-  if (headAndTail) {
-    const head = truncateUtf8(source, Math.floor(budget * 0.7));
-    const tail = truncateUtf8Start(source, budget - utf8ByteLength(head) - 1);
-    body = `${head}\n${tail}`;
-  } else {
-    body = truncateUtf8(source, budget);
+  if (!headAndTail) {
+    return bytesView(truncateUtf8(source, budget), 'bytes', originalBytes, 'first bytes');
   }
-  const bodyBytes = utf8ByteLength(body);
-  return {
-    body,
-    bodyBytes,
-    strategy: 'bytes',
-    note: disclosureNotes.trimmedBytes({
-      originalBytes,
-      keptBytes: bodyBytes,
-      where: headAndTail ? 'first and last bytes' : 'first bytes',
-    }),
-  };
+  const head = truncateUtf8(source, Math.floor(budget * 0.7));
+  const tail = truncateUtf8Start(source, budget - utf8ByteLength(head) - 1);
+  return bytesView(`${head}\n${tail}`, 'bytes', originalBytes, 'first and last bytes');
 }
 
 /**
@@ -514,17 +513,7 @@ function jsonView(
 ): LossyView {
   if (inventory.kind[0] === NODE_STRING) {
     const cut = cutRootString(source.trim(), bodyBudget);
-    const cutBytes = utf8ByteLength(cut);
-    return {
-      body: cut,
-      bodyBytes: cutBytes,
-      strategy: 'json',
-      note: disclosureNotes.trimmedBytes({
-        originalBytes: utf8ByteLength(source),
-        keptBytes: cutBytes,
-        where: 'string value cut inside',
-      }),
-    };
+    return bytesView(cut, 'json', utf8ByteLength(source), 'string value cut inside');
   }
   const { vocabulary } = options;
   const words = queryWords(context, vocabulary.stopwords);

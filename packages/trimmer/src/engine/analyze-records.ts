@@ -34,7 +34,6 @@ import type { StopCheck } from './stop-check.js';
 
 export type { RecordGroup } from '../readers/json-records.js';
 export { nodeAt, recordField } from '../readers/json-records.js';
-export { stateLikeKey } from './key-hints.js';
 export type { Anomaly } from './record-anomalies.js';
 
 /** Column statistics and roles of the records of a document (see `analyzeRecords`). */

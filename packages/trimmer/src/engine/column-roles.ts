@@ -269,14 +269,18 @@ function strictlyMonotone(
     const number = short ? numberAt(text, from, to) : Number.NaN;
     const written = short ? '' : text.slice(from, to);
     if (previousLength >= 0) {
-      const order = compareNumbers(
-        previousLength,
-        previousNumber,
-        previousText,
-        length,
-        number,
-        written,
-      );
+      // 1 up, -1 down: by value where both are short enough to be read, else by length, then
+      // by text.
+      const order =
+        short && previousLength <= NUMBER_MAX_DIGITS
+          ? Math.sign(number - previousNumber)
+          : length !== previousLength
+            ? Math.sign(length - previousLength)
+            : written > previousText
+              ? 1
+              : written < previousText
+                ? -1
+                : 0;
       if (order === 0 || Number.isNaN(order)) return false;
       if (direction === 0) direction = order;
       else if (order !== direction) return false;
@@ -297,26 +301,6 @@ function oneLength(inventory: JsonInventory, signatures: JsonSignatures, s: numb
     if (end[v]! - start[v]! !== length) return false;
   }
   return true;
-}
-
-/**
- * -1, 0 or 1 as a number (or digit string) `a` units long is less than, equal to or above one
- * `b` units long: by `x` and `y`, the numbers they stand for (`numberAt`), where both are at most
- * `NUMBER_MAX_DIGITS` long; else by length, then by their texts `aText` and `bText`.
- */
-function compareNumbers(
-  a: number,
-  x: number,
-  aText: string,
-  b: number,
-  y: number,
-  bText: string,
-): number {
-  if (a <= NUMBER_MAX_DIGITS && b <= NUMBER_MAX_DIGITS) {
-    return x < y ? -1 : x > y ? 1 : x === y ? 0 : Number.NaN;
-  }
-  if (a !== b) return a < b ? -1 : 1;
-  return aText < bText ? -1 : aText > bText ? 1 : 0;
 }
 
 /**

@@ -10,16 +10,12 @@ export function keyWords(key: string): string[] {
     .filter((word) => word.length > 0);
 }
 
-/** Whether a key reads as a state (`status`, `phase`, `exitCode`…). */
-export function stateLikeKey(key: string, vocabulary: Vocabulary = DEFAULT_VOCABULARY): boolean {
-  return keyHints(key, vocabulary).state;
-}
-
 /** What the words of a key suggest, cached per key text. */
 export interface KeyHints {
   identity: number;
   /** The identity word that gives `identity` (`name`, `id`…), '' when none. */
   identityWord: string;
+  /** The key reads as a state (`status`, `phase`, `exitCode`…). */
   state: boolean;
 }
 

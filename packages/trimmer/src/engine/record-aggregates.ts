@@ -484,34 +484,27 @@ export function recordAggregates(
 
   const statements: AggregateStatement[] = [];
   const said = new Set<number>();
-  const distribution = (s: number, limit: number) => {
+  // A field is told once, marked where the question asks for it.
+  const say = (s: number, statement: AggregateStatement | undefined) => {
     said.add(s);
+    if (statement) statements.push({ ...statement, ...(asked.has(s) && { asked: true }) });
+  };
+  const distribution = (s: number, limit: number) => {
     const told = distributionOf(inventory, analysis, group, s, limit, lists.get(s));
     // One that can tell none of its values (all too long: region URLs) tells only how many.
     if (told.values.length === 0 && !asked.has(s)) return;
     const twins = alike.get(s);
     if (twins) told.alike = twins.map((t) => fieldPath(inventory, analysis, t, group.sig));
-    statements.push({
-      kind: 'distribution',
-      distribution: told,
-      ...(asked.has(s) && { asked: true }),
-    });
+    say(s, { kind: 'distribution', distribution: told });
   };
   const range = (s: number, time: boolean) => {
-    said.add(s);
     const found = rangeOf(inventory, analysis, group, s, time);
-    if (found)
-      statements.push({ kind: 'range', range: found, ...(asked.has(s) && { asked: true }) });
+    say(s, found && { kind: 'range', range: found });
   };
   for (const { s } of categorical) if (asked.has(s)) distribution(s, TOLD_VALUES_ASKED);
   const constant = (s: number) => {
-    said.add(s);
-    statements.push({
-      kind: 'constant',
-      field: fieldPath(inventory, analysis, s, group.sig),
-      value: scalarValue(inventory, signatures.first[s]!),
-      ...(asked.has(s) && { asked: true }),
-    });
+    const field = fieldPath(inventory, analysis, s, group.sig);
+    say(s, { kind: 'constant', field, value: scalarValue(inventory, signatures.first[s]!) });
   };
   // Asked how many records hold each value of a field every record holds alike: all of them.
   for (const { s } of constants) if (asked.has(s)) constant(s);

@@ -5,7 +5,7 @@ import { looksOpaque } from '../readers/looks-opaque.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
-import { lowerBound } from './relevance.js';
+import { lowerBound } from './lower-bound.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A record that stands out from its list, and the fields that make it stand out. */

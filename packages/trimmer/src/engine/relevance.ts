@@ -5,6 +5,7 @@ import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
+import { lowerBound } from './lower-bound.js';
 
 /** One pattern the relevance scan looks for. */
 export interface RelevanceTerm {
@@ -558,18 +559,6 @@ export const HITS_SHAPE: RelevanceHits = {
   terms: [],
   queryMatched: false,
 };
-
-/** First index in the sorted `positions` that is ≥ `at`. */
-export function lowerBound(positions: readonly number[], at: number): number {
-  let low = 0;
-  let high = positions.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (positions[mid]! < at) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
 
 /**
  * Sum over the distinct terms matched in `[from, to)` of their weights; error-like terms only

@@ -78,12 +78,15 @@ export function stringEnd(text: string, open: number): number {
   return close < 0 ? text.length - 1 : close;
 }
 
-/** A copy of `array` grown to `size` entries (columns double as they fill, so this runs seldom). */
+/**
+ * A copy of the first `used` entries of `array` (all of them by default) grown to `size` entries
+ * (columns double as they fill, so this runs seldom).
+ */
 export function widen<
   T extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>,
->(array: T, size: number): T {
+>(array: T, size: number, used = array.length): T {
   const wider = new (array.constructor as new (length: number) => T)(size);
-  wider.set(array);
+  wider.set(used === array.length ? array : array.subarray(0, used));
   return wider;
 }
 

@@ -1,5 +1,6 @@
 import { utf8ByteLength } from '@compaction/core';
-import { lowerBound, type RelevanceHits, rangeScore } from '../engine/relevance.js';
+import { lowerBound } from '../engine/lower-bound.js';
+import { type RelevanceHits, rangeScore } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import {
   type JsonInventory,

@@ -3,7 +3,8 @@ import { fixturesAvailable, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
-import { analyzeRecords, stateLikeKey } from '../engine/analyze-records.js';
+import { analyzeRecords } from '../engine/analyze-records.js';
+import { keyHints } from '../engine/key-hints.js';
 import { findHits, queryWords, relevanceTerms } from '../engine/relevance.js';
 import { podList, recordList, workflowRuns } from '../test-support/generated-lists.js';
 import { expectHonestView, viewBody } from '../test-support/view-invariants.js';
@@ -830,7 +831,7 @@ describe('information-first selection: what records say before what tells them a
     ['readyReplicas', false],
     ['failureThreshold', false],
   ])('reads the key %j as a state: %s', (key, state) => {
-    expect(stateLikeKey(key)).toBe(state);
+    expect(keyHints(key).state).toBe(state);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
-import { classOfField, nodeAt, recordField, stateLikeKey } from '../engine/analyze-records.js';
+import { classOfField, nodeAt, recordField } from '../engine/analyze-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
+import { keyHints } from '../engine/key-hints.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
@@ -891,7 +892,7 @@ function constantFields(
     if (t !== group.sig) continue;
     const u = signatures.first[s]!;
     if (inventory.unitBytes[u]! > 64) continue;
-    const state = stateLikeKey(signatureKey(inventory, signatures, s), analysis.vocabulary);
+    const state = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary).state;
     found.push({ s, rank: (state ? 0 : 10) + depth });
   }
   found.sort((a, b) => a.rank - b.rank || a.s - b.s);
@@ -924,6 +925,8 @@ export function recordsHead(
     named: total,
     whole: total,
   };
+  // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
+  // then claims no value for every record (`formatRecordCoverage`).
   if (inventory.truncated) head.atLeast = true;
   const namedBy = namedByOf(inventory, analysis, group);
   if (namedBy !== undefined) head.namedBy = namedBy;
@@ -964,7 +967,7 @@ function coverage(
 ): RecordCoverage | undefined {
   const group = analysis.main >= 0 ? analysis.groups[analysis.main] : undefined;
   if (!group) return undefined;
-  const { state, covered } = ledger;
+  const { covered } = ledger;
   let named = 0;
   let whole = 0;
   let shownUnnamed = 0;
@@ -1041,50 +1044,30 @@ function coverage(
   } else {
     omittedMore = group.records.length - named - shownUnnamed;
   }
-  // Fields no record shows: the outermost such, among those most records have.
+  // Fields no record shows: the outermost such, among those most records have; constant
+  // fields a level further down are told too, so what is shown of them is marked. Every node of
+  // such a field is a field of a record (or of a field of one), so its nodes are its chain of
+  // nodes of the same signature, followed only until one is in the view. Parents come before
+  // their children: one pass in order finds each parent settled.
   const { signatures } = analysis;
+  const { parent, step } = signatures;
   const shownAny = new Uint8Array(signatures.count);
   const candidate = new Uint8Array(signatures.count);
-  const bytes = new Float64Array(signatures.count);
-  for (let s = group.sig + 1; s < signatures.count; s++) {
-    const p = signatures.parent[s]!;
-    if (signatures.step[s] !== 1) continue;
-    if (p === group.sig || (candidate[p] === 1 && signatures.parent[p] === group.sig)) {
-      if (analysis.presence[s]! >= 0.5 * group.records.length) candidate[s] = 1;
-    }
-  }
-  // Constant fields a level further down are told too: mark what is shown of them.
-  const deep = new Uint8Array(signatures.count);
-  for (let s = group.sig + 1; s < signatures.count; s++) {
-    const p = signatures.parent[s]!;
-    if (
-      signatures.step[s] === 1 &&
-      candidate[p] === 1 &&
-      signatures.parent[signatures.parent[p]!] === group.sig
-    ) {
-      deep[s] = 1;
-    }
-  }
-  // What is shown of each such field: every node of one is a field of a record (or of a field
-  // of one), so its nodes are its chain of nodes of the same signature, followed only until one
-  // is in the view; their bytes are the signature's.
-  const { nextSame } = signatures;
-  for (let s = group.sig + 1; s < signatures.count; s++) {
-    if (candidate[s] === 0 && deep[s] === 0) continue;
-    if (candidate[s] === 1) bytes[s] = signatures.bytes[s]!;
-    for (let u = signatures.first[s]!; u >= 0; u = nextSame[u]!) {
-      if (covered[u] === 1 || state[u] !== DROPPED) {
-        shownAny[s] = 1;
-        break;
-      }
-    }
-  }
   const dropped: Array<{ s: number; bytes: number }> = [];
   for (let s = group.sig + 1; s < signatures.count; s++) {
-    if (candidate[s] === 0 || shownAny[s] === 1) continue;
-    const p = signatures.parent[s]!;
-    if (p !== group.sig && shownAny[p] === 0) continue;
-    dropped.push({ s, bytes: bytes[s]! });
+    if (step[s] !== 1) continue;
+    const p = parent[s]!;
+    const top = p === group.sig;
+    if (top || (candidate[p] === 1 && parent[p] === group.sig)) {
+      if (analysis.presence[s]! >= 0.5 * group.records.length) candidate[s] = 1;
+    }
+    if (candidate[s] === 0 && !(candidate[p] === 1 && parent[parent[p]!] === group.sig)) continue;
+    for (let u = signatures.first[s]!; u >= 0 && shownAny[s] === 0; u = signatures.nextSame[u]!) {
+      if (shownInView(ledger, u)) shownAny[s] = 1;
+    }
+    if (candidate[s] === 1 && shownAny[s] === 0 && (top || shownAny[p] === 1)) {
+      dropped.push({ s, bytes: signatures.bytes[s]! });
+    }
   }
   dropped.sort((a, b) => b.bytes - a.bytes || a.s - b.s);
   const constant = constantFields(inventory, analysis, group, shownAny);
@@ -1094,9 +1077,8 @@ function coverage(
     omitted.push({ count: omittedMore, field: sharedState.field, value: sharedState.value });
     omittedMore = 0;
   }
-  const records: RecordCoverage = {
-    path: signaturePath(inventory, analysis, group.sig),
-    total: group.records.length,
+  return {
+    ...recordsHead(inventory, analysis)!,
     named,
     whole,
     // Every field no record shows: those the note tells as constant are left out as it is written.
@@ -1105,12 +1087,6 @@ function coverage(
     // In the literal, not added after (see `selectText`'s `byLevel`).
     omittedMore: omittedMore > 0 ? omittedMore : undefined,
   };
-  // Past `maxJsonNodes` the list may go on with records the analysis did not see: the note
-  // then claims no value for every record (`formatRecordCoverage`).
-  if (inventory.truncated) records.atLeast = true;
-  const namedBy = namedByOf(inventory, analysis, group);
-  if (namedBy !== undefined) records.namedBy = namedBy;
-  return records;
 }
 
 /** The field that names the records of `group`, as the note says it (`id+kind` for two together). */

@@ -22,34 +22,10 @@ function hasPlainLine(text: string): boolean {
 }
 
 /**
- * Whether the first non-empty line, trimmed, opens an object or an array it does not close, so
- * that it cannot parse.
- */
-function opensUnclosed(text: string): boolean {
-  let from = 0;
-  for (;;) {
-    let to = text.indexOf('\n', from);
-    if (to < 0) to = text.length;
-    const line = text.slice(from, to).trim();
-    if (line !== '') {
-      const open = line.charCodeAt(0);
-      // `{` and `}`, `[` and `]`, are two units apart.
-      return (open === 0x7b || open === 0x5b) && line.charCodeAt(line.length - 1) !== open + 2;
-    }
-    if (to >= text.length) return false;
-    from = to + 1;
-  }
-}
-
-/**
  * True when `text` is NDJSON: at least two non-empty lines, every one opening an object or an
  * array, and the first lines each parse as JSON on their own.
  */
 export function isNdjson(text: string): boolean {
-  // A first line that cannot parse settles it before every line is looked at (a log whose
-  // every line opens with `[`).
-  if (opensUnclosed(text)) return false;
-  if (hasPlainLine(text)) return false;
   let checked = 0;
   let from = 0;
   while (from < text.length && checked < SAMPLE_LINES) {
@@ -58,6 +34,16 @@ export function isNdjson(text: string): boolean {
     const line = text.slice(from, to).trim();
     from = to + 1;
     if (line === '') continue;
+    if (checked === 0) {
+      // A first line that opens an object or an array it does not close (`{` and `}`, `[` and
+      // `]`, are two units apart) cannot parse: that settles it before every line is looked at
+      // (a log whose every line opens with `[`).
+      const open = line.charCodeAt(0);
+      if ((open === 0x7b || open === 0x5b) && line.charCodeAt(line.length - 1) !== open + 2) {
+        return false;
+      }
+      if (hasPlainLine(text)) return false;
+    }
     try {
       JSON.parse(line);
     } catch {

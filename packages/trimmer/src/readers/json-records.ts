@@ -7,6 +7,7 @@ import {
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
+  widen,
 } from '../json/json-inventory.js';
 import { type JsonSignatures, STEP_ITEM } from '../json/json-signatures.js';
 import { ScratchArray } from '../json/scratch-array.js';
@@ -100,13 +101,6 @@ export function numberAt(text: string, from: number, to: number): number {
     value = value * 10 + d;
   }
   return negative ? -value : value;
-}
-
-/** A fresh array of `size` entries starting with the first `used` of `array`. */
-function widenInts(array: Int32Array, size: number, used: number): Int32Array<ArrayBuffer> {
-  const wider = new Int32Array(size);
-  wider.set(array.subarray(0, used));
-  return wider;
 }
 
 // The working columns of `columns` that it does not return.
@@ -286,10 +280,10 @@ export function recordColumns(
       if (entry < 0) {
         if (entries >= capacity) {
           capacity *= 2;
-          entrySig = widenInts(entrySig, capacity, entries);
-          entryHash = widenInts(entryHash, capacity, entries);
-          entryCount = widenInts(entryCount, capacity, entries);
-          entryFirst = widenInts(entryFirst, capacity, entries);
+          entrySig = widen(entrySig, capacity, entries);
+          entryHash = widen(entryHash, capacity, entries);
+          entryCount = widen(entryCount, capacity, entries);
+          entryFirst = widen(entryFirst, capacity, entries);
           table = new Int32Array(capacity * 4);
           mask = capacity * 2 - 1;
           for (let e = 0; e < entries; e++) {

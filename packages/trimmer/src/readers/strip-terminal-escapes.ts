@@ -1,3 +1,5 @@
+import { lowerBound } from '../engine/lower-bound.js';
+
 /** A text without its terminal escape codes, and the way back to the original's offsets. */
 export interface StrippedText {
   /** The text with every escape sequence removed; newlines all stay where they were. */
@@ -159,16 +161,9 @@ export function stripTerminalEscapes(text: string): StrippedText | undefined {
     removed,
     toOriginal(offset: number): number {
       runs ??= removedRuns(text);
-      const { where, removedUpTo } = runs;
-      // The last run removed at or before `offset`: the unit there comes after it.
-      let low = 0;
-      let high = where.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (where[middle]! <= offset) low = middle + 1;
-        else high = middle;
-      }
-      return low === 0 ? offset : offset + removedUpTo[low - 1]!;
+      // After the last run removed at or before `offset`: the unit there comes after it.
+      const after = lowerBound(runs.where, offset + 1);
+      return after === 0 ? offset : offset + runs.removedUpTo[after - 1]!;
     },
   };
 }
