@@ -304,6 +304,25 @@ describe('analyzeRecords', () => {
     expect(mainPath({ policies })).toBe('policies[]');
   });
 
+  it('puts a number far past the rest before the top of a long tail of counts', () => {
+    // 400 jobs: retries mostly 0 to 7 with a tail up to 29 (a count), latencies from 8 to
+    // 300 ms; one latency of 2 s, seven times the slowest other.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const jobs = Array.from({ length: 400 }, (_, i) => ({
+      job: `job-${(i * 7919).toString(36)}`,
+      retries: next() < 0.9 ? Math.floor(next() * 8) : 8 + Math.floor(next() * 22),
+      latency_ms: i === 257 ? 2061.5 : Math.round(8 * Math.exp(next() * 3.6) * 10) / 10,
+    }));
+    const inventory = scanJson(JSON.stringify({ jobs }), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(group.records.indexOf(analysis.anomalies[0]!.record)).toBe(257);
+  });
+
   it('puts first what says why a record stands out: a reason, a message, then the flags', () => {
     /** The paths of the fields of the list's strongest anomaly, in their order. */
     const anomalyFields = (items: unknown[]) => {

@@ -113,9 +113,9 @@ const MOSTLY_ONE_SHARE = 0.5;
 
 /**
  * The median and the median absolute deviation of field `s`'s numbers (at most
- * `OUTLIER_SAMPLE` of them, evenly spread), on a log scale when all are positive (the mean
- * absolute deviation where half or more of them are one value); `spread` stays 0 when all are
- * one value.
+ * `OUTLIER_SAMPLE` of them, evenly spread), on a log scale when all are positive, or of one
+ * more than each when they are counts (none negative, some zero) (the mean absolute deviation
+ * where half or more of them are one value); `spread` stays 0 when all are one value.
  */
 function robustSpread(
   inventory: JsonInventory,
@@ -131,16 +131,22 @@ function robustSpread(
   const scaled = new Float64Array(Math.min(signatures.nodes[s]!, OUTLIER_SAMPLE + 1));
   let taken = 0;
   let positive = true;
+  let negative = false;
   let i = 0;
   for (let u = signatures.first[s]!; u >= 0 && taken < scaled.length; u = signatures.nextSame[u]!) {
     if (i++ % stride !== 0 || kind[u] !== NODE_SCALAR) continue;
     const x = numberAt(text, start[u]!, end[u]!);
     if (!Number.isFinite(x)) continue;
     if (!(x > 0)) positive = false;
+    if (x < 0) negative = true;
     scaled[taken++] = x;
   }
   if (taken < OUTLIER_MIN_VALUES) return;
+  // Counts with zeros among them (retries, restarts) on a scale of one more than each: a retry
+  // count of 29 where most are 1 to 7 is the tail of a count, not 26 deviations past it.
+  const counts = !positive && !negative;
   if (positive) for (let k = 0; k < taken; k++) scaled[k] = Math.log(scaled[k]!);
+  else if (counts) for (let k = 0; k < taken; k++) scaled[k] = Math.log1p(scaled[k]!);
   // The 99th percentile (on a log scale): a value several times past it stands out however
   // wide the field's spread (a 1 MB response among sizes from 10 B to 50 KB).
   const top = kthSmallest(scaled, taken, Math.floor(HIGH_QUANTILE * (taken - 1)));
@@ -160,8 +166,9 @@ function robustSpread(
   spread[s] = found;
   high[s] = top;
   // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others;
-  // bit 2 (set by the caller): values repeat, so far below stands out as far above does.
-  logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2);
+  // bit 2 (set by the caller): values repeat, so far below stands out as far above does;
+  // bit 3: counts, on a scale of one more than each.
+  logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2) | (counts ? 9 : 0);
 }
 
 /** How far number `x` of field `s` stands out (above the rest, on a log scale): 0 within its spread, up to 3. */
@@ -179,15 +186,19 @@ function outlierScore(
   const most = (logScale[s]! & 2) === 2 ? MOSTLY_ONE_SHARE : 1;
   let z: number;
   if (onLog) {
-    if (!(x > 0)) return 0;
+    const counts = (logScale[s]! & 8) === 8;
+    if (!(x > 0) && !(counts && x === 0)) return 0;
     // Positive values far below the rest stand out only where values repeat (a severity of 1
     // among 40s and 70s): where nearly every value is its own, the low end is that of ids or of
     // sizes drawn at random (`1` among ids up to 2000), and only far above says something.
-    const t = Math.log(x);
+    const t = counts ? Math.log1p(x) : Math.log(x);
     const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
     if (d < Math.log(OUTLIER_RATIO)) return 0;
     z = d / spread[s]!;
-    if (t - high[s]! >= Math.log(HIGH_RATIO)) z = Math.max(z, OUTLIER_Z);
+    // Past the rest by that much, the further the stronger: a latency of 2 s where the
+    // slowest others take 300 ms stands out more than the top of a long tail of retries.
+    const past = t - high[s]! - Math.log(HIGH_RATIO);
+    if (past >= 0) z = Math.max(z, OUTLIER_Z + (4 * past) / Math.LN2);
   } else z = Math.abs(x - median[s]!) / spread[s]!;
   return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
 }
