@@ -4,7 +4,7 @@
 // records by the right field, and whether every statement of the note is true. On the real
 // lists of ../shared/fixtures (labelled by hand in lib/fixture-labels.mjs), generated lists of
 // many shapes (lib/shapes.mjs) and, with TRIMMER_TASKS_EXTRA=/path/MANIFEST.json, payloads of
-// one's own; the trimmer, its breadth-first option, a head cut, head+tail and a keyword line
+// one's own (JSON documents, or JSON lines marked `"ndjson": true`); the trimmer, its breadth-first option, a head cut, head+tail and a keyword line
 // filter side by side in one run.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -137,10 +137,20 @@ function extraLists() {
     while (listPath.length > 0 && ['[]', '*'].includes(listPath[listPath.length - 1])) {
       listPath.pop();
     }
+    const text = readFileSync(resolve(dirname(manifest), entry.file), 'utf8');
+    // A text of JSON lines (`"ndjson": true`): its object lines are the records.
+    const lines = entry.ndjson === true;
     return labelled({
       name: entry.file,
       source: 'extra',
-      text: readFileSync(resolve(dirname(manifest), entry.file), 'utf8'),
+      text,
+      ...(lines && {
+        root: text
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => parse(line)),
+        lines: true,
+      }),
       listPath,
       identity: path(entry.identity),
       states: (entry.states ?? []).map(path),

@@ -642,6 +642,25 @@ describe('the records note over all records', () => {
     expect(byField.has('zone')).toBe(true);
   });
 
+  it('tells a value in a list of one only where no record holds the key without one', () => {
+    // `cwe` is a list of one in most findings, `null` in some: counted by its values, those
+    // would go untold, and the counts would not add up to the records that hold `cwe`.
+    const findings = Array.from({ length: 60 }, (_, i) => ({
+      id: `finding-${i}`,
+      severity: ['low', 'high', 'medium'][i % 3],
+      cwe: i % 7 === 3 ? null : [`cwe-${[200, 798, 693][i % 3]}`],
+      ...(i % 2 === 0 && { region: [['eu', 'us'][i % 4 === 0 ? 0 : 1]] }),
+    }));
+    const { records } = noteOf(JSON.stringify({ findings }), 2400);
+    const fields = (records?.distributions ?? []).map((d) => d.field);
+    expect(fields).toContain('severity');
+    expect(fields).not.toContain('cwe');
+    // A list of one that some records lack altogether is told, of those that hold it.
+    expect(records?.distributions?.find((d) => d.field === 'region')).toMatchObject({
+      present: 30,
+    });
+  });
+
   it('at a tight budget tells what every record holds alike before naming a few more, unless asked for a field of each', () => {
     const tasks = Array.from({ length: 4 }, (_, i) => ({
       taskArn: `arn:aws:ecs:us-east-1:644160558196:task/${(i * 7919).toString(16).padStart(32, '0')}`,

@@ -1,6 +1,6 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
-import { signatureKey } from '../json/json-signatures.js';
+import { STEP_INDEX, signatureKey } from '../json/json-signatures.js';
 import { fieldPath } from '../json/signature-path.js';
 import {
   NUMBER_MAX_DIGITS,
@@ -367,6 +367,11 @@ export function recordAggregates(
       continue;
     }
     if (c === CLASS_NONE || values[s] !== presence[s] || values[s] === 0) continue;
+    // A value in a list of one is its field's value only where every record that holds the
+    // key holds one (not where some hold `null` or `[]`: those records would go untold).
+    if (signatures.step[s] === STEP_INDEX && presence[signatures.parent[s]!] !== presence[s]) {
+      continue;
+    }
     // The field that names the records (not one shown beside a map's keys, which name them).
     if (s === group.identity && !group.keyed) continue;
     if (distinct[s] === 1) {
