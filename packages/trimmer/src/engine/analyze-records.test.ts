@@ -275,7 +275,7 @@ describe('analyzeRecords', () => {
     expect(group.records.indexOf(analysis.anomalies[0]!.record)).toBe(137);
   });
 
-  it('takes a list inside a handful of records, many in each, for the list (events of 2 services)', () => {
+  it('takes for the list the one a reader counts: the events of 2 services, checks inside tests, findings beside counts', () => {
     const event = (i: number) => ({
       id: `ev-${i}`,
       at: new Date(Date.UTC(2024, 2, 1) + i * 3_600_000).toISOString(),
@@ -302,6 +302,49 @@ describe('analyzeRecords', () => {
       })),
     }));
     expect(mainPath({ policies })).toBe('policies[]');
+    // A benchmark's checks inside the tests of each of 5 controls hold nearly all their bytes;
+    // a policy's statements inside its one version hold less.
+    const controls = Array.from({ length: 5 }, (_, c) => ({
+      id: c + 1,
+      node_type: ['master', 'etcd', 'controlplane', 'node', 'policies'][c],
+      total_fail: [3, 3, 5, 3, 5][c],
+      tests: Array.from({ length: 3 }, (_, t) => ({
+        section: `${c + 1}.${t + 1}`,
+        results: Array.from({ length: 8 }, (_, r) => ({
+          test_number: `${c + 1}.${t + 1}.${r + 1}`,
+          test_desc: `Ensure that the setting number ${r} of section ${t} is configured as required`,
+          status: (c + t + r) % 6 === 0 ? 'FAIL' : 'PASS',
+        })),
+      })),
+    }));
+    expect(mainPath({ Controls: controls })).toBe('Controls[].tests[].results[]');
+    const versioned = policies.map(({ name, statements }) => ({
+      name,
+      arn: `arn:aws:iam::123456789012:policy/${name}`,
+      path: ['/', '/service-role/', '/team/'][name.length % 3],
+      versions: [{ id: 'v1', default: true, document: { statements } }],
+    }));
+    expect(mainPath({ policies: versioned })).toBe('policies[]');
+    // Counts per file (a map of numbers) give way to the findings, each saying far more.
+    const files = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [
+        `src/module_${i}/handler.py`,
+        { loc: 40 + (i % 90), nosec: 0, high: i % 50 === 0 ? 1 : 0, low: i % 3 },
+      ]),
+    );
+    const findings = Array.from({ length: 40 }, (_, i) => ({
+      filename: `src/module_${i * 5}/handler.py`,
+      line_number: 10 + ((i * 37) % 400),
+      test_id: ['B303', 'B110', 'B410'][i % 3],
+      issue_severity: i % 4 === 0 ? 'LOW' : 'MEDIUM',
+      issue_text: [
+        'Use of insecure MD2, MD4, MD5, or SHA1 hash function.',
+        'Try, Except, Pass detected.',
+        'Using lxml.etree.parse to parse untrusted XML data is known to be vulnerable to XML attacks.',
+      ][i % 3],
+      code: `${i} import ${['hashlib', 'lxml', 'pickle', 'yaml'][i % 4]}\n${i + 1}     value_${i} = load(request.${['args', 'form', 'json'][i % 3]}["item_${i * 7}"])\n`,
+    }));
+    expect(mainPath({ metrics: files, results: findings })).toBe('results[]');
   });
 
   it('puts a number far past the rest before the top of a long tail of counts', () => {

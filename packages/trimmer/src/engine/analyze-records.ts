@@ -79,8 +79,12 @@ export interface RecordAnalysis extends RecordPaths {
 
 /** A list whose records tell something is the one the note tells of from this share of the bytes of a bigger one whose records tell nothing but their names. */
 const SILENT_LIST_SHARE = 0.25;
+/** A list whose records each say this many times as much as the biggest list's is the one the note tells of. */
+const SAYS_MORE = 10;
 /** A list inside a list's records is the one the note tells of from this share of its bytes. */
 const INNER_LIST_SHARE = 0.5;
+/** Or, inside a list inside them (no list of the document's own), from this share. */
+const WRAPPED_LIST_SHARE = 0.8;
 const STATES_PER_RECORD = 2;
 /** What a state one key below the record weighs against one of the record itself. */
 const OWN_STATE_SHARE = 0.5;
@@ -417,8 +421,10 @@ export function analyzeRecords(
     top,
     presence,
     paths: new Map(),
-    main: mainGroup(groups, (g) =>
-      fieldsOfGroup[g]!.some((s) => distinct[s]! >= 2 && distinct[s]! < values[s]!),
+    main: mainGroup(
+      groups,
+      (g) => fieldsOfGroup[g]!.some((s) => distinct[s]! >= 2 && distinct[s]! < values[s]!),
+      (group) => nodeBits[group.sig]!,
     ),
     fieldDepth,
     classOf,
@@ -434,7 +440,11 @@ export function analyzeRecords(
  * its bytes are a list inside its records, that inner list (the hits inside each response of a
  * search, not the responses around them), as deep as that goes.
  */
-function mainGroup(groups: readonly RecordGroup[], tells: (g: number) => boolean): number {
+function mainGroup(
+  groups: readonly RecordGroup[],
+  tells: (g: number) => boolean,
+  bitsPerRecord: (group: RecordGroup) => number,
+): number {
   let best: RecordGroup | undefined;
   let telling: RecordGroup | undefined;
   groups.forEach((group, g) => {
@@ -447,14 +457,36 @@ function mainGroup(groups: readonly RecordGroup[], tells: (g: number) => boolean
   if (best && telling && telling.bytes >= SILENT_LIST_SHARE * best.bytes) {
     if (!tells(groups.indexOf(best))) best = telling;
   }
+  // So does one whose records say little each (a scanner's counts per file) to one whose
+  // records each say many times as much (its findings).
+  if (best) {
+    const least = SAYS_MORE * Math.max(1, bitsPerRecord(best));
+    let saying: RecordGroup | undefined;
+    for (const group of groups) {
+      if (!group.primary || group.bytes < SILENT_LIST_SHARE * best.bytes) continue;
+      if (bitsPerRecord(group) >= least && (!saying || group.bytes > saying.bytes)) saying = group;
+    }
+    if (saying) best = saying;
+  }
+  // How much of the bytes of the records of `outer` a list inside them must hold to be the one
+  // the note tells of: half where it is theirs, nearly all where it lies inside a list of theirs
+  // (a benchmark's checks inside the tests of each of its controls, not the statements inside
+  // each policy's one version); undefined for a list that is not inside them.
+  const shareInside = (group: RecordGroup, outer: RecordGroup): number | undefined => {
+    let above = groups[group.above];
+    if (above === outer) return INNER_LIST_SHARE;
+    while (above && !above.primary) above = groups[above.above];
+    return above === outer ? WRAPPED_LIST_SHARE : undefined;
+  };
   for (let deeper = best; deeper; ) {
-    best = deeper;
+    const outer: RecordGroup = deeper;
+    best = outer;
     deeper = undefined;
     for (const group of groups) {
+      const share = group.primary ? shareInside(group, outer) : undefined;
       if (
-        group.primary &&
-        groups[group.above] === best &&
-        group.bytes >= INNER_LIST_SHARE * best.bytes &&
+        share !== undefined &&
+        group.bytes >= share * outer.bytes &&
         (!deeper || group.bytes > deeper.bytes)
       ) {
         deeper = group;
