@@ -594,18 +594,25 @@ describe('the records note over all records', () => {
   });
 
   it('tells a count by its range and codes by how many records hold each', () => {
-    // `retries` fills 0…16 (a count); `code` takes six values far apart (codes).
+    // `retries` fills 0…16 (a count), `duration_us` spans orders of magnitude (a measure);
+    // `code` takes six values far apart (codes).
     const codes = [200, 201, 301, 404, 500, 503];
     const calls = Array.from({ length: 120 }, (_, i) => ({
       call: `call-${(i * 7919).toString(36)}`,
       retries: (i * 7) % 17,
       code: codes[i % 9 === 0 ? 1 + (i % 5) : 0],
+      // A measure of twelve values, repeated, over three orders of magnitude.
+      duration_us: [
+        40000, 80000, 120000, 200000, 850000, 900000, 1800000, 3500000, 3900000, 42000000, 43000000,
+        44000000,
+      ][i % 12],
       body: 'b'.repeat(120 + (i % 13)),
     }));
     const { records } = noteOf(JSON.stringify({ calls }), 4000);
     const divided = (records?.distributions ?? []).map((d) => d.field);
     expect(divided).toContain('code');
     expect(divided).not.toContain('retries');
+    expect(divided).not.toContain('duration_us');
     expect(records?.ranges?.find((r) => r.field === 'retries')).toMatchObject({
       from: '0',
       to: '16',

@@ -72,8 +72,10 @@ const CODES_TIE = 0.02;
 const LOCATOR_RANK = 1;
 /** Free text divides the records where its distinct values are at most this share of them. */
 const PROSE_DIVIDES = 0.1;
-/** Integers of more values than this may be a count rather than codes (`denseIntegers`). */
+/** Integers of more values than this may be a count rather than codes (`measuredIntegers`). */
 const CODE_VALUES = 5;
+/** Integers whose largest is this many times their smallest (positive) span orders of magnitude. */
+const MAGNITUDES = 100;
 
 /**
  * Whether fields `a` and `b`, each held once by the same records, divide them alike: each value
@@ -126,10 +128,11 @@ function sameValues(inventory: JsonInventory, analysis: RecordAnalysis, a: numbe
 
 /**
  * Whether the integers of `s` fill at least half the run from their smallest to their largest
- * (`retryCount` 0…16, 15 of them): a count or a measure, told by its range, not codes (`200`,
- * `404`, `503`) a reader counts records by.
+ * (`retryCount` 0…16, 15 of them), or span orders of magnitude (durations from 40000 to
+ * 44000000): a count or a measure, told by its range, not codes (`200`, `404`, `503`) a reader
+ * counts records by.
  */
-function denseIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s: number): boolean {
+function measuredIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s: number): boolean {
   const { text, kind, start, end } = inventory;
   const { first, nextSame } = analysis.signatures;
   let low = Number.POSITIVE_INFINITY;
@@ -141,7 +144,10 @@ function denseIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s: nu
     if (value < low) low = value;
     if (value > high) high = value;
   }
-  return high >= low && 2 * analysis.distinct[s]! >= high - low + 1;
+  return (
+    high >= low &&
+    (2 * analysis.distinct[s]! >= high - low + 1 || (low > 0 && high >= MAGNITUDES * low))
+  );
 }
 
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
@@ -403,7 +409,11 @@ export function recordAggregates(
       distinct[s]! <= MAX_CATEGORIES &&
       distinct[s]! <= 0.5 * values[s]! &&
       repeated &&
-      !(c === CLASS_INTEGER && distinct[s]! > CODE_VALUES && denseIntegers(inventory, analysis, s));
+      !(
+        c === CLASS_INTEGER &&
+        distinct[s]! > CODE_VALUES &&
+        measuredIntegers(inventory, analysis, s)
+      );
     // Free text divides the records only where few texts repeat in most of them (an event
     // list's two messages, 98 and 100 times).
     const fewTexts = distinct[s]! <= PROSE_DIVIDES * values[s]!;
