@@ -51,6 +51,18 @@ export const JSON_FAMILIES = {
     return `[${repeatTo(`${number},`, bytes - 2)}0]`;
   },
   'long string values': (bytes) => `["${'x'.repeat(Math.max(1, bytes - 4))}"]`,
+  // Records whose links differ only in their middle, all of one length: a hash of a long
+  // value's ends alone puts them all in one place.
+  'links alike but in their middle': (bytes) => {
+    const items = [];
+    let size = 2;
+    for (let i = 0; size < bytes; i++) {
+      const item = `{"url":"https://api.example.com/v1/resources/${String(i).padStart(8, '0')}/details/summary.json"}`;
+      items.push(item);
+      size += item.length + 1;
+    }
+    return `[${items.join(',')}]`;
+  },
   'many small items': (bytes) => `[${repeatTo('{"id":1,"ok":true},', bytes - 2)}{}]`,
   'string of sentence marks': (bytes) => `{"log":"${'.'.repeat(Math.max(1, bytes - 10))}"}`,
 };

@@ -1158,6 +1158,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
+    (local $tries i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1230,11 +1231,23 @@
           (f64.store offset=40 (local.get $st)
             (f64.add (f64.load offset=40 (local.get $st)) (f64.convert_i32_s (local.get $length))))
           (local.set $vh (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $u) (i32.const 2)))))
-;; A value too long for its hash to read all of it: its length goes into its entry's
-          ;; hash, and its units are compared with those of the entry's first value.
+;; A value too long for its hash to read all of it (a link with an id in its middle): its
+          ;; entry's hash is of all its units (FNV-1a) and its length, and its units are compared
+          ;; with those of the entry's first value.
           (if (i32.gt_s (local.get $length) (i32.const 48))
             (then
               (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1)))
+              (local.set $vh (i32.const 0x811c9dc5))
+              (local.set $i (local.get $from))
+              (block $hashed
+                (loop $unit_hash
+                  (br_if $hashed (i32.ge_s (local.get $i) (local.get $to)))
+                  (local.set $vh
+                    (i32.mul
+                      (i32.xor (local.get $vh) (i32.load16_u (i32.shl (local.get $i) (i32.const 1))))
+                      (i32.const 0x01000193)))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $unit_hash)))
               (local.set $vh (i32.xor (local.get $vh) (i32.mul (local.get $length) (i32.const 0x27d4eb2f))))))
           ;; Its entry: the value's hash mixed with its signature and kind.
           (local.set $h
@@ -1245,6 +1258,7 @@
             (i32.xor (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $k)))
           (local.set $slot (i32.and (local.get $h) (local.get $mask)))
           (local.set $entry (i32.const -1))
+          (local.set $tries (i32.const 0))
           (block $probed
             (loop $probe
               (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
@@ -1256,13 +1270,19 @@
                     (i32.eq
                       (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
                       (local.get $s)))
+                ;; Long values of one hash that differ are compared a few times at most (a
+                ;; value past them is counted as new): never one compare per earlier value.
                 (then
-                  (if (call $same_units (local.get $from) (local.get $length)
-                        (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                        (local.get $starts) (local.get $ends) (local.get $kinds))
+                  (if (i32.lt_u (local.get $tries) (i32.const 8))
                     (then
-                      (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
-                      (br $probed)))))
+                      (if (i32.gt_s (local.get $length) (i32.const 48))
+                        (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
+                      (if (call $same_units (local.get $from) (local.get $length)
+                            (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                            (local.get $starts) (local.get $ends) (local.get $kinds))
+                        (then
+                          (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
+                          (br $probed)))))))
               (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
               (br $probe)))
           (if (i32.lt_s (local.get $entry) (i32.const 0))

@@ -255,25 +255,28 @@ export function recordColumns(
     const seen = ++values[s]!;
     valueBytes[s]! += length;
     {
-      // A value too long for its hash to read all of it: its length goes into its entry's
-      // hash, and its text is compared with that of the entry's first value.
+      // A value too long for its hash to read all of it (a link with an id in its middle): its
+      // entry's hash is of all its text (FNV-1a) and its length, and its text is compared with
+      // that of the entry's first value, a few times at most (past them, a value is new).
       let vh = valueHash[u]!;
       if (length > HASHED_VALUE) {
         unhashed[s]!++;
+        vh = 0x811c9dc5;
+        for (let i = from; i < to; i++) vh = Math.imul(vh ^ text.charCodeAt(i), 0x01000193);
         vh ^= Math.imul(length, 0x27d4eb2f);
       }
       let h = Math.imul(vh ^ Math.imul(s + 1, 0x9e3779b1), 0x85ebca6b);
       h = (h ^ (h >>> 15) ^ k) | 0;
       let slot = h & mask;
       let entry = -1;
+      let tries = 0;
       for (let e = table[slot << 1]!; e !== 0; e = table[slot << 1]!) {
-        if (
-          table[(slot << 1) + 1] === h &&
-          entrySig[e - 1] === s &&
-          (length <= HASHED_VALUE || sameText(inventory, from, length, entryFirst[e - 1]!))
-        ) {
-          entry = e - 1;
-          break;
+        if (table[(slot << 1) + 1] === h && entrySig[e - 1] === s && tries < LONG_COMPARES) {
+          if (length > HASHED_VALUE) tries++;
+          if (length <= HASHED_VALUE || sameText(inventory, from, length, entryFirst[e - 1]!)) {
+            entry = e - 1;
+            break;
+          }
         }
         slot = (slot + 1) & mask;
       }
@@ -363,6 +366,9 @@ export function recordColumns(
   spareFirsts.give(entryFirst);
   return found;
 }
+
+/** Long values of one entry hash compared at most, per value (json-tape.wat compares as many). */
+const LONG_COMPARES = 8;
 
 /** Whether the `length` units of text from `from` are those of value `v` (a string's between its quotes). */
 function sameText(inventory: JsonInventory, from: number, length: number, v: number): boolean {
