@@ -468,27 +468,29 @@ function mainGroup(
     }
     if (saying) best = saying;
   }
-  // How much of the bytes of the records of `outer` a list inside them must hold to be the one
-  // the note tells of: half where it is theirs, nearly all where it lies inside a list of theirs
-  // (a benchmark's checks inside the tests of each of its controls, not the statements inside
-  // each policy's one version); undefined for a list that is not inside them.
-  const shareInside = (group: RecordGroup, outer: RecordGroup): number | undefined => {
-    let above = groups[group.above];
-    if (above === outer) return INNER_LIST_SHARE;
-    while (above && !above.primary) above = groups[above.above];
-    return above === outer ? WRAPPED_LIST_SHARE : undefined;
-  };
+  // The lists inside the records of each of the document's lists, found once: those whose
+  // nearest list of the document's own around them it is (outer lists come first).
+  const nearest = new Int32Array(groups.length).fill(-1);
+  const inside = new Map<RecordGroup, RecordGroup[]>();
+  groups.forEach((group, g) => {
+    const above = group.above;
+    nearest[g] = above < 0 ? -1 : groups[above]!.primary ? above : nearest[above]!;
+    if (!group.primary || nearest[g]! < 0) return;
+    const outer = groups[nearest[g]!]!;
+    const lists = inside.get(outer);
+    if (lists) lists.push(group);
+    else inside.set(outer, [group]);
+  });
+  // A list inside the records is the one the note tells of where it holds half their bytes,
+  // or nearly all where it lies inside a list of theirs (a benchmark's checks inside the tests
+  // of each of its controls, not the statements inside each policy's one version).
   for (let deeper = best; deeper; ) {
     const outer: RecordGroup = deeper;
     best = outer;
     deeper = undefined;
-    for (const group of groups) {
-      const share = group.primary ? shareInside(group, outer) : undefined;
-      if (
-        share !== undefined &&
-        group.bytes >= share * outer.bytes &&
-        (!deeper || group.bytes > deeper.bytes)
-      ) {
+    for (const group of inside.get(outer) ?? []) {
+      const share = groups[group.above] === outer ? INNER_LIST_SHARE : WRAPPED_LIST_SHARE;
+      if (group.bytes >= share * outer.bytes && (!deeper || group.bytes > deeper.bytes)) {
         deeper = group;
       }
     }
