@@ -195,6 +195,20 @@ describe('record coverage segment', () => {
     expect(segment).toContain('omitted 260 with phase=Running, +600 more');
     expect(segment).not.toContain('> 8');
     expect(segment).not.toContain('app web');
+    // One whose every value holds separators would tell only how many: it is not told.
+    const diffs = formatRecordCoverage({
+      ...records,
+      distributions: [
+        {
+          field: 'printDiff',
+          values: [
+            { value: '@@ -1,3 +1,4 @@\n-a', count: 40 },
+            { value: 'x; y', count: 24 },
+          ],
+        },
+      ],
+    });
+    expect(diffs).not.toContain('by printDiff');
   });
 
   it('tells no aggregate of a list analysed only in part', () => {

@@ -155,10 +155,12 @@ function formatDistribution(distribution: RecordDistribution): string {
       otherCount += count;
     }
   }
+  // One that can tell none of its values (each holds a separator, or is too long) would tell
+  // only how many there are: it is not told.
+  if (parts.length === 0) return '';
   if (otherValues > 0) {
     parts.push(`${otherValues} other ${otherValues === 1 ? 'value' : 'values'} ${otherCount}`);
   }
-  if (parts.length === 0) return '';
   const present = distribution.present !== undefined ? ` (present in ${distribution.present})` : '';
   // A field that would not read back is left out of the ones told alike.
   const fields = [field];
