@@ -803,6 +803,34 @@ describe('NDJSON logs: records are judged by their level field', () => {
     const shown = viewBody(view).split('\n');
     for (let i = records.length - 5; i < records.length; i++) expect(shown).toContain(line(i));
   });
+
+  it('shows the newest record right after the one that stands out most, where a few lines fit', () => {
+    // 120 records of about 250 bytes with three oddities of three kinds (a failed one, one
+    // 200 times slower, one with an error): at 3% the view holds three lines or so, and the
+    // newest comes before the lesser oddities.
+    const records = Array.from({ length: 120 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 2, 1) + ((i * 37) % 120) * 61_000).toISOString(),
+      job: `job-${(i * 7919) % 100_003}`,
+      state: i === 5 ? 'failed' : 'done',
+      ms: i === 40 ? 9_000_000 : 40 + ((i * 13) % 17),
+      ...(i === 77 && { error: 'upstream connect error or disconnect/reset before headers' }),
+      runner: `runner-${'r'.repeat(120)}-${i % 7}`,
+    }));
+    const text = records.map((record) => JSON.stringify(record)).join('\n');
+    const newest = records.find(
+      (r) =>
+        r.at ===
+        records
+          .map((x) => x.at)
+          .sort()
+          .at(-1),
+    )!;
+    expect([5, 40, 77]).not.toContain(records.indexOf(newest));
+    const shown = viewBody(trimmer.trim(text, budgetAt(text, 0.03))).split('\n');
+    expect(shown).toContain(JSON.stringify(newest));
+    // The oddity that stands out most is still shown first.
+    expect([5, 40, 77].some((i) => shown.includes(JSON.stringify(records[i])))).toBe(true);
+  });
 });
 
 describe('a line too long to keep is shown in a window, not left out with the room unused', () => {

@@ -315,7 +315,8 @@ export interface SelectTextInput {
   /**
    * Unit `records`: lines to show before the rest (`ndjsonRecords`): by the records' time
    * order those a question asks for, after the head and the tail; the records that stand out
-   * most, after what the question matches; then the ends (newest, oldest, the newest after it).
+   * most and the ends (newest, oldest, the newest after it), after what the question matches:
+   * the strongest oddity, the newest and the oldest, the other oddities, the rest of the ends.
    */
   recordOrder?: {
     asked: readonly number[];
@@ -632,9 +633,13 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     kept.takeFresh(rankByScore(unasked, check), budget);
   }
   if (order) {
-    // What stands out most, then the newest and the oldest by time, before lesser oddities.
-    for (const i of order.standOut) kept.take(i, budget);
-    for (const i of order.ends) kept.take(i, budget);
+    // What stands out most, then the newest and the oldest by time, then the next oddities: a
+    // view of a few lines shows both ends of what it was asked about.
+    const [first, ...rest] = order.standOut;
+    if (first !== undefined) kept.take(first, budget);
+    for (const i of order.ends.slice(0, 2)) kept.take(i, budget);
+    for (const i of rest) kept.take(i, budget);
+    for (const i of order.ends.slice(2)) kept.take(i, budget);
   }
   kept.takeFresh(ranked, budget);
   kept.fill(true, budget);
