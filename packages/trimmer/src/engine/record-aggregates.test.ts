@@ -649,6 +649,21 @@ describe('the records note over all records', () => {
     expect(byField.has('zone')).toBe(true);
   });
 
+  it('tells how records divide by a word of many values that several records share each', () => {
+    // 300 projects in 60 categories (5 each, one of 40): more values than a state has, yet a
+    // reader asks which categories hold the most.
+    const projects = Array.from({ length: 300 }, (_, i) => ({
+      key: `PRJ${i}`,
+      name: `Project number ${i}`,
+      category: i < 40 ? 'Incubator' : `Category ${(i * 7) % 59}`,
+    }));
+    const { records } = noteOf(JSON.stringify(projects), 6000);
+    const category = records?.distributions?.find((d) => d.field === 'category');
+    expect(category?.values[0]).toEqual({ value: 'Incubator', count: 40 });
+    // A column of ids each one record holds divides nothing.
+    expect(records?.distributions?.find((d) => d.field === 'key')).toBeUndefined();
+  });
+
   it('tells a value in a list of one only where no record holds the key without one', () => {
     // `cwe` is a list of one in most findings, `null` in some: counted by its values, those
     // would go untold, and the counts would not add up to the records that hold `cwe`.
