@@ -9,6 +9,7 @@ import { stringValue } from '../readers/json-records.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
+import { sameText } from './same-text.js';
 import {
   createSelectionLedger,
   DROPPED,
@@ -788,15 +789,6 @@ function grantNote(plan: Plan, steps: readonly number[]): void {
 function fewValued(analysis: RecordAnalysis, s: number): boolean {
   const distinct = analysis.distinct[s]!;
   return distinct >= 2 && distinct <= FEW_VALUES && distinct <= 0.5 * analysis.values[s]!;
-}
-
-/** Whether `text` reads the same over [a, aEnd) and [b, bEnd). */
-function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let i = 0; i < aEnd - a; i++) {
-    if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
-  }
-  return true;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   widen,
 } from '../json/json-inventory.js';
 import { type JsonSignatures, STEP_ITEM } from '../json/json-signatures.js';
+import { sameText } from '../json/same-text.js';
 import { ScratchArray } from '../json/scratch-array.js';
 
 /** A list of records: the objects that share one signature under arrays or maps. */
@@ -273,7 +274,7 @@ export function recordColumns(
       for (let e = table[slot << 1]!; e !== 0; e = table[slot << 1]!) {
         if (table[(slot << 1) + 1] === h && entrySig[e - 1] === s && tries < LONG_COMPARES) {
           if (length > HASHED_VALUE) tries++;
-          if (length <= HASHED_VALUE || sameText(inventory, from, length, entryFirst[e - 1]!)) {
+          if (length <= HASHED_VALUE || sameValueText(inventory, from, to, entryFirst[e - 1]!)) {
             entry = e - 1;
             break;
           }
@@ -370,16 +371,16 @@ export function recordColumns(
 /** Long values of one entry hash compared at most, per value (json-tape.wat compares as many). */
 const LONG_COMPARES = 8;
 
-/** Whether the `length` units of text from `from` are those of value `v` (a string's between its quotes). */
-function sameText(inventory: JsonInventory, from: number, length: number, v: number): boolean {
-  const { text, kind, start, end } = inventory;
-  const quoted = kind[v] === NODE_STRING ? 1 : 0;
-  const at = start[v]! + quoted;
-  if (end[v]! - quoted - at !== length) return false;
-  for (let i = 0; i < length; i++) {
-    if (text.charCodeAt(from + i) !== text.charCodeAt(at + i)) return false;
-  }
-  return true;
+/** Whether the text from `from` to `to` is that of value `v` (a string's between its quotes). */
+function sameValueText(inventory: JsonInventory, from: number, to: number, v: number): boolean {
+  const quoted = inventory.kind[v] === NODE_STRING ? 1 : 0;
+  return sameText(
+    inventory.text,
+    from,
+    to,
+    inventory.start[v]! + quoted,
+    inventory.end[v]! - quoted,
+  );
 }
 
 /**
