@@ -64,6 +64,7 @@ import { isNdjson } from './readers/is-ndjson.js';
 import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
 import { ndjsonRecords } from './readers/ndjson-records.js';
+import { listAsRecordLines, recordLinesAsList } from './readers/record-lines.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -732,6 +733,50 @@ function textView(
 }
 
 /**
+ * The view of a text of JSON object lines (`isNdjson`) as the list they make, written back one
+ * record a line: the lines kept, whole or with the fields that name and tell them, each parse
+ * as JSON on their own. `undefined` where a line opens with anything but an object or does not
+ * parse: the text view reads such a text line by line.
+ */
+function recordLinesView(
+  source: string,
+  budget: number,
+  bodyBudget: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+  check: StopCheck,
+): LossyView | undefined {
+  // The seed's breadth-first selection is of a JSON document: its lines stay lines.
+  if (options.selection === 'breadth-first' || !isNdjson(source)) return undefined;
+  const list = recordLinesAsList(source);
+  check(source.length);
+  if (list === undefined) return undefined;
+  const view = withJsonInventory(
+    list,
+    -1,
+    options.maxJsonNodes,
+    errorMatcher(options.vocabulary),
+    check,
+    (inventory) =>
+      inventory && inventory.kind[0] === NODE_ARRAY
+        ? jsonView(list, inventory, budget, bodyBudget, context, options, check)
+        : undefined,
+  );
+  if (!view) return undefined;
+  const body = listAsRecordLines(view.body);
+  const lines: LossyView = { ...view, body, bodyBytes: utf8ByteLength(body), strategy: 'ndjson' };
+  // The list is the text's lines: its path (`[]`, or `[].items[]` for a list in each) starts
+  // at a line.
+  if (view.records) lines.records = { ...view.records, path: linePath(view.records.path) };
+  return lines;
+}
+
+/** `path` of a list in the array of a text's lines, from the line. */
+function linePath(path: string): string {
+  return path === '[]' ? '' : path.startsWith('[].') ? path.slice(3) : path;
+}
+
+/**
  * Whether `distribution` tells how the records divide by level as `breakdown` does (`level:
  * info 2969, error 31` beside `records dropped by level: error=0/31 info=2915/2969`): each of
  * its values a level, its counts the breakdown's totals. The note says it once.
@@ -793,6 +838,9 @@ function trimWithInventory(
         : undefined;
     const view =
       structured ??
+      (inventory
+        ? undefined
+        : recordLinesView(source, budget, bodyBudget, context, options, check)) ??
       textView(
         source,
         budget,

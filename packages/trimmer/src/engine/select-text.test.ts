@@ -613,38 +613,7 @@ describe('diffs: a hunk too big for the budget is shown around what matters in i
   });
 });
 
-describe('NDJSON logs: records are judged by their level field', () => {
-  it('keeps the one error record of a JSON log and counts records by level', () => {
-    const records = Array.from({ length: 3000 }, (_, i) =>
-      JSON.stringify({
-        level: 30,
-        time: 1742214812400 + i,
-        reqId: `req-${i}`,
-        msg: 'request completed',
-      }),
-    );
-    const failure = JSON.stringify({
-      level: 50,
-      time: 1742214999999,
-      reqId: 'req-x9',
-      msg: 'upstream timed out',
-    });
-    records.splice(2100, 0, failure);
-    const text = records.join('\n');
-    const budget = budgetAt(text, 0.03);
-    const view = trimmer.trim(text, budget);
-    expectHonestView(view, text, budget);
-    expect(view.metadata.strategy).toBe('ndjson');
-    expect(viewBody(view)).toContain(failure);
-    const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
-    expect(breakdown?.unit).toBe('records');
-    expect(breakdown?.counts.find((entry) => entry.level === '50')).toEqual({
-      level: '50',
-      dropped: 0,
-      total: 1,
-    });
-  });
-
+describe('JSON lines among the plain lines of a log: records judged by their fields', () => {
   it('keeps the one failed request among JSON lines of a log that has plain lines too', () => {
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) {
@@ -667,77 +636,6 @@ describe('NDJSON logs: records are judged by their level field', () => {
     expect(viewBody(view)).toContain('"statusCode":503');
   });
 
-  it('keeps the one failed, slow request of a JSON log whose records all share one level', () => {
-    const record = (i: number, status: number, ms: number) =>
-      JSON.stringify({
-        level: 30,
-        time: 1742214812400 + i,
-        reqId: `req-${i}`,
-        req: { method: i % 5 === 0 ? 'POST' : 'GET', url: `/orders/${i}` },
-        res: { statusCode: status },
-        responseTime: ms,
-        msg: 'request completed',
-      });
-    const records = Array.from({ length: 3000 }, (_, i) =>
-      record(i, i % 7 === 0 ? 304 : 200, 8 + ((i * 37) % 40)),
-    );
-    const failure = record(2222, 503, 7196);
-    records[2222] = failure;
-    const text = records.join('\n');
-    for (const share of [0.05, 0.1]) {
-      for (const userQuery of [undefined, 'which requests failed or were slow?']) {
-        const budget = budgetAt(text, share);
-        const view = trimmer.trim(text, budget, userQuery ? { userQuery } : undefined);
-        expectHonestView(view, text, budget);
-        expect(view.metadata.strategy).toBe('ndjson');
-        expect(viewBody(view).split('\n')).toContain(failure);
-      }
-    }
-  });
-  it('tells in its note how all the records divide, as a JSON list of them would, levels once', () => {
-    const records = Array.from({ length: 3000 }, (_, i) =>
-      JSON.stringify({
-        ts: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
-        level: i % 97 === 0 ? 'error' : 'info',
-        status: i % 53 === 0 ? 500 : 200,
-        method: i % 5 === 0 ? 'POST' : 'GET',
-        ms: (i * 7919) % 300,
-        requestId: `req-${((i * 2654435761) % 4294967296).toString(16)}`,
-      }),
-    );
-    const text = records.join('\n');
-    for (const share of [0.01, 0.03, 0.1]) {
-      const budget = budgetAt(text, share);
-      const view = trimmer.trim(text, budget);
-      expectHonestView(view, text, budget);
-      expect(view.metadata.strategy).toBe('ndjson');
-      const note = trailingDisclosureNotes(view.text)[0]!.text;
-      const coverage = parseRecordCoverage(note)!;
-      const shown = viewBody(view)
-        .split('\n')
-        .filter((line) => records.includes(line));
-      expect(coverage).toMatchObject({ total: 3000, named: shown.length, whole: shown.length });
-      const told = new Map(coverage.distributions?.map((d) => [d.field, d.values]));
-      expect(told.get('status')).toEqual([
-        { value: '200', count: 2943 },
-        { value: '500', count: 57 },
-      ]);
-      expect(told.get('method')).toEqual([
-        { value: 'GET', count: 2400 },
-        { value: 'POST', count: 600 },
-      ]);
-      // The level breakdown already tells how many records are of each level.
-      expect(told.has('level')).toBe(false);
-      expect(parseLevelBreakdown(note)?.counts.map((c) => [c.level, c.total])).toEqual([
-        ['error', 31],
-        ['info', 2969],
-      ]);
-      expect(coverage.ranges?.find((range) => range.field === 'ts')).toMatchObject({
-        from: '2026-01-01T00:00:00.000Z',
-        to: '2026-01-01T00:49:59.000Z',
-      });
-    }
-  });
   it("tells what holds of a log's JSON lines where they are most of its lines, and only then", () => {
     const lines: string[] = [];
     for (let i = 0; i < 2000; i++) {
@@ -777,62 +675,7 @@ describe('NDJSON logs: records are judged by their level field', () => {
     );
     expect(parseRecordCoverage(noteOf(plain.join('\n')).note)).toBeUndefined();
   });
-
-  it('shows the newest and the oldest record by time, and the last five asked for, in any line order', () => {
-    const next = seeded(7);
-    const records = Array.from({ length: 2000 }, (_, i) => ({
-      at: new Date(Date.UTC(2026, 2, 1) + i * 61_000).toISOString(),
-      job: `job-${(i * 7919) % 100_003}`,
-      state: i % 11 === 0 ? 'retry' : 'done',
-      ms: 20 + ((i * 37) % 200),
-    }));
-    // Written in no time order (several writers, or sorted by another field).
-    const lines = records.map((record) => JSON.stringify(record));
-    for (let i = lines.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [lines[i], lines[j]] = [lines[j]!, lines[i]!];
-    }
-    const text = lines.join('\n');
-    const line = (i: number) => JSON.stringify(records[i]);
-    const budget = budgetAt(text, 0.03);
-    const plain = viewBody(trimmer.trim(text, budget)).split('\n');
-    expect(plain).toContain(line(0));
-    expect(plain).toContain(line(records.length - 1));
-    const view = trimmer.trim(text, budget, { userQuery: 'what were the last 5 jobs?' });
-    expectHonestView(view, text, budget);
-    const shown = viewBody(view).split('\n');
-    for (let i = records.length - 5; i < records.length; i++) expect(shown).toContain(line(i));
-  });
-
-  it('shows the newest record right after the one that stands out most, where a few lines fit', () => {
-    // 120 records of about 250 bytes with three oddities of three kinds (a failed one, one
-    // 200 times slower, one with an error): at 3% the view holds three lines or so, and the
-    // newest comes before the lesser oddities.
-    const records = Array.from({ length: 120 }, (_, i) => ({
-      at: new Date(Date.UTC(2026, 2, 1) + ((i * 37) % 120) * 61_000).toISOString(),
-      job: `job-${(i * 7919) % 100_003}`,
-      state: i === 5 ? 'failed' : 'done',
-      ms: i === 40 ? 9_000_000 : 40 + ((i * 13) % 17),
-      ...(i === 77 && { error: 'upstream connect error or disconnect/reset before headers' }),
-      runner: `runner-${'r'.repeat(120)}-${i % 7}`,
-    }));
-    const text = records.map((record) => JSON.stringify(record)).join('\n');
-    const newest = records.find(
-      (r) =>
-        r.at ===
-        records
-          .map((x) => x.at)
-          .sort()
-          .at(-1),
-    )!;
-    expect([5, 40, 77]).not.toContain(records.indexOf(newest));
-    const shown = viewBody(trimmer.trim(text, budgetAt(text, 0.03))).split('\n');
-    expect(shown).toContain(JSON.stringify(newest));
-    // The oddity that stands out most is still shown first.
-    expect([5, 40, 77].some((i) => shown.includes(JSON.stringify(records[i])))).toBe(true);
-  });
 });
-
 describe('a line too long to keep is shown in a window, not left out with the room unused', () => {
   it('stays a line view within its budget whatever the budget, never a byte cut', () => {
     // A window placed early and widened at the end used to leave the gaps around it counted as

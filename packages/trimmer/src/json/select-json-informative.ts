@@ -94,6 +94,13 @@ const PREVIEW_BYTES = 128;
 const PREVIEW_VALUE_BYTES = 48;
 /** A second field of an anomalous record shown before every record is named stands out this much. */
 const STRONG_FIELD = 2.2;
+/**
+ * The strongest anomalous records kept whole before the records are named, each where it is at
+ * most this share of the document (and `SMALL_ANOMALY`): the three take at most a tenth of a
+ * view of 3%.
+ */
+const LEADING_WHOLE = 3;
+const LEADING_WHOLE_SHARE = 1 / 1000;
 /** Anomalous records kept whole once every record is named: the strongest few. */
 const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
@@ -650,6 +657,16 @@ function runPlan(
     }
   }
   const anomalies = analysis.anomalies.slice(0, analysis.leadingAnomalies);
+  // The few that stand out most, each whole where it is small beside the whole document (a log
+  // event's level, time and message together): a reader sees what happened, not a flag alone.
+  // The share is of the document, not of the budget, so a larger budget only goes further.
+  const smallBeside = plan.inventory.unitBytes[0]! * LEADING_WHOLE_SHARE;
+  for (const anomaly of anomalies.slice(0, LEADING_WHOLE)) {
+    const { record } = anomaly;
+    if (plan.inventory.unitBytes[record]! > Math.min(SMALL_ANOMALY, smallBeside)) continue;
+    ensureAround(plan, record, true);
+    keepUnit(plan, record);
+  }
   for (const anomaly of anomalies) {
     ensureAround(plan, anomaly.record, true);
     keepAnomalyField(plan, anomaly.fields[0]);

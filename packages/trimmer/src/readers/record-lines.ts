@@ -1,0 +1,61 @@
+/**
+ * A text of JSON object lines (NDJSON) read as one JSON list, and a view of that list written
+ * back as lines: the records are judged, named and told of by the engine every JSON list goes
+ * through, and each record the view keeps (whole, or with the fields it shows) is one line of
+ * JSON.
+ */
+
+/** Line breaks with the blanks around them: outside any string of valid JSON lines. */
+const LINE_BREAKS = /[ \t\r]*\n[ \t\r\n]*/g;
+
+/**
+ * `text` as the text of one JSON array of its lines, or `undefined` where a line that is not
+ * blank opens with anything but `{`. A raw line break cannot stand inside a JSON string, so each
+ * one (with the blanks beside it) ends a record; a line that is not JSON leaves an array that
+ * does not parse, which its reader tells.
+ */
+export function recordLinesAsList(text: string): string | undefined {
+  const body = text.trim();
+  if (body.charCodeAt(0) !== 0x7b) return undefined;
+  for (let from = body.indexOf('\n'); from >= 0; from = body.indexOf('\n', from + 1)) {
+    let at = from + 1;
+    while (isBlank(body.charCodeAt(at))) at++;
+    if (body.charCodeAt(at) !== 0x7b) return undefined;
+  }
+  return `[${body.replace(LINE_BREAKS, ',')}]`;
+}
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
+}
+
+/**
+ * The items of the JSON array `list` (a view's body), one a line, as they are written there.
+ * Only the commas between the array's own items separate lines: those inside an item's strings,
+ * objects and arrays stay.
+ */
+export function listAsRecordLines(list: string): string {
+  const open = list.indexOf('[');
+  const close = list.lastIndexOf(']');
+  if (open < 0 || close <= open) return '';
+  const lines: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = open + 1;
+  for (let i = start; i < close; i++) {
+    const code = list.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) depth++;
+    else if (code === 0x7d || code === 0x5d) depth--;
+    else if (code === 0x2c && depth === 0) {
+      lines.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  const last = list.slice(start, close).trim();
+  if (last !== '' || lines.length > 0) lines.push(last);
+  return lines.join('\n');
+}
