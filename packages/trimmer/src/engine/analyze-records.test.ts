@@ -105,6 +105,14 @@ describe('analyzeRecords', () => {
       author: 'Qu Yuan',
     }));
     expect(names(JSON.stringify(alike))).toEqual(['title', '']);
+    // Of two fields that tell as many apart, the one that reads as a name, not its file's path
+    // written first (a scanner's `template` and `template-id`).
+    const findings = Array.from({ length: 40 }, (_, i) => ({
+      template: `http/checks/check-${i % 27}.yaml`,
+      'template-id': `check-${i % 27}`,
+      host: 'example.test',
+    }));
+    expect(names(JSON.stringify(findings))[0]).toBe('template-id');
     if (fixturesAvailable()) {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }

@@ -489,6 +489,8 @@ export function chooseIdentity(
   let textScore = Number.NEGATIVE_INFINITY;
   const names: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
   const halves: number[] = [];
+  /** Per half a name: how well its values name (`nameScore`), then its mean value bytes. */
+  const halfName = new Map<number, { score: number; bytes: number }>();
   const completing: number[] = [];
   for (const s of fields) {
     if (values[s] === 0 || values[s]! < signatures.nodes[s]!) continue;
@@ -525,12 +527,14 @@ export function chooseIdentity(
     if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
       // Half a name: a field that could name records were it unique, not free text nor a
       // measure (a pressure or a wind direction unique beside the hour by chance).
+      const score = nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0);
       if (
         distinct >= HALF_UNIQUE * values[s]! &&
         valueClassOf !== CLASS_PROSE &&
-        nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) >= WEAK_NAME
+        score >= WEAK_NAME
       ) {
         halves.push(s);
+        halfName.set(s, { score, bytes: avgBytes });
       }
       continue;
     }
@@ -575,7 +579,15 @@ export function chooseIdentity(
     // records, two fields are unique together by chance (a task's minute and its memory): a
     // pair names records only in a list long enough to tell.
     const { distinct } = gathered;
-    halves.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
+    // Of two that tell as many apart (a finding's template path and its template id), the one
+    // whose values read more as names, then the shorter.
+    halves.sort(
+      (a, b) =>
+        distinct[b]! - distinct[a]! ||
+        halfName.get(b)!.score - halfName.get(a)!.score ||
+        halfName.get(a)!.bytes - halfName.get(b)!.bytes ||
+        a - b,
+    );
     completing.sort((a, b) => distinct[a]! - distinct[b]! || a - b);
     const pairs = records >= PAIR_MIN_RECORDS ? halves.slice(0, PAIR_HALVES) : [];
     for (const half of pairs) {
