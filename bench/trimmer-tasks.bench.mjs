@@ -858,12 +858,12 @@ function runList(list) {
           unasked.coverage !== undefined &&
           unasked.coverage.namedBy === undefined &&
           unasked.coverage.path.endsWith('*');
-        // Where two records share the labelled name (a Zipkin client and server span), a pair
-        // led by it (`id+kind`) names them by it, the second field telling the two apart.
+        // A pair led by the labelled name names the records by it: the second field tells two
+        // apart that share it (a Zipkin client and server span, `id+kind`) or gives an id that
+        // reads as nothing a readable label (a poem's UUID its title, `id+title`).
         const namedBy = unasked.coverage?.namedBy;
         const label = joinPath(list.identity);
-        const shared = [...list.byKey.values()].some((indices) => indices.length > 1);
-        const right = namedBy === label || (shared && namedBy?.startsWith(`${label}+`)) || byKey;
+        const right = namedBy === label || namedBy?.startsWith(`${label}+`) || byKey;
         add('identity', right ? 1 : 0);
       }
       for (const { path, question } of asked.aggregates) {
@@ -1254,9 +1254,9 @@ ${coverageTable}
 Whether the note names the records by the labelled identity (\`namedBy\`, compared as a
 joined path; a view with no \`namedBy\` scores 0, except on a map keyed by identity, where a
 note at \`….*\` that names records by their keys is right; lists with a composite key are left
-out, since one field cannot name them; where two records share the labelled name, a Zipkin
-client and server span, a pair led by it, \`id+kind\`, is right: the second field tells the two
-apart).
+out, since one field cannot name them; a pair led by it is right: its second field tells two
+records apart that share the labelled name, a Zipkin client and server span's \`id+kind\`, or
+gives an id that reads as nothing a readable label beside it, a poem's \`id+title\`).
 
 ${identityTable}
 

@@ -113,6 +113,22 @@ describe('analyzeRecords', () => {
       host: 'example.test',
     }));
     expect(names(JSON.stringify(findings))[0]).toBe('template-id');
+    // An id that reads as nothing (a span's hex id, a job's number) is shown with the readable
+    // field of most values beside it; one that reads (a pod's name) is not, nor is a state.
+    const operations = ['GET /api/orders', 'SELECT orders', 'POST /v1/chat', 'chat model-a'];
+    const spans = Array.from({ length: 60 }, (_, i) => ({
+      spanID: (0x9e3779b9 * (i + 1)).toString(16).padStart(16, '0').slice(-16),
+      operationName: `${operations[i % 4]} ${i % 9}`,
+      kind: i % 2 === 0 ? 'client' : 'server',
+      duration: 1000 + ((i * 7919) % 5000),
+    }));
+    expect(names(JSON.stringify({ spans }))).toEqual(['spanID', 'operationName']);
+    const jobs = spans.map(({ spanID: _, ...rest }, i) => ({ id: 7_000_123 + i * 13, ...rest }));
+    expect(names(JSON.stringify(jobs))).toEqual(['id', 'operationName']);
+    const pods = spans.map(({ spanID: _, ...rest }, i) => ({ name: `pod-${i}`, ...rest }));
+    expect(names(JSON.stringify(pods))[1]).toBe('');
+    const fewOperations = spans.map((span, i) => ({ ...span, operationName: operations[i % 4] }));
+    expect(names(JSON.stringify({ spans: fewOperations }))).toEqual(['spanID', '']);
     if (fixturesAvailable()) {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }

@@ -377,6 +377,12 @@ const UNIQUE = 0.98;
 const NEAR_UNIQUE = 0.9;
 /** What a near-unique name gives way by, against a unique one. */
 const NEAR_UNIQUE_PENALTY = 1.5;
+/**
+ * A label shown beside an opaque id: a readable field of at most this many bytes on average,
+ * with more values than a state has (`LABEL_VALUES` of its values, and more than 3).
+ */
+const LABEL_BYTES = 48;
+const LABEL_VALUES = 0.34;
 /** Words longer than this on average are a message, not a title. */
 const TITLE_BYTES = 64;
 /** What a name gives way by for each key it lies below its record's own fields. */
@@ -489,6 +495,8 @@ export function chooseIdentity(
   let textScore = Number.NEGATIVE_INFINITY;
   const names: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
   const halves: number[] = [];
+  /** Readable fields of many values, none unique (a span's operation): one may label an opaque id. */
+  const labels: Array<{ s: number; distinct: number; bytes: number }> = [];
   /** Per half a name: how well its values name (`nameScore`), then its mean value bytes. */
   const halfName = new Map<number, { score: number; bytes: number }>();
   const completing: number[] = [];
@@ -525,6 +533,15 @@ export function chooseIdentity(
       (sharedLists || identityWeight[s]! > 0) &&
       uniqueInEachList(ctx, s);
     if (distinct < NEAR_UNIQUE * values[s]! && !inEachList) {
+      if (
+        avgBytes <= LABEL_BYTES &&
+        distinct > Math.max(3, LABEL_VALUES * values[s]!) &&
+        (valueClassOf === CLASS_WORD ||
+          valueClassOf === CLASS_PROSE ||
+          valueClassOf === CLASS_LOCATOR)
+      ) {
+        labels.push({ s, distinct, bytes: avgBytes });
+      }
       // Half a name: a field that could name records were it unique, not free text nor a
       // measure (a pressure or a wind direction unique beside the hour by chance).
       const score = nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0);
@@ -625,6 +642,18 @@ export function chooseIdentity(
     }
   }
   group.identity = best;
+  // An id that says nothing to a reader (a span's hex `spanID`, a job's number) is shown with
+  // the readable field of most values beside it (its `operationName`): a name is read.
+  if (
+    best >= 0 &&
+    (classOf[best] === CLASS_OPAQUE || classOf[best] === CLASS_INTEGER) &&
+    labels.length > 0
+  ) {
+    labels.sort((a, b) => b.distinct - a.distinct || a.bytes - b.bytes || a.s - b.s);
+    group.alsoIdentity = labels[0]!.s;
+    group.identityTogether = true;
+    return;
+  }
   // Another name for each record, short, unique, by another identity word (an `id` beside a
   // `name`, not an `id_str` beside an `id`).
   names.sort((a, b) => b.score - a.score || a.s - b.s);
