@@ -113,6 +113,16 @@ describe('analyzeRecords', () => {
       host: 'example.test',
     }));
     expect(names(JSON.stringify(findings))[0]).toBe('template-id');
+    // Where nothing short is unique, a file and a line: no few-valued field tells a file's
+    // findings apart, their code snippets (unique) are text, not names.
+    const issues = Array.from({ length: 40 }, (_, i) => ({
+      code: `${10 + i} import module_${i}\n${11 + i} call(module_${i}.load(data))`,
+      filename: `src/tools/parser_${i % 15}.py`,
+      issue_severity: i % 3 === 0 ? 'LOW' : 'MEDIUM',
+      line_number: 10 + ((i * 37) % 400),
+      test_id: `B3${i % 3}`,
+    }));
+    expect(names(JSON.stringify({ results: issues }))).toEqual(['filename', 'line_number']);
     // An id that reads as nothing (a span's hex id, a job's number) is shown with the readable
     // field of most values beside it; one that reads (a pod's name) is not, nor is a state.
     const operations = ['GET /api/orders', 'SELECT orders', 'POST /v1/chat', 'chat model-a'];

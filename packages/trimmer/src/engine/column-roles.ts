@@ -406,6 +406,9 @@ const PAIR_COMPLETING = 6;
 const PAIR_MIN_RECORDS = 12;
 /** A field that completes a name has at most this many values. */
 const COMPLETING_VALUES = 12;
+/** A position completing a name is an integer of at most this many bytes; so many are tried. */
+const POSITION_BYTES = 10;
+const PAIR_POSITIONS = 2;
 /** A record's names longer than this on average are not names. */
 const NAME_BYTES = 160;
 
@@ -500,6 +503,8 @@ export function chooseIdentity(
   /** Per half a name: how well its values name (`nameScore`), then its mean value bytes. */
   const halfName = new Map<number, { score: number; bytes: number }>();
   const completing: number[] = [];
+  /** Short integers of many values (a finding's line): with a file, a position names. */
+  const positions: number[] = [];
   for (const s of fields) {
     if (values[s] === 0 || values[s]! < signatures.nodes[s]!) continue;
     const sample = signatures.first[s]!;
@@ -519,6 +524,13 @@ export function chooseIdentity(
     if (present < 0.8 || values[s]! > 1.05 * presence[s]! || avgBytes > NAME_BYTES) continue;
     if (valueClassOf === CLASS_LITERAL) continue;
     const distinct = gathered.distinct[s]!;
+    if (
+      valueClassOf === CLASS_INTEGER &&
+      avgBytes <= POSITION_BYTES &&
+      distinct > COMPLETING_VALUES
+    ) {
+      positions.push(s);
+    }
     if (
       distinct >= 2 &&
       distinct <= COMPLETING_VALUES &&
@@ -607,14 +619,22 @@ export function chooseIdentity(
     );
     completing.sort((a, b) => distinct[a]! - distinct[b]! || a - b);
     const pairs = records >= PAIR_MIN_RECORDS ? halves.slice(0, PAIR_HALVES) : [];
-    for (const half of pairs) {
-      for (const other of completing.slice(0, PAIR_COMPLETING)) {
-        if (other !== half && uniqueTogether(ctx, group, half, other)) {
-          group.identity = half;
-          group.alsoIdentity = other;
-          group.identityTogether = true;
-          group.named = true;
-          return;
+    // A few-valued field first; failing that, a position (a scanner's finding by its file and
+    // line, where no field alone tells the findings apart).
+    positions.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
+    for (const others of [
+      completing.slice(0, PAIR_COMPLETING),
+      positions.slice(0, PAIR_POSITIONS),
+    ]) {
+      for (const half of pairs) {
+        for (const other of others) {
+          if (other !== half && uniqueTogether(ctx, group, half, other)) {
+            group.identity = half;
+            group.alsoIdentity = other;
+            group.identityTogether = true;
+            group.named = true;
+            return;
+          }
         }
       }
     }
