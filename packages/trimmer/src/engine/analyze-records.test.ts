@@ -139,6 +139,16 @@ describe('analyzeRecords', () => {
     expect(names(JSON.stringify(pods))[1]).toBe('');
     const fewOperations = spans.map((span, i) => ({ ...span, operationName: operations[i % 4] }));
     expect(names(JSON.stringify({ spans: fewOperations }))).toEqual(['spanID', '']);
+    // A readable field that names every record alone wins over an opaque id, however deep and
+    // wordy (a role definition's GUID `name` and its `properties.roleName`).
+    const roles = Array.from({ length: 50 }, (_, i) => ({
+      name: `${(0x9e3779b9 * (i + 7)).toString(16).padStart(8, '0').slice(-8)}-4f2c-4b1e-9a7d-${(i * 7919).toString(16).padStart(12, '0')}`,
+      properties: {
+        roleName: `Storage Data ${['Reader', 'Owner', 'Writer'][i % 3]} ${i}`,
+        type: 'BuiltInRole',
+      },
+    }));
+    expect(names(JSON.stringify({ value: roles }))[0]).toBe('properties.roleName');
     if (fixturesAvailable()) {
       expect(names(readFixture('unicode/cjk-chuci-crlf.json'))).toEqual(['title', '']);
     }

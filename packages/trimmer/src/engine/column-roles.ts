@@ -141,6 +141,11 @@ function readsAsToken(text: string, from: number, to: number): boolean {
   return letters && digits;
 }
 
+/** Whether values of class `c` read as words to a person: a word, a title, a path. */
+function readableClass(c: number): boolean {
+  return c === CLASS_WORD || c === CLASS_PROSE || c === CLASS_LOCATOR;
+}
+
 /** The class of the scalar value `u`. */
 export function valueClass(inventory: JsonInventory, u: number): number {
   const { text, kind, start, end } = inventory;
@@ -496,7 +501,13 @@ export function chooseIdentity(
   let bestScore = Number.NEGATIVE_INFINITY;
   let text = -1;
   let textScore = Number.NEGATIVE_INFINITY;
-  const names: Array<{ s: number; score: number; bytes: number; unique: boolean }> = [];
+  const names: Array<{
+    s: number;
+    score: number;
+    bytes: number;
+    unique: boolean;
+    readable: boolean;
+  }> = [];
   const halves: number[] = [];
   /** Readable fields of many values, none unique (a span's operation): one may label an opaque id. */
   const labels: Array<{ s: number; distinct: number; bytes: number }> = [];
@@ -548,9 +559,7 @@ export function chooseIdentity(
       if (
         avgBytes <= LABEL_BYTES &&
         distinct > Math.max(3, LABEL_VALUES * values[s]!) &&
-        (valueClassOf === CLASS_WORD ||
-          valueClassOf === CLASS_PROSE ||
-          valueClassOf === CLASS_LOCATOR)
+        readableClass(valueClassOf)
       ) {
         labels.push({ s, distinct, bytes: avgBytes });
       }
@@ -590,7 +599,7 @@ export function chooseIdentity(
       }
       continue;
     }
-    names.push({ s, score, bytes: avgBytes, unique });
+    names.push({ s, score, bytes: avgBytes, unique, readable: readableClass(valueClassOf) });
     if (score > bestScore || (score === bestScore && s < best)) {
       best = s;
       bestScore = score;
@@ -660,6 +669,17 @@ export function chooseIdentity(
       group.identity = half;
       return;
     }
+  }
+  // An opaque id (a role's GUID) names no record a reader knows where a readable field names
+  // every record alone, however deep or wordy (its `properties.roleName`).
+  if (best >= 0 && classOf[best] === CLASS_OPAQUE) {
+    let readable: (typeof names)[number] | undefined;
+    for (const name of names) {
+      if (name.unique && name.readable && (!readable || name.score > readable.score)) {
+        readable = name;
+      }
+    }
+    if (readable) best = readable.s;
   }
   group.identity = best;
   // An id that says nothing to a reader (a span's hex `spanID`, a job's number) is shown with
