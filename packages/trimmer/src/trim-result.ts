@@ -64,7 +64,7 @@ import { isNdjson } from './readers/is-ndjson.js';
 import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
 import { ndjsonRecords } from './readers/ndjson-records.js';
-import { listAsRecordLines, recordLinesAsList } from './readers/record-lines.js';
+import { listAsRecordLines, recordLinesAsList, tornEdges } from './readers/record-lines.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -735,8 +735,10 @@ function textView(
 /**
  * The view of a text of JSON object lines (`isNdjson`) as the list they make, written back one
  * record a line: the lines kept, whole or with the fields that name and tell them, each parse
- * as JSON on their own. `undefined` where a line opens with anything but an object or does not
- * parse: the text view reads such a text line by line.
+ * as JSON on their own. A text read from an offset or cut at a size (`tornEdges`) keeps its torn
+ * first or last line at its place, cut to a glimpse, outside the records. `undefined` where a
+ * line opens with anything but an object or does not parse: the text view reads such a text
+ * line by line.
  */
 function recordLinesView(
   source: string,
@@ -747,7 +749,37 @@ function recordLinesView(
   check: StopCheck,
 ): LossyView | undefined {
   // The seed's breadth-first selection is of a JSON document: its lines stay lines.
-  if (options.selection === 'breadth-first' || !isNdjson(source)) return undefined;
+  if (options.selection === 'breadth-first') return undefined;
+  const whole = linesListView(source, budget, bodyBudget, context, options, check);
+  if (whole) return whole;
+  const edges = tornEdges(source);
+  if (!edges) return undefined;
+  const edgeBytes =
+    (edges.head ? utf8ByteLength(edges.head) + 1 : 0) +
+    (edges.tail ? utf8ByteLength(edges.tail) + 1 : 0);
+  const view = linesListView(
+    edges.records,
+    budget - edgeBytes,
+    bodyBudget - edgeBytes,
+    context,
+    options,
+    check,
+  );
+  if (!view) return undefined;
+  const body = [edges.head, view.body, edges.tail].filter((part) => part !== '').join('\n');
+  return { ...view, body, bodyBytes: utf8ByteLength(body) };
+}
+
+/** `recordLinesView` of a text whose every line is a record. */
+function linesListView(
+  source: string,
+  budget: number,
+  bodyBudget: number,
+  context: ResultProcessorContext | undefined,
+  options: TrimOptions,
+  check: StopCheck,
+): LossyView | undefined {
+  if (bodyBudget < MIN_TRIM_BUDGET_BYTES / 2 || !isNdjson(source)) return undefined;
   const list = recordLinesAsList(source);
   check(source.length);
   if (list === undefined) return undefined;

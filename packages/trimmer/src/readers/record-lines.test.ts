@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
 import { seeded } from '../test-support/generated-lists.js';
 import { expectHonestView, viewBody } from '../test-support/view-invariants.js';
-import { listAsRecordLines, recordLinesAsList } from './record-lines.js';
+import { listAsRecordLines, recordLinesAsList, tornEdges } from './record-lines.js';
 
 const trimmer = createStructuralTrimmer();
 const budgetAt = (text: string, share: number) => Math.floor(Buffer.byteLength(text) * share);
@@ -80,7 +80,60 @@ describe('recordLinesAsList and listAsRecordLines', () => {
   });
 });
 
+describe('tornEdges', () => {
+  it('sets apart a first or last line that is no JSON object, cut to a glimpse', () => {
+    const whole = ['{"a":1}', '{"a":2}', '{"a":3}'];
+    expect(tornEdges(whole.join('\n'))).toBeUndefined();
+    expect(tornEdges(`":1}\n${whole.join('\n')}\n{"a":`)).toEqual({
+      head: '":1}',
+      records: whole.join('\n'),
+      tail: '{"a":',
+    });
+    const long = `{"text":"${'é'.repeat(300)}`;
+    const cut = tornEdges(`${whole.join('\n')}\n${long}`)!;
+    expect(cut.tail).toBe(`${long.slice(0, 160)}…`);
+    expect(cut.head).toBe('');
+    // A cut never leaves half a surrogate pair.
+    const emoji = tornEdges(`${'😀'.repeat(200)}"}\n${whole.join('\n')}`)!;
+    expect(emoji.head.startsWith('…😀')).toBe(true);
+    expect(tornEdges('{"a":\n{"a":1}')).toBeUndefined();
+  });
+});
+
 describe('JSON lines: judged as one list, written back a record a line', () => {
+  it('reads a text cut at any size or read from any offset as its whole lines, the torn ones kept', () => {
+    const records = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({
+        id: `job-${i}`,
+        state: i === 150 ? 'failed' : 'ok',
+        at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+        note: `ran step ${i % 7} of the nightly batch`,
+      }),
+    );
+    const text = records.join('\n');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 1500, max: 6000 }),
+        (from, cut, budget) => {
+          const part = text.slice(from, text.length - cut);
+          const view = trimmer.trim(part, budget);
+          expectHonestView(view, part, budget);
+          expect(view.metadata.strategy).toBe('ndjson');
+          const lines = viewBody(view).split('\n');
+          const torn = (line: string) => !records.some((r) => r.includes(line.replace('…', '')));
+          // Every line but the torn edges is a record's part.
+          for (const line of lines.slice(1, -1)) expect(() => JSON.parse(line)).not.toThrow();
+          const whole = part.split('\n').filter((line) => records.includes(line)).length;
+          expect(parseRecordCoverage(noteOf(view.text))?.total).toBe(whole);
+          if (!records.includes(part.split('\n')[0]!)) expect(torn(lines[0]!)).toBe(false);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('names the records in lines that each parse, each line a part of one record', () => {
     const next = seeded(11);
     const records = Array.from({ length: 400 }, (_, i) => ({

@@ -59,3 +59,66 @@ export function listAsRecordLines(list: string): string {
   if (last !== '' || lines.length > 0) lines.push(last);
   return lines.join('\n');
 }
+
+/** A torn line shown beside the records: whole up to this many UTF-16 units, else cut to them. */
+const TORN_LINE_UNITS = 160;
+
+/** A text of JSON lines with its first or last line torn, and what is shown of each. */
+export interface TornEdges {
+  /** The lines between the torn ones. */
+  records: string;
+  /** What is shown of the torn first line (its end), or `''`. */
+  head: string;
+  /** What is shown of the torn last line (its start), or `''`. */
+  tail: string;
+}
+
+/**
+ * The whole lines of a text of JSON lines read from an offset or cut at a size (`tail -c`,
+ * `head -c`): its first line where it is not a JSON object of its own, its last likewise, set
+ * apart with what a view shows of them (the end of the first, next to the records; the start
+ * of the last), `…` where cut. `undefined` where neither edge is torn or no two lines are left.
+ */
+export function tornEdges(text: string): TornEdges | undefined {
+  const body = text.trimEnd();
+  const firstBreak = body.indexOf('\n');
+  const lastBreak = body.lastIndexOf('\n');
+  if (firstBreak < 0 || firstBreak === lastBreak) return undefined;
+  const first = body.slice(0, firstBreak);
+  const last = body.slice(lastBreak + 1);
+  const headTorn = !isObjectLine(first);
+  const tailTorn = !isObjectLine(last);
+  if (!headTorn && !tailTorn) return undefined;
+  const from = headTorn ? firstBreak + 1 : 0;
+  const to = tailTorn ? lastBreak : body.length;
+  const head = headTorn ? first.trimEnd() : '';
+  const tail = tailTorn ? last.trimEnd() : '';
+  return {
+    records: body.slice(from, to),
+    head: head.length > TORN_LINE_UNITS ? `…${wholeUnits(head.slice(-TORN_LINE_UNITS), 1)}` : head,
+    tail:
+      tail.length > TORN_LINE_UNITS ? `${wholeUnits(tail.slice(0, TORN_LINE_UNITS), -1)}…` : tail,
+  };
+}
+
+/** Whether `line` is one JSON object. */
+function isObjectLine(line: string): boolean {
+  const trimmed = line.trim();
+  if (trimmed.charCodeAt(0) !== 0x7b) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `text` without a surrogate half at its start (`side` 1) or its end (-1), left by a cut. */
+function wholeUnits(text: string, side: 1 | -1): string {
+  if (side === 1) {
+    const code = text.charCodeAt(0);
+    return code >= 0xdc00 && code <= 0xdfff ? text.slice(1) : text;
+  }
+  const code = text.charCodeAt(text.length - 1);
+  return code >= 0xd800 && code <= 0xdbff ? text.slice(0, -1) : text;
+}
