@@ -750,57 +750,42 @@ function recordLinesView(
 ): LossyView | undefined {
   // The seed's breadth-first selection is of a JSON document: its lines stay lines.
   if (options.selection === 'breadth-first') return undefined;
-  const whole = linesListView(source, budget, bodyBudget, context, options, check);
+  // The view of `text`, every line of it a record, in `less` bytes under the budgets.
+  const listView = (text: string, less: number): LossyView | undefined => {
+    if (bodyBudget - less < MIN_TRIM_BUDGET_BYTES / 2 || !isNdjson(text)) return undefined;
+    const list = recordLinesAsList(text);
+    check(text.length);
+    if (list === undefined) return undefined;
+    const view = withJsonInventory(
+      list,
+      -1,
+      options.maxJsonNodes,
+      errorMatcher(options.vocabulary),
+      check,
+      (inventory) =>
+        inventory && inventory.kind[0] === NODE_ARRAY
+          ? jsonView(list, inventory, budget - less, bodyBudget - less, context, options, check)
+          : undefined,
+    );
+    if (!view) return undefined;
+    const body = listAsRecordLines(view.body);
+    const lines: LossyView = { ...view, body, bodyBytes: utf8ByteLength(body), strategy: 'ndjson' };
+    // The list is the text's lines: its path (`[]`, or `[].items[]` for a list in each) starts
+    // at a line.
+    if (view.records) lines.records = { ...view.records, path: linePath(view.records.path) };
+    return lines;
+  };
+  const whole = listView(source, 0);
   if (whole) return whole;
   const edges = tornEdges(source);
   if (!edges) return undefined;
   const edgeBytes =
     (edges.head ? utf8ByteLength(edges.head) + 1 : 0) +
     (edges.tail ? utf8ByteLength(edges.tail) + 1 : 0);
-  const view = linesListView(
-    edges.records,
-    budget - edgeBytes,
-    bodyBudget - edgeBytes,
-    context,
-    options,
-    check,
-  );
+  const view = listView(edges.records, edgeBytes);
   if (!view) return undefined;
   const body = [edges.head, view.body, edges.tail].filter((part) => part !== '').join('\n');
   return { ...view, body, bodyBytes: utf8ByteLength(body) };
-}
-
-/** `recordLinesView` of a text whose every line is a record. */
-function linesListView(
-  source: string,
-  budget: number,
-  bodyBudget: number,
-  context: ResultProcessorContext | undefined,
-  options: TrimOptions,
-  check: StopCheck,
-): LossyView | undefined {
-  if (bodyBudget < MIN_TRIM_BUDGET_BYTES / 2 || !isNdjson(source)) return undefined;
-  const list = recordLinesAsList(source);
-  check(source.length);
-  if (list === undefined) return undefined;
-  const view = withJsonInventory(
-    list,
-    -1,
-    options.maxJsonNodes,
-    errorMatcher(options.vocabulary),
-    check,
-    (inventory) =>
-      inventory && inventory.kind[0] === NODE_ARRAY
-        ? jsonView(list, inventory, budget, bodyBudget, context, options, check)
-        : undefined,
-  );
-  if (!view) return undefined;
-  const body = listAsRecordLines(view.body);
-  const lines: LossyView = { ...view, body, bodyBytes: utf8ByteLength(body), strategy: 'ndjson' };
-  // The list is the text's lines: its path (`[]`, or `[].items[]` for a list in each) starts
-  // at a line.
-  if (view.records) lines.records = { ...view.records, path: linePath(view.records.path) };
-  return lines;
 }
 
 /** `path` of a list in the array of a text's lines, from the line. */

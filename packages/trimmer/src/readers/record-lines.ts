@@ -80,7 +80,7 @@ export interface TornEdges {
  * of the last), `…` where cut. `undefined` where neither edge is torn or no two lines are left.
  */
 export function tornEdges(text: string): TornEdges | undefined {
-  const body = text.trimEnd();
+  const body = text.trim();
   const firstBreak = body.indexOf('\n');
   const lastBreak = body.lastIndexOf('\n');
   if (firstBreak < 0 || firstBreak === lastBreak) return undefined;
