@@ -49,7 +49,7 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from './json/json-inventory.js';
-import { recordNamesBytes } from './json/record-names-bytes.js';
+import { labelWhereFew, recordNamesBytes } from './json/record-names-bytes.js';
 import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
 import {
@@ -560,12 +560,18 @@ function jsonView(
       return common;
     };
     analysis.main = askedGroup(inventory, analysis, words, tokens, commonOf);
+    const first = analysis.groups[analysis.main];
+    const askedOfMain = first
+      ? askedColumns(inventory, analysis, first, words, tokens, commonOf(first))
+      : [];
+    // A question that asks for fields has them shown beside each name: no label then.
+    if (first && askedOfMain.length === 0) labelWhereFew(inventory, analysis, first, room);
     const head = recordsHead(inventory, analysis);
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
     if (head) {
       const main = analysis.groups[analysis.main]!;
-      const asked = askedColumns(inventory, analysis, main, words, tokens, commonOf(main));
+      const asked = askedOfMain;
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
       aggregates = recordAggregates(inventory, analysis, main, new Set(asked));

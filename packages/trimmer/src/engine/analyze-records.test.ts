@@ -128,7 +128,7 @@ describe('analyzeRecords', () => {
     const operations = ['GET /api/orders', 'SELECT orders', 'POST /v1/chat', 'chat model-a'];
     const spans = Array.from({ length: 60 }, (_, i) => ({
       spanID: (0x9e3779b9 * (i + 1)).toString(16).padStart(16, '0').slice(-16),
-      operationName: `${operations[i % 4]} ${i % 9}`,
+      operationName: `${operations[i % 4]}-${i % 9}`,
       kind: i % 2 === 0 ? 'client' : 'server',
       duration: 1000 + ((i * 7919) % 5000),
     }));

@@ -26,6 +26,7 @@ import {
   chooseIdentity,
   columnClass,
   type RoleContext,
+  unreadableId,
   valueClass,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
@@ -124,6 +125,8 @@ const PROSE_BYTES = 320;
 const PROSE_MIN_UNITS = 16;
 /** The field that says what a record is about is at most this many keys below it. */
 const MESSAGE_DEPTH = 2;
+/** What a record says labels an id that reads as nothing where it is at most this long on average. */
+const PROSE_LABEL_BYTES = 128;
 
 /** Bits kept per list a field is nested below its record's, and per key it sits deeper. */
 const NESTED_SHARE = 0.35;
@@ -396,6 +399,19 @@ export function analyzeRecords(
         saysPerByte = perByte;
         group.says = s;
       }
+    }
+    // An id that reads as nothing with no word beside it (a journal entry's number) may be
+    // shown with what its record says, where that is short (a log entry's message).
+    const { identity, says } = group;
+    if (
+      !group.keyed &&
+      identity >= 0 &&
+      says >= 0 &&
+      group.alsoIdentity < 0 &&
+      unreadableId(classOf[identity]!) &&
+      gathered.valueBytes[says]! <= PROSE_LABEL_BYTES * values[says]!
+    ) {
+      group.label = says;
     }
   }
 

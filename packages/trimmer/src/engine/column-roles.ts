@@ -141,6 +141,11 @@ function readsAsToken(text: string, from: number, to: number): boolean {
   return letters && digits;
 }
 
+/** Whether an identity of class `c` reads as nothing to a person: a token, a hash, a number. */
+export function unreadableId(c: number): boolean {
+  return c === CLASS_OPAQUE || c === CLASS_INTEGER;
+}
+
 /** Whether values of class `c` read as words to a person: a word, a title, a path. */
 function readableClass(c: number): boolean {
   return c === CLASS_WORD || c === CLASS_PROSE || c === CLASS_LOCATOR;
@@ -683,12 +688,9 @@ export function chooseIdentity(
   }
   group.identity = best;
   // An id that says nothing to a reader (a span's hex `spanID`, a job's number) is shown with
-  // the readable field of most values beside it (its `operationName`): a name is read.
-  if (
-    best >= 0 &&
-    (classOf[best] === CLASS_OPAQUE || classOf[best] === CLASS_INTEGER) &&
-    labels.length > 0
-  ) {
+  // the short word field of most values beside it (its `operationName`): a name is read.
+  // (Failing one, what the record says labels it: `analyzeRecords`.)
+  if (best >= 0 && unreadableId(classOf[best]!) && labels.length > 0) {
     labels.sort((a, b) => b.distinct - a.distinct || a.bytes - b.bytes || a.s - b.s);
     group.alsoIdentity = labels[0]!.s;
     group.identityTogether = true;

@@ -36,3 +36,21 @@ export function recordNamesBytes(
   }
   return bytes;
 }
+
+/**
+ * Names each record of `group` with its `label` too (`identityTogether`) where naming them all
+ * by their identity alone takes more than `room` bytes: a view that can name a few hundred of
+ * four thousand journal entries names them with their messages, not by numbers alone. Where
+ * every name fits, the identity names them and what they say follows it.
+ */
+export function labelWhereFew(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  room: number,
+): void {
+  if (group.label < 0 || group.alsoIdentity >= 0) return;
+  if (recordNamesBytes(inventory, analysis, group) <= room) return;
+  group.alsoIdentity = group.label;
+  group.identityTogether = true;
+}

@@ -227,13 +227,19 @@ describe('information-first selection: every record named first', () => {
       texte: `entree ${i} du journal, rien a signaler sur le noeud ${i % 7}`,
     }));
     const json = JSON.stringify({ donnees: { resultats_du_journal: results } });
-    for (const budget of [256, 300, 400]) {
+    for (const budget of [300, 400, 500]) {
       const view = trimmer.trim(json, budget);
       expectHonestView(view, json, budget);
       const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
       expect(note.named).toBeGreaterThan(0);
-      expect(note.namedBy).toBe('numero');
+      // Numbers that read as nothing, with what each entry says where not all can be named.
+      expect(note.namedBy).toBe('numero+texte');
     }
+    // Where every number fits, they name the entries alone.
+    const view = trimmer.trim(json, 2000);
+    expect(parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)?.namedBy).toBe(
+      'numero',
+    );
   });
 
   it('counts a record lacking the naming field neither named by it nor left out', () => {

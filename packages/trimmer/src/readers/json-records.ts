@@ -46,6 +46,12 @@ export interface RecordGroup {
    * record, the shallowest, then the one with the most information per byte; -1 when none.
    */
   says: number;
+  /**
+   * Where `identity` reads as nothing (a journal entry's number) and what each record says is
+   * short (its message): `says`, to name each record with its identity where a view cannot
+   * name them all by the identity alone (`labelWhereFew`); -1 otherwise.
+   */
+  label: number;
   /** One of the document's lists, not a detail inside another list's records. */
   primary: boolean;
   /** Index of the group whose records hold this group's lists, -1 when none. */
@@ -183,6 +189,7 @@ export function recordColumns(
       named: false,
       states: [],
       says: -1,
+      label: -1,
       primary: false,
       above: -1,
       oneEach: false,

@@ -325,6 +325,40 @@ describe('JSON lines: judged as one list, written back a record a line', () => {
     );
   });
 
+  it('names journal entries with their messages where their numbers alone cannot all be named', () => {
+    const units = ['nginx', 'sshd', 'cron', 'kubelet'];
+    const entries = Array.from({ length: 3000 }, (_, i) => ({
+      __CURSOR: `s=7f3a9c1e2b4d4f6a;i=${(0x1a2b3 + i).toString(16)};x=${((i * 2654435761) >>> 0).toString(16)}`,
+      __REALTIME_TIMESTAMP: String(1765101600000000 + i * 250000),
+      __MONOTONIC_TIMESTAMP: String(86400000000 + i * 250000),
+      PRIORITY: i === 2222 ? '3' : '6',
+      SYSLOG_IDENTIFIER: units[i % 4],
+      MESSAGE:
+        i === 2222
+          ? 'Out of memory: Killed process 4123 (java)'
+          : `${units[i % 4]} handled job ${i % 300} for host-${i % 40}`,
+    }));
+    const text = entries.map((entry) => JSON.stringify(entry)).join('\n');
+    const budget = budgetAt(text, 0.03);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const coverage = parseRecordCoverage(noteOf(view.text))!;
+    expect(coverage.namedBy).toBe('__MONOTONIC_TIMESTAMP+MESSAGE');
+    const lines = parsedLines(view.text);
+    const labelled = lines.filter((line) => 'MESSAGE' in line && '__MONOTONIC_TIMESTAMP' in line);
+    expect(labelled.length).toBe(coverage.named);
+    expect(coverage.named).toBeGreaterThan(100);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ PRIORITY: '3', MESSAGE: entries[2222]!.MESSAGE }),
+    );
+    // With room to name every entry by its number, the numbers name them and messages follow.
+    const wide = trimmer.trim(text, budgetAt(text, 0.3));
+    expect(parseRecordCoverage(noteOf(wide.text))).toMatchObject({
+      namedBy: '__MONOTONIC_TIMESTAMP',
+      named: 3000,
+    });
+  });
+
   it("keeps whole lines under the seed's breadth-first selection, and reads a log with a plain line as text", () => {
     const records = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ id: `item-${i}`, state: i === 150 ? 'failed' : 'ok', note: 'x'.repeat(80) }),
