@@ -151,14 +151,18 @@ function tokenCharAt(text: string, at: number): boolean {
 
 /** Whether `text[from, to)` stands as a whole token: no token character touches either end. */
 export function isWholeToken(text: string, from: number, to: number): boolean {
-  if (from > 0) {
-    const before = text.charCodeAt(from - 1);
-    // The second half of a surrogate pair: look at the whole character.
-    const at = before >= 0xdc00 && before <= 0xdfff && from > 1 ? from - 2 : from - 1;
-    if (tokenCharAt(text, at) && !unspacedAt(text, from)) return false;
-  }
+  if (!startsToken(text, from)) return false;
   if (to < text.length && tokenCharAt(text, to) && !unspacedAt(text, to - 1)) return false;
   return true;
+}
+
+/** Whether a token may start at `from`: no token character touches it from before. */
+function startsToken(text: string, from: number): boolean {
+  if (from === 0) return true;
+  const before = text.charCodeAt(from - 1);
+  // The second half of a surrogate pair: look at the whole character.
+  const at = before >= 0xdc00 && before <= 0xdfff && from > 1 ? from - 2 : from - 1;
+  return !tokenCharAt(text, at) || unspacedAt(text, from);
 }
 
 function unspacedAt(text: string, at: number): boolean {
@@ -494,7 +498,13 @@ function scanCandidates(
       let end = at;
       const first = haystack.charCodeAt(at);
       const folded = first >= 0x41 && first <= 0x5a ? first | 0x20 : first;
+      // No whole-token term is found inside a token, so it is not compared there: a run of
+      // 28 000 `x` is not compared with a long `xxx…x0` at each of its places (the terms' length
+      // per unit). The terms that may match inside one open with `"` (a whole string, a key),
+      // where no whole-token term matches: which term a place gives is unchanged.
+      const tokenStart = startsToken(haystack, at);
       for (let t = 0; t < each.length; t++) {
+        if (!tokenStart && wholeToken[t]) continue;
         // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
         if (firstUnit[t] !== folded || !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
