@@ -781,10 +781,9 @@ function recordLinesView(
     if (view.records) lines.records = { ...view.records, path: linePath(view.records.path) };
     return lines;
   };
-  const whole = listView(source, 0);
-  if (whole) return whole;
+  // Its torn edges are found first (two lines parsed): the list is then built once.
   const edges = tornEdges(source);
-  if (!edges) return undefined;
+  if (!edges) return listView(source, 0);
   const edgeBytes =
     (edges.head ? utf8ByteLength(edges.head) + 1 : 0) +
     (edges.tail ? utf8ByteLength(edges.tail) + 1 : 0);

@@ -91,7 +91,8 @@ describe('tornEdges', () => {
     });
     const long = `{"text":"${'é'.repeat(300)}`;
     const cut = tornEdges(`${whole.join('\n')}\n${long}`)!;
-    expect(cut.tail).toBe(`${long.slice(0, 160)}…`);
+    // Cut to 160 bytes of UTF-8 (`{"text":"` and 75 two-byte letters).
+    expect(cut.tail).toBe(`${long.slice(0, 84)}…`);
     expect(cut.head).toBe('');
     // A cut never leaves half a surrogate pair.
     const emoji = tornEdges(`${'😀'.repeat(200)}"}\n${whole.join('\n')}`)!;

@@ -1,3 +1,5 @@
+import { truncateUtf8, truncateUtf8Start, utf8ByteLength } from '@compaction/core';
+
 /**
  * A text of JSON object lines (NDJSON) read as one JSON list, and a view of that list written
  * back as lines: the records are judged, named and told of by the engine every JSON list goes
@@ -60,8 +62,8 @@ export function listAsRecordLines(list: string): string {
   return lines.join('\n');
 }
 
-/** A torn line shown beside the records: whole up to this many UTF-16 units, else cut to them. */
-const TORN_LINE_UNITS = 160;
+/** A torn line shown beside the records: whole up to this many UTF-8 bytes, else cut to them. */
+const TORN_LINE_BYTES = 160;
 
 /** A text of JSON lines with its first or last line torn, and what is shown of each. */
 export interface TornEdges {
@@ -95,9 +97,11 @@ export function tornEdges(text: string): TornEdges | undefined {
   const tail = tailTorn ? last.trimEnd() : '';
   return {
     records: body.slice(from, to),
-    head: head.length > TORN_LINE_UNITS ? `…${wholeUnits(head.slice(-TORN_LINE_UNITS), 1)}` : head,
-    tail:
-      tail.length > TORN_LINE_UNITS ? `${wholeUnits(tail.slice(0, TORN_LINE_UNITS), -1)}…` : tail,
+    head:
+      utf8ByteLength(head) > TORN_LINE_BYTES
+        ? `…${truncateUtf8Start(head, TORN_LINE_BYTES)}`
+        : head,
+    tail: utf8ByteLength(tail) > TORN_LINE_BYTES ? `${truncateUtf8(tail, TORN_LINE_BYTES)}…` : tail,
   };
 }
 
@@ -111,14 +115,4 @@ function isObjectLine(line: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `text` without a surrogate half at its start (`side` 1) or its end (-1), left by a cut. */
-function wholeUnits(text: string, side: 1 | -1): string {
-  if (side === 1) {
-    const code = text.charCodeAt(0);
-    return code >= 0xdc00 && code <= 0xdfff ? text.slice(1) : text;
-  }
-  const code = text.charCodeAt(text.length - 1);
-  return code >= 0xd800 && code <= 0xdbff ? text.slice(0, -1) : text;
 }
