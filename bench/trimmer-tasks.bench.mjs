@@ -399,6 +399,30 @@ function compareNumbers(a, b) {
   return Number(a) - Number(b);
 }
 
+/**
+ * Whether `shown`, the values a view's item holds at a path, are the values `truth` a record
+ * holds there, or parts of them: the same scalars, a string's start cut short (`…`), an object
+ * or array with some of their members. Something must be shown.
+ */
+function shownPartOf(shown, truth) {
+  const partOf = (part, whole) => {
+    if (typeof part === 'string' && part.endsWith('…') && typeof whole === 'string') {
+      return part.length > 1 && whole.startsWith(part.slice(0, -1));
+    }
+    if (part === null || typeof part !== 'object' || LosslessNumber.isInstance(part)) {
+      return typeof part === typeof whole && plain(part) === plain(whole);
+    }
+    if (whole === null || typeof whole !== 'object') return false;
+    const entries = Object.entries(part);
+    if (entries.length === 0) return false;
+    if (Array.isArray(part)) {
+      return Array.isArray(whole) && part.every((item) => whole.some((w) => partOf(item, w)));
+    }
+    return entries.every(([key, value]) => Object.hasOwn(whole, key) && partOf(value, whole[key]));
+  };
+  return shown.length > 0 && shown.every((part) => truth.some((whole) => partOf(part, whole)));
+}
+
 /** Every statement of a view's note checked against the list: `{ ok, text }` each. */
 function noteStatements(labelled, seen) {
   const note = seen.coverage;
@@ -497,33 +521,39 @@ function noteStatements(labelled, seen) {
   }
   if (note.namedBy !== undefined && !list.other) {
     // Two fields that name the records together are written `a+b`: a record is named when
-    // both of its values are shown in one item.
+    // both are shown in one item, its identity `a` whole, `b` whole or a part of it (what a
+    // record says beside an id that reads as nothing: a text cut short, or the text inside
+    // the parts it holds).
     const paths = note.namedBy.split('+').map((part) => pathOfNoteField(list, part));
     const path = paths.every(Boolean) ? paths : undefined;
-    const tuple = (item) => {
-      const values = path.map((p) => fieldOf(item, p));
-      return values.some((value) => value === undefined) ? undefined : JSON.stringify(values);
-    };
     // A value shown k times names at most k of the records holding it.
     let named = 0;
     if (path) {
-      const shownValues = seen.shown
-        ? seen.shown.map(([, item]) => (item && typeof item === 'object' ? tuple(item) : undefined))
+      const [idPath, ...rest] = path;
+      const shownItems = seen.shown
+        ? seen.shown.map(([, item]) => item).filter((item) => item && typeof item === 'object')
         : path.length === 1
-          ? [...keyValues(seen.body, lastKey(path[0]))].map((found) =>
-              JSON.stringify([found.value]),
-            )
+          ? [...keyValues(seen.body, lastKey(idPath))].map((found) => ({ value: found.value }))
           : [];
-      const shownCounts = new Map();
-      for (const value of shownValues) {
-        if (value !== undefined) shownCounts.set(value, (shownCounts.get(value) ?? 0) + 1);
-      }
-      const truth = new Map();
+      const idOf = seen.shown ? (item) => fieldOf(item, idPath) : (item) => plain(item.value);
+      const byId = new Map();
       for (const record of list.records) {
-        const value = tuple(record);
-        if (value !== undefined) truth.set(value, (truth.get(value) ?? 0) + 1);
+        const id = fieldOf(record, idPath);
+        if (id === undefined || !rest.every((p) => valuesAt(record, p).length > 0)) continue;
+        const same = byId.get(id);
+        if (same) same.push(record);
+        else byId.set(id, [record]);
       }
-      for (const [value, count] of truth) named += Math.min(count, shownCounts.get(value) ?? 0);
+      for (const item of shownItems) {
+        const same = byId.get(idOf(item));
+        if (!same) continue;
+        const at = same.findIndex((record) =>
+          rest.every((p) => shownPartOf(valuesAt(item, p), valuesAt(record, p))),
+        );
+        if (at < 0) continue;
+        same.splice(at, 1);
+        named++;
+      }
     }
     state(path && note.named === named, `named ${note.named} by ${note.namedBy} (true ${named})`);
   }
