@@ -1,6 +1,7 @@
 import type { JsonInventory } from '../json/json-inventory.js';
 import { NODE_ARRAY, NODE_OBJECT, NODE_STRING } from '../json/json-inventory.js';
 import {
+  type JsonSignatures,
   jsonSignatures,
   STEP_INDEX,
   STEP_ITEM,
@@ -31,6 +32,7 @@ import {
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
 import { type Anomaly, findAnomalies } from './record-anomalies.js';
+import { firstProseLeaf, HOLDS_PROSE, proseBySignature } from './record-says.js';
 import type { StopCheck } from './stop-check.js';
 
 export type { RecordGroup } from '../readers/json-records.js';
@@ -76,6 +78,8 @@ export interface RecordAnalysis extends RecordPaths {
   top: Int32Array;
   /** Per signature: records (nearest above) holding it at least once. */
   presence: Int32Array;
+  /** Per signature: whether it reads as prose, or holds a field that does (`proseBySignature`). */
+  prose: Uint8Array;
 }
 
 /** A list whose records tell something is the one the note tells of from this share of the bytes of a bigger one whose records tell nothing but their names. */
@@ -125,8 +129,6 @@ const PROSE_BYTES = 320;
 const PROSE_MIN_UNITS = 16;
 /** The field that says what a record is about is at most this many keys below it. */
 const MESSAGE_DEPTH = 2;
-/** What a record says labels an id that reads as nothing where it is at most this long on average. */
-const PROSE_LABEL_BYTES = 128;
 
 /** Bits kept per list a field is nested below its record's, and per key it sits deeper. */
 const NESTED_SHARE = 0.35;
@@ -328,9 +330,9 @@ export function analyzeRecords(
       const proseBits =
         PROSE_BITS_PER_BYTE * Math.min(PROSE_BYTES, signatures.bytes[s]! / sigNodes[s]!) * novelty;
       if (
-        kind[sample] === NODE_STRING &&
         proseBits > b &&
-        gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]!
+        gathered.valueBytes[s]! >= PROSE_MIN_UNITS * values[s]! &&
+        hasString(kind, signatures, s)
       ) {
         const textBits = proseBits * proseShare(inventory, signatures, s, proseByKey);
         if (textBits > b) {
@@ -346,6 +348,7 @@ export function analyzeRecords(
     if (hinted[s] === 1) b *= 1.5;
     bits[s] = b;
   }
+  const prose = proseBySignature(readsAsProse, sigParent);
   // Per node of a signature, its subtree's bits: leaf values' bits summed up the signatures.
   const nodeBits = new Float32Array(sigCount);
   for (let s = sigCount - 1; s >= 1; s--) {
@@ -400,19 +403,20 @@ export function analyzeRecords(
         group.says = s;
       }
     }
-    // An id that reads as nothing with no word beside it (a journal entry's number) may be
-    // shown with what its record says, where that is short (a log entry's message).
-    const { identity, says } = group;
-    if (
+    // Where no field of the record reads as prose and nothing readable names it, what it says
+    // may be a level down, in parts it holds (a message's list of blocks: a text, a tool
+    // call, its output): what a reader can tell the records by.
+    const unnamed =
       !group.keyed &&
-      identity >= 0 &&
-      says >= 0 &&
       group.alsoIdentity < 0 &&
-      unreadableId(classOf[identity]!) &&
-      gathered.valueBytes[says]! <= PROSE_LABEL_BYTES * values[says]!
-    ) {
-      group.label = says;
+      group.identity >= 0 &&
+      unreadableId(classOf[group.identity]!);
+    if (group.says < 0 && unnamed) {
+      group.says = saysInside(inventory, signatures, prose, group, fieldsOfGroup[g]!, fieldDepth);
     }
+    // An id that reads as nothing with no word beside it (a journal entry's number) may be
+    // shown with what its record says (a log entry's message; a long text by its start).
+    if (unnamed && group.says >= 0) group.label = group.says;
   }
 
   const { anomalies, leadingAnomalies, errorContext } = findAnomalies(
@@ -447,7 +451,60 @@ export function analyzeRecords(
     epochLike,
     columns: gathered,
     vocabulary,
+    prose,
   };
+}
+
+/**
+ * Whether some value of signature `s` is a string: its first, or (where one field is a text in
+ * some records and a list of parts in others) a later one.
+ */
+function hasString(kind: Uint8Array, signatures: JsonSignatures, s: number): boolean {
+  for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+    if (kind[u] === NODE_STRING) return true;
+    if (kind[u] !== NODE_OBJECT && kind[u] !== NODE_ARRAY) return false;
+  }
+  return false;
+}
+
+/**
+ * The field of `group`'s records (a key or two below each) whose parts hold what most of them
+ * say (`firstProseLeaf`): the one that does so in the most records, at least half of them with
+ * texts not all alike; of two alike, the deeper (`message.content` before `message`); -1 when
+ * none.
+ */
+function saysInside(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  prose: Uint8Array,
+  group: RecordGroup,
+  fields: readonly number[],
+  fieldDepth: Int32Array,
+): number {
+  const { kind, valueHash } = inventory;
+  const records = group.records.length;
+  let best = -1;
+  let bestCount = 0;
+  for (const s of fields) {
+    if ((prose[s]! & HOLDS_PROSE) === 0 || fieldDepth[s]! > MESSAGE_DEPTH || s === group.identity) {
+      continue;
+    }
+    let count = 0;
+    const texts = new Set<number>();
+    for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+      if (kind[u] !== NODE_OBJECT && kind[u] !== NODE_ARRAY) continue;
+      const leaf = firstProseLeaf(inventory, signatures.of, prose, u);
+      if (leaf < 0) continue;
+      count++;
+      texts.add(valueHash[leaf]!);
+    }
+    if (count < 0.5 * records || texts.size < Math.max(2, 0.1 * count)) continue;
+    if (count > bestCount || (count === bestCount && fieldDepth[s]! > fieldDepth[best]!)) {
+      best = s;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 /**
@@ -506,6 +563,9 @@ function mainGroup(
     deeper = undefined;
     for (const group of inside.get(outer) ?? []) {
       const share = groups[group.above] === outer ? INNER_LIST_SHARE : WRAPPED_LIST_SHARE;
+      // Fewer than the records around them, they are parts of some of those records (a few
+      // messages' lists of blocks), not the list the records group.
+      if (group.records.length < outer.records.length) continue;
       if (group.bytes >= share * outer.bytes && (!deeper || group.bytes > deeper.bytes)) {
         deeper = group;
       }

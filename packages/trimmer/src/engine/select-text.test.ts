@@ -6,7 +6,6 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
-import { seeded } from '../test-support/generated-lists.js';
 import { expectHonestView, expectMarkedLines, viewBody } from '../test-support/view-invariants.js';
 import { isUnifiedDiff } from './select-text.js';
 

@@ -1,4 +1,5 @@
 import type { RecordAnalysis } from '../engine/analyze-records.js';
+import { CLASS_INTEGER } from '../engine/column-roles.js';
 import type { RecordGroup } from '../readers/json-records.js';
 import type { JsonInventory } from './json-inventory.js';
 
@@ -41,7 +42,8 @@ export function recordNamesBytes(
  * Names each record of `group` with its `label` too (`identityTogether`) where naming them all
  * by their identity alone takes more than `room` bytes: a view that can name a few hundred of
  * four thousand journal entries names them with their messages, not by numbers alone. Where
- * every name fits, the identity names them and what they say follows it.
+ * every name fits, the identity names them and what they say follows it; unless the identity
+ * is a number that is no name at all (`named` false: a token count unique by chance).
  */
 export function labelWhereFew(
   inventory: JsonInventory,
@@ -50,7 +52,9 @@ export function labelWhereFew(
   room: number,
 ): void {
   if (group.label < 0 || group.alsoIdentity >= 0) return;
-  if (recordNamesBytes(inventory, analysis, group) <= room) return;
+  // A number that names nothing (a token count unique by chance) is no name even where all fit.
+  const noName = !group.named && analysis.classOf[group.identity] === CLASS_INTEGER;
+  if (!noName && recordNamesBytes(inventory, analysis, group) <= room) return;
   group.alsoIdentity = group.label;
   group.identityTogether = true;
 }

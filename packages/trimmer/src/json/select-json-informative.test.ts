@@ -1094,6 +1094,41 @@ describe('information-first selection: the query', () => {
 });
 
 describe('information-first selection: properties', () => {
+  it("tells of a chat transcript's messages, not the blocks a few hold, each long one by its start", () => {
+    // 90 messages of a chat API transcript: a token count, the role, the content as a text or
+    // (a tool's, the first among them) a list of one block; tool outputs, most of the bytes,
+    // and the prompt long.
+    const messages = Array.from({ length: 90 }, (_, i) => {
+      const role = i === 1 ? 'user' : i % 2 === 0 ? 'tool' : 'assistant';
+      const said =
+        role === 'user'
+          ? `Check the pods in namespace shop-${i} and find out why they are not healthy. ${'Context: '.repeat(60)}`
+          : role === 'tool'
+            ? `kubectl describe pod web-${i}\n${`Events: pulled image ${i}, started container\n`.repeat(40)}`
+            : `Pod web-${i} restarts because its probe times out after ${i} seconds.`;
+      return {
+        role,
+        total: 1000 + ((i * 7919) % 50_000),
+        content: role === 'tool' ? [{ type: 'text', text: said }] : said,
+      };
+    });
+    const json = JSON.stringify(messages);
+    const budget = Math.floor(utf8ByteLength(json) * 0.03);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const coverage = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(coverage.path).toBe('[]');
+    expect(coverage.total).toBe(90);
+    // The prompt is shown by its start, cut short: not left out for being long.
+    const shown = JSON.parse(viewBody(view)) as Array<{ role: string; content?: unknown }>;
+    const prompt = shown.find((message) => message.role === 'user');
+    expect(prompt?.content).toMatch(/^Check the pods in namespace shop-1 and find out why .*…$/);
+    // A token count unique by chance names nothing: each message is named with what it says.
+    expect(coverage.namedBy).toBe('total+content');
+    expect(shown.filter((message) => message.content !== undefined).length).toBe(coverage.named);
+    expect(coverage.named).toBeGreaterThanOrEqual(15);
+  });
+
   it('is monotone in the budget: a larger one keeps every node a smaller one kept', () => {
     fc.assert(
       fc.property(

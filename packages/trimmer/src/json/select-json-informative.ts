@@ -3,6 +3,7 @@ import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-rec
 import { classOfField, nodeAt, recordField } from '../engine/analyze-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import { keyHints } from '../engine/key-hints.js';
+import { recordSays } from '../engine/record-says.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
@@ -106,6 +107,11 @@ const WHOLE_ANOMALIES = 10;
 const WHOLE_ANOMALY_SCORE = 4;
 /** What a record says is shown for every record, before the strongest anomalies whole, up to this size. */
 const MESSAGE_BYTES = 1024;
+/**
+ * A text longer than that, and what a record says beside an id that reads as nothing, is shown
+ * by its start of up to this many bytes: a headline of what it is about.
+ */
+const TEXT_START_BYTES = 128;
 /** Detail buckets: information per byte, best first (the last holds what says nothing). */
 const BUCKETS = 48;
 
@@ -194,13 +200,24 @@ function nameRecord(plan: Plan, r: number, path = -1): void {
     }
     if (!keepWhole(plan.ledger, identity, toIdentity)) throw SPENT;
   }
-  // A name of two fields (a span's `id` and `kind`) is shown whole or not at all.
+  // A name of two fields (a span's `id` and `kind`) is shown whole or not at all; what a
+  // record says beside an id that reads as nothing, whole or its start.
   const { analysis } = plan;
   const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
   const group = g >= 0 ? analysis.groups[g]! : undefined;
   if (group?.identityTogether && identity >= 0) {
-    const other = atomOf(plan, recordField(plan.inventory, analysis, r, group.alsoIdentity));
-    if (other >= 0 && !keepWhole(plan.ledger, other)) throw SPENT;
+    const other = atomOf(plan, recordSays(plan.inventory, analysis, r, group.alsoIdentity));
+    if (other >= 0) {
+      const { kind, unitBytes } = plan.inventory;
+      const long =
+        group.alsoIdentity === group.label &&
+        kind[other] === NODE_STRING &&
+        unitBytes[other]! > TEXT_START_BYTES + 2;
+      const kept = long
+        ? keepCut(plan.ledger, other, -1, TEXT_START_BYTES)
+        : keepWhole(plan.ledger, other);
+      if (!kept) throw SPENT;
+    }
   }
   plan.ensured[r] = 1;
 }
@@ -352,6 +369,19 @@ function strongestField(anomaly: Anomaly, skip: number): number {
     if (by > 0 || (by === 0 && fields[i]! < fields[strongest]!)) strongest = i;
   }
   return strongest;
+}
+
+/** Keeps the start of string `node`, at most `most` bytes of it, after the names around it. */
+function keepStart(plan: Plan, node: number, most: number): void {
+  tick(plan);
+  const { ledger } = plan;
+  if (ledger.covered[node] === 1 || ledger.state[node] !== DROPPED) return;
+  if (plan.inventory.kind[node] !== NODE_STRING) {
+    keepUnit(plan, node);
+    return;
+  }
+  ensureAround(plan, node, false);
+  if (!keepCut(ledger, node, -1, most)) throw SPENT;
 }
 
 function keepIfSmall(plan: Plan, node: number, limit: number): void {
@@ -734,7 +764,7 @@ function runPlan(
   for (const group of groups) {
     if (group.alsoIdentity < 0) continue;
     for (const r of group.records) {
-      keepIfSmall(plan, recordField(plan.inventory, analysis, r, group.alsoIdentity), 128);
+      keepIfSmall(plan, recordSays(plan.inventory, analysis, r, group.alsoIdentity), 128);
     }
   }
   // The first state of every record; its second comes after what every record says.
@@ -766,12 +796,14 @@ function runPlan(
     if (group.says < 0) continue;
     const said = new Map<number, number>();
     for (const r of group.records) {
-      const u = recordField(plan.inventory, analysis, r, group.says);
+      const u = recordSays(plan.inventory, analysis, r, group.says);
       if (u < 0) continue;
       const before = said.get(valueHash[u]!);
       if (before === undefined) said.set(valueHash[u]!, u);
       else if (sameText(text, start[before]!, end[before]!, start[u]!, end[u]!)) continue;
-      keepIfSmall(plan, u, MESSAGE_BYTES);
+      // A long text (a prompt, a tool's output) by its start: what it is about comes first.
+      if (plan.inventory.unitBytes[u]! <= MESSAGE_BYTES) keepUnit(plan, u);
+      else keepStart(plan, u, TEXT_START_BYTES);
     }
   }
   keepState(1);
@@ -994,7 +1026,7 @@ function coverage(
     const identity = recordField(inventory, analysis, r, group.identity);
     // A name of two fields names a record only when both are shown.
     const other = group.identityTogether
-      ? recordField(inventory, analysis, r, group.alsoIdentity)
+      ? recordSays(inventory, analysis, r, group.alsoIdentity)
       : -1;
     // A record that lacks the field is not named by it, and not left out when it is shown.
     if (identity < 0 && group.identity >= 0 && shownInView(ledger, r)) {

@@ -173,16 +173,16 @@ export function keepWhole(ledger: SelectionLedger, u: number, path = -1): boolea
 }
 
 /**
- * Keeps the string `u` cut inside to what fits the budget (true), when at least
- * `MIN_CUT_CONTENT` bytes of its content do; `path` as for `keepCost`.
+ * Keeps the string `u` cut inside to what fits the budget (true), and at most `most` bytes of
+ * its content, when at least `MIN_CUT_CONTENT` bytes of its content do; `path` as for `keepCost`.
  */
-export function keepCut(ledger: SelectionLedger, u: number, path = -1): boolean {
+export function keepCut(ledger: SelectionLedger, u: number, path = -1, most = Infinity): boolean {
   const { inventory } = ledger;
   if (ledger.covered[u] === 1 || ledger.state[u] !== DROPPED) return false;
   if (inventory.kind[u] !== NODE_STRING) return false;
   const toPath = path >= 0 ? path : pathCost(ledger, u, ledger.limit - ledger.used);
   const key = inventory.keyBytes[u]! > 0 ? inventory.keyBytes[u]! + 1 : 0;
-  const room = ledger.limit - ledger.used - toPath - key - 2 - 3;
+  const room = Math.min(most, ledger.limit - ledger.used - toPath - key - 2 - 3);
   if (room < MIN_CUT_CONTENT) return false;
   const length = cutStringContent(
     inventory.text,

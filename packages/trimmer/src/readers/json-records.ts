@@ -43,13 +43,16 @@ export interface RecordGroup {
   /**
    * Signature of the field that says what each record is about: one that reads as prose (a
    * tweet's `text`, an event's `message`, a commit's `commit.message`), a key or two below the
-   * record, the shallowest, then the one with the most information per byte; -1 when none.
+   * record, the shallowest, then the one with the most information per byte; where none does
+   * and no readable field names the records, one whose parts hold their texts (a message's
+   * list of blocks: `recordSays` reads its first); -1 when none.
    */
   says: number;
   /**
-   * Where `identity` reads as nothing (a journal entry's number) and what each record says is
-   * short (its message): `says`, to name each record with its identity where a view cannot
-   * name them all by the identity alone (`labelWhereFew`); -1 otherwise.
+   * Where `identity` reads as nothing (a journal entry's number, a UUID) and no word names the
+   * records beside it: `says`, to name each record with its identity (a long text by its
+   * start) where a view cannot name them all by the identity alone (`labelWhereFew`); -1
+   * otherwise.
    */
   label: number;
   /** One of the document's lists, not a detail inside another list's records. */

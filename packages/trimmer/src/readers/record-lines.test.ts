@@ -360,6 +360,79 @@ describe('JSON lines: judged as one list, written back a record a line', () => {
     });
   });
 
+  it("names an agent session's entries by what each says inside its message's parts, its start where long", () => {
+    // A transcript as agents write it: one entry a line, named by a UUID, what it says a level
+    // down in its message's list of parts (a text, a tool call, the tool's output), the
+    // outputs long, and the first entry a tool's output.
+    const uuid = (i: number) =>
+      `${((i * 2654435761) >>> 0).toString(16).padStart(8, '0')}-4e1f-4a2b-9c3d-${String(i).padStart(12, '0')}`;
+    const commands = ['npm test', 'git status', 'npx tsc --noEmit', 'git diff src/queue.ts'];
+    const entries = Array.from({ length: 240 }, (_, i) => {
+      const at = new Date(Date.UTC(2026, 10, 30, 14) + i * 4000).toISOString();
+      const common = {
+        sessionId: 'feedbeef-0000-4000-8000-1234567890ab',
+        uuid: uuid(i),
+        timestamp: at,
+      };
+      if (i === 100) {
+        return {
+          ...common,
+          type: 'user',
+          message: { role: 'user', content: 'why does the retry queue drop jobs on restart?' },
+        };
+      }
+      if (i % 3 === 0) {
+        const output = Array.from(
+          { length: 10 + (i % 40) },
+          (_, k) => `  ${k + 1}  line ${k} of src/file-${i % 9}.ts`,
+        ).join('\n');
+        return {
+          ...common,
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ tool_use_id: `toolu_${i}`, type: 'tool_result', content: output }],
+          },
+        };
+      }
+      const part =
+        i % 3 === 1
+          ? {
+              type: 'text',
+              text: `Step ${i}: the worker acknowledges job ${i % 17} before its handler runs.`,
+            }
+          : {
+              type: 'tool_use',
+              id: `toolu_${i + 1}`,
+              name: 'Bash',
+              input: { command: `${commands[i % 4]} # run ${i}` },
+            };
+      return {
+        ...common,
+        type: 'assistant',
+        message: { role: 'assistant', content: [part], stop_reason: null },
+      };
+    });
+    const text = entries.map((entry) => JSON.stringify(entry)).join('\n');
+    const budget = budgetAt(text, 0.03);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const coverage = parseRecordCoverage(noteOf(view.text))!;
+    expect(coverage.namedBy).toBe('uuid+message.content');
+    const lines = parsedLines(view.text);
+    const saying = (line: Record<string, unknown>) =>
+      JSON.stringify(line.message ?? '').length > 40;
+    const labelled = lines.filter((line) => 'uuid' in line && saying(line));
+    expect(labelled.length).toBeGreaterThanOrEqual(coverage.named);
+    expect(coverage.named).toBeGreaterThanOrEqual(10);
+    for (const line of lines) {
+      const entry = entries.find((e) => e.uuid === line.uuid)!;
+      expect(isPartOf(line, entry)).toBe(true);
+    }
+    // A tool's long output names its entry by its start.
+    expect(lines.some((line) => JSON.stringify(line).includes('…'))).toBe(true);
+  });
+
   it("keeps whole lines under the seed's breadth-first selection, and reads a log with a plain line as text", () => {
     const records = Array.from({ length: 300 }, (_, i) =>
       JSON.stringify({ id: `item-${i}`, state: i === 150 ? 'failed' : 'ok', note: 'x'.repeat(80) }),
