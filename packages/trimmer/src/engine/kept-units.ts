@@ -151,11 +151,16 @@ export class KeptUnits {
     const { keep } = this;
     const { template } = this.input;
     const shown = head ? this.headCopies : this.tailCopies;
+    // Each end steps over lines only as far as the middle: a tail of routine lines must not
+    // walk into the head and leave the text's first line (its first time) to nothing.
+    const middle = this.total >> 1;
     while (this.headEnd < this.tailEnd) {
       const i = head ? this.headEnd : this.tailEnd - 1;
       if (!template || shown![template[i]!]! < EDGE_COPIES || keep[i] !== 0) {
         if (!this.take(i, limit)) return;
         if (template) shown![template[i]!]!++;
+      } else if (head ? i >= middle : i < middle) {
+        return;
       }
       if (head) this.headEnd++;
       else this.tailEnd--;

@@ -266,6 +266,26 @@ describe('logs: what stands out is kept without a query', () => {
     },
   );
 
+  it('shows the first and the last line of a log of one routine shape, at any budget', () => {
+    // A log written newest first, every line but its many errors one shape: its ends are its
+    // time range, though the errors could take all the room.
+    const lines = Array.from({ length: 1000 }, (_, i) => {
+      const at = new Date(Date.UTC(2024, 3, 16, 15, 10, 44) - i * 37).toISOString();
+      return i % 10 === 5
+        ? `ts=${at} level=error msg="failed to decode logfmt" err="syntax error at pos ${i}"`
+        : `ts=${at} level=info msg="received file watcher event" name=/var/log/pods/app-${i % 7}/0.log op=CREATE`;
+    });
+    const text = lines.join('\n');
+    for (const share of [0.03, 0.1, 0.3]) {
+      const budget = budgetAt(text, share);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const shown = viewBody(view).split('\n');
+      expect(shown[0]).toBe(lines[0]);
+      expect(shown.at(-1)).toBe(lines.at(-1));
+    }
+  });
+
   it('keeps a stack trace with its frames and the line before it', () => {
     const trace = [
       '2024-05-01T12:31:07.311Z ERROR [worker-2] request failed',
