@@ -116,6 +116,14 @@ describe('the vocabulary a trimmer is given', () => {
     expect(
       createStructuralTrimmer({ vocabulary: { exitWords: [] } }).trim(exits, 1024).text,
     ).not.toMatch(/error=\d+\/\d+/);
+    // Without the status protocols, a response's 503 says nothing.
+    const served = lines
+      .map((line, i) => (i === 350 ? '10.0.0.7 - - [t] "GET /pay HTTP/1.1" 503 0' : line))
+      .join('\n');
+    expect(createStructuralTrimmer().trim(served, 1024).text).toMatch(/error=0\/1 /);
+    expect(
+      createStructuralTrimmer({ vocabulary: { statusProtocols: [] } }).trim(served, 1024).text,
+    ).not.toMatch(/error=\d+\/\d+/);
   });
 
   it('switches key-name hints off with empty sets', () => {

@@ -18,7 +18,13 @@ const SET_NAMES = `stateWords codeOf timeKeyWords timeQuestionWords countWords n
   oldestWords afterWords beforeWords stopwords`.split(/\s+/) as (keyof VocabularyOverride)[];
 
 /** Sets of words the line scan finds as whole words: `[a-z0-9_]` only. */
-const LINE_WORD_SETS = ['levelKeys', 'exitWords', 'exitFillers', 'alertWords'] as const;
+const LINE_WORD_SETS = [
+  'levelKeys',
+  'exitWords',
+  'exitFillers',
+  'alertWords',
+  'statusProtocols',
+] as const;
 /** Lists matched as written, case kept. */
 const PHRASE_LISTS = ['exceptionSuffixes', 'exceptionOpeners', 'continuationOpeners'] as const;
 /** Maps of a word, letter or mark to a level. */

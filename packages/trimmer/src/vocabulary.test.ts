@@ -349,6 +349,9 @@ describe('the vocabulary', () => {
           "type",
           "verdict",
         ],
+        "statusProtocols": [
+          "http",
+        ],
         "stopwords": [
           "a",
           "about",

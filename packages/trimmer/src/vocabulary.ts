@@ -78,6 +78,13 @@ export interface Vocabulary {
   /** Words that make a line at least a warning wherever they stand (an alert `firing`). */
   readonly alertWords: ReadonlySet<string>;
   /**
+   * The one response-status rule: a three-digit status right after a request's protocol, its
+   * version and closing quote (`"GET /cart HTTP/1.1" 404`, as access logs write it), makes a
+   * line at least a warning from 400 and an error from 500. The protocols, spelt as level words
+   * are.
+   */
+  readonly statusProtocols: ReadonlySet<string>;
+  /**
    * How languages open an exception's report, each making its line an error (case kept): a
    * dotted name ending in one of `exceptionSuffixes` (ASCII letters, digits and `_`) and a colon
    * opening the line (`java.lang.IllegalStateException: …`, `ValueError: …`), and a line opening
@@ -166,6 +173,7 @@ export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
   ),
   exitFillers: wordSet('with code status value'),
   alertWords: wordSet('firing'),
+  statusProtocols: wordSet('http'),
   exceptionSuffixes: ['Error', 'Exception'],
   exceptionOpeners: ['Traceback (most recent call', 'Exception in thread'],
   continuationOpeners: ['Caused by:'],

@@ -70,6 +70,16 @@ describe('detectLevel', () => {
     ['\u001b[32m2025-08-08 09:00:13.414 INFO\u001b[0m completion done', 'info'],
     ['\u001b_bk;t=1725840899118\u0007\u001b[31mERROR\u001b[0m pull failed', 'error'],
     ['2024-03-18 ERROR pool drained\r', 'error'],
+    [
+      '66.249.66.194 - - [22/Jan/2019:03:56:23 +0330] "GET /product/81900 HTTP/1.1" 404 32278',
+      'warn',
+    ],
+    [
+      '10.0.0.7 - - [22/Jan/2019:03:56:23 +0330] "POST /pay HTTP/2.0" 503 0 "-" "curl/8.0"',
+      'error',
+    ],
+    ['2024-03-18 INFO "GET /health HTTP/1.1" 500 12', 'error'],
+    ['10.0.0.7 - - [t] "GET / HTTP/1.1" 499\r', 'warn'],
   ])('%s → %s', (line, expected) => {
     expect(levelName(line)).toBe(expected);
   });
@@ -89,6 +99,11 @@ describe('detectLevel', () => {
     'Dec 10 06:55:46 LabSZ sshd[24200]: Invalid user webmaster from 173.234.31.186',
     '',
     '    at com.example.Service.call(Service.java:42)',
+    '10.0.0.7 - - [22/Jan/2019:03:56:23 +0330] "GET /cart HTTP/1.1" 200 5667',
+    '10.0.0.7 - - [t] "GET /old HTTP/1.1" 301 0',
+    '10.0.0.7 - - [t] "GET /x HTTP/1.1" 4040 0',
+    'see HTTP/1.1 404 for details',
+    'GET /x HTTP/1.1" 404x',
   ])('no level in %j', (line) => {
     expect(levelName(line)).toBe('none');
   });

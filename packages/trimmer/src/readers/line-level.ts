@@ -27,11 +27,12 @@ const FORM_EXCEPTION = 6;
 const FORM_EXIT = 7;
 const FORM_ALERT = 8;
 const FORM_MARK = 9;
+const FORM_STATUS = 10;
 
 /** A signature is `form * LEVEL_SLOTS + level`; `NO_LEVEL` stays itself. */
 const LEVEL_SLOTS = 256;
 /** Every signature is below this. */
-export const LEVEL_SIGNATURES = (FORM_MARK + 1) * LEVEL_SLOTS;
+export const LEVEL_SIGNATURES = (FORM_STATUS + 1) * LEVEL_SLOTS;
 
 /** The level of a signature from `detectLevel`. */
 export function levelOf(signature: number): number {
@@ -53,6 +54,7 @@ const BEL = 0x07;
 const WORD_IS_LEVEL_KEY = 1;
 const WORD_IS_EXIT = 2;
 const WORD_IS_ALERT = 4;
+const WORD_IS_PROTOCOL = 8;
 
 /**
  * A vocabulary's level words, made ready for the line scan (`levelTable`): the words a line's
@@ -116,7 +118,8 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
   const keys = lowered(vocabulary.levelKeys);
   const exits = lowered(vocabulary.exitWords);
   const alerts = lowered(vocabulary.alertWords);
-  const words = [...new Set([...levelByWord.keys(), ...keys, ...exits, ...alerts])];
+  const protocols = lowered(vocabulary.statusProtocols);
+  const words = [...new Set([...levelByWord.keys(), ...keys, ...exits, ...alerts, ...protocols])];
   let maxWord = 0;
   for (const word of words) maxWord = Math.max(maxWord, word.length);
   const stride = maxWord + 1;
@@ -129,7 +132,8 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     wordFlags[index] =
       (keys.has(word) ? WORD_IS_LEVEL_KEY : 0) |
       (exits.has(word) ? WORD_IS_EXIT : 0) |
-      (alerts.has(word) ? WORD_IS_ALERT : 0);
+      (alerts.has(word) ? WORD_IS_ALERT : 0) |
+      (protocols.has(word) ? WORD_IS_PROTOCOL : 0);
     const key = ((word.charCodeAt(0) | 0x20) & 0x7f) * stride + word.length;
     next[index] = first[key]!;
     first[key] = index;
@@ -145,8 +149,8 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     if (opener === '') continuationLeads.fill(1);
     else continuationLeads[Math.min(0x80, opener.charCodeAt(0))] = 1;
   }
-  // An exit or alert word can start where one that is not a longer one's prefix starts.
-  const tails = [...exits, ...alerts].filter(
+  // An exit, alert or protocol word can start where one that is not a longer one's prefix starts.
+  const tails = [...exits, ...alerts, ...protocols].filter(
     (word, _, all) => !all.some((other) => other !== word && word.startsWith(other)),
   );
   table = {
@@ -349,6 +353,7 @@ export function detectLevel(
   let form = FORM_FIELD;
   let failedExit = false;
   let alert = false;
+  let status = NO_LEVEL;
   let first = true;
   let previous = 0;
   let i = from;
@@ -479,6 +484,9 @@ export function detectLevel(
     if ((flags & WORD_IS_EXIT) !== 0 && failedExitStatus(text, i, end, table.exitFillers)) {
       failedExit = true;
     } else if ((flags & WORD_IS_ALERT) !== 0) alert = true;
+    else if ((flags & WORD_IS_PROTOCOL) !== 0 && status === NO_LEVEL) {
+      status = responseStatusLevel(units, i, end);
+    }
     if (level === NO_LEVEL && first) {
       // A dotted name opening the line: `java.lang.NullPointerException: …`, `ValueError: …`.
       let name = i;
@@ -507,11 +515,35 @@ export function detectLevel(
   if (failedExit) {
     if (isBelow(level, LEVEL_ERROR)) level = LEVEL_ERROR;
     form = FORM_EXIT;
+  } else if (status !== NO_LEVEL && isBelow(level, status)) {
+    level = status;
+    form = FORM_STATUS;
   } else if (alert) {
     if (isBelow(level, LEVEL_WARN)) level = LEVEL_WARN;
     form = FORM_ALERT;
   }
   return level === NO_LEVEL ? NO_LEVEL : form * LEVEL_SLOTS + level;
+}
+
+/**
+ * The level a response status gives where one follows the protocol word ending at `at`: its
+ * version (`/1.1`), a closing quote, spacing, then three digits standing alone (`" 404 `):
+ * `LEVEL_ERROR` from 500, `LEVEL_WARN` from 400, else `NO_LEVEL`.
+ */
+function responseStatusLevel(units: Uint16Array, at: number, end: number): number {
+  let i = at;
+  if (units[i] !== 0x2f) return NO_LEVEL;
+  for (i++; i < end && (isAsciiDigit(units[i]!) || units[i] === 0x2e); i++);
+  if (units[i] !== 0x22) return NO_LEVEL;
+  const quote = ++i;
+  while (i < end && isBlank(units[i]!)) i++;
+  if (i === quote || i + 3 > end) return NO_LEVEL;
+  if (!isAsciiDigit(units[i]!) || !isAsciiDigit(units[i + 1]!) || !isAsciiDigit(units[i + 2]!)) {
+    return NO_LEVEL;
+  }
+  if (i + 3 < end && !isBlank(units[i + 3]!) && units[i + 3] !== 0x0d) return NO_LEVEL;
+  const hundreds = units[i]! - 0x30;
+  return hundreds === 5 ? LEVEL_ERROR : hundreds === 4 ? LEVEL_WARN : NO_LEVEL;
 }
 
 /**
