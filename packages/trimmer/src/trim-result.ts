@@ -66,6 +66,7 @@ import { lineStarts } from './readers/line-starts.js';
 import { ndjsonRecords } from './readers/ndjson-records.js';
 import { listAsRecordLines, recordLinesAsList, tornEdges } from './readers/record-lines.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
+import { tableAsRecordLines } from './readers/table-records.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -655,10 +656,12 @@ function textView(
     vocabulary: options.vocabulary,
   });
   // The lines that are JSON objects are records, judged as a JSON list's are; in a text of
-  // JSON lines, the note tells what they all hold, as a JSON list's note does.
+  // JSON lines, the note tells what they all hold, as a JSON list's note does. So are the rows
+  // of a table (a header of column names, then rows of them), read as the objects they are.
+  const table = unit === 'lines' ? tableAsRecordLines(text, lines) : undefined;
   const records =
     unit === 'records' || unit === 'lines'
-      ? ndjsonRecords(text, lines, check, {
+      ? ndjsonRecords(table?.text ?? text, table?.starts ?? lines, check, {
           vocabulary: options.vocabulary,
           maxNodes: options.maxJsonNodes,
           note: true,
