@@ -283,24 +283,34 @@ function valueLevel(value: string, raw: RawLevels, table: LevelTable): number {
 
 /**
  * Where in a text a word may start that can still change a line's level once it is found: the
- * starts of the exit and alert words in any case, found by one native search. A line with none
- * needs no reading past its level.
+ * starts of the exit and alert words in any case, found by one native search when first asked
+ * about (a text none of whose lines has a level never is). A line with none needs no reading
+ * past its level.
  */
 export class LevelTailCues {
-  private readonly at: number[] = [];
+  private at: number[] = [];
+  private searched = false;
   private next = 0;
 
-  constructor(text: string, table: LevelTable = DEFAULT_TABLE) {
-    const cues = table.tailCues;
-    cues.lastIndex = 0;
-    for (let match = cues.exec(text); match; match = cues.exec(text)) this.at.push(match.index);
-  }
+  constructor(
+    private readonly text: string,
+    private readonly table: LevelTable = DEFAULT_TABLE,
+  ) {}
 
   /** Whether one starts in `[from, end)`; lines are asked about in text order. */
   within(from: number, end: number): boolean {
+    if (!this.searched) this.search();
     const { at } = this;
     while (this.next < at.length && at[this.next]! < from) this.next++;
     return this.next < at.length && at[this.next]! < end;
+  }
+
+  private search(): void {
+    const { text, at } = this;
+    const cues = this.table.tailCues;
+    cues.lastIndex = 0;
+    for (let match = cues.exec(text); match; match = cues.exec(text)) at.push(match.index);
+    this.searched = true;
   }
 }
 
@@ -342,8 +352,9 @@ export function detectLevel(
 ): number {
   const end = Math.min(to, from + LEVEL_WINDOW);
   // Once the level is found only an exit status or an alert can change the verdict; a line
-  // where none can start is done then.
-  const settles = tail !== undefined && !tail.within(from, end);
+  // where none can start is done then. Asked only once a level is found (0 not yet, 1 done, 2
+  // read on), so a text with no level never has its cues searched for.
+  let settles = 0;
   const { letters, wordFlags, wordLevel, words, stride, first: firstWord, next: nextWord } = table;
   let level = NO_LEVEL;
   let form = FORM_FIELD;
@@ -353,22 +364,28 @@ export function detectLevel(
   let previous = 0;
   let i = from;
   while (i < end) {
-    if (settles && level !== NO_LEVEL) break;
+    if (level !== NO_LEVEL) {
+      if (settles === 0) settles = tail !== undefined && !tail.within(from, end) ? 1 : 2;
+      if (settles === 1) break;
+    }
     if (!first) {
-      // Past the line's opening most of a line changes nothing: words that cannot be the
-      // table's (no word of their first letter and length) nor a letter (`W:`), spacing,
-      // punctuation and escapes are stepped over here, in a loop that keeps only `previous`.
-      // A word that may count, a syslog tag's end (it opens the line again) or a line break
-      // goes to the steps below.
+      // Past the line's opening most of a line changes nothing: words that are not the
+      // table's, letters not between colons (only `:W:` may be a level), spacing, punctuation
+      // and escapes are stepped over here, in a loop that keeps only `previous`. A word of the
+      // table, a letter that may count, a syslog tag's end (it opens the line again) or a line
+      // break goes to the steps below, which read that word again.
       while (i < end) {
         const unit = units[i]!;
         if (WORD_UNIT[unit] === 1) {
           const start = i;
           while (++i < end && isWordCode(units[i]!));
           const length = i - start;
+          const listed =
+            length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0;
           if (
-            length === 1 ||
-            (length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0)
+            length === 1
+              ? listed || (previous === 0x3a && i < to && units[i] === 0x3a)
+              : listed && tableWord(words, firstWord, nextWord, stride, units, start, length) >= 0
           ) {
             i = start;
             break;
