@@ -339,7 +339,9 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * escapes (colours) are skipped. `raw` interns level-field values that are not known words, so
  * rare ones can be told from common ones. `units` are the text's UTF-16 units (`textUnits`),
  * read in the hot loop; `tail`, the text's cues (lines asked about in order), lets a line stop
- * at its level.
+ * at its level. `filled` is where its first unit other than a space or tab is, or any place
+ * between `from` and there (a caller that read its indentation already), at most the window's
+ * end.
  */
 export function detectLevel(
   units: Uint16Array,
@@ -349,6 +351,7 @@ export function detectLevel(
   raw: RawLevels,
   tail?: LevelTailCues,
   table: LevelTable = DEFAULT_TABLE,
+  filled = from,
 ): number {
   const end = Math.min(to, from + LEVEL_WINDOW);
   // Once the level is found only an exit status or an alert can change the verdict; a line
@@ -362,7 +365,8 @@ export function detectLevel(
   let alert = false;
   let first = true;
   let previous = 0;
-  let i = from;
+  // Spaces and tabs that open the line change nothing: the line is read from `filled`.
+  let i = filled;
   while (i < end) {
     if (level !== NO_LEVEL) {
       if (settles === 0) settles = tail !== undefined && !tail.within(from, end) ? 1 : 2;
@@ -534,7 +538,8 @@ export function detectLevel(
 /**
  * True when the line `text[from, to)` (its UTF-16 `units` beside it) continues the event above
  * it: it is indented (a stack frame, a wrapped message, a diagnostic's source excerpt) or opens
- * with one of the vocabulary's continuation openers (`Caused by:`).
+ * with one of the vocabulary's continuation openers (`Caused by:`). `filled` is as for
+ * `detectLevel`.
  */
 export function isContinuationLine(
   units: Uint16Array,
@@ -542,16 +547,15 @@ export function isContinuationLine(
   from: number,
   to: number,
   table: LevelTable = DEFAULT_TABLE,
+  filled = from,
 ): boolean {
   if (from >= to) return false;
   const code = units[from]!;
   if (isBlank(code)) {
-    for (let i = from + 1; i < to && i < from + LEVEL_WINDOW; i++) {
-      const c = units[i]!;
-      if (c === 0x0d || c === 0x0a) return false;
-      if (!isBlank(c)) return true;
-    }
-    return false;
+    const end = Math.min(to, from + LEVEL_WINDOW);
+    let i = Math.max(filled, from + 1);
+    while (i < end && isBlank(units[i]!)) i++;
+    return i < end && units[i] !== 0x0d && units[i] !== 0x0a;
   }
   if (table.continuationLeads[Math.min(0x80, code)] === 0) return false;
   for (const opener of table.continuationOpeners) if (text.startsWith(opener, from)) return true;

@@ -37,14 +37,16 @@ function joinsVariable(units: Uint16Array, i: number, end: number): boolean {
  * very long (timestamps, ids, counts, hashes) folded into one placeholder, and punctuation,
  * spacing and terminal escapes ignored. Lines printed by the same statement share it, so how
  * often a template occurs says how routine its lines are. Looks at no more than
- * `TEMPLATE_WINDOW` units.
+ * `TEMPLATE_WINDOW` units. `filled` is where the line's first unit other than a space or tab
+ * is, or any place between `from` and there.
  */
-export function lineTemplate(units: Uint16Array, from: number, to: number): number {
+export function lineTemplate(units: Uint16Array, from: number, to: number, filled = from): number {
   const end = Math.min(to, from + TEMPLATE_WINDOW);
   let hash = FNV_OFFSET;
   let words = 0;
   let lastVariable = false;
-  let i = from;
+  // Spacing is no part of the shape: the line is read from `filled`.
+  let i = filled;
   while (i < end && words < TEMPLATE_WORDS) {
     const code = units[i]!;
     if (code === ESC) {
