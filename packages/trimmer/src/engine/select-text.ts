@@ -77,15 +77,26 @@ const LONG_LINE_SHARE = 0.1;
 const DIFF_FILE_HEADER = 'diff --git ';
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
 
-/** True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. */
-export function isUnifiedDiff(text: string): boolean {
+/**
+ * True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. `starts`,
+ * where its lines begin (`lineStarts`), when the caller has them: a header is then looked for
+ * at each line's start rather than searched for through the text.
+ */
+export function isUnifiedDiff(text: string, starts?: readonly number[]): boolean {
   // A `diff --git` line with a line after it, found by a native search: a pattern that may
   // start at any line reads a text that is no diff several times slower.
-  let at = 0;
-  if (!text.startsWith(DIFF_FILE_HEADER)) {
-    at = text.indexOf(`\n${DIFF_FILE_HEADER}`) + 1;
-    if (at === 0) return false;
+  let at = -1;
+  if (starts) {
+    for (let i = 0; i < starts.length && at < 0; i++) {
+      const start = starts[i]!;
+      if (text.charCodeAt(start) === 0x64 && text.startsWith(DIFF_FILE_HEADER, start)) at = start;
+    }
+  } else if (text.startsWith(DIFF_FILE_HEADER)) at = 0;
+  else {
+    const newline = text.indexOf(`\n${DIFF_FILE_HEADER}`);
+    if (newline >= 0) at = newline + 1;
   }
+  if (at < 0) return false;
   return text.indexOf('\n', at + DIFF_FILE_HEADER.length) >= 0 && HUNK_START.test(text);
 }
 
