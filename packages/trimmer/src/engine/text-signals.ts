@@ -239,7 +239,7 @@ export function textSignals(input: {
   // A standing-out line brings the lines of its event (indented continuation lines such as
   // stack frames) and its neighbours, each below it, so every such line comes before context.
   // A blank neighbour says nothing; the line beyond it is the neighbour.
-  const score = Float64Array.from(own);
+  const score = own.slice();
   for (let r = 0; r < rows; r++) {
     if (standsOut[r] !== 1) continue;
     const base = own[r]!;
