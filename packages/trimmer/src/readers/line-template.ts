@@ -23,7 +23,10 @@ for (let code = 0; code < 128; code++) {
   CLASS_OF_UNIT[code] = (isAsciiWordCode(code) ? WORD : 0) | (isAsciiDigit(code) ? DIGIT : 0);
 }
 
-/** Whether the unit at `i`, in a word, makes it variable: a digit, or a `-` before one (`blk_-6952`). */
+/**
+ * Whether the unit at `i`, in a word, makes the word variable: a digit, or a `-` before one
+ * (`blk_-6952`).
+ */
 function joinsVariable(units: Uint16Array, i: number, end: number): boolean {
   const c = units[i]!;
   const kind = CLASS_OF_UNIT[c]!;

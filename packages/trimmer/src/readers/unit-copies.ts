@@ -82,7 +82,7 @@ export class UnitCopies {
    */
   private slotUnit = new Int32Array(256);
   private slotHash = new Int32Array(256);
-  private filled = 0;
+  private entries = 0;
   /** The text holds no escape: no string sequence to leave out. */
   private readonly plain: boolean;
 
@@ -149,7 +149,7 @@ export class UnitCopies {
     if (this.slotUnit[slot] !== 0) return;
     this.slotUnit[slot] = i + 1;
     this.slotHash[slot] = hash;
-    if (2 * ++this.filled > this.slotUnit.length) this.grow();
+    if (2 * ++this.entries > this.slotUnit.length) this.grow();
   }
 
   /** Doubles the table, every entry moved to its slot in the larger one. */
