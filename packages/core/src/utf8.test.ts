@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvalidArgumentError } from './errors.js';
 import { truncateUtf8, truncateUtf8Start, utf8ByteLength } from './utf8.js';
 
@@ -42,6 +42,23 @@ describe('utf8ByteLength', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("counts the same without Node's Buffer, as browsers and edge runtimes do (property)", () => {
+    const encoder = new TextEncoder();
+    const long = fc
+      .tuple(text, fc.integer({ min: 0, max: 20_000 }), text)
+      .map(([head, padding, tail]) => `${head}${'x'.repeat(padding)}😀${tail}`);
+    const inputs = fc.sample(fc.oneof(text, long), { numRuns: 200, seed: 7 });
+    const expected = inputs.map((input) => encoder.encode(input).length);
+    vi.stubGlobal('Buffer', undefined);
+    try {
+      const measured = inputs.map((input) => utf8ByteLength(input));
+      vi.unstubAllGlobals();
+      expect(measured).toEqual(expected);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

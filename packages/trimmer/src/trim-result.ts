@@ -644,7 +644,7 @@ function textView(
     ? 'records'
     : !lineOriented
       ? 'sentences'
-      : isUnifiedDiff(text)
+      : isUnifiedDiff(text, lines)
         ? 'hunks'
         : 'lines';
   const words = queryWords(context, options.vocabulary.stopwords);

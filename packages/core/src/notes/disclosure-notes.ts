@@ -272,30 +272,50 @@ export function disclosureNoteKind(line: string): DisclosureNoteKind | undefined
 
 // A line whose first visible character opens what reads as a framework note: `[`, a registered
 // label in any case, a colon. Built from the prefix table, so every registered kind is covered.
-let noteShapedLine: RegExp | undefined;
-// The same, tried at the start of the text only (sticky).
+// Tried at the start of the text only (sticky).
 let noteShapedStart: RegExp | undefined;
-function noteShapedSource(): string {
-  const labels = Object.values(DISCLOSURE_NOTE_PREFIXES)
+// What follows the `[` of such a line, tried right after it (sticky).
+let noteOpening: RegExp | undefined;
+function noteLabels(): string {
+  return Object.values(DISCLOSURE_NOTE_PREFIXES)
     .map((prefix) => prefix.slice(1, prefix.indexOf(':')).replace(/ /g, '[ \\t]+'))
-    .sort((a, b) => b.length - a.length);
-  return `^([\\t \\u00a0\\u200b-\\u200d\\u2060\\ufeff]*)\\[(?=[ \\t]*(?:${labels.join('|')})[ \\t]*:)`;
-}
-function noteShapedLines(): RegExp {
-  noteShapedLine ??= new RegExp(noteShapedSource(), 'gim');
-  noteShapedLine.lastIndex = 0;
-  return noteShapedLine;
+    .sort((a, b) => b.length - a.length)
+    .join('|');
 }
 function noteShapedAtStart(): RegExp {
-  noteShapedStart ??= new RegExp(noteShapedSource(), 'iy');
+  noteShapedStart ??= new RegExp(
+    `^([\\t \\u00a0\\u200b-\\u200d\\u2060\\ufeff]*)\\[(?=[ \\t]*(?:${noteLabels()})[ \\t]*:)`,
+    'iy',
+  );
   noteShapedStart.lastIndex = 0;
   return noteShapedStart;
+}
+function noteOpeningAt(at: number): RegExp {
+  noteOpening ??= new RegExp(`[ \\t]*(?:${noteLabels()})[ \\t]*:`, 'iy');
+  noteOpening.lastIndex = at;
+  return noteOpening;
 }
 
 /** Whether `text` holds a line terminator (as `^` in a multiline pattern counts them). */
 function hasLineBreak(text: string): boolean {
   return (
     text.includes('\n') || text.includes('\r') || text.includes('\u2028') || text.includes('\u2029')
+  );
+}
+
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
+}
+
+/** What may stand before a note's `[` on its line: spaces, tabs and invisible spaces. */
+function isIndent(code: number): boolean {
+  return (
+    code === 0x09 ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    (code >= 0x200b && code <= 0x200d) ||
+    code === 0x2060 ||
+    code === 0xfeff
   );
 }
 
@@ -316,7 +336,20 @@ export function neutralizeNoteLines(text: string): string {
     const at = match[1]!.length;
     return `${text.slice(0, at)}(${text.slice(at + 1)}`;
   }
-  return text.replace(noteShapedLines(), '$1(');
+  // Only a `[` with nothing but indentation before it on its line can open a note: each is
+  // found by a native search, rather than a multiline pattern tried at every position of the
+  // text (a 64 KB view of an HTML page: 0.12 ms against 0.003).
+  let neutral = '';
+  let copied = 0;
+  for (let at = text.indexOf('['); at >= 0; at = text.indexOf('[', at + 1)) {
+    let start = at;
+    while (start > 0 && isIndent(text.charCodeAt(start - 1))) start--;
+    if (start > 0 && !isLineBreak(text.charCodeAt(start - 1))) continue;
+    if (!noteOpeningAt(at + 1).test(text)) continue;
+    neutral += `${text.slice(copied, at)}(`;
+    copied = at + 1;
+  }
+  return copied === 0 ? text : neutral + text.slice(copied);
 }
 
 /**

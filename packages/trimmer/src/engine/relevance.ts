@@ -5,6 +5,7 @@ import { isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
+import { factoredAlternation } from './factored-alternation.js';
 import { lowerBound } from './lower-bound.js';
 
 /** One pattern the relevance scan looks for. */
@@ -326,7 +327,7 @@ function compileTerms(terms: readonly RelevanceTerm[], cache?: TermCache): Compi
     (term) => term.kind !== 'error' && PRINTABLE_ASCII.test(term.prefix ?? ''),
   );
   const compiled: CompiledTerms = {
-    pattern: new RegExp(terms.map((term) => term.source).join('|'), 'gi'),
+    pattern: new RegExp(alternation(terms), 'gi'),
     each: terms.map((term) => new RegExp(term.source, 'iy')),
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
@@ -342,6 +343,26 @@ function compileTerms(terms: readonly RelevanceTerm[], cache?: TermCache): Compi
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+/**
+ * The terms' sources as one alternation, in order: the error words, last, factored by the
+ * openings they share (`factoredAlternation`) when every one is a literal of printable ASCII
+ * (a 230 KB page: 0.9 ms against 1.2 for `error|…|unhealthy`).
+ */
+function alternation(terms: readonly RelevanceTerm[]): string {
+  let errorsFrom = terms.findIndex((term) => term.kind === 'error');
+  if (errorsFrom < 0) errorsFrom = terms.length;
+  const words = terms.slice(errorsFrom).map((term) => term.source.replace(/\\(.)/g, '$1'));
+  const literal = words.every(
+    (word, index) =>
+      PRINTABLE_ASCII.test(word) && escapeRegExp(word) === terms[errorsFrom + index]!.source,
+  );
+  if (words.length === 0 || !literal) return terms.map((term) => term.source).join('|');
+  return [
+    ...terms.slice(0, errorsFrom).map((term) => term.source),
+    factoredAlternation(words),
+  ].join('|');
+}
 
 /**
  * Finds every match of `terms` in `haystack` (at most `maxHits`), weighting rare terms up.

@@ -67,6 +67,9 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
         const text = pieces.join('');
         expect(isUnifiedDiff(text)).toBe(byPatterns(text));
+        // Where its lines start, as `lineStarts` has them: after every newline but a last one.
+        const starts = [0, ...[...text.matchAll(/\n(?=[\s\S])/g)].map((match) => match.index + 1)];
+        expect(isUnifiedDiff(text, starts)).toBe(byPatterns(text));
       }),
       { numRuns: 2000 },
     );

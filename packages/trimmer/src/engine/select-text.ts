@@ -77,15 +77,26 @@ const LONG_LINE_SHARE = 0.1;
 const DIFF_FILE_HEADER = 'diff --git ';
 const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
 
-/** True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. */
-export function isUnifiedDiff(text: string): boolean {
+/**
+ * True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. `starts`,
+ * where its lines begin (`lineStarts`), when the caller has them: a header is then looked for
+ * at each line's start rather than searched for through the text.
+ */
+export function isUnifiedDiff(text: string, starts?: readonly number[]): boolean {
   // A `diff --git` line with a line after it, found by a native search: a pattern that may
   // start at any line reads a text that is no diff several times slower.
-  let at = 0;
-  if (!text.startsWith(DIFF_FILE_HEADER)) {
-    at = text.indexOf(`\n${DIFF_FILE_HEADER}`) + 1;
-    if (at === 0) return false;
+  let at = -1;
+  if (starts) {
+    for (let i = 0; i < starts.length && at < 0; i++) {
+      const start = starts[i]!;
+      if (text.charCodeAt(start) === 0x64 && text.startsWith(DIFF_FILE_HEADER, start)) at = start;
+    }
+  } else if (text.startsWith(DIFF_FILE_HEADER)) at = 0;
+  else {
+    const newline = text.indexOf(`\n${DIFF_FILE_HEADER}`);
+    if (newline >= 0) at = newline + 1;
   }
+  if (at < 0) return false;
   return text.indexOf('\n', at + DIFF_FILE_HEADER.length) >= 0 && HUNK_START.test(text);
 }
 
@@ -686,10 +697,23 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   const parts: string[] = [];
   let shown = 0;
   let last = -1;
+  // Kept units that follow one another go in as one slice of the text (a head of 2 000 lines is
+  // one piece to join, not 2 000): `runFrom` to `runTo` is the run not pushed yet. A line that
+  // reads as a marker (`neutralizeMarkerLine`) and the window go in alone.
+  let runFrom = 0;
+  let runTo = 0;
   for (let i = 0; i < total; i++) {
     if (keep[i] === 0) continue;
-    if (lines && i > last + 1)
-      parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.of[i]! - 1, eol));
+    const from = starts[i]!;
+    const to = i + 1 < total ? starts[i + 1]! : text.length;
+    const plain = cut?.unit !== i && !(lines && text.startsWith('[line', from));
+    if (!(plain && i === last + 1 && runTo > runFrom)) {
+      if (runTo > runFrom) parts.push(text.slice(runFrom, runTo));
+      runFrom = from;
+      runTo = from;
+      if (lines && i > last + 1)
+        parts.push(omittedLinesMarker(lines.of[last + 1]!, lines.of[i]! - 1, eol));
+    }
     // A unit shown only in a window is not kept: the note counts it dropped, its marker says
     // which columns are shown.
     if (keep[i] === 1) shown++;
@@ -699,11 +723,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       const before = parts[parts.length - 1];
       if (before !== undefined && !before.endsWith('\n')) parts.push(eol);
       parts.push(cut.marker, neutralizeMarkerLine(text.slice(cut.from, cut.to)), eol);
-    } else {
-      const slice = text.slice(starts[i]!, i + 1 < total ? starts[i + 1]! : text.length);
-      parts.push(lines ? neutralizeMarkerLine(slice) : slice);
-    }
+    } else if (plain) runTo = to;
+    else parts.push(neutralizeMarkerLine(text.slice(from, to)));
   }
+  if (runTo > runFrom) parts.push(text.slice(runFrom, runTo));
   if (shown === 0 && !cut) return undefined;
   if (lines && last < total - 1) {
     // The last kept unit ends with its newline: the text goes on after it.

@@ -139,18 +139,22 @@ export function textSignals(input: {
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
-    rowLevel[r] = unchanged ? NO_LEVEL : detectLevel(units, text, from, to, raw, tail, table);
+    // The line's indentation is read once, here, for every reader of the line (an indented
+    // YAML or JSON dump is mostly spaces).
+    const window = Math.min(to, from + LEVEL_WINDOW);
+    let nonBlank = from;
+    while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) nonBlank++;
+    rowLevel[r] = unchanged
+      ? NO_LEVEL
+      : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
     if (rowLevel[r] !== NO_LEVEL) {
       signatureCounts[rowLevel[r]!]!++;
       anyLevel = true;
     }
     // Nothing but spaces and tabs, as far as the window looks.
-    const window = Math.min(to, from + LEVEL_WINDOW);
-    let nonBlank = from;
-    while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) nonBlank++;
     blank[r] = nonBlank === window ? 1 : 0;
     if (rowTemplate && continuation) {
-      const hash = lineTemplate(units, from, to);
+      const hash = lineTemplate(units, from, to, nonBlank);
       let slot = (hash ^ (hash >>> 15)) & (slots - 1);
       while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
       let id = slotId[slot]! - 1;
@@ -166,7 +170,7 @@ export function textSignals(input: {
       }
       rowTemplate[r] = id;
       templateCounts[id]!++;
-      continuation[r] = isContinuationLine(units, text, from, to, table) ? 1 : 0;
+      continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
     }
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {
@@ -235,7 +239,7 @@ export function textSignals(input: {
   // A standing-out line brings the lines of its event (indented continuation lines such as
   // stack frames) and its neighbours, each below it, so every such line comes before context.
   // A blank neighbour says nothing; the line beyond it is the neighbour.
-  const score = Float64Array.from(own);
+  const score = own.slice();
   for (let r = 0; r < rows; r++) {
     if (standsOut[r] !== 1) continue;
     const base = own[r]!;

@@ -287,24 +287,34 @@ function valueLevel(value: string, raw: RawLevels, table: LevelTable): number {
 
 /**
  * Where in a text a word may start that can still change a line's level once it is found: the
- * starts of the exit and alert words in any case, found by one native search. A line with none
- * needs no reading past its level.
+ * starts of the exit and alert words in any case, found by one native search when first asked
+ * about (a text none of whose lines has a level never is). A line with none needs no reading
+ * past its level.
  */
 export class LevelTailCues {
-  private readonly at: number[] = [];
+  private at: number[] = [];
+  private searched = false;
   private next = 0;
 
-  constructor(text: string, table: LevelTable = DEFAULT_TABLE) {
-    const cues = table.tailCues;
-    cues.lastIndex = 0;
-    for (let match = cues.exec(text); match; match = cues.exec(text)) this.at.push(match.index);
-  }
+  constructor(
+    private readonly text: string,
+    private readonly table: LevelTable = DEFAULT_TABLE,
+  ) {}
 
   /** Whether one starts in `[from, end)`; lines are asked about in text order. */
   within(from: number, end: number): boolean {
+    if (!this.searched) this.search();
     const { at } = this;
     while (this.next < at.length && at[this.next]! < from) this.next++;
     return this.next < at.length && at[this.next]! < end;
+  }
+
+  private search(): void {
+    const { text, at } = this;
+    const cues = this.table.tailCues;
+    cues.lastIndex = 0;
+    for (let match = cues.exec(text); match; match = cues.exec(text)) at.push(match.index);
+    this.searched = true;
   }
 }
 
@@ -333,7 +343,9 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * escapes (colours) are skipped. `raw` interns level-field values that are not known words, so
  * rare ones can be told from common ones. `units` are the text's UTF-16 units (`textUnits`),
  * read in the hot loop; `tail`, the text's cues (lines asked about in order), lets a line stop
- * at its level.
+ * at its level. `filled` is where its first unit other than a space or tab is, or any place
+ * between `from` and there (a caller that read its indentation already), at most the window's
+ * end.
  */
 export function detectLevel(
   units: Uint16Array,
@@ -343,11 +355,13 @@ export function detectLevel(
   raw: RawLevels,
   tail?: LevelTailCues,
   table: LevelTable = DEFAULT_TABLE,
+  filled = from,
 ): number {
   const end = Math.min(to, from + LEVEL_WINDOW);
   // Once the level is found only an exit status or an alert can change the verdict; a line
-  // where none can start is done then.
-  const settles = tail !== undefined && !tail.within(from, end);
+  // where none can start is done then. Asked only once a level is found (0 not yet, 1 done, 2
+  // read on), so a text with no level never has its cues searched for.
+  let settles = 0;
   const { letters, wordFlags, wordLevel, words, stride, first: firstWord, next: nextWord } = table;
   let level = NO_LEVEL;
   let form = FORM_FIELD;
@@ -356,24 +370,31 @@ export function detectLevel(
   let status = NO_LEVEL;
   let first = true;
   let previous = 0;
-  let i = from;
+  // Spaces and tabs that open the line change nothing: the line is read from `filled`.
+  let i = filled;
   while (i < end) {
-    if (settles && level !== NO_LEVEL) break;
+    if (level !== NO_LEVEL) {
+      if (settles === 0) settles = tail !== undefined && !tail.within(from, end) ? 1 : 2;
+      if (settles === 1) break;
+    }
     if (!first) {
-      // Past the line's opening most of a line changes nothing: words that cannot be the
-      // table's (no word of their first letter and length) nor a letter (`W:`), spacing,
-      // punctuation and escapes are stepped over here, in a loop that keeps only `previous`.
-      // A word that may count, a syslog tag's end (it opens the line again) or a line break
-      // goes to the steps below.
+      // Past the line's opening most of a line changes nothing: words that are not the
+      // table's, letters not between colons (only `:W:` may be a level), spacing, punctuation
+      // and escapes are stepped over here, in a loop that keeps only `previous`. A word of the
+      // table, a letter that may count, a syslog tag's end (it opens the line again) or a line
+      // break goes to the steps below, which read that word again.
       while (i < end) {
         const unit = units[i]!;
         if (WORD_UNIT[unit] === 1) {
           const start = i;
           while (++i < end && isWordCode(units[i]!));
           const length = i - start;
+          const listed =
+            length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0;
           if (
-            length === 1 ||
-            (length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0)
+            length === 1
+              ? listed || (previous === 0x3a && i < to && units[i] === 0x3a)
+              : listed && tableWord(words, firstWord, nextWord, stride, units, start, length) >= 0
           ) {
             i = start;
             break;
@@ -549,7 +570,8 @@ function responseStatusLevel(units: Uint16Array, at: number, end: number): numbe
 /**
  * True when the line `text[from, to)` (its UTF-16 `units` beside it) continues the event above
  * it: it is indented (a stack frame, a wrapped message, a diagnostic's source excerpt) or opens
- * with one of the vocabulary's continuation openers (`Caused by:`).
+ * with one of the vocabulary's continuation openers (`Caused by:`). `filled` is as for
+ * `detectLevel`.
  */
 export function isContinuationLine(
   units: Uint16Array,
@@ -557,16 +579,15 @@ export function isContinuationLine(
   from: number,
   to: number,
   table: LevelTable = DEFAULT_TABLE,
+  filled = from,
 ): boolean {
   if (from >= to) return false;
   const code = units[from]!;
   if (isBlank(code)) {
-    for (let i = from + 1; i < to && i < from + LEVEL_WINDOW; i++) {
-      const c = units[i]!;
-      if (c === 0x0d || c === 0x0a) return false;
-      if (!isBlank(c)) return true;
-    }
-    return false;
+    const end = Math.min(to, from + LEVEL_WINDOW);
+    let i = Math.max(filled, from + 1);
+    while (i < end && isBlank(units[i]!)) i++;
+    return i < end && units[i] !== 0x0d && units[i] !== 0x0a;
   }
   if (table.continuationLeads[Math.min(0x80, code)] === 0) return false;
   for (const opener of table.continuationOpeners) if (text.startsWith(opener, from)) return true;

@@ -24,19 +24,32 @@ for (let code = 0; code < 128; code++) {
 }
 
 /**
+ * Whether the unit at `i`, in a word, makes the word variable: a digit, or a `-` before one
+ * (`blk_-6952`).
+ */
+function joinsVariable(units: Uint16Array, i: number, end: number): boolean {
+  const c = units[i]!;
+  const kind = CLASS_OF_UNIT[c]!;
+  if (kind !== 0) return kind !== WORD;
+  return c === 0x2d && i + 1 < end && isAsciiDigit(units[i + 1]!);
+}
+
+/**
  * A hash of the shape of the line at `units[from, to)` (a text's UTF-16 units): its first words
  * with every word that holds a digit (a `-` before a digit joins the word: `blk_-6952`) or is
  * very long (timestamps, ids, counts, hashes) folded into one placeholder, and punctuation,
  * spacing and terminal escapes ignored. Lines printed by the same statement share it, so how
  * often a template occurs says how routine its lines are. Looks at no more than
- * `TEMPLATE_WINDOW` units.
+ * `TEMPLATE_WINDOW` units. `filled` is where the line's first unit other than a space or tab
+ * is, or any place between `from` and there.
  */
-export function lineTemplate(units: Uint16Array, from: number, to: number): number {
+export function lineTemplate(units: Uint16Array, from: number, to: number, filled = from): number {
   const end = Math.min(to, from + TEMPLATE_WINDOW);
   let hash = FNV_OFFSET;
   let words = 0;
   let lastVariable = false;
-  let i = from;
+  // Spacing is no part of the shape: the line is read from `filled`.
+  let i = filled;
   while (i < end && words < TEMPLATE_WORDS) {
     const code = units[i]!;
     if (code === ESC) {
@@ -53,17 +66,18 @@ export function lineTemplate(units: Uint16Array, from: number, to: number): numb
     }
     const start = i;
     let variable = false;
-    // The word's units go into the hash as they are read; a word that turns out variable (or
-    // long) leaves the hash as it was.
+    // The word's units go into the hash as they are read; a word that turns out variable (a
+    // digit, or a `-` before one) leaves the hash as it was, so the rest of it is only stepped
+    // over (a timestamp or an id costs no multiplications).
     let wordHash = hash;
     for (; i < end; i++) {
       const c = units[i]!;
-      const kind = CLASS_OF_UNIT[c]!;
-      if (kind === 0) {
-        if (c === 0x2d && i + 1 < end && isAsciiDigit(units[i + 1]!)) variable = true;
-        else break;
-      } else if (kind !== WORD) variable = true;
+      if (CLASS_OF_UNIT[c] !== WORD) break;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME);
+    }
+    if (i < end && joinsVariable(units, i, end)) {
+      variable = true;
+      for (i++; i < end && (CLASS_OF_UNIT[units[i]!] !== 0 || joinsVariable(units, i, end)); i++);
     }
     if (variable || i - start >= LONG_WORD) {
       if (lastVariable) continue;

@@ -75,7 +75,14 @@ export class UnitCopies {
   private readonly hashed: Uint8Array;
   /** Per unit, once a unit of its hash is kept: whether it reads as that unit. */
   private readonly verdict: Uint8Array;
-  private readonly kept = new Map<number, number>();
+  /**
+   * The first kept unit of each hash, in an open-addressed table (a power of two, at most half
+   * full): slot → unit + 1 (0 free), and the hash it holds. Hashes are 32-bit, mostly beyond a
+   * small integer, so a `Map` keyed by them boxes each one.
+   */
+  private slotUnit = new Int32Array(256);
+  private slotHash = new Int32Array(256);
+  private entries = 0;
   /** The text holds no escape: no string sequence to leave out. */
   private readonly plain: boolean;
 
@@ -119,17 +126,43 @@ export class UnitCopies {
     const known = this.verdict[i]!;
     if (known !== UNKNOWN) return known === COPY;
     // The first unit kept of a hash stays its entry: once there is one, the verdict holds.
-    const first = this.kept.get(this.hashOf(i));
-    if (first === undefined) return false;
+    const first = this.slotUnit[this.slotOf(this.hashOf(i))]! - 1;
+    if (first < 0) return false;
     const copy = first !== i && sameUnits(this.text, this.codes, this.starts, first, i, this.plain);
     this.verdict[i] = copy ? COPY : NOT_A_COPY;
     return copy;
   }
 
+  /** The slot of `hash` in the table of kept units: its own, or the free one it would take. */
+  private slotOf(hash: number): number {
+    const { slotUnit, slotHash } = this;
+    const mask = slotUnit.length - 1;
+    let slot = (hash ^ (hash >>> 15)) & mask;
+    while (slotUnit[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & mask;
+    return slot;
+  }
+
   /** Records unit `i` as kept. */
   add(i: number): void {
     const hash = this.hashOf(i);
-    if (!this.kept.has(hash)) this.kept.set(hash, i);
+    const slot = this.slotOf(hash);
+    if (this.slotUnit[slot] !== 0) return;
+    this.slotUnit[slot] = i + 1;
+    this.slotHash[slot] = hash;
+    if (2 * ++this.entries > this.slotUnit.length) this.grow();
+  }
+
+  /** Doubles the table, every entry moved to its slot in the larger one. */
+  private grow(): void {
+    const { slotUnit, slotHash } = this;
+    this.slotUnit = new Int32Array(2 * slotUnit.length);
+    this.slotHash = new Int32Array(2 * slotUnit.length);
+    for (let slot = 0; slot < slotUnit.length; slot++) {
+      if (slotUnit[slot] === 0) continue;
+      const to = this.slotOf(slotHash[slot]!);
+      this.slotUnit[to] = slotUnit[slot]!;
+      this.slotHash[to] = slotHash[slot]!;
+    }
   }
 }
 
