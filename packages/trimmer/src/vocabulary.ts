@@ -80,8 +80,8 @@ export interface Vocabulary {
   /**
    * The one response-status rule: a three-digit status right after a request's protocol, its
    * version and closing quote (`"GET /cart HTTP/1.1" 404`, as access logs write it), makes a
-   * line at least a warning from 400 and an error from 500. The protocols, spelt as level words
-   * are.
+   * line that states no level a warning from 400 and an error from 500. The protocols, spelt as
+   * level words are.
    */
   readonly statusProtocols: ReadonlySet<string>;
   /**

