@@ -74,17 +74,23 @@ function rowFields(row: string, cut: Cut, columns: number): string[] | undefined
   return starts.map((start, k) => row.slice(start, starts[k + 1] ?? row.length).trim());
 }
 
-/** A row as a JSON object line: its non-empty fields under their column names. */
-function recordLine(names: readonly string[], fields: readonly string[]): string {
-  const members: string[] = [];
-  for (let k = 0; k < names.length; k++) {
+/** A character a JSON string must escape. */
+const ESCAPED = /["\\\u0000-\u001f]/;
+
+/**
+ * A row as a JSON object line: its non-empty fields under their column names (`keys`: each
+ * name as a JSON string and a colon, made once).
+ */
+function recordLine(keys: readonly string[], fields: readonly string[]): string {
+  let line = '{';
+  for (let k = 0; k < keys.length; k++) {
     const value = fields[k]!;
     if (value === '') continue;
-    members.push(
-      `${JSON.stringify(names[k])}:${NUMBER.test(value) ? value : JSON.stringify(value)}`,
-    );
+    if (line.length > 1) line += ',';
+    line += keys[k]!;
+    line += NUMBER.test(value) ? value : ESCAPED.test(value) ? JSON.stringify(value) : `"${value}"`;
   }
-  return `{${members.join(',')}}`;
+  return `${line}}`;
 }
 
 /**
@@ -101,6 +107,7 @@ export function tableAsRecordLines(
   const header = headerColumns(lineAt(text, starts, 0));
   if (!header) return undefined;
   const { names, cut } = header;
+  const keys = names.map((name) => `${JSON.stringify(name)}:`);
   const lines: string[] = [''];
   let rows = 0;
   let other = 0;
@@ -113,7 +120,7 @@ export function tableAsRecordLines(
     const fields = rowFields(line, cut, names.length);
     if (fields) rows++;
     else other++;
-    lines.push(fields ? recordLine(names, fields) : '');
+    lines.push(fields ? recordLine(keys, fields) : '');
     // Most texts are told apart by their first lines.
     if (rows + other === SAMPLE_ROWS && rows < ROW_SHARE * SAMPLE_ROWS) return undefined;
   }
