@@ -523,7 +523,7 @@ function noteStatements(labelled, seen) {
     // Two fields that name the records together are written `a+b`: a record is named when
     // both are shown in one item, its identity `a` whole, `b` whole or a part of it (what a
     // record says beside an id that reads as nothing: a text cut short, or the text inside
-    // the parts it holds).
+    // the parts it holds); a record without `b` is named by `a` alone.
     const paths = note.namedBy.split('+').map((part) => pathOfNoteField(list, part));
     const path = paths.every(Boolean) ? paths : undefined;
     // A value shown k times names at most k of the records holding it.
@@ -539,7 +539,7 @@ function noteStatements(labelled, seen) {
       const byId = new Map();
       for (const record of list.records) {
         const id = fieldOf(record, idPath);
-        if (id === undefined || !rest.every((p) => valuesAt(record, p).length > 0)) continue;
+        if (id === undefined) continue;
         const same = byId.get(id);
         if (same) same.push(record);
         else byId.set(id, [record]);
@@ -548,7 +548,10 @@ function noteStatements(labelled, seen) {
         const same = byId.get(idOf(item));
         if (!same) continue;
         const at = same.findIndex((record) =>
-          rest.every((p) => shownPartOf(valuesAt(item, p), valuesAt(record, p))),
+          rest.every((p) => {
+            const truth = valuesAt(record, p);
+            return truth.length === 0 || shownPartOf(valuesAt(item, p), truth);
+          }),
         );
         if (at < 0) continue;
         same.splice(at, 1);

@@ -77,8 +77,9 @@ export function valuesAt(record, path) {
 export function fieldOf(record, path) {
   let values = valuesAt(record, path);
   // A value in a list of one (`"span.id": ["a1b2"]`, a search engine's fields API) is the
-  // field's value.
-  if (values.length === 1 && Array.isArray(values[0]) && values[0].length === 1) {
+  // field's value; a list of a few values is one value of them all (`inspect+triage`), as
+  // the trimmer's note counts the records holding each such list.
+  if (values.length === 1 && Array.isArray(values[0]) && values[0].every(isScalar)) {
     values = values[0];
   }
   if (values.length === 0 || !values.every(isScalar)) return undefined;
