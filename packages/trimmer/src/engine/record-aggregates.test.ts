@@ -227,15 +227,55 @@ describe('the records note over all records', () => {
     expect(new Map(state?.values.map((v) => [v.value, v.count]))).toEqual(truth);
     // What each record's one item holds alike is no statement of the records.
     expect(note.constant?.some((c) => c.field.startsWith('Instances'))).not.toBe(true);
-    // A list of two in some records is a list, not a field.
-    const two = JSON.stringify({
-      Reservations: records.map((r, i) => ({
-        ...r,
-        Instances: i % 3 === 0 ? [...r.Instances, ...r.Instances] : r.Instances,
-      })),
-    });
+    // Where some records hold two, a record's value is its items' values together, in order.
+    const doubled = records.map((r, i) => ({
+      ...r,
+      Instances: i % 3 === 0 ? [...r.Instances, ...r.Instances] : r.Instances,
+    }));
+    const two = JSON.stringify({ Reservations: doubled });
     const split = noteOf(two, Math.floor(two.length * 0.1), 'how many of each State?').records!;
-    expect(split.distributions?.some((d) => d.field === 'Instances[].State.Name')).not.toBe(true);
+    const joined = new Map<string, number>();
+    for (const r of doubled) {
+      const value = r.Instances.map((instance) => instance.State.Name).join('+');
+      joined.set(value, (joined.get(value) ?? 0) + 1);
+    }
+    const told = split.distributions?.find((d) => d.field === 'Instances[].State.Name');
+    expect(new Map(told?.values.map((v) => [v.value, v.count]))).toEqual(joined);
+  });
+
+  it('tells how the records divide by a field of the few items each holds, unasked', () => {
+    // Pods of one container or two (a sidecar): the images each runs, together.
+    const images = ['nginx:1.25', 'redis:7', 'api:3.2'];
+    const pods = Array.from({ length: 90 }, (_, i) => ({
+      metadata: { name: `pod-${(i * 7919).toString(36)}` },
+      spec: {
+        containers: [
+          { name: 'main', image: images[i % 3]!, terminationMessagePath: '/dev/termination-log' },
+          ...(i % 10 === 0
+            ? [
+                {
+                  name: 'proxy',
+                  image: 'envoy:1.30',
+                  terminationMessagePath: '/dev/termination-log',
+                },
+              ]
+            : []),
+        ],
+      },
+      status: { phase: 'Running' },
+    }));
+    const text = JSON.stringify({ items: pods });
+    const note = noteOf(text, Math.floor(text.length * 0.3)).records!;
+    const truth = new Map<string, number>();
+    for (const pod of pods) {
+      const value = pod.spec.containers.map((container) => container.image).join('+');
+      truth.set(value, (truth.get(value) ?? 0) + 1);
+    }
+    const told = note.distributions?.find((d) => d.field === 'spec.containers[].image');
+    expect(new Map(told?.values.map((v) => [v.value, v.count]))).toEqual(truth);
+    // One value in every item says only how many items each pod holds: not told.
+    const paths = note.distributions?.map((d) => d.field) ?? [];
+    expect(paths).not.toContain('spec.containers[].terminationMessagePath');
   });
 
   it('tells every value of a field a question asks to count, however many, and only then', () => {

@@ -24,7 +24,7 @@ import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
 import { orderEnds, orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
-import { holdsScalarList, scalarListCounts } from './scalar-list.js';
+import { holdsScalarList, nestedListCounts, scalarListCounts } from './scalar-list.js';
 import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
 
 /**
@@ -40,6 +40,10 @@ export type AggregateStatement = (
   asked?: boolean;
 };
 
+/** A field of a list's items inside each record is told where they hold this many on average, at most. */
+const NESTED_ITEMS = 2;
+/** What a field of a list's items adds to a state's rank: the record's own fields come first. */
+const NESTED_RANK = 0.5;
 /** Values told per distribution (the rest are summed as other values). */
 const TOLD_VALUES = 20;
 /** Values told of a distribution the question asks for. */
@@ -348,9 +352,38 @@ export function recordAggregates(
     // A field of this list's records, not of a list inside them (but for a list of one item
     // in each record, whose fields are the record's own).
     const { depth, throughOne } = recordFieldDepth(analysis, group, s);
-    if (depth < 1) continue;
     if (depth > 3) continue;
     const c = classOf[s]!;
+    if (depth < 1) {
+      // A field of the items of a list inside each record, a few items each at most (a pod's
+      // containers' images, a component's licences): its values in each record together are
+      // the record's value of it, told where they divide the records as a state's do.
+      if (c !== CLASS_WORD && c !== CLASS_INTEGER && c !== CLASS_LOCATOR) continue;
+      // One value in every item says only how many items each record holds.
+      if (distinct[s]! < 2 || distinct[s]! > 2 * MAX_CATEGORIES) continue;
+      if (values[s]! > NESTED_ITEMS * records) continue;
+      const nested = nestedListCounts(
+        inventory,
+        signatures,
+        group.sig,
+        group.records,
+        s,
+        MAX_CATEGORIES,
+      );
+      if (!nested || nested.counts.length < 2) continue;
+      const present = nested.counts.reduce((sum, entry) => sum + entry.count, 0);
+      const top = nested.counts[0]!.count;
+      if (present < 0.5 * records || nested.counts.length > 0.5 * present || top < 2) continue;
+      const keyHint = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary);
+      lists.set(s, nested.counts);
+      categorical.push({
+        s,
+        rank:
+          stateRank(nested.counts.length, nested.keys, present, top, keyHint.state, false) +
+          NESTED_RANK,
+      });
+      continue;
+    }
     const hints = keyHints(signatureKey(inventory, signatures, s), analysis.vocabulary);
     const hint = hints.state;
     const idHint = hints.identity > 0;
@@ -456,7 +489,7 @@ export function recordAggregates(
   categorical.forEach((field, i) => {
     const checked = i < ECHO_CHECKS && distinctive.length < MAX_DISTRIBUTIONS;
     const twin =
-      checked && !asked.has(field.s)
+      checked && !asked.has(field.s) && !lists.has(field.s)
         ? [...distinctive, ...echoes].find(
             (told) =>
               !asked.has(told.s) &&

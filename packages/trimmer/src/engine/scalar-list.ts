@@ -4,7 +4,7 @@ import {
   NODE_SCALAR,
   NODE_STRING,
 } from '../json/json-inventory.js';
-import type { JsonSignatures } from '../json/json-signatures.js';
+import { type JsonSignatures, STEP_ITEM, STEP_KEY } from '../json/json-signatures.js';
 import { scalarValue } from '../readers/json-records.js';
 
 /** Lists of a signature looked at to tell whether they hold values. */
@@ -57,4 +57,64 @@ export function scalarListCounts(
     if (counts.size > limit) return undefined;
   }
   return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
+}
+
+/** Keys a field of a list's items may sit below its record, counted as a note's path has them. */
+const NESTED_KEYS = 4;
+
+/**
+ * For a value field `s` of the items of one list inside each record of `group` (a pod's
+ * `spec.containers[].image`, a component's `licenses[].license.id`): how many records hold each
+ * sequence of its values, joined by `+` in the order the record holds them (one value where a
+ * record holds one item, as most do), commonest first, with the keys between the record and
+ * the field. `undefined` where `s` is no such field, a value holds `+`, or more than `limit`
+ * sequences occur. Linear in the records and the field's values.
+ */
+export function nestedListCounts(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  groupSig: number,
+  records: readonly number[],
+  s: number,
+  limit: number,
+): { counts: Array<{ value: string; count: number }>; keys: number } | undefined {
+  const { kind, next } = inventory;
+  const first = signatures.first[s]!;
+  if (first < 0 || (kind[first] !== NODE_STRING && kind[first] !== NODE_SCALAR)) return undefined;
+  // One list between the record and the field, a few keys each side of it.
+  let items = 0;
+  let keys = 0;
+  for (let t = s; t !== groupSig; t = signatures.parent[t]!) {
+    if (t <= 0) return undefined;
+    if (signatures.step[t] === STEP_ITEM) items++;
+    else if (signatures.step[t] === STEP_KEY) keys++;
+    else return undefined;
+  }
+  if (items !== 1 || keys > NESTED_KEYS) return undefined;
+  const counts = new Map<string, number>();
+  let r = 0;
+  let value = '';
+  let holder = -1;
+  const close = () => {
+    if (holder < 0) return;
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+    holder = -1;
+    value = '';
+  };
+  for (let u = first; u >= 0; u = signatures.nextSame[u]!) {
+    while (r < records.length && next[records[r]!]! <= u) r++;
+    if (r === records.length || records[r]! > u) return undefined;
+    const item = scalarValue(inventory, u);
+    if (item.includes('+')) return undefined;
+    if (holder !== records[r]) {
+      close();
+      holder = records[r]!;
+      value = item;
+    } else value += `+${item}`;
+    if (counts.size > limit) return undefined;
+  }
+  close();
+  if (counts.size > limit) return undefined;
+  const sorted = [...counts].map(([text, count]) => ({ value: text, count }));
+  return { counts: sorted.sort((a, b) => b.count - a.count), keys };
 }
