@@ -84,6 +84,40 @@ describe('tableAsRecordLines', () => {
     expect(records(csv.join('\n'))![2]).toEqual({ host: 'h1', region: 'eu', load: '01' });
   });
 
+  it('reads the columns a #fields directive names, past the comment lines before it', () => {
+    const zeek = [
+      '#separator \\x09',
+      '#path\thttp',
+      '#fields\tts\tuid\tmethod\tstatus_code',
+      '#types\ttime\tstring\tstring\tcount',
+      ...Array.from(
+        { length: 25 },
+        (_, i) => `13202795${i}.5\tC${i}x\tGET\t${i === 7 ? 404 : 200}`,
+      ),
+      '#close\t2017-04-16-21-36-11',
+    ];
+    const read = records(zeek.join('\n'))!;
+    expect(read).toHaveLength(zeek.length);
+    expect(read.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(read[4 + 7]).toEqual({ ts: 132027957.5, uid: 'C7x', method: 'GET', status_code: 404 });
+    expect(read.at(-1)).toBeUndefined();
+    // W3C extended logs (IIS, CloudFront) name theirs after `#Fields:`, separated by spaces.
+    const w3c = [
+      '#Version: 1.0',
+      '#Fields: date time c-ip sc-status',
+      ...Array.from(
+        { length: 25 },
+        (_, i) => `2024-05-01 12:00:${String(i).padStart(2, '0')} 10.0.0.${i} 200`,
+      ),
+    ];
+    expect(records(w3c.join('\n'))![3]).toEqual({
+      date: '2024-05-01',
+      time: '12:00:01',
+      'c-ip': '10.0.0.1',
+      'sc-status': 200,
+    });
+  });
+
   it('reads no table in a log, prose, a short table, or rows that do not line up', () => {
     const log = Array.from(
       { length: 100 },

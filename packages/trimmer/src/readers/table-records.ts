@@ -1,6 +1,7 @@
 /**
  * A text that is a table (a header line of column names, then rows: `kubectl get pods`,
- * `docker ps`, a TSV or a simple CSV export) as the JSON lines of its records, one line for each
+ * `docker ps`, a TSV or a simple CSV export, a Zeek or W3C extended log whose `#fields`
+ * directive names the columns) as the JSON lines of its records, one line for each
  * of the text's lines (the header and any line that is not a row of its columns empty), so the
  * record engine judges the rows as it judges any list's records: what stands out, how the
  * records divide by each column, which name them.
@@ -28,6 +29,22 @@ function lineAt(text: string, starts: ArrayLike<number>, i: number): string {
   if (to > from && text.charCodeAt(to - 1) === 0x0a) to--;
   if (to > from && text.charCodeAt(to - 1) === 0x0d) to--;
   return text.slice(from, to);
+}
+
+/** A comment line naming the columns of the rows after it: `#fields<TAB>ts<TAB>uid…`, `#Fields: date time …`. */
+const FIELDS_DIRECTIVE = /^#fields(?::\s*|\t| )/i;
+
+/** The columns a `#fields` directive names (after it): tab-separated, else space-separated. */
+function directiveColumns(rest: string): { names: string[]; cut: Cut } | undefined {
+  const delimiter = rest.includes('\t') ? '\t' : ' ';
+  const names = rest.split(delimiter);
+  if (names.length < 2) return undefined;
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (name.length === 0 || name.length > NAME_UNITS || seen.has(name)) return undefined;
+    seen.add(name);
+  }
+  return { names, cut: { delimiter } };
 }
 
 /** The header's columns and how rows are cut, or `undefined` when it reads as no header. */
@@ -95,8 +112,10 @@ function recordLine(keys: readonly string[], fields: readonly string[]): string 
 
 /**
  * The JSON lines of the rows of `text` (its lines start at `starts`), with the line starts of
- * that text, where `text` is a table: its first line names two or more columns, and nine in ten
- * of the non-blank lines after it, at least `MIN_ROWS`, are rows of them. `undefined` otherwise.
+ * that text, where `text` is a table: its first line (past comment lines, a `#fields`
+ * directive among them or the first other line) names two or more columns, and nine in ten of
+ * the non-blank, non-comment lines after it, at least `MIN_ROWS`, are rows of them.
+ * `undefined` otherwise.
  */
 export function tableAsRecordLines(
   text: string,
@@ -104,16 +123,30 @@ export function tableAsRecordLines(
 ): { text: string; starts: number[] } | undefined {
   const total = starts.length;
   if (total <= MIN_ROWS) return undefined;
-  const header = headerColumns(lineAt(text, starts, 0));
+  // Comment lines may open the text; a `#fields` (`#Fields:`) directive among them names the
+  // columns, as Zeek and W3C extended logs (IIS, CloudFront) write them.
+  let at = 0;
+  let line = lineAt(text, starts, 0);
+  let header: ReturnType<typeof headerColumns>;
+  for (; at < total && line.startsWith('#'); line = lineAt(text, starts, ++at)) {
+    const directive = FIELDS_DIRECTIVE.exec(line);
+    if (directive) {
+      header = directiveColumns(line.slice(directive[0].length));
+      break;
+    }
+    if (at + 1 === total) return undefined;
+  }
+  header ??= headerColumns(line);
   if (!header) return undefined;
   const { names, cut } = header;
   const keys = names.map((name) => `${JSON.stringify(name)}:`);
-  const lines: string[] = [''];
+  const lines: string[] = Array.from({ length: at + 1 }, () => '');
   let rows = 0;
   let other = 0;
-  for (let i = 1; i < total; i++) {
+  for (let i = at + 1; i < total; i++) {
     const line = lineAt(text, starts, i);
-    if (line.trim() === '') {
+    // Blank lines and comments (`#close …`) are no rows, and none of the text's other lines.
+    if (line.trim() === '' || line.startsWith('#')) {
       lines.push('');
       continue;
     }
