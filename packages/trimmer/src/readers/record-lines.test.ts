@@ -15,6 +15,16 @@ const parsedLines = (text: string): Record<string, unknown>[] =>
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
+/** The honest view at 3% of `entries` written one a line: its note's coverage and its lines parsed. */
+function linesViewAt3(entries: readonly object[]) {
+  const text = entries.map((entry) => JSON.stringify(entry)).join('\n');
+  const budget = budgetAt(text, 0.03);
+  const view = trimmer.trim(text, budget);
+  expectHonestView(view, text, budget);
+  const coverage = parseRecordCoverage(noteOf(view.text))!;
+  return { text, coverage, lines: parsedLines(view.text) };
+}
+
 /**
  * Whether every value of `part` is the value at its place in `whole` (a projection of it), a
  * string cut short (`…` at its end, disclosed in the note) the start of its value.
@@ -339,13 +349,8 @@ describe('JSON lines: judged as one list, written back a record a line', () => {
           ? 'Out of memory: Killed process 4123 (java)'
           : `${units[i % 4]} handled job ${i % 300} for host-${i % 40}`,
     }));
-    const text = entries.map((entry) => JSON.stringify(entry)).join('\n');
-    const budget = budgetAt(text, 0.03);
-    const view = trimmer.trim(text, budget);
-    expectHonestView(view, text, budget);
-    const coverage = parseRecordCoverage(noteOf(view.text))!;
+    const { text, coverage, lines } = linesViewAt3(entries);
     expect(coverage.namedBy).toBe('__MONOTONIC_TIMESTAMP+MESSAGE');
-    const lines = parsedLines(view.text);
     const labelled = lines.filter((line) => 'MESSAGE' in line && '__MONOTONIC_TIMESTAMP' in line);
     expect(labelled.length).toBe(coverage.named);
     expect(coverage.named).toBeGreaterThan(100);
@@ -413,13 +418,8 @@ describe('JSON lines: judged as one list, written back a record a line', () => {
         message: { role: 'assistant', content: [part], stop_reason: null },
       };
     });
-    const text = entries.map((entry) => JSON.stringify(entry)).join('\n');
-    const budget = budgetAt(text, 0.03);
-    const view = trimmer.trim(text, budget);
-    expectHonestView(view, text, budget);
-    const coverage = parseRecordCoverage(noteOf(view.text))!;
+    const { coverage, lines } = linesViewAt3(entries);
     expect(coverage.namedBy).toBe('uuid+message.content');
-    const lines = parsedLines(view.text);
     const saying = (line: Record<string, unknown>) =>
       JSON.stringify(line.message ?? '').length > 40;
     const labelled = lines.filter((line) => 'uuid' in line && saying(line));

@@ -34,17 +34,29 @@ function lineAt(text: string, starts: ArrayLike<number>, i: number): string {
 /** A comment line naming the columns of the rows after it: `#fields<TAB>ts<TAB>uid…`, `#Fields: date time …`. */
 const FIELDS_DIRECTIVE = /^#fields(?::\s*|\t| )/i;
 
-/** The columns a `#fields` directive names (after it): tab-separated, else space-separated. */
-function directiveColumns(rest: string): { names: string[]; cut: Cut } | undefined {
-  const delimiter = rest.includes('\t') ? '\t' : ' ';
-  const names = rest.split(delimiter);
+/**
+ * `names` with how rows are cut, where they are two or more distinct column names, each at most
+ * `NAME_UNITS` long and, unless a directive says they are names, reading as one (`COLUMN_NAME`).
+ */
+function columns(
+  names: string[],
+  cut: Cut,
+  directive: boolean,
+): { names: string[]; cut: Cut } | undefined {
   if (names.length < 2) return undefined;
   const seen = new Set<string>();
   for (const name of names) {
-    if (name.length === 0 || name.length > NAME_UNITS || seen.has(name)) return undefined;
+    if (name === '' || name.length > NAME_UNITS || seen.has(name)) return undefined;
+    if (!directive && !COLUMN_NAME.test(name)) return undefined;
     seen.add(name);
   }
-  return { names, cut: { delimiter } };
+  return { names, cut };
+}
+
+/** The columns a `#fields` directive names (after it): tab-separated, else space-separated. */
+function directiveColumns(rest: string): { names: string[]; cut: Cut } | undefined {
+  const delimiter = rest.includes('\t') ? '\t' : ' ';
+  return columns(rest.split(delimiter), { delimiter }, true);
 }
 
 /** The header's columns and how rows are cut, or `undefined` when it reads as no header. */
@@ -66,13 +78,7 @@ function headerColumns(header: string): { names: string[]; cut: Cut } | undefine
     cut = { starts };
     names = starts.map((start, k) => header.slice(start, starts[k + 1] ?? header.length).trim());
   }
-  if (names.length < 2) return undefined;
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (name.length > NAME_UNITS || !COLUMN_NAME.test(name) || seen.has(name)) return undefined;
-    seen.add(name);
-  }
-  return { names, cut };
+  return columns(names, cut, false);
 }
 
 /** The fields of `row` cut as `cut` says, or `undefined` when it is no row of those columns. */
