@@ -19,8 +19,12 @@ export const joinPath = (path) =>
 
 /**
  * `metadata.name` → `['metadata', 'name']`, `change.actions[]` → `[…, 'actions', '[]']`,
- * `labels."app.kubernetes.io/name"` → `['labels', 'app.kubernetes.io/name']`.
+ * `labels."app.kubernetes.io/name"` → `['labels', 'app.kubernetes.io/name']`,
+ * `conditions[type=Ready].status` → `['conditions', { key: 'type', value: 'Ready' }, 'status']`.
  */
+/** A step that picks the items of a list by a key's value, as the note writes it. */
+const SELECTOR = /^\[([^\s=[\]";,]+)=([^\s=[\]";,]+)\]/;
+
 export const splitPath = (text) => {
   const path = [];
   for (let i = 0; i < text.length; ) {
@@ -28,6 +32,11 @@ export const splitPath = (text) => {
     else if (text.startsWith('[]', i)) {
       path.push('[]');
       i += 2;
+    } else if (SELECTOR.test(text.slice(i))) {
+      // `[type=Ready]`: the items of a list whose `type` is `Ready`.
+      const [, key, value] = SELECTOR.exec(text.slice(i));
+      path.push({ key, value });
+      i += key.length + value.length + 3;
     } else if (text[i] === '"') {
       let end = i + 1;
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
@@ -35,7 +44,14 @@ export const splitPath = (text) => {
       i = end + 1;
     } else {
       let end = i;
-      while (end < text.length && text[end] !== '.' && !text.startsWith('[]', end)) end++;
+      while (
+        end < text.length &&
+        text[end] !== '.' &&
+        !text.startsWith('[]', end) &&
+        !SELECTOR.test(text.slice(end))
+      ) {
+        end++;
+      }
       path.push(text.slice(i, end));
       i = end;
     }
@@ -62,6 +78,13 @@ export function valuesAt(record, path) {
       if (node === null || typeof node !== 'object' || LosslessNumber.isInstance(node)) continue;
       if (key === '[]') {
         if (Array.isArray(node)) next.push(...node);
+      } else if (typeof key === 'object') {
+        if (!Array.isArray(node)) continue;
+        for (const item of node) {
+          if (item === null || typeof item !== 'object' || !Object.hasOwn(item, key.key)) continue;
+          const name = item[key.key];
+          if (name !== null && isScalar(name) && plain(name) === key.value) next.push(item);
+        }
       } else if (!Array.isArray(node) && Object.hasOwn(node, key)) next.push(node[key]);
     }
     nodes = next;

@@ -109,6 +109,41 @@ describe('record coverage segment', () => {
     });
   });
 
+  it('tells a field of the item a key names, and none whose name the path could not say', () => {
+    const records: RecordCoverage = {
+      path: 'items[]',
+      total: 40,
+      named: 40,
+      whole: 0,
+      distributions: [
+        {
+          field: 'status.conditions[type=Ready].status',
+          alike: ['status.conditions[type=ContainersReady].status', 'tags[Key=a b].Value'],
+          values: [
+            { value: 'True', count: 38 },
+            { value: 'False', count: 2 },
+          ],
+        },
+        { field: 'tags[Key=x]y].Value', values: [{ value: 'web', count: 40 }] },
+        { field: 'tags[Key=team lead].Value', values: [{ value: 'ops', count: 40 }] },
+      ],
+      ranges: [{ field: 'metadata[key=timestamp].value', from: '2025-03-25', to: '2025-03-26' }],
+    };
+    const segment = formatRecordCoverage(records);
+    expect(segment).toBe(
+      '; records 40/40 named, 0 whole at items[]; by status.conditions[type=Ready].status, status.conditions[type=ContainersReady].status: True 38, False 2; range of metadata[key=timestamp].value: 2025-03-25 to 2025-03-26',
+    );
+    expect(parseRecordCoverage(`[trimmed${segment}]`)).toMatchObject({
+      distributions: [
+        {
+          field: 'status.conditions[type=Ready].status',
+          alike: ['status.conditions[type=ContainersReady].status'],
+        },
+      ],
+      ranges: [{ field: 'metadata[key=timestamp].value' }],
+    });
+  });
+
   it('tells a path whole or not at all, so that it leads back to one field', () => {
     const annotation = 'metadata.annotations."deployment.kubernetes.io/revision"';
     const tooLong = `spec.${'x'.repeat(130)}`;

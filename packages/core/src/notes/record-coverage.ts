@@ -130,9 +130,19 @@ function pathPiece(path: string): string | undefined {
   return path !== '' && path.length <= MAX_PATH && !NEEDS_CLEANING.test(path) ? path : undefined;
 }
 
-/** A field's path fit for an aggregate segment, or `undefined` when it would not read back. */
+/**
+ * A step that picks the item of a list whose key holds a value (`conditions[type=Ready]`):
+ * the key and the value plain, without a space, separator or bracket.
+ */
+const ITEM_BY_KEY = /\[[^\s\u0000-\u001f\u007f=[\]";,]+=[^\s\u0000-\u001f\u007f=[\]";,]+\]/g;
+
+/**
+ * A field's path fit for an aggregate segment, or `undefined` when it would not read back. It
+ * may pick items by a key's value (`status.conditions[type=Ready].status`).
+ */
 function aggregateField(field: string): string | undefined {
-  return pathPiece(field) !== undefined &&
+  return field.length <= MAX_PATH &&
+    pathPiece(field.replace(ITEM_BY_KEY, '[]')) !== undefined &&
     !field.includes(': ') &&
     !field.endsWith(':') &&
     !field.includes(' (') &&
@@ -192,6 +202,8 @@ function formatRange(range: RecordRange): string {
  * - `by F:` tells how the records divide by F's values, commonest first, counts over all
  *   records; `(present in P)` when only P records have F; `K other values N` sums what is not
  *   told, so the counts always add up; `by F, G:` where G holds F's value in every record.
+ *   F may pick the item of a list each record holds by the value of its naming key
+ *   (`by status.conditions[type=Ready].status: True 219, False 1`).
  * - `range of F: A to B` the smallest and largest value (`, median M` for numbers).
  * - `dropped from every record:` fields no record in the view shows, `+N more` when shortened.
  * - `omitted` the records left out by the value of one state, `+N more` counting the records

@@ -21,6 +21,7 @@ import {
   CLASS_WORD,
 } from './column-roles.js';
 import { keyHints } from './key-hints.js';
+import { keyedItemCounts } from './keyed-items.js';
 import { kthSmallest } from './kth-smallest.js';
 import { orderEnds, orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
@@ -44,6 +45,8 @@ export type AggregateStatement = (
 const NESTED_ITEMS = 2;
 /** What a field of a list's items adds to a state's rank: the record's own fields come first. */
 const NESTED_RANK = 0.5;
+/** And a field of the item of a list a key names: told after the record's own of like standing. */
+const KEYED_RANK = 1;
 /** Values told per distribution (the rest are summed as other values). */
 const TOLD_VALUES = 20;
 /** Values told of a distribution the question asks for. */
@@ -195,13 +198,11 @@ function distributionOf(
   s: number,
   limit: number,
   listCounts?: ReadonlyArray<{ value: string; count: number }>,
+  field = fieldPath(inventory, analysis, s, group.sig),
 ): RecordDistribution {
   const counts = listCounts ?? valueCounts(inventory, analysis, s);
   const values: Array<{ value: string; count: number }> = [];
-  const distribution: RecordDistribution = {
-    field: fieldPath(inventory, analysis, s, group.sig),
-    values,
-  };
+  const distribution: RecordDistribution = { field, values };
   const present = listCounts
     ? listCounts.reduce((sum, entry) => sum + entry.count, 0)
     : analysis.presence[s]!;
@@ -348,6 +349,7 @@ export function recordAggregates(
   const categorical: Array<{ s: number; rank: number }> = [];
   const numeric: number[] = [];
   const times: number[] = [];
+  const keyedItems = keyedItemCounts(inventory, analysis, group, MAX_CATEGORIES);
   for (let s = group.sig + 1; s < signatures.count; s++) {
     // A field of this list's records, not of a list inside them (but for a list of one item
     // in each record, whose fields are the record's own).
@@ -359,6 +361,8 @@ export function recordAggregates(
       // containers' images, a component's licences): its values in each record together are
       // the record's value of it, told where they divide the records as a state's do.
       if (c !== CLASS_WORD && c !== CLASS_INTEGER && c !== CLASS_LOCATOR) continue;
+      // Items a key names are told by name (`conditions[type=Ready].status`).
+      if (keyedItems.keyed.has(s)) continue;
       // One value in every item says only how many items each record holds.
       if (distinct[s]! < 2 || distinct[s]! > 2 * MAX_CATEGORIES) continue;
       if (values[s]! > NESTED_ITEMS * records) continue;
@@ -479,6 +483,28 @@ export function recordAggregates(
       numeric.push(s);
     }
   }
+  // Fields of the items of a list each record holds, told apart by the key that names each
+  // item (`conditions[type=Ready].status`): numbered past the document's signatures.
+  const keyedFields = new Map<number, { field: string; present: number; alike: string[] }>();
+  for (const keyed of keyedItems.counts) {
+    const s = signatures.count + keyedFields.size;
+    keyedFields.set(s, keyed);
+    lists.set(s, keyed.counts);
+    const hint = keyHints(signatureKey(inventory, signatures, keyed.sig), analysis.vocabulary);
+    categorical.push({
+      s,
+      rank:
+        stateRank(
+          keyed.counts.length,
+          keyed.keys,
+          keyed.present,
+          keyed.counts[0]!.count,
+          hint.state,
+          false,
+        ) + KEYED_RANK,
+    });
+  }
+  const presentIn = (s: number) => keyedFields.get(s)?.present ?? presence[s]!;
   categorical.sort((a, b) => a.rank - b.rank || a.s - b.s);
   // A field that divides the records as one ranked before it does comes after the others
   // (looked for among the first few only: those are the ones the note has room for); one that
@@ -503,7 +529,12 @@ export function recordAggregates(
       if (twins) twins.push(field.s);
       else alike.set(twin.s, [field.s]);
     } else {
-      const echo = checked && distinctive.some((told) => samePartition(analysis, told.s, field.s));
+      const echo =
+        checked &&
+        !keyedFields.has(field.s) &&
+        distinctive.some(
+          (told) => !keyedFields.has(told.s) && samePartition(analysis, told.s, field.s),
+        );
       (echo ? echoes : distinctive).push(field);
     }
   });
@@ -546,11 +577,21 @@ export function recordAggregates(
     if (statement) statements.push({ ...statement, ...(asked.has(s) && { asked: true }) });
   };
   const distribution = (s: number, limit: number) => {
-    const told = distributionOf(inventory, analysis, group, s, limit, lists.get(s));
+    const told = distributionOf(
+      inventory,
+      analysis,
+      group,
+      s,
+      limit,
+      lists.get(s),
+      keyedFields.get(s)?.field,
+    );
     // One that can tell none of its values (all too long: region URLs) tells only how many.
     if (told.values.length === 0 && !asked.has(s)) return;
     const twins = alike.get(s);
     if (twins) told.alike = twins.map((t) => fieldPath(inventory, analysis, t, group.sig));
+    const keyedTwins = keyedFields.get(s)?.alike ?? [];
+    if (keyedTwins.length > 0) told.alike = keyedTwins.slice(0, MAX_ALIKE);
     say(s, { kind: 'distribution', distribution: told });
   };
   const range = (s: number, time: boolean) => {
@@ -576,7 +617,7 @@ export function recordAggregates(
   // A field most records lack divides a few of them (a setting of one resource type among
   // many): what every record holds alike comes first.
   const told = categorical.slice(0, MAX_DISTRIBUTIONS);
-  const common = told.filter(({ s }) => 2 * presence[s]! >= records);
+  const common = told.filter(({ s }) => 2 * presentIn(s) >= records);
   let leading = 0;
   for (const { s } of common) {
     if (leading === 2) break;
@@ -584,6 +625,9 @@ export function recordAggregates(
     leading++;
   }
   if (times.length > 0 && !said.has(times[0]!)) range(times[0]!, true);
+  // Records with no time of their own may hold one in a keyed item (`metadata[key=timestamp]`).
+  const keyedTime = keyedItems.times[0];
+  if (times.length === 0 && keyedTime) statements.push({ kind: 'range', range: keyedTime });
   for (const { s } of common) if (!said.has(s)) distribution(s, TOLD_VALUES);
   // An address every record holds alike (the one author's three profile URLs) is told last.
   const shared = constants.slice(0, MAX_CONSTANTS);

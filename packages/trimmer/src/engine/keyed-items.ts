@@ -1,0 +1,273 @@
+import type { RecordRange } from '@compaction/core';
+import {
+  type JsonInventory,
+  NODE_ARRAY,
+  NODE_SCALAR,
+  NODE_STRING,
+} from '../json/json-inventory.js';
+import { STEP_ITEM, STEP_KEY } from '../json/json-signatures.js';
+import { signaturePath } from '../json/signature-path.js';
+import { type RecordGroup, scalarValue } from '../readers/json-records.js';
+import type { RecordAnalysis } from './analyze-records.js';
+import { CLASS_INTEGER, CLASS_LITERAL, CLASS_WORD, valueClass } from './column-roles.js';
+import { isIsoTime } from './time-order-key.js';
+
+/**
+ * A field of the one item of each record's list that a key names: `status.conditions[type=
+ * Ready].status`, `labels[key=subsystemname].value`, with how many records hold each value.
+ */
+export interface KeyedCounts {
+  /** Its path from the record, the item picked by its key's value (`[type=Ready]`). */
+  field: string;
+  /** Values, commonest first (then first seen), with the records holding each. */
+  counts: Array<{ value: string; count: number }>;
+  /** Records that hold it. */
+  present: number;
+  /** Keys between the record and the value, the key that picks the item counted. */
+  keys: number;
+  /** Signature of the value (its key's hints are the field's). */
+  sig: number;
+  /** Fields of the same list that hold its value in every record (told with it: `by A, B:`). */
+  alike: string[];
+}
+
+/** Keys a list of keyed items may sit below its record. */
+const LIST_KEYS = 3;
+/** A field of a keyed item is at most this many keys below it (`value.stringValue`). */
+const VALUE_KEYS = 2;
+/** A list of keyed items holds at least this many on average (one item is a detail, not pairs). */
+const MIN_ITEMS = 2;
+/** And at most this many: beyond, its keys are data, not names. */
+const MAX_ITEMS = 64;
+/** Values of the key that names the items, at most. */
+const MAX_KEYS = 24;
+/** What the values of a state look like: words, codes, flags. */
+const STATE_CLASSES = new Set([CLASS_WORD, CLASS_INTEGER, CLASS_LITERAL]);
+/** Keys tried as the one that names the items, at most. */
+const NAME_TRIES = 3;
+/** Fields of one item told apart, at most. */
+const MAX_VALUES = 8;
+/** A key value or key told in a path reads back as one step: no space, separator or bracket. */
+const PLAIN_STEP = /^[^\s\u0000-\u001f\u007f=[\]";,]{1,48}$/;
+
+/**
+ * For each list inside every record of `group` whose items each name themselves by one key (a
+ * pod's conditions by `type`, a log record's labels by `key`, tags by `Key`): every scalar
+ * field of those items, a key or two below each, told apart by that name, as if each name were
+ * a field of the record (`conditions[type=Ready].status`). The naming key is found by what it
+ * holds, not by what it is called: a string every item holds, different in each item of one
+ * list, of a few values that recur over the records (of several such, the one of fewest values).
+ * Only fields that a named item holds in at least half the records and that divide them into
+ * at most `limit` values, each of several records, are told. Linear in the lists' nodes.
+ */
+export function keyedItemCounts(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  limit: number,
+): { counts: KeyedCounts[]; times: RecordRange[]; keyed: Set<number> } {
+  const { signatures, distinct } = analysis;
+  const { kind } = inventory;
+  const { parent, step, first, nodes, objects, count } = signatures;
+  const records = group.records.length;
+  const found: KeyedCounts[] = [];
+  const times: RecordRange[] = [];
+  /** The fields of the items a key names (told by name, not joined over the items). */
+  const keyed = new Set<number>();
+  if (records < 2 * MIN_ITEMS) return { counts: found, times, keyed };
+  // Items of a list held a few keys below each record, objects all.
+  const items: number[] = [];
+  const itemOf = new Int32Array(count).fill(-1);
+  /** Keys from the item down to each of its fields (1, 2), 0 elsewhere. */
+  const below = new Uint8Array(count);
+  const fieldsOf: number[][] = [];
+  for (let p = group.sig + 1; p < count; p++) {
+    const up = parent[p]!;
+    if (step[p] === STEP_KEY && itemOf[up]! >= 0 && below[up]! < VALUE_KEYS) {
+      itemOf[p] = itemOf[up]!;
+      below[p] = below[up]! + 1;
+      const u = first[p]!;
+      if (kind[u] === NODE_STRING || kind[u] === NODE_SCALAR) fieldsOf[itemOf[p]!]!.push(p);
+      continue;
+    }
+    if (step[p] !== STEP_ITEM || objects[p] !== nodes[p] || kind[first[up]!] !== NODE_ARRAY) {
+      continue;
+    }
+    if (nodes[p]! < MIN_ITEMS * nodes[up]! || nodes[p]! > MAX_ITEMS * records) continue;
+    let keys = 0;
+    let t = up;
+    for (; t > group.sig && step[t] === STEP_KEY; t = parent[t]!) keys++;
+    if (t !== group.sig || keys > LIST_KEYS) continue;
+    itemOf[p] = items.length;
+    items.push(p);
+    fieldsOf.push([]);
+  }
+  items.forEach((p, i) => {
+    const fields = fieldsOf[i]!;
+    // The key that names the items: held by each, a string, of a few values but at least as
+    // many as a list holds items on average; of several, the first of fewest values that
+    // names no two items of one list alike.
+    const names = fields
+      .filter(
+        (f) =>
+          below[f] === 1 &&
+          nodes[f] === nodes[p] &&
+          kind[first[f]!] === NODE_STRING &&
+          distinct[f]! <= MAX_KEYS &&
+          distinct[f]! * nodes[parent[p]!]! >= nodes[p]!,
+      )
+      .sort((a, b) => distinct[a]! - distinct[b]! || a - b)
+      .slice(0, NAME_TRIES);
+    let counted: ReturnType<typeof countKeyed>;
+    let name = -1;
+    for (const f of names) {
+      const told = fields.filter((g) => g !== f && distinct[g]! >= 2).slice(0, MAX_VALUES);
+      if (told.length === 0 || !PLAIN_STEP.test(signaturePath(inventory, analysis, f, p))) continue;
+      counted = countKeyed(inventory, analysis, group, p, f, told);
+      if (counted) {
+        name = f;
+        break;
+      }
+    }
+    if (!counted) return;
+    for (const f of fields) keyed.add(f);
+    const nameKey = signaturePath(inventory, analysis, name, p);
+    const listPath = signaturePath(inventory, analysis, parent[p]!, group.sig);
+    let listKeys = 0;
+    for (let t = parent[p]!; t > group.sig; t = parent[t]!) listKeys++;
+    const told = new Map<string, KeyedCounts>();
+    for (const { key, f, counts, present, nodes: values, sequence } of counted) {
+      if (!PLAIN_STEP.test(key) || 2 * present < records) continue;
+      const field = `${listPath}[${nameKey}=${key}].${signaturePath(inventory, analysis, f, p)}`;
+      // ISO 8601 times (their text order is their time order): their range.
+      if (counts.every(({ value }) => isIsoTime(value))) {
+        let from = counts[0]!.value;
+        let to = from;
+        for (const { value } of counts) {
+          if (value < from) from = value;
+          if (value > to) to = value;
+        }
+        times.push({ field, from, to });
+        continue;
+      }
+      const top = counts[0]!.count;
+      if (counts.length < 2 || counts.length > limit || 2 * counts.length > present || top < 2) {
+        continue;
+      }
+      // States: words, codes, flags; not times, addresses, ids or texts.
+      if (!values.every((u) => STATE_CLASSES.has(valueClass(inventory, u)))) continue;
+      // Two fields that hold the same value in every record (a pod's `Ready` and
+      // `ContainersReady`) are one statement.
+      const twin = told.get(sequence);
+      if (twin) {
+        twin.alike.push(field);
+        continue;
+      }
+      const keyed = { field, counts, present, keys: listKeys + below[f]!, sig: f, alike: [] };
+      told.set(sequence, keyed);
+      found.push(keyed);
+    }
+  });
+  return { counts: found, times, keyed };
+}
+
+/**
+ * Per name of the items of `p` (the values of `name`) and field of `fields`: how many records
+ * hold each value in their item of that name; `undefined` where one list names two items alike
+ * (the key names nothing then) or the items hold more names than `MAX_KEYS`.
+ */
+function countKeyed(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  p: number,
+  name: number,
+  fields: readonly number[],
+):
+  | Array<{
+      key: string;
+      f: number;
+      counts: Array<{ value: string; count: number }>;
+      present: number;
+      nodes: number[];
+      sequence: string;
+    }>
+  | undefined {
+  const { next } = inventory;
+  const { of, nextSame, first } = analysis.signatures;
+  const column = new Map<number, number>(fields.map((f, j) => [f, j]));
+  const names = new Map<string, number>();
+  const lastRecord: number[] = [];
+  /** Per name and field: each value's records and first node. */
+  const tallies: Array<Map<string, { count: number; node: number }>> = [];
+  /** Per tally: two hashes of the records' values in order. */
+  const hashes: number[] = [];
+  const records = group.records;
+  let r = 0;
+  for (let u = first[p]!; u >= 0; u = nextSame[u]!) {
+    while (r < records.length && next[records[r]!]! <= u) r++;
+    if (r === records.length) break;
+    if (records[r]! > u) continue;
+    let k = -1;
+    for (let c = u + 1; c < next[u]!; c = next[c]!) {
+      if (of[c] !== name) continue;
+      const key = scalarValue(inventory, c);
+      k = names.get(key) ?? -1;
+      if (k < 0) {
+        if (names.size === MAX_KEYS) return undefined;
+        k = names.size;
+        names.set(key, k);
+        lastRecord.push(-1);
+        for (let j = 0; j < fields.length; j++) {
+          tallies.push(new Map());
+          hashes.push(0, 0);
+        }
+      }
+      break;
+    }
+    if (k < 0) continue;
+    if (lastRecord[k] === r) return undefined;
+    lastRecord[k] = r;
+    for (let c = u + 1; c < next[u]!; c++) {
+      const j = column.get(of[c]!);
+      if (j === undefined) continue;
+      const t = k * fields.length + j;
+      const tally = tallies[t]!;
+      const value = scalarValue(inventory, c);
+      const seen = tally.get(value);
+      if (seen) seen.count++;
+      else tally.set(value, { count: 1, node: c });
+      let h1 = Math.imul(hashes[2 * t]! ^ r, 0x01000193);
+      let h2 = Math.imul(hashes[2 * t + 1]! + r, 0x5bd1e995);
+      for (let i = 0; i < value.length; i++) {
+        h1 = Math.imul(h1 ^ value.charCodeAt(i), 0x01000193);
+        h2 = Math.imul(h2 + value.charCodeAt(i), 0x5bd1e995) ^ (h2 >>> 13);
+      }
+      hashes[2 * t] = h1;
+      hashes[2 * t + 1] = h2;
+    }
+  }
+  const counted: Array<{
+    key: string;
+    f: number;
+    counts: Array<{ value: string; count: number }>;
+    present: number;
+    nodes: number[];
+    sequence: string;
+  }> = [];
+  for (const [key, k] of names) {
+    fields.forEach((f, j) => {
+      const t = k * fields.length + j;
+      const tally = tallies[t]!;
+      if (tally.size === 0) return;
+      const counts = [...tally].map(([value, { count }]) => ({ value, count }));
+      counts.sort((a, b) => b.count - a.count);
+      const present = counts.reduce((sum, e) => sum + e.count, 0);
+      const nodes = [...tally.values()].map(({ node }) => node);
+      // The same values in the same records (but for a chance of 2^-64): the same sequence.
+      const sequence = `${present} ${hashes[2 * t]} ${hashes[2 * t + 1]} ${JSON.stringify(counts)}`;
+      counted.push({ key, f, counts, present, nodes, sequence });
+    });
+  }
+  return counted;
+}
