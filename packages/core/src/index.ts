@@ -138,6 +138,7 @@ export {
 } from './notes/disclosure-notes.js';
 export { headCutView } from './notes/head-cut-view.js';
 export {
+  type CommonestShape,
   formatLevelBreakdown,
   type LevelBreakdown,
   type LevelCount,

@@ -331,6 +331,59 @@ describe('logs: what stands out is kept without a query', () => {
     }
   });
 
+  it('tells the commonest shape of the errors with how many lines have it, at every larger budget', () => {
+    // 60 errors of one statement (numbers differ) among 11 others and 3000 routine lines.
+    const routine = routineLog(3000);
+    const repeated = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `2024-05-01T13:${String(i % 60).padStart(2, '0')}:00.000Z ERROR [worker-${i % 7}] sync of shard ${i * 3} failed: timeout after ${30 + i}s`,
+    );
+    const others = Array.from(
+      { length: 11 },
+      (_, i) =>
+        `2024-05-01T14:00:${String(i).padStart(2, '0')}.000Z ERROR [api] ${['quota', 'disk', 'auth'][i % 3]} check ${'abcdefghijk'[i]} rejected`,
+    );
+    const all = [...routine];
+    for (const [i, line] of repeated.entries()) all.splice(40 + i * 45, 0, line);
+    for (const [i, line] of others.entries()) all.splice(200 + i * 250, 0, line);
+    const text = all.join('\n');
+    let told = false;
+    for (const share of [0.005, 0.01, 0.03, 0.1]) {
+      const budget = budgetAt(text, share);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
+      if (told) expect(breakdown?.commonest).toBeDefined();
+      if (!breakdown?.commonest) continue;
+      told = true;
+      expect(breakdown.commonest).toEqual({ level: 'error', count: 60, example: repeated[0] });
+    }
+    expect(told).toBe(true);
+  });
+
+  it('tells no commonest shape of errors too few, or of none standing for a fifth of them', () => {
+    const routine = routineLog(3000);
+    const few = [...routine];
+    for (let i = 0; i < 4; i++)
+      few.splice(100 + i * 500, 0, `2024-05-01T13:00:0${i}.000Z ERROR [db] write ${i} failed`);
+    const spread = [...routine];
+    for (let i = 0; i < 30; i++) {
+      spread.splice(
+        100 + i * 90,
+        0,
+        `2024-05-01T13:00:00.000Z ERROR [db] ${'abcdefghijklmnopqrstuvwxyzABCD'[i]!.repeat(3)} failed ${i % 4 === 0 ? 'hard' : ''}`,
+      );
+    }
+    for (const lines of [few, spread]) {
+      const text = lines.join('\n');
+      const view = trimmer.trim(text, budgetAt(text, 0.05));
+      const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
+      expect(breakdown?.counts.find((entry) => entry.level === 'error')).toBeDefined();
+      expect(breakdown?.commonest).toBeUndefined();
+    }
+  });
+
   it('leaves the breakdown out when the budget has no room for it, and never goes over', () => {
     const text = plantAt(lines, 0.5, [anomalies[0]!]);
     for (const budget of [256, 300, 400]) {

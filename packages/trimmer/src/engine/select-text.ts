@@ -1,4 +1,5 @@
 import {
+  type CommonestShape,
   formatLevelBreakdown,
   type LevelBreakdown,
   truncateUtf8,
@@ -8,7 +9,7 @@ import { diffUnits } from '../readers/diff-units.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
 import { UnitCopies } from '../readers/unit-copies.js';
-import type { Vocabulary } from '../vocabulary.js';
+import { LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
@@ -411,12 +412,25 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   const breakdownUnit = unit === 'hunks' ? 'lines' : unit;
   let budget = input.budget;
   let withBreakdown = false;
+  let commonest: CommonestShape | undefined;
   if (signals.anyLevel) {
-    // Room for the breakdown at its widest (every unit dropped), so the final note fits.
-    const widest = formatLevelBreakdown(levelBreakdown(signals, undefined, breakdownUnit)).length;
-    if (widest <= budget * BREAKDOWN_SHARE) {
-      budget -= widest;
-      withBreakdown = true;
+    // Room for the breakdown at its widest (every unit dropped), so the final note fits; with
+    // the commonest shape of the most severe level where the room holds it too.
+    const found = signals.commonest;
+    const shape = found && {
+      level: LEVEL_NAMES[found.level]!,
+      count: found.count,
+      example: text.slice(starts[found.row]!, starts[found.row + 1] ?? text.length),
+    };
+    const widest = levelBreakdown(signals, undefined, breakdownUnit);
+    for (const told of shape ? [shape, undefined] : [undefined]) {
+      const bytes = formatLevelBreakdown(widest && { ...widest, commonest: told }).length;
+      if (bytes <= budget * BREAKDOWN_SHARE) {
+        budget -= bytes;
+        withBreakdown = true;
+        commonest = told;
+        break;
+      }
     }
   }
 
@@ -745,7 +759,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // Set here, not added after: an object that gains a property later has a hidden class of
     // its own, which V8 drops when no such object outlives a collection, and the optimised
     // code that made it with it.
-    byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit) : undefined,
+    byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit, commonest) : undefined,
   };
   return selection;
 }

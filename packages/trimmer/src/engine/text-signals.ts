@@ -1,4 +1,4 @@
-import type { LevelBreakdown, LevelCount } from '@compaction/core';
+import type { CommonestShape, LevelBreakdown, LevelCount } from '@compaction/core';
 import {
   detectLevel,
   isContinuationLine,
@@ -46,6 +46,11 @@ export interface TextSignals {
   template: Int32Array | undefined;
   /** Number of distinct shapes in `template`. */
   templates: number;
+  /**
+   * The commonest shape of the most severe level of at least `COMMONEST_MIN` rows (error or
+   * fatal), where it stands for a share of them: its first row, its rows, the level.
+   */
+  commonest: { row: number; count: number; level: number } | undefined;
 }
 
 /** Bonus of a level over its rarity alone, by known level (`LEVEL_NAMES` order). */
@@ -74,6 +79,14 @@ const MAX_CONTINUATION = 24;
 const CONTINUATION_SHARE = 0.6;
 const BEFORE_SHARE = 0.4;
 const AFTER_SHARE = 0.3;
+/**
+ * A level's commonest shape is told from this many rows of it, and this share of them (one of a
+ * few shapes about as common stands for none of the others).
+ */
+const COMMONEST_MIN = 5;
+const COMMONEST_SHARE = 1 / 3;
+/** The least severe level whose commonest shape is told. */
+const COMMONEST_LEVEL = LEVEL_NAMES.indexOf('error');
 /** Raw categories named in a note; the rest are counted together as `other`. */
 const NAMED_RAW_LEVELS = 4;
 
@@ -266,6 +279,9 @@ export function textSignals(input: {
       if (standsOut[r] === 1) leveled[u] = 1;
     }
   }
+  const commonest = rowTemplate
+    ? commonestShape(rowLevel, rowTemplate, templates, rowsOfLevel)
+    : undefined;
   const rawNames = new Array<string>(raw.size);
   for (const [name, id] of raw) rawNames[id - LEVEL_NAMES.length] = name;
   return {
@@ -278,7 +294,38 @@ export function textSignals(input: {
     anyLevel,
     template: rowUnit ? undefined : rowTemplate,
     templates,
+    commonest,
   };
+}
+
+/**
+ * The commonest shape among the rows of the most severe known level that has at least
+ * `COMMONEST_MIN` rows, from error up, where it holds `COMMONEST_SHARE` of them: its first row
+ * and its count (of two as common, the one that reached the count first). One pass over the
+ * rows.
+ */
+function commonestShape(
+  rowLevel: Int32Array,
+  rowTemplate: Int32Array,
+  templates: number,
+  rowsOfLevel: Float64Array,
+): TextSignals['commonest'] {
+  let level = LEVEL_NAMES.length - 1;
+  while (level >= COMMONEST_LEVEL && rowsOfLevel[level]! < COMMONEST_MIN) level--;
+  if (level < COMMONEST_LEVEL) return undefined;
+  const counts = new Int32Array(templates);
+  let best = -1;
+  for (let r = 0; r < rowLevel.length; r++) {
+    if (rowLevel[r] === NO_LEVEL || levelOf(rowLevel[r]!) !== level) continue;
+    const id = rowTemplate[r]!;
+    counts[id]!++;
+    if (best < 0 || counts[id]! > counts[best]!) best = id;
+  }
+  const count = counts[best]!;
+  if (count < COMMONEST_MIN || count < COMMONEST_SHARE * rowsOfLevel[level]!) return undefined;
+  let row = 0;
+  while (rowTemplate[row] !== best || levelOf(rowLevel[row]!) !== level) row++;
+  return { row, count, level };
 }
 
 /**
@@ -290,6 +337,7 @@ export function levelBreakdown(
   signals: TextSignals,
   keep: Uint8Array | undefined,
   unit: string,
+  commonest?: CommonestShape,
 ): LevelBreakdown | undefined {
   if (!signals.anyLevel) return undefined;
   const known = LEVEL_NAMES.length;
@@ -325,5 +373,5 @@ export function levelBreakdown(
   if (other.total > 0) counts.push(other);
   if (total[none]! > 0)
     counts.push({ level: UNLEVELED, dropped: dropped[none]!, total: total[none]! });
-  return { unit, counts };
+  return commonest ? { unit, counts, commonest } : { unit, counts };
 }
