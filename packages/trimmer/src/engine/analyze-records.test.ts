@@ -73,6 +73,32 @@ describe('analyzeRecords', () => {
     );
   });
 
+  it('takes a line logged as JSON into a string for what a log event says, and names events by it', () => {
+    const routes = ['/api/cart', '/api/pay', '/api/user'];
+    const events = Array.from({ length: 300 }, (_, i) => ({
+      timestamp: 1_765_090_000_000 + i * 1500,
+      message: `${JSON.stringify({
+        level: i === 211 ? 'error' : 'info',
+        msg: i === 211 ? 'payment provider returned 502' : 'request served',
+        route: routes[i % 3],
+        latency_ms: (i * 37) % 300,
+        request_id: `req-${(i * 7919).toString(36)}`,
+      })}\n`,
+      eventId: `${37_000_000_000 + i * 17}`,
+    }));
+    const text = JSON.stringify({ events });
+    const inventory = scanJson(text, 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups.find((g) => g.primary)!;
+    expect(signaturePath(inventory, analysis, group.says, group.sig)).toBe('message');
+    // The view names the events with what they say, not by their numbers alone.
+    const view = createStructuralTrimmer().trim(text, Math.floor(text.length * 0.03));
+    const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text)!;
+    expect(note.namedBy).toBe('eventId+message');
+    expect(view.text).toContain('payment provider returned 502');
+    expect(view.text.split('{\\"level\\":').length).toBeGreaterThan(5);
+  });
+
   it('names records by a title a few of them share when nothing is unique, never beside an id', () => {
     // Poems: 2 of 40 titles repeat (a sequel and a reprint), the section and author do not
     // tell the poems apart at all.

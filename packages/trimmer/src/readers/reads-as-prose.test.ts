@@ -12,6 +12,9 @@ describe('readsAsProse', () => {
     'おはようございますん♪ SSDSのDVDが朝一で届いた',
     '元野球部マネージャー❤︎…最高の夏をありがとう',
     '세계 여러분 안녕하세요',
+    // A line a service logged as JSON, as written in a JSON string (escaped) or not.
+    '{\\"level\\":\\"error\\",\\"msg\\":\\"payment provider returned 502\\",\\"route\\":\\"/api/pay\\"}',
+    '{"level":"info","msg":"cache refreshed","route":"/api/cart","latency_ms":63,"request_id":"req-0"}',
   ])('reads %j as prose', (value) => {
     expect(prose(value)).toBe(true);
   });
@@ -28,6 +31,9 @@ describe('readsAsProse', () => {
     'Running',
     '',
     '\ud83d\ude00\ud83d\ude00 \ud83d\ude00',
+    // A short object under a key says no more than the id it holds.
+    '{"dobs.csi.digitalocean.com":"219734582"}',
+    '{"a":1,"b":[2,3],"c":{"d":4},"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}',
   ])('does not read %j as prose', (value) => {
     expect(prose(value)).toBe(false);
   });

@@ -27,6 +27,13 @@ export function readsAsProse(text: string, from: number, to: number): boolean {
   let first = from;
   while (first < to && text.charCodeAt(first) === 0x20) first++;
   if (text.charCodeAt(first) === 0x3c) return false;
+  // A JSON object written into a string, as long as a line a service logs (escaped or not):
+  // its keys and values are words between quotes, which part them as spaces do. (A short
+  // one, an id under a key, says no more than the id.)
+  const quoted =
+    to - first >= PROSE_WINDOW &&
+    text.charCodeAt(first) === 0x7b &&
+    (text.charCodeAt(first + 1) === 0x22 || text.startsWith('\\"', first + 1));
   const stop = Math.min(to, from + PROSE_WINDOW);
   let words = 0;
   let spaces = 0;
@@ -39,7 +46,7 @@ export function readsAsProse(text: string, from: number, to: number): boolean {
     let letter: boolean;
     if (c < 0x80) {
       letter = isAsciiLetter(c);
-      if (c === 0x20) spaces++;
+      if (c === 0x20 || (quoted && c === 0x22)) spaces++;
     } else if (c >= 0xd800 && c <= 0xdfff) {
       // Astral characters (emoji, rare ideographs) neither make nor break a word.
       letter = false;
@@ -58,7 +65,7 @@ export function readsAsProse(text: string, from: number, to: number): boolean {
       if (words >= SETTLED_WORDS && spaces >= MIN_SPACES && letters >= 2 * others) return true;
     }
     run = 0;
-    if (c !== 0x20) others++;
+    if (c !== 0x20 && !(quoted && c === 0x22)) others++;
   }
   if (run >= 2) words++;
   if (unspaced >= MIN_UNSPACED_LETTERS) return true;
