@@ -108,6 +108,36 @@ describe('fields of the items of a list each record names by a key', () => {
     expect(note.distributions?.some((d) => d.field.includes('[key=logid]'))).toBe(false);
   });
 
+  it('reads the tags of the one item each record holds as the record’s own', () => {
+    // An EC2 reservation holds one instance; the instance's tags are named by `Key`.
+    const reservations = Array.from({ length: 60 }, (_, r) => ({
+      ReservationId: `r-${(r * 104_729).toString(16).padStart(17, '0')}`,
+      Instances: [
+        {
+          InstanceId: `i-${(r * 7919 + 11).toString(16).padStart(17, '0')}`,
+          InstanceType: ['t3.micro', 't3.large', 'm5.xlarge'][r % 3],
+          State: { Code: r === 41 ? 80 : 16, Name: r === 41 ? 'stopped' : 'running' },
+          LaunchTime: new Date(Date.UTC(2026, 10, 1) + r * 3_600_000).toISOString(),
+          PrivateIpAddress: `10.0.${r % 4}.${10 + r}`,
+          Placement: { AvailabilityZone: r % 3 ? 'us-east-1a' : 'us-east-1b', Tenancy: 'default' },
+          Tags: [
+            { Key: 'Name', Value: `web-${r}` },
+            { Key: 'env', Value: r % 5 === 0 ? 'staging' : 'prod' },
+          ],
+        },
+      ],
+    }));
+    const text = JSON.stringify({ Reservations: reservations });
+    const note = noteOf(text, Math.floor(text.length * 0.2))!;
+    const env = note.distributions?.find((d) => d.field === 'Instances[].Tags[Key=env].Value');
+    expect(new Map(env?.values.map((v) => [v.value, v.count]))).toEqual(
+      new Map([
+        ['prod', 48],
+        ['staging', 12],
+      ]),
+    );
+  });
+
   it('reads no key as naming the items where one list holds two items of one name', () => {
     const records = Array.from({ length: 40 }, (_, i) => ({
       id: `job-${i}`,

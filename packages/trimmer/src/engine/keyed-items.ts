@@ -50,6 +50,12 @@ const MAX_VALUES = 8;
 /** A key value or key told in a path reads back as one step: no space, separator or bracket. */
 const PLAIN_STEP = /^[^\s\u0000-\u001f\u007f=[\]";,]{1,48}$/;
 
+/** Whether `s` is the signature of records each record above holds one of (`oneEach`). */
+function oneEach(analysis: RecordAnalysis, s: number): boolean {
+  const g = analysis.groupOfSig[s]!;
+  return g >= 0 && analysis.groups[g]!.oneEach;
+}
+
 /**
  * For each list inside every record of `group` whose items each name themselves by one key (a
  * pod's conditions by `type`, a log record's labels by `key`, tags by `Key`): every scalar
@@ -94,9 +100,14 @@ export function keyedItemCounts(
       continue;
     }
     if (nodes[p]! < MIN_ITEMS * nodes[up]! || nodes[p]! > MAX_ITEMS * records) continue;
+    // Keys between the record and the list, through the only item of a list each record
+    // holds (an EC2 reservation's one instance: `Instances[].Tags`).
     let keys = 0;
     let t = up;
-    for (; t > group.sig && step[t] === STEP_KEY; t = parent[t]!) keys++;
+    for (; t > group.sig; t = parent[t]!) {
+      if (step[t] === STEP_KEY) keys++;
+      else if (step[t] !== STEP_ITEM || !oneEach(analysis, t)) break;
+    }
     if (t !== group.sig || keys > LIST_KEYS) continue;
     itemOf[p] = items.length;
     items.push(p);
@@ -134,7 +145,7 @@ export function keyedItemCounts(
     const nameKey = signaturePath(inventory, analysis, name, p);
     const listPath = signaturePath(inventory, analysis, parent[p]!, group.sig);
     let listKeys = 0;
-    for (let t = parent[p]!; t > group.sig; t = parent[t]!) listKeys++;
+    for (let t = parent[p]!; t > group.sig; t = parent[t]!) if (step[t] === STEP_KEY) listKeys++;
     const told = new Map<string, KeyedCounts>();
     for (const { key, f, counts, present, nodes: values, sequence } of counted) {
       if (!PLAIN_STEP.test(key) || 2 * present < records) continue;
