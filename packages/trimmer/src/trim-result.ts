@@ -20,7 +20,7 @@ import {
   truncateUtf8Start,
   utf8ByteLength,
 } from '@compaction/core';
-import { analyzeRecords } from './engine/analyze-records.js';
+import { analyzeRecords, type RecordAnalysis } from './engine/analyze-records.js';
 import {
   askedColumns,
   askedGroup,
@@ -48,12 +48,14 @@ import {
   NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
+  scanJson,
 } from './json/json-inventory.js';
 import { labelWhereFew, recordNamesBytes } from './json/record-names-bytes.js';
 import { cutRootString, type JsonSelection } from './json/render-selection.js';
 import { selectJsonBreadthFirst } from './json/select-json-breadth-first.js';
 import {
   commonQueryWords,
+  namedByOf,
   type RecordOrder,
   recordsHead,
   selectJsonInformative,
@@ -67,6 +69,7 @@ import { ndjsonRecords } from './readers/ndjson-records.js';
 import { listAsRecordLines, recordLinesAsList, tornEdges } from './readers/record-lines.js';
 import { stripTerminalEscapes } from './readers/strip-terminal-escapes.js';
 import { tableAsRecordLines } from './readers/table-records.js';
+import { type TupleTable, tupleTable } from './readers/tuple-records.js';
 import { type JsonSelectionMode, MIN_TRIM_BUDGET_BYTES } from './structural-trimmer.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -586,6 +589,13 @@ function jsonView(
       );
       steps = noteSteps(budget, recordRoom, head, aggregates);
     }
+    // Rows read by position, named by a header (a query result's `columns` and `rows`): no
+    // list of objects, but records all the same, told by the names of their columns.
+    const table = head ? undefined : tableRecords(inventory, analysis.signatures, options, check);
+    if (table) {
+      aggregates = table.aggregates;
+      recordRoom = recordNoteRoom(budget, table.head, aggregates, false, false, 0);
+    }
     const informative = selectJsonInformative(inventory, room - recordRoom, hits, analysis, check, {
       asked: shown,
       order,
@@ -593,6 +603,10 @@ function jsonView(
     });
     recordRoom += informative.noteGrant;
     selection = informative;
+    if (table) {
+      const shownRows = rowsIn(informative.body, table.table);
+      selection.records = { ...table.head, named: shownRows, whole: shownRows };
+    }
   }
   const unit = selection.cutShort > 0 ? `fields (${selection.cutShort} cut short)` : 'fields';
   const view: LossyView = {
@@ -616,6 +630,41 @@ function jsonView(
     view.aggregates = aggregates;
   }
   return view;
+}
+
+/**
+ * The records of a document's rows read by position (`tupleTable`), with the note's head and
+ * statements of them, their fields named by the header; undefined where it has none.
+ */
+function tableRecords(
+  inventory: JsonInventory,
+  signatures: RecordAnalysis['signatures'],
+  options: TrimOptions,
+  check: StopCheck,
+): { table: TupleTable; head: RecordCoverage; aggregates: AggregateStatement[] } | undefined {
+  // Past what was analysed there are rows no count would hold.
+  if (inventory.truncated) return undefined;
+  const table = tupleTable(inventory, signatures);
+  check(inventory.count);
+  if (!table) return undefined;
+  const records = scanJson(table.records, options.maxJsonNodes, false, check);
+  if (!records || records.truncated) return undefined;
+  const analysis = analyzeRecords(records, check, options.vocabulary);
+  const group = analysis.groups[analysis.main];
+  if (!group || group.records.length !== table.rows) return undefined;
+  const head: RecordCoverage = { path: table.path, total: table.rows, named: 0, whole: 0 };
+  const namedBy = namedByOf(records, analysis, group);
+  if (namedBy !== undefined) head.namedBy = namedBy;
+  return { table, head, aggregates: recordAggregates(records, analysis, group) };
+}
+
+/** How many rows of `table` a view's body shows (each whole or not at all). */
+function rowsIn(body: string, table: TupleTable): number {
+  let node: unknown = JSON.parse(body);
+  for (const key of table.keys) {
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return Array.isArray(node) ? node.length : 0;
 }
 
 function textView(

@@ -1131,7 +1131,7 @@ function coverage(
 }
 
 /** The field that names the records of `group`, as the note says it (`id+kind` for two together). */
-function namedByOf(
+export function namedByOf(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
   group: RecordGroup,
