@@ -112,7 +112,7 @@ function headerNames(
     } else if (items.every((c) => kind[c] === NODE_OBJECT)) {
       names = namesInObjects(inventory, items);
     }
-    if (names && names.every((name) => name !== '') && new Set(names).size === width) {
+    if (names?.every((name) => name !== '') && new Set(names).size === width) {
       return names.map((name) => JSON.stringify(name));
     }
   }
