@@ -591,7 +591,9 @@ function jsonView(
     }
     // Rows read by position, named by a header (a query result's `columns` and `rows`): no
     // list of objects, but records all the same, told by the names of their columns.
-    const table = head ? undefined : tableRecords(inventory, analysis.signatures, options, check);
+    const table = head
+      ? undefined
+      : tableRecords(inventory, analysis.signatures, options, check, tokens);
     if (table) {
       aggregates = table.aggregates;
       recordRoom = recordNoteRoom(budget, table.head, aggregates, false, false, 0);
@@ -600,6 +602,7 @@ function jsonView(
       asked: shown,
       order,
       noteSteps: steps,
+      rows: table?.standOut,
     });
     recordRoom += informative.noteGrant;
     selection = informative;
@@ -641,7 +644,15 @@ function tableRecords(
   signatures: RecordAnalysis['signatures'],
   options: TrimOptions,
   check: StopCheck,
-): { table: TupleTable; head: RecordCoverage; aggregates: AggregateStatement[] } | undefined {
+  tokens: readonly string[],
+):
+  | {
+      table: TupleTable;
+      head: RecordCoverage;
+      aggregates: AggregateStatement[];
+      standOut: number[];
+    }
+  | undefined {
   // Past what was analysed there are rows no count would hold.
   if (inventory.truncated) return undefined;
   const table = tupleTable(inventory, signatures);
@@ -651,11 +662,19 @@ function tableRecords(
   if (!records || records.truncated) return undefined;
   const analysis = analyzeRecords(records, check, options.vocabulary);
   const group = analysis.groups[analysis.main];
-  if (!group || group.records.length !== table.rows) return undefined;
-  const head: RecordCoverage = { path: table.path, total: table.rows, named: 0, whole: 0 };
+  if (!group || group.records.length !== table.rows.length) return undefined;
+  const head: RecordCoverage = { path: table.path, total: table.rows.length, named: 0, whole: 0 };
   const namedBy = namedByOf(records, analysis, group);
   if (namedBy !== undefined) head.namedBy = namedBy;
-  return { table, head, aggregates: recordAggregates(records, analysis, group) };
+  // The rows that stand out, then the newest and the oldest (and the newest after them), as
+  // the records they were read as.
+  const rowOf = new Map(group.records.map((r, i) => [r, table.rows[i]!]));
+  const order = recordOrder(records, analysis, group, recencyAsk(tokens, options.vocabulary));
+  const standOut = [
+    ...analysis.anomalies.slice(0, analysis.leadingAnomalies).map(({ record }) => record),
+    ...[...order.leading, ...order.afterNames].map(({ record }) => record),
+  ].flatMap((r) => rowOf.get(r) ?? []);
+  return { table, head, aggregates: recordAggregates(records, analysis, group), standOut };
 }
 
 /** How many rows of `table` a view's body shows (each whole or not at all). */

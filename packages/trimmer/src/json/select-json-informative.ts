@@ -64,6 +64,11 @@ export interface InformativeAsks {
    * record's field.
    */
   noteSteps?: readonly number[];
+  /**
+   * Rows read by position that stand out, as records of their table (`tupleTable`): a rare
+   * state, the newest, the oldest; each kept whole right after the header that names them.
+   */
+  rows?: readonly number[];
 }
 
 /** Nodes outside records kept first: shallow scalars up to this many bytes… */
@@ -631,6 +636,7 @@ function runPlan(
   asked: readonly number[],
   order: RecordOrder,
   noteSteps: readonly number[],
+  rows: readonly number[],
 ): void {
   const { analysis } = plan;
 
@@ -712,6 +718,8 @@ function runPlan(
   // rows (a Table's pods by `object.metadata.name`, beside their `cells`), once they are named.
   const rowsName = namedInRows(plan, analysis);
   if (rowsName) keepTupleHeaders(plan);
+  // The rows of a table read as records that stand out, once their columns are named.
+  for (const row of rows) keepIfSmall(plan, row, SMALL_ANOMALY);
   // Then the envelope's small fields (`kind`, `total_count`), and small error-like values
   // outside every record: after the records that stand out, which a tight budget must not
   // give up for `"kind":"List"`.
@@ -1158,11 +1166,11 @@ export function selectJsonInformative(
   check?: StopCheck,
   asks: InformativeAsks = {},
 ): InformativeSelection {
-  const { asked = [], order = { leading: [], afterNames: [] }, noteSteps = [] } = asks;
+  const { asked = [], order = { leading: [], afterNames: [] }, noteSteps = [], rows = [] } = asks;
   const ledger = createSelectionLedger(inventory, budget);
   const plan = createPlan(inventory, analysis, ledger, check);
   try {
-    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order, noteSteps);
+    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order, noteSteps, rows);
   } catch (error) {
     if (error !== SPENT) throw error;
   }

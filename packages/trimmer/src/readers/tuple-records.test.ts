@@ -31,7 +31,7 @@ describe('rows read by position, named by a header', () => {
     const table = tableOf(text)!;
     expect(table.path).toBe('result.rows[]');
     expect(table.keys).toEqual(['result', 'rows']);
-    expect(table.rows).toBe(25);
+    expect(table.rows).toHaveLength(25);
     const first = table.records.slice(0, table.records.indexOf('}') + 1);
     expect(first).toBe('[{"id":0,"na\\"me":"a\\u00e90","n":123456789012345678900}');
     expect(JSON.parse(table.records)).toHaveLength(25);
@@ -59,6 +59,24 @@ describe('rows read by position, named by a header', () => {
       { rows: rows(30) },
     ];
     for (const document of cases) expect(tableOf(JSON.stringify(document))).toBeUndefined();
+  });
+
+  it('shows the row of a rare state, and the newest and the oldest, at a tight budget', () => {
+    const trimmer = createStructuralTrimmer();
+    const all = Array.from({ length: 400 }, (_, i) => [
+      `job-${(i * 7919).toString(36)}`,
+      i === 287 ? 'pending' : 'done',
+      // Shuffled times: the newest and the oldest are rows in the middle.
+      new Date(Date.UTC(2026, 0, 1) + ((i * 173) % 400) * 60_000).toISOString(),
+      (i * 37) % 900,
+    ]);
+    const text = JSON.stringify({ columns: ['job', 'state', 'finished', 'ms'], rows: all });
+    const view = trimmer.trim(text, Math.floor(text.length * 0.03));
+    const shown = (JSON.parse(viewBody(view)) as { rows: unknown[][] }).rows;
+    const times = all.map((row) => row[2] as string).sort();
+    expect(shown.some((row) => row[1] === 'pending')).toBe(true);
+    expect(shown.some((row) => row[2] === times[0])).toBe(true);
+    expect(shown.some((row) => row[2] === times[times.length - 1])).toBe(true);
   });
 
   it('tells how the rows divide by a column, and how many rows the view shows whole', () => {

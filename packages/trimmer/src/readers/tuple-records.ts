@@ -23,8 +23,8 @@ export interface TupleTable {
   path: string;
   /** The keys from the document's root to the list of rows. */
   keys: string[];
-  /** How many rows. */
-  rows: number;
+  /** The rows' nodes, in document order (the records of `records`, one for one). */
+  rows: number[];
   /** The rows as a JSON list of objects, each cell as written under its column's name. */
   records: string;
 }
@@ -87,7 +87,7 @@ export function tupleTable(
   return {
     path: signaturePath(inventory, { signatures }, signatures.of[rows[0]!]!),
     keys,
-    rows: rows.length,
+    rows,
     records: parts.join(''),
   };
 }
