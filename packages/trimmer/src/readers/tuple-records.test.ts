@@ -61,6 +61,44 @@ describe('rows read by position, named by a header', () => {
     for (const document of cases) expect(tableOf(JSON.stringify(document))).toBeUndefined();
   });
 
+  it('stays honest whatever the header names and the cells hold (property)', () => {
+    const trimmer = createStructuralTrimmer();
+    const name = fc.oneof(
+      fc.constantFrom('__proto__', 'constructor', 'a.b', 'x"y', '\ud800', 'e\u0301', 'status'),
+      fc.string({ minLength: 1, maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name, { minLength: 2, maxLength: 4 }),
+        fc.integer({ min: 20, max: 80 }),
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 6 }),
+        fc.double({ min: 0.02, max: 0.5, noNaN: true }),
+        (names, count, pool, share) => {
+          const all = Array.from({ length: count }, (_, i) =>
+            names.map((_, j) =>
+              j === 1 ? ['ok', 'ok', 'bad'][i % 3] : pool[(i + j) % pool.length],
+            ),
+          );
+          const text = JSON.stringify({ columns: names, rows: all });
+          const budget = Math.max(512, Math.floor(text.length * share));
+          const view = trimmer.trim(text, budget);
+          expectHonestView(view, text, budget);
+          const note = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]?.text ?? '');
+          for (const d of note?.distributions ?? []) {
+            const column = names.findIndex(
+              (n) => JSON.stringify(n).slice(1, -1) === d.field || n === d.field,
+            );
+            if (column !== 1) continue;
+            for (const { value, count: told } of d.values) {
+              expect(all.filter((row) => row[1] === value)).toHaveLength(told);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('shows the row of a rare state, and the newest and the oldest, at a tight budget', () => {
     const trimmer = createStructuralTrimmer();
     const all = Array.from({ length: 400 }, (_, i) => [
