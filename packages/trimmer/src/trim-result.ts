@@ -738,6 +738,13 @@ function textView(
           question: { words, tokens },
         })
       : undefined;
+  if (table && records) {
+    // The line that names a table's columns comes before anything else of it: a row without
+    // it reads as values of nothing (Zeek's `#fields`, past six other comment lines).
+    let most = 0;
+    for (const score of records.scores) if (score > most) most = score;
+    records.scores[table.header] = most + 1;
+  }
   const head = records?.head;
   const recordRoom = head
     ? recordNoteRoom(

@@ -150,6 +150,21 @@ describe('tableAsRecordLines', () => {
 });
 
 describe('a table as a text view', () => {
+  it('shows the line that names the columns, however many comment lines come before it', () => {
+    const comments = Array.from({ length: 20 }, (_, i) => `#meta${i}\tvalue of setting ${i}`);
+    const fields = '#fields\tts\tuid\thost\tmethod\tstatus_code\tuser_agent';
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `13202795${String(i).padStart(3, '0')}.5\tC${(i * 7919).toString(36)}\thost-${i % 7}.example.org\tGET\t${i === 150 ? 404 : 200}\tMozilla/5.0 (X11; Linux x86_64) build/${i}`,
+    );
+    const text = [...comments, fields, ...rows].join('\n');
+    for (const share of [0.015, 0.03, 0.1]) {
+      const view = trimmer.trim(text, budgetAt(text, share));
+      expect(viewBody(view).split('\n')).toContain(fields);
+    }
+  });
+
   it('tells how the rows divide by each column, and keeps the rows that stand out', () => {
     const { text } = podTable(400);
     for (const share of [0.03, 0.1]) {

@@ -118,7 +118,7 @@ function recordLine(keys: readonly string[], fields: readonly string[]): string 
 
 /**
  * The JSON lines of the rows of `text` (its lines start at `starts`), with the line starts of
- * that text, where `text` is a table: its first line (past comment lines, a `#fields`
+ * that text and the index of the line that names the columns, where `text` is a table: its first line (past comment lines, a `#fields`
  * directive among them or the first other line) names two or more columns, and nine in ten of
  * the non-blank, non-comment lines after it, at least `MIN_ROWS`, are rows of them.
  * `undefined` otherwise.
@@ -126,7 +126,7 @@ function recordLine(keys: readonly string[], fields: readonly string[]): string 
 export function tableAsRecordLines(
   text: string,
   starts: ArrayLike<number>,
-): { text: string; starts: number[] } | undefined {
+): { text: string; starts: number[]; header: number } | undefined {
   const total = starts.length;
   if (total <= MIN_ROWS) return undefined;
   // Comment lines may open the text; a `#fields` (`#Fields:`) directive among them names the
@@ -169,5 +169,5 @@ export function tableAsRecordLines(
   for (let i = 0; i < lines.length - 1; i++) {
     recordStarts.push(recordStarts[i]! + lines[i]!.length + 1);
   }
-  return { text: records, starts: recordStarts };
+  return { text: records, starts: recordStarts, header: at };
 }
