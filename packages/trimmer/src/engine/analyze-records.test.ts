@@ -99,6 +99,27 @@ describe('analyzeRecords', () => {
     expect(view.text.split('{\\"level\\":').length).toBeGreaterThan(5);
   });
 
+  it('finds the one record of a short list that differs from all the others', () => {
+    const series = (odd: number) =>
+      Array.from({ length: 12 }, (_, k) => ({
+        metric: { job: 'api', instance: `10.0.0.${k}:9090`, code: k === odd ? '500' : '200' },
+        values: Array.from({ length: 60 }, (_, i) => [1_765_090_000 + i * 15, String(1000 + i)]),
+      }));
+    const text = JSON.stringify({ data: { result: series(7) } });
+    const inventory = scanJson(text, 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(analysis.anomalies[0]?.record).toBe(group.records[7]);
+    const view = createStructuralTrimmer().trim(text, Math.floor(text.length * 0.05));
+    expect(view.text).toContain('"instance":"10.0.0.7:9090","code":"500"');
+    // Two of twelve alike are a division, not one that stands out.
+    const two = series(7).map((s, k) =>
+      k === 3 ? { ...s, metric: { ...s.metric, code: '500' } } : s,
+    );
+    const twoInventory = scanJson(JSON.stringify({ data: { result: two } }), 100_000)!;
+    expect(analyzeRecords(twoInventory).anomalies).toEqual([]);
+  });
+
   it('names records by a title a few of them share when nothing is unique, never beside an id', () => {
     // Poems: 2 of 40 titles repeat (a sequel and a reprint), the section and author do not
     // tell the poems apart at all.

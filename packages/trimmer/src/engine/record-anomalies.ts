@@ -90,6 +90,8 @@ const ERROR_SCORE = 3;
 const RARE_VALUE_CAP = 4;
 /** A value of a few-valued field is rare up to this share of the field's values, common past it. */
 const RARE_SHARE = 0.15;
+/** A value only one record holds, all others one other, stands out from this many values. */
+const LONE_MIN_VALUES = 8;
 /** What an oddity weighs per list between it and its record. */
 const NESTED_WEIGHT = 0.75;
 /** Numbers a field needs before one of them can stand out. */
@@ -304,6 +306,12 @@ export function findAnomalies(
     if (categorical[s] === 1 && c <= Math.max(1, RARE_SHARE * n) && c < top[s]!) {
       const common = 0.5 * (top[s]! / n + commonShare[s]!);
       entryScore[e] = common * Math.min(RARE_VALUE_CAP, 0.5 * Math.log2(n / c)) * weight[s]!;
+      // The one record that differs from all the others in a field of its own stands out in a
+      // short list too (one series of twelve with `code` 500), where its rarity alone scores
+      // too little. (Not an item of a list it holds: one commit of many marked otherwise.)
+      if (c === 1 && top[s] === n - 1 && n >= LONE_MIN_VALUES && lists[s] === 0) {
+        entryScore[e] = Math.max(entryScore[e]!, ANOMALY_MIN_SCORE);
+      }
     } else if (categorical[s] === 2 && c < top[s]!) {
       entryScore[e] = Math.min(1.5, 0.5 * Math.log2(n / c)) * weight[s]!;
     }
