@@ -2,6 +2,7 @@ import type { RecordRange } from '@compaction/core';
 import {
   type JsonInventory,
   NODE_ARRAY,
+  NODE_OBJECT,
   NODE_SCALAR,
   NODE_STRING,
 } from '../json/json-inventory.js';
@@ -129,12 +130,12 @@ export function keyedItemCounts(
       )
       .sort((a, b) => distinct[a]! - distinct[b]! || a - b)
       .slice(0, NAME_TRIES);
-    let counted: ReturnType<typeof countKeyed>;
+    let counted: Keyed[] | undefined;
     let name = -1;
     for (const f of names) {
       const told = fields.filter((g) => g !== f && distinct[g]! >= 2).slice(0, MAX_VALUES);
       if (told.length === 0 || !PLAIN_STEP.test(signaturePath(inventory, analysis, f, p))) continue;
-      counted = countKeyed(inventory, analysis, group, p, f, told);
+      counted = countKeyed(inventory, analysis, group, p, f, told, limit);
       if (counted) {
         name = f;
         break;
@@ -147,20 +148,14 @@ export function keyedItemCounts(
     let listKeys = 0;
     for (let t = parent[p]!; t > group.sig; t = parent[t]!) if (step[t] === STEP_KEY) listKeys++;
     const told = new Map<string, KeyedCounts>();
-    for (const { key, f, counts, present, nodes: values, sequence } of counted) {
+    for (const { key, f, present, time, counts, nodes: values, sequence } of counted) {
       if (!PLAIN_STEP.test(key) || 2 * present < records) continue;
       const field = `${listPath}[${nameKey}=${key}].${signaturePath(inventory, analysis, f, p)}`;
-      // ISO 8601 times (their text order is their time order): their range.
-      if (counts.every(({ value }) => isIsoTime(value))) {
-        let from = counts[0]!.value;
-        let to = from;
-        for (const { value } of counts) {
-          if (value < from) from = value;
-          if (value > to) to = value;
-        }
-        times.push({ field, from, to });
+      if (time) {
+        times.push({ field, ...time });
         continue;
       }
+      if (!counts || !values || sequence === undefined) continue;
       const top = counts[0]!.count;
       if (counts.length < 2 || counts.length > limit || 2 * counts.length > present || top < 2) {
         continue;
@@ -182,10 +177,29 @@ export function keyedItemCounts(
   return { counts: found, times, keyed };
 }
 
+/** A field of the items of one name, as `countKeyed` reads it. */
+interface Keyed {
+  /** The name (the naming key's value). */
+  key: string;
+  /** The field's signature. */
+  f: number;
+  /** Records holding it. */
+  present: number;
+  /** Where every value is an ISO 8601 time: the first and the last. */
+  time?: { from: string; to: string };
+  /** Otherwise, at most `limit` values: each with its records, commonest first. */
+  counts?: Array<{ value: string; count: number }>;
+  /** The first node of each value. */
+  nodes?: number[];
+  /** What tells two fields that hold the same value in every record alike. */
+  sequence?: string;
+}
+
 /**
  * Per name of the items of `p` (the values of `name`) and field of `fields`: how many records
- * hold each value in their item of that name; `undefined` where one list names two items alike
- * (the key names nothing then) or the items hold more names than `MAX_KEYS`.
+ * hold each value in their item of that name (for at most `limit` values), or the range of
+ * its times; `undefined` where one list names two items alike (the key names nothing then) or
+ * the items hold more names than `MAX_KEYS`.
  */
 function countKeyed(
   inventory: JsonInventory,
@@ -194,17 +208,9 @@ function countKeyed(
   p: number,
   name: number,
   fields: readonly number[],
-):
-  | Array<{
-      key: string;
-      f: number;
-      counts: Array<{ value: string; count: number }>;
-      present: number;
-      nodes: number[];
-      sequence: string;
-    }>
-  | undefined {
-  const { next } = inventory;
+  limit: number,
+): Keyed[] | undefined {
+  const { next, kind } = inventory;
   const { of, nextSame, first } = analysis.signatures;
   const column = new Map<number, number>(fields.map((f, j) => [f, j]));
   const names = new Map<string, number>();
@@ -214,6 +220,25 @@ function countKeyed(
   /** Per tally: two hashes of the records' values in order. */
   const hashes: number[] = [];
   const records = group.records;
+  /** Counts node `c`'s value, where it is one of `fields`, for the item named `k` of record `r`. */
+  const tally = (c: number, k: number, r: number) => {
+    const j = column.get(of[c]!);
+    if (j === undefined) return;
+    const t = k * fields.length + j;
+    const values = tallies[t]!;
+    const value = scalarValue(inventory, c);
+    const seen = values.get(value);
+    if (seen) seen.count++;
+    else values.set(value, { count: 1, node: c });
+    let h1 = Math.imul(hashes[2 * t]! ^ r, 0x01000193);
+    let h2 = Math.imul(hashes[2 * t + 1]! + r, 0x5bd1e995);
+    for (let i = 0; i < value.length; i++) {
+      h1 = Math.imul(h1 ^ value.charCodeAt(i), 0x01000193);
+      h2 = Math.imul(h2 + value.charCodeAt(i), 0x5bd1e995) ^ (h2 >>> 13);
+    }
+    hashes[2 * t] = h1;
+    hashes[2 * t + 1] = h2;
+  };
   let r = 0;
   for (let u = first[p]!; u >= 0; u = nextSame[u]!) {
     while (r < records.length && next[records[r]!]! <= u) r++;
@@ -239,45 +264,43 @@ function countKeyed(
     if (k < 0) continue;
     if (lastRecord[k] === r) return undefined;
     lastRecord[k] = r;
-    for (let c = u + 1; c < next[u]!; c++) {
-      const j = column.get(of[c]!);
-      if (j === undefined) continue;
-      const t = k * fields.length + j;
-      const tally = tallies[t]!;
-      const value = scalarValue(inventory, c);
-      const seen = tally.get(value);
-      if (seen) seen.count++;
-      else tally.set(value, { count: 1, node: c });
-      let h1 = Math.imul(hashes[2 * t]! ^ r, 0x01000193);
-      let h2 = Math.imul(hashes[2 * t + 1]! + r, 0x5bd1e995);
-      for (let i = 0; i < value.length; i++) {
-        h1 = Math.imul(h1 ^ value.charCodeAt(i), 0x01000193);
-        h2 = Math.imul(h2 + value.charCodeAt(i), 0x5bd1e995) ^ (h2 >>> 13);
-      }
-      hashes[2 * t] = h1;
-      hashes[2 * t + 1] = h2;
+    // The fields are a key or two below the item: its members, and theirs where objects.
+    for (let c = u + 1; c < next[u]!; c = next[c]!) {
+      tally(c, k, r);
+      if (kind[c] !== NODE_OBJECT) continue;
+      for (let d = c + 1; d < next[c]!; d = next[d]!) tally(d, k, r);
     }
   }
-  const counted: Array<{
-    key: string;
-    f: number;
-    counts: Array<{ value: string; count: number }>;
-    present: number;
-    nodes: number[];
-    sequence: string;
-  }> = [];
+  const counted: Keyed[] = [];
   for (const [key, k] of names) {
     fields.forEach((f, j) => {
       const t = k * fields.length + j;
       const tally = tallies[t]!;
       if (tally.size === 0) return;
+      let present = 0;
+      let iso = true;
+      for (const [value, { count }] of tally) {
+        present += count;
+        if (iso && !isIsoTime(value)) iso = false;
+      }
+      // ISO 8601 times (their text order is their time order): their range.
+      if (iso) {
+        let from = '';
+        let to = '';
+        for (const value of tally.keys()) {
+          if (from === '' || value < from) from = value;
+          if (value > to) to = value;
+        }
+        counted.push({ key, f, present, time: { from, to } });
+        return;
+      }
+      if (tally.size > limit) return;
       const counts = [...tally].map(([value, { count }]) => ({ value, count }));
       counts.sort((a, b) => b.count - a.count);
-      const present = counts.reduce((sum, e) => sum + e.count, 0);
       const nodes = [...tally.values()].map(({ node }) => node);
       // The same values in the same records (but for a chance of 2^-64): the same sequence.
       const sequence = `${present} ${hashes[2 * t]} ${hashes[2 * t + 1]} ${JSON.stringify(counts)}`;
-      counted.push({ key, f, counts, present, nodes, sequence });
+      counted.push({ key, f, present, counts, nodes, sequence });
     });
   }
   return counted;
