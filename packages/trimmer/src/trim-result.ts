@@ -578,7 +578,7 @@ function jsonView(
       const asked = askedOfMain;
       shown = shownForEach(analysis, asked);
       order = recordOrder(inventory, analysis, main, recencyAsk(tokens, vocabulary), shown);
-      aggregates = recordAggregates(inventory, analysis, main, new Set(asked));
+      aggregates = recordAggregates(inventory, analysis, main, new Set(asked), words);
       recordRoom = recordNoteRoom(
         budget,
         head,

@@ -72,6 +72,22 @@ describe('fields of the items of a list each record names by a key', () => {
     expect(fields.some((field) => field.includes('lastTransitionTime'))).toBe(false);
   });
 
+  it('tells first the field of the item a question names, leading the ones told with it', () => {
+    const items = pods(60, 7);
+    const text = JSON.stringify({ items });
+    const budget = Math.floor(text.length * 0.05);
+    const first = (question?: string) => {
+      const view = trimmer.trim(text, budget, question ? { userQuery: question } : undefined);
+      const note = trailingDisclosureNotes(view.text)[0]?.text ?? '';
+      return parseRecordCoverage(note)?.distributions?.[0]?.field;
+    };
+    expect(first('which pods are not ready?')).toBe('conditions[type=Ready].status');
+    expect(first('which pods are not containersready?')).toBe(
+      'conditions[type=ContainersReady].status',
+    );
+    expect(first()).not.toBe('conditions[type=Ready].status');
+  });
+
   it('reads key/value pairs as fields, and their time as the records’ range where they have none', () => {
     const next = seeded(3);
     const severities = ['1', '1', '1', '3', '5'];

@@ -30,6 +30,8 @@ export interface KeyedCounts {
   sig: number;
   /** Fields of the same list that hold its value in every record (told with it: `by A, B:`). */
   alike: string[];
+  /** The names that pick its item and its alike fields' items (`Ready`, `ContainersReady`). */
+  names: string[];
 }
 
 /** Keys a list of keyed items may sit below its record. */
@@ -167,9 +169,18 @@ export function keyedItemCounts(
       const twin = told.get(sequence);
       if (twin) {
         twin.alike.push(field);
+        twin.names.push(key);
         continue;
       }
-      const keyed = { field, counts, present, keys: listKeys + below[f]!, sig: f, alike: [] };
+      const keyed: KeyedCounts = {
+        field,
+        counts,
+        present,
+        keys: listKeys + below[f]!,
+        sig: f,
+        alike: [],
+        names: [key],
+      };
       told.set(sequence, keyed);
       found.push(keyed);
     }

@@ -319,9 +319,13 @@ export function recordAggregates(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
   group: RecordGroup,
-  asked: ReadonlySet<number> = new Set(),
+  askedFields: ReadonlySet<number> = new Set(),
+  words: readonly string[] = [],
 ): AggregateStatement[] {
   if (inventory.truncated) return [];
+  // The fields a question names; a field of the items a key names, by that name too
+  // ("which pods are not ready?": `conditions[type=Ready].status`).
+  const asked = new Set(askedFields);
   const { signatures, values, distinct, presence, fieldDepth, classOf } = analysis;
 
   const records = group.records.length;
@@ -490,6 +494,15 @@ export function recordAggregates(
     const s = signatures.count + keyedFields.size;
     keyedFields.set(s, keyed);
     lists.set(s, keyed.counts);
+    const named = keyed.names.findIndex((name) => words.includes(name.toLowerCase()));
+    if (named >= 0) {
+      asked.add(s);
+      // The field the question names leads the ones told with it.
+      const fields = [keyed.field, ...keyed.alike];
+      const [lead] = fields.splice(named, 1);
+      keyed.field = lead!;
+      keyed.alike = fields;
+    }
     const hint = keyHints(signatureKey(inventory, signatures, keyed.sig), analysis.vocabulary);
     categorical.push({
       s,

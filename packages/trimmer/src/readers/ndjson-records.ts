@@ -195,7 +195,7 @@ export function ndjsonRecords(
             }
             read.named = named;
           }
-          read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked));
+          read.aggregates = recordAggregates(inventory, analysis, group, new Set(asked), words);
           if (order) {
             const { leading, askedFor, afterNames } = recordOrder(
               inventory,
