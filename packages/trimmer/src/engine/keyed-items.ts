@@ -227,7 +227,7 @@ function countKeyed(
   const names = new Map<string, number>();
   const lastRecord: number[] = [];
   /** Per name and field: each value's records and first node. */
-  const tallies: Array<Map<string, { count: number; node: number }>> = [];
+  const tallies: Array<Map<string, { count: number; first: number }>> = [];
   /** Per tally: two hashes of the records' values in order. */
   const hashes: number[] = [];
   const records = group.records;
@@ -240,7 +240,7 @@ function countKeyed(
     const value = scalarValue(inventory, c);
     const seen = values.get(value);
     if (seen) seen.count++;
-    else values.set(value, { count: 1, node: c });
+    else values.set(value, { count: 1, first: c });
     let h1 = Math.imul(hashes[2 * t]! ^ r, 0x01000193);
     let h2 = Math.imul(hashes[2 * t + 1]! + r, 0x5bd1e995);
     for (let i = 0; i < value.length; i++) {
@@ -308,7 +308,7 @@ function countKeyed(
       if (tally.size > limit) return;
       const counts = [...tally].map(([value, { count }]) => ({ value, count }));
       counts.sort((a, b) => b.count - a.count);
-      const nodes = [...tally.values()].map(({ node }) => node);
+      const nodes = [...tally.values()].map((entry) => entry.first);
       // The same values in the same records (but for a chance of 2^-64): the same sequence.
       const sequence = `${present} ${hashes[2 * t]} ${hashes[2 * t + 1]} ${JSON.stringify(counts)}`;
       counted.push({ key, f, present, counts, nodes, sequence });
