@@ -1158,7 +1158,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32)
+    (local $tries i32) (local $lanes v128) (local $units v128)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1232,22 +1232,46 @@
             (f64.add (f64.load offset=40 (local.get $st)) (f64.convert_i32_s (local.get $length))))
           (local.set $vh (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $u) (i32.const 2)))))
 ;; A value too long for its hash to read all of it (a link with an id in its middle): its
-          ;; entry's hash is of all its units (FNV-1a) and its length, and its units are compared
-          ;; with those of the entry's first value.
+          ;; entry's hash is of all its units and its length, and its units are compared with
+          ;; those of the entry's first value (so the hash only finds candidates: any hash that
+          ;; reads every unit finds the same entries). Eight units a step, a sum of their
+          ;; products with eight odd weights per pair of them added to each lane after it is
+          ;; multiplied (a chain of one multiplication per eight units, not one per unit as
+          ;; FNV-1a has: a third of this pass on a list of links); units past the end read as 0.
           (if (i32.gt_s (local.get $length) (i32.const 48))
             (then
               (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1)))
-              (local.set $vh (i32.const 0x811c9dc5))
+              (local.set $lanes (v128.const i32x4 0 0 0 0))
               (local.set $i (local.get $from))
               (block $hashed
                 (loop $unit_hash
                   (br_if $hashed (i32.ge_s (local.get $i) (local.get $to)))
-                  (local.set $vh
-                    (i32.mul
-                      (i32.xor (local.get $vh) (i32.load16_u (i32.shl (local.get $i) (i32.const 1))))
-                      (i32.const 0x01000193)))
-                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (local.set $units (v128.load (i32.shl (local.get $i) (i32.const 1))))
+                  (if (i32.lt_s (i32.sub (local.get $to) (local.get $i)) (i32.const 8))
+                    (then
+                      (local.set $units
+                        (v128.and (local.get $units)
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $to) (local.get $i)))
+                            (v128.const i16x8 0 1 2 3 4 5 6 7))))))
+                  (local.set $lanes
+                    (i32x4.add
+                      (i32x4.mul (local.get $lanes) (v128.const i32x4 0x9e3779b1 0x9e3779b1 0x9e3779b1 0x9e3779b1))
+                      (i32x4.dot_i16x8_s (local.get $units)
+                        (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 8)))
                   (br $unit_hash)))
+              (local.set $vh
+                (i32.add
+                  (i32.mul
+                    (i32.add
+                      (i32.mul
+                        (i32.add
+                          (i32.mul (i32x4.extract_lane 0 (local.get $lanes)) (i32.const 0x85ebca6b))
+                          (i32x4.extract_lane 1 (local.get $lanes)))
+                        (i32.const 0xc2b2ae35))
+                      (i32x4.extract_lane 2 (local.get $lanes)))
+                    (i32.const 0x27d4eb2f))
+                  (i32x4.extract_lane 3 (local.get $lanes))))
               (local.set $vh (i32.xor (local.get $vh) (i32.mul (local.get $length) (i32.const 0x27d4eb2f))))))
           ;; Its entry: the value's hash mixed with its signature and kind.
           (local.set $h
