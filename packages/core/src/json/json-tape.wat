@@ -1135,7 +1135,10 @@
   ;; are in). From the next 16-byte boundary, per signature, an 80-byte record: the records it
   ;; is in, 0; the last of them, 4; its last value sampled, 8; its values, 12; the distinct
   ;; ones, 16; those over 48 units, 20; its numbers, 24; 1 at 28 when one of them has a
-  ;; fraction or an exponent, which this pass does not read; then as f64 its values' units, 40,
+  ;; fraction or an exponent, which this pass does not read; its last value compared, 32; 1 at
+  ;; 36 unless every value is a string that opens with an ISO 8601 date (`dddd-dd-dd`) at or
+  ;; after the one before it as text (unit by unit, a prefix first); then as f64 its values'
+  ;; units, 40,
   ;; the new units of the first $samples of them, 48, and those samples' units, 56; its numbers'
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
@@ -1186,6 +1189,7 @@
         (local.set $st (i32.add (local.get $stats) (i32.mul (local.get $s) (i32.const 80))))
         (i32.store offset=4 (local.get $st) (i32.const -1))
         (i32.store offset=8 (local.get $st) (i32.const -1))
+        (i32.store offset=32 (local.get $st) (i32.const -1))
         (local.set $s (i32.add (local.get $s) (i32.const 1)))
         (br $sig)))
     (if (i32.eqz (local.get $n)) (then (return (i32.const 0))))
@@ -1381,6 +1385,60 @@
               (f64.store offset=56 (local.get $st)
                 (f64.add (f64.load offset=56 (local.get $st)) (f64.convert_i32_s (local.get $length))))
               (i32.store offset=8 (local.get $st) (local.get $u))))
+;; Whether the values are ISO 8601 times in text order: each read for its date, and
+          ;; compared with the one before it eight units a step, until one is not (then no more
+          ;; are read).
+          (if (i32.eqz (i32.load offset=36 (local.get $st)))
+            (then
+              (local.set $d (i32.and (i32.eq (local.get $k) (i32.const 3)) (i32.ge_s (local.get $length) (i32.const 10))))
+              (local.set $i (i32.const 0))
+              (block $dated
+                (loop $date
+                  (br_if $dated (i32.or (i32.eqz (local.get $d)) (i32.ge_u (local.get $i) (i32.const 10))))
+                  (local.set $common (i32.load16_u (i32.shl (i32.add (local.get $from) (local.get $i)) (i32.const 1))))
+                  (local.set $d
+                    (if (result i32) (i32.or (i32.eq (local.get $i) (i32.const 4)) (i32.eq (local.get $i) (i32.const 7)))
+                      (then (i32.eq (local.get $common) (i32.const 0x2d)))
+                      (else (i32.le_u (i32.sub (local.get $common) (i32.const 0x30)) (i32.const 9)))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $date)))
+              (local.set $previous (i32.load offset=32 (local.get $st)))
+              (if (i32.and (local.get $d) (i32.ge_s (local.get $previous) (i32.const 0)))
+                (then
+                  ;; Both are strings: the previous one's text and length, then the units both have.
+                  (local.set $p_from
+                    (i32.add (i32.load (i32.add (local.get $starts) (i32.shl (local.get $previous) (i32.const 2)))) (i32.const 1)))
+                  (local.set $i
+                    (i32.sub
+                      (i32.sub (i32.load (i32.add (local.get $ends) (i32.shl (local.get $previous) (i32.const 2)))) (i32.const 1))
+                      (local.get $p_from)))
+                  (local.set $stop
+                    (select (local.get $length) (local.get $i) (i32.lt_s (local.get $length) (local.get $i))))
+                  (local.set $common (i32.const 0))
+                  (block $differ
+                    (loop $unit
+                      (br_if $differ (i32.ge_s (local.get $common) (local.get $stop)))
+                      (local.set $unequal
+                        (i32.xor
+                          (i16x8.bitmask
+                            (i16x8.eq
+                              (v128.load (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
+                              (v128.load (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
+                          (i32.const 0xff)))
+                      (if (i32.eqz (local.get $unequal))
+                        (then
+                          (local.set $common (i32.add (local.get $common) (i32.const 8)))
+                          (br $unit)))
+                      (local.set $common (i32.add (local.get $common) (i32.ctz (local.get $unequal))))))
+                  (local.set $d
+                    (if (result i32) (i32.lt_s (local.get $common) (local.get $stop))
+                      (then
+                        (i32.ge_u
+                          (i32.load16_u (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
+                          (i32.load16_u (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
+                      (else (i32.ge_s (local.get $length) (local.get $i)))))))
+              (i32.store offset=36 (local.get $st) (i32.eqz (local.get $d)))
+              (i32.store offset=32 (local.get $st) (local.get $u))))
           ;; A number (a scalar not a literal, by its hash) of at most $digits digits.
           (br_if $counted
             (i32.or

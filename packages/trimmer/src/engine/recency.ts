@@ -3,8 +3,9 @@ import { type RecordGroup, recordField, scalarText } from '../readers/json-recor
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
+import { isIsoTime } from './is-iso-time.js';
 import { recordFieldDepth } from './record-field-depth.js';
-import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
+import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
@@ -194,6 +195,9 @@ function timeOrder(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
+  // Times all written as ISO 8601 (which order as text) that the pass over the values found in
+  // text order are in time order already, ties in document order.
+  if (analysis.columns.isoInOrder[s] === 1) return { timed, iso };
   const compare = byValue ? byKey : byText;
   // Records are mostly written in time order: then one pass finds them in order, for a
   // fraction of what sorting them costs.

@@ -20,12 +20,13 @@ import {
   CLASS_TIME,
   CLASS_WORD,
 } from './column-roles.js';
+import { isIsoTime } from './is-iso-time.js';
 import { keyHints } from './key-hints.js';
 import { kthSmallest } from './kth-smallest.js';
 import { orderEnds, orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, nestedListCounts, scalarListCounts } from './scalar-list.js';
-import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
+import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /**
  * One thing the note can say of every record of the main list, whatever the view shows:
