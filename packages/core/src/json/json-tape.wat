@@ -1136,8 +1136,9 @@
   ;; is in, 0; the last of them, 4; its last value sampled, 8; its values, 12; the distinct
   ;; ones, 16; those over 48 units, 20; its numbers, 24; 1 at 28 when one of them has a
   ;; fraction or an exponent, which this pass does not read; its last value compared, 32; 1 at
-  ;; 36 unless every value is a string that opens with an ISO 8601 date (`dddd-dd-dd`) at or
-  ;; after the one before it as text (unit by unit, a prefix first); then as f64 its values'
+  ;; 36 unless every node of it in a record (containers too) is a string that opens with an ISO
+  ;; 8601 date (`dddd-dd-dd`) at or after the one before it as text (unit by unit, a prefix
+  ;; first); then as f64 its values'
   ;; units, 40,
   ;; the new units of the first $samples of them, 48, and those samples' units, 56; its numbers'
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
@@ -1219,9 +1220,12 @@
             (then
               (i32.store offset=4 (local.get $st) (local.get $record))
               (i32.store (local.get $st) (i32.add (i32.load (local.get $st)) (i32.const 1)))))
-          (br_if $counted
-            (i32.ne (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
-              (i32.add (local.get $u) (i32.const 1))))
+          ;; A container is no leaf: nor an ISO 8601 time (see below).
+          (if (i32.ne (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
+                (i32.add (local.get $u) (i32.const 1)))
+            (then
+              (i32.store offset=36 (local.get $st) (i32.const 1))
+              (br $counted)))
           ;; A leaf: its text (a string's between its quotes).
           (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $u) (i32.const 2)))))
           (local.set $to (i32.load (i32.add (local.get $ends) (i32.shl (local.get $u) (i32.const 2)))))

@@ -179,12 +179,19 @@ function timeOrder(
   s: number,
 ): TimeOrder {
   const timed: TimedRecord[] = [];
-  let byValue = true;
+  // Times all written as ISO 8601 (which order as text) that the pass over the values found in
+  // text order are not read again: they are in time order already, ties in document order.
+  const ordered = analysis.columns.isoInOrder[s] === 1;
+  let byValue = !ordered;
   let iso = true;
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
     if (field < 0) continue;
     const time = scalarText(inventory, field);
+    if (ordered) {
+      timed.push({ record, field, time, key: Number.NaN });
+      continue;
+    }
     // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
     // read as text, `null` sorted after every date and was taken for the newest.
     if (time === '' || (inventory.kind[field] === NODE_SCALAR && !isNumberText(time))) continue;
@@ -195,9 +202,7 @@ function timeOrder(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
-  // Times all written as ISO 8601 (which order as text) that the pass over the values found in
-  // text order are in time order already, ties in document order.
-  if (analysis.columns.isoInOrder[s] === 1) return { timed, iso };
+  if (ordered) return { timed, iso };
   const compare = byValue ? byKey : byText;
   // Records are mostly written in time order: then one pass finds them in order, for a
   // fraction of what sorting them costs.

@@ -140,8 +140,9 @@ export interface Columns {
   /** Values that are numbers (of at most `NUMBER_MAX_DIGITS` digits). */
   numbers: Int32Array;
   /**
-   * 1 where every value is a string written as an ISO 8601 time (`isIsoTime`), each as text at
-   * or after the one before it (`compareText`): in time order.
+   * 1 where every node inside a record (a container too) is a string written as an ISO 8601
+   * time (`isIsoTime`), each as text at or after the one before it (`compareText`): in time
+   * order.
    */
   isoInOrder: Uint8Array;
   /** Per node: its value's entry (-1 for containers and nodes outside records). */
@@ -265,7 +266,11 @@ export function recordColumns(
       lastRecord[s] = record;
       presence[s]!++;
     }
-    if (next[u] !== u + 1) continue;
+    if (next[u] !== u + 1) {
+      // A container is no leaf: nor an ISO 8601 time.
+      isoInOrder[s] = 0;
+      continue;
+    }
     let from = start[u]!;
     let to = end[u]!;
     if (k === NODE_STRING) {
