@@ -594,6 +594,7 @@ class LentTapeReader implements JsonTapeReader {
     const unhashed = new Int32Array(signatures);
     const numbers = new Int32Array(signatures);
     const unread = new Uint8Array(signatures);
+    const isoInOrder = new Uint8Array(signatures);
     const valueUnits = new Float64Array(signatures);
     const novelUnits = new Float64Array(signatures);
     const sampledUnits = new Float64Array(signatures);
@@ -607,6 +608,7 @@ class LentTapeReader implements JsonTapeReader {
       unhashed[s] = ints[i + 5]!;
       numbers[s] = ints[i + 6]!;
       unread[s] = ints[i + 7]!;
+      isoInOrder[s] = ints[i + 9] === 0 ? 1 : 0;
       valueUnits[s] = sums[f + 5]!;
       novelUnits[s] = sums[f + 6]!;
       sampledUnits[s] = sums[f + 7]!;
@@ -626,6 +628,7 @@ class LentTapeReader implements JsonTapeReader {
       unhashed,
       numbers,
       unreadNumbers: unread,
+      isoInOrder,
       valueUnits,
       novelUnits,
       sampledUnits,

@@ -136,6 +136,13 @@ export interface JsonTapeValues {
    * `numberSquares` then count none of its numbers, and the caller reads them all.
    */
   readonly unreadNumbers: Uint8Array;
+  /**
+   * Per signature: 1 when every one of its nodes inside a record (a container too) is a string
+   * that opens with an ISO 8601 date (`dddd-dd-dd`, between its quotes) and is, as text, at or
+   * after the one before it in the document (unit by unit, a prefix first: as `<` orders
+   * strings), so in time order; else 0.
+   */
+  readonly isoInOrder: Uint8Array;
   /** Per signature: its values' units (a string's between its quotes). */
   readonly valueUnits: Float64Array;
   /**

@@ -1135,7 +1135,11 @@
   ;; are in). From the next 16-byte boundary, per signature, an 80-byte record: the records it
   ;; is in, 0; the last of them, 4; its last value sampled, 8; its values, 12; the distinct
   ;; ones, 16; those over 48 units, 20; its numbers, 24; 1 at 28 when one of them has a
-  ;; fraction or an exponent, which this pass does not read; then as f64 its values' units, 40,
+  ;; fraction or an exponent, which this pass does not read; its last value compared, 32; 1 at
+  ;; 36 unless every node of it in a record (containers too) is a string that opens with an ISO
+  ;; 8601 date (`dddd-dd-dd`) at or after the one before it as text (unit by unit, a prefix
+  ;; first); then as f64 its values'
+  ;; units, 40,
   ;; the new units of the first $samples of them, 48, and those samples' units, 56; its numbers'
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
@@ -1158,7 +1162,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32)
+    (local $tries i32) (local $lanes v128) (local $units v128)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1186,6 +1190,7 @@
         (local.set $st (i32.add (local.get $stats) (i32.mul (local.get $s) (i32.const 80))))
         (i32.store offset=4 (local.get $st) (i32.const -1))
         (i32.store offset=8 (local.get $st) (i32.const -1))
+        (i32.store offset=32 (local.get $st) (i32.const -1))
         (local.set $s (i32.add (local.get $s) (i32.const 1)))
         (br $sig)))
     (if (i32.eqz (local.get $n)) (then (return (i32.const 0))))
@@ -1215,9 +1220,12 @@
             (then
               (i32.store offset=4 (local.get $st) (local.get $record))
               (i32.store (local.get $st) (i32.add (i32.load (local.get $st)) (i32.const 1)))))
-          (br_if $counted
-            (i32.ne (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
-              (i32.add (local.get $u) (i32.const 1))))
+          ;; A container is no leaf: nor an ISO 8601 time (see below).
+          (if (i32.ne (i32.load (i32.add (local.get $next) (i32.shl (local.get $u) (i32.const 2))))
+                (i32.add (local.get $u) (i32.const 1)))
+            (then
+              (i32.store offset=36 (local.get $st) (i32.const 1))
+              (br $counted)))
           ;; A leaf: its text (a string's between its quotes).
           (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $u) (i32.const 2)))))
           (local.set $to (i32.load (i32.add (local.get $ends) (i32.shl (local.get $u) (i32.const 2)))))
@@ -1232,22 +1240,46 @@
             (f64.add (f64.load offset=40 (local.get $st)) (f64.convert_i32_s (local.get $length))))
           (local.set $vh (i32.load (i32.add (local.get $hashes) (i32.shl (local.get $u) (i32.const 2)))))
 ;; A value too long for its hash to read all of it (a link with an id in its middle): its
-          ;; entry's hash is of all its units (FNV-1a) and its length, and its units are compared
-          ;; with those of the entry's first value.
+          ;; entry's hash is of all its units and its length, and its units are compared with
+          ;; those of the entry's first value (so the hash only finds candidates: any hash that
+          ;; reads every unit finds the same entries). Eight units a step, a sum of their
+          ;; products with eight odd weights per pair of them added to each lane after it is
+          ;; multiplied (a chain of one multiplication per eight units, not one per unit as
+          ;; FNV-1a has: a third of this pass on a list of links); units past the end read as 0.
           (if (i32.gt_s (local.get $length) (i32.const 48))
             (then
               (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1)))
-              (local.set $vh (i32.const 0x811c9dc5))
+              (local.set $lanes (v128.const i32x4 0 0 0 0))
               (local.set $i (local.get $from))
               (block $hashed
                 (loop $unit_hash
                   (br_if $hashed (i32.ge_s (local.get $i) (local.get $to)))
-                  (local.set $vh
-                    (i32.mul
-                      (i32.xor (local.get $vh) (i32.load16_u (i32.shl (local.get $i) (i32.const 1))))
-                      (i32.const 0x01000193)))
-                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (local.set $units (v128.load (i32.shl (local.get $i) (i32.const 1))))
+                  (if (i32.lt_s (i32.sub (local.get $to) (local.get $i)) (i32.const 8))
+                    (then
+                      (local.set $units
+                        (v128.and (local.get $units)
+                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $to) (local.get $i)))
+                            (v128.const i16x8 0 1 2 3 4 5 6 7))))))
+                  (local.set $lanes
+                    (i32x4.add
+                      (i32x4.mul (local.get $lanes) (v128.const i32x4 0x9e3779b1 0x9e3779b1 0x9e3779b1 0x9e3779b1))
+                      (i32x4.dot_i16x8_s (local.get $units)
+                        (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 8)))
                   (br $unit_hash)))
+              (local.set $vh
+                (i32.add
+                  (i32.mul
+                    (i32.add
+                      (i32.mul
+                        (i32.add
+                          (i32.mul (i32x4.extract_lane 0 (local.get $lanes)) (i32.const 0x85ebca6b))
+                          (i32x4.extract_lane 1 (local.get $lanes)))
+                        (i32.const 0xc2b2ae35))
+                      (i32x4.extract_lane 2 (local.get $lanes)))
+                    (i32.const 0x27d4eb2f))
+                  (i32x4.extract_lane 3 (local.get $lanes))))
               (local.set $vh (i32.xor (local.get $vh) (i32.mul (local.get $length) (i32.const 0x27d4eb2f))))))
           ;; Its entry: the value's hash mixed with its signature and kind.
           (local.set $h
@@ -1357,6 +1389,60 @@
               (f64.store offset=56 (local.get $st)
                 (f64.add (f64.load offset=56 (local.get $st)) (f64.convert_i32_s (local.get $length))))
               (i32.store offset=8 (local.get $st) (local.get $u))))
+;; Whether the values are ISO 8601 times in text order: each read for its date, and
+          ;; compared with the one before it eight units a step, until one is not (then no more
+          ;; are read).
+          (if (i32.eqz (i32.load offset=36 (local.get $st)))
+            (then
+              (local.set $d (i32.and (i32.eq (local.get $k) (i32.const 3)) (i32.ge_s (local.get $length) (i32.const 10))))
+              (local.set $i (i32.const 0))
+              (block $dated
+                (loop $date
+                  (br_if $dated (i32.or (i32.eqz (local.get $d)) (i32.ge_u (local.get $i) (i32.const 10))))
+                  (local.set $common (i32.load16_u (i32.shl (i32.add (local.get $from) (local.get $i)) (i32.const 1))))
+                  (local.set $d
+                    (if (result i32) (i32.or (i32.eq (local.get $i) (i32.const 4)) (i32.eq (local.get $i) (i32.const 7)))
+                      (then (i32.eq (local.get $common) (i32.const 0x2d)))
+                      (else (i32.le_u (i32.sub (local.get $common) (i32.const 0x30)) (i32.const 9)))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $date)))
+              (local.set $previous (i32.load offset=32 (local.get $st)))
+              (if (i32.and (local.get $d) (i32.ge_s (local.get $previous) (i32.const 0)))
+                (then
+                  ;; Both are strings: the previous one's text and length, then the units both have.
+                  (local.set $p_from
+                    (i32.add (i32.load (i32.add (local.get $starts) (i32.shl (local.get $previous) (i32.const 2)))) (i32.const 1)))
+                  (local.set $i
+                    (i32.sub
+                      (i32.sub (i32.load (i32.add (local.get $ends) (i32.shl (local.get $previous) (i32.const 2)))) (i32.const 1))
+                      (local.get $p_from)))
+                  (local.set $stop
+                    (select (local.get $length) (local.get $i) (i32.lt_s (local.get $length) (local.get $i))))
+                  (local.set $common (i32.const 0))
+                  (block $differ
+                    (loop $unit
+                      (br_if $differ (i32.ge_s (local.get $common) (local.get $stop)))
+                      (local.set $unequal
+                        (i32.xor
+                          (i16x8.bitmask
+                            (i16x8.eq
+                              (v128.load (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
+                              (v128.load (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
+                          (i32.const 0xff)))
+                      (if (i32.eqz (local.get $unequal))
+                        (then
+                          (local.set $common (i32.add (local.get $common) (i32.const 8)))
+                          (br $unit)))
+                      (local.set $common (i32.add (local.get $common) (i32.ctz (local.get $unequal))))))
+                  (local.set $d
+                    (if (result i32) (i32.lt_s (local.get $common) (local.get $stop))
+                      (then
+                        (i32.ge_u
+                          (i32.load16_u (i32.shl (i32.add (local.get $from) (local.get $common)) (i32.const 1)))
+                          (i32.load16_u (i32.shl (i32.add (local.get $p_from) (local.get $common)) (i32.const 1)))))
+                      (else (i32.ge_s (local.get $length) (local.get $i)))))))
+              (i32.store offset=36 (local.get $st) (i32.eqz (local.get $d)))
+              (i32.store offset=32 (local.get $st) (local.get $u))))
           ;; A number (a scalar not a literal, by its hash) of at most $digits digits.
           (br_if $counted
             (i32.or

@@ -302,6 +302,32 @@ function strictlyMonotone(
   return direction !== 0;
 }
 
+/**
+ * `strictlyMonotone` of a field the pass over the values found to hold ISO 8601 times in text
+ * order (`isoInOrder`), all distinct and as long, past a number's digits (so compared as text)
+ * and within what their hash reads: true, told without comparing them again; false where that
+ * is not known.
+ */
+function risesAsIsoTimes(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  gathered: Columns,
+  s: number,
+): boolean {
+  const u = signatures.first[s]!;
+  const length = inventory.end[u]! - inventory.start[u]! - 2;
+  // Values their hash reads whole: two alike always share their entry, so all are distinct.
+  return (
+    gathered.isoInOrder[s] === 1 &&
+    signatures.nodes[s]! >= MONOTONE_MIN &&
+    gathered.distinct[s] === gathered.values[s] &&
+    gathered.values[s] === signatures.nodes[s] &&
+    length > NUMBER_MAX_DIGITS &&
+    length <= HASHED_VALUE &&
+    oneLength(inventory, signatures, s)
+  );
+}
+
 /** Whether every value of field `s` is written in as many characters. */
 function oneLength(inventory: JsonInventory, signatures: JsonSignatures, s: number): boolean {
   const { start, end } = inventory;
@@ -322,6 +348,7 @@ function oneLength(inventory: JsonInventory, signatures: JsonSignatures, s: numb
 function nameScore(
   inventory: JsonInventory,
   signatures: JsonSignatures,
+  gathered: Columns,
   s: number,
   valueClassOf: number,
   idKey: boolean,
@@ -360,7 +387,10 @@ function nameScore(
       return 1.25;
     case CLASS_TIME:
       // A time names a record only where nothing else does (and the records are in its order).
-      return strictlyMonotone(inventory, signatures, s) ? 0.45 : 0.2;
+      return risesAsIsoTimes(inventory, signatures, gathered, s) ||
+        strictlyMonotone(inventory, signatures, s)
+        ? 0.45
+        : 0.2;
     default:
       return 0;
   }
@@ -570,7 +600,14 @@ export function chooseIdentity(
       }
       // Half a name: a field that could name records were it unique, not free text nor a
       // measure (a pressure or a wind direction unique beside the hour by chance).
-      const score = nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0);
+      const score = nameScore(
+        inventory,
+        signatures,
+        gathered,
+        s,
+        valueClassOf,
+        identityWeight[s]! > 0,
+      );
       if (
         distinct >= HALF_UNIQUE * values[s]! &&
         valueClassOf !== CLASS_PROSE &&
@@ -582,7 +619,7 @@ export function chooseIdentity(
       continue;
     }
     let score =
-      nameScore(inventory, signatures, s, valueClassOf, identityWeight[s]! > 0) -
+      nameScore(inventory, signatures, gathered, s, valueClassOf, identityWeight[s]! > 0) -
       DEPTH_COST * (fieldDepth[s]! - 1) -
       Math.min(1, avgBytes / 128) +
       0.4 * Math.min(1, identityWeight[s]! / 3);

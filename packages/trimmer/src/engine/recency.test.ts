@@ -64,4 +64,25 @@ describe('recordsByTime', () => {
       { numRuns: 300 },
     );
   });
+
+  it('orders a time field that holds an object in one record as text, the object last', () => {
+    const text = JSON.stringify({
+      items: [
+        { name: 'a', at: '2026-01-01T00:00:00Z' },
+        { name: 'b', at: { when: '2026-01-01T00:01:00Z' } },
+        { name: 'c', at: '2026-01-01T00:02:00Z' },
+      ],
+    });
+    const inventory = scanJson(text, 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    // The `at` member of the first record.
+    const first = group.records[0]!;
+    let at = first + 1;
+    while (text.slice(inventory.keyStart[at]!, inventory.keyEnd[at]!) !== '"at"') {
+      at = inventory.next[at]!;
+    }
+    const timed = recordsByTime(inventory, analysis, group, analysis.signatures.of[at]!);
+    expect(timed.map(({ time }) => time.slice(0, 8))).toEqual(['2026-01-', '2026-01-', '{"when":']);
+  });
 });

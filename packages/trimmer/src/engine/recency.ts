@@ -3,8 +3,9 @@ import { type RecordGroup, recordField, scalarText } from '../readers/json-recor
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
+import { isIsoTime } from './is-iso-time.js';
 import { recordFieldDepth } from './record-field-depth.js';
-import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
+import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /** Records after the newest shown with their time once every record is named. */
 const NEXT_NEWEST = 4;
@@ -178,12 +179,19 @@ function timeOrder(
   s: number,
 ): TimeOrder {
   const timed: TimedRecord[] = [];
-  let byValue = true;
+  // Times all written as ISO 8601 (which order as text) that the pass over the values found in
+  // text order are not read again: they are in time order already, ties in document order.
+  const ordered = analysis.columns.isoInOrder[s] === 1;
+  let byValue = !ordered;
   let iso = true;
   for (const record of group.records) {
     const field = recordField(inventory, analysis, record, s);
     if (field < 0) continue;
     const time = scalarText(inventory, field);
+    if (ordered) {
+      timed.push({ record, field, time, key: Number.NaN });
+      continue;
+    }
     // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
     // read as text, `null` sorted after every date and was taken for the newest.
     if (time === '' || (inventory.kind[field] === NODE_SCALAR && !isNumberText(time))) continue;
@@ -194,6 +202,7 @@ function timeOrder(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
+  if (ordered) return { timed, iso };
   const compare = byValue ? byKey : byText;
   // Records are mostly written in time order: then one pass finds them in order, for a
   // fraction of what sorting them costs.

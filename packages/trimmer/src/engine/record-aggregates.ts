@@ -20,13 +20,14 @@ import {
   CLASS_TIME,
   CLASS_WORD,
 } from './column-roles.js';
+import { isIsoTime } from './is-iso-time.js';
 import { keyHints } from './key-hints.js';
 import { keyedItemCounts } from './keyed-items.js';
 import { kthSmallest } from './kth-smallest.js';
 import { orderEnds, orderTime } from './recency.js';
 import { recordFieldDepth } from './record-field-depth.js';
 import { holdsScalarList, nestedListCounts, scalarListCounts } from './scalar-list.js';
-import { isIsoTime, timeBefore, timeOrderKey } from './time-order-key.js';
+import { timeBefore, timeOrderKey } from './time-order-key.js';
 
 /**
  * One thing the note can say of every record of the main list, whatever the view shows:
@@ -251,8 +252,11 @@ function rangeOf(
   let lowText = '';
   let highText = '';
   let byText = false;
-  const keys: number[] = [];
-  const nodes: number[] = [];
+  // A number's value and node each, at most one per node of the field.
+  const most = time ? 0 : analysis.signatures.nodes[s]!;
+  const keys = new Float64Array(most);
+  const nodes = new Int32Array(most);
+  let taken = 0;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
     const k = kind[u];
     if (k === NODE_SCALAR) {
@@ -273,8 +277,8 @@ function rangeOf(
         high = u;
         highKey = x;
       }
-      keys.push(x);
-      nodes.push(u);
+      keys[taken] = x;
+      nodes[taken++] = u;
       continue;
     }
     const value = scalarText(inventory, u);
@@ -301,7 +305,8 @@ function rangeOf(
     to: scalarValue(inventory, high),
   };
   if (!time) {
-    const middle = kthSmallest(new Float64Array(keys), keys.length, (keys.length - 1) >> 1);
+    // The first node of the median's value: the copy is reordered, the values stay in order.
+    const middle = kthSmallest(keys.slice(0, taken), taken, (taken - 1) >> 1);
     range.median = scalarValue(inventory, nodes[keys.indexOf(middle)]!);
   }
   return range;

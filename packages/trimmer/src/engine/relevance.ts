@@ -1,7 +1,7 @@
 import type { JsonTapeWordSearch, ResultProcessorContext } from '@compaction/core';
 import { escapeRegExp } from '../escape-reg-exp.js';
 import type { ErrorVocabulary } from '../json/json-inventory.js';
-import { isAsciiWordCode } from '../readers/ascii-class.js';
+import { isAsciiDigit, isAsciiLetter, isAsciiWordCode } from '../readers/ascii-class.js';
 import { failedExitStatus, isExitPhrase } from '../readers/exit-status.js';
 import { isLetterOrDigit, isUnspacedScript } from '../readers/unicode-class.js';
 import { DEFAULT_VOCABULARY } from '../vocabulary.js';
@@ -146,6 +146,9 @@ export function queryWords(
  * the words of `latency_ms`, as a hyphen does).
  */
 function tokenCharAt(text: string, at: number): boolean {
+  // Most text is ASCII: its letters and digits are told without reading a code point.
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return isAsciiLetter(code) || isAsciiDigit(code);
   const codePoint = text.codePointAt(at)!;
   return isLetterOrDigit(codePoint) && !isUnspacedScript(codePoint);
 }

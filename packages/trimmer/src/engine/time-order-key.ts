@@ -1,4 +1,5 @@
 import { NUMBER_MAX_DIGITS, numberAt } from '../readers/json-records.js';
+import { isIsoTime } from './is-iso-time.js';
 
 /**
  * What orders a time as written: a number (an epoch) by its value, a date written out by the
@@ -26,18 +27,4 @@ const EPOCH_MAX_DIGITS = 19;
  */
 export function timeBefore(a: string, aKey: number, b: string, bKey: number): boolean {
   return aKey < bKey || (aKey === bKey && a.length === b.length && a < b);
-}
-
-/**
- * Whether `time` is written as ISO 8601: it starts with a date, `dddd-dd-dd` (then its text
- * order is its time order). Read unit by unit, not by a regular expression: it is asked of every
- * value of a time field.
- */
-export function isIsoTime(time: string): boolean {
-  if (time.length < 10) return false;
-  for (let i = 0; i < 10; i++) {
-    const c = time.charCodeAt(i);
-    if (i === 4 || i === 7 ? c !== 0x2d : c < 0x30 || c > 0x39) return false;
-  }
-  return true;
 }

@@ -1,6 +1,8 @@
 import type { JsonTapeValueOptions } from '@compaction/core';
 import { TEXT_HASH_UNITS, textHash } from '@compaction/core/internal';
+import { isIsoTime } from '../engine/is-iso-time.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import { compareText } from '../json/compare-text.js';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -137,6 +139,12 @@ export interface Columns {
   sampledBytes: Float64Array;
   /** Values that are numbers (of at most `NUMBER_MAX_DIGITS` digits). */
   numbers: Int32Array;
+  /**
+   * 1 where every node inside a record (a container too) is a string written as an ISO 8601
+   * time (`isIsoTime`), each as text at or after the one before it (`compareText`): in time
+   * order.
+   */
+  isoInOrder: Uint8Array;
   /** Per node: its value's entry (-1 for containers and nodes outside records). */
   entryOf: Int32Array;
   /** Per value entry: its signature. */
@@ -152,7 +160,8 @@ export interface Columns {
  * each node (the nearest object that is an array item or map member), and per signature the
  * records holding it, its values (told apart by their hash, and past `HASHED_VALUE` units by their
  * text too: 98 events of 200 that say one long message say one value), the commonest
- * one, entropy, bytes, redundancy with the value before, how many are numbers. Over an inventory borrowed
+ * one, entropy, bytes, redundancy with the value before, how many are numbers, whether they are
+ * ISO 8601 times in time order. Over an inventory borrowed
  * from a lent tape, the pass over the nodes runs in WebAssembly (`valuesFromTape`), to the same
  * columns (a test compares the two: the export is for it).
  */
@@ -215,6 +224,8 @@ export function recordColumns(
   const novelBytes = new Float64Array(sigCount);
   const sampledBytes = new Float64Array(sigCount);
   const numbers = new Int32Array(sigCount);
+  const isoInOrder = new Uint8Array(sigCount).fill(1);
+  const lastCompared = new Int32Array(sigCount).fill(-1);
   const entryOf = new Int32Array(count).fill(-1);
   // Values seen, told apart by an open-addressing table of (entry + 1, hash) pairs, so a probe
   // reads one place; sized for a value per four nodes, so most documents never rehash.
@@ -255,7 +266,11 @@ export function recordColumns(
       lastRecord[s] = record;
       presence[s]!++;
     }
-    if (next[u] !== u + 1) continue;
+    if (next[u] !== u + 1) {
+      // A container is no leaf: nor an ISO 8601 time.
+      isoInOrder[s] = 0;
+      continue;
+    }
     let from = start[u]!;
     let to = end[u]!;
     if (k === NODE_STRING) {
@@ -347,6 +362,17 @@ export function recordColumns(
       sampledBytes[s]! += length;
       lastValue[s] = u;
     }
+    if (isoInOrder[s] === 1) {
+      const previous = lastCompared[s]!;
+      if (
+        k !== NODE_STRING ||
+        !isIsoTime(text, from, to) ||
+        (previous >= 0 && compareText(text, from, to, start[previous]! + 1, end[previous]! - 1) < 0)
+      ) {
+        isoInOrder[s] = 0;
+      }
+      lastCompared[s] = u;
+    }
     // A scalar is a literal or a number; a number too long to be a quantity is told by its
     // length, without reading the text.
     if (k === NODE_SCALAR && length <= NUMBER_MAX_UNITS && !isLiteral(valueHash[u]!)) {
@@ -368,6 +394,7 @@ export function recordColumns(
     novelBytes,
     sampledBytes,
     numbers,
+    isoInOrder,
     entryOf,
     entrySig,
     entryCount,
@@ -446,6 +473,7 @@ function withCommonest(
     novelBytes: gathered.novelBytes,
     sampledBytes: gathered.sampledBytes,
     numbers: gathered.numbers,
+    isoInOrder: gathered.isoInOrder,
     entryOf: gathered.entryOf,
     entrySig,
     entryCount,
@@ -525,6 +553,7 @@ function valuesFromTape(
       novelBytes: found.novelUnits,
       sampledBytes: found.sampledUnits,
       numbers,
+      isoInOrder: found.isoInOrder,
       entryOf: found.entryOf,
       entrySig: found.entrySignature,
       entryCount: found.entryCount,
