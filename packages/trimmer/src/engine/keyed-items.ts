@@ -11,7 +11,7 @@ import { signaturePath } from '../json/signature-path.js';
 import { type RecordGroup, scalarValue } from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_INTEGER, CLASS_LITERAL, CLASS_WORD, valueClass } from './column-roles.js';
-import { isIsoTime } from './time-order-key.js';
+import { isIsoTime } from './is-iso-time.js';
 
 /**
  * A field of the one item of each record's list that a key names: `status.conditions[type=
