@@ -21,6 +21,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { analyzeRecords, type RecordAnalysis } from './engine/analyze-records.js';
+import { askedItems } from './engine/keyed-items.js';
 import {
   askedColumns,
   askedGroup,
@@ -86,6 +87,8 @@ export interface TrimOptions {
   vocabulary: Vocabulary;
 }
 
+/** Values a named item's field may hold for a question to show it for every record. */
+const MAX_ITEM_VALUES = 40;
 /** Under this share of the source kept, the view is flagged as severely reduced. */
 const DEGENERATE_KEPT_RATIO = 0.05;
 const BOM = '\uFEFF';
@@ -568,8 +571,12 @@ function jsonView(
     const askedOfMain = first
       ? askedColumns(inventory, analysis, first, words, tokens, commonOf(first))
       : [];
+    // Named items a question asks for (`ready` of a pod's conditions), shown for each record.
+    const items = first ? askedItems(inventory, analysis, first, words, MAX_ITEM_VALUES) : [];
     // A question that asks for fields has them shown beside each name: no label then.
-    if (first && askedOfMain.length === 0) labelWhereFew(inventory, analysis, first, room);
+    if (first && askedOfMain.length === 0 && items.length === 0) {
+      labelWhereFew(inventory, analysis, first, room);
+    }
     const head = recordsHead(inventory, analysis);
     let shown: number[] = [];
     let order: RecordOrder = { leading: [], afterNames: [] };
@@ -584,7 +591,7 @@ function jsonView(
         head,
         aggregates,
         asksForCounts(tokens, vocabulary),
-        shown.length > 0 || (order.askedFor ?? 0) > 0,
+        shown.length > 0 || items.length > 0 || (order.askedFor ?? 0) > 0,
         recordNamesBytes(inventory, analysis, main),
       );
       steps = noteSteps(budget, recordRoom, head, aggregates);
@@ -603,6 +610,7 @@ function jsonView(
       order,
       noteSteps: steps,
       rows: table?.standOut,
+      items,
     });
     recordRoom += informative.noteGrant;
     selection = informative;

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
 import { seeded } from '../test-support/generated-lists.js';
+import { viewBody } from '../test-support/view-invariants.js';
 
 const trimmer = createStructuralTrimmer();
 
@@ -86,6 +87,26 @@ describe('fields of the items of a list each record names by a key', () => {
       'conditions[type=ContainersReady].status',
     );
     expect(first()).not.toBe('conditions[type=Ready].status');
+  });
+
+  it('shows for each record the field of the item a question names', () => {
+    const items = pods(60, 7);
+    const text = JSON.stringify({ items });
+    const view = trimmer.trim(text, Math.floor(text.length * 0.15), {
+      userQuery: 'what is the ready status of each pod?',
+    });
+    const shown = (JSON.parse(viewBody(view)) as { items: Array<Record<string, unknown>> }).items;
+    const truthOf = new Map(items.map((pod) => [pod.name, pod]));
+    let answered = 0;
+    for (const pod of shown) {
+      const conditions = pod.conditions as Array<{ type?: string; status?: string }> | undefined;
+      const ready = conditions?.find((condition) => condition.type === 'Ready');
+      if (!ready || typeof pod.name !== 'string') continue;
+      const truth = truthOf.get(pod.name)!.conditions.find((c) => c.type === 'Ready')!;
+      expect(ready.status).toBe(truth.status);
+      answered++;
+    }
+    expect(answered).toBeGreaterThanOrEqual(0.7 * items.length);
   });
 
   it('reads key/value pairs as fields, and their time as the records’ range where they have none', () => {

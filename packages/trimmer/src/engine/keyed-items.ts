@@ -8,7 +8,7 @@ import {
 } from '../json/json-inventory.js';
 import { STEP_ITEM, STEP_KEY } from '../json/json-signatures.js';
 import { signaturePath } from '../json/signature-path.js';
-import { type RecordGroup, scalarValue } from '../readers/json-records.js';
+import { type RecordGroup, recordField, scalarValue } from '../readers/json-records.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_INTEGER, CLASS_LITERAL, CLASS_WORD, valueClass } from './column-roles.js';
 import { isIsoTime } from './is-iso-time.js';
@@ -32,6 +32,80 @@ export interface KeyedCounts {
   alike: string[];
   /** The names that pick its item and its alike fields' items (`Ready`, `ContainersReady`). */
   names: string[];
+  /** Signatures of the list and of the key that names its items. */
+  list: number;
+  nameSig: number;
+}
+
+/**
+ * The fields of the item of one name that a question asks for in every record ("what is the
+ * ready status of each pod?": the `status` of the condition whose `type` is `Ready`).
+ */
+export interface AskedItem {
+  /** Signatures of the list and of the key that names its items. */
+  list: number;
+  nameSig: number;
+  /** The name asked for, as the items hold it. */
+  value: string;
+  /** Signatures of the fields asked for (their statements' fields). */
+  fields: number[];
+}
+
+/**
+ * The named items a question's words name (a word that is an item's name, whole and
+ * case-blind), with the fields the note tells of them: shown for every record.
+ */
+export function askedItems(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  words: readonly string[],
+  limit: number,
+): AskedItem[] {
+  if (words.length === 0) return [];
+  const asked: AskedItem[] = [];
+  for (const keyed of keyedItemCounts(inventory, analysis, group, limit).counts) {
+    for (const value of keyed.names) {
+      if (!words.includes(value.toLowerCase())) continue;
+      const same = asked.find((item) => item.list === keyed.list && item.value === value);
+      if (same) {
+        if (!same.fields.includes(keyed.sig)) same.fields.push(keyed.sig);
+      } else asked.push({ list: keyed.list, nameSig: keyed.nameSig, value, fields: [keyed.sig] });
+    }
+  }
+  return asked;
+}
+
+/**
+ * The nodes record `r` shows for `item`: the name of its item of that name and the fields
+ * asked of it (a key or two below the item); none where it holds no such item.
+ */
+export function askedItemNodes(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  r: number,
+  item: AskedItem,
+): number[] {
+  const { next } = inventory;
+  const { of, parent } = analysis.signatures;
+  const list = recordField(inventory, analysis, r, item.list);
+  if (list < 0) return [];
+  const childOf = (u: number, s: number) => {
+    for (let c = u + 1; c < next[u]!; c = next[c]!) if (of[c] === s) return c;
+    return -1;
+  };
+  for (let c = list + 1; c < next[list]!; c = next[c]!) {
+    const name = childOf(c, item.nameSig);
+    if (name < 0 || scalarValue(inventory, name) !== item.value) continue;
+    const nodes = [name];
+    for (const f of item.fields) {
+      const holder = parent[f] === of[c] ? c : childOf(c, parent[f]!);
+      const u = holder < 0 ? -1 : childOf(holder, f);
+      if (u >= 0) nodes.push(u);
+    }
+    return nodes;
+  }
+  return [];
 }
 
 /** Keys a list of keyed items may sit below its record. */
@@ -180,6 +254,8 @@ export function keyedItemCounts(
         sig: f,
         alike: [],
         names: [key],
+        list: parent[p]!,
+        nameSig: name,
       };
       told.set(sequence, keyed);
       found.push(keyed);

@@ -3,6 +3,7 @@ import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-rec
 import { classOfField, nodeAt, recordField } from '../engine/analyze-records.js';
 import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
 import { keyHints } from '../engine/key-hints.js';
+import { type AskedItem, askedItemNodes } from '../engine/keyed-items.js';
 import { recordSays } from '../engine/record-says.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
@@ -69,6 +70,8 @@ export interface InformativeAsks {
    * state, the newest, the oldest; each kept whole right after the header that names them.
    */
   rows?: readonly number[];
+  /** Named items a question asks for in every record (`askedItems`), shown like `asked`. */
+  items?: readonly AskedItem[];
 }
 
 /** Nodes outside records kept first: shallow scalars up to this many bytes… */
@@ -637,6 +640,7 @@ function runPlan(
   order: RecordOrder,
   noteSteps: readonly number[],
   rows: readonly number[],
+  items: readonly AskedItem[],
 ): void {
   const { analysis } = plan;
 
@@ -669,13 +673,14 @@ function runPlan(
   }
   // A question that names fields of every record (`what is the status of each run?`) is
   // answered record by record: each one's name with those fields, before the names alone.
-  if (asked.length > 0 && analysis.main >= 0) {
+  if ((asked.length > 0 || items.length > 0) && analysis.main >= 0) {
     const { ledger, inventory } = plan;
     for (const r of analysis.groups[analysis.main]!.records) {
       // A record named without what was asked of it answers nothing: the plan stops before
       // one whose name and fields do not fit (each field priced as if the record were open,
       // the keys it shares with the name counted twice: at most what they take).
       const fields = asked.map((s) => recordField(inventory, analysis, r, s));
+      for (const item of items) fields.push(...askedItemNodes(inventory, analysis, r, item));
       if (plan.ensured[r] === 0) {
         const identity = identityOf(plan, r);
         let cost = identity >= 0 && ledger.covered[identity] === 0 ? keepCost(ledger, identity) : 0;
@@ -1166,11 +1171,17 @@ export function selectJsonInformative(
   check?: StopCheck,
   asks: InformativeAsks = {},
 ): InformativeSelection {
-  const { asked = [], order = { leading: [], afterNames: [] }, noteSteps = [], rows = [] } = asks;
+  const {
+    asked = [],
+    order = { leading: [], afterNames: [] },
+    noteSteps = [],
+    rows = [],
+    items = [],
+  } = asks;
   const ledger = createSelectionLedger(inventory, budget);
   const plan = createPlan(inventory, analysis, ledger, check);
   try {
-    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order, noteSteps, rows);
+    runPlan(plan, hits, preservedNodes(inventory, hits), asked, order, noteSteps, rows, items);
   } catch (error) {
     if (error !== SPENT) throw error;
   }
