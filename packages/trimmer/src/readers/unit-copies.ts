@@ -127,9 +127,15 @@ export class UnitCopies {
     if (known !== UNKNOWN) return known === COPY;
     // A unit that reads as a copy just before it is a copy of the same kept unit (an entry's
     // own verdict is set when it is added): one comparison, no hash (a line repeated 1 500
-    // times).
-    if (i > 0 && this.verdict[i - 1] === COPY) {
-      if (sameUnits(this.text, this.codes, this.starts, i - 1, i, this.plain)) {
+    // times). Only tried where the two take as many units, line endings and all: units of
+    // other lengths (a pretty-printed list's lines) are hashed without it.
+    const { starts } = this;
+    if (
+      i > 0 &&
+      this.verdict[i - 1] === COPY &&
+      starts[i]! - starts[i - 1]! === (starts[i + 1] ?? this.codes.length) - starts[i]!
+    ) {
+      if (sameUnits(this.text, this.codes, starts, i - 1, i, this.plain)) {
         this.verdict[i] = COPY;
         return true;
       }
