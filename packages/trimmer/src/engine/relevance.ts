@@ -407,10 +407,11 @@ export function findHits(
         continue;
       }
       // Which term matched depends only on the text matched and, for a term opening on `\b`,
-      // on whether a word character comes before it: found once per such pair, not per hit.
+      // on whether a word character comes before it: found once per such pair, not per hit
+      // (with error terms only, there is nothing to find).
       const before = match.index > 0 && isAsciiWordCode(haystack.charCodeAt(match.index - 1));
-      const key = (before ? '1' : '0') + match[0];
-      let term = attributed.get(key);
+      const key = errorsFrom === 0 ? '' : (before ? '1' : '0') + match[0];
+      let term = errorsFrom === 0 ? -1 : attributed.get(key);
       if (term === undefined) {
         term = -1;
         // Error terms come last: a match no other term makes is looked up by its text.

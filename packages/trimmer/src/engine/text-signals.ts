@@ -131,12 +131,17 @@ export function textSignals(input: {
   const slotId = new Int32Array(slots);
   const slotHash = new Int32Array(slots);
   let templates = 0;
-  let templateCounts = new Int32Array(64);
+  // Every row has at most a shape of its own.
+  const templateCounts = new Int32Array(withShape ? rows : 0);
   const tail = new LevelTailCues(text, table);
   const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
   let anyLevel = false;
   let work = 0;
   let inHunk = false;
+  // The line before, as read: a line that repeats it (`CPU burner 3 running`, 1 500 times over)
+  // reads as it did, since no reader of a line looks past its end.
+  let lastFrom = 0;
+  let lastTo = -1;
   for (let r = 0; r < rows; r++) {
     let from = rowStarts[r]!;
     let to = r + 1 < rows ? rowStarts[r + 1]! : text.length;
@@ -152,39 +157,51 @@ export function textSignals(input: {
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
-    // The line's indentation is read once, here, for every reader of the line (an indented
-    // YAML or JSON dump is mostly spaces).
-    const window = Math.min(to, from + LEVEL_WINDOW);
-    let nonBlank = from;
-    while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) nonBlank++;
-    rowLevel[r] = unchanged
-      ? NO_LEVEL
-      : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
+    if (
+      !rowUnit &&
+      to - from === lastTo - lastFrom &&
+      sameRange(units, lastFrom, from, to - from)
+    ) {
+      rowLevel[r] = rowLevel[r - 1]!;
+      blank[r] = blank[r - 1]!;
+      if (rowTemplate && continuation) {
+        rowTemplate[r] = rowTemplate[r - 1]!;
+        continuation[r] = continuation[r - 1]!;
+      }
+    } else {
+      // The line's indentation is read once, here, for every reader of the line (an indented
+      // YAML or JSON dump is mostly spaces).
+      const window = Math.min(to, from + LEVEL_WINDOW);
+      let nonBlank = from;
+      while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) {
+        nonBlank++;
+      }
+      rowLevel[r] = unchanged
+        ? NO_LEVEL
+        : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
+      // Nothing but spaces and tabs, as far as the window looks.
+      blank[r] = nonBlank === window ? 1 : 0;
+      if (rowTemplate && continuation) {
+        const hash = lineTemplate(units, from, to, nonBlank);
+        let slot = (hash ^ (hash >>> 15)) & (slots - 1);
+        while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
+        let id = slotId[slot]! - 1;
+        if (id < 0) {
+          id = templates++;
+          slotId[slot] = id + 1;
+          slotHash[slot] = hash;
+        }
+        rowTemplate[r] = id;
+        continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
+      }
+    }
+    lastFrom = from;
+    lastTo = to;
     if (rowLevel[r] !== NO_LEVEL) {
       signatureCounts[rowLevel[r]!]!++;
       anyLevel = true;
     }
-    // Nothing but spaces and tabs, as far as the window looks.
-    blank[r] = nonBlank === window ? 1 : 0;
-    if (rowTemplate && continuation) {
-      const hash = lineTemplate(units, from, to, nonBlank);
-      let slot = (hash ^ (hash >>> 15)) & (slots - 1);
-      while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
-      let id = slotId[slot]! - 1;
-      if (id < 0) {
-        id = templates++;
-        slotId[slot] = id + 1;
-        slotHash[slot] = hash;
-        if (id === templateCounts.length) {
-          const grown = new Int32Array(id * 2);
-          grown.set(templateCounts);
-          templateCounts = grown;
-        }
-      }
-      rowTemplate[r] = id;
-      templateCounts[id]!++;
-      continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
-    }
+    if (rowTemplate) templateCounts[rowTemplate[r]!]!++;
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {
       check(work);
@@ -296,6 +313,13 @@ export function textSignals(input: {
     templates,
     commonest,
   };
+}
+
+/** Whether `units[a, a + length)` and `units[b, b + length)` are the same units. */
+function sameRange(units: Uint16Array, a: number, b: number, length: number): boolean {
+  let k = 0;
+  while (k < length && units[a + k] === units[b + k]) k++;
+  return k === length;
 }
 
 /**

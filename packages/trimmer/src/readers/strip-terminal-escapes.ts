@@ -11,9 +11,6 @@ export interface StrippedText {
 }
 
 const ESC = 0x1b;
-/** Pieces of the stripped text linked one by one, and joined at a time past that. */
-const ROPE_PIECES = 1 << 16;
-const JOINED_PIECES = 4096;
 const BEL = 0x07;
 const NEWLINE = 0x0a;
 
@@ -123,42 +120,28 @@ function removedRuns(text: string): { where: number[]; removedUpTo: number[] } {
 }
 
 /**
+ * What `nextSequence` finds, as one pattern: a presentation sequence (see `escapeEnd`, cut short
+ * included), or a string sequence whole in the group, so that replacing each match with its
+ * group removes exactly the presentation sequences. One native replace builds the stripped text
+ * flat, where a chain of a piece per sequence cost its links and a flattening.
+ */
+const SEQUENCES =
+  /(\x1b[\]PX^_][^\x07\n\x1b]*(?:\x07|\x1b\\))|\x1b\[[0-?]*[ -/]*(?:[@-~]|(?=[\r\n]|$))|\x1b(?![[\\\]PX^_])[ -/]*(?:[0-~]|(?=[\r\n]|$))/g;
+
+/**
  * `text` without the terminal escape codes that only present it (a coloured log's
  * `ESC[32m…ESC[0m`, cursor moves), or `undefined` when it has none. String sequences (a
  * hyperlink, a CI's timestamp) stay whole, and so does an ESC that starts no complete
  * sequence. Linear in the text.
  */
 export function stripTerminalEscapes(text: string): StrippedText | undefined {
-  let at = nextSequence(text, 0);
-  if (at < 0) return undefined;
-  // The pieces are linked by `+` (V8 flattens the result once, when it is first read), which
-  // costs least; past `ROPE_PIECES` they are joined a batch at a time first, since a chain of
-  // millions of pieces alive to the end costs the collector more than the copies (a 40 MB
-  // coloured log: 318 ms as one chain, 217 ms so).
-  let stripped = '';
-  let pieces = 0;
-  const batch: string[] = [];
-  let copied = 0;
-  let removed = 0;
-  for (; at >= 0; at = nextSequence(text, copied)) {
-    const end = sequenceEnd;
-    if (at > copied) {
-      const piece = text.slice(copied, at);
-      if (++pieces <= ROPE_PIECES) stripped += piece;
-      else if (batch.push(piece) === JOINED_PIECES) {
-        stripped += batch.join('');
-        batch.length = 0;
-      }
-    }
-    removed += end - at;
-    copied = end;
-  }
-  if (batch.length > 0) stripped += batch.join('');
-  stripped += text.slice(copied);
+  if (!text.includes('\x1b')) return undefined;
+  const stripped = text.replace(SEQUENCES, '$1');
+  if (stripped.length === text.length) return undefined;
   let runs: { where: number[]; removedUpTo: number[] } | undefined;
   return {
     text: stripped,
-    removed,
+    removed: text.length - stripped.length,
     toOriginal(offset: number): number {
       runs ??= removedRuns(text);
       // After the last run removed at or before `offset`: the unit there comes after it.
