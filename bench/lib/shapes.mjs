@@ -13,7 +13,14 @@ const step = (key) => (/^[^\u0000-\u0020\u007f."*[\]\\]+$/.test(key) ? key : JSO
 /** A path as the trimmer's note writes it: keys joined by `.`, array items as `[]`. */
 export const joinPath = (path) =>
   path.reduce(
-    (text, key) => (key === '[]' ? `${text}[]` : text ? `${text}.${step(key)}` : step(key)),
+    (text, key) =>
+      key === '[]'
+        ? `${text}[]`
+        : typeof key === 'object'
+          ? `${text}[${key.key}=${key.value}]`
+          : text
+            ? `${text}.${step(key)}`
+            : step(key),
     '',
   );
 
@@ -1567,7 +1574,65 @@ function hourlyForecast() {
   };
 }
 
+/**
+ * Pods whose conditions are named by `type` and whose labels come as `[{key, value}]` pairs
+ * (keyed items: their states are fields of the pod told by name).
+ */
+function keyedPods() {
+  const next = random(2011);
+  const count = 160;
+  const phases = stateColumn(next, count, 'dominant', ['Running', 'Pending', 'Failed']);
+  const tiers = stateColumn(next, count, 'balanced', ['web', 'api', 'batch']);
+  const times = timeColumn(next, count, Date.UTC(2026, 2, 3), 420_000, 'shuffled');
+  const types = ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+  const items = times.map((ms, i) => {
+    const ready = phases[i] === 'Running' && next() > 0.08 ? 'True' : 'False';
+    const conditions = types.map((type) => ({
+      type,
+      status: type === 'Ready' || type === 'ContainersReady' ? ready : 'True',
+      lastTransitionTime: isoSeconds(ms + 1000 * types.indexOf(type)),
+    }));
+    // Each pod lists its conditions in an order of its own.
+    if (next() < 0.5) conditions.reverse();
+    return {
+      metadata: {
+        name: `${tiers[i]}-${hexOf(next, 9)}-${hexOf(next, 5)}`,
+        uid: uuid(next),
+        creationTimestamp: isoSeconds(ms),
+      },
+      labels: [
+        { key: 'tier', value: tiers[i] },
+        { key: 'team', value: pick(next, ['core', 'payments', 'search']) },
+      ],
+      status: {
+        phase: phases[i],
+        restartCount: Math.floor(lognormal(next, 0.5, 1)),
+        conditions,
+      },
+    };
+  });
+  return {
+    name: 'pods with keyed conditions and label pairs',
+    root: { kind: 'List', items },
+    listPath: ['items'],
+    indent: 2,
+    truth: {
+      identity: ['metadata', 'name'],
+      states: [
+        ['status', 'phase'],
+        ['status', 'conditions', { key: 'type', value: 'Ready' }, 'status'],
+        ['labels', { key: 'key', value: 'tier' }, 'value'],
+      ],
+      time: ['metadata', 'creationTimestamp'],
+      numeric: [['status', 'restartCount']],
+      errorTarget: ['status', 'phase'],
+      extraKey: 'error',
+    },
+  };
+}
+
 const REALISTIC = [
+  keyedPods,
   zipkinSpans,
   searchResponse,
   serverSideTable,
