@@ -148,7 +148,30 @@ export function keyedItemCounts(
   analysis: RecordAnalysis,
   group: RecordGroup,
   limit: number,
-): { counts: KeyedCounts[]; times: RecordRange[]; keyed: Set<number> } {
+): KeyedItems {
+  // Read once per list and limit: a question's items and the note both ask for them.
+  const read = READ.get(group);
+  if (read?.limit === limit) return read.items;
+  const items = readKeyedItems(inventory, analysis, group, limit);
+  READ.set(group, { limit, items });
+  return items;
+}
+
+/** What `keyedItemCounts` finds; shared by its callers, who must not change it. */
+interface KeyedItems {
+  readonly counts: readonly KeyedCounts[];
+  readonly times: readonly RecordRange[];
+  readonly keyed: ReadonlySet<number>;
+}
+
+const READ = new WeakMap<RecordGroup, { limit: number; items: KeyedItems }>();
+
+function readKeyedItems(
+  inventory: JsonInventory,
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  limit: number,
+): KeyedItems {
   const { signatures, distinct } = analysis;
   const { kind } = inventory;
   const { parent, step, first, nodes, objects, count } = signatures;

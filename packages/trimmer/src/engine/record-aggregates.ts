@@ -497,17 +497,13 @@ export function recordAggregates(
   const keyedFields = new Map<number, { field: string; present: number; alike: string[] }>();
   for (const keyed of keyedItems.counts) {
     const s = signatures.count + keyedFields.size;
-    keyedFields.set(s, keyed);
     lists.set(s, keyed.counts);
     const named = keyed.names.findIndex((name) => words.includes(name.toLowerCase()));
-    if (named >= 0) {
-      asked.add(s);
-      // The field the question names leads the ones told with it.
-      const fields = [keyed.field, ...keyed.alike];
-      const [lead] = fields.splice(named, 1);
-      keyed.field = lead!;
-      keyed.alike = fields;
-    }
+    // The field the question names leads the ones told with it.
+    const fields = [keyed.field, ...keyed.alike];
+    if (named >= 0) asked.add(s);
+    const [lead] = fields.splice(Math.max(0, named), 1);
+    keyedFields.set(s, { field: lead!, present: keyed.present, alike: fields });
     const hint = keyHints(signatureKey(inventory, signatures, keyed.sig), analysis.vocabulary);
     categorical.push({
       s,
