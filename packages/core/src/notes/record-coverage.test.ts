@@ -244,6 +244,38 @@ describe('record coverage segment', () => {
       ],
     });
     expect(diffs).not.toContain('by printDiff');
+    // A value as long as a module's path is told whole and reads back; one past 96 units is
+    // counted among the others, never cut short.
+    const module = 'gotest.tools/gotestsum/testjson/internal/parallelfails';
+    const long = `${'x'.repeat(90)}/parallel`;
+    const packages = formatRecordCoverage({
+      ...records,
+      omitted: [],
+      distributions: [
+        {
+          field: 'Package',
+          values: [
+            { value: module, count: 141 },
+            { value: long, count: 9 },
+          ],
+        },
+      ],
+    });
+    expect(packages).toContain(`; by Package: ${module} 141, 1 other value 9`);
+    const note = disclosureNotes.trimmedRecords({
+      kept: 1,
+      total: 2,
+      unit: 'fields',
+      budgetBytes: 900,
+      records: {
+        ...records,
+        omitted: [],
+        distributions: [{ field: 'Package', values: [{ value: module, count: 141 }] }],
+      },
+    });
+    expect(parseRecordCoverage(note)?.distributions?.[0]?.values).toEqual([
+      { value: module, count: 141 },
+    ]);
   });
 
   it('tells no aggregate of a list analysed only in part', () => {

@@ -109,13 +109,26 @@ function toldAsIs(value: string): boolean {
 }
 
 /**
+ * Longest value told in a distribution or range: a state's values are told whole or not at all,
+ * and one as long as a module or file path (`gotest.tools/gotestsum/testjson/internal/withfails`)
+ * is still what the records divide by.
+ */
+const MAX_TOLD_VALUE = 96;
+
+/**
  * Whether a value can be told whole inside a distribution or range: as it is, not cut short
  * (a count belongs to one value, and `…` would make two values read as one), with no ` to ` or
  * trailing number that would read as the segment's own syntax (a `: ` in a value does not: the
  * field before the first one is told apart from the values).
  */
 function toldWhole(value: string): boolean {
-  return value !== '' && piece(value) === value && !value.includes(' to ') && !/ \d+$/.test(value);
+  return (
+    value !== '' &&
+    value.length <= MAX_TOLD_VALUE &&
+    !NEEDS_CLEANING.test(value) &&
+    !value.includes(' to ') &&
+    !/ \d+$/.test(value)
+  );
 }
 
 /**

@@ -54,8 +54,13 @@ const TOLD_VALUES = 20;
 const TOLD_VALUES_ASKED = 40;
 /** A field of more values than this (and of more than half its records) is no distribution. */
 const MAX_CATEGORIES = 40;
-/** Values of a distribution or constant longer than this (UTF-16 units) are not told. */
-const MAX_VALUE_UNITS = 48;
+/**
+ * Values of a distribution longer than this (UTF-16 units) are not told: a module or file path
+ * the records divide by (`gotest.tools/gotestsum/testjson/internal/withfails`) still is.
+ */
+const MAX_VALUE_UNITS = 96;
+/** A value every record holds alike longer than this is not told (the note would cut it). */
+const MAX_CONSTANT_UNITS = 48;
 /** Constants told, and distributions and ranges beyond the asked ones. */
 const MAX_CONSTANTS = 8;
 const MAX_DISTRIBUTIONS = 8;
@@ -156,7 +161,7 @@ function measuredIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s:
   }
   return (
     high >= low &&
-    (2 * analysis.distinct[s]! >= high - low + 1 || (low > 0 && high >= MAGNITUDES * low))
+    (2 * analysis.distinct[s]! >= high - low + 1 || high >= MAGNITUDES * Math.max(low, 1))
   );
 }
 
@@ -434,7 +439,7 @@ export function recordAggregates(
       // entry): what every record holds alike is said of the record's own fields.
       // One value in most records but not all (131 zones of 132 warn of no results): told as
       // a distribution of one value, which says how many records lack it.
-      if (!throughOne && scalarText(inventory, u).length <= MAX_VALUE_UNITS) {
+      if (!throughOne && scalarText(inventory, u).length <= MAX_CONSTANT_UNITS) {
         const rank = (hint ? 0 : CONSTANT_STATE_RANK) + depth;
         if (presence[s] === records) constants.push({ s, rank });
         else if (2 * presence[s]! >= records) nearlyConstant.push({ s, rank });
