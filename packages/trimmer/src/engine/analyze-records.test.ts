@@ -152,6 +152,21 @@ describe('analyzeRecords', () => {
       author: 'Qu Yuan',
     }));
     expect(names(JSON.stringify(alike))).toEqual(['title', '']);
+    // However few of them tell apart: the rows of a vulnerability report, one per CVE, package
+    // and workload (a third as many CVEs as rows; no pair, nor three fields, unique: the same
+    // image runs in two clusters), are named by their CVE, not left unnamed.
+    const rows = Array.from({ length: 90 }, (_, i) => {
+      const cve = (i % 45) % 30;
+      return {
+        vulnName: `CVE-20${10 + (cve % 13)}-${1000 + cve * 37}`,
+        vulnSeverity: cve % 4 === 0 ? 'Critical' : 'High',
+        vulnCvssScore: [7.5, 9.8, 8.1][cve % 3],
+        packageName: `lib${cve % 20}`,
+        clusterName: i < 45 ? 'aks' : 'eks',
+        workloadName: `app-${(i % 45) % 3}`,
+      };
+    });
+    expect(names(JSON.stringify({ data: rows }))).toEqual(['vulnName', '']);
     // Of two fields that tell as many apart, the one that reads as a name, not its file's path
     // written first (a scanner's `template` and `template-id`).
     const findings = Array.from({ length: 40 }, (_, i) => ({
