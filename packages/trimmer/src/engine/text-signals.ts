@@ -13,6 +13,7 @@ import {
 } from '../readers/line-level.js';
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
+import { rareLineCodes } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
 
 /** The level breakdown's label for the units that have no level. */
@@ -242,6 +243,9 @@ export function textSignals(input: {
     }
     for (let r = 0; r < rows; r++) own[r] = rarity[rowTemplate[r]!]!;
     check(rows);
+    // A rare code among a template's lines (a `(400)` among 5 000 `(200)`s) stands out too.
+    const codes = rareLineCodes(units, rowStarts, rowTemplate, templates, templateCounts, check);
+    for (let r = 0; codes && r < rows; r++) own[r]! += codes[r]!;
   }
   const standsOut = new Uint8Array(rows);
   for (let r = 0; r < rows; r++) {
