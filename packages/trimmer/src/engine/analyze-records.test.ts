@@ -431,6 +431,29 @@ describe('analyzeRecords', () => {
       versions: [{ id: 'v1', default: true, document: { statements } }],
     }));
     expect(mainPath({ policies: versioned })).toBe('policies[]');
+    // A linter's files say nothing but their paths: their offenses, 3 to 11 each, are the list
+    // a reader counts (by severity, by rule); a reservation's one instance is not, nor a pod's
+    // four conditions (as many in each: parts of it).
+    const linted = Array.from({ length: 40 }, (_, f) => ({
+      path: `app/models/model_${f}.rb`,
+      offenses: Array.from({ length: 3 + (f % 9) }, (_, o) => ({
+        severity: (f * 7 + o) % 37 === 0 ? 'warning' : 'convention',
+        message: `Offense ${o} of a rule`,
+        cop_name: ['Style/StringLiterals', 'Layout/EmptyLine', 'Style/Documentation'][o % 3],
+        location: { line: 3 + o * 5, column: 1 + (o % 4) },
+      })),
+    }));
+    expect(mainPath({ files: linted })).toBe('files[].offenses[]');
+    const reservations = linted.map(({ path, offenses }) => ({
+      path,
+      instances: offenses.slice(0, 1),
+    }));
+    expect(mainPath({ reservations })).toBe('reservations[]');
+    const pods = linted.map(({ path, offenses }) => ({
+      name: path,
+      conditions: offenses.slice(0, 3),
+    }));
+    expect(mainPath({ pods })).toBe('pods[]');
     // Counts per file (a map of numbers) give way to the findings, each saying far more.
     const files = Object.fromEntries(
       Array.from({ length: 200 }, (_, i) => [

@@ -105,6 +105,35 @@ const GROUPING_RECORDS = 4;
 const ITEMS_PER_GROUPING_RECORD = 16;
 
 /**
+ * Items per record on average, and share of their bytes, from which a list inside records that
+ * say nothing but their names is the one they group (a linter's offenses, seven a file), not a
+ * few parts of each (a policy's three statements).
+ */
+const ITEMS_PER_NAMED_RECORD = 4;
+const INNER_BYTES_SHARE = 0.5;
+
+/**
+ * Whether every record of `outer` holds as many of `inner`'s records (a pod's four conditions:
+ * parts of each, where a linter's files hold a few offenses or many). `parent` is the
+ * inventory's; both lists in document order.
+ */
+function sameCountEach(
+  parent: Int32Array,
+  outer: readonly number[],
+  inner: readonly number[],
+): boolean {
+  const counts = new Map<number, number>();
+  const isOuter = new Set(outer);
+  for (const u of inner) {
+    let p = parent[u]!;
+    while (p > 0 && !isOuter.has(p)) p = parent[p]!;
+    counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  const each = inner.length / outer.length;
+  return counts.size === outer.length && [...counts.values()].every((count) => count === each);
+}
+
+/**
  * Whether the records of `outer`, a handful, only group those of `inner`, many in each (the 200
  * events of 2 services, the spans of 1 trace): then `inner` is the document's list, not a detail
  * of each outer record (a node's images, a policy's statements: their records are many).
@@ -257,6 +286,17 @@ export function analyzeRecords(
   // name of their own (the hits inside each response of a multi-search). Outer lists first
   // (their signatures come first), so each list knows whether the one around it names its records.
   const documentBytes = Math.max(1, nodeValueBytes[0]!);
+  // Whether the records of group `outer` say nothing but their names (a linter's files, each
+  // a path and its offenses) and `inner`, a list of many items in each, holds most of their
+  // bytes: the outer records only group the inner ones (not a reservation's one instance, nor
+  // a policy's few statements).
+  const says = (g: number) =>
+    fieldsOfGroup[g]!.some((s) => distinct[s]! >= 2 && distinct[s]! < values[s]!);
+  const onlyNamed = (outer: number, inner: RecordGroup) =>
+    !says(outer) &&
+    inner.records.length >= ITEMS_PER_NAMED_RECORD * groups[outer]!.records.length &&
+    inner.bytes >= INNER_BYTES_SHARE * groups[outer]!.bytes &&
+    !sameCountEach(inventory.parent, groups[outer]!.records, inner.records);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const above = ownerOfSig[group.sig]!;
@@ -270,7 +310,7 @@ export function analyzeRecords(
       group.bytes >= PRIMARY_SHARE * documentBytes &&
       (outer === undefined ||
         (group.bytes >= PRIMARY_NESTED_SHARE * outer.bytes &&
-          (!outer.primary || !outer.named || groupsOf(outer, group))));
+          (!outer.primary || !outer.named || groupsOf(outer, group) || onlyNamed(above, group))));
     if (withRoles) chooseIdentity(roles, group, fieldsOfGroup[g]!, identityWord);
   }
 
