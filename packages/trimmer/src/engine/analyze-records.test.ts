@@ -167,6 +167,19 @@ describe('analyzeRecords', () => {
       };
     });
     expect(names(JSON.stringify({ data: rows }))).toEqual(['vulnName', '']);
+    // Not by a hash a third of them share (a commit's), nor by a field of a dozen values or
+    // fewer (a state, however the rows divide by it).
+    const hashed = rows.map(({ vulnName, ...rest }) => ({
+      commit: createHash('sha1').update(vulnName).digest('hex'),
+      ...rest,
+    }));
+    expect(names(JSON.stringify({ data: hashed }))[0]).not.toBe('commit');
+    const scoped = Array.from({ length: 15 }, (_, i) => ({
+      scope: `io.example.scope-${i % 5}`,
+      kind: i % 2 === 0 ? 'client' : 'server',
+      durationMs: [12, 40, 7, 9, 3][i % 5],
+    }));
+    expect(names(JSON.stringify({ data: scoped }))[0]).not.toBe('scope');
     // Of two fields that tell as many apart, the one that reads as a name, not its file's path
     // written first (a scanner's `template` and `template-id`).
     const findings = Array.from({ length: 40 }, (_, i) => ({

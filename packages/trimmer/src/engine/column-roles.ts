@@ -695,7 +695,9 @@ export function chooseIdentity(
       return;
     }
     // With none, the field that tells most records apart, however few it tells apart (rows of a
-    // vulnerability report, a third as many CVEs as rows: a row is still read by its CVE); but
+    // vulnerability report, a third as many CVEs as rows: a row is still read by its CVE), where
+    // it tells half apart, or reads as more than a hash (a commit's, 20 of 64 secrets) and has
+    // more values than a state (an instrumentation scope's few names over 15 spans); but
     // a field that would name the records were it not for a value two of them share (a span's
     // `id` that two spans carry) tells more than one that names nothing (a duration).
     const half = halves[0];
@@ -703,7 +705,13 @@ export function chooseIdentity(
       best >= 0 &&
       !names.find((name) => name.s === best)!.unique &&
       bestScore + NEAR_UNIQUE_PENALTY >= NO_NAME;
-    if (half !== undefined && bestScore < NO_NAME && !nameButForShared) {
+    if (
+      half !== undefined &&
+      bestScore < NO_NAME &&
+      !nameButForShared &&
+      (distinct[half]! >= 0.5 * values[half]! ||
+        (classOf[half] !== CLASS_OPAQUE && distinct[half]! > COMPLETING_VALUES))
+    ) {
       group.identity = half;
       return;
     }
