@@ -8,6 +8,7 @@ import { errorMatcher } from '../json/json-inventory.js';
 import { recordsHead } from '../json/select-json-informative.js';
 import { withJsonInventory } from '../json/with-json-inventory.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+import { isJsonBlank } from './is-json-blank.js';
 
 /**
  * The records of a text whose lines are JSON objects (NDJSON, or JSON lines among a log's
@@ -61,18 +62,14 @@ export const RECORD_CAP = 12;
 /** A line's bounds without its line break and surrounding blanks, or `undefined` when it opens no object. */
 function objectLine(text: string, from: number, to: number): [number, number] | undefined {
   let a = from;
-  while (a < to && isBlankUnit(text.charCodeAt(a))) a++;
+  while (a < to && isJsonBlank(text.charCodeAt(a))) a++;
   if (a === 0 && text.charCodeAt(0) === 0xfeff) a++;
   // Most lines of most texts open otherwise: settled before their end is looked for.
   if (a >= to || text.charCodeAt(a) !== 0x7b) return undefined;
   let b = to;
-  while (b > a && isBlankUnit(text.charCodeAt(b - 1))) b--;
+  while (b > a && isJsonBlank(text.charCodeAt(b - 1))) b--;
   if (b - a < 2 || b - a > MAX_LINE_UNITS || text.charCodeAt(b - 1) !== 0x7d) return undefined;
   return [a, b];
-}
-
-function isBlankUnit(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
 /** What `ndjsonRecords` reads besides the anomalies, and with what. */
