@@ -155,19 +155,12 @@ export function ndjsonRecords(
       if (inventory === undefined) return false;
       for (const line of lines) isRecord[line] = 1;
       const analysis = analyzeRecords(inventory, check, vocabulary, note ? 'note' : 'anomalies');
-      const { count, parent } = inventory;
-      // Per node, its index among the top list's items, or -1 for a node that is not one.
-      let item: Int32Array | undefined;
+      const { parent, childIndex } = inventory;
+      // The line of the top list's item that holds the record.
       const lineOf = (record: number): number => {
-        if (!item) {
-          item = new Int32Array(count).fill(-1);
-          for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
-        }
-        // The item of the top list that holds the record.
         let top = record;
         while (top > 0 && parent[top]! > 0) top = parent[top]!;
-        const k = item[top]!;
-        return k < 0 ? -1 : lines[k]!;
+        return top > 0 ? lines[childIndex[top]!]! : -1;
       };
       if (note && !inventory.truncated) {
         // The lines' list: the group of the top list's items (one whose records each hold a
