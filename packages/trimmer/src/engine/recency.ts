@@ -29,22 +29,43 @@ function isTimeField(analysis: RecordAnalysis, s: number): boolean {
 }
 
 /**
+ * The fields of `group`'s records (not of a list they hold) that hold times (`isTimeField`), at
+ * most `maxDepth` keys down, with their depth, in signature order.
+ */
+function timeFields(
+  analysis: RecordAnalysis,
+  group: RecordGroup,
+  maxDepth = 3,
+): Array<{ s: number; depth: number }> {
+  const fields: Array<{ s: number; depth: number }> = [];
+  for (let s = group.sig + 1; s < analysis.signatures.count; s++) {
+    if (!isTimeField(analysis, s)) continue;
+    const { depth } = recordFieldDepth(analysis, group, s);
+    if (depth >= 1 && depth <= maxDepth) fields.push({ s, depth });
+  }
+  return fields;
+}
+
+/** Whether field `s` gives nine records of ten or more one value each (a time of its own). */
+function oneEachInMost(analysis: RecordAnalysis, group: RecordGroup, s: number): boolean {
+  const { values, presence } = analysis;
+  return values[s] === presence[s] && presence[s]! >= 0.9 * group.records.length;
+}
+
+/**
  * The field that gives `group`'s records their time: the shallowest field whose values are all
  * times, one per record, in at least nine records of ten; -1 when none.
  */
 export function timeField(analysis: RecordAnalysis, group: RecordGroup): number {
-  const { signatures, classOf, values, presence, distinct } = analysis;
+  const { classOf, distinct } = analysis;
   let best = -1;
   let bestRank = -1;
   let bestDepth = 0;
-  for (let s = group.sig + 1; s < signatures.count; s++) {
+  for (const { s, depth } of timeFields(analysis, group)) {
+    if (!oneEachInMost(analysis, group, s)) continue;
     // A time, or else a number that may be one (seconds since 1970 under a key in another
     // language; ids handed out in order order the records as well).
-    const rank = !isTimeField(analysis, s) ? 0 : classOf[s] === CLASS_TIME ? 2 : 1;
-    if (rank === 0 || values[s] !== presence[s]) continue;
-    if (presence[s]! < 0.9 * group.records.length) continue;
-    const { depth } = recordFieldDepth(analysis, group, s);
-    if (depth < 1 || depth > 3) continue;
+    const rank = classOf[s] === CLASS_TIME ? 2 : 1;
     // Of several times (created, updated), the one that orders most records apart.
     // The record's own time before one of something it holds (a tweet's, not its author's).
     const better =
@@ -79,15 +100,13 @@ export function orderTime(
   let s = timeField(analysis, group);
   let found: TimeOrder =
     s < 0 ? { timed: [], iso: false } : timeOrder(inventory, analysis, group, s);
-  for (let other = group.sig + 1; s >= 0 && other < analysis.signatures.count; other++) {
+  for (const { s: other } of s < 0 ? [] : timeFields(analysis, group)) {
     if (found.timed.length === group.records.length) break;
-    if (other === s || !isTimeField(analysis, other)) continue;
+    if (other === s) continue;
     // Only a field most records hold is read: as many such fields as fit in the input, each
     // read once, keep the pass linear (a field on two records of 50 000 is not a candidate).
     const held = analysis.values[other]!;
     if (held <= found.timed.length || 2 * held < group.records.length) continue;
-    const { depth } = recordFieldDepth(analysis, group, other);
-    if (depth < 1 || depth > 3) continue;
     const candidate = timeOrder(inventory, analysis, group, other);
     if (candidate.timed.length > found.timed.length) [s, found] = [other, candidate];
   }
@@ -122,15 +141,10 @@ export function orderEnds(
 
 /** Other fields than `s` that give every record of `group` a time of its own, at most `MAX_OTHER_TIMES`. */
 function otherTimes(analysis: RecordAnalysis, group: RecordGroup, s: number): number[] {
-  const { signatures, values, presence } = analysis;
-  const others: number[] = [];
-  for (let t = group.sig + 1; t < signatures.count && others.length < MAX_OTHER_TIMES; t++) {
-    if (t === s || !isTimeField(analysis, t) || values[t] !== presence[t]) continue;
-    if (presence[t]! < 0.9 * group.records.length) continue;
-    const { depth } = recordFieldDepth(analysis, group, t);
-    if (depth >= 1 && depth <= 2) others.push(t);
-  }
-  return others;
+  return timeFields(analysis, group, 2)
+    .filter(({ s: t }) => t !== s && oneEachInMost(analysis, group, t))
+    .slice(0, MAX_OTHER_TIMES)
+    .map(({ s: t }) => t);
 }
 
 /** A record with its time field's node, its time as written and that time's `timeOrderKey`. */
@@ -305,15 +319,9 @@ export function recordOrder(
     let inside = within(timed);
     // Bounds none of its times fall between are of another time field (microseconds of a
     // span's `timestamp`, not the ISO `created_at`): the first whose times they bound.
-    for (
-      let other = group.sig + 1;
-      inside.length === 0 && other < analysis.signatures.count;
-      other++
-    ) {
-      if (other === s || !isTimeField(analysis, other)) continue;
-      // A field of the records (a few keys down), not of a list they hold.
-      const { depth } = recordFieldDepth(analysis, group, other);
-      if (depth < 1 || depth > 3) continue;
+    for (const { s: other } of timeFields(analysis, group)) {
+      if (inside.length > 0) break;
+      if (other === s) continue;
       const candidate = recordsByTime(inventory, analysis, group, other);
       const found = within(candidate);
       if (found.length > 0) {

@@ -185,11 +185,8 @@ export function errorWordBoundary(text: string, at: number): boolean {
   if (before >= 0x80) return !isLetterOrDigit(before);
   if (!isTokenEdge(before)) return true;
   const first = text.charCodeAt(at);
-  return (
-    first >= 0x41 &&
-    first <= 0x5a &&
-    ((before >= 0x61 && before <= 0x7a) || (before >= 0x30 && before <= 0x39))
-  );
+  const lowerOrDigit = (before >= 0x61 && before <= 0x7a) || isAsciiDigit(before);
+  return first >= 0x41 && first <= 0x5a && lowerOrDigit;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { childCount } from './child-count.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT } from './json-inventory.js';
 
 /** Arrays at most this many levels below the root may be a header of rows… */
@@ -17,9 +18,7 @@ export function tupleHeaders(inventory: JsonInventory, top: Int32Array): number[
   const rowLists = new Set<number>();
   for (let u = 0; u < count; u++) {
     if (top[u] !== u) continue;
-    let items = 0;
-    for (let c = u + 1; c < next[u]!; c = next[c]!) items++;
-    lengths.add(items);
+    lengths.add(childCount(inventory, u));
     rowLists.add(parent[u]!);
   }
   const headers: number[] = [];
@@ -28,13 +27,9 @@ export function tupleHeaders(inventory: JsonInventory, top: Int32Array): number[
   for (let seen = 0; stack.length > 0 && seen < HEADER_SEARCH; seen++) {
     const [u, depth] = stack.pop()!;
     if (top[u]! >= 0 || rowLists.has(u)) continue;
-    if (kind[u] === NODE_ARRAY && u !== 0) {
-      let items = 0;
-      for (let c = u + 1; c < next[u]!; c = next[c]!) items++;
-      if (lengths.has(items)) {
-        headers.push(u);
-        continue;
-      }
+    if (kind[u] === NODE_ARRAY && u !== 0 && lengths.has(childCount(inventory, u))) {
+      headers.push(u);
+      continue;
     }
     if (depth >= HEADER_DEPTH) continue;
     for (let c = u + 1; c < next[u]!; c = next[c]!) {

@@ -80,13 +80,6 @@ const HASH_TRUE = textHash('true', 0, 4);
 const HASH_FALSE = textHash('false', 0, 5);
 const HASH_NULL = textHash('null', 0, 4);
 
-/**
- * Whether a scalar whose value hashes to `hash` is a literal: told by its hash, without reading
- * the text (a cache miss for each).
- */
-function isLiteral(hash: number): boolean {
-  return hash === HASH_TRUE || hash === HASH_FALSE || hash === HASH_NULL;
-}
 /** Prefixes compared for redundancy with the previous value of the same field. */
 const NOVELTY_PREFIX = 48;
 /** Values of each field compared for redundancy. */
@@ -96,6 +89,17 @@ const NOVELTY_SAMPLES = 16;
 export const NUMBER_MAX_DIGITS = 15;
 /** The longest number token read as a quantity, sign included. */
 const NUMBER_MAX_UNITS = NUMBER_MAX_DIGITS + 1;
+
+/**
+ * Whether scalar `u` (its text from `from` to `to`) is a number read as a quantity: a literal is
+ * told by its hash and a number too long to be a quantity by its length, without reading the
+ * text (a cache miss for each).
+ */
+function isQuantity(inventory: JsonInventory, u: number, from: number, to: number): boolean {
+  const hash = inventory.valueHash[u]!;
+  if (to - from > NUMBER_MAX_UNITS || hash === HASH_TRUE || hash === HASH_FALSE) return false;
+  return hash !== HASH_NULL && Number.isFinite(numberAt(inventory.text, from, to));
+}
 
 /** The number a JSON number token stands for, or NaN past 15 digits (ids, not quantities). */
 export function numberAt(text: string, from: number, to: number): number {
@@ -373,11 +377,7 @@ export function recordColumns(
       }
       lastCompared[s] = u;
     }
-    // A scalar is a literal or a number; a number too long to be a quantity is told by its
-    // length, without reading the text.
-    if (k === NODE_SCALAR && length <= NUMBER_MAX_UNITS && !isLiteral(valueHash[u]!)) {
-      if (Number.isFinite(numberAt(text, from, to))) numbers[s]!++;
-    }
+    if (k === NODE_SCALAR && isQuantity(inventory, u, from, to)) numbers[s]!++;
   }
   spareBelow.give(recordBelow);
   spareTable.give(table);
@@ -512,7 +512,7 @@ function valuesFromTape(
   check?.(inventory.count);
   const found = reader.valueStatistics(records, TAPE_VALUE_OPTIONS, true);
   if (!found) return undefined;
-  const { kind, next, start, end, valueHash, unitBytes, text } = inventory;
+  const { kind, next, start, end, unitBytes } = inventory;
   const { nextSame, first } = signatures;
   for (const group of groups) {
     for (let u = first[group.sig]!; u >= 0; u = nextSame[u]!) {
@@ -526,16 +526,8 @@ function valuesFromTape(
     if (unreadNumbers[s] === 0) continue;
     let count = 0;
     for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-      if (
-        kind[u] !== NODE_SCALAR ||
-        recordAbove[u]! < 0 ||
-        next[u] !== u + 1 ||
-        end[u]! - start[u]! > NUMBER_MAX_UNITS ||
-        isLiteral(valueHash[u]!)
-      ) {
-        continue;
-      }
-      if (Number.isFinite(numberAt(text, start[u]!, end[u]!))) count++;
+      const scalar = kind[u] === NODE_SCALAR && next[u] === u + 1;
+      if (scalar && recordAbove[u]! >= 0 && isQuantity(inventory, u, start[u]!, end[u]!)) count++;
     }
     numbers[s] = count;
   }

@@ -8,6 +8,7 @@ import { errorMatcher } from '../json/json-inventory.js';
 import { recordsHead } from '../json/select-json-informative.js';
 import { withJsonInventory } from '../json/with-json-inventory.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+import { isJsonBlank } from './is-json-blank.js';
 
 /**
  * The records of a text whose lines are JSON objects (NDJSON, or JSON lines among a log's
@@ -61,18 +62,14 @@ export const RECORD_CAP = 12;
 /** A line's bounds without its line break and surrounding blanks, or `undefined` when it opens no object. */
 function objectLine(text: string, from: number, to: number): [number, number] | undefined {
   let a = from;
-  while (a < to && isBlankUnit(text.charCodeAt(a))) a++;
+  while (a < to && isJsonBlank(text.charCodeAt(a))) a++;
   if (a === 0 && text.charCodeAt(0) === 0xfeff) a++;
   // Most lines of most texts open otherwise: settled before their end is looked for.
   if (a >= to || text.charCodeAt(a) !== 0x7b) return undefined;
   let b = to;
-  while (b > a && isBlankUnit(text.charCodeAt(b - 1))) b--;
+  while (b > a && isJsonBlank(text.charCodeAt(b - 1))) b--;
   if (b - a < 2 || b - a > MAX_LINE_UNITS || text.charCodeAt(b - 1) !== 0x7d) return undefined;
   return [a, b];
-}
-
-function isBlankUnit(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
 /** What `ndjsonRecords` reads besides the anomalies, and with what. */
@@ -158,19 +155,12 @@ export function ndjsonRecords(
       if (inventory === undefined) return false;
       for (const line of lines) isRecord[line] = 1;
       const analysis = analyzeRecords(inventory, check, vocabulary, note ? 'note' : 'anomalies');
-      const { count, parent } = inventory;
-      // Per node, its index among the top list's items, or -1 for a node that is not one.
-      let item: Int32Array | undefined;
+      const { parent, childIndex } = inventory;
+      // The line of the top list's item that holds the record.
       const lineOf = (record: number): number => {
-        if (!item) {
-          item = new Int32Array(count).fill(-1);
-          for (let u = 1, k = 0; u < count; u++) if (parent[u] === 0) item[u] = k++;
-        }
-        // The item of the top list that holds the record.
         let top = record;
         while (top > 0 && parent[top]! > 0) top = parent[top]!;
-        const k = item[top]!;
-        return k < 0 ? -1 : lines[k]!;
+        return top > 0 ? lines[childIndex[top]!]! : -1;
       };
       if (note && !inventory.truncated) {
         // The lines' list: the group of the top list's items (one whose records each hold a

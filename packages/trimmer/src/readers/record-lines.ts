@@ -1,4 +1,5 @@
 import { truncateUtf8, truncateUtf8Start, utf8ByteLength } from '@compaction/core';
+import { isJsonBlank } from './is-json-blank.js';
 
 /**
  * A text of JSON object lines (NDJSON) read as one JSON list, and a view of that list written
@@ -21,14 +22,10 @@ export function recordLinesAsList(text: string): string | undefined {
   if (body.charCodeAt(0) !== 0x7b) return undefined;
   for (let from = body.indexOf('\n'); from >= 0; from = body.indexOf('\n', from + 1)) {
     let at = from + 1;
-    while (isBlank(body.charCodeAt(at))) at++;
+    while (isJsonBlank(body.charCodeAt(at))) at++;
     if (body.charCodeAt(at) !== 0x7b) return undefined;
   }
   return `[${body.replace(LINE_BREAKS, ',')}]`;
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
 /**

@@ -22,6 +22,9 @@ const NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d{1,6})?$/;
 /** How a row's fields are cut: at a delimiter, or at the columns' starts in the header. */
 type Cut = { delimiter: string } | { starts: number[] };
 
+/** The names of a table's columns, and how its rows are cut. */
+type Columns = { names: string[]; cut: Cut };
+
 /** The line at `starts[i]`, without its line break (and a CR before it). */
 function lineAt(text: string, starts: ArrayLike<number>, i: number): string {
   const from = starts[i]!;
@@ -38,11 +41,7 @@ const FIELDS_DIRECTIVE = /^#fields(?::\s*|\t| )/i;
  * `names` with how rows are cut, where they are two or more distinct column names, each at most
  * `NAME_UNITS` long and, unless a directive says they are names, reading as one (`COLUMN_NAME`).
  */
-function columns(
-  names: string[],
-  cut: Cut,
-  directive: boolean,
-): { names: string[]; cut: Cut } | undefined {
+function columns(names: string[], cut: Cut, directive: boolean): Columns | undefined {
   if (names.length < 2) return undefined;
   const seen = new Set<string>();
   for (const name of names) {
@@ -53,32 +52,23 @@ function columns(
   return { names, cut };
 }
 
-/** The columns a `#fields` directive names (after it): tab-separated, else space-separated. */
-function directiveColumns(rest: string): { names: string[]; cut: Cut } | undefined {
-  const delimiter = rest.includes('\t') ? '\t' : ' ';
-  return columns(rest.split(delimiter), { delimiter }, true);
-}
-
 /** The header's columns and how rows are cut, or `undefined` when it reads as no header. */
-function headerColumns(header: string): { names: string[]; cut: Cut } | undefined {
+function headerColumns(header: string): Columns | undefined {
   if (header === '' || header.charCodeAt(0) <= 0x20) return undefined;
-  let names: string[];
-  let cut: Cut;
-  if (header.includes('\t')) {
-    cut = { delimiter: '\t' };
-    names = header.split('\t');
-  } else if (header.includes(',') && !header.includes('  ')) {
-    cut = { delimiter: ',' };
-    names = header.split(',');
-  } else {
-    // Columns aligned with spaces: each starts after two spaces or more (a name may hold one:
-    // `NOMINATED NODE`, `CONTAINER ID`).
-    const starts = [0];
-    for (const match of header.matchAll(/ {2,}(?=\S)/g)) starts.push(match.index + match[0].length);
-    cut = { starts };
-    names = starts.map((start, k) => header.slice(start, starts[k + 1] ?? header.length).trim());
-  }
-  return columns(names, cut, false);
+  const delimiter = header.includes('\t')
+    ? '\t'
+    : header.includes(',') && !header.includes('  ')
+      ? ','
+      : undefined;
+  if (delimiter) return columns(header.split(delimiter), { delimiter }, false);
+  // Columns aligned with spaces: each starts after two spaces or more (a name may hold one:
+  // `NOMINATED NODE`, `CONTAINER ID`).
+  const starts = [0];
+  for (const match of header.matchAll(/ {2,}(?=\S)/g)) starts.push(match.index + match[0].length);
+  const names = starts.map((start, k) =>
+    header.slice(start, starts[k + 1] ?? header.length).trim(),
+  );
+  return columns(names, { starts }, false);
 }
 
 /** The fields of `row` cut as `cut` says, or `undefined` when it is no row of those columns. */
@@ -133,11 +123,14 @@ export function tableAsRecordLines(
   // columns, as Zeek and W3C extended logs (IIS, CloudFront) write them.
   let at = 0;
   let line = lineAt(text, starts, 0);
-  let header: ReturnType<typeof headerColumns>;
+  let header: Columns | undefined;
   for (; at < total && line.startsWith('#'); line = lineAt(text, starts, ++at)) {
     const directive = FIELDS_DIRECTIVE.exec(line);
     if (directive) {
-      header = directiveColumns(line.slice(directive[0].length));
+      // The names after it: tab-separated, else space-separated.
+      const rest = line.slice(directive[0].length);
+      const delimiter = rest.includes('\t') ? '\t' : ' ';
+      header = columns(rest.split(delimiter), { delimiter }, true);
       break;
     }
     if (at + 1 === total) return undefined;

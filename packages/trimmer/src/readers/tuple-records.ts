@@ -1,3 +1,4 @@
+import { childCount } from '../json/child-count.js';
 import {
   type JsonInventory,
   NODE_ARRAY,
@@ -58,13 +59,8 @@ export function tupleTable(
     if (found.length > rows.length) [list, rows] = [candidate, found];
   }
   if (rows.length < MIN_ROWS || kind[list] !== NODE_ARRAY) return undefined;
-  let width = -1;
-  for (const row of rows) {
-    let cells = 0;
-    for (let c = row + 1; c < next[row]!; c = next[c]!) cells++;
-    if (width >= 0 && cells !== width) return undefined;
-    width = cells;
-  }
+  const width = childCount(inventory, rows[0]!);
+  if (rows.some((row) => childCount(inventory, row) !== width)) return undefined;
   // The keys from the root, through objects only.
   const keys: string[] = [];
   for (let u = list; u > 0; u = parent[u]!) {
