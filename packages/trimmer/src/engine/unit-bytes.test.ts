@@ -16,14 +16,19 @@ describe('unitBytes', () => {
       '\ud800',
       '\udc00',
       '\x1b',
+      'ascii only, longer than eight units',
     );
     fc.assert(
       fc.property(
         fc.array(piece, { minLength: 1, maxLength: 40 }),
-        fc.uniqueArray(fc.nat(80), { minLength: 1, maxLength: 12 }),
-        (pieces, cuts) => {
+        fc.uniqueArray(fc.nat(400), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        (pieces, cuts, offset) => {
           const text = pieces.join('');
-          const units = Uint16Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
+          // Units at an odd offset too, as no 32-bit word holds two of them.
+          const buffer = new Uint16Array(text.length + (offset ? 1 : 0));
+          const units = buffer.subarray(offset ? 1 : 0);
+          for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
           // Any cuts, a surrogate pair's halves apart included.
           const starts = cuts.filter((cut) => cut < text.length).sort((a, b) => a - b);
           const bytes = unitBytes(text, units, starts, false);
