@@ -123,11 +123,13 @@ export function textSignals(input: {
   const rowTemplate = withShape ? new Int32Array(rows) : undefined;
   const continuation = withShape ? new Uint8Array(rows) : undefined;
   const blank = new Uint8Array(rows);
-  // Template hashes are interned through an open-addressed table (a power of two, at most half
-  // full, doubled as shapes come: most texts have far fewer shapes than rows): slot → id + 1 (0
-  // free), and the hash it holds.
-  let slotId: Int32Array = new Int32Array(withShape ? 64 : 0);
-  let slotHash: Int32Array = new Int32Array(slotId.length);
+  // Template hashes are interned through an open-addressed table sized for every row to have a
+  // shape of its own at half load (a power of two, at least 16): slot → id + 1 (0 free), and
+  // the hash it holds.
+  let slots = withShape ? 16 : 0;
+  while (slots > 0 && slots < 2 * rows) slots *= 2;
+  const slotId = new Int32Array(slots);
+  const slotHash = new Int32Array(slots);
   let templates = 0;
   // Every row has at most a shape of its own.
   const templateCounts = new Int32Array(withShape ? rows : 0);
@@ -181,19 +183,13 @@ export function textSignals(input: {
       blank[r] = nonBlank === window ? 1 : 0;
       if (rowTemplate && continuation) {
         const hash = lineTemplate(units, from, to, nonBlank);
-        const mask = slotId.length - 1;
-        let slot = (hash ^ (hash >>> 15)) & mask;
-        while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & mask;
+        let slot = (hash ^ (hash >>> 15)) & (slots - 1);
+        while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
         let id = slotId[slot]! - 1;
         if (id < 0) {
           id = templates++;
           slotId[slot] = id + 1;
           slotHash[slot] = hash;
-          if (2 * templates > slotId.length) {
-            const grown = internedTwice(slotId, slotHash);
-            slotId = grown.slotId;
-            slotHash = grown.slotHash;
-          }
         }
         rowTemplate[r] = id;
         continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
@@ -317,25 +313,6 @@ export function textSignals(input: {
     templates,
     commonest,
   };
-}
-
-/** The interned hashes of `slotId` and `slotHash` (see `textSignals`) in a table twice as large. */
-function internedTwice(
-  slotId: Int32Array,
-  slotHash: Int32Array,
-): { slotId: Int32Array; slotHash: Int32Array } {
-  const ids = new Int32Array(2 * slotId.length);
-  const hashes = new Int32Array(ids.length);
-  const mask = ids.length - 1;
-  for (let old = 0; old < slotId.length; old++) {
-    if (slotId[old] === 0) continue;
-    const hash = slotHash[old]!;
-    let slot = (hash ^ (hash >>> 15)) & mask;
-    while (ids[slot] !== 0) slot = (slot + 1) & mask;
-    ids[slot] = slotId[old]!;
-    hashes[slot] = hash;
-  }
-  return { slotId: ids, slotHash: hashes };
 }
 
 /** Whether `units[a, a + length)` and `units[b, b + length)` are the same units. */
