@@ -17,6 +17,7 @@ import { rankByScore } from './rank-by-score.js';
 import { findHits, type RelevanceTerm, type TermCache } from './relevance.js';
 import type { StopCheck } from './stop-check.js';
 import { levelBreakdown, type TextUnit, textSignals } from './text-signals.js';
+import { unitBytes } from './unit-bytes.js';
 
 export type { TextUnit } from './text-signals.js';
 
@@ -158,35 +159,6 @@ function lendToHunks(
     // In a split hunk, the changed lines come before the unchanged ones around them.
     if (scores[parent]! > 0) scores[i]! += scores[parent]! / (contextLine[i] === 1 ? 4 : 2);
   }
-}
-
-/**
- * UTF-8 bytes of `units[from, to)` (a text's UTF-16 units), as `utf8ByteLength` counts them (a
- * lone surrogate as U+FFFD's three), read off the units: no slice of the text, no encoder call
- * per unit. Units never split a surrogate pair.
- */
-function utf8Bytes(units: Uint16Array, from: number, to: number): number {
-  let bytes = to - from;
-  for (let i = from; i < to; i++) {
-    // Most units are ASCII: four at a time, one branch.
-    while (i + 4 <= to && (units[i]! | units[i + 1]! | units[i + 2]! | units[i + 3]!) < 0x80) {
-      i += 4;
-    }
-    if (i >= to) break;
-    const code = units[i]!;
-    if (code < 0x80) continue;
-    if (code < 0x800) {
-      bytes += 1;
-      continue;
-    }
-    // Three bytes; a surrogate pair's two units make four.
-    bytes += 2;
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < to) {
-      const low = units[i + 1]!;
-      if (low >= 0xdc00 && low <= 0xdfff) i++;
-    }
-  }
-  return bytes;
 }
 
 /** The 1-based line each unit starts on, and the number of lines. */
@@ -396,12 +368,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
       : lineStarts;
   const parents = diff?.parents;
   const total = starts.length;
-  const sizes = new Float64Array(total);
-  for (let i = 0; i < total; i++) {
-    const from = starts[i]!;
-    const to = i + 1 < total ? starts[i + 1]! : text.length;
-    sizes[i] = ascii ? to - from : utf8Bytes(units, from, to);
-  }
+  const sizes = unitBytes(text, units, starts, ascii);
   check(total);
 
   const signals = textSignals({ text, units, starts, unit, check, vocabulary, lineStarts });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { stripTerminalEscapes } from './strip-terminal-escapes.js';
 
 const ESC = '\u001b';
+/** The pattern stripping used to run: each string sequence matched whole and put back. */
+const STEPPING_OVER_STRINGS =
+  /(\x1b[\]PX^_][^\x07\n\x1b]*(?:\x07|\x1b\\))|\x1b\[[0-?]*[ -/]*(?:[@-~]|(?=[\r\n]|$))|\x1b(?![[\\\]PX^_])[ -/]*(?:[0-~]|(?=[\r\n]|$))/g;
 
 describe('stripTerminalEscapes', () => {
   it('removes colours, cursor moves and character sets', () => {
@@ -57,6 +60,9 @@ describe('stripTerminalEscapes', () => {
         ...complete,
         `${ESC}]8;;u${ESC}\\`,
         `${ESC}]2;t\u0007`,
+        `${ESC}_bk;t=1`,
+        `${ESC}P`,
+        '\u0007',
         `${ESC}\\`,
         ESC,
         `${ESC}[`,
@@ -71,6 +77,7 @@ describe('stripTerminalEscapes', () => {
         const stripped = stripTerminalEscapes(original);
         if (!stripped) {
           expect(pieces.some((p) => complete.includes(p))).toBe(false);
+          expect(original.replace(STEPPING_OVER_STRINGS, '$1')).toBe(original);
           return;
         }
         const { text, toOriginal } = stripped;
@@ -85,6 +92,9 @@ describe('stripTerminalEscapes', () => {
         expect(toOriginal(text.length)).toBeLessThanOrEqual(original.length);
         // Newlines are never removed: lines keep their numbers.
         expect(text.split('\n').length).toBe(original.split('\n').length);
+        // String sequences need no stepping over: the pattern that kept each one whole in a
+        // group and put it back removes the same units.
+        expect(text).toBe(original.replace(STEPPING_OVER_STRINGS, '$1'));
         // Stripping line by line is stripping the whole: no sequence spans a newline.
         expect(
           original

@@ -121,12 +121,14 @@ function removedRuns(text: string): { where: number[]; removedUpTo: number[] } {
 
 /**
  * What `nextSequence` finds, as one pattern: a presentation sequence (see `escapeEnd`, cut short
- * included), or a string sequence whole in the group, so that replacing each match with its
- * group removes exactly the presentation sequences. One native replace builds the stripped text
- * flat, where a chain of a piece per sequence cost its links and a flattening.
+ * included). No match starts or ends inside a string sequence (its body holds no ESC, and
+ * neither the ESC opening it nor the one of its `ESC \` opens a match), so it needs no stepping
+ * over here: replacing each match with nothing removes exactly the presentation sequences, in
+ * one native replace that builds the stripped text flat (with a group kept for each string
+ * sequence and put back, the replace took twice as long on a coloured CI log).
  */
 const SEQUENCES =
-  /(\x1b[\]PX^_][^\x07\n\x1b]*(?:\x07|\x1b\\))|\x1b\[[0-?]*[ -/]*(?:[@-~]|(?=[\r\n]|$))|\x1b(?![[\\\]PX^_])[ -/]*(?:[0-~]|(?=[\r\n]|$))/g;
+  /\x1b\[[0-?]*[ -/]*(?:[@-~]|(?=[\r\n]|$))|\x1b(?![[\\\]PX^_])[ -/]*(?:[0-~]|(?=[\r\n]|$))/g;
 
 /**
  * `text` without the terminal escape codes that only present it (a coloured log's
@@ -136,7 +138,7 @@ const SEQUENCES =
  */
 export function stripTerminalEscapes(text: string): StrippedText | undefined {
   if (!text.includes('\x1b')) return undefined;
-  const stripped = text.replace(SEQUENCES, '$1');
+  const stripped = text.replace(SEQUENCES, '');
   if (stripped.length === text.length) return undefined;
   let runs: { where: number[]; removedUpTo: number[] } | undefined;
   return {
