@@ -109,8 +109,8 @@ function signatureBytes(values: number, capacity: number): number {
 const VALUE_COLUMN_BYTES = 12;
 /** Bytes of the record `values` keeps per signature. */
 const VALUE_RECORD_BYTES = 80;
-/** Bytes per entry `values` keeps: four i32 columns and two i32 per hash-table slot, two slots. */
-const VALUE_ENTRY_BYTES = 32;
+/** Bytes per entry `values` keeps: four i32 columns and an i32 hash-table slot, two slots at most. */
+const VALUE_ENTRY_BYTES = 24;
 
 /**
  * Entries `values` first makes room for, of `values` values: up to three per four, so the pass
@@ -130,7 +130,7 @@ function valueLayout(flagsAt: number, values: number, signatures: number, capaci
   const statsAt = Math.ceil((out + VALUE_COLUMN_BYTES * values) / 16) * 16;
   const entriesAt = statsAt + VALUE_RECORD_BYTES * signatures;
   const slots = signatureSlots(capacity);
-  return { out, statsAt, entriesAt, slots, end: entriesAt + 16 * capacity + 8 * slots };
+  return { out, statsAt, entriesAt, slots, end: entriesAt + 16 * capacity + 4 * slots };
 }
 
 /** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */

@@ -1144,8 +1144,8 @@
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
   ;; first value, up to
-  ;; $capacity of them, in four columns; then a hash table of $slots pairs (entry + 1, hash),
-  ;; $slots a power of two at least twice $capacity. A value's new units are those past the
+  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1, the
+  ;; hash read from the entry's column), $slots a power of two at least twice $capacity. A value's new units are those past the
   ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
   ;; most $digits digits and a sign whose hash is none of $true, $false and $null. Never grows
   ;; memory. Returns the entries made, or -1 when there are more than $capacity.
@@ -1162,7 +1162,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32) (local $lanes v128) (local $units v128)
+    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1179,8 +1179,22 @@
     (local.set $entry_count (i32.add (local.get $entry_hash) (i32.shl (local.get $capacity) (i32.const 2))))
     (local.set $entry_first (i32.add (local.get $entry_count) (i32.shl (local.get $capacity) (i32.const 2))))
     (local.set $table (i32.add (local.get $entry_first) (i32.shl (local.get $capacity) (i32.const 2))))
-    (local.set $mask (i32.sub (local.get $slots) (i32.const 1)))
-    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $slots) (i32.const 3)))
+    ;; The table starts at a slot per two values and doubles once entries fill half of it (up to
+    ;; $slots): most values repeat, and a new value's probe lands anywhere in the table, so a
+    ;; table sized for the worst case, mostly empty, missed the cache on each (on a list of
+    ;; requests, a third of this pass waited on it). For the same reason a slot holds the entry
+    ;; alone, half the bytes of one holding its hash too (read from the entry's column instead).
+    (local.set $used (i32.const 4096))
+    (block $sized
+      (loop $size
+        (br_if $sized
+          (i32.or (i32.ge_u (local.get $used) (local.get $slots))
+            (i32.ge_u (i32.shl (local.get $used) (i32.const 1)) (local.get $n))))
+        (local.set $used (i32.shl (local.get $used) (i32.const 1)))
+        (br $size)))
+    (if (i32.gt_u (local.get $used) (local.get $slots)) (then (local.set $used (local.get $slots))))
+    (local.set $mask (i32.sub (local.get $used) (i32.const 1)))
+    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $used) (i32.const 2)))
     (memory.fill (local.get $entry_of) (i32.const 0xff) (local.get $cells))
     (memory.fill (local.get $stats) (i32.const 0) (i32.mul (local.get $sigs) (i32.const 80)))
     (local.set $s (i32.const 0))
@@ -1293,11 +1307,11 @@
           (local.set $tries (i32.const 0))
           (block $probed
             (loop $probe
-              (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+              (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
               (br_if $probed (i32.eqz (local.get $e)))
               (if (i32.and
                     (i32.eq
-                      (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+                      (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
                       (local.get $h))
                     (i32.eq
                       (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
@@ -1326,11 +1340,34 @@
               (i32.store (i32.add (local.get $entry_hash) (i32.shl (local.get $entry) (i32.const 2))) (local.get $h))
               (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
               (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
-              (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+              (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
                 (i32.add (local.get $entry) (i32.const 1)))
-              (i32.store offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
-                (local.get $h))
-              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))))
+              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
+              ;; Half full: twice the slots, every entry placed again in order, so that entries of
+              ;; one hash meet a probe in the order they were made, as they did before.
+              (if (i32.and
+                    (i32.gt_u (i32.shl (local.get $entries) (i32.const 1)) (local.get $mask))
+                    (i32.lt_u (i32.add (local.get $mask) (i32.const 1)) (local.get $slots)))
+                (then
+                  (local.set $mask (i32.add (i32.shl (local.get $mask) (i32.const 1)) (i32.const 1)))
+                  (memory.fill (local.get $table) (i32.const 0)
+                    (i32.shl (i32.add (local.get $mask) (i32.const 1)) (i32.const 2)))
+                  (local.set $e (i32.const 0))
+                  (loop $rehash
+                    (local.set $slot
+                      (i32.and
+                        (i32.load (i32.add (local.get $entry_hash) (i32.shl (local.get $e) (i32.const 2))))
+                        (local.get $mask)))
+                    (block $placed
+                      (loop $free
+                        (br_if $placed
+                          (i32.eqz (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2))))))
+                        (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+                        (br $free)))
+                    (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
+                      (i32.add (local.get $e) (i32.const 1)))
+                    (local.set $e (i32.add (local.get $e) (i32.const 1)))
+                    (br_if $rehash (i32.lt_u (local.get $e) (local.get $entries))))))))
           (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
           (i32.store (local.get $e) (i32.add (i32.load (local.get $e)) (i32.const 1)))
           (i32.store (i32.add (local.get $entry_of) (i32.shl (local.get $u) (i32.const 2))) (local.get $entry))
