@@ -420,6 +420,10 @@ describe('withJsonTape word search', () => {
     '\u4e2d',
     '\ud83d\ude00',
     '\u0145x',
+    // Narrowed to a byte, a unit reads as 0xFF up to 0x7FFF and as 0 from 0x8000 on.
+    '\u7fffr',
+    '\u8000e',
+    '\uffffx',
     ' ',
     'z',
     '0',

@@ -14,8 +14,9 @@
 ;; \b \f \n \r \t \uXXXX (lone surrogates are accepted, raw or escaped, as JSON.parse does), and
 ;; no trailing commas. Runs of whitespace and string bodies are skipped 16 units at a time: two
 ;; 8-lane loads clamped to 0xFF and narrowed to one 16-lane byte vector, so no unit above 0xFF
-;; can look like an ASCII one (written out at each use: a call costs the loops a fifth); a lane from 0x80 on marks a unit beyond ASCII, which flags the
-;; string or key.
+;; can look like an ASCII one (written out at each use: a call costs the loops a fifth); a lane
+;; from 0x80 on marks a unit beyond ASCII, which flags the string or key. (Whitespace needs no
+;; clamp: narrowed as it is, a unit above 0xFF reads as 0xFF or 0, and neither is whitespace.)
 (module
   ;; The caller makes the memory, sized for the text from the start: JavaScript views of a
   ;; memory that grows are detached, and one detach in a process slows every typed-array loop in
@@ -104,12 +105,13 @@
                     (i32.or (i32.eq (local.get $c) (i32.const 13)) (i32.eq (local.get $c) (i32.const 9))))))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (br_if $whitespace (i32.ne (local.get $c) (i32.const 10)))
-              ;; After a line break, indentation: skip it by vectors.
+              ;; After a line break, indentation: skip it by vectors (narrowed as they are: a
+              ;; unit past 0xFF reads as 0xFF, or from 0x8000 on as 0, and neither is whitespace).
               (loop $run
                 (local.set $v
                   (i8x16.narrow_i16x8_u
-                    (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-                    (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+                    (v128.load (local.get $p))
+                    (v128.load offset=16 (local.get $p))))
                 (local.set $mask
                   (i32.xor
                     (i8x16.bitmask
@@ -396,8 +398,8 @@
   ;; $tables, for each of the five positions, a 16-byte table by low nibble then one by high
   ;; nibble, each entry the bits of the word groups whose character at that position has that
   ;; nibble. A place whose five units agree on some group's bit is a candidate: every place
-  ;; where a word starts is one, not every candidate is such a place. Units above 0xFF are
-  ;; clamped to 0xFF, a nibble no group has; the units after $end, read as padding, are zero.
+  ;; where a word starts is one, not every candidate is such a place. Units above 0xFF read as
+  ;; 0xFF or 0, high nibbles no group has; the units after $end, read as padding, are zero.
   (func (export "find")
     (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $max i32)
     (result i32)
@@ -450,19 +452,21 @@
             ;; The one range, once.
             (br_if $all_done (i32.lt_s (local.get $from) (i32.const 0)))
             (local.set $from (i32.const -1))))
-        ;; Teddy over bytes [$p, $end), 16 units to a block.
+        ;; Teddy over bytes [$p, $end), 16 units to a block. A unit past 0xFF narrows to 0xFF,
+        ;; or from 0x8000 on to 0 (the narrowing is signed): no group has either high nibble
+        ;; where its word has a character, so neither matches a word (no clamp needed).
         (local.set $low (i8x16.splat (i32.const 15)))
         (local.set $a
           (i8x16.narrow_i16x8_u
-            (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-            (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+            (v128.load (local.get $p))
+            (v128.load offset=16 (local.get $p))))
         (block $range_done
           (loop $blocks
             (br_if $range_done (i32.ge_u (local.get $p) (local.get $end)))
             (local.set $b
               (i8x16.narrow_i16x8_u
-                (i16x8.min_u (v128.load offset=32 (local.get $p)) (i16x8.splat (i32.const 255)))
-                (i16x8.min_u (v128.load offset=48 (local.get $p)) (i16x8.splat (i32.const 255)))))
+                (v128.load offset=32 (local.get $p))
+                (v128.load offset=48 (local.get $p))))
             ;; Position 0: the units at each lane.
             (local.set $m
               (v128.and
