@@ -1328,9 +1328,13 @@
                     (then
                       (if (i32.gt_s (local.get $length) (i32.const 48))
                         (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
-                      (if (call $same_units (local.get $from) (local.get $length)
-                            (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                            (local.get $starts) (local.get $ends) (local.get $kinds))
+                      ;; A value of up to 48 units is its hash's: the same without a call.
+                      (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
+                            (then (i32.const 1))
+                            (else
+                              (call $same_units (local.get $from) (local.get $length)
+                                (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                                (local.get $starts) (local.get $ends) (local.get $kinds))))
                         (then
                           (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
                           (br $probed)))))))
