@@ -607,8 +607,10 @@
     (local $key i32) (local $extra i32) (local $extra_total i32) (local $size i32) (local $unit i32)
     (local $top i32) (local $top_next i32) (local $top_key i32) (local $units i32) (local $children i32)
     ;; $cells: bytes per column; the column of a record is at $col + k * $cells.
-    (local $hash_at i32) (local $hashing i32) (local $hp i32) (local $hn i32) (local $hm i32)
+    (local $hashing i32) (local $hp i32) (local $hn i32) (local $hm i32)
     (local $htail i32) (local $hh i32) (local $hv v128) (local $hfirst v128) (local $hsecond v128)
+    (local $hashing2 i32) (local $hp2 i32) (local $hn2 i32) (local $hm2 i32) (local $htail2 i32) (local $hh2 i32)
+    (local $hv2 v128) (local $hfirst2 v128) (local $hsecond2 v128)
     (local.set $cells (i32.shl (local.get $count) (i32.const 2)))
     (local.set $col (i32.add (local.get $out) (i32.const 16)))
     (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 12))))
@@ -683,114 +685,192 @@
             (i32.store (local.get $unit) (local.get $end))
             (i32.store (i32.add (local.get $unit) (i32.mul (local.get $cells) (i32.const 3))) (local.get $children))
             ;; The hashes of the key and of a scalar's text (a string's between its quotes), 0 where
-            ;; there is none: two turns of one loop, so that the hash is written once and inline (a
-            ;; call per key and per value cost about a sixth of this pass). The hash of the $hn
+            ;; there is none, each written out inline (a call per key and per value cost about a
+            ;; sixth of this pass; two turns of one loop, a tenth more than this, as the second
+            ;; hash waited on the first though the two are independent). The hash of the $hn
             ;; units from byte $hp is text-hash.ts's `textHash`: eight units to a vector, the lanes
             ;; past the text masked off, two sums of the units times their own 16-bit multipliers
             ;; (signed, pairs of products added in 32-bit lanes), mixed with the length. Of a text
             ;; over 48 units, the first 32 and the last 16 (the last two vectors move to the text's
             ;; end). Reads up to 14 bytes past the text: the padding or the text after it, masked.
             (local.set $unit (i32.add (local.get $unit) (i32.shl (local.get $cells) (i32.const 2))))
-            (local.set $hash_at (local.get $unit))
             (local.set $hashing (i32.ge_s (local.get $key_start) (i32.const 0)))
             (local.set $hp (i32.add (i32.shl (local.get $key_start) (i32.const 1)) (i32.const 2)))
             (local.set $hn (i32.sub (i32.sub (local.get $key_end) (local.get $key_start)) (i32.const 2)))
-            (block $hashed
-              (loop $hash_turn
-                (local.set $hh (i32.const 0))
-                (if (local.get $hashing)
+            (local.set $hh (i32.const 0))
+            (if (local.get $hashing)
+              (then
+                (local.set $hfirst (v128.const i64x2 0 0))
+                (local.set $hsecond (v128.const i64x2 0 0))
+                (local.set $hm (local.get $hn))
+                (local.set $htail (local.get $hp))
+                (if (i32.gt_u (local.get $hn) (i32.const 48))
                   (then
-                    (local.set $hfirst (v128.const i64x2 0 0))
-                    (local.set $hsecond (v128.const i64x2 0 0))
-                    (local.set $hm (local.get $hn))
-                    (local.set $htail (local.get $hp))
-                    (if (i32.gt_u (local.get $hn) (i32.const 48))
-                      (then
-                        (local.set $hm (i32.const 48))
-                        (local.set $htail
-                          (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
-                    (block $summed
-                      (br_if $summed (i32.eqz (local.get $hm)))
-                      (local.set $hv
-                        (v128.and (v128.load (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=16 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=32 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=48 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=64 (local.get $htail))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=80 (local.get $htail))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
-                    ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
-                    (local.set $hfirst
-                      (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
-                    (local.set $hsecond
-                      (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
-                    ;; The second sum folded first (see text-hash.ts: a text and its negation).
-                    (local.set $hh
-                      (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
-                    (local.set $hh
-                      (i32.xor
-                        (i32.xor
-                          (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
-                          (i32.mul
-                            (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
-                            (i32.const 0xcc9e2d51)))
-                        (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
-                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
-                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
-                (i32.store (local.get $hash_at) (local.get $hh))
-                (br_if $hashed (i32.ne (local.get $hash_at) (local.get $unit)))
-                ;; Then the value's, of a scalar only.
-                (local.set $hash_at (i32.add (local.get $unit) (local.get $cells)))
-                (local.set $hashing (i32.gt_u (local.get $kind) (i32.const 2)))
-                (local.set $hp
-                  (i32.add (i32.shl (local.get $start) (i32.const 1))
-                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
-                (local.set $hn
-                  (i32.sub (i32.sub (local.get $end) (local.get $start))
-                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
-                (br $hash_turn)))
+                    (local.set $hm (i32.const 48))
+                    (local.set $htail
+                      (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
+                (block $summed
+                  (br_if $summed (i32.eqz (local.get $hm)))
+                  (local.set $hv
+                    (v128.and (v128.load (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=16 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=32 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=48 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=64 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=80 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                (local.set $hfirst
+                  (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
+                (local.set $hsecond
+                  (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
+                ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                (local.set $hh
+                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
+                (local.set $hh
+                  (i32.xor
+                    (i32.xor
+                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
+                      (i32.mul
+                        (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
+                        (i32.const 0xcc9e2d51)))
+                    (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
+            (i32.store (local.get $unit) (local.get $hh))
+            ;; The value's, of a scalar only ($hn2 units from byte $hp2).
+            (local.set $hashing2 (i32.gt_u (local.get $kind) (i32.const 2)))
+            (local.set $hp2
+              (i32.add (i32.shl (local.get $start) (i32.const 1))
+                (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+            (local.set $hn2
+              (i32.sub (i32.sub (local.get $end) (local.get $start))
+                (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+            (local.set $hh2 (i32.const 0))
+            (if (local.get $hashing2)
+              (then
+                (local.set $hfirst2 (v128.const i64x2 0 0))
+                (local.set $hsecond2 (v128.const i64x2 0 0))
+                (local.set $hm2 (local.get $hn2))
+                (local.set $htail2 (local.get $hp2))
+                (if (i32.gt_u (local.get $hn2) (i32.const 48))
+                  (then
+                    (local.set $hm2 (i32.const 48))
+                    (local.set $htail2
+                      (i32.add (local.get $hp2) (i32.shl (i32.sub (local.get $hn2) (i32.const 48)) (i32.const 1))))))
+                (block $summed
+                  (br_if $summed (i32.eqz (local.get $hm2)))
+                  (local.set $hv2
+                    (v128.and (v128.load (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 8)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=16 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 16)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=32 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 24)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=48 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 32)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=64 (local.get $htail2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 40)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=80 (local.get $htail2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                (local.set $hfirst2
+                  (i32x4.add (local.get $hfirst2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst2) (local.get $hfirst2))))
+                (local.set $hsecond2
+                  (i32x4.add (local.get $hsecond2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond2) (local.get $hsecond2))))
+                ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                (local.set $hh2
+                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond2)) (i32x4.extract_lane 1 (local.get $hsecond2))))
+                (local.set $hh2
+                  (i32.xor
+                    (i32.xor
+                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst2)) (i32x4.extract_lane 1 (local.get $hfirst2)))
+                      (i32.mul
+                        (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16)))
+                        (i32.const 0xcc9e2d51)))
+                    (i32.mul (local.get $hn2) (i32.const 0x9e3779b1))))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16))))
+                (local.set $hh2 (i32.mul (local.get $hh2) (i32.const 0x85ebca6b)))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 13))))
+                (local.set $hh2 (i32.mul (local.get $hh2) (i32.const 0xc2b2ae35)))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16))))))
+            (i32.store (i32.add (local.get $unit) (local.get $cells)) (local.get $hh2))
             (i32.store8 (i32.add (local.get $kinds) (local.get $r))
               (select (i32.const 4) (local.get $kind) (i32.gt_u (local.get $kind) (i32.const 4))))))
         (local.set $children (i32.add (local.get $children) (i32.const 1)))
