@@ -109,8 +109,8 @@ function signatureBytes(values: number, capacity: number): number {
 const VALUE_COLUMN_BYTES = 12;
 /** Bytes of the record `values` keeps per signature. */
 const VALUE_RECORD_BYTES = 80;
-/** Bytes per entry `values` keeps: four i32 columns and two i32 per hash-table slot, two slots. */
-const VALUE_ENTRY_BYTES = 32;
+/** Bytes per entry `values` keeps: four i32 columns and an i32 hash-table slot, two slots at most. */
+const VALUE_ENTRY_BYTES = 24;
 
 /**
  * Entries `values` first makes room for, of `values` values: up to three per four, so the pass
@@ -130,7 +130,7 @@ function valueLayout(flagsAt: number, values: number, signatures: number, capaci
   const statsAt = Math.ceil((out + VALUE_COLUMN_BYTES * values) / 16) * 16;
   const entriesAt = statsAt + VALUE_RECORD_BYTES * signatures;
   const slots = signatureSlots(capacity);
-  return { out, statsAt, entriesAt, slots, end: entriesAt + 16 * capacity + 8 * slots };
+  return { out, statsAt, entriesAt, slots, end: entriesAt + 16 * capacity + 4 * slots };
 }
 
 /** WebAssembly addresses are 32 bits: memory for `inventory` must end below them. */
@@ -141,9 +141,11 @@ let compiledTape: WasmModule | null | undefined;
 let retainedBuilder: JsonTapeExports | undefined;
 // True while a `withJsonTape` reader holds a view of the retained instance's memory.
 let retainedInUse = false;
-/** Whether `builder` is more memory than any instance is kept for while idle. */
-function isBig(builder: JsonTapeExports): boolean {
-  return builder.memory.buffer.byteLength > RETAINED_TAPE_MEMORY_BYTES;
+/** The end of the memory any text wrote in the retained instance: past it, no page is resident. */
+let retainedTouched = 0;
+/** Whether the retained instance holds more memory than any instance is kept for while idle. */
+function isBig(): boolean {
+  return retainedTouched > RETAINED_TAPE_MEMORY_BYTES;
 }
 
 /** A tape whose records are a view of `builder`'s memory. */
@@ -155,22 +157,26 @@ interface BuiltTape {
   scratchAt: number;
   /** Where the records start in `builder`'s memory. */
   recordsAt: number;
+  /** The end of the memory the text and the passes over it wrote (no page past it is touched). */
+  touched: number;
 }
 
 /** Values per text unit the memory is first sized for: denser texts (`[0,0,0,…]`) grow it. */
 const VALUES_PER_UNIT = 1 / 6;
 /**
- * Memory the retained tape instance may keep, as address space: sized for a text denser than
- * most (see `memoryFor`), it is a quarter to a half used by the JSON fixtures' texts, and only
- * the pages a text used are resident.
+ * Memory the retained tape instance may keep for good, as the pages texts wrote (resident; its
+ * address space, made for a text denser than most, see `memoryFor`, costs nothing untouched):
+ * the memory of a list of records of up to 6 MB or so (6 to 10 bytes a unit). Counted as
+ * address space, the same size held a text of 2.7 MB at most: a bigger one made new memory
+ * after an idle second, and paid its page faults again (a third of a 4 MB trim).
  */
 const RETAINED_TAPE_MEMORY_BYTES = 4 * RETAINED_WASM_MEMORY_BYTES;
 /** The most memory made up front for one text (see `memoryFor`). */
 const UPFRONT_MEMORY_LIMIT = 2 ** 31;
 /**
- * A retained instance bigger than `RETAINED_TAPE_MEMORY_BYTES` (made for a text of more than
- * about 3 MB) is kept this long after its last use, then dropped by a timer that never keeps the
- * process alive. Making a new memory for each big text costs its page faults, zeroing and a
+ * A retained instance that holds more than `RETAINED_TAPE_MEMORY_BYTES` (written by a text of
+ * more than about 6 MB) is kept this long after its last use, then dropped by a timer that
+ * never keeps the process alive. Making a new memory for each big text costs its page faults, zeroing and a
  * garbage collection to free the last one: a third of a 4 MB trim. Texts that follow each other
  * reuse it; a process that goes quiet holds it no longer than this.
  */
@@ -180,7 +186,7 @@ const BIG_RETAINED_IDLE_MS = 1000;
 const bigRetainedRelease = createIdleRelease(
   BIG_RETAINED_IDLE_MS,
   () => {
-    if (retainedBuilder !== undefined && isBig(retainedBuilder)) retainedBuilder = undefined;
+    if (retainedBuilder !== undefined && isBig()) retainedBuilder = undefined;
   },
   () => retainedInUse,
 );
@@ -231,6 +237,7 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
         bytes <= RETAINED_TAPE_MEMORY_BYTES ? RETAINED_TAPE_MEMORY_BYTES : UPFRONT_MEMORY_LIMIT;
       builder = instantiateWasm<JsonTapeExports>(compiledTape, Math.min(room, 2 * bytes));
       retainedBuilder = builder;
+      retainedTouched = 0;
     }
     const units = new Uint16Array(builder.memory.buffer, 0, (textBytes + PADDING_BYTES) / 2);
     writeUtf16Units(source, units);
@@ -242,18 +249,28 @@ function build(text: string): BuiltTape | 'invalid' | 'unavailable' {
     if (!retainedInUse) retainedBuilder = undefined;
     return 'unavailable';
   }
-  if (count === -2) return 'unavailable';
-  if (count < 0) return 'invalid';
+  if (count < 0) {
+    // Where it stopped is not known: a record per unit at most.
+    release(
+      builder,
+      Math.min(builder.memory.buffer.byteLength, recordsAt + RECORD_BYTES * (source.length + 1)),
+    );
+    return count === -2 ? 'unavailable' : 'invalid';
+  }
   const records = new Int32Array(builder.memory.buffer, recordsAt, count * TAPE_STRIDE);
-  return { builder, tape: { text: source, count, records }, scratchAt, recordsAt };
+  const touched = recordsAt + count * RECORD_BYTES;
+  return { builder, tape: { text: source, count, records }, scratchAt, recordsAt, touched };
 }
 
 /**
- * After a use of `builder`: drops the retained instance once it grew past the most made up
- * front, and keeps a big one only until it has been idle for `BIG_RETAINED_IDLE_MS`.
+ * After a use of `builder` that wrote its memory up to `touched`: drops the retained instance
+ * once it grew past the most made up front, and keeps one that holds more than
+ * `RETAINED_TAPE_MEMORY_BYTES` only until it has been idle for `BIG_RETAINED_IDLE_MS`.
  */
-function release(builder: JsonTapeExports): void {
-  if (builder !== retainedBuilder || !isBig(builder)) return;
+function release(builder: JsonTapeExports, touched: number): void {
+  if (builder !== retainedBuilder) return;
+  retainedTouched = Math.max(retainedTouched, touched);
+  if (!isBig()) return;
   if (builder.memory.buffer.byteLength > UPFRONT_MEMORY_LIMIT) {
     retainedBuilder = undefined;
     return;
@@ -270,9 +287,9 @@ function release(builder: JsonTapeExports): void {
 export function buildJsonTape(text: string): JsonTapeOutcome {
   const built = build(text);
   if (typeof built === 'string') return { ok: false, reason: built };
-  const { builder, tape } = built;
+  const { tape } = built;
   const records = tape.records.slice();
-  release(builder);
+  release(built.builder, built.touched);
   return { ok: true, tape: { text: tape.text, count: tape.count, records } };
 }
 
@@ -450,6 +467,8 @@ class LentTapeReader implements JsonTapeReader {
     if (tape.records.buffer !== buffer) {
       tape.records = new Int32Array(buffer, recordsAt, total * TAPE_STRIDE);
     }
+    // The frames past the columns take a few pages at most.
+    built.touched = Math.max(built.touched, framesAt + INVENTORY_FRAME_BYTES * 256);
     if (status !== 0) return undefined;
     this.columnsAt = columnsAt;
     this.valueCount = count;
@@ -489,6 +508,7 @@ class LentTapeReader implements JsonTapeReader {
       if (signatureBytes(values, capacity) > room) break;
       found = builder.signatures(columnsAt, values, at, capacity, signatureSlots(capacity));
       this.signaturesEnd = at + signatureBytes(values, capacity);
+      built.touched = Math.max(built.touched, this.signaturesEnd);
       if (found >= 0 || capacity === values) break;
     }
     if (found < 0) return undefined;
@@ -565,6 +585,7 @@ class LentTapeReader implements JsonTapeReader {
       capacity = room;
       layout = valueLayout(flagsAt, values, signatures, capacity);
       if (layout.end > limit) break;
+      built.touched = Math.max(built.touched, layout.end);
       new Uint8Array(builder.memory.buffer, flagsAt, signatures).set(records);
       entries = builder.values(
         columnsAt,
@@ -674,6 +695,6 @@ export function withJsonTape<R>(
     reader.end();
     spareReader = reader;
     if (retained) retainedInUse = false;
-    release(built.builder);
+    release(built.builder, built.touched);
   }
 }

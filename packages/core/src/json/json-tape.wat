@@ -14,8 +14,9 @@
 ;; \b \f \n \r \t \uXXXX (lone surrogates are accepted, raw or escaped, as JSON.parse does), and
 ;; no trailing commas. Runs of whitespace and string bodies are skipped 16 units at a time: two
 ;; 8-lane loads clamped to 0xFF and narrowed to one 16-lane byte vector, so no unit above 0xFF
-;; can look like an ASCII one (written out at each use: a call costs the loops a fifth); a lane from 0x80 on marks a unit beyond ASCII, which flags the
-;; string or key.
+;; can look like an ASCII one (written out at each use: a call costs the loops a fifth); a lane
+;; from 0x80 on marks a unit beyond ASCII, which flags the string or key. (Whitespace needs no
+;; clamp: narrowed as it is, a unit above 0xFF reads as 0xFF or 0, and neither is whitespace.)
 (module
   ;; The caller makes the memory, sized for the text from the start: JavaScript views of a
   ;; memory that grows are detached, and one detach in a process slows every typed-array loop in
@@ -104,12 +105,13 @@
                     (i32.or (i32.eq (local.get $c) (i32.const 13)) (i32.eq (local.get $c) (i32.const 9))))))
               (local.set $p (i32.add (local.get $p) (i32.const 2)))
               (br_if $whitespace (i32.ne (local.get $c) (i32.const 10)))
-              ;; After a line break, indentation: skip it by vectors.
+              ;; After a line break, indentation: skip it by vectors (narrowed as they are: a
+              ;; unit past 0xFF reads as 0xFF, or from 0x8000 on as 0, and neither is whitespace).
               (loop $run
                 (local.set $v
                   (i8x16.narrow_i16x8_u
-                    (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-                    (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+                    (v128.load (local.get $p))
+                    (v128.load offset=16 (local.get $p))))
                 (local.set $mask
                   (i32.xor
                     (i8x16.bitmask
@@ -396,8 +398,8 @@
   ;; $tables, for each of the five positions, a 16-byte table by low nibble then one by high
   ;; nibble, each entry the bits of the word groups whose character at that position has that
   ;; nibble. A place whose five units agree on some group's bit is a candidate: every place
-  ;; where a word starts is one, not every candidate is such a place. Units above 0xFF are
-  ;; clamped to 0xFF, a nibble no group has; the units after $end, read as padding, are zero.
+  ;; where a word starts is one, not every candidate is such a place. Units above 0xFF read as
+  ;; 0xFF or 0, high nibbles no group has; the units after $end, read as padding, are zero.
   (func (export "find")
     (param $p i32) (param $end i32) (param $tables i32) (param $out i32) (param $max i32)
     (result i32)
@@ -450,19 +452,21 @@
             ;; The one range, once.
             (br_if $all_done (i32.lt_s (local.get $from) (i32.const 0)))
             (local.set $from (i32.const -1))))
-        ;; Teddy over bytes [$p, $end), 16 units to a block.
+        ;; Teddy over bytes [$p, $end), 16 units to a block. A unit past 0xFF narrows to 0xFF,
+        ;; or from 0x8000 on to 0 (the narrowing is signed): no group has either high nibble
+        ;; where its word has a character, so neither matches a word (no clamp needed).
         (local.set $low (i8x16.splat (i32.const 15)))
         (local.set $a
           (i8x16.narrow_i16x8_u
-            (i16x8.min_u (v128.load (local.get $p)) (i16x8.splat (i32.const 255)))
-            (i16x8.min_u (v128.load offset=16 (local.get $p)) (i16x8.splat (i32.const 255)))))
+            (v128.load (local.get $p))
+            (v128.load offset=16 (local.get $p))))
         (block $range_done
           (loop $blocks
             (br_if $range_done (i32.ge_u (local.get $p) (local.get $end)))
             (local.set $b
               (i8x16.narrow_i16x8_u
-                (i16x8.min_u (v128.load offset=32 (local.get $p)) (i16x8.splat (i32.const 255)))
-                (i16x8.min_u (v128.load offset=48 (local.get $p)) (i16x8.splat (i32.const 255)))))
+                (v128.load offset=32 (local.get $p))
+                (v128.load offset=48 (local.get $p))))
             ;; Position 0: the units at each lane.
             (local.set $m
               (v128.and
@@ -603,8 +607,10 @@
     (local $key i32) (local $extra i32) (local $extra_total i32) (local $size i32) (local $unit i32)
     (local $top i32) (local $top_next i32) (local $top_key i32) (local $units i32) (local $children i32)
     ;; $cells: bytes per column; the column of a record is at $col + k * $cells.
-    (local $hash_at i32) (local $hashing i32) (local $hp i32) (local $hn i32) (local $hm i32)
+    (local $hashing i32) (local $hp i32) (local $hn i32) (local $hm i32)
     (local $htail i32) (local $hh i32) (local $hv v128) (local $hfirst v128) (local $hsecond v128)
+    (local $hashing2 i32) (local $hp2 i32) (local $hn2 i32) (local $hm2 i32) (local $htail2 i32) (local $hh2 i32)
+    (local $hv2 v128) (local $hfirst2 v128) (local $hsecond2 v128)
     (local.set $cells (i32.shl (local.get $count) (i32.const 2)))
     (local.set $col (i32.add (local.get $out) (i32.const 16)))
     (local.set $kinds (i32.add (local.get $col) (i32.mul (local.get $cells) (i32.const 12))))
@@ -679,114 +685,192 @@
             (i32.store (local.get $unit) (local.get $end))
             (i32.store (i32.add (local.get $unit) (i32.mul (local.get $cells) (i32.const 3))) (local.get $children))
             ;; The hashes of the key and of a scalar's text (a string's between its quotes), 0 where
-            ;; there is none: two turns of one loop, so that the hash is written once and inline (a
-            ;; call per key and per value cost about a sixth of this pass). The hash of the $hn
+            ;; there is none, each written out inline (a call per key and per value cost about a
+            ;; sixth of this pass; two turns of one loop, a tenth more than this, as the second
+            ;; hash waited on the first though the two are independent). The hash of the $hn
             ;; units from byte $hp is text-hash.ts's `textHash`: eight units to a vector, the lanes
             ;; past the text masked off, two sums of the units times their own 16-bit multipliers
             ;; (signed, pairs of products added in 32-bit lanes), mixed with the length. Of a text
             ;; over 48 units, the first 32 and the last 16 (the last two vectors move to the text's
             ;; end). Reads up to 14 bytes past the text: the padding or the text after it, masked.
             (local.set $unit (i32.add (local.get $unit) (i32.shl (local.get $cells) (i32.const 2))))
-            (local.set $hash_at (local.get $unit))
             (local.set $hashing (i32.ge_s (local.get $key_start) (i32.const 0)))
             (local.set $hp (i32.add (i32.shl (local.get $key_start) (i32.const 1)) (i32.const 2)))
             (local.set $hn (i32.sub (i32.sub (local.get $key_end) (local.get $key_start)) (i32.const 2)))
-            (block $hashed
-              (loop $hash_turn
-                (local.set $hh (i32.const 0))
-                (if (local.get $hashing)
+            (local.set $hh (i32.const 0))
+            (if (local.get $hashing)
+              (then
+                (local.set $hfirst (v128.const i64x2 0 0))
+                (local.set $hsecond (v128.const i64x2 0 0))
+                (local.set $hm (local.get $hn))
+                (local.set $htail (local.get $hp))
+                (if (i32.gt_u (local.get $hn) (i32.const 48))
                   (then
-                    (local.set $hfirst (v128.const i64x2 0 0))
-                    (local.set $hsecond (v128.const i64x2 0 0))
-                    (local.set $hm (local.get $hn))
-                    (local.set $htail (local.get $hp))
-                    (if (i32.gt_u (local.get $hn) (i32.const 48))
-                      (then
-                        (local.set $hm (i32.const 48))
-                        (local.set $htail
-                          (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
-                    (block $summed
-                      (br_if $summed (i32.eqz (local.get $hm)))
-                      (local.set $hv
-                        (v128.and (v128.load (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=16 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=32 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=48 (local.get $hp))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=64 (local.get $htail))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
-                      (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
-                      (local.set $hv
-                        (v128.and (v128.load offset=80 (local.get $htail))
-                          (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
-                      (local.set $hfirst
-                        (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
-                      (local.set $hsecond
-                        (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
-                    ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
-                    (local.set $hfirst
-                      (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
-                    (local.set $hsecond
-                      (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
-                    ;; The second sum folded first (see text-hash.ts: a text and its negation).
-                    (local.set $hh
-                      (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
-                    (local.set $hh
-                      (i32.xor
-                        (i32.xor
-                          (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
-                          (i32.mul
-                            (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
-                            (i32.const 0xcc9e2d51)))
-                        (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
-                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
-                    (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
-                    (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
-                (i32.store (local.get $hash_at) (local.get $hh))
-                (br_if $hashed (i32.ne (local.get $hash_at) (local.get $unit)))
-                ;; Then the value's, of a scalar only.
-                (local.set $hash_at (i32.add (local.get $unit) (local.get $cells)))
-                (local.set $hashing (i32.gt_u (local.get $kind) (i32.const 2)))
-                (local.set $hp
-                  (i32.add (i32.shl (local.get $start) (i32.const 1))
-                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
-                (local.set $hn
-                  (i32.sub (i32.sub (local.get $end) (local.get $start))
-                    (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
-                (br $hash_turn)))
+                    (local.set $hm (i32.const 48))
+                    (local.set $htail
+                      (i32.add (local.get $hp) (i32.shl (i32.sub (local.get $hn) (i32.const 48)) (i32.const 1))))))
+                (block $summed
+                  (br_if $summed (i32.eqz (local.get $hm)))
+                  (local.set $hv
+                    (v128.and (v128.load (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 8)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=16 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 16)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=32 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 24)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=48 (local.get $hp))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 32)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=64 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                  (br_if $summed (i32.le_u (local.get $hm) (i32.const 40)))
+                  (local.set $hv
+                    (v128.and (v128.load offset=80 (local.get $htail))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst
+                    (i32x4.add (local.get $hfirst) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                  (local.set $hsecond
+                    (i32x4.add (local.get $hsecond) (i32x4.dot_i16x8_s (local.get $hv) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                (local.set $hfirst
+                  (i32x4.add (local.get $hfirst) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst) (local.get $hfirst))))
+                (local.set $hsecond
+                  (i32x4.add (local.get $hsecond) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond) (local.get $hsecond))))
+                ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                (local.set $hh
+                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond)) (i32x4.extract_lane 1 (local.get $hsecond))))
+                (local.set $hh
+                  (i32.xor
+                    (i32.xor
+                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst)) (i32x4.extract_lane 1 (local.get $hfirst)))
+                      (i32.mul
+                        (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16)))
+                        (i32.const 0xcc9e2d51)))
+                    (i32.mul (local.get $hn) (i32.const 0x9e3779b1))))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0x85ebca6b)))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 13))))
+                (local.set $hh (i32.mul (local.get $hh) (i32.const 0xc2b2ae35)))
+                (local.set $hh (i32.xor (local.get $hh) (i32.shr_u (local.get $hh) (i32.const 16))))))
+            (i32.store (local.get $unit) (local.get $hh))
+            ;; The value's, of a scalar only ($hn2 units from byte $hp2).
+            (local.set $hashing2 (i32.gt_u (local.get $kind) (i32.const 2)))
+            (local.set $hp2
+              (i32.add (i32.shl (local.get $start) (i32.const 1))
+                (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+            (local.set $hn2
+              (i32.sub (i32.sub (local.get $end) (local.get $start))
+                (select (i32.const 2) (i32.const 0) (i32.eq (local.get $kind) (i32.const 3)))))
+            (local.set $hh2 (i32.const 0))
+            (if (local.get $hashing2)
+              (then
+                (local.set $hfirst2 (v128.const i64x2 0 0))
+                (local.set $hsecond2 (v128.const i64x2 0 0))
+                (local.set $hm2 (local.get $hn2))
+                (local.set $htail2 (local.get $hp2))
+                (if (i32.gt_u (local.get $hn2) (i32.const 48))
+                  (then
+                    (local.set $hm2 (i32.const 48))
+                    (local.set $htail2
+                      (i32.add (local.get $hp2) (i32.shl (i32.sub (local.get $hn2) (i32.const 48)) (i32.const 1))))))
+                (block $summed
+                  (br_if $summed (i32.eqz (local.get $hm2)))
+                  (local.set $hv2
+                    (v128.and (v128.load (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 0))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27957 15575 6933 19465 18553 -9407 30909 -10191))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 8)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=16 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 8))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -8875 -29457 15281 29595 28113 -16207 3061 20923))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 26059 8011 -28295 561 10921 -19413 1257 -7507))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 16)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=32 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 16))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 1173 26753 14389 14007 -151 25665 31555 -28059))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 31223 267 -23469 -12565 -9927 -20083 -8879 23989))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 24)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=48 (local.get $hp2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 24))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27499 -25733 -18069 24963 -8767 -3519 -23985 -7195))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 13127 -22947 22493 6985 -7151 15917 -25041 -18437))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 32)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=64 (local.get $htail2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 32))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -27845 9011 11801 -11499 -26925 -23759 32167 10823))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -23469 7793 21215 13163 22227 -1961 20457 -25705))))
+                  (br_if $summed (i32.le_u (local.get $hm2) (i32.const 40)))
+                  (local.set $hv2
+                    (v128.and (v128.load offset=80 (local.get $htail2))
+                      (i16x8.gt_s (i16x8.splat (i32.sub (local.get $hm2) (i32.const 40))) (v128.const i16x8 0 1 2 3 4 5 6 7))))
+                  (local.set $hfirst2
+                    (i32x4.add (local.get $hfirst2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 3467 -6649 -26355 -31041 31777 14403 17021 7841))))
+                  (local.set $hsecond2
+                    (i32x4.add (local.get $hsecond2) (i32x4.dot_i16x8_s (local.get $hv2) (v128.const i16x8 -25281 -22803 -14905 6105 25295 -32129 -17961 6025)))))
+                ;; Both sums' lanes added, as `first ^ fold(second) * 0xcc9e2d51 ^ length * 0x9e3779b1`.
+                (local.set $hfirst2
+                  (i32x4.add (local.get $hfirst2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hfirst2) (local.get $hfirst2))))
+                (local.set $hsecond2
+                  (i32x4.add (local.get $hsecond2) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hsecond2) (local.get $hsecond2))))
+                ;; The second sum folded first (see text-hash.ts: a text and its negation).
+                (local.set $hh2
+                  (i32.add (i32x4.extract_lane 0 (local.get $hsecond2)) (i32x4.extract_lane 1 (local.get $hsecond2))))
+                (local.set $hh2
+                  (i32.xor
+                    (i32.xor
+                      (i32.add (i32x4.extract_lane 0 (local.get $hfirst2)) (i32x4.extract_lane 1 (local.get $hfirst2)))
+                      (i32.mul
+                        (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16)))
+                        (i32.const 0xcc9e2d51)))
+                    (i32.mul (local.get $hn2) (i32.const 0x9e3779b1))))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16))))
+                (local.set $hh2 (i32.mul (local.get $hh2) (i32.const 0x85ebca6b)))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 13))))
+                (local.set $hh2 (i32.mul (local.get $hh2) (i32.const 0xc2b2ae35)))
+                (local.set $hh2 (i32.xor (local.get $hh2) (i32.shr_u (local.get $hh2) (i32.const 16))))))
+            (i32.store (i32.add (local.get $unit) (local.get $cells)) (local.get $hh2))
             (i32.store8 (i32.add (local.get $kinds) (local.get $r))
               (select (i32.const 4) (local.get $kind) (i32.gt_u (local.get $kind) (i32.const 4))))))
         (local.set $children (i32.add (local.get $children) (i32.const 1)))
@@ -1144,8 +1228,8 @@
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
   ;; first value, up to
-  ;; $capacity of them, in four columns; then a hash table of $slots pairs (entry + 1, hash),
-  ;; $slots a power of two at least twice $capacity. A value's new units are those past the
+  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1, the
+  ;; hash read from the entry's column), $slots a power of two at least twice $capacity. A value's new units are those past the
   ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
   ;; most $digits digits and a sign whose hash is none of $true, $false and $null. Never grows
   ;; memory. Returns the entries made, or -1 when there are more than $capacity.
@@ -1162,7 +1246,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32) (local $lanes v128) (local $units v128)
+    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1179,8 +1263,22 @@
     (local.set $entry_count (i32.add (local.get $entry_hash) (i32.shl (local.get $capacity) (i32.const 2))))
     (local.set $entry_first (i32.add (local.get $entry_count) (i32.shl (local.get $capacity) (i32.const 2))))
     (local.set $table (i32.add (local.get $entry_first) (i32.shl (local.get $capacity) (i32.const 2))))
-    (local.set $mask (i32.sub (local.get $slots) (i32.const 1)))
-    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $slots) (i32.const 3)))
+    ;; The table starts at a slot per two values and doubles once entries fill half of it (up to
+    ;; $slots): most values repeat, and a new value's probe lands anywhere in the table, so a
+    ;; table sized for the worst case, mostly empty, missed the cache on each (on a list of
+    ;; requests, a third of this pass waited on it). For the same reason a slot holds the entry
+    ;; alone, half the bytes of one holding its hash too (read from the entry's column instead).
+    (local.set $used (i32.const 4096))
+    (block $sized
+      (loop $size
+        (br_if $sized
+          (i32.or (i32.ge_u (local.get $used) (local.get $slots))
+            (i32.ge_u (i32.shl (local.get $used) (i32.const 1)) (local.get $n))))
+        (local.set $used (i32.shl (local.get $used) (i32.const 1)))
+        (br $size)))
+    (if (i32.gt_u (local.get $used) (local.get $slots)) (then (local.set $used (local.get $slots))))
+    (local.set $mask (i32.sub (local.get $used) (i32.const 1)))
+    (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $used) (i32.const 2)))
     (memory.fill (local.get $entry_of) (i32.const 0xff) (local.get $cells))
     (memory.fill (local.get $stats) (i32.const 0) (i32.mul (local.get $sigs) (i32.const 80)))
     (local.set $s (i32.const 0))
@@ -1244,8 +1342,9 @@
           ;; those of the entry's first value (so the hash only finds candidates: any hash that
           ;; reads every unit finds the same entries). Eight units a step, a sum of their
           ;; products with eight odd weights per pair of them added to each lane after it is
-          ;; multiplied (a chain of one multiplication per eight units, not one per unit as
-          ;; FNV-1a has: a third of this pass on a list of links); units past the end read as 0.
+          ;; rotated: the chain from step to step is what a long value waits on, and a rotation
+          ;; takes a few cycles where a vector multiplication takes ten (one per unit, as FNV-1a
+          ;; has, was a third of this pass on a list of links); units past the end read as 0.
           (if (i32.gt_s (local.get $length) (i32.const 48))
             (then
               (i32.store offset=20 (local.get $st) (i32.add (i32.load offset=20 (local.get $st)) (i32.const 1)))
@@ -1263,7 +1362,7 @@
                             (v128.const i16x8 0 1 2 3 4 5 6 7))))))
                   (local.set $lanes
                     (i32x4.add
-                      (i32x4.mul (local.get $lanes) (v128.const i32x4 0x9e3779b1 0x9e3779b1 0x9e3779b1 0x9e3779b1))
+                      (v128.or (i32x4.shl (local.get $lanes) (i32.const 7)) (i32x4.shr_u (local.get $lanes) (i32.const 25)))
                       (i32x4.dot_i16x8_s (local.get $units)
                         (v128.const i16x8 12047 -7181 32205 7615 -32341 -29539 7055 29413))))
                   (local.set $i (i32.add (local.get $i) (i32.const 8)))
@@ -1293,11 +1392,11 @@
           (local.set $tries (i32.const 0))
           (block $probed
             (loop $probe
-              (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))))
+              (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
               (br_if $probed (i32.eqz (local.get $e)))
               (if (i32.and
                     (i32.eq
-                      (i32.load offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3))))
+                      (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
                       (local.get $h))
                     (i32.eq
                       (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
@@ -1309,9 +1408,13 @@
                     (then
                       (if (i32.gt_s (local.get $length) (i32.const 48))
                         (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
-                      (if (call $same_units (local.get $from) (local.get $length)
-                            (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                            (local.get $starts) (local.get $ends) (local.get $kinds))
+                      ;; A value of up to 48 units is its hash's: the same without a call.
+                      (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
+                            (then (i32.const 1))
+                            (else
+                              (call $same_units (local.get $from) (local.get $length)
+                                (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                                (local.get $starts) (local.get $ends) (local.get $kinds))))
                         (then
                           (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
                           (br $probed)))))))
@@ -1326,11 +1429,34 @@
               (i32.store (i32.add (local.get $entry_hash) (i32.shl (local.get $entry) (i32.const 2))) (local.get $h))
               (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
               (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
-              (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
+              (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
                 (i32.add (local.get $entry) (i32.const 1)))
-              (i32.store offset=4 (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 3)))
-                (local.get $h))
-              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))))
+              (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
+              ;; Half full: twice the slots, every entry placed again in order, so that entries of
+              ;; one hash meet a probe in the order they were made, as they did before.
+              (if (i32.and
+                    (i32.gt_u (i32.shl (local.get $entries) (i32.const 1)) (local.get $mask))
+                    (i32.lt_u (i32.add (local.get $mask) (i32.const 1)) (local.get $slots)))
+                (then
+                  (local.set $mask (i32.add (i32.shl (local.get $mask) (i32.const 1)) (i32.const 1)))
+                  (memory.fill (local.get $table) (i32.const 0)
+                    (i32.shl (i32.add (local.get $mask) (i32.const 1)) (i32.const 2)))
+                  (local.set $e (i32.const 0))
+                  (loop $rehash
+                    (local.set $slot
+                      (i32.and
+                        (i32.load (i32.add (local.get $entry_hash) (i32.shl (local.get $e) (i32.const 2))))
+                        (local.get $mask)))
+                    (block $placed
+                      (loop $free
+                        (br_if $placed
+                          (i32.eqz (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2))))))
+                        (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+                        (br $free)))
+                    (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
+                      (i32.add (local.get $e) (i32.const 1)))
+                    (local.set $e (i32.add (local.get $e) (i32.const 1)))
+                    (br_if $rehash (i32.lt_u (local.get $e) (local.get $entries))))))))
           (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
           (i32.store (local.get $e) (i32.add (i32.load (local.get $e)) (i32.const 1)))
           (i32.store (i32.add (local.get $entry_of) (i32.shl (local.get $u) (i32.const 2))) (local.get $entry))

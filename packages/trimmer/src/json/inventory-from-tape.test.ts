@@ -2,8 +2,10 @@ import { buildJsonTape, type JsonTapeReader, withJsonTape } from '@compaction/co
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { recordColumns } from '../readers/json-records.js';
 import { inventoryFromTape } from './inventory-from-tape.js';
 import { type JsonInventory, scanJson } from './json-inventory.js';
+import { jsonSignatures } from './json-signatures.js';
 
 const COLUMNS = [
   'kind',
@@ -385,6 +387,72 @@ describe('inventoryFromTape', () => {
     // The cases the test above covers by chance, pinned.
     expect(lent.ok && lent.value?.truncated).toBe(true);
     expect(lent.ok && lent.value?.errorWord.length).toBe(2);
+  });
+});
+
+/** `recordColumns` as one text, its entry columns cut to their count (the rest is spare room). */
+function columnsText(columns: ReturnType<typeof recordColumns>): string {
+  const { entries } = columns;
+  return JSON.stringify(
+    {
+      ...columns,
+      entrySig: columns.entrySig.subarray(0, entries),
+      entryCount: columns.entryCount.subarray(0, entries),
+    },
+    (_key, field: unknown) => (ArrayBuffer.isView(field) ? Array.from(field as Int32Array) : field),
+  );
+}
+
+/**
+ * What `recordColumns` gathers over the borrowed inventory of `text` (by the lent tape's value
+ * pass) and over the same inventory without its reader (in JavaScript).
+ */
+function valuesBothWays(text: string): { inWasm: string; inJs: string } | undefined {
+  const read = withJsonTape(text, (tape, reader) => {
+    const inventory = inventoryFromTape(tape, 3_000_000, reader, undefined, true);
+    if (!inventory?.tapeReader) return undefined;
+    const signatures = jsonSignatures(inventory);
+    const inWasm = columnsText(recordColumns(inventory, signatures, undefined));
+    const inJavaScript = { ...inventory, tapeReader: undefined };
+    return { inWasm, inJs: columnsText(recordColumns(inJavaScript, signatures, undefined)) };
+  });
+  return read.ok ? read.value : undefined;
+}
+
+describe("the lent tape's value pass", () => {
+  // Thousands of distinct values, so that its table of values grows (it starts small) while
+  // long values that share their head and tail, repeated ones and hostile keys are told apart.
+  const piece = fc.constantFrom('a', 'é', '\\u00e9', '\\"', '\ud83d', '\ude00', '😀', '/', ' ');
+  const record = fc.record({
+    text: fc.array(piece, { maxLength: 6 }).map((parts) => parts.join('')),
+    number: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+    repeat: fc.integer({ min: 0, max: 3 }),
+  });
+  it('gathers what the pass in JavaScript gathers, past its first table (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 2500, max: 4000 }),
+        (kinds, count) => {
+          const lines: string[] = [];
+          for (let i = 0; i < count; i++) {
+            const { text, number, repeat } = kinds[i % kinds.length]!;
+            const middle = repeat === 0 ? String(i) : String(i % repeat);
+            lines.push(
+              `{"id":${i},"__proto__":"${text}${i}",` +
+                `"link":"https://example.com/a/long/path/to/${middle}/and/on/to/the/same/tail/${text}",` +
+                `"n":${number},"big":${'9'.repeat(20 + (i % 3))},` +
+                `"when":"2026-01-0${1 + (i % 9)}T00:${String(i % 60).padStart(2, '0')}:${i % 7}Z",` +
+                `"x":${repeat === 1 ? '{"y":[1,"two",null]}' : 'true'}}`,
+            );
+          }
+          const both = valuesBothWays(`{"items":[${lines.join(',')}]}`);
+          expect(both).toBeDefined();
+          expect(both!.inWasm === both!.inJs).toBe(true);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
 
