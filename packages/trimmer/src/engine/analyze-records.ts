@@ -114,23 +114,25 @@ const INNER_BYTES_SHARE = 0.5;
 
 /**
  * Whether every record of `outer` holds as many of `inner`'s records (a pod's four conditions:
- * parts of each, where a linter's files hold a few offenses or many). `parent` is the
- * inventory's; both lists in document order.
+ * parts of each, where a linter's files hold a few offenses or many). `recordAbove` gives the
+ * record each inner one lies in (one of `outer`'s); both lists in document order, so each outer
+ * record's items are one run.
  */
 function sameCountEach(
-  parent: Int32Array,
+  recordAbove: Int32Array,
   outer: readonly number[],
   inner: readonly number[],
 ): boolean {
-  const counts = new Map<number, number>();
-  const isOuter = new Set(outer);
-  for (const u of inner) {
-    let p = parent[u]!;
-    while (p > 0 && !isOuter.has(p)) p = parent[p]!;
-    counts.set(p, (counts.get(p) ?? 0) + 1);
-  }
   const each = inner.length / outer.length;
-  return counts.size === outer.length && [...counts.values()].every((count) => count === each);
+  let runs = 0;
+  for (let i = 0; i < inner.length; ) {
+    const holder = recordAbove[inner[i]!]!;
+    const from = i;
+    while (i < inner.length && recordAbove[inner[i]!] === holder) i++;
+    if (i - from !== each) return false;
+    runs++;
+  }
+  return runs === outer.length;
 }
 
 /**
@@ -296,7 +298,7 @@ export function analyzeRecords(
     !says(outer) &&
     inner.records.length >= ITEMS_PER_NAMED_RECORD * groups[outer]!.records.length &&
     inner.bytes >= INNER_BYTES_SHARE * groups[outer]!.bytes &&
-    !sameCountEach(inventory.parent, groups[outer]!.records, inner.records);
+    !sameCountEach(gathered.recordAbove, groups[outer]!.records, inner.records);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const above = ownerOfSig[group.sig]!;
