@@ -13,6 +13,7 @@ import {
 } from '../readers/line-level.js';
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
+import { lineMeasureOutliers } from './line-measures.js';
 import { rareLineCodes } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -269,6 +270,11 @@ export function textSignals(input: {
       if (k > 0) own[r]! /= 1 + k / REPEAT_DECAY;
     }
     check(rows);
+    // A number far past the rest of its measure (the slowest request, the longest pause)
+    // stands out by how rare so great a value is; the next greatest less each, so copies of
+    // the line's template are not decayed again.
+    const far = lineMeasureOutliers(units, rowStarts, check);
+    for (let r = 0; far && r < rows; r++) own[r]! += far[r]!;
   }
   // A standing-out line brings the lines of its event (indented continuation lines such as
   // stack frames) and its neighbours, each below it, so every such line comes before context.
