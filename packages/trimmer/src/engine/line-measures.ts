@@ -81,8 +81,7 @@ export function lineMeasureOutliers(
     const to = Math.min(end, from + MEASURE_WINDOW);
     // The line's numbers are measured among the lines that open with the same word; each is
     // named by the word before it. Words are hashed only for the numbers they name: where the
-    // opening word and the last word are (-1 before one is read, or after a word that names
-    // nothing).
+    // opening word and the last word are (-1 before one is read).
     let scopeFrom = -1;
     let scopeTo = -1;
     let wordFrom = -1;
@@ -97,19 +96,15 @@ export function lineMeasureOutliers(
     for (let i = from; i < to && read < MAX_NUMBERS; ) {
       const kind = UNIT_KIND[units[i]!]!;
       if (kind === LETTER) {
-        // A word holding a digit (`v1`, `G1`, `I0507`) is a variable and names nothing.
+        // A word holding a digit (`v1`, `G1`, `I0507`) is a variable and names nothing: told
+        // only of the words that name a number, and of the opening ones until one names.
         const start = i;
-        let named = true;
-        for (; i < to; i++) {
-          const k = UNIT_KIND[units[i]!]!;
-          if (k < LETTER) break;
-          if (k === DIGIT) named = false;
-        }
-        wordFrom = named ? start : -1;
+        for (i++; i < to && UNIT_KIND[units[i]!]! >= LETTER; i++);
+        wordFrom = start;
         wordTo = i;
         ordinal = 0;
         wordHash = 0;
-        if (scopeFrom < 0 && named) {
+        if (scopeFrom < 0 && !holdsDigit(units, start, i)) {
           scopeFrom = start;
           scopeTo = i;
         }
@@ -152,10 +147,15 @@ export function lineMeasureOutliers(
       // The rest of a date, a version or an id is stepped over whole.
       while (i < to && UNIT_KIND[units[i]!]! !== OTHER) i++;
       ordinal++;
-      if (!measured || wordFrom < 0) continue;
+      if (!measured || wordFrom < 0 || scopeFrom < 0) continue;
+      if (wordHash === 0) {
+        if (scopeHash === 0) scopeHash = hashUnits(units, scopeFrom, scopeTo, FNV_OFFSET) | 1;
+        wordHash = holdsDigit(units, wordFrom, wordTo)
+          ? -1
+          : hashUnits(units, wordFrom, wordTo, scopeHash) | 1;
+      }
+      if (wordHash === -1) continue;
       read++;
-      if (scopeHash === 0) scopeHash = hashUnits(units, scopeFrom, scopeTo, FNV_OFFSET) | 1;
-      if (wordHash === 0) wordHash = hashUnits(units, wordFrom, wordTo, scopeHash) | 1;
       let key = Math.imul(Math.imul(wordHash ^ ordinal, FNV_PRIME) ^ unit, FNV_PRIME);
       key = Math.imul(key ^ (key >>> 16), FNV_PRIME) | 1;
       let slot = (key ^ (key >>> 13)) & (slots - 1);
@@ -245,6 +245,12 @@ export function lineMeasureOutliers(
     check(count);
   }
   return score;
+}
+
+/** Whether `units[from, to)` holds an ASCII digit. */
+function holdsDigit(units: Uint16Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (UNIT_KIND[units[i]!] === DIGIT) return true;
+  return false;
 }
 
 /** `hash` (FNV-1a) carried over `units[from, to)`, and a separator. */
