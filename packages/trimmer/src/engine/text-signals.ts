@@ -16,6 +16,7 @@ import type { Vocabulary } from '../vocabulary.js';
 import { lineMeasureOutliers } from './line-measures.js';
 import { rareLineCodes } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
+import { mergeVariableWords } from './variable-words.js';
 
 /** The level breakdown's label for the units that have no level. */
 export const UNLEVELED = 'unleveled';
@@ -134,7 +135,11 @@ export function textSignals(input: {
   const slotHash = new Int32Array(slots);
   let templates = 0;
   // Every row has at most a shape of its own.
-  const templateCounts = new Int32Array(withShape ? rows : 0);
+  let templateCounts = new Int32Array(withShape ? rows : 0);
+  // Where each shape was first read: its line's start, end and first filled unit.
+  const shapeFrom = new Int32Array(withShape ? rows : 0);
+  const shapeTo = new Int32Array(withShape ? rows : 0);
+  const shapeFilled = new Int32Array(withShape ? rows : 0);
   const tail = new LevelTailCues(text, table);
   const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
   let anyLevel = false;
@@ -192,6 +197,9 @@ export function textSignals(input: {
           id = templates++;
           slotId[slot] = id + 1;
           slotHash[slot] = hash;
+          shapeFrom[id] = from;
+          shapeTo[id] = to;
+          shapeFilled[id] = nonBlank;
         }
         rowTemplate[r] = id;
         continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
@@ -203,7 +211,6 @@ export function textSignals(input: {
       signatureCounts[rowLevel[r]!]!++;
       anyLevel = true;
     }
-    if (rowTemplate) templateCounts[rowTemplate[r]!]!++;
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {
       check(work);
@@ -211,6 +218,16 @@ export function textSignals(input: {
     }
   }
   check(work);
+  if (rowTemplate) {
+    // Shapes that differ in one word a line varies (a user name) are one shape.
+    const merged = mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check);
+    if (merged) {
+      for (let r = 0; r < rows; r++) rowTemplate[r] = merged.map[rowTemplate[r]!]!;
+      templates = merged.count;
+      templateCounts = new Int32Array(templates);
+    }
+    for (let r = 0; r < rows; r++) templateCounts[rowTemplate[r]!]!++;
+  }
 
   // A level's score, or 0 where it does not stand out (a score is above ln 2).
   const signatureScores = new Float64Array(LEVEL_SIGNATURES);
