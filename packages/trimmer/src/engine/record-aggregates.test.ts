@@ -396,6 +396,23 @@ describe('the records note over all records', () => {
     ]);
   });
 
+  it('tells nothing of a field under a key that is a position (a map of counters by statement)', () => {
+    // Coverage of 40 files: each a path, a status, and counters keyed by statement number.
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      path: `src/module-${i}.ts`,
+      status: i % 8 === 0 ? 'partial' : 'covered',
+      s: Object.fromEntries(Array.from({ length: 12 }, (_, k) => [String(k), (i * k) % 5])),
+      branchMap: { '0': { type: ['if', 'cond-expr', 'binary-expr'][i % 3] } },
+    }));
+    const note = noteOf(JSON.stringify(files), 1500).records;
+    const fields = [
+      ...(note?.distributions ?? []).map((d) => d.field),
+      ...(note?.ranges ?? []).map((r) => r.field),
+    ];
+    expect(fields).toContain('status');
+    expect(fields.filter((field) => /(^|\.)\d+(\.|$)/.test(field))).toEqual([]);
+  });
+
   it('once every record is named, tells how they divide by each state before more of each record', () => {
     const pick = <T>(values: readonly T[], i: number, every: number) =>
       values[i % every === 0 ? 1 : 0]!;

@@ -1,6 +1,11 @@
 import type { RecordDistribution, RecordRange } from '@compaction/core';
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
-import { STEP_INDEX, signatureKey } from '../json/json-signatures.js';
+import {
+  type JsonSignatures,
+  STEP_INDEX,
+  STEP_KEY,
+  signatureKey,
+} from '../json/json-signatures.js';
 import { fieldPath } from '../json/signature-path.js';
 import {
   NUMBER_MAX_DIGITS,
@@ -317,6 +322,31 @@ function rangeOf(
   return range;
 }
 
+/** A key of digits only: a position, as an array's is (`s.4`, a map of counters by statement). */
+const POSITION_KEY = /^\d+$/;
+
+/**
+ * Whether field `s` lies under a key that is a position (`s.4`, `branchMap.0.type`, under a
+ * record of list signature `top`): the fifth counter of a map keyed by position is no field of
+ * the records, as `items[4]` is none.
+ */
+function underPosition(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  top: number,
+  s: number,
+): boolean {
+  for (let p = s; p > top; p = signatures.parent[p]!) {
+    if (
+      signatures.step[p] === STEP_KEY &&
+      POSITION_KEY.test(signatureKey(inventory, signatures, p))
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
  * What the note can say of every record of `group`, most telling first: how the records divide
  * by their states (the fields of few values, a rare value first), their time range, what every
@@ -368,7 +398,7 @@ export function recordAggregates(
     // A field of this list's records, not of a list inside them (but for a list of one item
     // in each record, whose fields are the record's own).
     const { depth, throughOne } = recordFieldDepth(analysis, group, s);
-    if (depth > 3) continue;
+    if (depth > 3 || underPosition(inventory, signatures, group.sig, s)) continue;
     const c = classOf[s]!;
     if (depth < 1) {
       // A field of the items of a list inside each record, a few items each at most (a pod's
