@@ -85,21 +85,6 @@
         (return (local.get $end))))
     (i32.add (local.get $i) (i32.const 1)))
 
-  ;; `joinsVariable` (line-template.ts): whether the unit at `$i`, in a word, makes the word
-  ;; variable: a digit, or a `-` before one.
-  (func $joinsVariable (param $units i32) (param $i i32) (param $end i32) (result i32)
-    (local $t i32)
-    (local $c i32) (local $k i32)
-    (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
-    (local.set $k (i32.load8_u (select (local.tee $t (local.get $c)) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
-    (if (i32.ne (local.get $k) (i32.const 0))
-      (then (return (i32.ne (local.get $k) (i32.const 1)))))
-    (if (i32.ne (local.get $c) (i32.const 0x2d)) (then (return (i32.const 0))))
-    (if (i32.ge_s (i32.add (local.get $i) (i32.const 1)) (local.get $end)) (then (return (i32.const 0))))
-    (i32.le_u
-      (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30))
-      (i32.const 9)))
-
   ;; `lineTemplate` (line-template.ts) of the line at units [$from, $to), read from `$filled`.
   (func $lineTemplate (export "lineTemplate")
     (param $units i32) (param $from i32) (param $to i32) (param $filled i32) (result i32)
@@ -147,7 +132,13 @@
             (br $word)))
         (if (i32.lt_s (local.get $i) (local.get $end))
           (then
-            (if (call $joinsVariable (local.get $units) (local.get $i) (local.get $end))
+            ;; `joinsVariable`: the unit that ended the word ($c) is a digit, or a `-` before one (the
+            ;; unit after the text's last is in memory: the row starts follow the units).
+            (if (i32.or
+                  (i32.eq (i32.load8_u (select (local.get $c) (i32.const 0x80) (i32.lt_u (local.get $c) (i32.const 0x80)))) (i32.const 3))
+                  (i32.and (i32.eq (local.get $c) (i32.const 0x2d))
+                  (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $end))
+                    (i32.le_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9)))))
               (then
                 (local.set $variable (i32.const 1))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -159,7 +150,9 @@
                       (then
                         (br_if $skipped
                           (i32.eqz
-                            (call $joinsVariable (local.get $units) (local.get $i) (local.get $end))))))
+                            (i32.and (i32.eq (local.get $t) (i32.const 0x2d))
+                  (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $end))
+                    (i32.le_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9))))))))
                     (local.set $i (i32.add (local.get $i) (i32.const 1)))
                     (br $skip)))))))
         (if (i32.or (local.get $variable)
@@ -307,7 +300,15 @@
                   ;; A word is stepped over whole: a digit inside it is no code.
                   (local.set $i (i32.add (local.get $i) (i32.const 1)))
                   (if (i32.eq (local.get $k) (i32.const 2))
-                    (then (local.set $i (call $wordEnd (local.get $units) (local.get $i) (local.get $to)))))
+                    (then
+                    ;; Past the word's letters, `_` and digits.
+                    (block $wordDone
+                      (loop $wordNext
+                        (br_if $wordDone (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $wordDone
+                          (i32.lt_u (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 2)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $wordNext)))))
                   (br $next)))
               (local.set $start (local.get $i))
               (local.set $value (i32.const 0))
@@ -331,7 +332,13 @@
               ;; Past the word it ends, if it ends inside one (`3648ms`).
               (if (i32.ge_u (local.get $after) (i32.const 2))
                 (then
-                  (local.set $i (call $wordEnd (local.get $units) (local.get $i) (local.get $to)))
+                  (block $tailDone
+                      (loop $tailNext
+                        (br_if $tailDone (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $tailDone
+                          (i32.lt_u (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 2)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $tailNext)))
                   (br $next)))
               ;; Not whole (1.5, 10.0.3, 13:06:56, 2024-05-02, a word's tail) or too long.
               (br_if $next (i32.ge_u (local.get $before) (i32.const 2)))
@@ -397,16 +404,4 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row)))
     (local.get $work))
-
-  ;; Where the run of letters, `_` and digits from `$i` ends, by `$to`.
-  (func $wordEnd (param $units i32) (param $i i32) (param $to i32) (result i32)
-    (local $t i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $to)))
-        (br_if $done
-          (i32.lt_u (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 2)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (local.get $i))
 )
