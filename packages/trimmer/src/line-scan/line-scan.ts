@@ -45,8 +45,8 @@ interface LineScanExports {
   ): number;
 }
 
-/** Bytes [0, TABLES_BYTES) of the memory hold the module's unit tables. */
-const TABLES_BYTES = 512;
+/** Bytes [0, TABLES_BYTES) of the memory hold the module's unit tables (two of every unit). */
+const TABLES_BYTES = 131_072;
 /** Codes a row has slots for, and values a slot holds (+ 1: past them it holds no code). */
 const MAX_SLOTS = 8;
 const SLOT_WIDTH = 9;

@@ -8,16 +8,17 @@
 ;;
 ;; The caller lays the memory out (line-scan.ts) and sizes it for the whole text up front:
 ;; JavaScript views of a memory that grows are detached, and one detach in a process slows every
-;; typed-array loop in it. Bytes [0, 512) hold the two unit tables below; a text's UTF-16 units,
-;; its row starts and the per-row outputs lie past them, at addresses the caller passes.
+;; typed-array loop in it. Bytes [0, 131072) hold two tables of every UTF-16 unit (below); a
+;; text's units, its row starts and the per-row outputs lie past them, at addresses the caller
+;; passes.
 (module
   (import "env" "memory" (memory 1))
 
-  ;; Per ASCII unit, its class for the template (`CLASS_OF_UNIT` in line-template.ts): 1 a word
-  ;; unit ([A-Za-z_]), 3 a digit (a word unit and a digit), 0 the rest. Every unit from 0x80 is
-  ;; a word unit, read at 0x80 (a unit is looked up at `min(unit, 0x80)`). Helpers such as "the
-  ;; unit at i" and "its class" are written out where they are used: V8 (Node 20) does not
-  ;; inline calls between WebAssembly functions, and a call per unit costs more than the read.
+  ;; Per unit at [0, 65536), its class for the template (`CLASS_OF_UNIT` in line-template.ts): 1
+  ;; a word unit ([A-Za-z_], and every unit from 0x80: `$fillTables`), 3 a digit (a word unit and
+  ;; a digit), 0 the rest. Helpers such as "the unit at i" and "its class" are written out where
+  ;; they are used: V8 (Node 20) does not inline calls between WebAssembly functions, and a call
+  ;; per unit costs more than the read.
   (data (i32.const 0)
     "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
     "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
@@ -26,12 +27,11 @@
     "\00\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01"
     "\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\01"
     "\00\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01"
-    "\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\00"
-    "\01")
-  ;; Per ASCII unit, its kind for a code (`UNIT_KIND` in rare-line-codes.ts): 3 a digit, 2 a
-  ;; letter or `_`, 1 a unit joining digits into one number (`.`, `:`, `-`, `/`), 0 the rest,
-  ;; every unit from 0x80 included (0 at 256 + 0x80).
-  (data (i32.const 256)
+    "\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\00")
+  ;; Per unit at [65536, 131072), its kind for a code (`UNIT_KIND` in rare-line-codes.ts): 3 a
+  ;; digit, 2 a letter or `_`, 1 a unit joining digits into one number (`.`, `:`, `-`, `/`), 0
+  ;; the rest, every unit from 0x80 included.
+  (data (i32.const 65536)
     "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
     "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
     "\00\00\00\00\00\00\00\00\00\00\00\00\00\01\01\01"
@@ -40,6 +40,11 @@
     "\02\02\02\02\02\02\02\02\02\02\02\00\00\00\00\02"
     "\00\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02"
     "\02\02\02\02\02\02\02\02\02\02\02\00\00\00\00\00")
+
+  ;; Every unit from 0x80 is a word unit for the template, and of kind 0 for a code: a table of
+  ;; every unit is one load per unit, where a table of ASCII takes a compare and a select first.
+  (func $fillTables (memory.fill (i32.const 0x80) (i32.const 1) (i32.const 0xff80)))
+  (start $fillTables)
 
   ;; Templates interned so far (the next template's id).
   (global $templates (export "templates") (mut i32) (i32.const 0))
@@ -105,7 +110,7 @@
           (then
             (local.set $i (call $skipEscape (local.get $units) (local.get $i) (local.get $end)))
             (br $next)))
-        (if (i32.eqz (i32.load8_u (select (local.tee $t (local.get $code)) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
+        (if (i32.eqz (i32.load8_u (local.get $code)))
           (then
             ;; Punctuation and spacing are stepped over in one run.
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -114,7 +119,7 @@
                 (br_if $ran (i32.ge_s (local.get $i) (local.get $end)))
                 (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
                 (br_if $ran (i32.eq (local.get $c) (i32.const 0x1b)))
-                (br_if $ran (i32.ne (i32.load8_u (select (local.tee $t (local.get $c)) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 0)))
+                (br_if $ran (i32.ne (i32.load8_u (local.get $c)) (i32.const 0)))
                 (local.set $i (i32.add (local.get $i) (i32.const 1)))
                 (br $run)))
             (br $next)))
@@ -125,7 +130,7 @@
           (loop $word
             (br_if $ended (i32.ge_s (local.get $i) (local.get $end)))
             (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
-            (br_if $ended (i32.ne (i32.load8_u (select (local.tee $t (local.get $c)) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 1)))
+            (br_if $ended (i32.ne (i32.load8_u (local.get $c)) (i32.const 1)))
             (local.set $wordHash
               (i32.mul (i32.xor (local.get $wordHash) (local.get $c)) (i32.const 0x01000193)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -135,7 +140,7 @@
             ;; `joinsVariable`: the unit that ended the word ($c) is a digit, or a `-` before one (the
             ;; unit after the text's last is in memory: the row starts follow the units).
             (if (i32.or
-                  (i32.eq (i32.load8_u (select (local.get $c) (i32.const 0x80) (i32.lt_u (local.get $c) (i32.const 0x80)))) (i32.const 3))
+                  (i32.eq (i32.load8_u (local.get $c)) (i32.const 3))
                   (i32.and (i32.eq (local.get $c) (i32.const 0x2d))
                   (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $end))
                     (i32.le_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9)))))
@@ -146,7 +151,7 @@
                   (loop $skip
                     (br_if $skipped (i32.ge_s (local.get $i) (local.get $end)))
                     (if (i32.eqz
-                          (i32.load8_u (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
+                          (i32.load8_u (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))))
                       (then
                         (br_if $skipped
                           (i32.eqz
@@ -294,7 +299,7 @@
             (loop $next
               (br_if $read (i32.ge_s (local.get $i) (local.get $to)))
               (br_if $read (i32.ge_s (local.get $slot) (i32.const 8)))
-              (local.set $k (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
+              (local.set $k (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
               (if (i32.ne (local.get $k) (i32.const 3))
                 (then
                   ;; A word is stepped over whole: a digit inside it is no code.
@@ -306,7 +311,7 @@
                       (loop $wordNext
                         (br_if $wordDone (i32.ge_s (local.get $i) (local.get $to)))
                         (br_if $wordDone
-                          (i32.lt_u (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 2)))
+                          (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
                         (local.set $i (i32.add (local.get $i) (i32.const 1)))
                         (br $wordNext)))))
                   (br $next)))
@@ -323,11 +328,11 @@
                   (br $digit)))
               (local.set $before
                 (if (result i32) (i32.gt_s (local.get $start) (local.get $from))
-                  (then (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
+                  (then (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 1))))))
                   (else (i32.const 0))))
               (local.set $after
                 (if (result i32) (i32.lt_s (local.get $i) (local.get $to))
-                  (then (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))))
+                  (then (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
                   (else (i32.const 0))))
               ;; Past the word it ends, if it ends inside one (`3648ms`).
               (if (i32.ge_u (local.get $after) (i32.const 2))
@@ -336,7 +341,7 @@
                       (loop $tailNext
                         (br_if $tailDone (i32.ge_s (local.get $i) (local.get $to)))
                         (br_if $tailDone
-                          (i32.lt_u (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80)))) (i32.const 2)))
+                          (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
                         (local.set $i (i32.add (local.get $i) (i32.const 1)))
                         (br $tailNext)))
                   (br $next)))
@@ -347,14 +352,14 @@
                   (i32.and
                     (i32.ge_s (i32.sub (local.get $start) (i32.const 2)) (local.get $from))
                     (i32.eq
-                      (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 2)) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80))))
+                      (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 2)) (i32.const 1)))))
                       (i32.const 3)))))
               (br_if $next
                 (i32.and (i32.eq (local.get $after) (i32.const 1))
                   (i32.and
                     (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
                     (i32.eq
-                      (i32.load8_u offset=256 (select (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1))))) (i32.const 0x80) (i32.lt_u (local.get $t) (i32.const 0x80))))
+                      (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))))
                       (i32.const 3)))))
               (br_if $next (i32.gt_s (i32.sub (local.get $i) (local.get $start)) (i32.const 6)))
               (local.set $at (i32.add (i32.shl (local.get $d) (i32.const 3)) (local.get $slot)))
