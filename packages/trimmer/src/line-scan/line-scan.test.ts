@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtures';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import initWabt from 'wabt';
 import { codeSlots } from '../engine/rare-line-codes.js';
 import { textSignals } from '../engine/text-signals.js';
@@ -227,5 +227,44 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the memory of the line scan', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  // Growing a memory detaches the views JavaScript holds and slows every typed-array loop in the
+  // process from then on (see core's `instantiateWasm`).
+  it('is sized up front for texts of every size, never grown', () => {
+    const memoryPrototype = (
+      globalThis as unknown as {
+        WebAssembly: { Memory: { prototype: { grow(pages: number): number } } };
+      }
+    ).WebAssembly.Memory.prototype;
+    const grow = vi.spyOn(memoryPrototype, 'grow');
+    for (const lines of [10, 3000, 40, 60_000, 5]) {
+      const { js, wasm } = bothScans(generatedLogs(lines, lines).service!);
+      expect(wasm).toEqual(js);
+    }
+    expect(grow).not.toHaveBeenCalled();
+  });
+
+  it('gives a scan opened while another holds the kept instance an instance of its own', () => {
+    const outer = generatedLogs(500, 3).syslog!;
+    const units = unitsOf(outer);
+    const starts = lineStarts(outer, never);
+    const scan = openLineScan(units, starts)!;
+    try {
+      scan.readTemplates(100);
+      // A nested trim, as a caller's stop check might start.
+      const { js, wasm } = bothScans(generatedLogs(300, 4).service!);
+      expect(wasm).toEqual(js);
+      scan.readTemplates(starts.length);
+      expect(scan.rowTemplate.slice()).toEqual(rowsInJs(units, starts).template);
+    } finally {
+      scan.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import {
   compileWasm,
+  createIdleRelease,
   instantiateWasm,
   RETAINED_WASM_MEMORY_BYTES,
   type WasmMemory,
@@ -60,10 +61,28 @@ const CODE_CHUNK_ROWS = 1024;
 
 // undefined: not tried yet; null: WebAssembly is unavailable here (`node --jitless`).
 let compiled: WasmModule | null | undefined;
+/** The most memory a scan makes up front (WebAssembly addresses are 32 bits). */
+const UPFRONT_MEMORY_LIMIT = 2 ** 31;
+/**
+ * A kept instance of more than `RETAINED_WASM_MEMORY_BYTES` (made for a text of more than about
+ * 6 MB) is kept this long after its last use, then dropped by a timer that never keeps the
+ * process alive: fresh memory for each big text costs its page faults (a 10 MB log: 30 MB of
+ * memory, about 20 ms, as much as the scan saves), while texts that follow each other reuse it.
+ * As core keeps its JSON tape's.
+ */
+const BIG_RETAINED_IDLE_MS = 1000;
+
 let retained: { scan: LineScan; bytes: number } | undefined;
 // True while a scan holds the retained instance: a scan opened meanwhile (a nested trim, from a
 // caller's stop check) gets an instance of its own.
 let retainedBusy = false;
+const bigRetainedRelease = createIdleRelease(
+  BIG_RETAINED_IDLE_MS,
+  () => {
+    if (retained !== undefined && retained.bytes > RETAINED_WASM_MEMORY_BYTES) retained = undefined;
+  },
+  () => retainedBusy,
+);
 
 function compiledModule(): WasmModule | null {
   if (compiled === undefined) compiled = compileWasm(LINE_SCAN_WASM_BASE64);
@@ -132,9 +151,9 @@ function layoutFor(length: number, rows: number): Layout {
  * rare-code slots, exactly as `lineTemplate` with text-signals.ts' interning and
  * `rareLineCodes`' per-row loop give them, several times faster. Holds a copy of the text's
  * units; `close` gives its instance back for the next text. The kept instance keeps one scan
- * object, opened again for each text: its hidden class then outlives every trim, and so does
- * the optimised code that reads it (a class whose last object died is collected with it, and
- * code that read such objects is thrown away at the next GC).
+ * object, opened again for each text, and `LINE_SCAN_SHAPE` is one more: the hidden class then
+ * outlives every trim, and so does the optimised code that reads it (a class whose last object
+ * died is collected with it, and code that read such objects is thrown away at the next GC).
  */
 export class LineScan {
   /** Per row: where its first unit other than a space or tab lies, within `LEVEL_WINDOW`. */
@@ -149,11 +168,12 @@ export class LineScan {
   private rows = 0;
   private read = 0;
 
+  /** `exports` undefined: a scan of nothing, `LINE_SCAN_SHAPE`. */
   constructor(
-    private readonly exports: LineScanExports,
+    private readonly exports: LineScanExports | undefined,
     private readonly owned: boolean,
   ) {
-    this.memory = exports.memory.buffer;
+    this.memory = exports?.memory.buffer ?? new ArrayBuffer(0);
     this.layout = layoutFor(0, 0);
     this.rowFilled = new Int32Array(this.memory, 0, 0);
     this.rowTemplate = this.rowFilled;
@@ -162,7 +182,7 @@ export class LineScan {
 
   /** Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`. */
   open(units: Uint16Array, rowStarts: readonly number[], layout: Layout): this {
-    const { memory, exports } = this;
+    const { memory, wasm } = this;
     const length = units.length;
     const rows = rowStarts.length;
     this.layout = layout;
@@ -177,14 +197,19 @@ export class LineScan {
     // What a text before left in a kept instance: counts and the intern table start empty.
     this.templateCounts.fill(0);
     new Int32Array(memory, layout.slotId, layout.slots).fill(0);
-    exports.templates.value = 0;
+    wasm.templates.value = 0;
     if (!this.owned) retainedBusy = true;
     return this;
   }
 
+  private get wasm(): LineScanExports {
+    if (this.exports === undefined) throw new Error('LINE_SCAN_SHAPE reads no text');
+    return this.exports;
+  }
+
   /** Templates interned so far. */
   get templates(): number {
-    return this.exports.templates.value;
+    return this.wasm.templates.value;
   }
 
   /** Reads rows up to `last` (rows are read in order, each once). */
@@ -192,7 +217,7 @@ export class LineScan {
     const { layout } = this;
     const end = Math.min(last, this.rows);
     if (end <= this.read) return;
-    this.exports.templateRows(
+    this.wasm.templateRows(
       layout.units,
       this.length,
       layout.starts,
@@ -238,7 +263,7 @@ export class LineScan {
     // Polled as the JavaScript loop polls: after each 1 024 rows whose last row has slots.
     for (let first = 0; first < rows; first += CODE_CHUNK_ROWS) {
       const last = Math.min(rows, first + CODE_CHUNK_ROWS);
-      work += this.exports.codeRows(
+      work += this.wasm.codeRows(
         layout.units,
         this.length,
         layout.starts,
@@ -263,17 +288,25 @@ export class LineScan {
 
   /** Gives the instance back; no view of this scan may be read after. */
   close(): void {
-    if (!this.owned) retainedBusy = false;
+    if (this.owned) return;
+    retainedBusy = false;
+    if (this.memory.byteLength > RETAINED_WASM_MEMORY_BYTES) bigRetainedRelease.touch();
   }
 }
+
+/**
+ * Keeps the scans' hidden class alive between trims, and the optimised code using it, while no
+ * instance is kept (a big one dropped once idle, before the next text makes another).
+ */
+export const LINE_SCAN_SHAPE = new LineScan(undefined, true);
 
 /**
  * A line scan of the text whose UTF-16 `units` are split into rows at `rowStarts` (row `r` is
  * `[rowStarts[r], rowStarts[r + 1])`, the last one to the text's end), or undefined where
  * WebAssembly is unavailable or there is no memory for it: the caller reads the rows in
  * JavaScript then. The memory is sized for the whole text up front and never grown (see core's
- * `instantiateWasm`); an instance of up to `RETAINED_WASM_MEMORY_BYTES` is kept for the next
- * text, a bigger one is collected with its memory.
+ * `instantiateWasm`); the instance is kept for the next text, one of more than
+ * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`.
  */
 export function openLineScan(
   units: Uint16Array,
@@ -282,19 +315,27 @@ export function openLineScan(
   const module = compiledModule();
   if (module === null) return undefined;
   const layout = layoutFor(units.length, rowStarts.length);
-  if (layout.end > 2 ** 31) return undefined;
+  if (layout.end > UPFRONT_MEMORY_LIMIT) return undefined;
   try {
     if (!retainedBusy && retained !== undefined && layout.end <= retained.bytes) {
       return retained.scan.open(units, rowStarts, layout);
     }
-    if (!retainedBusy && layout.end <= RETAINED_WASM_MEMORY_BYTES) {
-      const bytes = Math.min(RETAINED_WASM_MEMORY_BYTES, 2 * layout.end);
-      const scan = new LineScan(instantiateWasm<LineScanExports>(module, bytes), false);
-      retained = { scan, bytes };
-      return scan.open(units, rowStarts, layout);
+    if (retainedBusy) {
+      return new LineScan(instantiateWasm<LineScanExports>(module, layout.end), true).open(
+        units,
+        rowStarts,
+        layout,
+      );
     }
-    const exports = instantiateWasm<LineScanExports>(module, layout.end);
-    return new LineScan(exports, true).open(units, rowStarts, layout);
+    // A bigger kept instance replaces the old one, with room to spare for the next texts
+    // (address space only: pages never touched are not resident); past
+    // `RETAINED_WASM_MEMORY_BYTES` it is kept only while texts follow each other.
+    const room =
+      layout.end <= RETAINED_WASM_MEMORY_BYTES ? RETAINED_WASM_MEMORY_BYTES : UPFRONT_MEMORY_LIMIT;
+    const bytes = Math.min(room, 2 * layout.end);
+    const scan = new LineScan(instantiateWasm<LineScanExports>(module, bytes), false);
+    retained = { scan, bytes };
+    return scan.open(units, rowStarts, layout);
   } catch (error) {
     // Making memory fails with a RangeError when the process is out of it.
     if (error instanceof RangeError) return undefined;
