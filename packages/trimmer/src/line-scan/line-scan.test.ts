@@ -92,7 +92,16 @@ function signalsBoth(text: string) {
     vocabulary: DEFAULT_VOCABULARY,
     lineStarts: starts,
   };
-  return [textSignals({ ...input, backend: 'js' }), textSignals({ ...input, backend: 'wasm' })];
+  // Records of two or three lines each: rows that hold line breaks.
+  const records = {
+    ...input,
+    unit: 'records' as const,
+    starts: starts.filter((_, i) => i % 5 === 0 || i % 5 === 2),
+  };
+  return [
+    [textSignals({ ...input, backend: 'js' }), textSignals({ ...records, backend: 'js' })],
+    [textSignals({ ...input, backend: 'wasm' }), textSignals({ ...records, backend: 'wasm' })],
+  ];
 }
 
 const ESC = '\u001b';
@@ -164,10 +173,13 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
     expect(wasm).toEqual(js);
   });
 
-  it.each(Object.keys(logs))('give a %s log the same signals', (name) => {
-    const [js, wasm] = signalsBoth(logs[name]!);
-    expect(wasm).toEqual(js);
-  });
+  it.each(Object.keys(logs))(
+    'give a %s log the same signals, read as lines and as records',
+    (name) => {
+      const [js, wasm] = signalsBoth(logs[name]!);
+      expect(wasm).toEqual(js);
+    },
+  );
 
   const fixtures = fixturesAvailable() ? listFixtures({ kind: 'text' }) : [];
   it.skipIf(fixtures.length === 0).each(fixtures.map((fixture) => fixture.path))(
