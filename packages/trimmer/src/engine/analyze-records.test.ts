@@ -311,6 +311,46 @@ describe('analyzeRecords', () => {
     expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('taskArn');
     expect(group.identityTogether).toBe(false);
   });
+  it('names the edges of a graph by their two ends, where neither end tells many apart', () => {
+    // 600 calls between 150 services: each end repeats (a fifth as many values as edges), the
+    // call count is a measure; the pair is the name.
+    const edges = Array.from({ length: 600 }, (_, i) => ({
+      parent: `Service${(i * 7) % 150}`,
+      child: `Service${(i * 13 + Math.floor(i / 150)) % 130}`,
+      callCount: 1 + ((i * 7919) % 90_000),
+    }));
+    const json = JSON.stringify(edges);
+    const inventory = scanJson(json, 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(new Set(edges.map((e) => `${e.parent}>${e.child}`)).size).toBe(600);
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('parent');
+    expect(signaturePath(inventory, analysis, group.alsoIdentity, group.sig)).toBe('child');
+    expect(group.identityTogether).toBe(true);
+    // The view shows each edge it keeps by both ends, never a bare count.
+    const view = createStructuralTrimmer().trim(json, Math.floor(json.length * 0.03)).text;
+    const body = JSON.parse(view.slice(0, view.lastIndexOf('\n[')).trim()) as Array<object>;
+    for (const record of body) expect(Object.keys(record).slice(0, 2)).toEqual(['parent', 'child']);
+  });
+  it('names events no field tells apart by the word of most values, not a thread number', () => {
+    // 600 trace events: 40 event names, 16 threads, times shared by thirty events each.
+    const names = Array.from(
+      { length: 40 },
+      (_, i) => `Task${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[i % 26]}${i < 26 ? '' : 'Run'}`,
+    );
+    const events = Array.from({ length: 600 }, (_, i) => ({
+      name: names[(i * 7) % 40],
+      cat: ['devtools.timeline', 'v8', 'loading'][i % 3],
+      ph: ['X', 'I', 'b', 'e'][i % 4],
+      pid: 88_334 + (i % 3),
+      tid: 259 + 256 * (i % 16),
+      ts: 302_178_810_190 + Math.floor(i / 30) * 7,
+    }));
+    const inventory = scanJson(JSON.stringify({ traceEvents: events }), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('name');
+  });
   it('names releases by their dotted version, not a database id, a checksum or a download path', () => {
     const releases = Array.from({ length: 60 }, (_, i) => {
       const num = `${1 + Math.floor(i / 20)}.${Math.floor(i / 4) % 5}.${i % 4}`;

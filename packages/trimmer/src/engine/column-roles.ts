@@ -549,6 +549,11 @@ export function chooseIdentity(
   /** Per half a name: how well its values name (`nameScore`), then its mean value bytes. */
   const halfName = new Map<number, { score: number; bytes: number }>();
   const completing: number[] = [];
+  /**
+   * Words of more values than a state, telling fewer apart than a half name (an edge's `parent`
+   * and `child`, a thousand services over four thousand calls): two name records together.
+   */
+  const words: number[] = [];
   /** Short integers of many values (a finding's line): with a file, a position names. */
   const positions: number[] = [];
   for (const s of fields) {
@@ -616,6 +621,9 @@ export function chooseIdentity(
         halves.push(s);
         halfName.set(s, { score, bytes: avgBytes });
       }
+      if (distinct > COMPLETING_VALUES && valueClassOf === CLASS_WORD && score >= WEAK_NAME) {
+        words.push(s);
+      }
       continue;
     }
     let score =
@@ -670,14 +678,21 @@ export function chooseIdentity(
     );
     completing.sort((a, b) => distinct[a]! - distinct[b]! || a - b);
     const pairs = records >= PAIR_MIN_RECORDS ? halves.slice(0, PAIR_HALVES) : [];
-    // A few-valued field first; failing that, a position (a scanner's finding by its file and
-    // line, where no field alone tells the findings apart).
+    // A few-valued field first; failing that, two words of many values (an edge by its two
+    // ends); failing both, a position (a scanner's finding by its file and line, where no field
+    // alone tells the findings apart).
     positions.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
-    for (const others of [
-      completing.slice(0, PAIR_COMPLETING),
-      positions.slice(0, PAIR_POSITIONS),
-    ]) {
-      for (const half of pairs) {
+    words.sort((a, b) => distinct[b]! - distinct[a]! || a - b);
+    // Only where no field tells half the records apart: one that does names them better alone
+    // (a CVE, shared by the packages it is found in, over the CVE and the package).
+    const halfTold = halves.length > 0 && distinct[halves[0]!]! >= 0.5 * values[halves[0]!]!;
+    const wordPairs = records >= PAIR_MIN_RECORDS && !halfTold ? words.slice(0, PAIR_HALVES) : [];
+    for (const [firsts, others] of [
+      [pairs, completing.slice(0, PAIR_COMPLETING)],
+      [wordPairs, wordPairs],
+      [pairs, positions.slice(0, PAIR_POSITIONS)],
+    ] as const) {
+      for (const half of firsts) {
         for (const other of others) {
           if (other !== half && uniqueTogether(ctx, group, half, other)) {
             group.identity = half;
@@ -713,6 +728,17 @@ export function chooseIdentity(
         (classOf[half] !== CLASS_OPAQUE && distinct[half]! > COMPLETING_VALUES))
     ) {
       group.identity = half;
+      return;
+    }
+    // Failing a half name too, a number that names nothing (a thread id of sixteen values over
+    // 2 600 trace events) gives way to the word of most values (each event's name).
+    if (
+      words.length > 0 &&
+      bestScore < NO_NAME &&
+      !nameButForShared &&
+      (best < 0 || classOf[best] === CLASS_INTEGER)
+    ) {
+      group.identity = words[0]!;
       return;
     }
   }

@@ -4,8 +4,14 @@ import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { keyHints } from './key-hints.js';
-import { kthSmallest } from './kth-smallest.js';
 import { lowerBound } from './lower-bound.js';
+import {
+  OUTLIER_MIN_VALUES,
+  outlierScore,
+  type RobustSpread,
+  robustSpread,
+  SPREAD_BOTH_WAYS,
+} from './robust-spread.js';
 import type { StopCheck } from './stop-check.js';
 
 /** A record that stands out from its list, and the fields that make it stand out. */
@@ -94,115 +100,29 @@ const RARE_SHARE = 0.15;
 const LONE_MIN_VALUES = 8;
 /** What an oddity weighs per list between it and its record. */
 const NESTED_WEIGHT = 0.75;
-/** Numbers a field needs before one of them can stand out. */
-const OUTLIER_MIN_VALUES = 8;
 /** Values of a field read for its median and spread at most (evenly spread over them). */
 const OUTLIER_SAMPLE = 1024;
-/** Robust deviations, and times the median, from which a number stands out. */
-const OUTLIER_Z = 3.5;
-const OUTLIER_RATIO = 5;
-/**
- * A number this many times past the field's 99th percentile stands out, however wide the
- * field's spread: in 200 sizes from 1 KB to 330 KB, the 1 MB one (z 2.6 on a log scale).
- */
-const HIGH_QUANTILE = 0.99;
-const HIGH_RATIO = 3;
-/** Scale the median and the mean absolute deviation to a standard deviation. */
-const MAD_SCALE = 1.4826;
-const MEAN_DEVIATION_SCALE = 1.2533;
-/** What a number far from a field of mostly one value weighs against one far from a spread. */
-const MOSTLY_ONE_SHARE = 0.5;
 
 /**
- * The median and the median absolute deviation of field `s`'s numbers (at most
- * `OUTLIER_SAMPLE` of them, evenly spread), on a log scale when all are positive, or of one
- * more than each when they are counts (none negative, some zero) (the mean absolute deviation
- * where half or more of them are one value); `spread` stays 0 when all are one value.
+ * The robust spread of field `s`'s numbers (at most `OUTLIER_SAMPLE` of them, evenly spread):
+ * see `robustSpread`.
  */
-function robustSpread(
+function fieldSpread(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   s: number,
-  median: Float64Array,
-  spread: Float64Array,
-  logScale: Uint8Array,
-  high: Float64Array,
-): void {
+): RobustSpread | undefined {
   const { text, kind, start, end } = inventory;
   const stride = Math.max(1, Math.floor(signatures.nodes[s]! / OUTLIER_SAMPLE));
   const scaled = new Float64Array(Math.min(signatures.nodes[s]!, OUTLIER_SAMPLE + 1));
   let taken = 0;
-  let positive = true;
-  let negative = false;
   let i = 0;
   for (let u = signatures.first[s]!; u >= 0 && taken < scaled.length; u = signatures.nextSame[u]!) {
     if (i++ % stride !== 0 || kind[u] !== NODE_SCALAR) continue;
     const x = numberAt(text, start[u]!, end[u]!);
-    if (!Number.isFinite(x)) continue;
-    if (!(x > 0)) positive = false;
-    if (x < 0) negative = true;
-    scaled[taken++] = x;
+    if (Number.isFinite(x)) scaled[taken++] = x;
   }
-  if (taken < OUTLIER_MIN_VALUES) return;
-  // Counts with zeros among them (retries, restarts) on a scale of one more than each: a retry
-  // count of 29 where most are 1 to 7 is the tail of a count, not 26 deviations past it.
-  const counts = !positive && !negative;
-  if (positive) for (let k = 0; k < taken; k++) scaled[k] = Math.log(scaled[k]!);
-  else if (counts) for (let k = 0; k < taken; k++) scaled[k] = Math.log1p(scaled[k]!);
-  // The 99th percentile (on a log scale): a value several times past it stands out however
-  // wide the field's spread (a 1 MB response among sizes from 10 B to 50 KB).
-  const top = kthSmallest(scaled, taken, Math.floor(HIGH_QUANTILE * (taken - 1)));
-  const middle = kthSmallest(scaled, taken, taken >> 1);
-  let meanDeviation = 0;
-  for (let k = 0; k < taken; k++) {
-    scaled[k] = Math.abs(scaled[k]! - middle);
-    meanDeviation += scaled[k]!;
-  }
-  meanDeviation /= taken;
-  const mad = kthSmallest(scaled, taken, taken >> 1);
-  // Where most values are one (a counter that is mostly 0), the mean absolute deviation
-  // still measures how far the others go.
-  const found = mad > 0 ? MAD_SCALE * mad : MEAN_DEVIATION_SCALE * meanDeviation;
-  if (!(found > 0)) return;
-  median[s] = middle;
-  spread[s] = found;
-  high[s] = top;
-  // Bit 0: on a log scale; bit 1: most values are one, so the spread is of the few others;
-  // bit 2 (set by the caller): values repeat, so far below stands out as far above does;
-  // bit 3: counts, on a scale of one more than each.
-  logScale[s] = (positive ? 1 : 0) | (mad > 0 ? 0 : 2) | (counts ? 9 : 0);
-}
-
-/** How far number `x` of field `s` stands out (above the rest, on a log scale): 0 within its spread, up to 3. */
-function outlierScore(
-  x: number,
-  s: number,
-  median: Float64Array,
-  spread: Float64Array,
-  logScale: Uint8Array,
-  high: Float64Array,
-): number {
-  if (!Number.isFinite(x)) return 0;
-  const onLog = (logScale[s]! & 1) === 1;
-  // Where most values are one, a number far from it says less than one far from a spread.
-  const most = (logScale[s]! & 2) === 2 ? MOSTLY_ONE_SHARE : 1;
-  let z: number;
-  if (onLog) {
-    const counts = (logScale[s]! & 8) === 8;
-    if (!(x > 0) && !(counts && x === 0)) return 0;
-    // Positive values far below the rest stand out only where values repeat (a severity of 1
-    // among 40s and 70s): where nearly every value is its own, the low end is that of ids or of
-    // sizes drawn at random (`1` among ids up to 2000), and only far above says something.
-    const t = counts ? Math.log1p(x) : Math.log(x);
-    const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
-    if (d < Math.log(OUTLIER_RATIO)) return 0;
-    z = d / spread[s]!;
-    // Past the rest by that much, the further the stronger: a latency of 2 s where the
-    // slowest others take 300 ms stands out more than the top of a long tail of retries.
-    const past = t - high[s]! - Math.log(HIGH_RATIO);
-    if (past >= 0) z = Math.max(z, OUTLIER_Z + (4 * past) / Math.LN2);
-  } else z = Math.abs(x - median[s]!) / spread[s]!;
-  return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
+  return robustSpread(scaled, taken);
 }
 
 /** Records whose values stand out (see `analyzeRecords`), most anomalous first. */
@@ -225,10 +145,7 @@ export function findAnomalies(
   const categorical = new Uint8Array(sigCount);
   // Numbers: the median and the median absolute deviation of each field, on a log scale where
   // its values are all positive (a latency, a size: one robust statistic for every field).
-  const median = new Float64Array(sigCount);
-  const spread = new Float64Array(sigCount);
-  const logScale = new Uint8Array(sigCount);
-  const high = new Float64Array(sigCount);
+  const spreads = new Array<RobustSpread | undefined>(sigCount);
   // What a field's oddities weigh: less for each list between it and its record (a rare value
   // deep in a record's nested lists says less about the record than one of its own).
   const weight = new Float32Array(sigCount).fill(1);
@@ -280,10 +197,11 @@ export function findAnomalies(
         gathered.topEmpty[s] === 1 && n - top[s]! <= 1.5 * (distinct[s]! - 1) ? 2 : 1;
     }
     if (numbers[s]! >= OUTLIER_MIN_VALUES) {
-      robustSpread(inventory, signatures, s, median, spread, logScale, high);
-      if (distinct[s]! <= n / 2) logScale[s]! |= 4;
+      const found = fieldSpread(inventory, signatures, s);
+      if (found && distinct[s]! <= n / 2) found.flags |= SPREAD_BOTH_WAYS;
+      spreads[s] = found;
     }
-    if (rareKey[s]! > 0 || categorical[s]! > 0 || spread[s]! > 0) interesting[s] = 1;
+    if (rareKey[s]! > 0 || categorical[s]! > 0 || spreads[s]) interesting[s] = 1;
   }
 
   // What a value of a categorical field scores, once per value rather than per node: a rare
@@ -330,9 +248,10 @@ export function findAnomalies(
     let score = 0;
     const entry = entryOf[u]!;
     if (entry >= 0) score = entryScore[entry]!;
-    if (spread[s]! > 0 && kind[u] === NODE_SCALAR) {
+    const numbered = spreads[s];
+    if (numbered && kind[u] === NODE_SCALAR) {
       const x = numberAt(text, start[u]!, end[u]!);
-      const far = outlierScore(x, s, median, spread, logScale, high);
+      const far = outlierScore(x, numbered);
       score = Math.max(score, far * weight[s]!);
     }
     score += rareKey[s]! * weight[s]!;

@@ -372,7 +372,9 @@ describe('logs: what stands out is kept without a query', () => {
       spread.splice(
         100 + i * 90,
         0,
-        `2024-05-01T13:00:00.000Z ERROR [db] ${'abcdefghijklmnopqrstuvwxyzABCD'[i]!.repeat(3)} failed ${i % 4 === 0 ? 'hard' : ''}`,
+        // Thirty shapes, each two words apart from every other (one word apart, they would be
+        // one statement's lines with a variable word).
+        `2024-05-01T13:00:00.000Z ERROR [db] ${'abcdefghijklmnopqrstuvwxyzABCD'[i]!.repeat(3)} failed ${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcd'[i]!.repeat(2)} ${i % 4 === 0 ? 'hard' : ''}`,
       );
     }
     for (const lines of [few, spread]) {
@@ -467,9 +469,11 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
         const shown = new Set(keptErrors.filter((line) => line.includes(shape)));
         expect(shown.size).toBeGreaterThanOrEqual(differ ? 2 : 1);
       }
-      // The question's matches are at least half the lines (copies of one line counted once).
+      // The question's matches are at least two lines in five (copies of one line counted
+      // once; the failed logins are one statement's, forty user names apart, and say less each
+      // time, as copies do).
       const matched = new Set(kept.filter((line) => /\bfailed\b/i.test(line)));
-      expect(matched.size).toBeGreaterThanOrEqual(new Set(kept).size / 2);
+      expect(matched.size).toBeGreaterThanOrEqual((2 * new Set(kept).size) / 5);
     }
   });
 

@@ -14,8 +14,10 @@ import {
 } from '../readers/line-level.js';
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
+import { lineMeasureOutliers } from './line-measures.js';
 import { codeSlots, rareCodeScores } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
+import { mergeVariableWords } from './variable-words.js';
 
 /** The level breakdown's label for the units that have no level. */
 export const UNLEVELED = 'unleveled';
@@ -159,7 +161,11 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   const slotHash = new Int32Array(slots);
   let templates = 0;
   // Every row has at most a shape of its own.
-  const templateCounts = new Int32Array(withShape ? rows : 0);
+  let templateCounts = new Int32Array(withShape ? rows : 0);
+  // Where each shape was first read: its line's start, end and first filled unit.
+  const shapeFrom = new Int32Array(withShape ? rows : 0);
+  const shapeTo = new Int32Array(withShape ? rows : 0);
+  const shapeFilled = new Int32Array(withShape ? rows : 0);
   const tail = new LevelTailCues(text, table);
   const signatureCounts = new Int32Array(LEVEL_SIGNATURES);
   let anyLevel = false;
@@ -213,7 +219,16 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       // Nothing but spaces and tabs, as far as the window looks.
       blank[r] = nonBlank === window ? 1 : 0;
       if (scan && rowTemplate && continuation) {
-        rowTemplate[r] = scan.rowTemplate[r]!;
+        const id = scan.rowTemplate[r]!;
+        // The scan numbers shapes in order of first row, as the interning below does: a new
+        // one is the next id, and its first line is where it was first read.
+        if (id === templates) {
+          templates++;
+          shapeFrom[id] = from;
+          shapeTo[id] = to;
+          shapeFilled[id] = nonBlank;
+        }
+        rowTemplate[r] = id;
         continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
       } else if (rowTemplate && continuation) {
         const hash = lineTemplate(units, from, to, nonBlank);
@@ -224,6 +239,9 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
           id = templates++;
           slotId[slot] = id + 1;
           slotHash[slot] = hash;
+          shapeFrom[id] = from;
+          shapeTo[id] = to;
+          shapeFilled[id] = nonBlank;
         }
         rowTemplate[r] = id;
         continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
@@ -235,7 +253,6 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       signatureCounts[rowLevel[r]!]!++;
       anyLevel = true;
     }
-    if (rowTemplate) templateCounts[rowTemplate[r]!]!++;
     work += Math.min(to - from, LEVEL_WINDOW) + 16;
     if ((r & 255) === 255) {
       check(work);
@@ -243,7 +260,16 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     }
   }
   check(work);
-  if (scan) templates = scan.templates;
+  if (rowTemplate) {
+    // Shapes that differ in one word a line varies (a user name) are one shape.
+    const merged = mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check);
+    if (merged) {
+      for (let r = 0; r < rows; r++) rowTemplate[r] = merged.map[rowTemplate[r]!]!;
+      templates = merged.count;
+      templateCounts = new Int32Array(templates);
+    }
+    for (let r = 0; r < rows; r++) templateCounts[rowTemplate[r]!]!++;
+  }
 
   // A level's score, or 0 where it does not stand out (a score is above ln 2).
   const signatureScores = new Float64Array(LEVEL_SIGNATURES);
@@ -279,7 +305,7 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     check(rows);
     // A rare code among a template's lines (a `(400)` among 5 000 `(200)`s) stands out too.
     const slots = scan
-      ? scan.codeSlots(check)
+      ? scan.codeSlots(rowTemplate, templates, templateCounts, check)
       : codeSlots(units, rowStarts, rowTemplate, templates, templateCounts, check);
     const codes = slots && rareCodeScores(slots, rowTemplate, check);
     for (let r = 0; codes && r < rows; r++) own[r]! += codes[r]!;
@@ -306,6 +332,11 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       if (k > 0) own[r]! /= 1 + k / REPEAT_DECAY;
     }
     check(rows);
+    // A number far past the rest of its measure (the slowest request, the longest pause)
+    // stands out by how rare so great a value is; the next greatest less each, so copies of
+    // the line's template are not decayed again.
+    const far = lineMeasureOutliers(units, rowStarts, check);
+    for (let r = 0; far && r < rows; r++) own[r]! += far[r]!;
   }
   // A standing-out line brings the lines of its event (indented continuation lines such as
   // stack frames) and its neighbours, each below it, so every such line comes before context.

@@ -190,9 +190,26 @@ function identityOf(plan: Plan, r: number): number {
 function nameRecord(plan: Plan, r: number, path = -1): void {
   const identity = identityOf(plan, r);
   const atom = atomOf(plan, identity);
+  const { analysis } = plan;
+  const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
+  const group = g >= 0 ? analysis.groups[g]! : undefined;
+  const other =
+    group?.identityTogether && identity >= 0
+      ? atomOf(plan, recordSays(plan.inventory, analysis, r, group.alsoIdentity))
+      : -1;
   if (atom !== identity) {
     if (!keepWhole(plan.ledger, atom)) throw SPENT;
   } else if (identity >= 0 && plan.ledger.covered[identity] === 0) {
+    // A name of two fields (an edge's two ends) goes in whole or not at all: room for the
+    // second half is made sure of before the first is kept.
+    const { ledger } = plan;
+    const { parent, unitBytes } = plan.inventory;
+    if (other >= 0 && ledger.covered[other] === 0 && group!.alsoIdentity !== group!.label) {
+      // Beside the first in its record, the second costs its bytes and a comma.
+      const second =
+        parent[other] === parent[identity] ? unitBytes[other]! + 1 : keepCost(ledger, other);
+      if (ledger.used + keepCost(ledger, identity) + second > ledger.limit) throw SPENT;
+    }
     let toIdentity = -1;
     if (path >= 0) {
       // The path below `r` is a few keys long; above it, the caller knows it.
@@ -210,11 +227,7 @@ function nameRecord(plan: Plan, r: number, path = -1): void {
   }
   // A name of two fields (a span's `id` and `kind`) is shown whole or not at all; what a
   // record says beside an id that reads as nothing, whole or its start.
-  const { analysis } = plan;
-  const g = analysis.groupOfSig[analysis.signatures.of[r]!]!;
-  const group = g >= 0 ? analysis.groups[g]! : undefined;
   if (group?.identityTogether && identity >= 0) {
-    const other = atomOf(plan, recordSays(plan.inventory, analysis, r, group.alsoIdentity));
     if (other >= 0) {
       const { kind, unitBytes } = plan.inventory;
       const long =

@@ -64,7 +64,7 @@ function bothScans(text: string) {
       counts: scan.templateCounts.slice(0, scan.templates),
     };
     const jsSlots = codeSlots(units, starts, js.template, js.templates, js.counts, never);
-    const wasmSlots = scan.codeSlots(never);
+    const wasmSlots = scan.codeSlots(wasm.template, wasm.templates, wasm.counts, never);
     const copy = (slots: typeof jsSlots) =>
       slots && {
         dense: Array.from(slots.dense),
@@ -134,7 +134,7 @@ function generatedLogs(lines: number, seed: number): Record<string, string> {
     ),
     syslog: each(
       (i) =>
-        `Dec ${1 + (i % 28)} 0${i % 10}:1${i % 6}:0${i % 9} host sshd[${24_000 + i}]: ${pick(['Accepted password for', 'Failed password for invalid user', 'pam_unix(sshd:session): session opened for'])} ${pick(['root', 'admin', 'x'])} from 10.0.${i % 256}.${(i * 7) % 256} port ${1024 + ((i * 13) % 6000)} ssh2`,
+        `Dec ${1 + (i % 28)} 0${i % 10}:1${i % 6}:0${i % 9} host sshd[${24_000 + i}]: ${pick(['Accepted password for', 'Failed password for invalid user', 'pam_unix(sshd:session): session opened for'])} ${pick(['root', 'admin', 'x', 'oracle', 'test', 'guest', 'ubuntu', 'pi', 'git', 'ftp', 'mysql', 'user'])} from 10.0.${i % 256}.${(i * 7) % 256} port ${1024 + ((i * 13) % 6000)} ssh2`,
     ),
     indented: each(
       (i) =>

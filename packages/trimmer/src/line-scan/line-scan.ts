@@ -235,18 +235,24 @@ export class LineScan {
   }
 
   /**
-   * The code slots of the rows (`rareLineCodes`' per-row loop), once every row's template is
-   * read: `templateCounts` are final then. Views of this scan's memory, valid until `close`.
+   * The code slots of the rows (`rareLineCodes`' per-row loop) by `rowTemplate`, the rows'
+   * template ids below `templates`, with `templateCounts` rows each: the scan's own, or those
+   * after shapes were merged (`mergeVariableWords`), once every row's template is read. Views of
+   * this scan's memory, valid until `close`.
    */
-  codeSlots(check: StopCheck): CodeSlots | undefined {
+  codeSlots(
+    rowTemplate: Int32Array,
+    templates: number,
+    templateCounts: Int32Array,
+    check: StopCheck,
+  ): CodeSlots | undefined {
     const { layout, rows, memory } = this;
     this.readTemplates(rows);
-    const templates = this.templates;
+    if (rowTemplate !== this.rowTemplate) this.rowTemplate.set(rowTemplate);
     const dense = new Int32Array(memory, layout.dense, templates);
-    const counts = this.templateCounts;
     let slotted = 0;
     for (let id = 0; id < templates; id++) {
-      dense[id] = counts[id]! >= MIN_SLOT_ROWS ? slotted++ : -1;
+      dense[id] = templateCounts[id]! >= MIN_SLOT_ROWS ? slotted++ : -1;
     }
     if (slotted === 0) return undefined;
     const values = slotted * MAX_SLOTS * SLOT_WIDTH;

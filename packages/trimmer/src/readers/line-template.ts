@@ -3,7 +3,7 @@ import { skipTerminalEscape } from './line-level.js';
 
 /** UTF-16 units of a line that shape its template, and words counted. */
 const TEMPLATE_WINDOW = 200;
-const TEMPLATE_WORDS = 12;
+export const TEMPLATE_WORDS = 12;
 /** A word this long (a hash, an id, base64) is a variable, like one holding a digit. */
 const LONG_WORD = 20;
 const ESC = 0x1b;
@@ -41,9 +41,17 @@ function joinsVariable(units: Uint16Array, i: number, end: number): boolean {
  * spacing and terminal escapes ignored. Lines printed by the same statement share it, so how
  * often a template occurs says how routine its lines are. Looks at no more than
  * `TEMPLATE_WINDOW` units. `filled` is where the line's first unit other than a space or tab
- * is, or any place between `from` and there.
+ * is, or any place between `from` and there. Where `spans` is given (of `2 * TEMPLATE_WORDS`
+ * entries), it is told where each word of the shape is, `[start, end)`, or -1 and -1 for a
+ * placeholder; entries past the last word are left as they were.
  */
-export function lineTemplate(units: Uint16Array, from: number, to: number, filled = from): number {
+export function lineTemplate(
+  units: Uint16Array,
+  from: number,
+  to: number,
+  filled = from,
+  spans?: Int32Array,
+): number {
   const end = Math.min(to, from + TEMPLATE_WINDOW);
   let hash = FNV_OFFSET;
   let words = 0;
@@ -83,9 +91,14 @@ export function lineTemplate(units: Uint16Array, from: number, to: number, fille
       if (lastVariable) continue;
       lastVariable = true;
       hash = Math.imul(hash ^ VARIABLE, FNV_PRIME);
+      if (spans) spans[2 * words] = spans[2 * words + 1] = -1;
     } else {
       lastVariable = false;
       hash = wordHash;
+      if (spans) {
+        spans[2 * words] = start;
+        spans[2 * words + 1] = i;
+      }
     }
     hash = Math.imul(hash ^ 0x20, FNV_PRIME);
     words++;
