@@ -335,7 +335,7 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     // A number far past the rest of its measure (the slowest request, the longest pause)
     // stands out by how rare so great a value is; the next greatest less each, so copies of
     // the line's template are not decayed again.
-    const far = lineMeasureOutliers(units, rowStarts, check);
+    const far = lineMeasureOutliers(units, rowStarts, check, scan);
     for (let r = 0; far && r < rows; r++) own[r]! += far[r]!;
   }
   // A standing-out line brings the lines of its event (indented continuation lines such as

@@ -3,6 +3,8 @@ import { fixturesAvailable, listFixtures, readFixture } from '@compaction/fixtur
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import initWabt from 'wabt';
+import { readMeasuredNumbers } from '../engine/line-measures.js';
+import { MeasuredNumbers } from '../engine/measured-numbers.js';
 import { codeSlots } from '../engine/rare-line-codes.js';
 import { textSignals } from '../engine/text-signals.js';
 import { lineStarts } from '../readers/line-starts.js';
@@ -74,7 +76,20 @@ function bothScans(text: string) {
         slotSize: Array.from(slots.slotSize),
         rowCodes: Array.from(slots.rowCodes),
       };
-    return { js: { ...js, slots: copy(jsSlots) }, wasm: { ...wasm, slots: copy(wasmSlots) } };
+    const jsNumbers = new MeasuredNumbers(starts.length);
+    readMeasuredNumbers(units, starts, jsNumbers, never);
+    const wasmNumbers = new MeasuredNumbers(starts.length);
+    scan.measureNumbers(wasmNumbers, never);
+    const numbers = (read: MeasuredNumbers) => ({
+      measures: read.measures,
+      measure: Array.from(read.measure.subarray(0, read.count)),
+      value: Array.from(read.value.subarray(0, read.count)),
+      row: Array.from(read.row.subarray(0, read.count)),
+    });
+    return {
+      js: { ...js, slots: copy(jsSlots), numbers: numbers(jsNumbers) },
+      wasm: { ...wasm, slots: copy(wasmSlots), numbers: numbers(wasmNumbers) },
+    };
   } finally {
     scan.close();
   }
@@ -223,6 +238,11 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
         '3648ms',
         '1.5',
         '2024-05-02',
+        'took 12.5ms',
+        '0.0000001',
+        '123456789012345678',
+        'time=',
+        '-7',
       ),
       fc.stringMatching(/^[0-9]{1,12}$/),
       fc.string({ maxLength: 12, unit: 'binary' }),

@@ -7,6 +7,7 @@ import {
   type WasmModule,
 } from '@compaction/core/internal';
 import type { CodeSlots } from '../engine/code-slots.js';
+import type { MeasuredNumbers } from '../engine/measured-numbers.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { LINE_SCAN_WASM_BASE64 } from './line-scan-wasm.js';
 
@@ -44,6 +45,18 @@ interface LineScanExports {
     slotSize: number,
     rowCodes: number,
   ): number;
+  measureWork: { readonly value: number };
+  measureRows(
+    units: number,
+    length: number,
+    starts: number,
+    rows: number,
+    first: number,
+    last: number,
+    outKey: number,
+    outValue: number,
+    outRow: number,
+  ): number;
 }
 
 /** Bytes [0, TABLES_BYTES) of the memory hold the module's unit tables (two of every unit). */
@@ -58,6 +71,8 @@ const MIN_SLOT_ROWS = 20;
  * (rare-line-codes.ts polls every 1 024 rows).
  */
 const CODE_CHUNK_ROWS = 1024;
+/** Numbers a row measures at most (`MAX_NUMBERS` of line-measures.ts). */
+const MAX_MEASURED = 8;
 
 // undefined: not tried yet; null: WebAssembly is unavailable here (`node --jitless`).
 let compiled: WasmModule | null | undefined;
@@ -104,6 +119,10 @@ interface Layout {
   slotSize: number;
   slotValue: number;
   slotCount: number;
+  /** A chunk of rows' measured numbers: their keys, values (8-byte aligned) and rows. */
+  measureKey: number;
+  measureValue: number;
+  measureRow: number;
   /** Templates with slots at most: each has `MIN_SLOT_ROWS` rows. */
   slotted: number;
   end: number;
@@ -126,7 +145,11 @@ function layoutFor(length: number, rows: number): Layout {
   const slotSize = rowCodes + 4 * rows;
   const slotValue = slotSize + 4 * Math.ceil((slotted * MAX_SLOTS) / 4);
   const slotCount = slotValue + 4 * slotted * MAX_SLOTS * SLOT_WIDTH;
-  const end = slotCount + 4 * slotted * MAX_SLOTS * SLOT_WIDTH;
+  const chunkNumbers = CODE_CHUNK_ROWS * MAX_MEASURED;
+  const measureValue = (slotCount + 4 * slotted * MAX_SLOTS * SLOT_WIDTH + 7) & ~7;
+  const measureKey = measureValue + 8 * chunkNumbers;
+  const measureRow = measureKey + 4 * chunkNumbers;
+  const end = measureRow + 4 * chunkNumbers;
   return {
     units,
     starts,
@@ -141,6 +164,9 @@ function layoutFor(length: number, rows: number): Layout {
     slotSize,
     slotValue,
     slotCount,
+    measureKey,
+    measureValue,
+    measureRow,
     slotted,
     end,
   };
@@ -290,6 +316,39 @@ export class LineScan {
     }
     check(work);
     return slots;
+  }
+
+  /**
+   * The numbers the rows measure (`lineMeasureOutliers`' per-row pass), added to `numbers` in
+   * text order. Polled as the JavaScript loop polls: after each 1 024 rows.
+   */
+  measureNumbers(numbers: MeasuredNumbers, check: StopCheck): void {
+    const { layout, rows, memory, wasm } = this;
+    const keys = new Int32Array(memory, layout.measureKey, CODE_CHUNK_ROWS * MAX_MEASURED);
+    const values = new Float64Array(memory, layout.measureValue, CODE_CHUNK_ROWS * MAX_MEASURED);
+    const numberRows = new Int32Array(memory, layout.measureRow, CODE_CHUNK_ROWS * MAX_MEASURED);
+    let work = 0;
+    for (let first = 0; first < rows; first += CODE_CHUNK_ROWS) {
+      const last = Math.min(rows, first + CODE_CHUNK_ROWS);
+      const count = wasm.measureRows(
+        layout.units,
+        this.length,
+        layout.starts,
+        rows,
+        first,
+        last,
+        layout.measureKey,
+        layout.measureValue,
+        layout.measureRow,
+      );
+      for (let k = 0; k < count; k++) numbers.add(keys[k]!, values[k]!, numberRows[k]!);
+      work += wasm.measureWork.value;
+      if (last - first === CODE_CHUNK_ROWS) {
+        check(work);
+        work = 0;
+      }
+    }
+    check(work);
   }
 
   /** Gives the instance back; no view of this scan may be read after. */

@@ -409,4 +409,223 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row)))
     (local.get $work))
+
+  ;; Work `measureRows` did in its last call (units read + 8 a row), as the JavaScript counts it.
+  (global $measureWork (export "measureWork") (mut i32) (i32.const 0))
+
+  ;; Whether units [$from, $to) hold an ASCII digit (`holdsDigit` in line-measures.ts).
+  (func $holdsDigit (param $units i32) (param $from i32) (param $to i32) (result i32)
+    (block $none
+      (loop $next
+        (br_if $none (i32.ge_s (local.get $from) (local.get $to)))
+        (if (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $from) (i32.const 1))))) (i32.const 3)) (then (return (i32.const 1))))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (i32.const 0))
+
+  ;; `$hash` (FNV-1a) carried over units [$from, $to), and a separator (`hashUnits`).
+  (func $hashUnits (param $units i32) (param $from i32) (param $to i32) (param $hash i32) (result i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $from) (local.get $to)))
+        (local.set $hash
+          (i32.mul (i32.xor (local.get $hash) (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $from) (i32.const 1))))) (i32.const 0x01000193)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (i32.mul (i32.xor (local.get $hash) (i32.const 0x20)) (i32.const 0x01000193)))
+
+  ;; The per-row loop of `lineMeasureOutliers` (line-measures.ts) over rows [$first, $last): each
+  ;; number a word names, as its measure's key (before interning), its value and its row, into
+  ;; i32 `$outKey`, f64 `$outValue` and i32 `$outRow` (eight a row at most), in text order.
+  ;; Returns how many; the work is left in `$measureWork`.
+  (func (export "measureRows")
+    (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
+    (param $first i32) (param $last i32)
+    (param $outKey i32) (param $outValue i32) (param $outRow i32)
+    (result i32)
+    (local $r i32) (local $from i32) (local $end i32) (local $to i32) (local $i i32)
+    (local $kind i32) (local $start i32) (local $digits i32) (local $before i32)
+    (local $beforeKind i32) (local $measured i32) (local $unit i32) (local $unitStart i32)
+    (local $scopeFrom i32) (local $scopeTo i32) (local $wordFrom i32) (local $wordTo i32)
+    (local $ordinal i32) (local $scopeHash i32) (local $wordHash i32) (local $read i32)
+    (local $key i32) (local $count i32) (local $work i32)
+    (local $value f64) (local $scale f64)
+    (local.set $r (local.get $first))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_s (local.get $r) (local.get $last)))
+        (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+        (local.set $end
+          (if (result i32) (i32.lt_s (i32.add (local.get $r) (i32.const 1)) (local.get $rows))
+            (then (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+            (else (local.get $length))))
+        (local.set $to (i32.add (local.get $from) (i32.const 200)))
+        (if (i32.lt_s (local.get $end) (local.get $to)) (then (local.set $to (local.get $end))))
+        (local.set $scopeFrom (i32.const -1))
+        (local.set $scopeTo (i32.const -1))
+        (local.set $wordFrom (i32.const -1))
+        (local.set $wordTo (i32.const -1))
+        (local.set $ordinal (i32.const 0))
+        (local.set $scopeHash (i32.const 0))
+        (local.set $wordHash (i32.const 0))
+        (local.set $read (i32.const 0))
+        (local.set $i (local.get $from))
+        (block $rowDone
+          (loop $next
+            (br_if $rowDone (i32.ge_s (local.get $i) (local.get $to)))
+            (br_if $rowDone (i32.ge_s (local.get $read) (i32.const 8)))
+            (local.set $kind (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+            (if (i32.eq (local.get $kind) (i32.const 2))
+              (then
+                ;; A word: the last one read names the numbers after it; the first without a
+                ;; digit opens the line's scope.
+                (local.set $start (local.get $i))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (block $wordEnd
+                  (loop $word
+                    (br_if $wordEnd (i32.ge_s (local.get $i) (local.get $to)))
+                    (br_if $wordEnd (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $word)))
+                (local.set $wordFrom (local.get $start))
+                (local.set $wordTo (local.get $i))
+                (local.set $ordinal (i32.const 0))
+                (local.set $wordHash (i32.const 0))
+                (if (i32.lt_s (local.get $scopeFrom) (i32.const 0))
+                  (then
+                    (if (i32.eqz (call $holdsDigit (local.get $units) (local.get $start) (local.get $i)))
+                      (then
+                        (local.set $scopeFrom (local.get $start))
+                        (local.set $scopeTo (local.get $i))))))
+                (br $next)))
+            (if (i32.ne (local.get $kind) (i32.const 3))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $next)))
+            (local.set $start (local.get $i))
+            (local.set $value (f64.const 0))
+            (block $intEnd
+              (loop $int
+                (br_if $intEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $intEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)))
+                (local.set $value
+                  (f64.sub
+                    (f64.add (f64.mul (local.get $value) (f64.const 10)) (f64.convert_i32_u (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+                    (f64.const 48)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $int)))
+            (local.set $digits (i32.sub (local.get $i) (local.get $start)))
+            ;; A fraction: one `.` between digits.
+            (if (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
+              (then
+                (if (i32.and
+                      (i32.eq (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x2e))
+                      (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1))))) (i32.const 3)))
+                  (then
+                    (local.set $scale (f64.const 1))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (block $fractionEnd
+                      (loop $fraction
+                        (br_if $fractionEnd (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $fractionEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)))
+                        (local.set $scale (f64.div (local.get $scale) (f64.const 10)))
+                        (local.set $value
+                          (f64.add (local.get $value)
+                            (f64.mul
+                              (f64.convert_i32_s (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x30)))
+                              (local.get $scale))))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+                        (br $fraction)))))))
+            (local.set $before
+              (if (result i32) (i32.gt_s (local.get $start) (local.get $from))
+                (then (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 1)))))
+                (else (i32.const 0x20))))
+            (local.set $beforeKind (i32.load8_u offset=65536 (local.get $before)))
+            (local.set $measured
+              (i32.and
+                (i32.and
+                  (i32.and
+                    (i32.lt_u (local.get $beforeKind) (i32.const 2))
+                    (i32.ne (local.get $before) (i32.const 0x2d)))
+                  (i32.eqz
+                    (i32.and (i32.eq (local.get $beforeKind) (i32.const 1))
+                      (i32.and (i32.ge_s (i32.sub (local.get $start) (i32.const 2)) (local.get $from))
+                        (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 2)) (i32.const 1))))) (i32.const 3))))))
+                (i32.and
+                  (i32.and
+                    (i32.eqz
+                      (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
+                        (i32.and (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 1))
+                          (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1))))) (i32.const 3)))))
+                    (i32.le_s (local.get $digits) (i32.const 15)))
+                  ;; Cut by the window, its last digits may be unread.
+                  (i32.or (i32.lt_s (local.get $i) (local.get $to)) (i32.eq (local.get $to) (local.get $end))))))
+            ;; A unit joined to it (`ms`); a run past four letters or into digits is an id's.
+            (local.set $unit (i32.const 0x811c9dc5))
+            (local.set $unitStart (local.get $i))
+            (block $unitEnd
+              (loop $unitNext
+                (br_if $unitEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $unitEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                (local.set $unit (i32.mul (i32.xor (local.get $unit) (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x01000193)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $unitNext)))
+            (if (i32.gt_s (i32.sub (local.get $i) (local.get $unitStart)) (i32.const 4))
+              (then (local.set $measured (i32.const 0))))
+            (if (i32.lt_s (local.get $i) (local.get $to))
+              (then
+                (if (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)) (then (local.set $measured (i32.const 0))))))
+            ;; The rest of a date, a version or an id is stepped over whole.
+            (block $restEnd
+              (loop $rest
+                (br_if $restEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $restEnd (i32.eqz (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $rest)))
+            (local.set $ordinal (i32.add (local.get $ordinal) (i32.const 1)))
+            (br_if $next (i32.eqz (local.get $measured)))
+            (br_if $next (i32.lt_s (local.get $wordFrom) (i32.const 0)))
+            (br_if $next (i32.lt_s (local.get $scopeFrom) (i32.const 0)))
+            (if (i32.eqz (local.get $wordHash))
+              (then
+                (if (i32.eqz (local.get $scopeHash))
+                  (then
+                    (local.set $scopeHash
+                      (i32.or
+                        (call $hashUnits (local.get $units) (local.get $scopeFrom) (local.get $scopeTo)
+                          (i32.const 0x811c9dc5))
+                        (i32.const 1)))))
+                (local.set $wordHash
+                  (if (result i32) (call $holdsDigit (local.get $units) (local.get $wordFrom) (local.get $wordTo))
+                    (then (i32.const -1))
+                    (else
+                      (i32.or
+                        (call $hashUnits (local.get $units) (local.get $wordFrom) (local.get $wordTo)
+                          (local.get $scopeHash))
+                        (i32.const 1)))))))
+            (br_if $next (i32.eq (local.get $wordHash) (i32.const -1)))
+            (local.set $read (i32.add (local.get $read) (i32.const 1)))
+            (local.set $key
+              (i32.mul
+                (i32.xor
+                  (i32.mul (i32.xor (local.get $wordHash) (local.get $ordinal)) (i32.const 0x01000193))
+                  (local.get $unit))
+                (i32.const 0x01000193)))
+            (local.set $key
+              (i32.or
+                (i32.mul (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16)))
+                  (i32.const 0x01000193))
+                (i32.const 1)))
+            (i32.store (i32.add (local.get $outKey) (i32.shl (local.get $count) (i32.const 2))) (local.get $key))
+            (f64.store (i32.add (local.get $outValue) (i32.shl (local.get $count) (i32.const 3))) (local.get $value))
+            (i32.store (i32.add (local.get $outRow) (i32.shl (local.get $count) (i32.const 2))) (local.get $r))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (br $next)))
+        (local.set $work
+          (i32.add (local.get $work) (i32.add (i32.sub (local.get $to) (local.get $from)) (i32.const 8))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row)))
+    (global.set $measureWork (local.get $work))
+    (local.get $count))
 )
