@@ -1,7 +1,7 @@
 ;; The per-line passes of the text path that read each line's first units, in WebAssembly: the
 ;; line template (readers/line-template.ts `lineTemplate`, interned to dense ids as
-;; engine/text-signals.ts does) and the rare-code slots (engine/rare-line-codes.ts, its per-line
-;; loop). The source of line-scan-wasm.ts: `pnpm build:wasm` compiles it with wabt and a test
+;; engine/text-signals.ts does), the rare-code slots (engine/rare-line-codes.ts, its per-line
+;; loop) and the measured numbers (engine/line-measures.ts, its per-line loop). The source of line-scan-wasm.ts: `pnpm build:wasm` compiles it with wabt and a test
 ;; fails when the two differ. Each function gives exactly what its JavaScript twin gives (a test
 ;; runs both over many shapes of log); the JavaScript stays the fallback where WebAssembly is
 ;; unavailable (`node --jitless`).
