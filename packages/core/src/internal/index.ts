@@ -1,5 +1,6 @@
 // Shared by the @compaction packages, not a public API: the JSON tape's layout, the text hash the
-// trimmer's columns and the digest key on, and byte measures. It may change in any release;
+// trimmer's columns and the digest key on, byte measures, and the WebAssembly loader the
+// trimmer's line scan compiles and instantiates its module with. It may change in any release;
 // import the root entry point instead.
 //
 // It also re-exports a few root names (errors, argument checks, `utf8ByteLength`,
@@ -33,4 +34,11 @@ export {
 } from '../json/json-tape.js';
 export { minifiedJsonBytes } from '../json/minified-json-bytes.js';
 export { TEXT_HASH_UNITS, textHash } from '../json/text-hash.js';
+export {
+  compileWasm,
+  instantiateWasm,
+  RETAINED_WASM_MEMORY_BYTES,
+  type WasmMemory,
+  type WasmModule,
+} from '../json/wasm-module.js';
 export { utf8ByteLength } from '../utf8.js';

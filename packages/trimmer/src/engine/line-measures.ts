@@ -1,4 +1,6 @@
+import type { LineScan } from '../line-scan/line-scan.js';
 import { isAsciiDigit, isAsciiLetter } from '../readers/ascii-class.js';
+import { MeasuredNumbers } from './measured-numbers.js';
 import { outlierScore, robustSpread } from './robust-spread.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -61,19 +63,27 @@ export function lineMeasureOutliers(
   units: Uint16Array,
   bounds: readonly number[],
   check: StopCheck,
+  scan?: LineScan,
 ): Float64Array | undefined {
   const rows = bounds.length;
-  // Every number read: its measure (a dense id), its value, its row.
-  let capacity = Math.max(1024, 2 * rows);
-  let numberMeasure = new Int32Array(capacity);
-  let numberValue = new Float64Array(capacity);
-  let numberRow = new Int32Array(capacity);
-  let numbers = 0;
-  // Measures are interned through an open-addressed table of their keys' hashes (0 free).
-  let slots = 1024;
-  let slotKey = new Int32Array(slots);
-  let slotId = new Int32Array(slots);
-  let measures = 0;
+  const numbers = new MeasuredNumbers(rows);
+  if (scan) scan.measureNumbers(numbers, check);
+  else readMeasuredNumbers(units, bounds, numbers, check);
+  return measureOutliers(numbers, rows, check);
+}
+
+/**
+ * The per-row pass of `lineMeasureOutliers`: every number a word names, into `numbers`. The
+ * JavaScript twin of line-scan.wat's `measureRows`, its fallback where WebAssembly is
+ * unavailable.
+ */
+export function readMeasuredNumbers(
+  units: Uint16Array,
+  bounds: readonly number[],
+  numbers: MeasuredNumbers,
+  check: StopCheck,
+): void {
+  const rows = bounds.length;
   let work = 0;
   for (let r = 0; r < rows; r++) {
     const from = bounds[r]!;
@@ -158,42 +168,7 @@ export function lineMeasureOutliers(
       read++;
       let key = Math.imul(Math.imul(wordHash ^ ordinal, FNV_PRIME) ^ unit, FNV_PRIME);
       key = Math.imul(key ^ (key >>> 16), FNV_PRIME) | 1;
-      let slot = (key ^ (key >>> 13)) & (slots - 1);
-      while (slotKey[slot] !== 0 && slotKey[slot] !== key) slot = (slot + 1) & (slots - 1);
-      if (slotKey[slot] === 0) {
-        slotKey[slot] = key;
-        slotId[slot] = measures++;
-        if (2 * measures > slots) {
-          // Twice the slots, rehashed.
-          const oldKey = slotKey;
-          const oldId = slotId;
-          slots *= 2;
-          slotKey = new Int32Array(slots);
-          slotId = new Int32Array(slots);
-          for (let s = 0; s < oldKey.length; s++) {
-            const k = oldKey[s]!;
-            if (k === 0) continue;
-            let t = (k ^ (k >>> 13)) & (slots - 1);
-            while (slotKey[t] !== 0) t = (t + 1) & (slots - 1);
-            slotKey[t] = k;
-            slotId[t] = oldId[s]!;
-          }
-          slot = (key ^ (key >>> 13)) & (slots - 1);
-          while (slotKey[slot] !== key) slot = (slot + 1) & (slots - 1);
-        }
-      }
-      if (numbers === capacity) {
-        capacity *= 2;
-        numberMeasure = grown(numberMeasure, capacity);
-        numberRow = grown(numberRow, capacity);
-        const values = new Float64Array(capacity);
-        values.set(numberValue);
-        numberValue = values;
-      }
-      numberMeasure[numbers] = slotId[slot]!;
-      numberValue[numbers] = value;
-      numberRow[numbers] = r;
-      numbers++;
+      numbers.add(key, value, r);
     }
     work += to - from + 8;
     if ((r & 1023) === 1023) {
@@ -202,13 +177,23 @@ export function lineMeasureOutliers(
     }
   }
   check(work);
+}
+
+/** How much each row stands out by its numbers among their measures (`lineMeasureOutliers`). */
+function measureOutliers(
+  numbers: MeasuredNumbers,
+  rows: number,
+  check: StopCheck,
+): Float64Array | undefined {
+  const { measures, measure: numberMeasure, value: numberValue, row: numberRow } = numbers;
   // The numbers of each measure, in text order (a counting sort by measure).
+  const count = numbers.count;
   const first = new Int32Array(measures + 1);
-  for (let n = 0; n < numbers; n++) first[numberMeasure[n]! + 1]!++;
+  for (let n = 0; n < count; n++) first[numberMeasure[n]! + 1]!++;
   for (let m = 0; m < measures; m++) first[m + 1]! += first[m]!;
-  const order = new Int32Array(numbers);
+  const order = new Int32Array(count);
   const next = first.slice(0, measures);
-  for (let n = 0; n < numbers; n++) order[next[numberMeasure[n]!]!++] = n;
+  for (let n = 0; n < count; n++) order[next[numberMeasure[n]!]!++] = n;
   let score: Float64Array | undefined;
   const sample = new Float64Array(SAMPLE + 1);
   for (let m = 0; m < measures; m++) {
@@ -257,11 +242,4 @@ function holdsDigit(units: Uint16Array, from: number, to: number): boolean {
 function hashUnits(units: Uint16Array, from: number, to: number, hash: number): number {
   for (let i = from; i < to; i++) hash = Math.imul(hash ^ units[i]!, FNV_PRIME);
   return Math.imul(hash ^ 0x20, FNV_PRIME);
-}
-
-/** `array` copied into a new array of `length`. */
-function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const copy = new Int32Array(length);
-  copy.set(array);
-  return copy;
 }

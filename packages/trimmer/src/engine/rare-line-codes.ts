@@ -1,4 +1,5 @@
 import { isAsciiDigit, isAsciiWordCode } from '../readers/ascii-class.js';
+import type { CodeSlots } from './code-slots.js';
 import type { StopCheck } from './stop-check.js';
 
 /** UTF-16 units of a line read for its codes (as many as its template is read over). */
@@ -51,6 +52,23 @@ export function rareLineCodes(
   templateCounts: Int32Array,
   check: StopCheck,
 ): Float64Array | undefined {
+  const slots = codeSlots(units, bounds, rowTemplate, templates, templateCounts, check);
+  return slots && rareCodeScores(slots, rowTemplate, check);
+}
+
+/**
+ * The per-row pass of `rareLineCodes`: each row's codes, interned in its template's slots (only
+ * templates of at least `MIN_SLOT_ROWS` rows have slots). Undefined when no template has. The
+ * JavaScript twin of line-scan.wat's `codeRows`, its fallback where WebAssembly is unavailable.
+ */
+export function codeSlots(
+  units: Uint16Array,
+  bounds: readonly number[],
+  rowTemplate: Int32Array,
+  templates: number,
+  templateCounts: Int32Array,
+  check: StopCheck,
+): CodeSlots | undefined {
   const rows = rowTemplate.length;
   // Only templates of enough lines have slots: numbered densely.
   const dense = new Int32Array(templates);
@@ -131,6 +149,21 @@ export function rareLineCodes(
     }
   }
   check(work);
+  return { dense, slotted, slotValue, slotCount, slotSize, rowCodes };
+}
+
+/**
+ * How much each row stands out by a rare code among the lines of its template, from the slots
+ * of `codeSlots` (or line-scan.wat's); undefined when no row does.
+ */
+export function rareCodeScores(
+  slots: CodeSlots,
+  rowTemplate: Int32Array,
+  check: StopCheck,
+): Float64Array | undefined {
+  const { dense, slotValue, slotCount, slotSize, rowCodes } = slots;
+  const rows = rowTemplate.length;
+  const width = MAX_CODES + 1;
   // Each rare value's weight, by slot and value index; 0 for the rest and for slots of no code.
   const rarity = new Float64Array(slotValue.length);
   let any = false;

@@ -1,4 +1,5 @@
 import type { CommonestShape, LevelBreakdown, LevelCount } from '@compaction/core';
+import { type LineScan, type LineScanBackend, openLineScan } from '../line-scan/line-scan.js';
 import {
   detectLevel,
   isContinuationLine,
@@ -14,7 +15,7 @@ import {
 import { lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { lineMeasureOutliers } from './line-measures.js';
-import { rareLineCodes } from './rare-line-codes.js';
+import { codeSlots, rareCodeScores } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
 import { mergeVariableWords } from './variable-words.js';
 
@@ -93,12 +94,8 @@ const COMMONEST_LEVEL = LEVEL_NAMES.indexOf('error');
 /** Raw categories named in a note; the rest are counted together as `other`. */
 const NAMED_RAW_LEVELS = 4;
 
-/**
- * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
- * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
- * linear in the text whatever its shape.
- */
-export function textSignals(input: {
+/** What `textSignals` reads. */
+interface TextSignalsInput {
   text: string;
   units: Uint16Array;
   starts: readonly number[];
@@ -108,7 +105,36 @@ export function textSignals(input: {
   vocabulary: Vocabulary;
   /** Where each line of `text` begins (`lineStarts`). */
   lineStarts: readonly number[];
-}): TextSignals {
+  /**
+   * What reads the lines' templates and codes: WebAssembly where it runs (the default), else
+   * JavaScript; both give the same signals.
+   */
+  backend?: LineScanBackend;
+}
+
+/** Rows whose templates the line scan reads ahead of the row loop in one call. */
+const SCAN_CHUNK_ROWS = 4096;
+
+/**
+ * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
+ * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
+ * linear in the text whatever its shape. Lines' templates and codes are read in WebAssembly
+ * (line-scan.wat) where it runs, but for a diff's (whose lines are read without their markers)
+ * and sentences (which have none).
+ */
+export function textSignals(input: TextSignalsInput): TextSignals {
+  const scan =
+    input.backend !== 'js' && input.unit !== 'hunks' && input.unit !== 'sentences'
+      ? openLineScan(input.units, input.starts)
+      : undefined;
+  try {
+    return readSignals(input, scan);
+  } finally {
+    scan?.close();
+  }
+}
+
+function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextSignals {
   const { text, units, starts, unit, check } = input;
   const table = levelTable(input.vocabulary);
   // A diff's rows are its lines, each with the unit it falls in; other texts' are their units.
@@ -129,7 +155,7 @@ export function textSignals(input: {
   // Template hashes are interned through an open-addressed table sized for every row to have a
   // shape of its own at half load (a power of two, at least 16): slot → id + 1 (0 free), and
   // the hash it holds.
-  let slots = withShape ? 16 : 0;
+  let slots = withShape && !scan ? 16 : 0;
   while (slots > 0 && slots < 2 * rows) slots *= 2;
   const slotId = new Int32Array(slots);
   const slotHash = new Int32Array(slots);
@@ -154,6 +180,7 @@ export function textSignals(input: {
     let to = r + 1 < rows ? rowStarts[r + 1]! : text.length;
     while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
     let unchanged = false;
+    if (scan && r % SCAN_CHUNK_ROWS === 0) scan.readTemplates(r + SCAN_CHUNK_ROWS);
     if (rowUnit && from < to) {
       if (text.startsWith('@@ ', from)) inHunk = true;
       else if (text.startsWith('diff --git ', from)) inHunk = false;
@@ -180,15 +207,30 @@ export function textSignals(input: {
       // YAML or JSON dump is mostly spaces).
       const window = Math.min(to, from + LEVEL_WINDOW);
       let nonBlank = from;
-      while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) {
-        nonBlank++;
+      if (scan) nonBlank = scan.rowFilled[r]!;
+      else {
+        while (nonBlank < window && (units[nonBlank] === 0x20 || units[nonBlank] === 0x09)) {
+          nonBlank++;
+        }
       }
       rowLevel[r] = unchanged
         ? NO_LEVEL
         : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
       // Nothing but spaces and tabs, as far as the window looks.
       blank[r] = nonBlank === window ? 1 : 0;
-      if (rowTemplate && continuation) {
+      if (scan && rowTemplate && continuation) {
+        const id = scan.rowTemplate[r]!;
+        // The scan numbers shapes in order of first row, as the interning below does: a new
+        // one is the next id, and its first line is where it was first read.
+        if (id === templates) {
+          templates++;
+          shapeFrom[id] = from;
+          shapeTo[id] = to;
+          shapeFilled[id] = nonBlank;
+        }
+        rowTemplate[r] = id;
+        continuation[r] = isContinuationLine(units, text, from, to, table, nonBlank) ? 1 : 0;
+      } else if (rowTemplate && continuation) {
         const hash = lineTemplate(units, from, to, nonBlank);
         let slot = (hash ^ (hash >>> 15)) & (slots - 1);
         while (slotId[slot] !== 0 && slotHash[slot] !== hash) slot = (slot + 1) & (slots - 1);
@@ -262,7 +304,10 @@ export function textSignals(input: {
     for (let r = 0; r < rows; r++) own[r] = rarity[rowTemplate[r]!]!;
     check(rows);
     // A rare code among a template's lines (a `(400)` among 5 000 `(200)`s) stands out too.
-    const codes = rareLineCodes(units, rowStarts, rowTemplate, templates, templateCounts, check);
+    const slots = scan
+      ? scan.codeSlots(rowTemplate, templates, templateCounts, check)
+      : codeSlots(units, rowStarts, rowTemplate, templates, templateCounts, check);
+    const codes = slots && rareCodeScores(slots, rowTemplate, check);
     for (let r = 0; codes && r < rows; r++) own[r]! += codes[r]!;
   }
   const standsOut = new Uint8Array(rows);
@@ -290,7 +335,7 @@ export function textSignals(input: {
     // A number far past the rest of its measure (the slowest request, the longest pause)
     // stands out by how rare so great a value is; the next greatest less each, so copies of
     // the line's template are not decayed again.
-    const far = lineMeasureOutliers(units, rowStarts, check);
+    const far = lineMeasureOutliers(units, rowStarts, check, scan);
     for (let r = 0; far && r < rows; r++) own[r]! += far[r]!;
   }
   // A standing-out line brings the lines of its event (indented continuation lines such as

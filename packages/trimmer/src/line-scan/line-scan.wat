@@ -1,0 +1,631 @@
+;; The per-line passes of the text path that read each line's first units, in WebAssembly: the
+;; line template (readers/line-template.ts `lineTemplate`, interned to dense ids as
+;; engine/text-signals.ts does), the rare-code slots (engine/rare-line-codes.ts, its per-line
+;; loop) and the measured numbers (engine/line-measures.ts, its per-line loop). The source of line-scan-wasm.ts: `pnpm build:wasm` compiles it with wabt and a test
+;; fails when the two differ. Each function gives exactly what its JavaScript twin gives (a test
+;; runs both over many shapes of log); the JavaScript stays the fallback where WebAssembly is
+;; unavailable (`node --jitless`).
+;;
+;; The caller lays the memory out (line-scan.ts) and sizes it for the whole text up front:
+;; JavaScript views of a memory that grows are detached, and one detach in a process slows every
+;; typed-array loop in it. Bytes [0, 131072) hold two tables of every UTF-16 unit (below); a
+;; text's units, its row starts and the per-row outputs lie past them, at addresses the caller
+;; passes.
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; Per unit at [0, 65536), its class for the template (`CLASS_OF_UNIT` in line-template.ts): 1
+  ;; a word unit ([A-Za-z_], and every unit from 0x80: `$fillTables`), 3 a digit (a word unit and
+  ;; a digit), 0 the rest. Helpers such as "the unit at i" and "its class" are written out where
+  ;; they are used: V8 (Node 20) does not inline calls between WebAssembly functions, and a call
+  ;; per unit costs more than the read.
+  (data (i32.const 0)
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\03\03\03\03\03\03\03\03\03\03\00\00\00\00\00\00"
+    "\00\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01"
+    "\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\01"
+    "\00\01\01\01\01\01\01\01\01\01\01\01\01\01\01\01"
+    "\01\01\01\01\01\01\01\01\01\01\01\00\00\00\00\00")
+  ;; Per unit at [65536, 131072), its kind for a code (`UNIT_KIND` in rare-line-codes.ts): 3 a
+  ;; digit, 2 a letter or `_`, 1 a unit joining digits into one number (`.`, `:`, `-`, `/`), 0
+  ;; the rest, every unit from 0x80 included.
+  (data (i32.const 65536)
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"
+    "\00\00\00\00\00\00\00\00\00\00\00\00\00\01\01\01"
+    "\03\03\03\03\03\03\03\03\03\03\01\00\00\00\00\00"
+    "\00\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02"
+    "\02\02\02\02\02\02\02\02\02\02\02\00\00\00\00\02"
+    "\00\02\02\02\02\02\02\02\02\02\02\02\02\02\02\02"
+    "\02\02\02\02\02\02\02\02\02\02\02\00\00\00\00\00")
+
+  ;; Every unit from 0x80 is a word unit for the template, and of kind 0 for a code: a table of
+  ;; every unit is one load per unit, where a table of ASCII takes a compare and a select first.
+  (func $fillTables (memory.fill (i32.const 0x80) (i32.const 1) (i32.const 0xff80)))
+  (start $fillTables)
+
+  ;; Templates interned so far (the next template's id).
+  (global $templates (export "templates") (mut i32) (i32.const 0))
+
+  ;; `skipTerminalEscape` (line-level.ts): where the escape sequence at `$at` (an ESC) ends.
+  (func $skipEscape (param $units i32) (param $at i32) (param $end i32) (result i32)
+    (local $i i32) (local $kind i32) (local $c i32)
+    (local.set $i (i32.add (local.get $at) (i32.const 1)))
+    (if (i32.ge_s (local.get $i) (local.get $end)) (then (return (local.get $end))))
+    (local.set $kind (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+    (if (i32.eq (local.get $kind) (i32.const 0x5b))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (block $out
+          (loop $next
+            (br_if $out (i32.ge_s (local.get $i) (local.get $end)))
+            (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+            (if (i32.le_u (i32.sub (local.get $c) (i32.const 0x40)) (i32.const 0x3e))
+              (then (return (i32.add (local.get $i) (i32.const 1)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $next)))
+        (return (local.get $end))))
+    (if (i32.or
+          (i32.or (i32.eq (local.get $kind) (i32.const 0x5f)) (i32.eq (local.get $kind) (i32.const 0x5d)))
+          (i32.eq (local.get $kind) (i32.const 0x50)))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (block $out
+          (loop $next
+            (br_if $out (i32.ge_s (local.get $i) (local.get $end)))
+            (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+            (if (i32.eq (local.get $c) (i32.const 0x07))
+              (then (return (i32.add (local.get $i) (i32.const 1)))))
+            (if (i32.eq (local.get $c) (i32.const 0x1b))
+              (then
+                (return
+                  (select
+                    (local.get $end)
+                    (i32.add (local.get $i) (i32.const 2))
+                    (i32.lt_s (local.get $end) (i32.add (local.get $i) (i32.const 2)))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $next)))
+        (return (local.get $end))))
+    (i32.add (local.get $i) (i32.const 1)))
+
+  ;; `lineTemplate` (line-template.ts) of the line at units [$from, $to), read from `$filled`.
+  (func $lineTemplate (export "lineTemplate")
+    (param $units i32) (param $from i32) (param $to i32) (param $filled i32) (result i32)
+    (local $t i32)
+    (local $end i32) (local $hash i32) (local $words i32) (local $lastVariable i32)
+    (local $i i32) (local $code i32) (local $start i32) (local $variable i32)
+    (local $wordHash i32) (local $c i32)
+    (local.set $end (i32.add (local.get $from) (i32.const 200)))
+    (if (i32.lt_s (local.get $to) (local.get $end)) (then (local.set $end (local.get $to))))
+    (local.set $hash (i32.const 0x811c9dc5))
+    (local.set $i (local.get $filled))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
+        (br_if $done (i32.ge_s (local.get $words) (i32.const 12)))
+        (local.set $code (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+        (if (i32.eq (local.get $code) (i32.const 0x1b))
+          (then
+            (local.set $i (call $skipEscape (local.get $units) (local.get $i) (local.get $end)))
+            (br $next)))
+        (if (i32.eqz (i32.load8_u (local.get $code)))
+          (then
+            ;; Punctuation and spacing are stepped over in one run.
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (block $ran
+              (loop $run
+                (br_if $ran (i32.ge_s (local.get $i) (local.get $end)))
+                (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+                (br_if $ran (i32.eq (local.get $c) (i32.const 0x1b)))
+                (br_if $ran (i32.ne (i32.load8_u (local.get $c)) (i32.const 0)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $run)))
+            (br $next)))
+        (local.set $start (local.get $i))
+        (local.set $variable (i32.const 0))
+        (local.set $wordHash (local.get $hash))
+        (block $ended
+          (loop $word
+            (br_if $ended (i32.ge_s (local.get $i) (local.get $end)))
+            (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+            (br_if $ended (i32.ne (i32.load8_u (local.get $c)) (i32.const 1)))
+            (local.set $wordHash
+              (i32.mul (i32.xor (local.get $wordHash) (local.get $c)) (i32.const 0x01000193)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $word)))
+        (if (i32.lt_s (local.get $i) (local.get $end))
+          (then
+            ;; `joinsVariable`: the unit that ended the word ($c) is a digit, or a `-` before one (the
+            ;; unit after the text's last is in memory: the row starts follow the units).
+            (if (i32.or
+                  (i32.eq (i32.load8_u (local.get $c)) (i32.const 3))
+                  (i32.and (i32.eq (local.get $c) (i32.const 0x2d))
+                  (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $end))
+                    (i32.le_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9)))))
+              (then
+                (local.set $variable (i32.const 1))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (block $skipped
+                  (loop $skip
+                    (br_if $skipped (i32.ge_s (local.get $i) (local.get $end)))
+                    (if (i32.eqz
+                          (i32.load8_u (local.tee $t (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))))
+                      (then
+                        (br_if $skipped
+                          (i32.eqz
+                            (i32.and (i32.eq (local.get $t) (i32.const 0x2d))
+                  (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $end))
+                    (i32.le_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9))))))))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $skip)))))))
+        (if (i32.or (local.get $variable)
+              (i32.ge_s (i32.sub (local.get $i) (local.get $start)) (i32.const 20)))
+          (then
+            (br_if $next (local.get $lastVariable))
+            (local.set $lastVariable (i32.const 1))
+            (local.set $hash
+              (i32.mul (i32.xor (local.get $hash) (i32.const 0x23)) (i32.const 0x01000193))))
+          (else
+            (local.set $lastVariable (i32.const 0))
+            (local.set $hash (local.get $wordHash))))
+        (local.set $hash
+          (i32.mul (i32.xor (local.get $hash) (i32.const 0x20)) (i32.const 0x01000193)))
+        (local.set $words (i32.add (local.get $words) (i32.const 1)))
+        (br $next)))
+    (local.get $hash))
+
+  ;; For rows [$first, $last) of a text of `$length` units whose row `r` starts at
+  ;; i32 `$starts[r]` (`$rows` rows): the row's end without its line break, where its first unit
+  ;; other than a space or tab lies (within `LEVEL_WINDOW`, 1024 units) into i32 `$filled[r]`,
+  ;; and its template, interned, into i32 `$template[r]`, counting each template's rows in i32
+  ;; `$counts[id]`. Templates are interned through an open-addressed table of `$mask + 1` slots
+  ;; (a power of two): i32 `$slotId` (id + 1, 0 free) and i32 `$slotHash`, as text-signals.ts
+  ;; interns them, so ids are dense in order of first row.
+  (func (export "templateRows")
+    (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
+    (param $first i32) (param $last i32)
+    (param $filled i32) (param $template i32) (param $counts i32)
+    (param $slotId i32) (param $slotHash i32) (param $mask i32)
+    (local $r i32) (local $from i32) (local $to i32) (local $window i32) (local $i i32)
+    (local $c i32) (local $hash i32) (local $slot i32) (local $id i32)
+    (local.set $r (local.get $first))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_s (local.get $r) (local.get $last)))
+        (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+        (local.set $to
+          (if (result i32) (i32.lt_s (i32.add (local.get $r) (i32.const 1)) (local.get $rows))
+            (then
+              (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+            (else (local.get $length))))
+        (block $trimmed
+          (loop $trim
+            (br_if $trimmed (i32.le_s (local.get $to) (local.get $from)))
+            (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $to) (i32.const 1)) (i32.const 1)))))
+            (br_if $trimmed
+              (i32.and (i32.ne (local.get $c) (i32.const 0x0a)) (i32.ne (local.get $c) (i32.const 0x0d))))
+            (local.set $to (i32.sub (local.get $to) (i32.const 1)))
+            (br $trim)))
+        (local.set $window (i32.add (local.get $from) (i32.const 1024)))
+        (if (i32.lt_s (local.get $to) (local.get $window)) (then (local.set $window (local.get $to))))
+        (local.set $i (local.get $from))
+        (block $filledEnd
+          (loop $blank
+            (br_if $filledEnd (i32.ge_s (local.get $i) (local.get $window)))
+            (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+            (br_if $filledEnd
+              (i32.and (i32.ne (local.get $c) (i32.const 0x20)) (i32.ne (local.get $c) (i32.const 0x09))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $blank)))
+        (i32.store (i32.add (local.get $filled) (i32.shl (local.get $r) (i32.const 2))) (local.get $i))
+        (local.set $hash
+          (call $lineTemplate (local.get $units) (local.get $from) (local.get $to) (local.get $i)))
+        (local.set $slot
+          (i32.and
+            (i32.xor (local.get $hash) (i32.shr_u (local.get $hash) (i32.const 15)))
+            (local.get $mask)))
+        (block $found
+          (loop $probe
+            (br_if $found
+              (i32.eqz (i32.load (i32.add (local.get $slotId) (i32.shl (local.get $slot) (i32.const 2))))))
+            (br_if $found
+              (i32.eq
+                (i32.load (i32.add (local.get $slotHash) (i32.shl (local.get $slot) (i32.const 2))))
+                (local.get $hash)))
+            (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
+            (br $probe)))
+        (local.set $id
+          (i32.sub
+            (i32.load (i32.add (local.get $slotId) (i32.shl (local.get $slot) (i32.const 2))))
+            (i32.const 1)))
+        (if (i32.lt_s (local.get $id) (i32.const 0))
+          (then
+            (local.set $id (global.get $templates))
+            (global.set $templates (i32.add (local.get $id) (i32.const 1)))
+            (i32.store (i32.add (local.get $slotId) (i32.shl (local.get $slot) (i32.const 2)))
+              (i32.add (local.get $id) (i32.const 1)))
+            (i32.store (i32.add (local.get $slotHash) (i32.shl (local.get $slot) (i32.const 2)))
+              (local.get $hash))))
+        (i32.store (i32.add (local.get $template) (i32.shl (local.get $r) (i32.const 2))) (local.get $id))
+        (local.set $c (i32.add (local.get $counts) (i32.shl (local.get $id) (i32.const 2))))
+        (i32.store (local.get $c) (i32.add (i32.load (local.get $c)) (i32.const 1)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row))))
+
+  ;; The per-row loop of `rareLineCodes` (rare-line-codes.ts) over rows [$first, $last): for each
+  ;; row whose template `$template[r]` has a dense number `$dense[id]` ≥ 0, its codes (the whole
+  ;; integers of up to six digits among its first 200 units, up to eight) are interned in its
+  ;; template's slots: per slot (dense × 8 + ordinal) its values i32 `$slotValue` and counts i32
+  ;; `$slotCount` (nine a slot) and its size i8 `$slotSize` (-1 once past nine), and the row's
+  ;; value indices + 1, four bits a slot, into i32 `$rowCodes[r]`. Returns the work done
+  ;; (units read + 8 a row read), as the JavaScript counts it.
+  (func (export "codeRows")
+    (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
+    (param $first i32) (param $last i32)
+    (param $template i32) (param $dense i32)
+    (param $slotValue i32) (param $slotCount i32) (param $slotSize i32) (param $rowCodes i32)
+    (result i32)
+    (local $t i32)
+    (local $r i32) (local $d i32) (local $from i32) (local $to i32) (local $slot i32)
+    (local $packed i32) (local $i i32) (local $k i32) (local $start i32) (local $value i32)
+    (local $before i32) (local $after i32) (local $at i32) (local $size i32) (local $j i32)
+    (local $base i32) (local $work i32) (local $c i32)
+    (local.set $r (local.get $first))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_s (local.get $r) (local.get $last)))
+        (local.set $d
+          (i32.load
+            (i32.add (local.get $dense)
+              (i32.shl
+                (i32.load (i32.add (local.get $template) (i32.shl (local.get $r) (i32.const 2))))
+                (i32.const 2)))))
+        (block $skip
+          (br_if $skip (i32.lt_s (local.get $d) (i32.const 0)))
+          (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+          (local.set $to
+            (if (result i32) (i32.lt_s (i32.add (local.get $r) (i32.const 1)) (local.get $rows))
+              (then
+                (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+              (else (local.get $length))))
+          (if (i32.gt_s (local.get $to) (i32.add (local.get $from) (i32.const 200)))
+            (then (local.set $to (i32.add (local.get $from) (i32.const 200)))))
+          (local.set $slot (i32.const 0))
+          (local.set $packed (i32.const 0))
+          (local.set $i (local.get $from))
+          (block $read
+            (loop $next
+              (br_if $read (i32.ge_s (local.get $i) (local.get $to)))
+              (br_if $read (i32.ge_s (local.get $slot) (i32.const 8)))
+              (local.set $k (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+              (if (i32.ne (local.get $k) (i32.const 3))
+                (then
+                  ;; A word is stepped over whole: a digit inside it is no code.
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (if (i32.eq (local.get $k) (i32.const 2))
+                    (then
+                    ;; Past the word's letters, `_` and digits.
+                    (block $wordDone
+                      (loop $wordNext
+                        (br_if $wordDone (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $wordDone
+                          (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $wordNext)))))
+                  (br $next)))
+              (local.set $start (local.get $i))
+              (local.set $value (i32.const 0))
+              (block $digits
+                (loop $digit
+                  (br_if $digits (i32.ge_s (local.get $i) (local.get $to)))
+                  (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+                  (br_if $digits (i32.gt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 9)))
+                  (local.set $value
+                    (i32.add (i32.mul (local.get $value) (i32.const 10)) (i32.sub (local.get $c) (i32.const 0x30))))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $digit)))
+              (local.set $before
+                (if (result i32) (i32.gt_s (local.get $start) (local.get $from))
+                  (then (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 1))))))
+                  (else (i32.const 0))))
+              (local.set $after
+                (if (result i32) (i32.lt_s (local.get $i) (local.get $to))
+                  (then (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+                  (else (i32.const 0))))
+              ;; Past the word it ends, if it ends inside one (`3648ms`).
+              (if (i32.ge_u (local.get $after) (i32.const 2))
+                (then
+                  (block $tailDone
+                      (loop $tailNext
+                        (br_if $tailDone (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $tailDone
+                          (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $tailNext)))
+                  (br $next)))
+              ;; Not whole (1.5, 10.0.3, 13:06:56, 2024-05-02, a word's tail) or too long.
+              (br_if $next (i32.ge_u (local.get $before) (i32.const 2)))
+              (br_if $next
+                (i32.and (i32.eq (local.get $before) (i32.const 1))
+                  (i32.and
+                    (i32.ge_s (i32.sub (local.get $start) (i32.const 2)) (local.get $from))
+                    (i32.eq
+                      (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 2)) (i32.const 1)))))
+                      (i32.const 3)))))
+              (br_if $next
+                (i32.and (i32.eq (local.get $after) (i32.const 1))
+                  (i32.and
+                    (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
+                    (i32.eq
+                      (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))))
+                      (i32.const 3)))))
+              (br_if $next (i32.gt_s (i32.sub (local.get $i) (local.get $start)) (i32.const 6)))
+              (local.set $at (i32.add (i32.shl (local.get $d) (i32.const 3)) (local.get $slot)))
+              (local.set $size (i32.load8_s (i32.add (local.get $slotSize) (local.get $at))))
+              (if (i32.ge_s (local.get $size) (i32.const 0))
+                (then
+                  (local.set $j (i32.const 0))
+                  (local.set $base (i32.mul (local.get $at) (i32.const 9)))
+                  (block $seen
+                    (loop $look
+                      (br_if $seen (i32.ge_s (local.get $j) (local.get $size)))
+                      (br_if $seen
+                        (i32.eq
+                          (i32.load
+                            (i32.add (local.get $slotValue)
+                              (i32.shl (i32.add (local.get $base) (local.get $j)) (i32.const 2))))
+                          (local.get $value)))
+                      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                      (br $look)))
+                  (if (i32.eq (local.get $j) (local.get $size))
+                    (then
+                      (if (i32.eq (local.get $size) (i32.const 9))
+                        (then (i32.store8 (i32.add (local.get $slotSize) (local.get $at)) (i32.const -1)))
+                        (else
+                          (i32.store
+                            (i32.add (local.get $slotValue)
+                              (i32.shl (i32.add (local.get $base) (local.get $j)) (i32.const 2)))
+                            (local.get $value))
+                          (i32.store8 (i32.add (local.get $slotSize) (local.get $at))
+                            (i32.add (local.get $size) (i32.const 1)))))))
+                  (if (i32.lt_s (local.get $j) (i32.const 9))
+                    (then
+                      (local.set $c
+                        (i32.add (local.get $slotCount)
+                          (i32.shl (i32.add (local.get $base) (local.get $j)) (i32.const 2))))
+                      (i32.store (local.get $c) (i32.add (i32.load (local.get $c)) (i32.const 1)))
+                      (local.set $packed
+                        (i32.or (local.get $packed)
+                          (i32.shl (i32.add (local.get $j) (i32.const 1))
+                            (i32.shl (local.get $slot) (i32.const 2)))))))))
+              (local.set $slot (i32.add (local.get $slot) (i32.const 1)))
+              (br $next)))
+          (i32.store (i32.add (local.get $rowCodes) (i32.shl (local.get $r) (i32.const 2))) (local.get $packed))
+          (local.set $work
+            (i32.add (local.get $work)
+              (i32.add (i32.sub (local.get $to) (local.get $from)) (i32.const 8)))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row)))
+    (local.get $work))
+
+  ;; Work `measureRows` did in its last call (units read + 8 a row), as the JavaScript counts it.
+  (global $measureWork (export "measureWork") (mut i32) (i32.const 0))
+
+  ;; Whether units [$from, $to) hold an ASCII digit (`holdsDigit` in line-measures.ts).
+  (func $holdsDigit (param $units i32) (param $from i32) (param $to i32) (result i32)
+    (block $none
+      (loop $next
+        (br_if $none (i32.ge_s (local.get $from) (local.get $to)))
+        (if (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $from) (i32.const 1))))) (i32.const 3)) (then (return (i32.const 1))))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (i32.const 0))
+
+  ;; `$hash` (FNV-1a) carried over units [$from, $to), and a separator (`hashUnits`).
+  (func $hashUnits (param $units i32) (param $from i32) (param $to i32) (param $hash i32) (result i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $from) (local.get $to)))
+        (local.set $hash
+          (i32.mul (i32.xor (local.get $hash) (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $from) (i32.const 1))))) (i32.const 0x01000193)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (i32.mul (i32.xor (local.get $hash) (i32.const 0x20)) (i32.const 0x01000193)))
+
+  ;; The per-row loop of `lineMeasureOutliers` (line-measures.ts) over rows [$first, $last): each
+  ;; number a word names, as its measure's key (before interning), its value and its row, into
+  ;; i32 `$outKey`, f64 `$outValue` and i32 `$outRow` (eight a row at most), in text order.
+  ;; Returns how many; the work is left in `$measureWork`.
+  (func (export "measureRows")
+    (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
+    (param $first i32) (param $last i32)
+    (param $outKey i32) (param $outValue i32) (param $outRow i32)
+    (result i32)
+    (local $r i32) (local $from i32) (local $end i32) (local $to i32) (local $i i32)
+    (local $kind i32) (local $start i32) (local $digits i32) (local $before i32)
+    (local $beforeKind i32) (local $measured i32) (local $unit i32) (local $unitStart i32)
+    (local $scopeFrom i32) (local $scopeTo i32) (local $wordFrom i32) (local $wordTo i32)
+    (local $ordinal i32) (local $scopeHash i32) (local $wordHash i32) (local $read i32)
+    (local $key i32) (local $count i32) (local $work i32)
+    (local $value f64) (local $scale f64)
+    (local.set $r (local.get $first))
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_s (local.get $r) (local.get $last)))
+        (local.set $from (i32.load (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+        (local.set $end
+          (if (result i32) (i32.lt_s (i32.add (local.get $r) (i32.const 1)) (local.get $rows))
+            (then (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $r) (i32.const 2)))))
+            (else (local.get $length))))
+        (local.set $to (i32.add (local.get $from) (i32.const 200)))
+        (if (i32.lt_s (local.get $end) (local.get $to)) (then (local.set $to (local.get $end))))
+        (local.set $scopeFrom (i32.const -1))
+        (local.set $scopeTo (i32.const -1))
+        (local.set $wordFrom (i32.const -1))
+        (local.set $wordTo (i32.const -1))
+        (local.set $ordinal (i32.const 0))
+        (local.set $scopeHash (i32.const 0))
+        (local.set $wordHash (i32.const 0))
+        (local.set $read (i32.const 0))
+        (local.set $i (local.get $from))
+        (block $rowDone
+          (loop $next
+            (br_if $rowDone (i32.ge_s (local.get $i) (local.get $to)))
+            (br_if $rowDone (i32.ge_s (local.get $read) (i32.const 8)))
+            (local.set $kind (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+            (if (i32.eq (local.get $kind) (i32.const 2))
+              (then
+                ;; A word: the last one read names the numbers after it; the first without a
+                ;; digit opens the line's scope.
+                (local.set $start (local.get $i))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (block $wordEnd
+                  (loop $word
+                    (br_if $wordEnd (i32.ge_s (local.get $i) (local.get $to)))
+                    (br_if $wordEnd (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $word)))
+                (local.set $wordFrom (local.get $start))
+                (local.set $wordTo (local.get $i))
+                (local.set $ordinal (i32.const 0))
+                (local.set $wordHash (i32.const 0))
+                (if (i32.lt_s (local.get $scopeFrom) (i32.const 0))
+                  (then
+                    (if (i32.eqz (call $holdsDigit (local.get $units) (local.get $start) (local.get $i)))
+                      (then
+                        (local.set $scopeFrom (local.get $start))
+                        (local.set $scopeTo (local.get $i))))))
+                (br $next)))
+            (if (i32.ne (local.get $kind) (i32.const 3))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $next)))
+            (local.set $start (local.get $i))
+            (local.set $value (f64.const 0))
+            (block $intEnd
+              (loop $int
+                (br_if $intEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $intEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)))
+                (local.set $value
+                  (f64.sub
+                    (f64.add (f64.mul (local.get $value) (f64.const 10)) (f64.convert_i32_u (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))))
+                    (f64.const 48)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $int)))
+            (local.set $digits (i32.sub (local.get $i) (local.get $start)))
+            ;; A fraction: one `.` between digits.
+            (if (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
+              (then
+                (if (i32.and
+                      (i32.eq (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x2e))
+                      (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1))))) (i32.const 3)))
+                  (then
+                    (local.set $scale (f64.const 1))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (block $fractionEnd
+                      (loop $fraction
+                        (br_if $fractionEnd (i32.ge_s (local.get $i) (local.get $to)))
+                        (br_if $fractionEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)))
+                        (local.set $scale (f64.div (local.get $scale) (f64.const 10)))
+                        (local.set $value
+                          (f64.add (local.get $value)
+                            (f64.mul
+                              (f64.convert_i32_s (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x30)))
+                              (local.get $scale))))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+                        (br $fraction)))))))
+            (local.set $before
+              (if (result i32) (i32.gt_s (local.get $start) (local.get $from))
+                (then (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 1)) (i32.const 1)))))
+                (else (i32.const 0x20))))
+            (local.set $beforeKind (i32.load8_u offset=65536 (local.get $before)))
+            (local.set $measured
+              (i32.and
+                (i32.and
+                  (i32.and
+                    (i32.lt_u (local.get $beforeKind) (i32.const 2))
+                    (i32.ne (local.get $before) (i32.const 0x2d)))
+                  (i32.eqz
+                    (i32.and (i32.eq (local.get $beforeKind) (i32.const 1))
+                      (i32.and (i32.ge_s (i32.sub (local.get $start) (i32.const 2)) (local.get $from))
+                        (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $start) (i32.const 2)) (i32.const 1))))) (i32.const 3))))))
+                (i32.and
+                  (i32.and
+                    (i32.eqz
+                      (i32.and (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (local.get $to))
+                        (i32.and (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 1))
+                          (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1))))) (i32.const 3)))))
+                    (i32.le_s (local.get $digits) (i32.const 15)))
+                  ;; Cut by the window, its last digits may be unread.
+                  (i32.or (i32.lt_s (local.get $i) (local.get $to)) (i32.eq (local.get $to) (local.get $end))))))
+            ;; A unit joined to it (`ms`); a run past four letters or into digits is an id's.
+            (local.set $unit (i32.const 0x811c9dc5))
+            (local.set $unitStart (local.get $i))
+            (block $unitEnd
+              (loop $unitNext
+                (br_if $unitEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $unitEnd (i32.ne (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+                (local.set $unit (i32.mul (i32.xor (local.get $unit) (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 0x01000193)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $unitNext)))
+            (if (i32.gt_s (i32.sub (local.get $i) (local.get $unitStart)) (i32.const 4))
+              (then (local.set $measured (i32.const 0))))
+            (if (i32.lt_s (local.get $i) (local.get $to))
+              (then
+                (if (i32.eq (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 3)) (then (local.set $measured (i32.const 0))))))
+            ;; The rest of a date, a version or an id is stepped over whole.
+            (block $restEnd
+              (loop $rest
+                (br_if $restEnd (i32.ge_s (local.get $i) (local.get $to)))
+                (br_if $restEnd (i32.eqz (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $rest)))
+            (local.set $ordinal (i32.add (local.get $ordinal) (i32.const 1)))
+            (br_if $next (i32.eqz (local.get $measured)))
+            (br_if $next (i32.lt_s (local.get $wordFrom) (i32.const 0)))
+            (br_if $next (i32.lt_s (local.get $scopeFrom) (i32.const 0)))
+            (if (i32.eqz (local.get $wordHash))
+              (then
+                (if (i32.eqz (local.get $scopeHash))
+                  (then
+                    (local.set $scopeHash
+                      (i32.or
+                        (call $hashUnits (local.get $units) (local.get $scopeFrom) (local.get $scopeTo)
+                          (i32.const 0x811c9dc5))
+                        (i32.const 1)))))
+                (local.set $wordHash
+                  (if (result i32) (call $holdsDigit (local.get $units) (local.get $wordFrom) (local.get $wordTo))
+                    (then (i32.const -1))
+                    (else
+                      (i32.or
+                        (call $hashUnits (local.get $units) (local.get $wordFrom) (local.get $wordTo)
+                          (local.get $scopeHash))
+                        (i32.const 1)))))))
+            (br_if $next (i32.eq (local.get $wordHash) (i32.const -1)))
+            (local.set $read (i32.add (local.get $read) (i32.const 1)))
+            (local.set $key
+              (i32.mul
+                (i32.xor
+                  (i32.mul (i32.xor (local.get $wordHash) (local.get $ordinal)) (i32.const 0x01000193))
+                  (local.get $unit))
+                (i32.const 0x01000193)))
+            (local.set $key
+              (i32.or
+                (i32.mul (i32.xor (local.get $key) (i32.shr_u (local.get $key) (i32.const 16)))
+                  (i32.const 0x01000193))
+                (i32.const 1)))
+            (i32.store (i32.add (local.get $outKey) (i32.shl (local.get $count) (i32.const 2))) (local.get $key))
+            (f64.store (i32.add (local.get $outValue) (i32.shl (local.get $count) (i32.const 3))) (local.get $value))
+            (i32.store (i32.add (local.get $outRow) (i32.shl (local.get $count) (i32.const 2))) (local.get $r))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (br $next)))
+        (local.set $work
+          (i32.add (local.get $work) (i32.add (i32.sub (local.get $to) (local.get $from)) (i32.const 8))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row)))
+    (global.set $measureWork (local.get $work))
+    (local.get $count))
+)
