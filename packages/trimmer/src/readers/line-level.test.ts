@@ -36,6 +36,12 @@ describe('detectLevel', () => {
     ['✖ Sort these imports.', 'error'],
     ['Dec 10 07:51:15 LabSZ sshd[24324]: error: Received disconnect from 195.154.37.122', 'error'],
     ['Dec 10 09:32:20 LabSZ sshd[24680]: fatal: Write failed: Connection reset by peer', 'fatal'],
+    // A bracket opening the line is a prefix (a time, a job): the message after it opens it.
+    ["[05:04:04] Warning: The kernel modules directory '/lib/modules' is missing", 'warn'],
+    ["[05:01:52] Info: Found the 'diff' command: /usr/bin/diff", 'info'],
+    ['[build 42] Error: cannot find module', 'error'],
+    ['[Pipeline] echo error handling done', 'none'],
+    ['[05:04:04] checking files... warning: none found', 'none'],
     ['   × retries the upload 3 times 12ms', 'error'],
     ['\u001b[31m✗\u001b[0m build failed', 'error'],
     ['⚠\ufe0f  deprecated option --legacy', 'warn'],

@@ -337,7 +337,8 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
  * stated), judged from its first `LEVEL_WINDOW` units by the words of `table` (the
  * vocabulary's): a level field (`level=warn`, `"severity":"error"`, `severity: E`), a level word
  * in upper case (`ERROR`, `WARN`, `FATAL`) or set off as a field (`[error]`, `<warn>`, `error:`
- * or `warning[E0133]:` opening the line), a one-letter level (`E: …`, `src/a.rb:3:1: W: …`,
+ * or `warning[E0133]:` opening the line, or the message after a syslog tag or a bracket that
+ * opens the line: `sshd[24324]: error: …`, `[05:04:04] Warning: …`), a one-letter level (`E: …`, `src/a.rb:3:1: W: …`,
  * `E0312 10:00:00.1 …`), an exception's report opening the line
  * (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero exit
  * status (`exit code 137`, `exit_code=1`: at least error), an alert word (at least warn) and a
@@ -374,6 +375,9 @@ export function detectLevel(
   let previous = 0;
   // Spaces and tabs that open the line change nothing: the line is read from `filled`.
   let i = filled;
+  // A bracket opening the line (`[05:04:04] Warning: …`, a time, a job's name) is a prefix, as
+  // a syslog tag is: where it closes before a space, the message starts and opens the line.
+  let prefixed = i < end && units[i] === 0x5b;
   while (i < end) {
     if (level !== NO_LEVEL) {
       if (settles === 0) settles = tail !== undefined && !tail.within(from, end) ? 1 : 2;
@@ -406,6 +410,7 @@ export function detectLevel(
         else if (unit === ESC) i = skipTerminalEscape(units, i, end);
         else if (unit === 0x0d || unit === 0x0a) break;
         else if (unit === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) break;
+        else if (unit === 0x5d && prefixed && isBlank(units[i + 1]!)) break;
         else {
           previous = unit;
           i++;
@@ -441,6 +446,10 @@ export function detectLevel(
       if (code !== 0x2b && code !== 0x2d && code !== 0x2a && code !== 0x3e) first = false;
       // A syslog tag (`sshd[24324]: `) ends where the message starts: its first word opens it.
       if (code === 0x3a && previous === 0x5d && isBlank(units[i + 1]!)) first = true;
+      if (code === 0x5d && prefixed && isBlank(units[i + 1]!)) {
+        first = true;
+        prefixed = false;
+      }
       previous = code;
       i++;
       continue;
