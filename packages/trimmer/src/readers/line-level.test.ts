@@ -42,6 +42,12 @@ describe('detectLevel', () => {
     ['[build 42] Error: cannot find module', 'error'],
     ['[Pipeline] echo error handling done', 'none'],
     ['[05:04:04] checking files... warning: none found', 'none'],
+    // A lone letter after a line's numbers, before a tag (Android's logcat).
+    ['03-17 16:13:47.150  1702 17633 E ActivityManager: applyOptionsLocked: Unknown', 'error'],
+    ['03-17 16:13:38.811  1702  2395 D WindowManager: printFreezingDisplayLogs', 'debug'],
+    ['03-17 16:15:19.993  1702  2644 W ActivityManager: Scheduling restart', 'warn'],
+    ['2024 I am here: yes', 'none'],
+    ['route 5 W Main St: closed', 'none'],
     ['   × retries the upload 3 times 12ms', 'error'],
     ['\u001b[31m✗\u001b[0m build failed', 'error'],
     ['⚠\ufe0f  deprecated option --legacy', 'warn'],

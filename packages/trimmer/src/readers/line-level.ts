@@ -333,13 +333,25 @@ function endsWithWord(text: string, from: number, to: number, word: string): boo
 }
 
 /**
+ * Whether a tag follows `units[i]` (spaces, then a word up to a colon: `ActivityManager: …`),
+ * within `end`.
+ */
+function tagFollows(units: Uint16Array, i: number, end: number): boolean {
+  while (i < end && isBlank(units[i]!)) i++;
+  const start = i;
+  while (i < end && !isBlank(units[i]!) && units[i] !== 0x3a) i++;
+  return i > start && i < end && units[i] === 0x3a;
+}
+
+/**
  * The level signature of the line `text[from, to)` (its level with `levelOf`, and how it was
  * stated), judged from its first `LEVEL_WINDOW` units by the words of `table` (the
  * vocabulary's): a level field (`level=warn`, `"severity":"error"`, `severity: E`), a level word
  * in upper case (`ERROR`, `WARN`, `FATAL`) or set off as a field (`[error]`, `<warn>`, `error:`
  * or `warning[E0133]:` opening the line, or the message after a syslog tag or a bracket that
  * opens the line: `sshd[24324]: error: …`, `[05:04:04] Warning: …`), a one-letter level (`E: …`, `src/a.rb:3:1: W: …`,
- * `E0312 10:00:00.1 …`), an exception's report opening the line
+ * `E0312 10:00:00.1 …`, a lone one after the line's numbers and before a tag:
+ * `03-17 16:13:47.150  1702 17633 E ActivityManager: …`), an exception's report opening the line
  * (`java.lang.IllegalStateException: …`, `Traceback (most recent call last):`), a non-zero exit
  * status (`exit code 137`, `exit_code=1`: at least error), an alert word (at least warn) and a
  * mark opening the line (`✖ `, `× `: error; `⚠ `: warn). The first level found wins. Terminal
@@ -378,6 +390,9 @@ export function detectLevel(
   // A bracket opening the line (`[05:04:04] Warning: …`, a time, a job's name) is a prefix, as
   // a syslog tag is: where it closes before a space, the message starts and opens the line.
   let prefixed = i < end && units[i] === 0x5b;
+  // Whether a word with a letter came yet: a lone level letter after a line's numbers only, and
+  // before a tag (`03-17 16:13:47.150  1702 17633 E ActivityManager: …`), states a level.
+  let lettered = false;
   while (i < end) {
     if (level !== NO_LEVEL) {
       if (settles === 0) settles = tail !== undefined && !tail.within(from, end) ? 1 : 2;
@@ -399,12 +414,15 @@ export function detectLevel(
             length < stride && firstWord[((units[start]! | 0x20) & 0x7f) * stride + length]! >= 0;
           if (
             length === 1
-              ? listed || (previous === 0x3a && i < to && units[i] === 0x3a)
+              ? listed ||
+                (previous === 0x3a && i < to && units[i] === 0x3a) ||
+                (!lettered && i < to && isBlank(units[i]!))
               : listed && tableWord(words, firstWord, nextWord, stride, units, start, length) >= 0
           ) {
             i = start;
             break;
           }
+          if (!isAsciiDigit(units[start]!)) lettered = true;
           previous = units[i - 1]!;
         } else if (isBlank(unit)) i++;
         else if (unit === ESC) i = skipTerminalEscape(units, i, end);
@@ -457,6 +475,8 @@ export function detectLevel(
     const start = i;
     while (++i < end && isWordCode(units[i]!));
     const length = i - start;
+    const afterNumbers = !lettered;
+    if (!isAsciiDigit(code)) lettered = true;
     const known = tableWord(words, firstWord, nextWord, stride, units, start, length);
     // Past the line's opening, only a known word or a letter (`W:`) can change the verdict.
     if (!first && known < 0 && length !== 1) {
@@ -490,6 +510,19 @@ export function detectLevel(
       const after = i + 1 < to ? units[i + 1]! : 0x20;
       const letter = letters.get(code);
       if (letter !== undefined && (isBlank(after) || after === 0x0d)) {
+        level = letter;
+        form = FORM_LETTER;
+      }
+    }
+    if (
+      level === NO_LEVEL &&
+      length === 1 &&
+      afterNumbers &&
+      isBlank(next) &&
+      tagFollows(units, i, end)
+    ) {
+      const letter = letters.get(code);
+      if (letter !== undefined) {
         level = letter;
         form = FORM_LETTER;
       }
