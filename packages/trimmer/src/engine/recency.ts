@@ -1,5 +1,6 @@
 import { type JsonInventory, NODE_SCALAR } from '../json/json-inventory.js';
-import { type RecordGroup, recordField, scalarText } from '../readers/json-records.js';
+import { type RecordGroup, scalarText } from '../readers/json-records.js';
+import { recordFieldNodes } from '../readers/record-field-nodes.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
@@ -245,11 +246,12 @@ function timeOrder(
   if (analysis.columns.isoInOrder[s] === 1) {
     const records = new Int32Array(group.records.length);
     const fields = new Int32Array(group.records.length);
+    const nodes = recordFieldNodes(inventory, analysis, group, s);
     let length = 0;
-    for (const record of group.records) {
-      const field = recordField(inventory, analysis, record, s);
+    for (let i = 0; i < nodes.length; i++) {
+      const field = nodes[i]!;
       if (field < 0) continue;
-      records[length] = record;
+      records[length] = group.records[i]!;
       fields[length++] = field;
     }
     return { timed: TimedRecords.inPlace(inventory, records, fields, length), iso: true };
@@ -257,9 +259,11 @@ function timeOrder(
   const timed: TimedRecord[] = [];
   let byValue = true;
   let iso = true;
-  for (const record of group.records) {
-    const field = recordField(inventory, analysis, record, s);
+  const nodes = recordFieldNodes(inventory, analysis, group, s);
+  for (let i = 0; i < nodes.length; i++) {
+    const field = nodes[i]!;
     if (field < 0) continue;
+    const record = group.records[i]!;
     const time = scalarText(inventory, field);
     // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
     // read as text, `null` sorted after every date and was taken for the newest.

@@ -8,6 +8,7 @@ import { recordSays } from '../engine/record-says.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
+import { recordFieldNodes } from '../readers/record-field-nodes.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
 import { signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
@@ -1029,14 +1030,21 @@ function coverage(
   // the column statistics, whose first node's text each is compared with in place (an entry is
   // a hash, which two values may share), else by text; '' where a record has none.
   const { text, start, end } = inventory;
-  const { entryOf } = analysis.columns;
-  const omittedByEntry = new Map<number, { first: number; count: number }>();
+  const { entryOf, entries } = analysis.columns;
+  // Per entry, its first node left out (+1, 0 for none) and how many: a map of entries cost a
+  // lookup per record left out, nearly every record of a long list.
+  const firstOmitted = new Int32Array(entries);
+  const omittedCount = new Int32Array(entries);
+  const omittedEntries: number[] = [];
   const omittedByValue = new Map<string, number>();
   let omittedWithout = 0;
   const firstState = group.states[0] ?? -1;
-  for (const r of group.records) {
+  const identities = recordFieldNodes(inventory, analysis, group, group.identity);
+  const states = recordFieldNodes(inventory, analysis, group, firstState);
+  for (let i = 0; i < group.records.length; i++) {
+    const r = group.records[i]!;
     if (covered[r] === 1) whole++;
-    const identity = recordField(inventory, analysis, r, group.identity);
+    const identity = identities[i]!;
     // A name of two fields names a record only when both are shown.
     const other = group.identityTogether
       ? recordSays(inventory, analysis, r, group.alsoIdentity)
@@ -1053,28 +1061,31 @@ function coverage(
       named++;
       continue;
     }
-    const stateNode = recordField(inventory, analysis, r, firstState);
+    const stateNode = states[i]!;
     if (stateNode < 0) {
       omittedWithout++;
       continue;
     }
     const entry = entryOf[stateNode]!;
-    const counted = entry >= 0 ? omittedByEntry.get(entry) : undefined;
-    if (entry >= 0 && !counted) {
-      omittedByEntry.set(entry, { first: stateNode, count: 1 });
+    const first = entry >= 0 ? firstOmitted[entry]! - 1 : -1;
+    if (entry >= 0 && first < 0) {
+      firstOmitted[entry] = stateNode + 1;
+      omittedCount[entry] = 1;
+      omittedEntries.push(entry);
     } else if (
-      counted &&
-      sameText(text, start[counted.first]!, end[counted.first]!, start[stateNode]!, end[stateNode]!)
+      first >= 0 &&
+      sameText(text, start[first]!, end[first]!, start[stateNode]!, end[stateNode]!)
     ) {
-      counted.count++;
+      omittedCount[entry]!++;
     } else {
       const value = text.slice(start[stateNode]!, end[stateNode]!);
       omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
     }
   }
   // One text has one entry: the texts counted by entry are none of those counted by text.
-  for (const { first, count } of omittedByEntry.values()) {
-    omittedByValue.set(text.slice(start[first]!, end[first]!), count);
+  for (const entry of omittedEntries) {
+    const first = firstOmitted[entry]! - 1;
+    omittedByValue.set(text.slice(start[first]!, end[first]!), omittedCount[entry]!);
   }
   if (omittedWithout > 0) omittedByValue.set('', omittedWithout);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
