@@ -510,6 +510,10 @@ function scanCandidates(
   // whole token.
   let next = 0;
   const firstUnit = termPrefix.map((prefix) => prefix.charCodeAt(0));
+  // A place that starts as a term does (the search compares a fingerprint of its first units)
+  // most often ends otherwise (`"request"` at `"request_id"`): its last unit is compared next.
+  const lastAt = termPrefix.map((prefix) => prefix.length - 1);
+  const lastUnit = termPrefix.map((prefix) => prefix.charCodeAt(prefix.length - 1));
   for (let from = 0; ; ) {
     const batch = search.candidates(prefixes!, from);
     if (batch.length === 0) return;
@@ -528,7 +532,9 @@ function scanCandidates(
       for (let t = 0; t < each.length; t++) {
         if (!tokenStart && wholeToken[t]) continue;
         // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
-        if (firstUnit[t] !== folded || !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        if (firstUnit[t] !== folded || foldedAt(haystack, at + lastAt[t]!) !== lastUnit[t])
+          continue;
+        if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {
           const after = at + termPrefix[t]!.length;
@@ -563,6 +569,12 @@ function scanCandidates(
     }
     from = batch[batch.length - 1]! + 1;
   }
+}
+
+/** The unit at `at`, an ASCII capital lower-cased (NaN past the end). */
+function foldedAt(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 
 /** Whether `text` has `prefix` (lower-case ASCII) at `at`, in any case. */
