@@ -10,7 +10,7 @@ import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
 import { recordFieldNodes } from '../readers/record-field-nodes.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
-import { signatureKey } from './json-signatures.js';
+import { type JsonSignatures, signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import { sameText } from './same-text.js';
 import {
@@ -1015,6 +1015,31 @@ function shownInView(ledger: SelectionLedger, u: number): boolean {
   return ledger.covered[u] === 1 || ledger.state[u] !== DROPPED;
 }
 
+/**
+ * Per signature, whether a node of it is in the view (`shownInView`). Only the view's nodes and
+ * their siblings are visited: a node in the view has every container around it in the view
+ * (a selection opens the path to what it keeps), so a subtree whose root is not holds none.
+ * Walking each field's chain of nodes until one was shown walked every node of the fields no
+ * record shows.
+ */
+function shownSignatures(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  ledger: SelectionLedger,
+): Uint8Array {
+  const shown = new Uint8Array(signatures.count);
+  const { of: sigOf } = signatures;
+  const { next, count } = inventory;
+  const { covered, state } = ledger;
+  for (let u = 0; u < count; ) {
+    if (covered[u] === 1 || state[u] !== DROPPED) {
+      shown[sigOf[u]!] = 1;
+      u++;
+    } else u = next[u]!;
+  }
+  return shown;
+}
+
 function coverage(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
@@ -1110,12 +1135,11 @@ function coverage(
     omittedMore = group.records.length - named - shownUnnamed;
   }
   // Fields no record shows: the outermost such, among those most records have; constant
-  // fields a level further down are told too, so what is shown of them is marked. Every node of
-  // such a field is a field of a record (or of a field of one), so its nodes are its chain of
-  // nodes of the same signature, followed only until one is in the view. Parents come before
-  // their children: one pass in order finds each parent settled.
+  // fields a level further down are told too, so what is shown of them is marked. Parents come
+  // before their children: one pass in order finds each parent settled.
   const { signatures } = analysis;
   const { parent, step } = signatures;
+  const shownSig = shownSignatures(inventory, signatures, ledger);
   const shownAny = new Uint8Array(signatures.count);
   const candidate = new Uint8Array(signatures.count);
   const dropped: Array<{ s: number; bytes: number }> = [];
@@ -1127,9 +1151,7 @@ function coverage(
       if (analysis.presence[s]! >= 0.5 * group.records.length) candidate[s] = 1;
     }
     if (candidate[s] === 0 && !(candidate[p] === 1 && parent[parent[p]!] === group.sig)) continue;
-    for (let u = signatures.first[s]!; u >= 0 && shownAny[s] === 0; u = signatures.nextSame[u]!) {
-      if (shownInView(ledger, u)) shownAny[s] = 1;
-    }
+    shownAny[s] = shownSig[s]!;
     if (candidate[s] === 1 && shownAny[s] === 0 && (top || shownAny[p] === 1)) {
       dropped.push({ s, bytes: signatures.bytes[s]! });
     }
