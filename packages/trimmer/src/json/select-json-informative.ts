@@ -469,8 +469,6 @@ interface Matches {
   records: Array<{ record: number; nodes: number[]; strong: boolean }>;
   /** Matching nodes outside every record. */
   loose: number[];
-  /** Matching nodes of terms found in most records (a key name asked for), in text order. */
-  common: number[];
 }
 
 /**
@@ -478,7 +476,7 @@ interface Matches {
  * hold, ranked by the rarity of the terms they hold.
  */
 function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
-  const matches: Matches = { records: [], loose: [], common: [] };
+  const matches: Matches = { records: [], loose: [] };
   if (!hits?.queryMatched) return matches;
   const { inventory, analysis } = plan;
   const { recordAbove } = analysis;
@@ -487,17 +485,11 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   const termRecords = hits.terms.map(() => new Set<number>());
   const found: Array<{ node: number; record: number; term: number; prose: boolean }> = [];
   const nodesOfHits = hitNodes(inventory, hits);
-  for (let h = 0; h < hits.positions.length; h++) {
+  // A word that is a key names a field, not the records holding it (every record does).
+  for (const h of valueHits(inventory, hits)) {
     const term = hits.termOf[h]!;
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
-    const at = hits.positions[h]!;
     const node = nodesOfHits[h]!;
-    if (node <= 0) continue;
-    // A word that is a key names a field, not the records holding it (every record does).
-    if (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!) {
-      matches.common.push(node);
-      continue;
-    }
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
     const valueClass = classOfField(inventory, analysis, analysis.signatures.of[node]!);
@@ -517,6 +509,8 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   }
   const selectiveLimit = Math.max(3, 0.25 * totalRecords);
   const selective = termRecords.map((records) => records.size <= selectiveLimit);
+  // Matching nodes of terms found in most records, after the keys matched (see below).
+  const common: number[] = [];
   const byRecord = new Map<
     number,
     { score: number; terms: Set<number>; nodes: number[]; common: number[]; strong: boolean }
@@ -530,7 +524,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
       continue;
     }
     if (!selective[term]) {
-      matches.common.push(node);
+      common.push(node);
       continue;
     }
     let entry = byRecord.get(record);
@@ -551,8 +545,11 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     }
     if (entry.nodes[entry.nodes.length - 1] !== node) entry.nodes.push(node);
   }
-  // Within a matched record, the fields a common term names (`html_url` asked for by name).
-  for (const node of matches.common) {
+  // Within a matched record, the fields a common term names (`html_url` asked for by name):
+  // the keys matched, in text order, then the values of terms found in most records. Keys match
+  // in every record of a list that has them, so they are looked for again only when some
+  // record matched.
+  const addToMatched = (node: number) => {
     for (let r = recordAbove[node]!; r >= 0; r = recordAbove[r]!) {
       const entry = byRecord.get(r);
       if (entry) {
@@ -560,6 +557,18 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
         break;
       }
     }
+  };
+  if (byRecord.size > 0) {
+    for (let h = 0; h < hits.positions.length; h++) {
+      const term = hits.termOf[h]!;
+      if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
+      const node = nodesOfHits[h]!;
+      if (node <= 0) continue;
+      if (inventory.keyStart[node]! >= 0 && hits.positions[h]! < inventory.keyEnd[node]!) {
+        addToMatched(node);
+      }
+    }
+    for (const node of common) addToMatched(node);
   }
   matches.records = [...byRecord.entries()]
     .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
@@ -586,6 +595,32 @@ function hitNodes(inventory: JsonInventory, hits: RelevanceHits): Int32Array {
     hitNodesOf.set(hits, nodes);
   }
   return nodes;
+}
+
+/** Per hits of a trim: the hits in a value (see `valueHits`). */
+const valueHitsOf = new WeakMap<RelevanceHits, Int32Array>();
+
+/**
+ * The hits (their indices, in text order) inside a value rather than a key, of a node past the
+ * root, found once per trim: in a list, a question's word that is a key matches in every record,
+ * and the passes that read what values say stepped over each such hit.
+ */
+function valueHits(inventory: JsonInventory, hits: RelevanceHits): Int32Array {
+  let found = valueHitsOf.get(hits);
+  if (!found) {
+    const nodes = hitNodes(inventory, hits);
+    const { keyStart, keyEnd } = inventory;
+    let count = 0;
+    const at = new Int32Array(nodes.length);
+    for (let h = 0; h < nodes.length; h++) {
+      const node = nodes[h]!;
+      if (node <= 0 || (keyStart[node]! >= 0 && hits.positions[h]! < keyEnd[node]!)) continue;
+      at[count++] = h;
+    }
+    found = at.slice(0, count);
+    valueHitsOf.set(hits, found);
+  }
+  return found;
 }
 
 /** A unit kept or split as one in the detail pass: a leaf, or a subtree up to this size. */
@@ -871,12 +906,11 @@ export function commonQueryWords(
   const recordsOf = new Map<string, Set<number>>();
   const { recordAbove, groupOfSig, signatures } = analysis;
   const nodesOfHits = hitNodes(inventory, hits);
-  for (let h = 0; h < hits.positions.length; h++) {
+  for (const h of valueHits(inventory, hits)) {
     const term = hits.terms[hits.termOf[h]!]!;
     if (term.kind !== 'query' || term.word === undefined) continue;
     const at = hits.positions[h]!;
     const node = nodesOfHits[h]!;
-    if (node <= 0 || (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!)) continue;
     if (!wholeValue(inventory, node, at, term.word.length)) continue;
     let record = recordAbove[node]!;
     while (record >= 0 && groupOfSig[signatures.of[record]!] !== groupOfSig[group.sig]) {
