@@ -173,14 +173,20 @@ function valueCounts(
 ): Array<{ value: string; count: number }> {
   // Values told apart by their entry in the column statistics (no text read per node), and
   // by their text where they have none (a list or an object among the field's values).
-  const { entryOf, entryCount } = analysis.columns;
-  const firstOfEntry = new Map<number, number>();
+  const { entryOf, entryCount, entries } = analysis.columns;
+  // Each entry's first node, in the order first seen: a mark per entry rather than a map
+  // looked up per node.
+  const seen = new Uint8Array(entries);
+  const firstOfEntry: number[] = [];
   const long = new Map<string, number>();
   const { first, nextSame } = analysis.signatures;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
     const entry = entryOf[u]!;
     if (entry >= 0) {
-      if (!firstOfEntry.has(entry)) firstOfEntry.set(entry, u);
+      if (seen[entry] === 0) {
+        seen[entry] = 1;
+        firstOfEntry.push(u);
+      }
     } else {
       const value = scalarValue(inventory, u);
       long.set(value, (long.get(value) ?? 0) + 1);
@@ -188,9 +194,9 @@ function valueCounts(
   }
   // Told by what they say: two spellings of one string (`\u00e9`, `é`) are one value.
   const counts = new Map<string, number>();
-  for (const [entry, u] of firstOfEntry) {
+  for (const u of firstOfEntry) {
     const value = scalarValue(inventory, u);
-    counts.set(value, (counts.get(value) ?? 0) + entryCount[entry]!);
+    counts.set(value, (counts.get(value) ?? 0) + entryCount[entryOf[u]!]!);
   }
   for (const [value, count] of long) counts.set(value, (counts.get(value) ?? 0) + count);
   return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
