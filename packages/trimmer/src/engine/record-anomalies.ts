@@ -58,6 +58,9 @@ interface Credits {
   sigOf: Int32Array;
   primaryGroup: Uint8Array;
   scores: Map<number, Array<{ u: number; score: number }>>;
+  /** The record credited last and its list: the nodes of a record come one after another. */
+  lastRecord: number;
+  lastFields: Array<{ u: number; score: number }> | undefined;
 }
 
 /** Credits node `u`'s oddity to the innermost primary record around it, else the outermost. */
@@ -73,11 +76,13 @@ function credit(c: Credits, u: number, score: number): void {
   }
   if (record < 0) record = outermost;
   if (record < 0) return;
-  let fields = c.scores.get(record);
+  let fields = record === c.lastRecord ? c.lastFields : c.scores.get(record);
   if (!fields) {
     fields = [];
     c.scores.set(record, fields);
   }
+  c.lastRecord = record;
+  c.lastFields = fields;
   if (fields.length < 256) fields.push({ u, score });
 }
 
@@ -107,6 +112,8 @@ const OUTLIER_RATIO = 5;
  */
 const HIGH_QUANTILE = 0.99;
 const HIGH_RATIO = 3;
+const LOG_OUTLIER_RATIO = Math.log(OUTLIER_RATIO);
+const LOG_HIGH_RATIO = Math.log(HIGH_RATIO);
 /** Scale the median and the mean absolute deviation to a standard deviation. */
 const MAD_SCALE = 1.4826;
 const MEAN_DEVIATION_SCALE = 1.2533;
@@ -195,11 +202,11 @@ function outlierScore(
     // sizes drawn at random (`1` among ids up to 2000), and only far above says something.
     const t = counts ? Math.log1p(x) : Math.log(x);
     const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
-    if (d < Math.log(OUTLIER_RATIO)) return 0;
+    if (d < LOG_OUTLIER_RATIO) return 0;
     z = d / spread[s]!;
     // Past the rest by that much, the further the stronger: a latency of 2 s where the
     // slowest others take 300 ms stands out more than the top of a long tail of retries.
-    const past = t - high[s]! - Math.log(HIGH_RATIO);
+    const past = t - high[s]! - LOG_HIGH_RATIO;
     if (past >= 0) z = Math.max(z, OUTLIER_Z + (4 * past) / Math.LN2);
   } else z = Math.abs(x - median[s]!) / spread[s]!;
   return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
@@ -320,7 +327,15 @@ export function findAnomalies(
   const scores = new Map<number, Array<{ u: number; score: number }>>();
   const primaryGroup = new Uint8Array(groups.length);
   for (let g = 0; g < groups.length; g++) primaryGroup[g] = groups[g]!.primary ? 1 : 0;
-  const credits: Credits = { recordAbove, groupOfSig, sigOf, primaryGroup, scores };
+  const credits: Credits = {
+    recordAbove,
+    groupOfSig,
+    sigOf,
+    primaryGroup,
+    scores,
+    lastRecord: -1,
+    lastFields: undefined,
+  };
   for (let u = 1; u < count; u++) {
     if ((u & 8191) === 0 && check) check(8192);
     const s = sigOf[u]!;
