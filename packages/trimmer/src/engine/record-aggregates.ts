@@ -152,18 +152,27 @@ function measuredIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s:
   const { first, nextSame } = analysis.signatures;
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
-  for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-    if (kind[u] !== NODE_SCALAR) continue;
-    const value = numberAt(text, start[u]!, end[u]!);
+  const numbers = new Float64Array(analysis.signatures.nodes[s]!);
+  let i = 0;
+  for (let u = first[s]!; u >= 0; u = nextSame[u]!, i++) {
+    const value = kind[u] === NODE_SCALAR ? numberAt(text, start[u]!, end[u]!) : Number.NaN;
+    numbers[i] = value;
     if (!Number.isInteger(value)) continue;
     if (value < low) low = value;
     if (value > high) high = value;
   }
+  numbersRead.set(analysis, { s, numbers });
   return (
     high >= low &&
     (2 * analysis.distinct[s]! >= high - low + 1 || high >= MAGNITUDES * Math.max(low, 1))
   );
 }
+
+/**
+ * The numbers `measuredIntegers` read last per analysis, one per node of its field in chain
+ * order (NaN where a node is not a number): `rangeOf` reads an integer measure's range next.
+ */
+const numbersRead = new WeakMap<RecordAnalysis, { s: number; numbers: Float64Array }>();
 
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
 function valueCounts(
@@ -268,17 +277,26 @@ function rangeOf(
   const keys = new Float64Array(most);
   const nodes = new Int32Array(most);
   let taken = 0;
+  const read = time ? undefined : numbersRead.get(analysis);
+  const numbers = read?.s === s ? read.numbers : undefined;
+  let i = -1;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    i++;
     const k = kind[u];
-    if (k === NODE_SCALAR) {
+    // A number read already is no literal (`true`, `false`, `null`: NaN).
+    if (k === NODE_SCALAR && !(numbers && !Number.isNaN(numbers[i]!))) {
       const c = text.charCodeAt(start[u]!);
       if (c === 0x74 || c === 0x66 || c === 0x6e) continue;
-    } else if (k !== NODE_STRING || !time) continue;
+    } else if (k !== NODE_SCALAR && (k !== NODE_STRING || !time)) continue;
     if (!time) {
-      // A number is read where it is written, not from a copy of its text.
+      // A number is read where it is written, not from a copy of its text (nor again).
       const from = start[u]!;
       const to = end[u]!;
-      const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;
+      const x = numbers
+        ? numbers[i]!
+        : to - from <= NUMBER_MAX_DIGITS + 1
+          ? numberAt(text, from, to)
+          : Number.NaN;
       if (!Number.isFinite(x)) return undefined;
       if (low < 0 || x < lowKey) {
         low = u;
