@@ -528,13 +528,17 @@ function scanCandidates(
       // No whole-token term is found inside a token, so it is not compared there: a run of
       // 28 000 `x` is not compared with a long `xxx…x0` at each of its places (the terms' length
       // per unit). The terms that may match inside one open with `"` (a whole string, a key),
-      // where no whole-token term matches: which term a place gives is unchanged.
-      const tokenStart = startsToken(haystack, at);
+      // where no whole-token term matches: which term a place gives is unchanged. Whether a
+      // token starts here is read once a whole-token term's ends match (1 yes, 0 no, -1 unread).
+      let tokenStart = -1;
       for (let t = 0; t < each.length; t++) {
-        if (!tokenStart && wholeToken[t]) continue;
         // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
         if (firstUnit[t] !== folded || foldedAt(haystack, at + lastAt[t]!) !== lastUnit[t])
           continue;
+        if (wholeToken[t]) {
+          if (tokenStart < 0) tokenStart = startsToken(haystack, at) ? 1 : 0;
+          if (tokenStart === 0) continue;
+        }
         if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {
