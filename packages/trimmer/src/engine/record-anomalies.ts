@@ -112,8 +112,6 @@ const OUTLIER_RATIO = 5;
  */
 const HIGH_QUANTILE = 0.99;
 const HIGH_RATIO = 3;
-const LOG_OUTLIER_RATIO = Math.log(OUTLIER_RATIO);
-const LOG_HIGH_RATIO = Math.log(HIGH_RATIO);
 /** Scale the median and the mean absolute deviation to a standard deviation. */
 const MAD_SCALE = 1.4826;
 const MEAN_DEVIATION_SCALE = 1.2533;
@@ -202,11 +200,11 @@ function outlierScore(
     // sizes drawn at random (`1` among ids up to 2000), and only far above says something.
     const t = counts ? Math.log1p(x) : Math.log(x);
     const d = (logScale[s]! & 4) === 4 ? Math.abs(t - median[s]!) : t - median[s]!;
-    if (d < LOG_OUTLIER_RATIO) return 0;
+    if (d < Math.log(OUTLIER_RATIO)) return 0;
     z = d / spread[s]!;
     // Past the rest by that much, the further the stronger: a latency of 2 s where the
     // slowest others take 300 ms stands out more than the top of a long tail of retries.
-    const past = t - high[s]! - LOG_HIGH_RATIO;
+    const past = t - high[s]! - Math.log(HIGH_RATIO);
     if (past >= 0) z = Math.max(z, OUTLIER_Z + (4 * past) / Math.LN2);
   } else z = Math.abs(x - median[s]!) / spread[s]!;
   return z >= OUTLIER_Z ? most * Math.min(3, 2 + (z - OUTLIER_Z) / 4) : 0;
