@@ -266,10 +266,11 @@ function strictlyMonotone(
   if (signatures.nodes[s]! < MONOTONE_MIN) return false;
   const { text, start, end, kind } = inventory;
   let direction = 0;
-  // Each value is read once, the one before kept: its length, and its number or longer, its text.
+  // Each value is read once, the one before kept: its length, and its number or longer, where
+  // its text starts (compared in place: a list's links rise as text, each sliced cost more).
   let previousLength = -1;
   let previousNumber = Number.NaN;
-  let previousText = '';
+  let previousFrom = 0;
   for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
     const quote = kind[u] === NODE_STRING ? 1 : 0;
     const from = start[u]! + quote;
@@ -277,7 +278,6 @@ function strictlyMonotone(
     const length = to - from;
     const short = length <= NUMBER_MAX_DIGITS;
     const number = short ? numberAt(text, from, to) : Number.NaN;
-    const written = short ? '' : text.slice(from, to);
     if (previousLength >= 0) {
       // 1 up, -1 down: by value where both are short enough to be read, else by length, then
       // by text.
@@ -286,20 +286,26 @@ function strictlyMonotone(
           ? Math.sign(number - previousNumber)
           : length !== previousLength
             ? Math.sign(length - previousLength)
-            : written > previousText
-              ? 1
-              : written < previousText
-                ? -1
-                : 0;
+            : compareInPlace(text, from, previousFrom, length);
       if (order === 0 || Number.isNaN(order)) return false;
       if (direction === 0) direction = order;
       else if (order !== direction) return false;
     }
     previousLength = length;
     previousNumber = number;
-    previousText = written;
+    previousFrom = from;
   }
   return direction !== 0;
+}
+
+/** How `text[a, a + length)` orders against `text[b, b + length)` as strings do: 1, -1 or 0. */
+function compareInPlace(text: string, a: number, b: number, length: number): number {
+  for (let i = 0; i < length; i++) {
+    const x = text.charCodeAt(a + i);
+    const y = text.charCodeAt(b + i);
+    if (x !== y) return x > y ? 1 : -1;
+  }
+  return 0;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type JsonInventory, NODE_SCALAR } from '../json/json-inventory.js';
-import { type RecordGroup, recordField, scalarText } from '../readers/json-records.js';
+import { type RecordGroup, scalarText } from '../readers/json-records.js';
+import { recordFieldNodes } from '../readers/record-field-nodes.js';
 import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import type { RecordAnalysis } from './analyze-records.js';
 import { CLASS_TIME } from './column-roles.js';
@@ -99,7 +100,7 @@ export function orderTime(
   if (order) return order;
   let s = timeField(analysis, group);
   let found: TimeOrder =
-    s < 0 ? { timed: [], iso: false } : timeOrder(inventory, analysis, group, s);
+    s < 0 ? { timed: TimedRecords.of([]), iso: false } : timeOrder(inventory, analysis, group, s);
   for (const { s: other } of s < 0 ? [] : timeFields(analysis, group)) {
     if (found.timed.length === group.records.length) break;
     if (other === s) continue;
@@ -136,7 +137,7 @@ export function orderEnds(
   ) {
     return undefined;
   }
-  return { from: timed[0]!.time, to: timed[timed.length - 1]!.time };
+  return { from: timed.at(0).time, to: timed.at(timed.length - 1).time };
 }
 
 /** Other fields than `s` that give every record of `group` a time of its own, at most `MAX_OTHER_TIMES`. */
@@ -176,12 +177,60 @@ export function recordsByTime(
   group: RecordGroup,
   s: number,
 ): TimedRecord[] {
-  return timeOrder(inventory, analysis, group, s).timed;
+  return timeOrder(inventory, analysis, group, s).timed.slice(0);
 }
+
+/**
+ * Records in time order, each entry made when asked for: where the values were found in time
+ * order already, a trim reads the ends and a few more of tens of thousands, and an entry (and
+ * its time's text) per record was most of the pass.
+ */
+class TimedRecords {
+  private constructor(
+    readonly length: number,
+    private readonly entries: readonly TimedRecord[] | undefined,
+    private readonly inventory: JsonInventory | undefined,
+    private readonly records: Int32Array,
+    private readonly fields: Int32Array,
+  ) {}
+
+  /** Entries made already. */
+  static of(entries: readonly TimedRecord[]): TimedRecords {
+    return new TimedRecords(entries.length, entries, undefined, EMPTY, EMPTY);
+  }
+
+  /** The first `length` records and fields, their times read off `inventory` when asked for. */
+  static inPlace(
+    inventory: JsonInventory,
+    records: Int32Array,
+    fields: Int32Array,
+    length: number,
+  ): TimedRecords {
+    return new TimedRecords(length, undefined, inventory, records, fields);
+  }
+
+  at(i: number): TimedRecord {
+    if (this.entries) return this.entries[i]!;
+    const field = this.fields[i]!;
+    const time = scalarText(this.inventory!, field);
+    return { record: this.records[i]!, field, time, key: Number.NaN };
+  }
+
+  /** As `Array.prototype.slice`. */
+  slice(from: number, to = this.length): TimedRecord[] {
+    const begin = from < 0 ? Math.max(0, this.length + from) : Math.min(from, this.length);
+    const stop = to < 0 ? Math.max(0, this.length + to) : Math.min(to, this.length);
+    const out: TimedRecord[] = [];
+    for (let i = begin; i < stop; i++) out.push(this.at(i));
+    return out;
+  }
+}
+
+const EMPTY = new Int32Array(0);
 
 /** Records in the order of their times (`recordsByTime`), and how the times are written. */
 interface TimeOrder {
-  timed: TimedRecord[];
+  timed: TimedRecords;
   /** Every time is written as ISO 8601 (none is a number or a date written out). */
   iso: boolean;
 }
@@ -192,20 +241,30 @@ function timeOrder(
   group: RecordGroup,
   s: number,
 ): TimeOrder {
-  const timed: TimedRecord[] = [];
   // Times all written as ISO 8601 (which order as text) that the pass over the values found in
   // text order are not read again: they are in time order already, ties in document order.
-  const ordered = analysis.columns.isoInOrder[s] === 1;
-  let byValue = !ordered;
-  let iso = true;
-  for (const record of group.records) {
-    const field = recordField(inventory, analysis, record, s);
-    if (field < 0) continue;
-    const time = scalarText(inventory, field);
-    if (ordered) {
-      timed.push({ record, field, time, key: Number.NaN });
-      continue;
+  if (analysis.columns.isoInOrder[s] === 1) {
+    const records = new Int32Array(group.records.length);
+    const fields = new Int32Array(group.records.length);
+    const nodes = recordFieldNodes(inventory, analysis, group, s);
+    let length = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const field = nodes[i]!;
+      if (field < 0) continue;
+      records[length] = group.records[i]!;
+      fields[length++] = field;
     }
+    return { timed: TimedRecords.inPlace(inventory, records, fields, length), iso: true };
+  }
+  const timed: TimedRecord[] = [];
+  let byValue = true;
+  let iso = true;
+  const nodes = recordFieldNodes(inventory, analysis, group, s);
+  for (let i = 0; i < nodes.length; i++) {
+    const field = nodes[i]!;
+    if (field < 0) continue;
+    const record = group.records[i]!;
+    const time = scalarText(inventory, field);
     // A record with no time there (`"lastTimestamp": null`, `""`) has no place in the order:
     // read as text, `null` sorted after every date and was taken for the newest.
     if (time === '' || (inventory.kind[field] === NODE_SCALAR && !isNumberText(time))) continue;
@@ -216,14 +275,15 @@ function timeOrder(
     if (Number.isNaN(key)) byValue = false;
     timed.push({ record, field, time, key });
   }
-  if (ordered) return { timed, iso };
   const compare = byValue ? byKey : byText;
   // Records are mostly written in time order: then one pass finds them in order, for a
   // fraction of what sorting them costs.
   for (let i = 1; i < timed.length; i++) {
-    if (compare(timed[i - 1]!, timed[i]!) > 0) return { timed: timed.sort(compare), iso };
+    if (compare(timed[i - 1]!, timed[i]!) > 0) {
+      return { timed: TimedRecords.of(timed.sort(compare)), iso };
+    }
   }
-  return { timed, iso };
+  return { timed: TimedRecords.of(timed), iso };
 }
 
 function byKey(a: TimedRecord, b: TimedRecord): number {
@@ -305,24 +365,26 @@ export function recordOrder(
   let { s, timed } =
     named === undefined
       ? orderTime(inventory, analysis, group)
-      : { s: named, timed: recordsByTime(inventory, analysis, group, named) };
+      : { s: named, timed: timeOrder(inventory, analysis, group, named).timed };
   const leading: Array<{ record: number; field: number }> = [];
   if (ask?.newest) leading.push(...timed.slice(-ask.newest).reverse());
   else if (ask?.oldest) leading.push(...timed.slice(0, ask.oldest));
   else if (ask?.from !== undefined || ask?.to !== undefined) {
-    const within = (entries: typeof timed) =>
-      entries.filter(
-        ({ time }) =>
-          (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
-          (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
-      );
+    const within = (entries: TimedRecords) =>
+      entries
+        .slice(0)
+        .filter(
+          ({ time }) =>
+            (ask.from === undefined || compareTimes(time, ask.from) >= 0) &&
+            (ask.to === undefined || compareTimes(time, ask.to) <= 0 || time.startsWith(ask.to)),
+        );
     let inside = within(timed);
     // Bounds none of its times fall between are of another time field (microseconds of a
     // span's `timestamp`, not the ISO `created_at`): the first whose times they bound.
     for (const { s: other } of timeFields(analysis, group)) {
       if (inside.length > 0) break;
       if (other === s) continue;
-      const candidate = recordsByTime(inventory, analysis, group, other);
+      const candidate = timeOrder(inventory, analysis, group, other).timed;
       const found = within(candidate);
       if (found.length > 0) {
         s = other;
@@ -335,16 +397,17 @@ export function recordOrder(
   }
   if (timed.length === 0) return { leading: [], askedFor: 0, afterNames: [] };
   const askedFor = leading.length;
-  const newest = timed[timed.length - 1]!;
-  const oldest = timed[0]!;
+  const newest = timed.at(timed.length - 1);
+  const oldest = timed.at(0);
   for (const end of [newest, oldest]) {
     if (!leading.some((entry) => entry.record === end.record)) leading.push(end);
   }
   // The ends by the records' other times (`created_at` beside `published_at`), each shown with
   // that time: which of them orders is a reader's call.
   for (const other of otherTimes(analysis, group, s)) {
-    const by = recordsByTime(inventory, analysis, group, other);
-    for (const end of [by[by.length - 1], by[0]]) {
+    const by = timeOrder(inventory, analysis, group, other).timed;
+    const ends = by.length > 0 ? [by.at(by.length - 1), by.at(0)] : [];
+    for (const end of ends) {
       if (end && !leading.some((e) => e.record === end.record && e.field === end.field)) {
         leading.push(end);
       }

@@ -157,18 +157,27 @@ function measuredIntegers(inventory: JsonInventory, analysis: RecordAnalysis, s:
   const { first, nextSame } = analysis.signatures;
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
-  for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
-    if (kind[u] !== NODE_SCALAR) continue;
-    const value = numberAt(text, start[u]!, end[u]!);
+  const numbers = new Float64Array(analysis.signatures.nodes[s]!);
+  let i = 0;
+  for (let u = first[s]!; u >= 0; u = nextSame[u]!, i++) {
+    const value = kind[u] === NODE_SCALAR ? numberAt(text, start[u]!, end[u]!) : Number.NaN;
+    numbers[i] = value;
     if (!Number.isInteger(value)) continue;
     if (value < low) low = value;
     if (value > high) high = value;
   }
+  numbersRead.set(analysis, { s, numbers });
   return (
     high >= low &&
     (2 * analysis.distinct[s]! >= high - low + 1 || high >= MAGNITUDES * Math.max(low, 1))
   );
 }
+
+/**
+ * The numbers `measuredIntegers` read last per analysis, one per node of its field in chain
+ * order (NaN where a node is not a number): `rangeOf` reads an integer measure's range next.
+ */
+const numbersRead = new WeakMap<RecordAnalysis, { s: number; numbers: Float64Array }>();
 
 /** `s`'s values with how many records hold each, commonest first (then first seen). */
 function valueCounts(
@@ -178,14 +187,20 @@ function valueCounts(
 ): Array<{ value: string; count: number }> {
   // Values told apart by their entry in the column statistics (no text read per node), and
   // by their text where they have none (a list or an object among the field's values).
-  const { entryOf, entryCount } = analysis.columns;
-  const firstOfEntry = new Map<number, number>();
+  const { entryOf, entryCount, entries } = analysis.columns;
+  // Each entry's first node, in the order first seen: a mark per entry rather than a map
+  // looked up per node.
+  const seen = new Uint8Array(entries);
+  const firstOfEntry: number[] = [];
   const long = new Map<string, number>();
   const { first, nextSame } = analysis.signatures;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
     const entry = entryOf[u]!;
     if (entry >= 0) {
-      if (!firstOfEntry.has(entry)) firstOfEntry.set(entry, u);
+      if (seen[entry] === 0) {
+        seen[entry] = 1;
+        firstOfEntry.push(u);
+      }
     } else {
       const value = scalarValue(inventory, u);
       long.set(value, (long.get(value) ?? 0) + 1);
@@ -193,9 +208,9 @@ function valueCounts(
   }
   // Told by what they say: two spellings of one string (`\u00e9`, `é`) are one value.
   const counts = new Map<string, number>();
-  for (const [entry, u] of firstOfEntry) {
+  for (const u of firstOfEntry) {
     const value = scalarValue(inventory, u);
-    counts.set(value, (counts.get(value) ?? 0) + entryCount[entry]!);
+    counts.set(value, (counts.get(value) ?? 0) + entryCount[entryOf[u]!]!);
   }
   for (const [value, count] of long) counts.set(value, (counts.get(value) ?? 0) + count);
   return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count);
@@ -267,17 +282,26 @@ function rangeOf(
   const keys = new Float64Array(most);
   const nodes = new Int32Array(most);
   let taken = 0;
+  const read = time ? undefined : numbersRead.get(analysis);
+  const numbers = read?.s === s ? read.numbers : undefined;
+  let i = -1;
   for (let u = first[s]!; u >= 0; u = nextSame[u]!) {
+    i++;
     const k = kind[u];
-    if (k === NODE_SCALAR) {
+    // A number read already is no literal (`true`, `false`, `null`: NaN).
+    if (k === NODE_SCALAR && !(numbers && !Number.isNaN(numbers[i]!))) {
       const c = text.charCodeAt(start[u]!);
       if (c === 0x74 || c === 0x66 || c === 0x6e) continue;
-    } else if (k !== NODE_STRING || !time) continue;
+    } else if (k !== NODE_SCALAR && (k !== NODE_STRING || !time)) continue;
     if (!time) {
-      // A number is read where it is written, not from a copy of its text.
+      // A number is read where it is written, not from a copy of its text (nor again).
       const from = start[u]!;
       const to = end[u]!;
-      const x = to - from <= NUMBER_MAX_DIGITS + 1 ? numberAt(text, from, to) : Number.NaN;
+      const x = numbers
+        ? numbers[i]!
+        : to - from <= NUMBER_MAX_DIGITS + 1
+          ? numberAt(text, from, to)
+          : Number.NaN;
       if (!Number.isFinite(x)) return undefined;
       if (low < 0 || x < lowKey) {
         low = u;

@@ -64,6 +64,9 @@ interface Credits {
   sigOf: Int32Array;
   primaryGroup: Uint8Array;
   scores: Map<number, Array<{ u: number; score: number }>>;
+  /** The record credited last and its list: the nodes of a record come one after another. */
+  lastRecord: number;
+  lastFields: Array<{ u: number; score: number }> | undefined;
 }
 
 /** Credits node `u`'s oddity to the innermost primary record around it, else the outermost. */
@@ -79,11 +82,13 @@ function credit(c: Credits, u: number, score: number): void {
   }
   if (record < 0) record = outermost;
   if (record < 0) return;
-  let fields = c.scores.get(record);
+  let fields = record === c.lastRecord ? c.lastFields : c.scores.get(record);
   if (!fields) {
     fields = [];
     c.scores.set(record, fields);
   }
+  c.lastRecord = record;
+  c.lastFields = fields;
   if (fields.length < 256) fields.push({ u, score });
 }
 
@@ -238,7 +243,15 @@ export function findAnomalies(
   const scores = new Map<number, Array<{ u: number; score: number }>>();
   const primaryGroup = new Uint8Array(groups.length);
   for (let g = 0; g < groups.length; g++) primaryGroup[g] = groups[g]!.primary ? 1 : 0;
-  const credits: Credits = { recordAbove, groupOfSig, sigOf, primaryGroup, scores };
+  const credits: Credits = {
+    recordAbove,
+    groupOfSig,
+    sigOf,
+    primaryGroup,
+    scores,
+    lastRecord: -1,
+    lastFields: undefined,
+  };
   for (let u = 1; u < count; u++) {
     if ((u & 8191) === 0 && check) check(8192);
     const s = sigOf[u]!;

@@ -387,7 +387,9 @@ export function findHits(
   const compiled =
     scanned.length > 0 && haystack.length > 0 ? compileTerms(scanned, cache) : undefined;
   if (compiled && search && compiled.prefixes) {
-    scanCandidates(haystack, compiled, search, maxHits, positions, termOf, counts);
+    const found = scanCandidates(haystack, compiled, search, maxHits, counts);
+    positions = arrayOf(scanPositions, found);
+    termOf = arrayOf(scanTerms, found);
   } else if (compiled) {
     // One scan without capture groups; each match is then attributed to the first term that
     // matches at its position, as the alternation would.
@@ -501,18 +503,21 @@ function scanCandidates(
   compiled: CompiledTerms,
   search: JsonTapeWordSearch,
   maxHits: number,
-  positions: number[],
-  termOf: number[],
   counts: number[],
-): void {
+): number {
+  let found = 0;
   const { each, wholeToken, prefixes, termPrefix, termSuffixes } = compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
   const firstUnit = termPrefix.map((prefix) => prefix.charCodeAt(0));
+  // A place that starts as a term does (the search compares a fingerprint of its first units)
+  // most often ends otherwise (`"request"` at `"request_id"`): its last unit is compared next.
+  const lastAt = termPrefix.map((prefix) => prefix.length - 1);
+  const lastUnit = termPrefix.map((prefix) => prefix.charCodeAt(prefix.length - 1));
   for (let from = 0; ; ) {
     const batch = search.candidates(prefixes!, from);
-    if (batch.length === 0) return;
+    if (batch.length === 0) return found;
     for (let i = 0; i < batch.length; i++) {
       const at = batch[i]!;
       if (at < next) continue;
@@ -523,12 +528,18 @@ function scanCandidates(
       // No whole-token term is found inside a token, so it is not compared there: a run of
       // 28 000 `x` is not compared with a long `xxx…x0` at each of its places (the terms' length
       // per unit). The terms that may match inside one open with `"` (a whole string, a key),
-      // where no whole-token term matches: which term a place gives is unchanged.
-      const tokenStart = startsToken(haystack, at);
+      // where no whole-token term matches: which term a place gives is unchanged. Whether a
+      // token starts here is read once a whole-token term's ends match (1 yes, 0 no, -1 unread).
+      let tokenStart = -1;
       for (let t = 0; t < each.length; t++) {
-        if (!tokenStart && wholeToken[t]) continue;
         // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
-        if (firstUnit[t] !== folded || !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        if (firstUnit[t] !== folded || foldedAt(haystack, at + lastAt[t]!) !== lastUnit[t])
+          continue;
+        if (wholeToken[t]) {
+          if (tokenStart < 0) tokenStart = startsToken(haystack, at) ? 1 : 0;
+          if (tokenStart === 0) continue;
+        }
+        if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {
           const after = at + termPrefix[t]!.length;
@@ -555,14 +566,42 @@ function scanCandidates(
         next = at + 1;
         continue;
       }
-      positions.push(at);
-      termOf.push(term);
+      if (found === scanPositions.length) {
+        scanPositions = widened(scanPositions);
+        scanTerms = widened(scanTerms);
+      }
+      scanPositions[found] = at;
+      scanTerms[found++] = term;
       counts[term]!++;
-      if (positions.length >= maxHits) return;
+      if (found >= maxHits) return found;
       next = end;
     }
     from = batch[batch.length - 1]! + 1;
   }
+}
+
+/** The unit at `at`, an ASCII capital lower-cased (NaN past the end). */
+function foldedAt(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+// Where `scanCandidates` writes its matches: a list pushed to match by match cost more than
+// the comparisons that find them (its store grows through large-object space).
+let scanPositions: Int32Array = new Int32Array(1024);
+let scanTerms: Int32Array = new Int32Array(1024);
+
+function widened(array: Int32Array): Int32Array {
+  const wider = new Int32Array(2 * array.length);
+  wider.set(array);
+  return wider;
+}
+
+/** The first `length` items of `array`, as a list. */
+function arrayOf(array: Int32Array, length: number): number[] {
+  const list = new Array<number>(length);
+  for (let i = 0; i < length; i++) list[i] = array[i]!;
+  return list;
 }
 
 /** Whether `text` has `prefix` (lower-case ASCII) at `at`, in any case. */
@@ -604,7 +643,12 @@ export function rangeScore(hits: RelevanceHits, from: number, to: number, errors
   let seenBits = 0;
   let seen: Set<number> | undefined;
   let seenCount = 0;
+  // Past the terms any hit is of, none is left to find: a range over most of the text (a list
+  // of every record) stops there rather than at its end.
+  let matched = hits.terms.length;
+  const first = index;
   for (; index < hits.positions.length && hits.positions[index]! < to; index++) {
+    if (index - first === LONG_RANGE_HITS) matched = matchedTerms(hits);
     const term = hits.termOf[index]!;
     if (term < 32) {
       if ((seenBits & (1 << term)) !== 0) continue;
@@ -617,7 +661,29 @@ export function rangeScore(hits: RelevanceHits, from: number, to: number, errors
     seenCount++;
     if (!errors && hits.terms[term]!.kind === 'error') continue;
     score += hits.weights[term]!;
-    if (seenCount === hits.terms.length) break;
+    if (seenCount >= matched) break;
   }
   return score;
+}
+
+/** Hits past which `rangeScore` counts the terms that match at all. */
+const LONG_RANGE_HITS = 64;
+
+const matchedTermsOf = new WeakMap<RelevanceHits, number>();
+
+/** How many of `hits`' terms some hit is of. */
+function matchedTerms(hits: RelevanceHits): number {
+  let matched = matchedTermsOf.get(hits);
+  if (matched === undefined) {
+    const of = new Uint8Array(hits.terms.length);
+    matched = 0;
+    for (const term of hits.termOf) {
+      if (of[term] === 0) {
+        of[term] = 1;
+        matched++;
+      }
+    }
+    matchedTermsOf.set(hits, matched);
+  }
+  return matched;
 }

@@ -8,8 +8,9 @@ import { recordSays } from '../engine/record-says.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
 import { stringValue } from '../readers/json-records.js';
+import { recordFieldNodes } from '../readers/record-field-nodes.js';
 import { type JsonInventory, NODE_ARRAY, NODE_OBJECT, NODE_STRING } from './json-inventory.js';
-import { signatureKey } from './json-signatures.js';
+import { type JsonSignatures, signatureKey } from './json-signatures.js';
 import { type JsonSelection, renderSelection } from './render-selection.js';
 import { sameText } from './same-text.js';
 import {
@@ -481,8 +482,6 @@ interface Matches {
   records: Array<{ record: number; nodes: number[]; strong: boolean }>;
   /** Matching nodes outside every record. */
   loose: number[];
-  /** Matching nodes of terms found in most records (a key name asked for), in text order. */
-  common: number[];
 }
 
 /**
@@ -490,7 +489,7 @@ interface Matches {
  * hold, ranked by the rarity of the terms they hold.
  */
 function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
-  const matches: Matches = { records: [], loose: [], common: [] };
+  const matches: Matches = { records: [], loose: [] };
   if (!hits?.queryMatched) return matches;
   const { inventory, analysis } = plan;
   const { recordAbove } = analysis;
@@ -499,17 +498,11 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   const termRecords = hits.terms.map(() => new Set<number>());
   const found: Array<{ node: number; record: number; term: number; prose: boolean }> = [];
   const nodesOfHits = hitNodes(inventory, hits);
-  for (let h = 0; h < hits.positions.length; h++) {
+  // A word that is a key names a field, not the records holding it (every record does).
+  for (const h of valueHits(inventory, hits)) {
     const term = hits.termOf[h]!;
     if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
-    const at = hits.positions[h]!;
     const node = nodesOfHits[h]!;
-    if (node <= 0) continue;
-    // A word that is a key names a field, not the records holding it (every record does).
-    if (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!) {
-      matches.common.push(node);
-      continue;
-    }
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
     const valueClass = classOfField(inventory, analysis, analysis.signatures.of[node]!);
@@ -529,6 +522,8 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
   }
   const selectiveLimit = Math.max(3, 0.25 * totalRecords);
   const selective = termRecords.map((records) => records.size <= selectiveLimit);
+  // Matching nodes of terms found in most records, after the keys matched (see below).
+  const common: number[] = [];
   const byRecord = new Map<
     number,
     { score: number; terms: Set<number>; nodes: number[]; common: number[]; strong: boolean }
@@ -542,7 +537,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
       continue;
     }
     if (!selective[term]) {
-      matches.common.push(node);
+      common.push(node);
       continue;
     }
     let entry = byRecord.get(record);
@@ -563,8 +558,11 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     }
     if (entry.nodes[entry.nodes.length - 1] !== node) entry.nodes.push(node);
   }
-  // Within a matched record, the fields a common term names (`html_url` asked for by name).
-  for (const node of matches.common) {
+  // Within a matched record, the fields a common term names (`html_url` asked for by name):
+  // the keys matched, in text order, then the values of terms found in most records. Keys match
+  // in every record of a list that has them, so they are looked for again only when some
+  // record matched.
+  const addToMatched = (node: number) => {
     for (let r = recordAbove[node]!; r >= 0; r = recordAbove[r]!) {
       const entry = byRecord.get(r);
       if (entry) {
@@ -572,6 +570,18 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
         break;
       }
     }
+  };
+  if (byRecord.size > 0) {
+    for (let h = 0; h < hits.positions.length; h++) {
+      const term = hits.termOf[h]!;
+      if (hits.terms[term]!.kind === 'error' || !(hits.weights[term]! > 0)) continue;
+      const node = nodesOfHits[h]!;
+      if (node <= 0) continue;
+      if (inventory.keyStart[node]! >= 0 && hits.positions[h]! < inventory.keyEnd[node]!) {
+        addToMatched(node);
+      }
+    }
+    for (const node of common) addToMatched(node);
   }
   matches.records = [...byRecord.entries()]
     .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
@@ -598,6 +608,32 @@ function hitNodes(inventory: JsonInventory, hits: RelevanceHits): Int32Array {
     hitNodesOf.set(hits, nodes);
   }
   return nodes;
+}
+
+/** Per hits of a trim: the hits in a value (see `valueHits`). */
+const valueHitsOf = new WeakMap<RelevanceHits, Int32Array>();
+
+/**
+ * The hits (their indices, in text order) inside a value rather than a key, of a node past the
+ * root, found once per trim: in a list, a question's word that is a key matches in every record,
+ * and the passes that read what values say stepped over each such hit.
+ */
+function valueHits(inventory: JsonInventory, hits: RelevanceHits): Int32Array {
+  let found = valueHitsOf.get(hits);
+  if (!found) {
+    const nodes = hitNodes(inventory, hits);
+    const { keyStart, keyEnd } = inventory;
+    let count = 0;
+    const at = new Int32Array(nodes.length);
+    for (let h = 0; h < nodes.length; h++) {
+      const node = nodes[h]!;
+      if (node <= 0 || (keyStart[node]! >= 0 && hits.positions[h]! < keyEnd[node]!)) continue;
+      at[count++] = h;
+    }
+    found = at.slice(0, count);
+    valueHitsOf.set(hits, found);
+  }
+  return found;
 }
 
 /** A unit kept or split as one in the detail pass: a leaf, or a subtree up to this size. */
@@ -883,12 +919,11 @@ export function commonQueryWords(
   const recordsOf = new Map<string, Set<number>>();
   const { recordAbove, groupOfSig, signatures } = analysis;
   const nodesOfHits = hitNodes(inventory, hits);
-  for (let h = 0; h < hits.positions.length; h++) {
+  for (const h of valueHits(inventory, hits)) {
     const term = hits.terms[hits.termOf[h]!]!;
     if (term.kind !== 'query' || term.word === undefined) continue;
     const at = hits.positions[h]!;
     const node = nodesOfHits[h]!;
-    if (node <= 0 || (inventory.keyStart[node]! >= 0 && at < inventory.keyEnd[node]!)) continue;
     if (!wholeValue(inventory, node, at, term.word.length)) continue;
     let record = recordAbove[node]!;
     while (record >= 0 && groupOfSig[signatures.of[record]!] !== groupOfSig[group.sig]) {
@@ -1027,6 +1062,31 @@ function shownInView(ledger: SelectionLedger, u: number): boolean {
   return ledger.covered[u] === 1 || ledger.state[u] !== DROPPED;
 }
 
+/**
+ * Per signature, whether a node of it is in the view (`shownInView`). Only the view's nodes and
+ * their siblings are visited: a node in the view has every container around it in the view
+ * (a selection opens the path to what it keeps), so a subtree whose root is not holds none.
+ * Walking each field's chain of nodes until one was shown walked every node of the fields no
+ * record shows.
+ */
+function shownSignatures(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  ledger: SelectionLedger,
+): Uint8Array {
+  const shown = new Uint8Array(signatures.count);
+  const { of: sigOf } = signatures;
+  const { next, count } = inventory;
+  const { covered, state } = ledger;
+  for (let u = 0; u < count; ) {
+    if (covered[u] === 1 || state[u] !== DROPPED) {
+      shown[sigOf[u]!] = 1;
+      u++;
+    } else u = next[u]!;
+  }
+  return shown;
+}
+
 function coverage(
   inventory: JsonInventory,
   analysis: RecordAnalysis,
@@ -1042,14 +1102,21 @@ function coverage(
   // the column statistics, whose first node's text each is compared with in place (an entry is
   // a hash, which two values may share), else by text; '' where a record has none.
   const { text, start, end } = inventory;
-  const { entryOf } = analysis.columns;
-  const omittedByEntry = new Map<number, { first: number; count: number }>();
+  const { entryOf, entries } = analysis.columns;
+  // Per entry, its first node left out (+1, 0 for none) and how many: a map of entries cost a
+  // lookup per record left out, nearly every record of a long list.
+  const firstOmitted = new Int32Array(entries);
+  const omittedCount = new Int32Array(entries);
+  const omittedEntries: number[] = [];
   const omittedByValue = new Map<string, number>();
   let omittedWithout = 0;
   const firstState = group.states[0] ?? -1;
-  for (const r of group.records) {
+  const identities = recordFieldNodes(inventory, analysis, group, group.identity);
+  const states = recordFieldNodes(inventory, analysis, group, firstState);
+  for (let i = 0; i < group.records.length; i++) {
+    const r = group.records[i]!;
     if (covered[r] === 1) whole++;
-    const identity = recordField(inventory, analysis, r, group.identity);
+    const identity = identities[i]!;
     // A name of two fields names a record only when both are shown.
     const other = group.identityTogether
       ? recordSays(inventory, analysis, r, group.alsoIdentity)
@@ -1066,28 +1133,31 @@ function coverage(
       named++;
       continue;
     }
-    const stateNode = recordField(inventory, analysis, r, firstState);
+    const stateNode = states[i]!;
     if (stateNode < 0) {
       omittedWithout++;
       continue;
     }
     const entry = entryOf[stateNode]!;
-    const counted = entry >= 0 ? omittedByEntry.get(entry) : undefined;
-    if (entry >= 0 && !counted) {
-      omittedByEntry.set(entry, { first: stateNode, count: 1 });
+    const first = entry >= 0 ? firstOmitted[entry]! - 1 : -1;
+    if (entry >= 0 && first < 0) {
+      firstOmitted[entry] = stateNode + 1;
+      omittedCount[entry] = 1;
+      omittedEntries.push(entry);
     } else if (
-      counted &&
-      sameText(text, start[counted.first]!, end[counted.first]!, start[stateNode]!, end[stateNode]!)
+      first >= 0 &&
+      sameText(text, start[first]!, end[first]!, start[stateNode]!, end[stateNode]!)
     ) {
-      counted.count++;
+      omittedCount[entry]!++;
     } else {
       const value = text.slice(start[stateNode]!, end[stateNode]!);
       omittedByValue.set(value, (omittedByValue.get(value) ?? 0) + 1);
     }
   }
   // One text has one entry: the texts counted by entry are none of those counted by text.
-  for (const { first, count } of omittedByEntry.values()) {
-    omittedByValue.set(text.slice(start[first]!, end[first]!), count);
+  for (const entry of omittedEntries) {
+    const first = firstOmitted[entry]! - 1;
+    omittedByValue.set(text.slice(start[first]!, end[first]!), omittedCount[entry]!);
   }
   if (omittedWithout > 0) omittedByValue.set('', omittedWithout);
   const omitted: Array<{ count: number; field: string; value: string }> = [];
@@ -1112,12 +1182,11 @@ function coverage(
     omittedMore = group.records.length - named - shownUnnamed;
   }
   // Fields no record shows: the outermost such, among those most records have; constant
-  // fields a level further down are told too, so what is shown of them is marked. Every node of
-  // such a field is a field of a record (or of a field of one), so its nodes are its chain of
-  // nodes of the same signature, followed only until one is in the view. Parents come before
-  // their children: one pass in order finds each parent settled.
+  // fields a level further down are told too, so what is shown of them is marked. Parents come
+  // before their children: one pass in order finds each parent settled.
   const { signatures } = analysis;
   const { parent, step } = signatures;
+  const shownSig = shownSignatures(inventory, signatures, ledger);
   const shownAny = new Uint8Array(signatures.count);
   const candidate = new Uint8Array(signatures.count);
   const dropped: Array<{ s: number; bytes: number }> = [];
@@ -1129,9 +1198,7 @@ function coverage(
       if (analysis.presence[s]! >= 0.5 * group.records.length) candidate[s] = 1;
     }
     if (candidate[s] === 0 && !(candidate[p] === 1 && parent[parent[p]!] === group.sig)) continue;
-    for (let u = signatures.first[s]!; u >= 0 && shownAny[s] === 0; u = signatures.nextSame[u]!) {
-      if (shownInView(ledger, u)) shownAny[s] = 1;
-    }
+    shownAny[s] = shownSig[s]!;
     if (candidate[s] === 1 && shownAny[s] === 0 && (top || shownAny[p] === 1)) {
       dropped.push({ s, bytes: signatures.bytes[s]! });
     }

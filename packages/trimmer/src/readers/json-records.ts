@@ -481,6 +481,9 @@ function withCommonest(
   };
 }
 
+/** Records of a group `valuesFromTape` makes room for at once, at most. */
+const PLACED_RECORDS_MAX = 1 << 22;
+
 /** How `valuesFromTape` asks the tape's pass to count new units and numbers, as `recordColumns` does. */
 const TAPE_VALUE_OPTIONS: JsonTapeValueOptions = {
   prefix: NOVELTY_PREFIX,
@@ -515,11 +518,20 @@ function valuesFromTape(
   const { kind, next, start, end, unitBytes } = inventory;
   const { nextSame, first } = signatures;
   for (const group of groups) {
+    // As many records as the signature has objects, written in place: a list of tens of
+    // thousands pushed to grew through large-object space, most of this loop's time. (Not past
+    // a length V8 keeps such a list in a dictionary for.)
+    const records = group.records;
+    let n = records.length;
+    if (n + signatures.objects[group.sig]! <= PLACED_RECORDS_MAX) {
+      records.length = n + signatures.objects[group.sig]!;
+    }
     for (let u = first[group.sig]!; u >= 0; u = nextSame[u]!) {
       if (kind[u] !== NODE_OBJECT) continue;
-      group.records.push(u);
+      records[n++] = u;
       group.bytes += unitBytes[u]!;
     }
+    records.length = n;
   }
   const { recordAbove, numbers, unreadNumbers } = found;
   for (let s = 1; s < sigCount; s++) {
