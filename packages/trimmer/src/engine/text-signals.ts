@@ -78,6 +78,8 @@ const REPEAT_DECAY = 4;
 const REPEAT_CAP = 8;
 /** The cap holds for a shape of more than this share of the rows: a rarer one keeps decaying. */
 const REPEAT_CAP_SHARE = 0.02;
+/** Shapes per row past which a text's lines are read as no statements' output. */
+const MAX_SHAPE_SHARE = 0.5;
 /** Rows after a standing-out line that continue its event (a stack trace) and share its score. */
 const MAX_CONTINUATION = 24;
 const CONTINUATION_SHARE = 0.6;
@@ -261,8 +263,12 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   }
   check(work);
   if (rowTemplate) {
-    // Shapes that differ in one word a line varies (a user name) are one shape.
-    const merged = mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check);
+    // Shapes that differ in one word a line varies (a user name) are one shape; where most
+    // lines have a shape of their own (prose, markup), no statement repeats to be found.
+    const merged =
+      templates <= MAX_SHAPE_SHARE * rows
+        ? mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check)
+        : undefined;
     if (merged) {
       for (let r = 0; r < rows; r++) rowTemplate[r] = merged.map[rowTemplate[r]!]!;
       templates = merged.count;
