@@ -346,29 +346,34 @@ function rangeOf(
   return range;
 }
 
-/** A key of digits only: a position, as an array's is (`s.4`, a map of counters by statement). */
-const POSITION_KEY = /^\d+$/;
-
 /**
- * Whether field `s` lies under a key that is a position (`s.4`, `branchMap.0.type`, under a
- * record of list signature `top`): the fifth counter of a map keyed by position is no field of
- * the records, as `items[4]` is none.
+ * Whether field `s` lies under a key of digits only, a position as an array's is (`s.4`,
+ * `branchMap.0.type`, below the records of list signature `top`): the fifth counter of a map
+ * keyed by position is no field of the records, as `items[4]` is none. `under` holds the answer
+ * of every signature from `top` on read so far (parents come first): 1 no, 2 yes.
  */
 function underPosition(
   inventory: JsonInventory,
   signatures: JsonSignatures,
   top: number,
   s: number,
+  under: Uint8Array,
 ): boolean {
-  for (let p = s; p > top; p = signatures.parent[p]!) {
-    if (
-      signatures.step[p] === STEP_KEY &&
-      POSITION_KEY.test(signatureKey(inventory, signatures, p))
-    ) {
-      return true;
+  const parent = signatures.parent[s]!;
+  let position = parent > top && under[parent] === 2;
+  if (!position && signatures.step[s] === STEP_KEY) {
+    const u = signatures.first[s]!;
+    const { text } = inventory;
+    const from = inventory.keyStart[u]! + 1;
+    const to = inventory.keyEnd[u]! - 1;
+    position = to > from;
+    for (let i = from; i < to && position; i++) {
+      const c = text.charCodeAt(i);
+      position = c >= 0x30 && c <= 0x39;
     }
   }
-  return false;
+  under[s] = position ? 2 : 1;
+  return position;
 }
 
 /**
@@ -418,11 +423,12 @@ export function recordAggregates(
   const numeric: number[] = [];
   const times: number[] = [];
   const keyedItems = keyedItemCounts(inventory, analysis, group, MAX_CATEGORIES);
+  const underKey = new Uint8Array(signatures.count);
   for (let s = group.sig + 1; s < signatures.count; s++) {
     // A field of this list's records, not of a list inside them (but for a list of one item
     // in each record, whose fields are the record's own).
     const { depth, throughOne } = recordFieldDepth(analysis, group, s);
-    if (depth > 3 || underPosition(inventory, signatures, group.sig, s)) continue;
+    if (underPosition(inventory, signatures, group.sig, s, underKey) || depth > 3) continue;
     const c = classOf[s]!;
     if (depth < 1) {
       // A field of the items of a list inside each record, a few items each at most (a pod's
