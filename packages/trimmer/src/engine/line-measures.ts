@@ -1,5 +1,5 @@
 import type { LineScan } from '../line-scan/line-scan.js';
-import { isAsciiDigit, isAsciiLetter } from '../readers/ascii-class.js';
+import { DIGIT, JOIN, LETTER, NUMBER_UNIT_KIND, OTHER } from '../readers/number-unit-kind.js';
 import { MeasuredNumbers } from './measured-numbers.js';
 import { outlierScore, robustSpread } from './robust-spread.js';
 import type { StopCheck } from './stop-check.js';
@@ -27,21 +27,6 @@ const MEASURE_WEIGHT = 0.5;
 const RANK_DECAY = 2;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-
-/**
- * What each UTF-16 unit is to a number: other, a unit joining digits into a date, a time, a
- * version or an address (`.`, `:`, `-`, `/`), a letter or `_`, a digit. One load per unit.
- */
-const OTHER = 0;
-const JOIN = 1;
-const LETTER = 2;
-const DIGIT = 3;
-const UNIT_KIND = new Uint8Array(0x10000);
-for (let code = 0; code < 128; code++) {
-  if (isAsciiDigit(code)) UNIT_KIND[code] = DIGIT;
-  else if (isAsciiLetter(code) || code === 0x5f) UNIT_KIND[code] = LETTER;
-}
-for (const unit of '.:-/') UNIT_KIND[unit.charCodeAt(0)] = JOIN;
 
 /**
  * How much each row stands out by a number far past the rest of its measure: the analogue, in a
@@ -104,12 +89,12 @@ export function readMeasuredNumbers(
     let wordHash = 0;
     let read = 0;
     for (let i = from; i < to && read < MAX_NUMBERS; ) {
-      const kind = UNIT_KIND[units[i]!]!;
+      const kind = NUMBER_UNIT_KIND[units[i]!]!;
       if (kind === LETTER) {
         // A word holding a digit (`v1`, `G1`, `I0507`) is a variable and names nothing: told
         // only of the words that name a number, and of the opening ones until one names.
         const start = i;
-        for (i++; i < to && UNIT_KIND[units[i]!]! >= LETTER; i++);
+        for (i++; i < to && NUMBER_UNIT_KIND[units[i]!]! >= LETTER; i++);
         wordFrom = start;
         wordTo = i;
         ordinal = 0;
@@ -126,23 +111,32 @@ export function readMeasuredNumbers(
       }
       const start = i;
       let value = 0;
-      for (; i < to && UNIT_KIND[units[i]!] === DIGIT; i++) value = value * 10 + units[i]! - 0x30;
+      for (; i < to && NUMBER_UNIT_KIND[units[i]!] === DIGIT; i++)
+        value = value * 10 + units[i]! - 0x30;
       let digits = i - start;
       // A fraction: one `.` between digits.
-      if (i + 1 < to && units[i] === 0x2e && UNIT_KIND[units[i + 1]!] === DIGIT) {
+      if (i + 1 < to && units[i] === 0x2e && NUMBER_UNIT_KIND[units[i + 1]!] === DIGIT) {
         let scale = 1;
-        for (i++; i < to && UNIT_KIND[units[i]!] === DIGIT; i++, digits++) {
+        for (i++; i < to && NUMBER_UNIT_KIND[units[i]!] === DIGIT; i++, digits++) {
           scale /= 10;
           value += (units[i]! - 0x30) * scale;
         }
       }
       const before = start > from ? units[start - 1]! : 0x20;
-      const beforeKind = UNIT_KIND[before]!;
+      const beforeKind = NUMBER_UNIT_KIND[before]!;
       let measured =
         beforeKind < LETTER &&
         before !== 0x2d &&
-        !(beforeKind === JOIN && start - 2 >= from && UNIT_KIND[units[start - 2]!] === DIGIT) &&
-        !(i + 1 < to && UNIT_KIND[units[i]!] === JOIN && UNIT_KIND[units[i + 1]!] === DIGIT) &&
+        !(
+          beforeKind === JOIN &&
+          start - 2 >= from &&
+          NUMBER_UNIT_KIND[units[start - 2]!] === DIGIT
+        ) &&
+        !(
+          i + 1 < to &&
+          NUMBER_UNIT_KIND[units[i]!] === JOIN &&
+          NUMBER_UNIT_KIND[units[i + 1]!] === DIGIT
+        ) &&
         digits <= MAX_DIGITS &&
         // Cut by the window, its last digits may be unread.
         (i < to || to === end);
@@ -150,12 +144,13 @@ export function readMeasuredNumbers(
       // or past a few letters is an id (`5f7b30`, `0x1f`).
       let unit = FNV_OFFSET;
       const unitStart = i;
-      for (; i < to && UNIT_KIND[units[i]!] === LETTER; i++) {
+      for (; i < to && NUMBER_UNIT_KIND[units[i]!] === LETTER; i++) {
         unit = Math.imul(unit ^ units[i]!, FNV_PRIME);
       }
-      if (i - unitStart > MAX_UNIT || (i < to && UNIT_KIND[units[i]!] === DIGIT)) measured = false;
+      if (i - unitStart > MAX_UNIT || (i < to && NUMBER_UNIT_KIND[units[i]!] === DIGIT))
+        measured = false;
       // The rest of a date, a version or an id is stepped over whole.
-      while (i < to && UNIT_KIND[units[i]!]! !== OTHER) i++;
+      while (i < to && NUMBER_UNIT_KIND[units[i]!]! !== OTHER) i++;
       ordinal++;
       if (!measured || wordFrom < 0 || scopeFrom < 0) continue;
       if (wordHash === 0) {
@@ -234,7 +229,7 @@ function measureOutliers(
 
 /** Whether `units[from, to)` holds an ASCII digit. */
 function holdsDigit(units: Uint16Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (UNIT_KIND[units[i]!] === DIGIT) return true;
+  for (let i = from; i < to; i++) if (NUMBER_UNIT_KIND[units[i]!] === DIGIT) return true;
   return false;
 }
 

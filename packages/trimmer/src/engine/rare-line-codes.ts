@@ -1,4 +1,4 @@
-import { isAsciiDigit, isAsciiWordCode } from '../readers/ascii-class.js';
+import { DIGIT, JOIN, LETTER, NUMBER_UNIT_KIND, OTHER } from '../readers/number-unit-kind.js';
 import type { CodeSlots } from './code-slots.js';
 import type { StopCheck } from './stop-check.js';
 
@@ -16,21 +16,6 @@ const MAX_CODES = 8;
 const RARE_CODE_SHARE = 0.02;
 /** Weight of a rare code's rarity (as a rare template's: `TEMPLATE_WEIGHT`). */
 const CODE_WEIGHT = 0.5;
-/**
- * What each UTF-16 unit is to a code: other, a unit joining digits into one number (`.`, `:`,
- * `-`, `/`: a decimal, a version, a time, a date), a letter or `_` (a word), a digit. One load
- * per unit.
- */
-const OTHER = 0;
-const JOIN = 1;
-const LETTER = 2;
-const DIGIT = 3;
-const UNIT_KIND = new Uint8Array(0x10000);
-for (let code = 0; code < 128; code++) {
-  if (isAsciiDigit(code)) UNIT_KIND[code] = DIGIT;
-  else if (isAsciiWordCode(code)) UNIT_KIND[code] = LETTER;
-}
-for (const unit of '.:-/') UNIT_KIND[unit.charCodeAt(0)] = JOIN;
 
 /**
  * How much each row stands out by a rare code among the lines of its template: the analogue, in
@@ -93,21 +78,22 @@ export function codeSlots(
     let slot = 0;
     let packed = 0;
     for (let i = from; i < to && slot < MAX_SLOTS; ) {
-      const kind = UNIT_KIND[units[i]!]!;
+      const kind = NUMBER_UNIT_KIND[units[i]!]!;
       if (kind !== DIGIT) {
         // A word is stepped over whole: a digit inside it is no code (`v1`, `0x1f`, `u-c484ac`).
         i++;
-        if (kind === LETTER) while (i < to && UNIT_KIND[units[i]!]! >= LETTER) i++;
+        if (kind === LETTER) while (i < to && NUMBER_UNIT_KIND[units[i]!]! >= LETTER) i++;
         continue;
       }
       const start = i;
       let value = 0;
-      for (; i < to && UNIT_KIND[units[i]!] === DIGIT; i++) value = value * 10 + units[i]! - 0x30;
-      const before = start > from ? UNIT_KIND[units[start - 1]!]! : OTHER;
-      const after = i < to ? UNIT_KIND[units[i]!]! : OTHER;
+      for (; i < to && NUMBER_UNIT_KIND[units[i]!] === DIGIT; i++)
+        value = value * 10 + units[i]! - 0x30;
+      const before = start > from ? NUMBER_UNIT_KIND[units[start - 1]!]! : OTHER;
+      const after = i < to ? NUMBER_UNIT_KIND[units[i]!]! : OTHER;
       // Past the word it ends, if it ends inside one (`3648ms`).
       if (after >= LETTER) {
-        while (i < to && UNIT_KIND[units[i]!]! >= LETTER) i++;
+        while (i < to && NUMBER_UNIT_KIND[units[i]!]! >= LETTER) i++;
         continue;
       }
       // Whole: no `.`, `:`, `-` or `/` joining it to more digits (1.5, 10.0.3, 13:06:56,
@@ -115,8 +101,8 @@ export function codeSlots(
       // the codes after it keep their places.
       if (
         before >= LETTER ||
-        (before === JOIN && start - 2 >= from && UNIT_KIND[units[start - 2]!] === DIGIT) ||
-        (after === JOIN && i + 1 < to && UNIT_KIND[units[i + 1]!] === DIGIT) ||
+        (before === JOIN && start - 2 >= from && NUMBER_UNIT_KIND[units[start - 2]!] === DIGIT) ||
+        (after === JOIN && i + 1 < to && NUMBER_UNIT_KIND[units[i + 1]!] === DIGIT) ||
         i - start > CODE_DIGITS
       ) {
         continue;
