@@ -1,10 +1,15 @@
-// Compiles every src/json/*.wat with wabt and writes each binary, base64-encoded, to
-// src/json/<name>-wasm.ts, so building and using core needs no WebAssembly toolchain.
-// A core test compiles each .wat again and fails when the committed module differs.
+// Compiles every *.wat of a folder with wabt and writes each binary, base64-encoded, to
+// <name>-wasm.ts beside it, so building and using a package needs no WebAssembly toolchain:
+// core's src/json by default, or the folder given (relative to the working directory; the
+// trimmer runs it for its src/line-scan). A test of each package compiles each .wat again and
+// fails when the committed module differs.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import initWabt from 'wabt';
 
-const folder = new URL('../src/json/', import.meta.url);
+const folder = process.argv[2]
+  ? pathToFileURL(`${process.argv[2].replace(/\/?$/, '/')}`)
+  : new URL('../src/json/', import.meta.url);
 const wabt = await initWabt();
 for (const file of readdirSync(folder).filter((name) => name.endsWith('.wat'))) {
   const name = file.slice(0, -'.wat'.length);
@@ -22,5 +27,7 @@ export const ${constant} =
   '${Buffer.from(buffer).toString('base64')}';
 `,
   );
-  console.log(`wrote src/json/${name}-wasm.ts (${buffer.length} bytes of WebAssembly)`);
+  console.log(
+    `wrote ${new URL(`${name}-wasm.ts`, folder).pathname} (${buffer.length} bytes of WebAssembly)`,
+  );
 }
