@@ -411,6 +411,22 @@ describe('analyzeRecords', () => {
     const states = leading.filter((i) => i !== 211).map((i) => records[i]!.status);
     expect(new Set(states)).toEqual(new Set(['suspended', 'pending']));
   });
+  it('finds no oddity in a value of its own where a third of the records each hold one', () => {
+    // 600 requests: two in three on one kept-alive connection's port, every other on a port
+    // of its own; one answered 500. A port seen once is what a third of the records show: the
+    // 500 stands out, the ports do not.
+    const records = Array.from({ length: 600 }, (_, i) => ({
+      reqId: `req-${i.toString(36)}`,
+      url: i % 3 === 0 ? '/health' : '/api/score',
+      remotePort: i % 3 === 0 ? 30_000 + ((i * 7919) % 30_000) : 48_964,
+      status: i === 437 ? 500 : 200,
+    }));
+    const inventory = scanJson(JSON.stringify(records), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    const odd = analysis.anomalies.map(({ record }) => group.records.indexOf(record));
+    expect(odd).toEqual([437]);
+  });
   it('tells long values apart by their whole text: a message most events say is one value', () => {
     // 200 events, two messages of 66 units that differ only in their middle (a value's hash
     // reads its first 32 and last 16 units), 119 and 80 times, and one that says something else.

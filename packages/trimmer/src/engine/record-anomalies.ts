@@ -214,11 +214,17 @@ export function findAnomalies(
   // hold nearly all records (two messages in 99 events of 100 each, and one other: that one
   // stands out, if less than one among a field of one value).
   const commonShare = new Float64Array(sigCount);
+  // And less where many values are each rare: a port of its own on a third of the requests
+  // (every other request on one kept-alive connection) is what a third of them show, not an
+  // oddity. Past `LONE_MIN_VALUES` rare values, a value's rarity is read as that of its share
+  // of them (its count times how many there are over that many).
+  const rareValues = new Int32Array(sigCount);
   for (let e = 0; e < gathered.entries; e++) {
     const s = entrySig[e]!;
-    if (categorical[s] === 1 && entryCount[e]! > RARE_SHARE * values[s]!) {
-      commonShare[s]! += entryCount[e]! / values[s]!;
-    }
+    if (categorical[s] !== 1) continue;
+    const c = entryCount[e]!;
+    if (c > RARE_SHARE * values[s]!) commonShare[s]! += c / values[s]!;
+    else if (c < top[s]!) rareValues[s]!++;
   }
   const entryScore = new Float64Array(gathered.entries);
   for (let e = 0; e < gathered.entries; e++) {
@@ -228,7 +234,9 @@ export function findAnomalies(
     const c = entryCount[e]!;
     if (categorical[s] === 1 && c <= Math.max(1, RARE_SHARE * n) && c < top[s]!) {
       const common = 0.5 * (top[s]! / n + commonShare[s]!);
-      entryScore[e] = common * Math.min(RARE_VALUE_CAP, 0.5 * Math.log2(n / c)) * weight[s]!;
+      const crowd = Math.max(1, rareValues[s]! / LONE_MIN_VALUES);
+      const rarity = Math.max(0, 0.5 * Math.log2(n / (c * crowd)));
+      entryScore[e] = common * Math.min(RARE_VALUE_CAP, rarity) * weight[s]!;
       // The one record that differs from all the others in a field of its own stands out in a
       // short list too (one series of twelve with `code` 500), where its rarity alone scores
       // too little. (Not an item of a list it holds: one commit of many marked otherwise.)
