@@ -84,14 +84,20 @@ function epochDigits(text: string, from: number, to: number): boolean {
 /** Hex digits from which a value of mostly hex digits reads as a token (a UUID, an etag, a sha). */
 const HEX_TOKEN_DIGITS = 12;
 
-/** Case changes in a run of letters from which it reads as a token (`kwLOaBcdQx`), not a word. */
+/**
+ * Capitals after at most two small letters, in a run of letters, from which it reads as a token
+ * (`kwLOaBcdEfGh`), not words run together (`TestCreateUserProfileHandler`: each hump has more).
+ */
 const TOKEN_CASE_CHANGES = 4;
+/** Small letters from which a stretch of them ended by a capital is part of a word. */
+const WORD_HUMP = 3;
 
 /**
  * Whether `text[from, to)` reads as a generated token though `looksOpaque` passes it: mostly hex
  * digits, in a run of at least `HEX_TOKEN_DIGITS` (a UUID, an etag; not a pod's `web-a08ff49b6f-
  * 77263`), or a run of 16 letters and digits or more
- * whose case changes back and forth (base64 without digits: `WFR_kwLOaBcdEfGhIjKl`).
+ * whose case changes back and forth in stretches shorter than a word's (base64 without digits:
+ * `WFR_kwLOaBcdEfGhIjKl`).
  */
 function readsAsToken(text: string, from: number, to: number): boolean {
   let hex = 0;
@@ -100,7 +106,8 @@ function readsAsToken(text: string, from: number, to: number): boolean {
   let longestHexRun = 0;
   let run = 0;
   let changes = 0;
-  let upper = -1;
+  // Small letters since the last capital (-1 before any letter of the run).
+  let small = -1;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     const lower = c | 0x20;
@@ -117,15 +124,17 @@ function readsAsToken(text: string, from: number, to: number): boolean {
     if (letter || digit) {
       run++;
       if (letter) {
-        const isUpper = c <= 0x5a ? 1 : 0;
-        if (upper >= 0 && isUpper !== upper) changes++;
-        upper = isUpper;
+        if (c > 0x5a) small = Math.max(0, small) + 1;
+        else {
+          if (small > 0 && small < WORD_HUMP) changes++;
+          small = 0;
+        }
       }
       if (run >= 16 && changes >= TOKEN_CASE_CHANGES) return true;
     } else {
       run = 0;
       changes = 0;
-      upper = -1;
+      small = -1;
     }
   }
   // One run of hex digits that long (a UUID's last group, an etag, a sha), most of the value.
@@ -332,6 +341,18 @@ function risesAsIsoTimes(
     length <= HASHED_VALUE &&
     oneLength(inventory, signatures, s)
   );
+}
+
+/** Whether string `u` holds more letters than digits. */
+function mostlyLetters(inventory: JsonInventory, u: number): boolean {
+  const { text, start, end } = inventory;
+  let balance = 0;
+  for (let i = start[u]!; i < end[u]!; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) balance--;
+    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) balance++;
+  }
+  return balance > 0;
 }
 
 /** Whether every value of field `s` is written in as many characters. */
@@ -737,12 +758,16 @@ export function chooseIdentity(
       return;
     }
     // Failing a half name too, a number that names nothing (a thread id of sixteen values over
-    // 2 600 trace events) gives way to the word of most values (each event's name).
+    // 2 600 trace events) gives way to the word of most values (each event's name); so does a
+    // time, to a word of more letters than digits (a test's name over its events' times, not
+    // a session's hex id).
     if (
       words.length > 0 &&
       bestScore < NO_NAME &&
       !nameButForShared &&
-      (best < 0 || classOf[best] === CLASS_INTEGER)
+      (best < 0 ||
+        classOf[best] === CLASS_INTEGER ||
+        (classOf[best] === CLASS_TIME && mostlyLetters(inventory, signatures.first[words[0]!]!)))
     ) {
       group.identity = words[0]!;
       return;

@@ -5,21 +5,22 @@ import { looksOpaque } from './looks-opaque.js';
 /** The definition, one unit at a time. */
 function reference(text: string, from: number, to: number): boolean {
   let run = 0;
-  let digits = false;
-  let letters = false;
+  let turns = 0;
+  let last = '';
   for (let i = from; i < Math.min(to, from + 128); i++) {
     const c = text.charCodeAt(i);
     const digit = c >= 0x30 && c <= 0x39;
     const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
     if (digit || letter || c === 0x2b || c === 0x2f || c === 0x3d) {
       run++;
-      digits ||= digit;
-      letters ||= letter;
-      if (run >= 20 && digits && letters) return true;
+      const now = digit ? 'digit' : letter ? 'letter' : last;
+      if (last !== '' && now !== last) turns++;
+      last = now;
+      if (run >= 20 && turns >= 2) return true;
     } else {
       run = 0;
-      digits = false;
-      letters = false;
+      turns = 0;
+      last = '';
     }
   }
   return false;
@@ -31,6 +32,9 @@ describe('looksOpaque', () => {
       ['sha256:9b2e0c1f4d5a6b7c8d9e0f1a2b3c4d5e', true],
       ['aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ=', true],
       ['coredns-64fd4b4794-p72lf', false],
+      ['TestCreateUserProfileHandler12', false],
+      ['order12345678901234567890', false],
+      ['AKIAIOSFODNN7EXAMPLEKEY', true],
       ['The quick brown fox jumps over the lazy dog again and again', false],
       ['abcdefghijklmnopqrstuvwxyz', false],
       ['12345678901234567890123', false],
