@@ -351,6 +351,47 @@ describe('analyzeRecords', () => {
     const group = analysis.groups[analysis.main]!;
     expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('name');
   });
+  it('names events no field tells apart by a CamelCase name of many values, not by their time', () => {
+    // A test run's 1 200 events: four packages run the same 60 tests; each test starts, says
+    // two lines and ends; every event has a time of its own.
+    const tests = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `Test${['Create', 'Update', 'Delete', 'List', 'Get'][i % 5]}${['Order', 'Cart', 'Refund', 'UserProfile'][i % 4]}Handler${i}`,
+    );
+    const events = Array.from({ length: 1200 }, (_, i) => ({
+      Time: new Date(Date.UTC(2026, 10, 20, 8) + i * 3).toISOString(),
+      Action: ['run', 'output', 'output', 'pass'][i % 4],
+      Package: `github.com/acme/shop/internal/${['cart', 'orders', 'payments', 'users'][Math.floor(i / 300)]}`,
+      Test: tests[Math.floor(i / 4) % 60],
+    }));
+    const inventory = scanJson(JSON.stringify(events), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('Test');
+  });
+  it('shows what an event says beside its time, where the time names it', () => {
+    // A database's log as JSON lines: each event by its time (a float), a session id five
+    // events share, and the message nested in the record.
+    const events = Array.from({ length: 400 }, (_, i) => ({
+      level: 'info',
+      ts: 1_669_575_482.0968924 - i * 0.37,
+      record: {
+        session_id: `6383b${(0x33a - Math.floor(i / 5)).toString(16)}.${258 - Math.floor(i / 5)}`,
+        message: [
+          'connection received: host=[local]',
+          `connection authorized: user=app database=shop application_name=worker-${i % 7}`,
+          `duration: ${(i % 13) / 10 + 0.097} ms  statement: select ${i}`,
+          `disconnection: session time: 0:00:00.00${i % 9} user=app database=shop`,
+        ][i % 4],
+      },
+    }));
+    const inventory = scanJson(JSON.stringify(events), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    expect(signaturePath(inventory, analysis, group.identity, group.sig)).toBe('ts');
+    expect(signaturePath(inventory, analysis, group.label, group.sig)).toBe('record.message');
+  });
   it('names releases by their dotted version, not a database id, a checksum or a download path', () => {
     const releases = Array.from({ length: 60 }, (_, i) => {
       const num = `${1 + Math.floor(i / 20)}.${Math.floor(i / 4) % 5}.${i % 4}`;

@@ -448,11 +448,17 @@ export function analyzeRecords(
     // Where no field of the record reads as prose and nothing readable names it, what it says
     // may be a level down, in parts it holds (a message's list of blocks: a text, a tool
     // call, its output): what a reader can tell the records by.
+    // So may an event named by its time (it says when, not what) or by a field many records
+    // share (a test's name over its run, output and result): no name a reader tells it by.
+    const identityClass = group.identity >= 0 ? classOf[group.identity]! : CLASS_NONE;
     const unnamed =
       !group.keyed &&
       group.alsoIdentity < 0 &&
       group.identity >= 0 &&
-      unreadableId(classOf[group.identity]!);
+      (unreadableId(identityClass) ||
+        identityClass === CLASS_TIME ||
+        identityClass === CLASS_EPOCH ||
+        !group.named);
     if (group.says < 0 && unnamed) {
       group.says = saysInside(inventory, signatures, prose, group, fieldsOfGroup[g]!, fieldDepth);
     }
