@@ -86,3 +86,18 @@ describe('recordsByTime', () => {
     expect(timed.map(({ time }) => time.slice(0, 8))).toEqual(['2026-01-', '2026-01-', '{"when":']);
   });
 });
+
+describe('timeOrderKey', () => {
+  it('reads epoch seconds with a fraction of any length by value', () => {
+    // A logger writes seconds as a float: digits after the point vary from line to line.
+    const times = ['1669575482.0968924', '1669574919.1999', '1669574894.2211716', '1669575000'];
+    const keys = times.map(timeOrderKey);
+    expect(keys.every(Number.isFinite)).toBe(true);
+    expect([...times].sort((a, b) => timeOrderKey(a) - timeOrderKey(b))).toEqual([
+      '1669574894.2211716',
+      '1669574919.1999',
+      '1669575000',
+      '1669575482.0968924',
+    ]);
+  });
+});

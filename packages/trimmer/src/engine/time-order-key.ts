@@ -14,6 +14,10 @@ export function timeOrderKey(time: string): number {
     // Microseconds and nanoseconds since 1970 (16 and 19 digits): exact to 2^53, so two
     // nanosecond times may read alike; equal keys are then told apart as text.
     return Number(time);
+  } else if (time.length <= EPOCH_MAX_DIGITS + 2 && /^\d{1,12}\.\d+$/.test(time)) {
+    // Seconds with a fraction as long as a logger's float prints it (`1669574894.2211716`):
+    // by value, to a double's precision.
+    return Number(time);
   }
   return isIsoTime(time) ? Number.NaN : Date.parse(time);
 }
