@@ -57,6 +57,7 @@ describe('the vocabulary', () => {
         ],
         "errorWords": [
           "error",
+          "fail",
           "failed",
           "failure",
           "fatal",

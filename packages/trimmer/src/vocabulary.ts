@@ -143,7 +143,7 @@ export const DEFAULT_VOCABULARY: Vocabulary = Object.freeze({
     something everything wrong happened happening going each every all list many much often
     occur per`),
   errorWords: [
-    ...words('error failed failure fatal exception traceback panic critical denied refused'),
+    ...words('error fail failed failure fatal exception traceback panic critical denied refused'),
     ...['timed out', 'exit code', 'exit status'],
     ...words('crashloopbackoff oomkilled backoff evicted unhealthy'),
   ],
