@@ -199,6 +199,63 @@ describe('information-first selection: every record named first', () => {
     expect(omitted.reduce((sum, entry) => sum + entry.count, 0)).toBeLessThanOrEqual(400);
   });
 
+  it('shows a name several records share with what its record says, or not at all', () => {
+    // A test run's events by the test's name, each output event with its line beside it: a
+    // name shown alone would name the test's run or result event as well (an item names one
+    // record: the note counts as many as the view shows).
+    const words =
+      'refund order payment service settled queue retry cart stock warehouse invoice customer address shipping label courier timeout ledger balance currency'.split(
+        ' ',
+      );
+    const tests = Array.from(
+      { length: 60 },
+      (_, i) => `Test${words[i % 20]![0]!.toUpperCase()}${words[i % 20]!.slice(1)}Handler${i}`,
+    );
+    const events = Array.from({ length: 300 }, (_, i) => {
+      const test = tests[Math.floor(i / 5)]!;
+      const k = i % 5;
+      const says = Array.from({ length: 16 }, (_, j) => words[(i * 7 + j * 13) % 20]).join(' ');
+      return {
+        Time: new Date(Date.UTC(2026, 10, 20, 8) + i * 3).toISOString(),
+        Action: ['run', 'output', 'output', 'output', 'pass'][k]!,
+        Package: 'github.com/acme/shop/orders',
+        Test: test,
+        ...(k === 1 || k === 2
+          ? { Output: `    order_test.go:${100 + i}: ${says}${k === 1 ? ' again' : ''}\n` }
+          : k === 3
+            ? { Output: `--- PASS: ${test} (0.0${i % 9}s)\n` }
+            : {}),
+      } as { Test: string; Output?: string };
+    });
+    const json = JSON.stringify(events);
+    let checked = 0;
+    for (let budget = 500; budget <= 5000; budget += 150) {
+      const view = trimmer.trim(json, budget);
+      const records = parseRecordCoverage(trailingDisclosureNotes(view.text)[0]!.text);
+      if (records?.namedBy !== 'Test+Output') continue;
+      checked++;
+      const items = JSON.parse(viewBody(view)) as Array<{ Test?: string; Output?: string }>;
+      // Each shown name matched to one record it can be: a bare name to one without output.
+      const left = events.map((event) => ({ ...event }));
+      let named = 0;
+      for (const item of items) {
+        if (item.Test === undefined) continue;
+        const at = left.findIndex(
+          (event) =>
+            event.Test === item.Test &&
+            (event.Output === undefined
+              ? item.Output === undefined
+              : item.Output !== undefined &&
+                event.Output.startsWith(item.Output.replace(/…$/, ''))),
+        );
+        if (at < 0) continue;
+        left.splice(at, 1);
+        named++;
+      }
+      expect(records.named, `at ${budget} bytes`).toBe(named);
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
   it('does not take a long name every record shares for an identity', () => {
     // Values longer than the hash reads were counted distinct unseen: all 60 deliveries share
     // one 50-character name, and the view named them by it, none told apart, the 500 without id.

@@ -205,10 +205,16 @@ function nameRecord(plan: Plan, r: number, path = -1): void {
     // second half is made sure of before the first is kept.
     const { ledger } = plan;
     const { parent, unitBytes } = plan.inventory;
-    if (other >= 0 && ledger.covered[other] === 0 && group!.alsoIdentity !== group!.label) {
-      // Beside the first in its record, the second costs its bytes and a comma.
-      const second =
-        parent[other] === parent[identity] ? unitBytes[other]! + 1 : keepCost(ledger, other);
+    // So does a name several records share with what each says beside it (a test's name over
+    // its events, each with its output): the name alone would name another record as well.
+    const { values, distinct } = analysis.columns;
+    const label = group !== undefined && group.alsoIdentity === group.label;
+    const shared = label && distinct[group.identity]! < values[group.identity]!;
+    if (other >= 0 && ledger.covered[other] === 0 && (!label || shared)) {
+      // Beside the first in its record, the second costs its bytes (a text its start, cut) and
+      // a comma.
+      const bytes = label ? Math.min(unitBytes[other]!, TEXT_START_BYTES + 8) : unitBytes[other]!;
+      const second = parent[other] === parent[identity] ? bytes + 1 : keepCost(ledger, other);
       if (ledger.used + keepCost(ledger, identity) + second > ledger.limit) throw SPENT;
     }
     let toIdentity = -1;
