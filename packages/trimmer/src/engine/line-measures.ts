@@ -1,7 +1,7 @@
 import type { LineScan } from '../line-scan/line-scan.js';
 import { DIGIT, JOIN, LETTER, NUMBER_UNIT_KIND, OTHER } from '../readers/number-unit-kind.js';
 import { MeasuredNumbers } from './measured-numbers.js';
-import { outlierScore, robustSpread } from './robust-spread.js';
+import { outlierScore, robustSpread, SPREAD_COUNTS, SPREAD_LOG } from './robust-spread.js';
 import type { StopCheck } from './stop-check.js';
 
 /** UTF-16 units of a line read for its measures (as many as its template is read over). */
@@ -25,6 +25,11 @@ const MONOTONE_SHARE = 0.9;
 const MEASURE_WEIGHT = 0.5;
 /** The k-th greatest outlier of a measure (from 1) scores 1 / (1 + (k - 1) / RANK_DECAY) of its rarity. */
 const RANK_DECAY = 2;
+/**
+ * Times its median from which a measure's greatest value stands out though none is an outlier
+ * (scoring as a second outlier would).
+ */
+const EXTREME_RATIO = 20;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -211,8 +216,12 @@ function measureOutliers(
     const spread = robustSpread(sample, taken);
     if (!spread) continue;
     const outliers: number[] = [];
+    // The greatest value, the first of equal ones.
+    let greatest = order[lo]!;
     for (let k = lo; k < lo + count; k++) {
-      if (outlierScore(numberValue[order[k]!]!, spread) > 0) outliers.push(order[k]!);
+      const n = order[k]!;
+      if (numberValue[n]! > numberValue[greatest]!) greatest = n;
+      if (outlierScore(numberValue[n]!, spread) > 0) outliers.push(n);
     }
     // The greatest first; of equal values, the first in the text.
     outliers.sort((a, b) => numberValue[b]! - numberValue[a]! || a - b);
@@ -220,6 +229,19 @@ function measureOutliers(
     for (let rank = 1; rank <= outliers.length; rank++) {
       const row = numberRow[outliers[rank - 1]!]!;
       const weight = (MEASURE_WEIGHT * Math.log(1 + count / rank)) / (1 + (rank - 1) / RANK_DECAY);
+      if (weight > score[row]!) score[row] = weight;
+    }
+    // Atop a tail too long for any value to stand out, the greatest still does where it is
+    // far past the median (the slowest of 629 statements, 470 ms where most take 0.4 ms):
+    // what a reader asks of a measure, as a list's note tells its range.
+    if (
+      outliers.length === 0 &&
+      (spread.flags & SPREAD_LOG) !== 0 &&
+      (spread.flags & SPREAD_COUNTS) === 0 &&
+      Math.log(numberValue[greatest]!) - spread.median >= Math.log(EXTREME_RATIO)
+    ) {
+      const row = numberRow[greatest]!;
+      const weight = (MEASURE_WEIGHT * Math.log(1 + count)) / (1 + 1 / RANK_DECAY);
       if (weight > score[row]!) score[row] = weight;
     }
     check(count);
