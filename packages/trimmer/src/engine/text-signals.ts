@@ -1,5 +1,10 @@
 import type { CommonestShape, LevelBreakdown, LevelCount } from '@compaction/core';
-import { type LineScan, type LineScanBackend, openLineScan } from '../line-scan/line-scan.js';
+import {
+  type LineScan,
+  type LineScanBackend,
+  openLineScan,
+  SCAN_ASKS_LEVEL,
+} from '../line-scan/line-scan.js';
 import {
   detectLevel,
   isContinuationLine,
@@ -120,14 +125,15 @@ const SCAN_CHUNK_ROWS = 4096;
 /**
  * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
- * linear in the text whatever its shape. Lines' templates and codes are read in WebAssembly
- * (line-scan.wat) where it runs, but for a diff's (whose lines are read without their markers)
- * and sentences (which have none).
+ * linear in the text whatever its shape. Lines' templates, codes and levels (those the scan can
+ * settle: none, or a level word stated plainly) are read in WebAssembly (line-scan.wat) where it
+ * runs, but for a diff's (whose lines are read without their markers) and sentences (which have
+ * none).
  */
 export function textSignals(input: TextSignalsInput): TextSignals {
   const scan =
     input.backend !== 'js' && input.unit !== 'hunks' && input.unit !== 'sentences'
-      ? openLineScan(input.units, input.starts)
+      ? openLineScan(input.units, input.starts, levelTable(input.vocabulary))
       : undefined;
   try {
     return readSignals(input, scan);
@@ -215,9 +221,15 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
           nonBlank++;
         }
       }
+      // A row whose level the scan read is not read again, unless an exit or alert word in it
+      // may change what it read.
+      const scanned = scan ? scan.rowLevel[r]! : SCAN_ASKS_LEVEL;
       rowLevel[r] = unchanged
         ? NO_LEVEL
-        : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
+        : scanned === NO_LEVEL ||
+            (scanned !== SCAN_ASKS_LEVEL && !tail.within(from, Math.min(to, from + LEVEL_WINDOW)))
+          ? scanned
+          : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
       // Nothing but spaces and tabs, as far as the window looks.
       blank[r] = nonBlank === window ? 1 : 0;
       if (scan && rowTemplate && continuation) {

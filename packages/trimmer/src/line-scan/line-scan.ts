@@ -9,6 +9,7 @@ import {
 import type { CodeSlots } from '../engine/code-slots.js';
 import type { MeasuredNumbers } from '../engine/measured-numbers.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import type { LevelTable } from '../readers/line-level.js';
 import { LINE_SCAN_WASM_BASE64 } from './line-scan-wasm.js';
 
 /** Which implementation reads lines' templates and codes: `textSignals`' choice, for tests. */
@@ -45,6 +46,17 @@ interface LineScanExports {
     slotSize: number,
     rowCodes: number,
   ): number;
+  levelRows(
+    units: number,
+    length: number,
+    starts: number,
+    rows: number,
+    first: number,
+    last: number,
+    filled: number,
+    out: number,
+    table: number,
+  ): void;
   measureWork: { readonly value: number };
   measureRows(
     units: number,
@@ -58,6 +70,9 @@ interface LineScanExports {
     outRow: number,
   ): number;
 }
+
+/** A row's level in `rowLevel` where `detectLevel` must read it. */
+export const SCAN_ASKS_LEVEL = -2;
 
 /** Bytes [0, TABLES_BYTES) of the memory hold the module's unit tables (two of every unit). */
 const TABLES_BYTES = 131_072;
@@ -125,10 +140,13 @@ interface Layout {
   measureRow: number;
   /** Templates with slots at most: each has `MIN_SLOT_ROWS` rows. */
   slotted: number;
+  /** The level table's image (`levelTableImage`), and each row's level as the scan reads it. */
+  levelTable: number;
+  level: number;
   end: number;
 }
 
-function layoutFor(length: number, rows: number): Layout {
+function layoutFor(length: number, rows: number, tableBytes = 0): Layout {
   // As text-signals.ts sizes its table: every row may have a template of its own, at half load.
   let slots = 16;
   while (slots < 2 * rows) slots *= 2;
@@ -149,7 +167,9 @@ function layoutFor(length: number, rows: number): Layout {
   const measureValue = (slotCount + 4 * slotted * MAX_SLOTS * SLOT_WIDTH + 7) & ~7;
   const measureKey = measureValue + 8 * chunkNumbers;
   const measureRow = measureKey + 4 * chunkNumbers;
-  const end = measureRow + 4 * chunkNumbers;
+  const levelTable = measureRow + 4 * chunkNumbers;
+  const level = levelTable + 4 * Math.ceil(tableBytes / 4);
+  const end = level + 4 * rows;
   return {
     units,
     starts,
@@ -168,8 +188,71 @@ function layoutFor(length: number, rows: number): Layout {
     measureValue,
     measureRow,
     slotted,
+    levelTable,
+    level,
     end,
   };
+}
+
+/** Where `levelTableImage` puts its parts past its header of six i32. */
+const IMAGE_LETTERS = 32;
+const IMAGE_LEADS = 160;
+const IMAGE_FIRST = 288;
+
+const images = new WeakMap<LevelTable, Uint8Array>();
+
+/**
+ * A level table as line-scan.wat's `levelRows` reads it, made once per table: i32 stride, mark
+ * count and the offsets of `first`, `next`, the words' offsets, the marks, the words' levels
+ * and their flags; a flag per ASCII unit that is a level letter (at 32) and that may lead an
+ * exception opener (at 160); then `first` and `next` (i16, as the table has them), each word's
+ * offset (i32) and its units (u16, each `| 0x20`, as `tableWord` compares them), the marks
+ * (u16), and per word its level (i8) and whether it has any `WORD_IS_*` flag (u8).
+ */
+export function levelTableImage(table: LevelTable): Uint8Array {
+  let image = images.get(table);
+  if (image !== undefined) return image;
+  const nextAt = IMAGE_FIRST + 2 * table.first.length;
+  const wordsAt = (nextAt + 2 * table.next.length + 3) & ~3;
+  let at = wordsAt + 4 * table.words.length;
+  const wordAt: number[] = [];
+  for (const word of table.words) {
+    wordAt.push(at);
+    at += 2 * word.length;
+  }
+  const marksAt = at;
+  const marks = [...table.marks.keys()];
+  const levelsAt = marksAt + 2 * marks.length;
+  const flagsAt = levelsAt + table.words.length;
+  const bytes = flagsAt + table.words.length;
+  image = new Uint8Array(bytes);
+  const view = new DataView(image.buffer);
+  view.setInt32(0, table.stride, true);
+  view.setInt32(4, marks.length, true);
+  view.setInt32(8, IMAGE_FIRST, true);
+  view.setInt32(12, nextAt, true);
+  view.setInt32(16, wordsAt, true);
+  view.setInt32(20, marksAt, true);
+  view.setInt32(24, levelsAt, true);
+  view.setInt32(28, flagsAt, true);
+  for (const code of table.letters.keys()) if (code < 0x80) image[IMAGE_LETTERS + code] = 1;
+  image.set(table.openerLeads, IMAGE_LEADS);
+  for (let k = 0; k < table.first.length; k++) {
+    view.setInt16(IMAGE_FIRST + 2 * k, table.first[k]!, true);
+  }
+  for (let index = 0; index < table.words.length; index++) {
+    const word = table.words[index]!;
+    view.setInt16(nextAt + 2 * index, table.next[index]!, true);
+    view.setInt32(wordsAt + 4 * index, wordAt[index]!, true);
+    for (let k = 0; k < word.length; k++) {
+      view.setUint16(wordAt[index]! + 2 * k, (word.charCodeAt(k) | 0x20) & 0xffff, true);
+    }
+    view.setInt8(levelsAt + index, table.wordLevel[index]!);
+    view.setUint8(flagsAt + index, table.wordFlags[index] === 0 ? 0 : 1);
+  }
+  for (let k = 0; k < marks.length; k++) view.setUint16(marksAt + 2 * k, marks[k]!, true);
+  images.set(table, image);
+  return image;
 }
 
 /**
@@ -188,7 +271,15 @@ export class LineScan {
   rowTemplate: Int32Array;
   /** Per template id: its rows read so far. */
   templateCounts: Int32Array;
+  /**
+   * Per row read so far, with a level table given to `open`, its level as line-scan.wat's
+   * `levelRows` reads it: `NO_LEVEL` where it states none for sure; `SCAN_ASKS_LEVEL` where
+   * `detectLevel` must read it; else the signature `detectLevel` gives unless an exit or alert
+   * word starts in the row's level window (its `LevelTailCues` tell).
+   */
+  rowLevel: Int32Array;
   private readonly memory: ArrayBuffer;
+  private levels = false;
   private layout: Layout;
   private length = 0;
   private rows = 0;
@@ -204,10 +295,19 @@ export class LineScan {
     this.rowFilled = new Int32Array(this.memory, 0, 0);
     this.rowTemplate = this.rowFilled;
     this.templateCounts = this.rowFilled;
+    this.rowLevel = this.rowFilled;
   }
 
-  /** Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`. */
-  open(units: Uint16Array, rowStarts: readonly number[], layout: Layout): this {
+  /**
+   * Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`, that
+   * tells which rows may state a level by `levelTable` (the image of one) where given.
+   */
+  open(
+    units: Uint16Array,
+    rowStarts: readonly number[],
+    layout: Layout,
+    levelTable: Uint8Array | undefined,
+  ): this {
     const { memory, wasm } = this;
     const length = units.length;
     const rows = rowStarts.length;
@@ -218,6 +318,9 @@ export class LineScan {
     this.rowFilled = new Int32Array(memory, layout.filled, rows);
     this.rowTemplate = new Int32Array(memory, layout.template, rows);
     this.templateCounts = new Int32Array(memory, layout.counts, rows);
+    this.rowLevel = new Int32Array(memory, layout.level, rows);
+    this.levels = levelTable !== undefined;
+    if (levelTable) new Uint8Array(memory, layout.levelTable, levelTable.length).set(levelTable);
     new Uint16Array(memory, layout.units, length).set(units);
     new Int32Array(memory, layout.starts, rows).set(rowStarts);
     // What a text before left in a kept instance: counts and the intern table start empty.
@@ -238,7 +341,10 @@ export class LineScan {
     return this.wasm.templates.value;
   }
 
-  /** Reads rows up to `last` (rows are read in order, each once). */
+  /**
+   * Reads rows up to `last` (rows are read in order, each once): their templates, and their
+   * levels where the scan was opened with a level table.
+   */
   readTemplates(last: number): void {
     const { layout } = this;
     const end = Math.min(last, this.rows);
@@ -257,6 +363,19 @@ export class LineScan {
       layout.slotHash,
       layout.slots - 1,
     );
+    if (this.levels) {
+      this.wasm.levelRows(
+        layout.units,
+        this.length,
+        layout.starts,
+        this.rows,
+        this.read,
+        end,
+        layout.filled,
+        layout.level,
+        layout.levelTable,
+      );
+    }
     this.read = end;
   }
 
@@ -371,25 +490,29 @@ export const LINE_SCAN_SHAPE = new LineScan(undefined, true);
  * WebAssembly is unavailable or there is no memory for it: the caller reads the rows in
  * JavaScript then. The memory is sized for the whole text up front and never grown (see core's
  * `instantiateWasm`); the instance is kept for the next text, one of more than
- * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`.
+ * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`. With `levelTable`
+ * (the vocabulary's), the scan also reads the rows' levels as far as it can (`rowLevel`).
  */
 export function openLineScan(
   units: Uint16Array,
   rowStarts: readonly number[],
+  levelTable?: LevelTable,
 ): LineScan | undefined {
   const module = compiledModule();
   if (module === null) return undefined;
-  const layout = layoutFor(units.length, rowStarts.length);
+  const image = levelTable && levelTableImage(levelTable);
+  const layout = layoutFor(units.length, rowStarts.length, image?.length);
   if (layout.end > UPFRONT_MEMORY_LIMIT) return undefined;
   try {
     if (!retainedBusy && retained !== undefined && layout.end <= retained.bytes) {
-      return retained.scan.open(units, rowStarts, layout);
+      return retained.scan.open(units, rowStarts, layout, image);
     }
     if (retainedBusy) {
       return new LineScan(instantiateWasm<LineScanExports>(module, layout.end), true).open(
         units,
         rowStarts,
         layout,
+        image,
       );
     }
     // A bigger kept instance replaces the old one, with room to spare for the next texts
@@ -400,7 +523,7 @@ export function openLineScan(
     const bytes = Math.min(room, 2 * layout.end);
     const scan = new LineScan(instantiateWasm<LineScanExports>(module, bytes), false);
     retained = { scan, bytes };
-    return scan.open(units, rowStarts, layout);
+    return scan.open(units, rowStarts, layout, image);
   } catch (error) {
     // Making memory fails with a RangeError when the process is out of it.
     if (error instanceof RangeError) return undefined;
