@@ -444,6 +444,14 @@ describe('createStructuralTrimmer: budget and settings', () => {
         ).join('\n'),
         1500,
       ],
+      [
+        Array.from(
+          { length: 30 },
+          (_, f) =>
+            `diff --git a/f${f}.go b/f${f}.go\n--- a/f${f}.go\n+++ b/f${f}.go\n@@ -1,4 +1,4 @@\n context ${f}\n-ERROR: exit code ${f % 3}\n+log.Error("failed", "took", "${f * 37}ms")\n \tif (level == FATAL) {`,
+        ).join('\n'),
+        1500,
+      ],
     ] as const;
     const script = `
       const { createStructuralTrimmer } = await import(${JSON.stringify(dist.href)});

@@ -127,13 +127,18 @@ const SCAN_CHUNK_ROWS = 4096;
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
  * linear in the text whatever its shape. Lines' templates, codes and levels (those the scan can
  * settle: none, or a level word stated plainly) are read in WebAssembly (line-scan.wat) where it
- * runs, but for a diff's (whose lines are read without their markers) and sentences (which have
- * none).
+ * runs, a diff's lines past their markers, but for sentences (which have no lines' shapes).
  */
 export function textSignals(input: TextSignalsInput): TextSignals {
+  const hunks = input.unit === 'hunks';
   const scan =
-    input.backend !== 'js' && input.unit !== 'hunks' && input.unit !== 'sentences'
-      ? openLineScan(input.units, input.starts, levelTable(input.vocabulary))
+    input.backend !== 'js' && input.unit !== 'sentences'
+      ? openLineScan(
+          input.units,
+          hunks ? input.lineStarts : input.starts,
+          levelTable(input.vocabulary),
+          hunks ? markerShifts(input.units, input.lineStarts) : undefined,
+        )
       : undefined;
   try {
     return readSignals(input, scan);
@@ -403,6 +408,22 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     templates,
     commonest,
   };
+}
+
+/**
+ * Per line of a diff (`starts`), the units of its marker (`+`, `-` or a space opening a line
+ * that holds more than its line break): what the row loop steps over before reading the line.
+ */
+function markerShifts(units: Uint16Array, starts: readonly number[]): Uint8Array {
+  const shifts = new Uint8Array(starts.length);
+  for (let r = 0; r < starts.length; r++) {
+    const from = starts[r]!;
+    let to = r + 1 < starts.length ? starts[r + 1]! : units.length;
+    while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
+    const marker = units[from];
+    if (from < to && (marker === 0x2b || marker === 0x2d || marker === 0x20)) shifts[r] = 1;
+  }
+  return shifts;
 }
 
 /** Whether `units[a, a + length)` and `units[b, b + length)` are the same units. */

@@ -7,6 +7,7 @@ import { readMeasuredNumbers } from '../engine/line-measures.js';
 import { MeasuredNumbers } from '../engine/measured-numbers.js';
 import { codeSlots } from '../engine/rare-line-codes.js';
 import { textSignals } from '../engine/text-signals.js';
+import { diffUnits } from '../readers/diff-units.js';
 import { detectLevel, LevelTailCues, levelTable, NO_LEVEL } from '../readers/line-level.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
@@ -154,6 +155,50 @@ function signalsBoth(text: string) {
     [textSignals({ ...input, backend: 'js' }), textSignals({ ...records, backend: 'js' })],
     [textSignals({ ...input, backend: 'wasm' }), textSignals({ ...records, backend: 'wasm' })],
   ];
+}
+
+/** The signals of the diff `text` read by hunks, in JavaScript and with the scan. */
+function diffSignalsBoth(text: string) {
+  const units = unitsOf(text);
+  const lines = lineStarts(text, never);
+  const input = {
+    text,
+    units,
+    starts: diffUnits(text, 2000, false, never).starts,
+    unit: 'hunks' as const,
+    check: never,
+    vocabulary: DEFAULT_VOCABULARY,
+    lineStarts: lines,
+  };
+  return [textSignals({ ...input, backend: 'js' }), textSignals({ ...input, backend: 'wasm' })];
+}
+
+/** A unified diff of `files` files, from a seed: markers, context, levels and numbers in it. */
+function generatedDiff(files: number, seed: number): string {
+  const next = seeded(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const out: string[] = ['From 1234abcd Mon Sep 17 00:00:00 2001', 'Subject: [PATCH] bump', ''];
+  for (let f = 0; f < files; f++) {
+    out.push(`diff --git a/f${f}.go b/f${f}.go`, `--- a/f${f}.go`, `+++ b/f${f}.go`);
+    for (let h = 0; h < 3; h++) {
+      out.push(`@@ -${10 * h + 1},7 +${10 * h + 1},8 @@ func f${f}() {`);
+      for (let k = 0; k < 8; k++) {
+        out.push(
+          `${pick(['+', '-', ' ', ' '])}${pick(['', '\t', '  '])}${pick([
+            'if (level == Level::FATAL) {',
+            'log.Error("failed", "code", 137)',
+            `ERROR: exit code ${k}`,
+            `require example.com/m v1.${k}.${h} // indirect`,
+            `h1:${'x'.repeat(k)}=`,
+            '',
+            '}',
+            `[warn] took ${k * 37}ms`,
+          ])}`,
+        );
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 const ESC = '\u001b';
@@ -314,6 +359,17 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
       expect(wasmSignals).toEqual(jsSignals);
     },
   );
+
+  it('give a diff the same signals, its lines read past their markers', () => {
+    for (const seed of [1, 2, 3]) {
+      const [js, wasm] = diffSignalsBoth(generatedDiff(20, seed));
+      expect(wasm).toEqual(js);
+    }
+    for (const fixture of fixtures.filter((each) => each.path.startsWith('diff/'))) {
+      const [js, wasm] = diffSignalsBoth(readFixture(fixture.path));
+      expect(wasm).toEqual(js);
+    }
+  });
 
   it("read each row's level as detectLevel does, where the scan reads one", () => {
     const piece = fc.oneof(

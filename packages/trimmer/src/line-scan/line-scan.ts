@@ -31,6 +31,7 @@ interface LineScanExports {
     slotId: number,
     slotHash: number,
     mask: number,
+    shift: number,
   ): void;
   codeRows(
     units: number,
@@ -56,6 +57,7 @@ interface LineScanExports {
     filled: number,
     out: number,
     table: number,
+    shift: number,
   ): void;
   measureWork: { readonly value: number };
   measureRows(
@@ -143,6 +145,8 @@ interface Layout {
   /** The level table's image (`levelTableImage`), and each row's level as the scan reads it. */
   levelTable: number;
   level: number;
+  /** Per row, the units before what is read of it (a diff line's marker). */
+  shift: number;
   end: number;
 }
 
@@ -169,7 +173,8 @@ function layoutFor(length: number, rows: number, tableBytes = 0): Layout {
   const measureRow = measureKey + 4 * chunkNumbers;
   const levelTable = measureRow + 4 * chunkNumbers;
   const level = levelTable + 4 * Math.ceil(tableBytes / 4);
-  const end = level + 4 * rows;
+  const shift = level + 4 * rows;
+  const end = shift + 4 * Math.ceil(rows / 4);
   return {
     units,
     starts,
@@ -190,6 +195,7 @@ function layoutFor(length: number, rows: number, tableBytes = 0): Layout {
     slotted,
     levelTable,
     level,
+    shift,
     end,
   };
 }
@@ -280,6 +286,7 @@ export class LineScan {
   rowLevel: Int32Array;
   private readonly memory: ArrayBuffer;
   private levels = false;
+  private shifted = false;
   private layout: Layout;
   private length = 0;
   private rows = 0;
@@ -300,13 +307,15 @@ export class LineScan {
 
   /**
    * Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`, that
-   * tells which rows may state a level by `levelTable` (the image of one) where given.
+   * reads the rows' levels by `levelTable` (the image of one) where given, and each row's
+   * template and level from `rowShift[r]` units past its start where given.
    */
   open(
     units: Uint16Array,
     rowStarts: readonly number[],
     layout: Layout,
     levelTable: Uint8Array | undefined,
+    rowShift: Uint8Array | undefined,
   ): this {
     const { memory, wasm } = this;
     const length = units.length;
@@ -321,6 +330,8 @@ export class LineScan {
     this.rowLevel = new Int32Array(memory, layout.level, rows);
     this.levels = levelTable !== undefined;
     if (levelTable) new Uint8Array(memory, layout.levelTable, levelTable.length).set(levelTable);
+    this.shifted = rowShift !== undefined;
+    if (rowShift) new Uint8Array(memory, layout.shift, rows).set(rowShift);
     new Uint16Array(memory, layout.units, length).set(units);
     new Int32Array(memory, layout.starts, rows).set(rowStarts);
     // What a text before left in a kept instance: counts and the intern table start empty.
@@ -362,6 +373,7 @@ export class LineScan {
       layout.slotId,
       layout.slotHash,
       layout.slots - 1,
+      this.shifted ? layout.shift : 0,
     );
     if (this.levels) {
       this.wasm.levelRows(
@@ -374,6 +386,7 @@ export class LineScan {
         layout.filled,
         layout.level,
         layout.levelTable,
+        this.shifted ? layout.shift : 0,
       );
     }
     this.read = end;
@@ -491,12 +504,15 @@ export const LINE_SCAN_SHAPE = new LineScan(undefined, true);
  * JavaScript then. The memory is sized for the whole text up front and never grown (see core's
  * `instantiateWasm`); the instance is kept for the next text, one of more than
  * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`. With `levelTable`
- * (the vocabulary's), the scan also reads the rows' levels as far as it can (`rowLevel`).
+ * (the vocabulary's), the scan also reads the rows' levels as far as it can (`rowLevel`). With
+ * `rowShift`, each row's template and level are read from that many units past its start (a
+ * diff's lines, past their markers); its codes and measures from its start.
  */
 export function openLineScan(
   units: Uint16Array,
   rowStarts: readonly number[],
   levelTable?: LevelTable,
+  rowShift?: Uint8Array,
 ): LineScan | undefined {
   const module = compiledModule();
   if (module === null) return undefined;
@@ -505,7 +521,7 @@ export function openLineScan(
   if (layout.end > UPFRONT_MEMORY_LIMIT) return undefined;
   try {
     if (!retainedBusy && retained !== undefined && layout.end <= retained.bytes) {
-      return retained.scan.open(units, rowStarts, layout, image);
+      return retained.scan.open(units, rowStarts, layout, image, rowShift);
     }
     if (retainedBusy) {
       return new LineScan(instantiateWasm<LineScanExports>(module, layout.end), true).open(
@@ -513,6 +529,7 @@ export function openLineScan(
         rowStarts,
         layout,
         image,
+        rowShift,
       );
     }
     // A bigger kept instance replaces the old one, with room to spare for the next texts
@@ -523,7 +540,7 @@ export function openLineScan(
     const bytes = Math.min(room, 2 * layout.end);
     const scan = new LineScan(instantiateWasm<LineScanExports>(module, bytes), false);
     retained = { scan, bytes };
-    return scan.open(units, rowStarts, layout, image);
+    return scan.open(units, rowStarts, layout, image, rowShift);
   } catch (error) {
     // Making memory fails with a RangeError when the process is out of it.
     if (error instanceof RangeError) return undefined;

@@ -183,12 +183,13 @@
   ;; and its template, interned, into i32 `$template[r]`, counting each template's rows in i32
   ;; `$counts[id]`. Templates are interned through an open-addressed table of `$mask + 1` slots
   ;; (a power of two): i32 `$slotId` (id + 1, 0 free) and i32 `$slotHash`, as text-signals.ts
-  ;; interns them, so ids are dense in order of first row.
+  ;; interns them, so ids are dense in order of first row. Where `$shift` is not 0, a row is read
+  ;; from u8 `$shift[r]` units past its start (a diff's line, past its marker).
   (func (export "templateRows")
     (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
     (param $first i32) (param $last i32)
     (param $filled i32) (param $template i32) (param $counts i32)
-    (param $slotId i32) (param $slotHash i32) (param $mask i32)
+    (param $slotId i32) (param $slotHash i32) (param $mask i32) (param $shift i32)
     (local $r i32) (local $from i32) (local $to i32) (local $window i32) (local $i i32)
     (local $c i32) (local $hash i32) (local $slot i32) (local $id i32)
     (local.set $r (local.get $first))
@@ -209,6 +210,11 @@
               (i32.and (i32.ne (local.get $c) (i32.const 0x0a)) (i32.ne (local.get $c) (i32.const 0x0d))))
             (local.set $to (i32.sub (local.get $to) (i32.const 1)))
             (br $trim)))
+        ;; A diff's row is read past its marker (`$shift[r]`, where a shift is given).
+        (if (local.get $shift)
+          (then
+            (local.set $from
+              (i32.add (local.get $from) (i32.load8_u (i32.add (local.get $shift) (local.get $r)))))))
         (local.set $window (i32.add (local.get $from) (i32.const 1024)))
         (if (i32.lt_s (local.get $to) (local.get $window)) (then (local.set $window (local.get $to))))
         (local.set $i (local.get $from))
@@ -260,17 +266,19 @@
   ;; states none for sure; a signature where a level word states it (`ERROR`, `[warn]`, `Error:`
   ;; opening the row) before anything else could, which holds unless an exit or alert word
   ;; starts in the row (the caller asks its `LevelTailCues`); -2 where the JavaScript must read
-  ;; the row. It steps through the row from `$filled[r]` (`templateRows` wrote it) as
-  ;; `detectLevel` does, and stops at whatever else could state a level: another word of the
-  ;; vocabulary's level table (a level key, an exit, alert or protocol word), a level letter
-  ;; standing alone (or opening the row, five units long: `E0312`), a mark opening the row, the
-  ;; opening word's dotted name closing the row or followed by `:` (an exception's), or a word
-  ;; opening as an exception opener may. Rows that state no level (prose, markup, most of a
-  ;; build's output) or state it plainly are then never read in JavaScript. `$table` holds the
-  ;; vocabulary's level table as line-scan.ts lays it out (`levelTableImage`).
+  ;; the row. It steps through the row from `$filled[r]` (`templateRows` wrote it; past a diff
+  ;; line's marker where `$shift` is given, as there) as `detectLevel` does, and stops at
+  ;; whatever else could state a level: another word of the vocabulary's level table (a level
+  ;; key, an exit, alert or protocol word), a level letter standing alone (or opening the row,
+  ;; five units long: `E0312`), a mark opening the row, the opening word's dotted name closing
+  ;; the row or followed by `:` (an exception's), or a word opening as an exception opener may.
+  ;; Rows that state no level (prose, markup, most of a build's output) or state it plainly are
+  ;; then never read in JavaScript. `$table` holds the vocabulary's level table as line-scan.ts
+  ;; lays it out (`levelTableImage`).
   (func (export "levelRows")
     (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
     (param $first i32) (param $last i32) (param $filled i32) (param $out i32) (param $table i32)
+    (param $shift i32)
     (local $r i32) (local $from i32) (local $to i32) (local $end i32) (local $i i32)
     (local $c i32) (local $opening i32) (local $prefixed i32) (local $previous i32)
     (local $lettered i32) (local $start i32) (local $len i32) (local $stop i32)
@@ -296,6 +304,11 @@
               (i32.and (i32.ne (local.get $c) (i32.const 0x0a)) (i32.ne (local.get $c) (i32.const 0x0d))))
             (local.set $to (i32.sub (local.get $to) (i32.const 1)))
             (br $trim)))
+        ;; A diff's row is read past its marker (`$shift[r]`, where a shift is given).
+        (if (local.get $shift)
+          (then
+            (local.set $from
+              (i32.add (local.get $from) (i32.load8_u (i32.add (local.get $shift) (local.get $r)))))))
         (local.set $end (i32.add (local.get $from) (i32.const 1024)))
         (if (i32.lt_s (local.get $to) (local.get $end)) (then (local.set $end (local.get $to))))
         (local.set $i (i32.load (i32.add (local.get $filled) (i32.shl (local.get $r) (i32.const 2)))))
