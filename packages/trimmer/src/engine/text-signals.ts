@@ -185,7 +185,9 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   let work = 0;
   let inHunk = false;
   // The line before, as read: a line that repeats it (`CPU burner 3 running`, 1 500 times over)
-  // reads as it did, since no reader of a line looks past its end.
+  // reads as it did, since no reader of a line looks past its end. Only a line whose level the
+  // scan left to `detectLevel` is compared: the rest of what is read of it costs less than the
+  // comparison.
   let lastFrom = 0;
   let lastTo = -1;
   for (let r = 0; r < rows; r++) {
@@ -204,8 +206,10 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
+    const scanned = scan ? scan.rowLevel[r]! : SCAN_ASKS_LEVEL;
     if (
       !rowUnit &&
+      scanned === SCAN_ASKS_LEVEL &&
       to - from === lastTo - lastFrom &&
       sameRange(units, lastFrom, from, to - from)
     ) {
@@ -228,7 +232,6 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       }
       // A row whose level the scan read is not read again, unless an exit or alert word in it
       // may change what it read.
-      const scanned = scan ? scan.rowLevel[r]! : SCAN_ASKS_LEVEL;
       rowLevel[r] = unchanged
         ? NO_LEVEL
         : scanned === NO_LEVEL ||
