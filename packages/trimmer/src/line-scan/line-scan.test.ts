@@ -11,8 +11,9 @@ import { diffUnits } from '../readers/diff-units.js';
 import { detectLevel, LevelTailCues, levelTable, NO_LEVEL } from '../readers/line-level.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
+import { resolveVocabulary } from '../resolve-vocabulary.js';
 import { seeded } from '../test-support/generated-lists.js';
-import { DEFAULT_VOCABULARY } from '../vocabulary.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
 import { openLineScan, SCAN_ASKS_LEVEL } from './line-scan.js';
 import { LINE_SCAN_WASM_BASE64 } from './line-scan-wasm.js';
 
@@ -102,10 +103,13 @@ function bothScans(text: string) {
  * gives, and the share of rows whose level the scan read (none, or one no exit or alert word
  * may change).
  */
-function scannedLevels(text: string): { wrong: string[]; read: number } {
+function scannedLevels(
+  text: string,
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+): { wrong: string[]; read: number } {
   const units = unitsOf(text);
   const starts = lineStarts(text, never);
-  const table = levelTable(DEFAULT_VOCABULARY);
+  const table = levelTable(vocabulary);
   const scan = openLineScan(units, starts, table);
   if (scan === undefined) throw new Error('WebAssembly is unavailable');
   const wrong: string[] = [];
@@ -390,6 +394,27 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
     // the rows left (a level key's value, an exit status, a level letter).
     expect(scannedLevels(logs.service!).read).toBe(1);
     expect(scannedLevels(logs.syslog!).read).toBeGreaterThan(0.6);
+    // A vocabulary of other words reads as its own table says.
+    const vocabulary = resolveVocabulary({
+      levelWords: { failure: 'error', x: 'error', was: 'warn', Warning: 'warn' },
+      levelLetters: { X: 'error', I: 'info' },
+      levelKeys: ['lvl'],
+      exitWords: ['quit'],
+      alertWords: ['information'],
+      statusProtocols: [],
+      exceptionSuffixes: ['Fault', 'Exception'],
+      exceptionOpeners: ['Panic at', 'x'],
+      levelMarks: { '\u2620': 'fatal' },
+    });
+    for (const name of Object.keys(logs)) {
+      expect(scannedLevels(logs[name]!, vocabulary).wrong).toEqual([]);
+    }
+    expect(
+      scannedLevels(
+        'X: a\nPanic at the disco\nBus.Fault: b\n\u2620 c\nlvl=was\nquit 3\nfailure [failure] FAILURE',
+        vocabulary,
+      ).wrong,
+    ).toEqual([]);
   });
 
   it('read hostile lines alike: lone surrogates, CRLF, combining marks, long lines, digit runs', () => {

@@ -200,20 +200,22 @@ function layoutFor(length: number, rows: number, tableBytes = 0): Layout {
   };
 }
 
-/** Where `levelTableImage` puts its parts past its header of six i32. */
-const IMAGE_LETTERS = 32;
-const IMAGE_LEADS = 160;
-const IMAGE_FIRST = 288;
+/** Where `levelTableImage` puts its parts past its header of ten i32. */
+const IMAGE_LETTERS = 48;
+const IMAGE_LEADS = 176;
+const IMAGE_FIRST = 304;
 
 const images = new WeakMap<LevelTable, Uint8Array>();
 
 /**
- * A level table as line-scan.wat's `levelRows` reads it, made once per table: i32 stride, mark
- * count and the offsets of `first`, `next`, the words' offsets, the marks, the words' levels
- * and their flags; a flag per ASCII unit that is a level letter (at 32) and that may lead an
- * exception opener (at 160); then `first` and `next` (i16, as the table has them), each word's
- * offset (i32) and its units (u16, each `| 0x20`, as `tableWord` compares them), the marks
- * (u16), and per word its level (i8) and whether it has any `WORD_IS_*` flag (u8).
+ * A level table as line-scan.wat's `levelRows` reads it, made once per table. A header of i32:
+ * the stride, the marks' count, and the offsets of `first`, `next`, the words' offsets, the
+ * marks, the words' levels, their flags, the exception suffixes and the exception openers. Then
+ * per ASCII unit, one more than the level of the level letter it is (at 48, 0 for none) and
+ * whether an exception opener starts with it (at 176); `first` and `next` (i16, as the table has
+ * them); each word's offset (i32) and its units (u16, each `| 0x20`, as `tableWord` compares
+ * them); the marks (u16); per word its level (i8) and its `WORD_IS_*` flags (u8); and the
+ * suffixes and openers, each a list: i32 count, per string i32 offset and length, its units.
  */
 export function levelTableImage(table: LevelTable): Uint8Array {
   let image = images.get(table);
@@ -230,18 +232,19 @@ export function levelTableImage(table: LevelTable): Uint8Array {
   const marks = [...table.marks.keys()];
   const levelsAt = marksAt + 2 * marks.length;
   const flagsAt = levelsAt + table.words.length;
-  const bytes = flagsAt + table.words.length;
+  const suffixesAt = (flagsAt + table.words.length + 3) & ~3;
+  const listBytes = (strings: readonly string[]) =>
+    4 + 8 * strings.length + strings.reduce((sum, each) => sum + 2 * each.length, 0);
+  const openersAt = (suffixesAt + listBytes(table.exceptionSuffixes) + 3) & ~3;
+  const bytes = openersAt + listBytes(table.exceptionOpeners);
   image = new Uint8Array(bytes);
   const view = new DataView(image.buffer);
-  view.setInt32(0, table.stride, true);
-  view.setInt32(4, marks.length, true);
-  view.setInt32(8, IMAGE_FIRST, true);
-  view.setInt32(12, nextAt, true);
-  view.setInt32(16, wordsAt, true);
-  view.setInt32(20, marksAt, true);
-  view.setInt32(24, levelsAt, true);
-  view.setInt32(28, flagsAt, true);
-  for (const code of table.letters.keys()) if (code < 0x80) image[IMAGE_LETTERS + code] = 1;
+  const header = [table.stride, marks.length, IMAGE_FIRST, nextAt, wordsAt, marksAt];
+  header.push(levelsAt, flagsAt, suffixesAt, openersAt);
+  for (let k = 0; k < header.length; k++) view.setInt32(4 * k, header[k]!, true);
+  for (const [code, level] of table.letters) {
+    if (code < 0x80) image[IMAGE_LETTERS + code] = level + 1;
+  }
   image.set(table.openerLeads, IMAGE_LEADS);
   for (let k = 0; k < table.first.length; k++) {
     view.setInt16(IMAGE_FIRST + 2 * k, table.first[k]!, true);
@@ -254,9 +257,24 @@ export function levelTableImage(table: LevelTable): Uint8Array {
       view.setUint16(wordAt[index]! + 2 * k, (word.charCodeAt(k) | 0x20) & 0xffff, true);
     }
     view.setInt8(levelsAt + index, table.wordLevel[index]!);
-    view.setUint8(flagsAt + index, table.wordFlags[index] === 0 ? 0 : 1);
+    view.setUint8(flagsAt + index, table.wordFlags[index]!);
   }
   for (let k = 0; k < marks.length; k++) view.setUint16(marksAt + 2 * k, marks[k]!, true);
+  for (const [listAt, strings] of [
+    [suffixesAt, table.exceptionSuffixes],
+    [openersAt, table.exceptionOpeners],
+  ] as const) {
+    view.setInt32(listAt, strings.length, true);
+    let unitsAt = listAt + 4 + 8 * strings.length;
+    strings.forEach((string, k) => {
+      view.setInt32(listAt + 4 + 8 * k, unitsAt, true);
+      view.setInt32(listAt + 8 + 8 * k, string.length, true);
+      for (let u = 0; u < string.length; u++) {
+        view.setUint16(unitsAt + 2 * u, string.charCodeAt(u), true);
+      }
+      unitsAt += 2 * string.length;
+    });
+  }
   images.set(table, image);
   return image;
 }

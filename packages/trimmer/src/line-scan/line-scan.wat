@@ -284,6 +284,7 @@
     (local $lettered i32) (local $start i32) (local $len i32) (local $stop i32)
     (local $stride i32) (local $bucket i32) (local $result i32) (local $name i32) (local $after i32)
     (local $known i32) (local $level i32) (local $form i32) (local $k i32) (local $before i32)
+    (local $flags i32)
     (local.set $stride (i32.load (local.get $table)))
     (local.set $bucket (i32.add (local.get $table) (i32.load offset=8 (local.get $table))))
     (local.set $r (local.get $first))
@@ -454,14 +455,24 @@
               (call $tableWord (local.get $units) (local.get $start) (local.get $len) (local.get $table)))
             (if (i32.ge_s (local.get $known) (i32.const 0))
               (then
-                ;; A level key, an exit, alert or protocol word: asked of the JavaScript.
-                (if (i32.load8_u
-                      (i32.add
-                        (i32.add (local.get $table) (i32.load offset=28 (local.get $table)))
-                        (local.get $known)))
+                ;; A protocol word is asked about where a response status follows it (`HTTP/1.1"
+                ;; 503`); a level key, an exit or alert word always.
+                (local.set $flags
+                  (i32.load8_u
+                    (i32.add
+                      (i32.add (local.get $table) (i32.load offset=28 (local.get $table)))
+                      (local.get $known))))
+                (if (i32.eq (local.get $flags) (i32.const 8))
                   (then
-                    (local.set $result (i32.const -2))
-                    (br $line)))
+                    (if (call $statesStatus (local.get $units) (local.get $length) (local.get $i) (local.get $end))
+                      (then
+                        (local.set $result (i32.const -2))
+                        (br $line))))
+                  (else
+                    (if (local.get $flags)
+                      (then
+                        (local.set $result (i32.const -2))
+                        (br $line)))))
                 (local.set $level
                   (i32.load8_s
                     (i32.add
@@ -520,7 +531,7 @@
                   (i32.or
                     (i32.eq (local.get $len) (i32.const 1))
                     (i32.and (local.get $opening) (i32.eq (local.get $len) (i32.const 5))))
-                  (i32.load8_u offset=32 (i32.add (local.get $table) (local.get $c))))
+                  (i32.ne (i32.load8_u offset=48 (i32.add (local.get $table) (local.get $c))) (i32.const 0)))
               (then
                 (local.set $result (i32.const -2))
                 (br $line)))
@@ -547,12 +558,18 @@
                       (i32.or (i32.eq (local.get $after) (i32.const 0x3a)) (i32.eqz (local.get $after)))
                       (i32.or (i32.eq (local.get $after) (i32.const 0x0d)) (i32.eq (local.get $after) (i32.const 0x0a))))
                   (then
-                    (local.set $result (i32.const -2))
-                    (br $line)))
-                (if (i32.load8_u offset=160 (i32.add (local.get $table) (local.get $c)))
+                    (if (call $endsWithAny (local.get $units) (local.get $start) (local.get $name)
+                          (i32.add (local.get $table) (i32.load offset=32 (local.get $table))) (local.get $table))
+                      (then
+                        (local.set $result (i32.const -2))
+                        (br $line)))))
+                (if (i32.load8_u offset=176 (i32.add (local.get $table) (local.get $c)))
                   (then
-                    (local.set $result (i32.const -2))
-                    (br $line)))
+                    (if (call $startsWithAny (local.get $units) (local.get $length) (local.get $start)
+                          (i32.add (local.get $table) (i32.load offset=36 (local.get $table))) (local.get $table))
+                      (then
+                        (local.set $result (i32.const -2))
+                        (br $line)))))
                 (if (i32.gt_s (local.get $name) (local.get $i)) (then (local.set $i (local.get $name))))))
             (local.set $opening (i32.const 0))
             (local.set $previous (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 1)))))
@@ -560,6 +577,110 @@
         (i32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2))) (local.get $result))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
+
+  ;; Whether one of the strings listed at `$list` (i32 count, then per string i32 offset from
+  ;; `$table` and i32 length; its units u16) ends units [$from, $to) and is shorter
+  ;; (`endsWithWord` in line-level.ts: an exception's name, `ValueError`).
+  (func $endsWithAny (param $units i32) (param $from i32) (param $to i32) (param $list i32) (param $table i32) (result i32)
+    (local $n i32) (local $at i32) (local $len i32) (local $k i32) (local $base i32)
+    (local.set $n (i32.load (local.get $list)))
+    (block $none
+      (loop $next
+        (br_if $none (i32.le_s (local.get $n) (i32.const 0)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (local.set $at (i32.add (local.get $list) (i32.add (i32.const 4) (i32.shl (local.get $n) (i32.const 3)))))
+        (local.set $len (i32.load offset=4 (local.get $at)))
+        (local.set $at (i32.add (local.get $table) (i32.load (local.get $at))))
+        (if (i32.gt_s (i32.sub (local.get $to) (local.get $from)) (local.get $len))
+          (then
+            (local.set $base (i32.sub (local.get $to) (local.get $len)))
+            (local.set $k (i32.const 0))
+            (block $differs
+              (loop $unit
+                (br_if $differs (i32.ge_s (local.get $k) (local.get $len)))
+                (br_if $differs
+                  (i32.ne (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $base) (local.get $k)) (i32.const 1))))
+                    (i32.load16_u (i32.add (local.get $at) (i32.shl (local.get $k) (i32.const 1))))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $unit)))
+            (if (i32.eq (local.get $k) (local.get $len)) (then (return (i32.const 1))))))
+        (br $next)))
+    (i32.const 0))
+
+  ;; Whether one of the strings listed at `$list` (as for `$endsWithAny`) starts at `$from` in a
+  ;; text of `$length` units (`startsWith`: an exception opener, `Traceback (most recent call`).
+  (func $startsWithAny (param $units i32) (param $length i32) (param $from i32) (param $list i32) (param $table i32) (result i32)
+    (local $n i32) (local $at i32) (local $len i32) (local $k i32)
+    (local.set $n (i32.load (local.get $list)))
+    (block $none
+      (loop $next
+        (br_if $none (i32.le_s (local.get $n) (i32.const 0)))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (local.set $at (i32.add (local.get $list) (i32.add (i32.const 4) (i32.shl (local.get $n) (i32.const 3)))))
+        (local.set $len (i32.load offset=4 (local.get $at)))
+        (local.set $at (i32.add (local.get $table) (i32.load (local.get $at))))
+        (if (i32.le_s (i32.add (local.get $from) (local.get $len)) (local.get $length))
+          (then
+            (local.set $k (i32.const 0))
+            (block $differs
+              (loop $unit
+                (br_if $differs (i32.ge_s (local.get $k) (local.get $len)))
+                (br_if $differs
+                  (i32.ne (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $from) (local.get $k)) (i32.const 1))))
+                    (i32.load16_u (i32.add (local.get $at) (i32.shl (local.get $k) (i32.const 1))))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $unit)))
+            (if (i32.eq (local.get $k) (local.get $len)) (then (return (i32.const 1))))))
+        (br $next)))
+    (i32.const 0))
+
+  ;; Whether a response status from 400 follows the protocol word ending at `$at`
+  ;; (`responseStatusLevel` in line-level.ts: its version, a closing quote, spacing, then three
+  ;; digits standing alone), within `$end`, in a text of `$length` units.
+  (func $statesStatus (param $units i32) (param $length i32) (param $at i32) (param $end i32) (result i32)
+    (local $i i32) (local $c i32) (local $quote i32) (local $hundreds i32)
+    (local.set $i (local.get $at))
+    (if (i32.ge_s (local.get $i) (local.get $length)) (then (return (i32.const 0))))
+    (if (i32.ne (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x2f)) (then (return (i32.const 0))))
+    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+    (block $versionEnd
+      (loop $version
+        (br_if $versionEnd (i32.ge_s (local.get $i) (local.get $end)))
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+        (br_if $versionEnd
+          (i32.and
+            (i32.gt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 9))
+            (i32.ne (local.get $c) (i32.const 0x2e))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $version)))
+    (if (i32.ge_s (local.get $i) (local.get $length)) (then (return (i32.const 0))))
+    (if (i32.ne (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x22)) (then (return (i32.const 0))))
+    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+    (local.set $quote (local.get $i))
+    (block $spaced
+      (loop $blanks
+        (br_if $spaced (i32.ge_s (local.get $i) (local.get $end)))
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+        (br_if $spaced (i32.and (i32.ne (local.get $c) (i32.const 0x20)) (i32.ne (local.get $c) (i32.const 0x09))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $blanks)))
+    (if (i32.or (i32.eq (local.get $i) (local.get $quote)) (i32.gt_s (i32.add (local.get $i) (i32.const 3)) (local.get $end)))
+      (then (return (i32.const 0))))
+    (if (i32.or
+          (i32.gt_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x30)) (i32.const 9))
+          (i32.or
+            (i32.gt_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 1)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9))
+            (i32.gt_u (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 2)) (i32.const 1)))) (i32.const 0x30)) (i32.const 9))))
+      (then (return (i32.const 0))))
+    (if (i32.lt_s (i32.add (local.get $i) (i32.const 3)) (local.get $end))
+      (then
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $i) (i32.const 3)) (i32.const 1)))))
+        (if (i32.and
+              (i32.and (i32.ne (local.get $c) (i32.const 0x20)) (i32.ne (local.get $c) (i32.const 0x09)))
+              (i32.ne (local.get $c) (i32.const 0x0d)))
+          (then (return (i32.const 0))))))
+    (local.set $hundreds (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x30)))
+    (i32.or (i32.eq (local.get $hundreds) (i32.const 4)) (i32.eq (local.get $hundreds) (i32.const 5))))
 
   ;; Whether the unit at `$at` is a space or a tab (none past the text's `$length` units).
   (func $blankAt (param $units i32) (param $length i32) (param $at i32) (result i32)
