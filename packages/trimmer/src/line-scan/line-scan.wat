@@ -263,18 +263,18 @@
 
   ;; The level of each row over rows [$first, $last) as far as it can be read here
   ;; (`detectLevel` in readers/line-level.ts), into i32 `$out[r]`: -1 (`NO_LEVEL`) where the row
-  ;; states none for sure; a signature where a level word states it (`ERROR`, `[warn]`, `Error:`
-  ;; opening the row) before anything else could, which holds unless an exit or alert word
-  ;; starts in the row (the caller asks its `LevelTailCues`); -2 where the JavaScript must read
-  ;; the row. It steps through the row from `$filled[r]` (`templateRows` wrote it; past a diff
-  ;; line's marker where `$shift` is given, as there) as `detectLevel` does, and stops at
-  ;; whatever else could state a level: another word of the vocabulary's level table (a level
-  ;; key, an exit, alert or protocol word), a level letter standing alone (or opening the row,
-  ;; five units long: `E0312`), a mark opening the row, the opening word's dotted name closing
-  ;; the row or followed by `:` (an exception's), or a word opening as an exception opener may.
-  ;; Rows that state no level (prose, markup, most of a build's output) or state it plainly are
-  ;; then never read in JavaScript. `$table` holds the vocabulary's level table as line-scan.ts
-  ;; lays it out (`levelTableImage`).
+  ;; states none for sure; a signature where a level word (`ERROR`, `[warn]`, `error:` opening
+  ;; the row) or a level key's value (`level=warn`, `"severity":"E"`) states it before anything
+  ;; else could, which holds unless an exit or alert word starts in the row (the caller asks its
+  ;; `LevelTailCues`); -2 where the JavaScript must read the row. It steps through the row from
+  ;; `$filled[r]` (`templateRows` wrote it; past a diff line's marker where `$shift` is given, as
+  ;; there) as `detectLevel` does, and asks at whatever else could state a level: a level key's
+  ;; value of no known level (`"level":30`, interned in JavaScript), an exit or alert word, a
+  ;; protocol word before a response status from 400, a level letter standing alone (or opening
+  ;; the row, five units long: `E0312`), a mark opening the row, an exception's name or opener
+  ;; opening it. Rows that state no level (prose, markup, most of a build's output) or state it
+  ;; plainly are then never read in JavaScript. `$table` holds the vocabulary's level table as
+  ;; line-scan.ts lays it out (`levelTableImage`).
   (func (export "levelRows")
     (param $units i32) (param $length i32) (param $starts i32) (param $rows i32)
     (param $first i32) (param $last i32) (param $filled i32) (param $out i32) (param $table i32)
@@ -455,8 +455,9 @@
               (call $tableWord (local.get $units) (local.get $start) (local.get $len) (local.get $table)))
             (if (i32.ge_s (local.get $known) (i32.const 0))
               (then
-                ;; A protocol word is asked about where a response status follows it (`HTTP/1.1"
-                ;; 503`); a level key, an exit or alert word always.
+                ;; A level key states the level its value names (`level=warn`, `"severity":"E"`);
+                ;; a protocol word is asked about where a response status follows it (`HTTP/1.1"
+                ;; 503`); a value of no known level, an exit or alert word always.
                 (local.set $flags
                   (i32.load8_u
                     (i32.add
@@ -469,6 +470,11 @@
                         (local.set $result (i32.const -2))
                         (br $line))))
                   (else
+                    (if (i32.eq (local.get $flags) (i32.const 1))
+                      (then
+                        (local.set $result
+                          (call $fieldLevel (local.get $units) (local.get $length) (local.get $i) (local.get $end) (local.get $table)))
+                        (br $line)))
                     (if (local.get $flags)
                       (then
                         (local.set $result (i32.const -2))
@@ -577,6 +583,70 @@
         (i32.store (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2))) (local.get $result))
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $row))))
+
+  ;; The level the value of a level key ending at `$at` names (`fieldValue` and `valueLevel` in
+  ;; line-level.ts: past up to three quotes or blanks, `:` or `=`, up to three more, a word of
+  ;; at most 16 units): a level letter's or a level word's, else -2 (a value of no known level,
+  ;; or none: the JavaScript reads the row).
+  (func $fieldLevel (param $units i32) (param $length i32) (param $at i32) (param $end i32) (param $table i32) (result i32)
+    (local $i i32) (local $k i32) (local $c i32) (local $from i32) (local $known i32) (local $letter i32)
+    (local.set $i (local.get $at))
+    (block $before
+      (loop $skip
+        (br_if $before (i32.or (i32.ge_s (local.get $k) (i32.const 3)) (i32.ge_s (local.get $i) (local.get $end))))
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+        (br_if $before
+          (i32.and
+            (i32.and (i32.ne (local.get $c) (i32.const 0x22)) (i32.ne (local.get $c) (i32.const 0x27)))
+            (i32.and (i32.ne (local.get $c) (i32.const 0x20)) (i32.ne (local.get $c) (i32.const 0x09)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $skip)))
+    (if (i32.ge_s (local.get $i) (local.get $length)) (then (return (i32.const -2))))
+    (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+    (if (i32.and (i32.ne (local.get $c) (i32.const 0x3a)) (i32.ne (local.get $c) (i32.const 0x3d)))
+      (then (return (i32.const -2))))
+    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+    (local.set $k (i32.const 0))
+    (block $after
+      (loop $skip
+        (br_if $after (i32.or (i32.ge_s (local.get $k) (i32.const 3)) (i32.ge_s (local.get $i) (local.get $end))))
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))))
+        (br_if $after
+          (i32.and
+            (i32.and (i32.ne (local.get $c) (i32.const 0x22)) (i32.ne (local.get $c) (i32.const 0x27)))
+            (i32.and (i32.ne (local.get $c) (i32.const 0x20)) (i32.ne (local.get $c) (i32.const 0x09)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $skip)))
+    (local.set $from (local.get $i))
+    (block $valueEnd
+      (loop $value
+        (br_if $valueEnd (i32.ge_s (local.get $i) (local.get $end)))
+        (br_if $valueEnd (i32.gt_s (i32.sub (local.get $i) (local.get $from)) (i32.const 16)))
+        (br_if $valueEnd (i32.lt_u (i32.load8_u offset=65536 (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1))))) (i32.const 2)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $value)))
+    (if (i32.gt_s (i32.sub (local.get $i) (local.get $from)) (i32.const 16)) (then (return (i32.const -2))))
+    (if (i32.eq (local.get $i) (local.get $from)) (then (return (i32.const -2))))
+    (if (i32.eq (i32.sub (local.get $i) (local.get $from)) (i32.const 1))
+      (then
+        (local.set $c (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $from) (i32.const 1)))))
+        (if (i32.le_u (i32.sub (local.get $c) (i32.const 0x61)) (i32.const 0x19))
+          (then (local.set $c (i32.sub (local.get $c) (i32.const 0x20)))))
+        (local.set $letter (i32.load8_u offset=48 (i32.add (local.get $table) (local.get $c))))
+        (if (local.get $letter) (then (return (i32.sub (local.get $letter) (i32.const 1)))))))
+    (local.set $known
+      (call $tableWord (local.get $units) (local.get $from) (i32.sub (local.get $i) (local.get $from)) (local.get $table)))
+    (if (i32.ge_s (local.get $known) (i32.const 0))
+      (then
+        (local.set $letter
+          (i32.load8_s
+            (i32.add
+              (i32.add (local.get $table) (i32.load offset=24 (local.get $table)))
+              (local.get $known))))
+        (if (i32.ge_s (local.get $letter) (i32.const 0)) (then (return (local.get $letter))))))
+    (i32.const -2))
 
   ;; Whether one of the strings listed at `$list` (i32 count, then per string i32 offset from
   ;; `$table` and i32 length; its units u16) ends units [$from, $to) and is shorter
