@@ -192,6 +192,8 @@
     (param $slotId i32) (param $slotHash i32) (param $mask i32) (param $shift i32)
     (local $r i32) (local $from i32) (local $to i32) (local $window i32) (local $i i32)
     (local $c i32) (local $hash i32) (local $slot i32) (local $id i32)
+    (local $lastFrom i32) (local $lastLength i32)
+    (local.set $lastLength (i32.const -1))
     (local.set $r (local.get $first))
     (block $done
       (loop $row
@@ -227,6 +229,14 @@
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $blank)))
         (i32.store (i32.add (local.get $filled) (i32.shl (local.get $r) (i32.const 2))) (local.get $i))
+        ;; A row that repeats the one before (`CPU burner 3 running`, 1 500 times over) has its
+        ;; template.
+        (if (call $repeats (local.get $units) (local.get $lastFrom) (local.get $lastLength)
+              (local.get $from) (local.get $to))
+          (then
+            (local.set $id
+              (i32.load (i32.sub (i32.add (local.get $template) (i32.shl (local.get $r) (i32.const 2))) (i32.const 4)))))
+          (else
         (local.set $hash
           (call $lineTemplate (local.get $units) (local.get $from) (local.get $to) (local.get $i)))
         (local.set $slot
@@ -254,7 +264,9 @@
             (i32.store (i32.add (local.get $slotId) (i32.shl (local.get $slot) (i32.const 2)))
               (i32.add (local.get $id) (i32.const 1)))
             (i32.store (i32.add (local.get $slotHash) (i32.shl (local.get $slot) (i32.const 2)))
-              (local.get $hash))))
+              (local.get $hash))))))
+        (local.set $lastFrom (local.get $from))
+        (local.set $lastLength (i32.sub (local.get $to) (local.get $from)))
         (i32.store (i32.add (local.get $template) (i32.shl (local.get $r) (i32.const 2))) (local.get $id))
         (local.set $c (i32.add (local.get $counts) (i32.shl (local.get $id) (i32.const 2))))
         (i32.store (local.get $c) (i32.add (i32.load (local.get $c)) (i32.const 1)))
@@ -284,7 +296,8 @@
     (local $lettered i32) (local $start i32) (local $len i32) (local $stop i32)
     (local $stride i32) (local $bucket i32) (local $result i32) (local $name i32) (local $after i32)
     (local $known i32) (local $level i32) (local $form i32) (local $k i32) (local $before i32)
-    (local $flags i32)
+    (local $flags i32) (local $lastFrom i32) (local $lastLength i32)
+    (local.set $lastLength (i32.const -1))
     (local.set $stride (i32.load (local.get $table)))
     (local.set $bucket (i32.add (local.get $table) (i32.load offset=8 (local.get $table))))
     (local.set $r (local.get $first))
@@ -317,6 +330,15 @@
         (local.set $previous (i32.const 0))
         (local.set $lettered (i32.const 0))
         (local.set $result (i32.const -1))
+        ;; A row that repeats the one before reads as it did.
+        (if (call $repeats (local.get $units) (local.get $lastFrom) (local.get $lastLength)
+              (local.get $from) (local.get $to))
+          (then
+            (local.set $result
+              (i32.load (i32.sub (i32.add (local.get $out) (i32.shl (local.get $r) (i32.const 2))) (i32.const 4))))
+            (local.set $i (local.get $end))))
+        (local.set $lastFrom (local.get $from))
+        (local.set $lastLength (i32.sub (local.get $to) (local.get $from)))
         (local.set $prefixed
           (if (result i32) (i32.lt_s (local.get $i) (local.get $end))
             (then (i32.eq (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x5b)))
@@ -751,6 +773,22 @@
           (then (return (i32.const 0))))))
     (local.set $hundreds (i32.sub (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $i) (i32.const 1)))) (i32.const 0x30)))
     (i32.or (i32.eq (local.get $hundreds) (i32.const 4)) (i32.eq (local.get $hundreds) (i32.const 5))))
+
+  ;; Whether units [$from, $to) repeat the `$lastLength` units from `$lastFrom` (-1: no row before
+  ;; in this call).
+  (func $repeats (param $units i32) (param $lastFrom i32) (param $lastLength i32) (param $from i32) (param $to i32) (result i32)
+    (local $k i32)
+    (if (i32.ne (i32.sub (local.get $to) (local.get $from)) (local.get $lastLength)) (then (return (i32.const 0))))
+    (block $differs
+      (loop $unit
+        (br_if $differs (i32.ge_s (local.get $k) (local.get $lastLength)))
+        (br_if $differs
+          (i32.ne
+            (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $lastFrom) (local.get $k)) (i32.const 1))))
+            (i32.load16_u (i32.add (local.get $units) (i32.shl (i32.add (local.get $from) (local.get $k)) (i32.const 1))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $unit)))
+    (i32.eq (local.get $k) (local.get $lastLength)))
 
   ;; Whether the unit at `$at` is a space or a tab (none past the text's `$length` units).
   (func $blankAt (param $units i32) (param $length i32) (param $at i32) (result i32)
