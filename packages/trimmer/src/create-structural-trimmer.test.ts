@@ -427,6 +427,31 @@ describe('createStructuralTrimmer: budget and settings', () => {
       ['{"broken":', 300],
       [podList(60, 41).json, 6000],
       [workflowRuns(200, 77).json, 5000],
+      // Text: its line scan (templates, levels, codes, measures) runs in JavaScript there.
+      [
+        Array.from(
+          { length: 400 },
+          (_, i) =>
+            `2026-03-01T06:00:${String(i % 60).padStart(2, '0')}Z ${i % 7 === 0 ? 'ERROR' : i % 3 === 0 ? 'WARN' : 'INFO'} [w-${i % 4}] request ${i} took ${(i * 37) % 900}ms${i % 50 === 0 ? ' exit code 137' : ''}`,
+        ).join('\n'),
+        2000,
+      ],
+      [
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            `${i % 9 === 0 ? 'E: ' : ''}Line ${i} of prose, a reader's; level=${i % 4 === 0 ? 'warn' : 'x'} \u001b[31mwarning\u001b[0m [error] ${i % 5 === 0 ? 'firing' : 'quiet'}`,
+        ).join('\n'),
+        1500,
+      ],
+      [
+        Array.from(
+          { length: 30 },
+          (_, f) =>
+            `diff --git a/f${f}.go b/f${f}.go\n--- a/f${f}.go\n+++ b/f${f}.go\n@@ -1,4 +1,4 @@\n context ${f}\n-ERROR: exit code ${f % 3}\n+log.Error("failed", "took", "${f * 37}ms")\n \tif (level == FATAL) {`,
+        ).join('\n'),
+        1500,
+      ],
     ] as const;
     const script = `
       const { createStructuralTrimmer } = await import(${JSON.stringify(dist.href)});

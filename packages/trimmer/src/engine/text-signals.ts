@@ -1,5 +1,10 @@
 import type { CommonestShape, LevelBreakdown, LevelCount } from '@compaction/core';
-import { type LineScan, type LineScanBackend, openLineScan } from '../line-scan/line-scan.js';
+import {
+  type LineScan,
+  type LineScanBackend,
+  openLineScan,
+  SCAN_ASKS_LEVEL,
+} from '../line-scan/line-scan.js';
 import {
   detectLevel,
   isContinuationLine,
@@ -120,14 +125,20 @@ const SCAN_CHUNK_ROWS = 4096;
 /**
  * The signals of `text` split at `starts` into units of kind `unit`, read through its UTF-16
  * `units` (`textUnits`). One pass over each line's first `LEVEL_WINDOW` units, so the cost is
- * linear in the text whatever its shape. Lines' templates and codes are read in WebAssembly
- * (line-scan.wat) where it runs, but for a diff's (whose lines are read without their markers)
- * and sentences (which have none).
+ * linear in the text whatever its shape. Lines' templates, codes and levels (those the scan can
+ * settle: none, or a level word stated plainly) are read in WebAssembly (line-scan.wat) where it
+ * runs, a diff's lines past their markers, but for sentences (which have no lines' shapes).
  */
 export function textSignals(input: TextSignalsInput): TextSignals {
+  const hunks = input.unit === 'hunks';
   const scan =
-    input.backend !== 'js' && input.unit !== 'hunks' && input.unit !== 'sentences'
-      ? openLineScan(input.units, input.starts)
+    input.backend !== 'js' && input.unit !== 'sentences'
+      ? openLineScan(
+          input.units,
+          hunks ? input.lineStarts : input.starts,
+          levelTable(input.vocabulary),
+          hunks ? markerShifts(input.units, input.lineStarts) : undefined,
+        )
       : undefined;
   try {
     return readSignals(input, scan);
@@ -174,7 +185,9 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   let work = 0;
   let inHunk = false;
   // The line before, as read: a line that repeats it (`CPU burner 3 running`, 1 500 times over)
-  // reads as it did, since no reader of a line looks past its end.
+  // reads as it did, since no reader of a line looks past its end. Only a line whose level the
+  // scan left to `detectLevel` is compared: the rest of what is read of it costs less than the
+  // comparison.
   let lastFrom = 0;
   let lastTo = -1;
   for (let r = 0; r < rows; r++) {
@@ -193,8 +206,10 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       // the change.
       unchanged = inHunk && marker === 0x20;
     }
+    const scanned = scan ? scan.rowLevel[r]! : SCAN_ASKS_LEVEL;
     if (
       !rowUnit &&
+      scanned === SCAN_ASKS_LEVEL &&
       to - from === lastTo - lastFrom &&
       sameRange(units, lastFrom, from, to - from)
     ) {
@@ -215,9 +230,14 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
           nonBlank++;
         }
       }
+      // A row whose level the scan read is not read again, unless an exit or alert word in it
+      // may change what it read.
       rowLevel[r] = unchanged
         ? NO_LEVEL
-        : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
+        : scanned === NO_LEVEL ||
+            (scanned !== SCAN_ASKS_LEVEL && !tail.within(from, Math.min(to, from + LEVEL_WINDOW)))
+          ? scanned
+          : detectLevel(units, text, from, to, raw, tail, table, nonBlank);
       // Nothing but spaces and tabs, as far as the window looks.
       blank[r] = nonBlank === window ? 1 : 0;
       if (scan && rowTemplate && continuation) {
@@ -391,6 +411,22 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     templates,
     commonest,
   };
+}
+
+/**
+ * Per line of a diff (`starts`), the units of its marker (`+`, `-` or a space opening a line
+ * that holds more than its line break): what the row loop steps over before reading the line.
+ */
+function markerShifts(units: Uint16Array, starts: readonly number[]): Uint8Array {
+  const shifts = new Uint8Array(starts.length);
+  for (let r = 0; r < starts.length; r++) {
+    const from = starts[r]!;
+    let to = r + 1 < starts.length ? starts[r + 1]! : units.length;
+    while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
+    const marker = units[from];
+    if (from < to && (marker === 0x2b || marker === 0x2d || marker === 0x20)) shifts[r] = 1;
+  }
+  return shifts;
 }
 
 /** Whether `units[a, a + length)` and `units[b, b + length)` are the same units. */

@@ -7,11 +7,14 @@ import { readMeasuredNumbers } from '../engine/line-measures.js';
 import { MeasuredNumbers } from '../engine/measured-numbers.js';
 import { codeSlots } from '../engine/rare-line-codes.js';
 import { textSignals } from '../engine/text-signals.js';
+import { diffUnits } from '../readers/diff-units.js';
+import { detectLevel, LevelTailCues, levelTable, NO_LEVEL } from '../readers/line-level.js';
 import { lineStarts } from '../readers/line-starts.js';
 import { lineTemplate } from '../readers/line-template.js';
+import { resolveVocabulary } from '../resolve-vocabulary.js';
 import { seeded } from '../test-support/generated-lists.js';
-import { DEFAULT_VOCABULARY } from '../vocabulary.js';
-import { openLineScan } from './line-scan.js';
+import { DEFAULT_VOCABULARY, type Vocabulary } from '../vocabulary.js';
+import { openLineScan, SCAN_ASKS_LEVEL } from './line-scan.js';
 import { LINE_SCAN_WASM_BASE64 } from './line-scan-wasm.js';
 
 const never = () => {};
@@ -95,6 +98,45 @@ function bothScans(text: string) {
   }
 }
 
+/**
+ * The rows of `text` whose level as the scan reads it (`rowLevel`) is not what `detectLevel`
+ * gives, and the share of rows whose level the scan read (none, or one no exit or alert word
+ * may change).
+ */
+function scannedLevels(
+  text: string,
+  vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+): { wrong: string[]; read: number } {
+  const units = unitsOf(text);
+  const starts = lineStarts(text, never);
+  const table = levelTable(vocabulary);
+  const scan = openLineScan(units, starts, table);
+  if (scan === undefined) throw new Error('WebAssembly is unavailable');
+  const wrong: string[] = [];
+  let read = 0;
+  try {
+    scan.readTemplates(starts.length);
+    const raw = new Map<string, number>();
+    const tail = new LevelTailCues(text, table);
+    const cues = new LevelTailCues(text, table);
+    for (let r = 0; r < starts.length; r++) {
+      const from = starts[r]!;
+      let to = r + 1 < starts.length ? starts[r + 1]! : text.length;
+      while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
+      const level = detectLevel(units, text, from, to, raw, tail, table, scan.rowFilled[r]);
+      const scanned = scan.rowLevel[r]!;
+      const settled =
+        scanned === NO_LEVEL ||
+        (scanned !== SCAN_ASKS_LEVEL && !cues.within(from, Math.min(to, from + 1024)));
+      if (settled) read++;
+      if (settled && scanned !== level) wrong.push(`${scanned} ${level} ${text.slice(from, to)}`);
+    }
+  } finally {
+    scan.close();
+  }
+  return { wrong, read: read / starts.length };
+}
+
 function signalsBoth(text: string) {
   const units = unitsOf(text);
   const starts = lineStarts(text, never);
@@ -117,6 +159,50 @@ function signalsBoth(text: string) {
     [textSignals({ ...input, backend: 'js' }), textSignals({ ...records, backend: 'js' })],
     [textSignals({ ...input, backend: 'wasm' }), textSignals({ ...records, backend: 'wasm' })],
   ];
+}
+
+/** The signals of the diff `text` read by hunks, in JavaScript and with the scan. */
+function diffSignalsBoth(text: string) {
+  const units = unitsOf(text);
+  const lines = lineStarts(text, never);
+  const input = {
+    text,
+    units,
+    starts: diffUnits(text, 2000, false, never).starts,
+    unit: 'hunks' as const,
+    check: never,
+    vocabulary: DEFAULT_VOCABULARY,
+    lineStarts: lines,
+  };
+  return [textSignals({ ...input, backend: 'js' }), textSignals({ ...input, backend: 'wasm' })];
+}
+
+/** A unified diff of `files` files, from a seed: markers, context, levels and numbers in it. */
+function generatedDiff(files: number, seed: number): string {
+  const next = seeded(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  const out: string[] = ['From 1234abcd Mon Sep 17 00:00:00 2001', 'Subject: [PATCH] bump', ''];
+  for (let f = 0; f < files; f++) {
+    out.push(`diff --git a/f${f}.go b/f${f}.go`, `--- a/f${f}.go`, `+++ b/f${f}.go`);
+    for (let h = 0; h < 3; h++) {
+      out.push(`@@ -${10 * h + 1},7 +${10 * h + 1},8 @@ func f${f}() {`);
+      for (let k = 0; k < 8; k++) {
+        out.push(
+          `${pick(['+', '-', ' ', ' '])}${pick(['', '\t', '  '])}${pick([
+            'if (level == Level::FATAL) {',
+            'log.Error("failed", "code", 137)',
+            `ERROR: exit code ${k}`,
+            `require example.com/m v1.${k}.${h} // indirect`,
+            `h1:${'x'.repeat(k)}=`,
+            '',
+            '}',
+            `[warn] took ${k * 37}ms`,
+          ])}`,
+        );
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 const ESC = '\u001b';
@@ -165,8 +251,78 @@ function generatedLogs(lines: number, seed: number): Record<string, string> {
       (i) =>
         `${'w'.repeat(i % 300)} ${'1'.repeat(i % 13)} -${i % 9}x blk_-${6952 + i} a${'b'.repeat(i % 40)}`,
     ),
+    // Levels stated every way `detectLevel` reads them, and words that only look like them.
+    levels: each(
+      (i) =>
+        `${pick(LEVEL_OPENINGS)}${pick(LEVEL_OPENINGS)} ${pick(LEVEL_WORDS)} ${pick(['x', 'I', ':W:', 'was', '- E'])} ${pick(LEVEL_WORDS)} ${i}`,
+    ),
   };
 }
+
+/** What a row may open with, for the level reads. */
+const LEVEL_OPENINGS = [
+  '',
+  '2026-03-01T06:00:00Z ',
+  '[05:04:04] ',
+  'sshd[24324]: ',
+  '03-17 16:13:47.150  1702 17633 E ActivityManager: ',
+  'E0312 10:00:00.1 ',
+  'W: ',
+  '✖ ',
+  '⚠\ufe0f ',
+  '× ',
+  `${ESC}[31m`,
+  '  ',
+  '\t',
+  '+ ',
+  '> ',
+  'java.lang.IllegalStateException: ',
+  'ValueError: ',
+  'Traceback (most recent call last):',
+  'Exception in thread "main" ',
+  'Caused by: ',
+  'error: ',
+  'warning[E0133]: ',
+  'Error',
+  'main.Exception',
+  '1.abc ',
+];
+
+/** Words around the rows' openings, for the level reads. */
+const LEVEL_WORDS = [
+  'ERROR',
+  'error',
+  '[error]',
+  '<warn>',
+  '(info)',
+  '|fatal|',
+  'Warning',
+  'level=warn',
+  '"severity":"error"',
+  'severity: E',
+  'lvl=30',
+  'level: "x"',
+  'exit code 137',
+  'exit code 0',
+  'exit_code=1',
+  'exited with status 2',
+  'firing',
+  '"GET / HTTP/1.1" 503 12',
+  '"GET / HTTP/1.1" 200 12',
+  'http',
+  'INFO',
+  'information',
+  'crit',
+  'E:',
+  'x:',
+  'w',
+  'errors',
+  'WARN_',
+  'Err',
+  'T',
+  '2024.01.05',
+  'blk_-6952',
+];
 
 describe('the committed line-scan module', () => {
   it('is what line-scan.wat compiles to (run `pnpm build:wasm` after editing it)', async () => {
@@ -207,6 +363,59 @@ describe('the line scan in WebAssembly and in JavaScript', () => {
       expect(wasmSignals).toEqual(jsSignals);
     },
   );
+
+  it('give a diff the same signals, its lines read past their markers', () => {
+    for (const seed of [1, 2, 3]) {
+      const [js, wasm] = diffSignalsBoth(generatedDiff(20, seed));
+      expect(wasm).toEqual(js);
+    }
+    for (const fixture of fixtures.filter((each) => each.path.startsWith('diff/'))) {
+      const [js, wasm] = diffSignalsBoth(readFixture(fixture.path));
+      expect(wasm).toEqual(js);
+    }
+  });
+
+  it("read each row's level as detectLevel does, where the scan reads one", () => {
+    const piece = fc.oneof(
+      fc.constantFrom(...LEVEL_OPENINGS, ...LEVEL_WORDS, ' ', ':', ']', '[', ' ] ', ']: ', '\r'),
+      fc.string({ maxLength: 6, unit: 'binary' }),
+    );
+    const line = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
+        const text = lines.join('\n');
+        expect(scannedLevels(text).wrong).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+    const logs = generatedLogs(2000, 5);
+    for (const name of Object.keys(logs)) expect(scannedLevels(logs[name]!).wrong).toEqual([]);
+    // A level stated plainly, or none, is read by the scan itself: the JavaScript reads only
+    // the rows left (a level key's value, an exit status, a level letter).
+    expect(scannedLevels(logs.service!).read).toBe(1);
+    expect(scannedLevels(logs.syslog!).read).toBeGreaterThan(0.6);
+    // A vocabulary of other words reads as its own table says.
+    const vocabulary = resolveVocabulary({
+      levelWords: { failure: 'error', x: 'error', was: 'warn', Warning: 'warn' },
+      levelLetters: { X: 'error', I: 'info' },
+      levelKeys: ['lvl'],
+      exitWords: ['quit'],
+      alertWords: ['information'],
+      statusProtocols: [],
+      exceptionSuffixes: ['Fault', 'Exception'],
+      exceptionOpeners: ['Panic at', 'x'],
+      levelMarks: { '\u2620': 'fatal' },
+    });
+    for (const name of Object.keys(logs)) {
+      expect(scannedLevels(logs[name]!, vocabulary).wrong).toEqual([]);
+    }
+    expect(
+      scannedLevels(
+        'X: a\nPanic at the disco\nBus.Fault: b\n\u2620 c\nlvl=was\nquit 3\nfailure [failure] FAILURE',
+        vocabulary,
+      ).wrong,
+    ).toEqual([]);
+  });
 
   it('read hostile lines alike: lone surrogates, CRLF, combining marks, long lines, digit runs', () => {
     const piece = fc.oneof(

@@ -9,6 +9,7 @@ import {
 import type { CodeSlots } from '../engine/code-slots.js';
 import type { MeasuredNumbers } from '../engine/measured-numbers.js';
 import type { StopCheck } from '../engine/stop-check.js';
+import type { LevelTable } from '../readers/line-level.js';
 import { LINE_SCAN_WASM_BASE64 } from './line-scan-wasm.js';
 
 /** Which implementation reads lines' templates and codes: `textSignals`' choice, for tests. */
@@ -30,6 +31,7 @@ interface LineScanExports {
     slotId: number,
     slotHash: number,
     mask: number,
+    shift: number,
   ): void;
   codeRows(
     units: number,
@@ -45,6 +47,18 @@ interface LineScanExports {
     slotSize: number,
     rowCodes: number,
   ): number;
+  levelRows(
+    units: number,
+    length: number,
+    starts: number,
+    rows: number,
+    first: number,
+    last: number,
+    filled: number,
+    out: number,
+    table: number,
+    shift: number,
+  ): void;
   measureWork: { readonly value: number };
   measureRows(
     units: number,
@@ -58,6 +72,9 @@ interface LineScanExports {
     outRow: number,
   ): number;
 }
+
+/** A row's level in `rowLevel` where `detectLevel` must read it. */
+export const SCAN_ASKS_LEVEL = -2;
 
 /** Bytes [0, TABLES_BYTES) of the memory hold the module's unit tables (two of every unit). */
 const TABLES_BYTES = 131_072;
@@ -125,10 +142,15 @@ interface Layout {
   measureRow: number;
   /** Templates with slots at most: each has `MIN_SLOT_ROWS` rows. */
   slotted: number;
+  /** The level table's image (`levelTableImage`), and each row's level as the scan reads it. */
+  levelTable: number;
+  level: number;
+  /** Per row, the units before what is read of it (a diff line's marker). */
+  shift: number;
   end: number;
 }
 
-function layoutFor(length: number, rows: number): Layout {
+function layoutFor(length: number, rows: number, tableBytes = 0): Layout {
   // As text-signals.ts sizes its table: every row may have a template of its own, at half load.
   let slots = 16;
   while (slots < 2 * rows) slots *= 2;
@@ -149,7 +171,10 @@ function layoutFor(length: number, rows: number): Layout {
   const measureValue = (slotCount + 4 * slotted * MAX_SLOTS * SLOT_WIDTH + 7) & ~7;
   const measureKey = measureValue + 8 * chunkNumbers;
   const measureRow = measureKey + 4 * chunkNumbers;
-  const end = measureRow + 4 * chunkNumbers;
+  const levelTable = measureRow + 4 * chunkNumbers;
+  const level = levelTable + 4 * Math.ceil(tableBytes / 4);
+  const shift = level + 4 * rows;
+  const end = shift + 4 * Math.ceil(rows / 4);
   return {
     units,
     starts,
@@ -168,8 +193,90 @@ function layoutFor(length: number, rows: number): Layout {
     measureValue,
     measureRow,
     slotted,
+    levelTable,
+    level,
+    shift,
     end,
   };
+}
+
+/** Where `levelTableImage` puts its parts past its header of ten i32. */
+const IMAGE_LETTERS = 48;
+const IMAGE_LEADS = 176;
+const IMAGE_FIRST = 304;
+
+const images = new WeakMap<LevelTable, Uint8Array>();
+
+/**
+ * A level table as line-scan.wat's `levelRows` reads it, made once per table. A header of i32:
+ * the stride, the marks' count, and the offsets of `first`, `next`, the words' offsets, the
+ * marks, the words' levels, their flags, the exception suffixes and the exception openers. Then
+ * per ASCII unit, one more than the level of the level letter it is (at 48, 0 for none) and
+ * whether an exception opener starts with it (at 176); `first` and `next` (i16, as the table has
+ * them); each word's offset (i32) and its units (u16, each `| 0x20`, as `tableWord` compares
+ * them); the marks (u16); per word its level (i8) and its `WORD_IS_*` flags (u8); and the
+ * suffixes and openers, each a list: i32 count, per string i32 offset and length, its units.
+ */
+export function levelTableImage(table: LevelTable): Uint8Array {
+  let image = images.get(table);
+  if (image !== undefined) return image;
+  const nextAt = IMAGE_FIRST + 2 * table.first.length;
+  const wordsAt = (nextAt + 2 * table.next.length + 3) & ~3;
+  let at = wordsAt + 4 * table.words.length;
+  const wordAt: number[] = [];
+  for (const word of table.words) {
+    wordAt.push(at);
+    at += 2 * word.length;
+  }
+  const marksAt = at;
+  const marks = [...table.marks.keys()];
+  const levelsAt = marksAt + 2 * marks.length;
+  const flagsAt = levelsAt + table.words.length;
+  const suffixesAt = (flagsAt + table.words.length + 3) & ~3;
+  const listBytes = (strings: readonly string[]) =>
+    4 + 8 * strings.length + strings.reduce((sum, each) => sum + 2 * each.length, 0);
+  const openersAt = (suffixesAt + listBytes(table.exceptionSuffixes) + 3) & ~3;
+  const bytes = openersAt + listBytes(table.exceptionOpeners);
+  image = new Uint8Array(bytes);
+  const view = new DataView(image.buffer);
+  const header = [table.stride, marks.length, IMAGE_FIRST, nextAt, wordsAt, marksAt];
+  header.push(levelsAt, flagsAt, suffixesAt, openersAt);
+  for (let k = 0; k < header.length; k++) view.setInt32(4 * k, header[k]!, true);
+  for (const [code, level] of table.letters) {
+    if (code < 0x80) image[IMAGE_LETTERS + code] = level + 1;
+  }
+  image.set(table.openerLeads, IMAGE_LEADS);
+  for (let k = 0; k < table.first.length; k++) {
+    view.setInt16(IMAGE_FIRST + 2 * k, table.first[k]!, true);
+  }
+  for (let index = 0; index < table.words.length; index++) {
+    const word = table.words[index]!;
+    view.setInt16(nextAt + 2 * index, table.next[index]!, true);
+    view.setInt32(wordsAt + 4 * index, wordAt[index]!, true);
+    for (let k = 0; k < word.length; k++) {
+      view.setUint16(wordAt[index]! + 2 * k, (word.charCodeAt(k) | 0x20) & 0xffff, true);
+    }
+    view.setInt8(levelsAt + index, table.wordLevel[index]!);
+    view.setUint8(flagsAt + index, table.wordFlags[index]!);
+  }
+  for (let k = 0; k < marks.length; k++) view.setUint16(marksAt + 2 * k, marks[k]!, true);
+  for (const [listAt, strings] of [
+    [suffixesAt, table.exceptionSuffixes],
+    [openersAt, table.exceptionOpeners],
+  ] as const) {
+    view.setInt32(listAt, strings.length, true);
+    let unitsAt = listAt + 4 + 8 * strings.length;
+    strings.forEach((string, k) => {
+      view.setInt32(listAt + 4 + 8 * k, unitsAt, true);
+      view.setInt32(listAt + 8 + 8 * k, string.length, true);
+      for (let u = 0; u < string.length; u++) {
+        view.setUint16(unitsAt + 2 * u, string.charCodeAt(u), true);
+      }
+      unitsAt += 2 * string.length;
+    });
+  }
+  images.set(table, image);
+  return image;
 }
 
 /**
@@ -188,7 +295,16 @@ export class LineScan {
   rowTemplate: Int32Array;
   /** Per template id: its rows read so far. */
   templateCounts: Int32Array;
+  /**
+   * Per row read so far, with a level table given to `open`, its level as line-scan.wat's
+   * `levelRows` reads it: `NO_LEVEL` where it states none for sure; `SCAN_ASKS_LEVEL` where
+   * `detectLevel` must read it; else the signature `detectLevel` gives unless an exit or alert
+   * word starts in the row's level window (its `LevelTailCues` tell).
+   */
+  rowLevel: Int32Array;
   private readonly memory: ArrayBuffer;
+  private levels = false;
+  private shifted = false;
   private layout: Layout;
   private length = 0;
   private rows = 0;
@@ -204,10 +320,21 @@ export class LineScan {
     this.rowFilled = new Int32Array(this.memory, 0, 0);
     this.rowTemplate = this.rowFilled;
     this.templateCounts = this.rowFilled;
+    this.rowLevel = this.rowFilled;
   }
 
-  /** Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`. */
-  open(units: Uint16Array, rowStarts: readonly number[], layout: Layout): this {
+  /**
+   * Makes this scan one of the text of `units` split at `rowStarts`, laid out by `layout`, that
+   * reads the rows' levels by `levelTable` (the image of one) where given, and each row's
+   * template and level from `rowShift[r]` units past its start where given.
+   */
+  open(
+    units: Uint16Array,
+    rowStarts: readonly number[],
+    layout: Layout,
+    levelTable: Uint8Array | undefined,
+    rowShift: Uint8Array | undefined,
+  ): this {
     const { memory, wasm } = this;
     const length = units.length;
     const rows = rowStarts.length;
@@ -218,6 +345,11 @@ export class LineScan {
     this.rowFilled = new Int32Array(memory, layout.filled, rows);
     this.rowTemplate = new Int32Array(memory, layout.template, rows);
     this.templateCounts = new Int32Array(memory, layout.counts, rows);
+    this.rowLevel = new Int32Array(memory, layout.level, rows);
+    this.levels = levelTable !== undefined;
+    if (levelTable) new Uint8Array(memory, layout.levelTable, levelTable.length).set(levelTable);
+    this.shifted = rowShift !== undefined;
+    if (rowShift) new Uint8Array(memory, layout.shift, rows).set(rowShift);
     new Uint16Array(memory, layout.units, length).set(units);
     new Int32Array(memory, layout.starts, rows).set(rowStarts);
     // What a text before left in a kept instance: counts and the intern table start empty.
@@ -238,7 +370,10 @@ export class LineScan {
     return this.wasm.templates.value;
   }
 
-  /** Reads rows up to `last` (rows are read in order, each once). */
+  /**
+   * Reads rows up to `last` (rows are read in order, each once): their templates, and their
+   * levels where the scan was opened with a level table.
+   */
   readTemplates(last: number): void {
     const { layout } = this;
     const end = Math.min(last, this.rows);
@@ -256,7 +391,22 @@ export class LineScan {
       layout.slotId,
       layout.slotHash,
       layout.slots - 1,
+      this.shifted ? layout.shift : 0,
     );
+    if (this.levels) {
+      this.wasm.levelRows(
+        layout.units,
+        this.length,
+        layout.starts,
+        this.rows,
+        this.read,
+        end,
+        layout.filled,
+        layout.level,
+        layout.levelTable,
+        this.shifted ? layout.shift : 0,
+      );
+    }
     this.read = end;
   }
 
@@ -371,25 +521,33 @@ export const LINE_SCAN_SHAPE = new LineScan(undefined, true);
  * WebAssembly is unavailable or there is no memory for it: the caller reads the rows in
  * JavaScript then. The memory is sized for the whole text up front and never grown (see core's
  * `instantiateWasm`); the instance is kept for the next text, one of more than
- * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`.
+ * `RETAINED_WASM_MEMORY_BYTES` only until idle for `BIG_RETAINED_IDLE_MS`. With `levelTable`
+ * (the vocabulary's), the scan also reads the rows' levels as far as it can (`rowLevel`). With
+ * `rowShift`, each row's template and level are read from that many units past its start (a
+ * diff's lines, past their markers); its codes and measures from its start.
  */
 export function openLineScan(
   units: Uint16Array,
   rowStarts: readonly number[],
+  levelTable?: LevelTable,
+  rowShift?: Uint8Array,
 ): LineScan | undefined {
   const module = compiledModule();
   if (module === null) return undefined;
-  const layout = layoutFor(units.length, rowStarts.length);
+  const image = levelTable && levelTableImage(levelTable);
+  const layout = layoutFor(units.length, rowStarts.length, image?.length);
   if (layout.end > UPFRONT_MEMORY_LIMIT) return undefined;
   try {
     if (!retainedBusy && retained !== undefined && layout.end <= retained.bytes) {
-      return retained.scan.open(units, rowStarts, layout);
+      return retained.scan.open(units, rowStarts, layout, image, rowShift);
     }
     if (retainedBusy) {
       return new LineScan(instantiateWasm<LineScanExports>(module, layout.end), true).open(
         units,
         rowStarts,
         layout,
+        image,
+        rowShift,
       );
     }
     // A bigger kept instance replaces the old one, with room to spare for the next texts
@@ -400,7 +558,7 @@ export function openLineScan(
     const bytes = Math.min(room, 2 * layout.end);
     const scan = new LineScan(instantiateWasm<LineScanExports>(module, bytes), false);
     retained = { scan, bytes };
-    return scan.open(units, rowStarts, layout);
+    return scan.open(units, rowStarts, layout, image, rowShift);
   } catch (error) {
     // Making memory fails with a RangeError when the process is out of it.
     if (error instanceof RangeError) return undefined;
