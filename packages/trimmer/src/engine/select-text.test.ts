@@ -199,6 +199,57 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     }
   });
 
+  it('shows what a patch changed in all: its diffstat, or at least its summary line', () => {
+    // 80 files changed: the diffstat names each with how much changed, the line after it
+    // counts them all. A reader asks what changed before how.
+    const stat = Array.from(
+      { length: 80 },
+      (_, i) =>
+        ` src/${['api', 'db', 'ui', 'jobs'][i % 4]}/file${i}.ts | ${12 - (i % 9)} ${'+'.repeat(6 - (i % 5))}${'-'.repeat(1 + (i % 4))}`,
+    );
+    stat.splice(57, 0, ' deploy/payments/values.yaml | 2 +-');
+    const preamble = [
+      'From 6e62251904bae9fc8f15204ce684ef467b10cf51 Mon Sep 17 00:00:00 2001',
+      'From: Dev <dev@example.com>',
+      'Date: Mon, 8 Sep 2025 09:32:56 -0700',
+      'Subject: [PATCH] payments: lower the pool size to 5',
+      '',
+      'The pool of 50 held connections the database needs for its replicas.',
+      '---',
+      ...stat,
+      ' 81 files changed, 486 insertions(+), 222 deletions(-)',
+      '',
+    ].join('\n');
+    // Expected outputs of tests that fail on purpose: error lines in changed files.
+    const expectations = Array.from({ length: 20 }, (_, i) =>
+      [
+        `diff --git a/test/expected/case${i}.err b/test/expected/case${i}.err`,
+        'index aa469f10b717..292b68b9cdca 100644',
+        `--- a/test/expected/case${i}.err`,
+        `+++ b/test/expected/case${i}.err`,
+        '@@ -1 +1 @@',
+        `-error: sqlite3_exec failed -- call to json_contains(json, ${i}) failed`,
+        `+error: sqlite3_exec failed -- call to json_contains(json, value ${i}) failed`,
+      ].join('\n'),
+    ).join('\n');
+    const text = `${preamble}${diff}${expectations}\n`;
+    const bytes = Buffer.byteLength(text);
+    let whole = 0;
+    for (const share of [0.01, 0.03, 0.1, 0.2]) {
+      const budget = Math.floor(bytes * share);
+      const view = trimmer.trim(text, budget);
+      expectHonestView(view, text, budget);
+      const kept = expectMarkedLines(view, text);
+      expect(kept).toContain(' 81 files changed, 486 insertions(+), 222 deletions(-)');
+      // Where the diffstat takes at most two fifths of the room, all of it.
+      if (Buffer.byteLength(stat.join('\n')) <= 0.4 * budget) {
+        for (const line of stat) expect(kept).toContain(line);
+        whole++;
+      }
+    }
+    expect(whole).toBeGreaterThan(0);
+  });
+
   it('never shows a file header without any of its hunks', () => {
     for (const budget of [600, 1500, 4000]) {
       for (const userQuery of ['what changed in src/file7.ts?', 'payments', undefined]) {

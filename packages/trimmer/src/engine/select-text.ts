@@ -6,6 +6,7 @@ import {
   utf8ByteLength,
 } from '@compaction/core';
 import { diffUnits } from '../readers/diff-units.js';
+import { patchPreamble } from '../readers/patch-preamble.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
 import { UnitCopies } from '../readers/unit-copies.js';
@@ -41,6 +42,8 @@ export interface TextSelection {
 /** Shares of the budget given to the end and the start of a text before scored units. */
 const TAIL_SHARE = 0.15;
 const HEAD_SHARE = 0.1;
+/** Share of the budget a patch's diffstat is shown in (in order, as far as it goes). */
+const STAT_SHARE = 0.4;
 /** Query and preserved-key matches rank above what stands out without a query. */
 const QUERY_WEIGHT = 3;
 /**
@@ -512,25 +515,26 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     templates: signals.templates,
   });
   const { keep } = kept;
-  // A patch from `git format-patch` opens with a mail header (its `From <sha>` line, author,
-  // date, subject), then its message and diffstat: of all that, the head's share shows the
-  // subject line (what the change is); the rest waits for the room left.
-  let subject = -1;
-  if (parents) {
-    for (let i = 0; i < total && parents[i]! < 0 && !hasHunks(parents, i); i++) {
-      const at = starts[i]!;
-      const code = text.charCodeAt(at);
-      if (code === 0x0a || (code === 0x0d && text.charCodeAt(at + 1) === 0x0a)) break;
-      if (text.startsWith('Subject: ', at)) {
-        subject = i;
-        break;
-      }
+  // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`):
+  // the head's share shows the subject line (what the change is), whatever the question, and
+  // the line that counts the files changed; the diffstat, which names every file with how
+  // much of it changed (the records of a diff), follows in order where it fits a share of the
+  // room. The rest waits for the room left.
+  const preamble = parents
+    ? patchPreamble(text, starts, parents, (unit) => hasHunks(parents, unit))
+    : undefined;
+  if (preamble) {
+    // Two lines, each between lines left out: a share each.
+    const head = kept.used + Math.floor(budget * 2 * HEAD_SHARE);
+    if (preamble.subject >= 0) kept.take(preamble.subject, head);
+    if (preamble.summary >= 0) kept.take(preamble.summary, head);
+    if (preamble.statFrom >= 0) {
+      const limit = kept.used + Math.floor(budget * STAT_SHARE);
+      for (let i = preamble.statFrom; i < preamble.summary && kept.take(i, limit); i++);
     }
   }
   // A diff asked about by file path is answered by that file's hunks: its first and last files
   // are no more than any other then, and get only the room left at the end.
-  // A patch's subject says what the change is, whatever the question.
-  if (subject >= 0) kept.take(subject, kept.used + Math.floor(budget * HEAD_SHARE));
   // Records in a text's order are not in time order (a log of several writers, a query's
   // answer sorted by another field): where they have a time, its ends stand for the text's
   // (in a log in time order, they are its first and last lines).
