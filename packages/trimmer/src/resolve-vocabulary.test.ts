@@ -11,14 +11,18 @@ import { viewBody } from './test-support/view-invariants.js';
 import { DEFAULT_VOCABULARY } from './vocabulary.js';
 
 /** 200 jobs, all fine but one, whose message says so in a word no default vocabulary knows. */
+/** Words a disk copy ends in, none an error word (`kaputt` is one only where it is given). */
+const STATES = ['heil', 'ganz', 'frisch', 'voll', 'leer', 'neu', 'alt', 'kalt', 'warm', 'dicht'];
+
+/**
+ * 200 jobs, each message of one shape (its last word holds the job's number: a variable), the
+ * 137th saying its disk is `kaputt`: nothing but the word tells it from the others.
+ */
 function jobs(): string {
   const records = Array.from({ length: 200 }, (_, i) => ({
     job: `job-${(i * 7919).toString(36)}`,
     shard: i % 17,
-    message:
-      i === 137
-        ? `the disk on shard ${i % 17} is kaputt, the copy stopped`
-        : `the copy on shard ${i % 17} went through in ${40 + (i % 13)} seconds`,
+    message: `the copy on shard ${i % 17} found the disk ${i === 137 ? 'kaputt' : STATES[i % 10]}${i}`,
   }));
   return JSON.stringify({ jobs: records });
 }
@@ -73,7 +77,7 @@ describe('the vocabulary a trimmer is given', () => {
     expect(createStructuralTrimmer().trim(json, budget).text).not.toContain('kaputt');
     // A log of the same: the line is kept where the default vocabulary sees nothing in it.
     // Every line ends in a word of its own, so the one that matters is no rarer than the rest.
-    const words = ['heil', 'ganz', 'frisch', 'voll', 'leer', 'neu', 'alt', 'kalt', 'warm', 'dicht'];
+    const words = STATES;
     const log = Array.from(
       { length: 400 },
       (_, i) =>

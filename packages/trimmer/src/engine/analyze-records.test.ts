@@ -452,6 +452,32 @@ describe('analyzeRecords', () => {
     const states = leading.filter((i) => i !== 211).map((i) => records[i]!.status);
     expect(new Set(states)).toEqual(new Set(['suspended', 'pending']));
   });
+  it('finds the message of a shape said once among messages of a few shapes, their numbers aside', () => {
+    // A database's log entries: each connection received, authorized and closed, every message
+    // its own by its process, port and time; once, the server was told to shut down.
+    const records = Array.from({ length: 600 }, (_, i) => {
+      const pid = 24_667 + Math.floor(i / 3);
+      const textPayload =
+        i === 371
+          ? `[${pid}]: [1-1] db=,user= LOG:  received fast shutdown request`
+          : [
+              `[${pid}]: [1-1] db=[unknown],user=[unknown] LOG:  connection received: host=127.0.0.1 port=${40_000 + i}`,
+              `[${pid}]: [2-1] db=postgres,user=cloudsqladmin LOG:  connection authorized: user=cloudsqladmin database=postgres`,
+              `[${pid}]: [3-1] db=postgres,user=cloudsqladmin LOG:  disconnection: session time: 0:00:00.0${i % 10} user=cloudsqladmin database=postgres host=127.0.0.1 port=${40_000 + i}`,
+            ][i % 3]!;
+      return {
+        insertId: `s=a4e36fd2;i=${(0x1dbcc + i).toString(16)}`,
+        severity: 'INFO',
+        textPayload,
+        timestamp: new Date(Date.UTC(2020, 4, 2, 13) + i * 5000).toISOString(),
+      };
+    });
+    const inventory = scanJson(JSON.stringify(records), 100_000)!;
+    const analysis = analyzeRecords(inventory);
+    const group = analysis.groups[analysis.main]!;
+    const odd = analysis.anomalies.map(({ record }) => group.records.indexOf(record));
+    expect(odd[0]).toBe(371);
+  });
   it('finds no oddity in a value of its own where a third of the records each hold one', () => {
     // 600 requests: two in three on one kept-alive connection's port, every other on a port
     // of its own; one answered 500. A port seen once is what a third of the records show: the

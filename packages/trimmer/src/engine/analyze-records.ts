@@ -467,6 +467,9 @@ export function analyzeRecords(
     if (unnamed && group.says >= 0) group.label = group.says;
   }
 
+  // What the main records say, read for rare shapes too.
+  const textFields: number[] = [];
+  for (const group of groups) if (group.primary && group.says >= 0) textFields.push(group.says);
   const { anomalies, leadingAnomalies, errorContext } = findAnomalies(
     inventory,
     signatures,
@@ -474,6 +477,7 @@ export function analyzeRecords(
     ownerOfSig,
     check,
     vocabulary,
+    textFields,
   );
   return {
     signatures,

@@ -1,6 +1,7 @@
 import { type JsonInventory, NODE_SCALAR, NODE_STRING } from '../json/json-inventory.js';
 import { type JsonSignatures, STEP_ITEM, signatureKey } from '../json/json-signatures.js';
 import { type Columns, nodeAt, numberAt } from '../readers/json-records.js';
+import { lineTemplate } from '../readers/line-template.js';
 import { looksOpaque } from '../readers/looks-opaque.js';
 import type { Vocabulary } from '../vocabulary.js';
 import { keyHints } from './key-hints.js';
@@ -138,6 +139,7 @@ export function findAnomalies(
   ownerOfSig: Int32Array,
   check: StopCheck | undefined,
   vocabulary: Vocabulary,
+  textFields: readonly number[] = [],
 ): { anomalies: Anomaly[]; leadingAnomalies: number; errorContext: number[] } {
   const { text, count, kind, start, end, unitBytes } = inventory;
   const { of: sigOf, count: sigCount, parent: sigParent } = signatures;
@@ -278,6 +280,12 @@ export function findAnomalies(
     score += rareKey[s]! * weight[s]!;
     if (score > 0) credit(credits, u, score);
   }
+  // What records say, by its shape: a message of a shape said once among messages of a few.
+  for (const s of textFields) {
+    rareTextShapes(inventory, signatures, s, (u, score) => {
+      if (recordAbove[u]! >= 0) credit(credits, u, score * weight[s]!);
+    });
+  }
   // Error-like values: anomalous where they are rare in their field.
   const errorContext: number[] = [];
   let lastError = -1;
@@ -333,6 +341,65 @@ export function findAnomalies(
   for (const anomaly of anomalies) explainFirst(inventory, signatures, anomaly, vocabulary);
   return { anomalies, leadingAnomalies: Math.min(anomalies.length, leading), errorContext };
 }
+
+/** Texts of a field from which a shape said in few of them stands out. */
+const SHAPE_MIN_VALUES = 20;
+/** Share of a field's texts a shape is rare up to. */
+const SHAPE_RARE_SHARE = 0.02;
+
+/**
+ * The texts of field `s` whose shape (`lineTemplate`: their first words, numbers and ids
+ * folded) few of the field's texts share, each with what it scores: as a rare value of a
+ * few-valued field (up to `RARE_VALUE_CAP`, times the share of texts the common shapes hold, and
+ * read as rare as its share of the rare shapes where there are many), so a
+ * `received fast shutdown request` among a thousand connections received, authorized and
+ * closed stands out, their ports, times and process ids aside.
+ */
+function rareTextShapes(
+  inventory: JsonInventory,
+  signatures: JsonSignatures,
+  s: number,
+  found: (u: number, score: number) => void,
+): void {
+  const { text, kind, start, end } = inventory;
+  const nodes: number[] = [];
+  for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
+    if (kind[u] === NODE_STRING) nodes.push(u);
+  }
+  const n = nodes.length;
+  if (n < SHAPE_MIN_VALUES) return;
+  const units = new Uint16Array(SHAPE_UNITS);
+  const shapes = new Int32Array(n);
+  const counts = new Map<number, number>();
+  for (let k = 0; k < n; k++) {
+    const u = nodes[k]!;
+    const from = start[u]! + 1;
+    const length = Math.min(SHAPE_UNITS, end[u]! - 1 - from);
+    for (let i = 0; i < length; i++) units[i] = text.charCodeAt(from + i);
+    const shape = lineTemplate(units, 0, length);
+    shapes[k] = shape;
+    counts.set(shape, (counts.get(shape) ?? 0) + 1);
+  }
+  // A log says a few things often and many things once in a while: a shape is rare where at
+  // most `SHAPE_RARE_SHARE` of the texts have it (as a rare code among a template's lines).
+  let common = 0;
+  let rare = 0;
+  for (const c of counts.values()) {
+    if (c > SHAPE_RARE_SHARE * n) common += c / n;
+    else rare++;
+  }
+  const crowd = Math.max(1, rare / LONE_MIN_VALUES);
+  for (let k = 0; k < n; k++) {
+    const c = counts.get(shapes[k]!)!;
+    if (c > Math.max(1, SHAPE_RARE_SHARE * n)) continue;
+    const rarity = Math.max(0, 0.5 * Math.log2(n / (c * crowd)));
+    const score = common * Math.min(RARE_VALUE_CAP, rarity);
+    if (score > 0) found(nodes[k]!, score);
+  }
+}
+
+/** Units of a text read for its shape (as many as a line's template reads). */
+const SHAPE_UNITS = 200;
 
 /** A field of at most this many values has kinds of oddity per value. */
 const FEW_VALUES = 40;
