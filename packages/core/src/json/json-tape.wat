@@ -1228,11 +1228,12 @@
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
   ;; first value, up to
-  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1, the
-  ;; hash read from the entry's column), $slots a power of two at least twice $capacity. A value's new units are those past the
-  ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
-  ;; most $digits digits and a sign whose hash is none of $true, $false and $null. Never grows
-  ;; memory. Returns the entries made, or -1 when there are more than $capacity.
+  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1 under
+  ;; the top bits of its hash, the rest read from the entry's column), $slots a power of two at
+  ;; least twice $capacity. A value's new units are those past the prefix it shares with the
+  ;; previous sampled value, up to $prefix; a number is a scalar of at most $digits digits and a
+  ;; sign whose hash is none of $true, $false and $null. Never grows memory. Returns the entries
+  ;; made, or -1 when there are more than $capacity.
   (func (export "values")
     (param $columns i32) (param $n i32) (param $of i32) (param $sigs i32) (param $records i32)
     (param $out i32) (param $capacity i32) (param $slots i32) (param $prefix i32)
@@ -1246,7 +1247,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32)
+    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32) (local $tag i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1278,6 +1279,12 @@
         (br $size)))
     (if (i32.gt_u (local.get $used) (local.get $slots)) (then (local.set $used (local.get $slots))))
     (local.set $mask (i32.sub (local.get $used) (i32.const 1)))
+    ;; A slot holds its entry + 1 in the low bits that $capacity needs and the top bits of the
+    ;; entry's hash above them ($tag masks those), so a probe passes the entries of other
+    ;; hashes without reading their column: on a list of 10 MB, most of a slot's entries are
+    ;; far apart in it, and each read there missed the cache.
+    (local.set $tag (i32.xor (i32.const -1)
+      (i32.sub (i32.shl (i32.const 1) (i32.sub (i32.const 32) (i32.clz (local.get $capacity)))) (i32.const 1))))
     (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $used) (i32.const 2)))
     (memory.fill (local.get $entry_of) (i32.const 0xff) (local.get $cells))
     (memory.fill (local.get $stats) (i32.const 0) (i32.mul (local.get $sigs) (i32.const 80)))
@@ -1394,30 +1401,34 @@
             (loop $probe
               (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
               (br_if $probed (i32.eqz (local.get $e)))
-              (if (i32.and
-                    (i32.eq
-                      (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                      (local.get $h))
-                    (i32.eq
-                      (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                      (local.get $s)))
-                ;; Long values of one hash that differ are compared a few times at most (a
-                ;; value past them is counted as new): never one compare per earlier value.
+              ;; Another hash's entry is passed by the slot's tag alone.
+              (if (i32.eqz (i32.and (i32.xor (local.get $e) (local.get $h)) (local.get $tag)))
                 (then
-                  (if (i32.lt_u (local.get $tries) (i32.const 8))
+                  (local.set $e (i32.and (local.get $e) (i32.xor (local.get $tag) (i32.const -1))))
+                  (if (i32.and
+                        (i32.eq
+                          (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                          (local.get $h))
+                        (i32.eq
+                          (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                          (local.get $s)))
+                    ;; Long values of one hash that differ are compared a few times at most (a
+                    ;; value past them is counted as new): never one compare per earlier value.
                     (then
-                      (if (i32.gt_s (local.get $length) (i32.const 48))
-                        (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
-                      ;; A value of up to 48 units is its hash's: the same without a call.
-                      (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
-                            (then (i32.const 1))
-                            (else
-                              (call $same_units (local.get $from) (local.get $length)
-                                (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                                (local.get $starts) (local.get $ends) (local.get $kinds))))
+                      (if (i32.lt_u (local.get $tries) (i32.const 8))
                         (then
-                          (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
-                          (br $probed)))))))
+                          (if (i32.gt_s (local.get $length) (i32.const 48))
+                            (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
+                          ;; A value of up to 48 units is its hash's: the same without a call.
+                          (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
+                                (then (i32.const 1))
+                                (else
+                                  (call $same_units (local.get $from) (local.get $length)
+                                    (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                                    (local.get $starts) (local.get $ends) (local.get $kinds))))
+                            (then
+                              (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
+                              (br $probed)))))))))
               (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
               (br $probe)))
           (if (i32.lt_s (local.get $entry) (i32.const 0))
@@ -1430,7 +1441,7 @@
               (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
               (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
               (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
-                (i32.add (local.get $entry) (i32.const 1)))
+                (i32.or (i32.add (local.get $entry) (i32.const 1)) (i32.and (local.get $h) (local.get $tag))))
               (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
               ;; Half full: twice the slots, every entry placed again in order, so that entries of
               ;; one hash meet a probe in the order they were made, as they did before.
@@ -1454,7 +1465,10 @@
                         (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
                         (br $free)))
                     (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
-                      (i32.add (local.get $e) (i32.const 1)))
+                      (i32.or (i32.add (local.get $e) (i32.const 1))
+                        (i32.and
+                          (i32.load (i32.add (local.get $entry_hash) (i32.shl (local.get $e) (i32.const 2))))
+                          (local.get $tag))))
                     (local.set $e (i32.add (local.get $e) (i32.const 1)))
                     (br_if $rehash (i32.lt_u (local.get $e) (local.get $entries))))))))
           (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))
