@@ -529,6 +529,73 @@
         (br $ranges)))
     (local.get $n))
 
+  ;; Of the $n unit offsets at $out (places `find` gave), keeps in order, in place, those where
+  ;; one of $count words (at most 32) starts, A-Z read as a-z, and writes beside each at $masks a
+  ;; bit per word that starts there (bit k for the k-th). The words are described from $words
+  ;; on: per word its length in units, with the top bit set for a word looked for only where no
+  ;; ASCII letter or digit comes before it (one only a whole token matches: inside a run of
+  ;; `x`, a long `xx…x0` is not compared at every place), and the byte offset from $words of
+  ;; its units (i16, lower-case printable ASCII). Returns how many places it kept. No word
+  ;; matches past the text: the unit after it is padding, 0, which no word has. The check `find`
+  ;; leaves to JavaScript (a unit at a time there, most of a question's search on a list).
+  (func (export "verify")
+    (param $out i32) (param $n i32) (param $words i32) (param $count i32) (param $masks i32)
+    (result i32)
+    (local $i i32) (local $kept i32) (local $at i32) (local $mask i32) (local $k i32)
+    (local $w i32) (local $length i32) (local $units i32) (local $j i32) (local $c i32)
+    (local $inside i32)
+    (block $done
+      (loop $candidate
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at
+          (i32.shl (i32.load (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 1)))
+        (local.set $mask (i32.const 0))
+        (local.set $k (i32.const 0))
+        ;; Whether an ASCII letter or digit comes right before the place.
+        (local.set $inside (i32.const 0))
+        (if (local.get $at)
+          (then
+            (local.set $c (i32.load16_u (i32.sub (local.get $at) (i32.const 2))))
+            (local.set $inside
+              (i32.or
+                (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+                (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))))))
+        (block $words_done
+          (loop $word
+            (br_if $words_done (i32.ge_u (local.get $k) (local.get $count)))
+            (local.set $w (i32.add (local.get $words) (i32.shl (local.get $k) (i32.const 3))))
+            (local.set $length (i32.load (local.get $w)))
+            (local.set $units (i32.add (local.get $words) (i32.load offset=4 (local.get $w))))
+            (local.set $j (i32.const 0))
+            (block $differ
+              (br_if $differ (i32.and (local.get $inside) (i32.lt_s (local.get $length) (i32.const 0))))
+              (local.set $length (i32.and (local.get $length) (i32.const 0x7fffffff)))
+              (loop $unit
+                (if (i32.ge_u (local.get $j) (local.get $length))
+                  (then
+                    (local.set $mask (i32.or (local.get $mask) (i32.shl (i32.const 1) (local.get $k))))
+                    (br $differ)))
+                (local.set $c (i32.load16_u (i32.add (local.get $at) (i32.shl (local.get $j) (i32.const 1)))))
+                (if (i32.lt_u (i32.sub (local.get $c) (i32.const 0x41)) (i32.const 26))
+                  (then (local.set $c (i32.or (local.get $c) (i32.const 0x20)))))
+                (br_if $differ
+                  (i32.ne (local.get $c)
+                    (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $j) (i32.const 1))))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $unit)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $word)))
+        (if (local.get $mask)
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $kept) (i32.const 2)))
+              (i32.shr_u (local.get $at) (i32.const 1)))
+            (i32.store (i32.add (local.get $masks) (i32.shl (local.get $kept) (i32.const 2)))
+              (local.get $mask))
+            (local.set $kept (i32.add (local.get $kept) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $candidate)))
+    (local.get $kept))
+
   ;; The UTF-8 bytes beyond one per unit of the units in bytes [$p, $end): one more for each
   ;; unit from 0x80 on, one more again for each from 0x800 on, two fewer for each high surrogate
   ;; followed, before $end, by a low one (a pair is 4 bytes, a lone surrogate 3, as TextEncoder
