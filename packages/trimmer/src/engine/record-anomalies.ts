@@ -252,42 +252,23 @@ export function findAnomalies(
     lastRecord: -1,
     lastFields: undefined,
   };
-  // The work of one step per node, as a pass over all of them polled.
-  if (check) for (let u = 8192; u < count; u += 8192) check(8192);
-  // Only the nodes of the fields that can stand out are read, each field's along its chain;
-  // they are credited in node order after, as a pass over every node credited them (most
-  // nodes are of fields that cannot: that pass was most of this function's time).
-  const creditedAt: number[] = [];
-  const creditedScore: number[] = [];
-  let inOrder = true;
-  for (let s = 0; s < sigCount; s++) {
-    if (interesting[s] === 0) continue;
+  for (let u = 1; u < count; u++) {
+    if ((u & 8191) === 0 && check) check(8192);
+    const s = sigOf[u]!;
+    if (interesting[s] === 0 || recordAbove[u]! < 0) continue;
+    // A value stands out by its rarity or by its distance from the rest, counted once: a rare
+    // number is not two oddities.
+    let score = 0;
+    const entry = entryOf[u]!;
+    if (entry >= 0) score = entryScore[entry]!;
     const numbered = spreads[s];
-    for (let u = signatures.first[s]!; u >= 0; u = signatures.nextSame[u]!) {
-      if (u === 0 || recordAbove[u]! < 0) continue;
-      // A value stands out by its rarity or by its distance from the rest, counted once: a
-      // rare number is not two oddities.
-      let score = 0;
-      const entry = entryOf[u]!;
-      if (entry >= 0) score = entryScore[entry]!;
-      if (numbered && kind[u] === NODE_SCALAR) {
-        const x = numberAt(text, start[u]!, end[u]!);
-        const far = outlierScore(x, numbered);
-        score = Math.max(score, far * weight[s]!);
-      }
-      score += rareKey[s]! * weight[s]!;
-      if (score > 0) {
-        if (creditedAt.length > 0 && u < creditedAt[creditedAt.length - 1]!) inOrder = false;
-        creditedAt.push(u);
-        creditedScore.push(score);
-      }
+    if (numbered && kind[u] === NODE_SCALAR) {
+      const x = numberAt(text, start[u]!, end[u]!);
+      const far = outlierScore(x, numbered);
+      score = Math.max(score, far * weight[s]!);
     }
-  }
-  if (inOrder) {
-    for (let i = 0; i < creditedAt.length; i++) credit(credits, creditedAt[i]!, creditedScore[i]!);
-  } else {
-    const order = Array.from(creditedAt.keys()).sort((a, b) => creditedAt[a]! - creditedAt[b]!);
-    for (const i of order) credit(credits, creditedAt[i]!, creditedScore[i]!);
+    score += rareKey[s]! * weight[s]!;
+    if (score > 0) credit(credits, u, score);
   }
   // Error-like values: anomalous where they are rare in their field.
   const errorContext: number[] = [];
