@@ -390,6 +390,42 @@ function wordStarts(text: string, words: readonly string[], from = 0): number[] 
   return starts;
 }
 
+/**
+ * Checks `wordStarts` on `text`: every batch joined is exactly the places from `from` on where a
+ * word starts (in any ASCII case; a word of `tokenStarts` not right after an ASCII letter or
+ * digit), each with the bits of the words that start there.
+ */
+function expectWordStarts(
+  text: string,
+  words: readonly string[],
+  from: number,
+  tokenStarts = 0,
+): void {
+  const lent = withJsonTape(text, (tape, search) => {
+    const found: Array<[number, number]> = [];
+    let at = from;
+    do {
+      const batch = search.wordStarts!(words, at, tokenStarts);
+      if (!batch) throw new Error('the words fit');
+      for (let i = 0; i < batch.at.length; i++) found.push([batch.at[i]!, batch.words[i]!]);
+      at = batch.next;
+    } while (at >= 0);
+    const inside = (at: number) => at > 0 && /[0-9A-Za-z]/.test(tape.text[at - 1]!);
+    const expected = wordStarts(tape.text, words, Math.max(0, from))
+      .map((at): [number, number] => {
+        let bits = 0;
+        words.forEach((word, k) => {
+          if (tokenStarts & (1 << k) && inside(at)) return;
+          if (wordStarts(tape.text.slice(at, at + word.length), [word]).includes(0)) bits |= 1 << k;
+        });
+        return [at, bits];
+      })
+      .filter(([, bits]) => bits !== 0);
+    expect(found).toEqual(expected);
+  });
+  expect(lent.ok).toBe(true);
+}
+
 function expectCandidates(text: string, words: readonly string[], from: number): void {
   const lent = withJsonTape(text, (tape, search) => {
     const found = allCandidates(search, words, from);
@@ -443,6 +479,46 @@ describe('withJsonTape word search', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('checks each place in full and tells which words start there (property)', () => {
+    const lower = words.map((word) => word.toLowerCase());
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(piece, { maxLength: 12 }), { maxLength: 8 }),
+        fc.integer({ min: -2, max: 60 }),
+        (strings, from) => {
+          const text = JSON.stringify(strings.map((parts) => parts.join('')));
+          expectWordStarts(text, lower, from);
+          expectWordStarts(text, lower, from, 0b10111);
+          expectWordStarts(text, ['err', 'error', '"', 'x'], from, 0b1001);
+          expectWordStarts(text, [], from);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('carries word starts past batches with none, and gives none for words that do not fit', () => {
+    // Three batches of the fingerprint's places ("aaaa…" for "aab"), one word start at the end.
+    expectWordStarts(`"${'a'.repeat(3000)}b"`, ['aab'], 0);
+    expectWordStarts(`"${'aB'.repeat(1500)}"`, ['ab', 'ba', 'abab'], 1);
+    const lent = withJsonTape('"abc"', (_tape, search) => {
+      expect(() => search.wordStarts!(['Abc'], 0)).toThrow(RangeError);
+      expect(() => search.wordStarts!([''], 0)).toThrow(RangeError);
+      expect(
+        search.wordStarts!(
+          Array.from({ length: 33 }, (_, k) => `w${k}`),
+          0,
+        ),
+      ).toBeUndefined();
+      expect(search.wordStarts!(['x'.repeat(2049)], 0)).toBeUndefined();
+      const inToken = search.wordStarts!(['bc', 'c'], 0, 0b11)!;
+      expect([...inToken.at]).toEqual([]);
+      const { at, words, next } = search.wordStarts!(['c"', 'bc'], 0)!;
+      return { at: [...at], words: [...words], next };
+    });
+    expect(lent).toEqual({ ok: true, value: { at: [2, 3], words: [2, 1], next: -1 } });
   });
 
   it('searches only string values, between their quotes, when asked (property)', () => {

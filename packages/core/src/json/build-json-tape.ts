@@ -1,5 +1,12 @@
 import { createIdleRelease } from '../idle-release.js';
-import { type JsonTape, TAPE_START, TAPE_STRIDE } from './json-tape.js';
+import {
+  JSON_TAPE_MAX_WORD_UNITS,
+  JSON_TAPE_MAX_WORDS,
+  type JsonTape,
+  type JsonTapeWordStarts,
+  TAPE_START,
+  TAPE_STRIDE,
+} from './json-tape.js';
 import type {
   JsonTapeInventory,
   JsonTapeReader,
@@ -33,6 +40,7 @@ interface JsonTapeExports {
   memory: WasmMemory;
   build(end: number, records: number): number;
   find(from: number, end: number, tables: number, out: number, max: number): number;
+  verify(out: number, count: number, words: number, wordCount: number, masks: number): number;
   find_in_strings(
     records: number,
     stop: number,
@@ -70,8 +78,13 @@ const FINGERPRINT_UNITS = 5;
 const FINGERPRINT_BYTES = 32 * FINGERPRINT_UNITS;
 /** Candidates `find` writes per call. */
 const CANDIDATE_BATCH = 1024;
-/** Between the padding and the records: the fingerprint tables, then the candidates. */
-const SCRATCH_BYTES = FINGERPRINT_BYTES + 4 * CANDIDATE_BATCH;
+/** Bytes of the words `verify` reads: a length and an offset per word, then their units. */
+const WORD_TABLE_BYTES = 8 * JSON_TAPE_MAX_WORDS + 2 * JSON_TAPE_MAX_WORD_UNITS;
+/**
+ * Between the padding and the records: the fingerprint tables, the candidates, the bits
+ * `verify` writes beside them, then the words it reads.
+ */
+const SCRATCH_BYTES = FINGERPRINT_BYTES + 8 * CANDIDATE_BATCH + WORD_TABLE_BYTES;
 /** Before the columns `inventory` writes: the root's bytes, the extra bytes, padding. */
 const INVENTORY_HEADER_BYTES = 16;
 /** Bytes per value of the columns `inventory` writes: twelve i32 columns and the kinds. */
@@ -338,6 +351,43 @@ function fingerprintOf(words: readonly string[]): Uint8Array {
   return tables;
 }
 
+// The words `verify` reads, by word list and `tokenStarts` (see `wordTableOf`); null: too many
+// or too long.
+const wordTables = new WeakMap<
+  readonly string[],
+  { tokenStarts: number; table: Uint8Array | null }
+>();
+
+/**
+ * The table json-tape.wat's `verify` reads for `words`: per word its length in units (the top
+ * bit set for a word of `tokenStarts`) and the offset of its units from the table's start, then
+ * the units. Null where the words do not fit (`JSON_TAPE_MAX_WORDS`, `JSON_TAPE_MAX_WORD_UNITS`).
+ */
+function wordTableOf(words: readonly string[], tokenStarts: number): Uint8Array | null {
+  const cached = wordTables.get(words);
+  if (cached !== undefined && cached.tokenStarts === tokenStarts) return cached.table;
+  let units = 0;
+  for (const word of words) {
+    if (typeof word !== 'string' || !/^[\x20-\x40\x5b-\x7e]+$/.test(word)) {
+      throw new RangeError(`not a lower-case word of printable ASCII: ${JSON.stringify(word)}`);
+    }
+    units += word.length;
+  }
+  let table: Uint8Array | null = null;
+  if (words.length <= JSON_TAPE_MAX_WORDS && units <= JSON_TAPE_MAX_WORD_UNITS) {
+    table = new Uint8Array(WORD_TABLE_BYTES);
+    const view = new DataView(table.buffer);
+    let at = 8 * words.length;
+    words.forEach((word, k) => {
+      view.setInt32(8 * k, word.length | (tokenStarts & (1 << k) ? 0x80000000 : 0), true);
+      view.setInt32(8 * k + 4, at, true);
+      for (let i = 0; i < word.length; i++, at += 2) view.setUint16(at, word.charCodeAt(i), true);
+    });
+  }
+  wordTables.set(words, { tokenStarts, table });
+  return table;
+}
+
 /** Column `k` of the `count`-entry i32 columns `inventory` wrote at `at`: a copy, or a view. */
 function column(
   buffer: ArrayBuffer,
@@ -364,6 +414,7 @@ function int32s(buffer: ArrayBuffer, at: number, length: number, borrow: boolean
 class LentTapeReader implements JsonTapeReader {
   private built: BuiltTape | undefined;
   private written: Uint8Array | undefined;
+  private wordsWritten: Uint8Array | undefined;
   /** Where the last `inventory` wrote its columns, for how many values, and where after them the signatures go (-1: no inventory). */
   private columnsAt = -1;
   private valueCount = 0;
@@ -375,6 +426,7 @@ class LentTapeReader implements JsonTapeReader {
   lend(built: BuiltTape): void {
     this.built = built;
     this.written = undefined;
+    this.wordsWritten = undefined;
     this.columnsAt = -1;
     this.found = -1;
   }
@@ -382,6 +434,7 @@ class LentTapeReader implements JsonTapeReader {
   end(): void {
     this.built = undefined;
     this.written = undefined;
+    this.wordsWritten = undefined;
     this.columnsAt = -1;
     this.found = -1;
   }
@@ -392,6 +445,48 @@ class LentTapeReader implements JsonTapeReader {
 
   stringCandidates(words: readonly string[], from: number): Int32Array {
     return this.search(words, from, true);
+  }
+
+  wordStarts(
+    words: readonly string[],
+    from: number,
+    tokenStarts = 0,
+  ): JsonTapeWordStarts | undefined {
+    const built = this.built;
+    if (!built) throw new Error('the tape was lent only while its reader ran');
+    const table = wordTableOf(words, tokenStarts);
+    if (table === null) return undefined;
+    const { builder, tape, scratchAt } = built;
+    const tables = fingerprintOf(words);
+    const out = scratchAt + FINGERPRINT_BYTES;
+    const masks = out + 4 * CANDIDATE_BATCH;
+    const wordsAt = masks + 4 * CANDIDATE_BATCH;
+    if (tables !== this.written) {
+      new Uint8Array(builder.memory.buffer, scratchAt, FINGERPRINT_BYTES).set(tables);
+      this.written = tables;
+    }
+    if (table !== this.wordsWritten) {
+      new Uint8Array(builder.memory.buffer, wordsAt, WORD_TABLE_BYTES).set(table);
+      this.wordsWritten = table;
+    }
+    const length = tape.text.length;
+    // A batch of places none of which a word starts at is passed over.
+    for (let start = Math.max(0, Math.ceil(from)); start < length; ) {
+      const found = builder.find(start * 2, length * 2, scratchAt, out, CANDIDATE_BATCH);
+      if (found === 0) break;
+      const last = new Int32Array(builder.memory.buffer, out + 4 * (found - 1), 1)[0]!;
+      const kept = builder.verify(out, found, wordsAt, words.length, masks);
+      const next = found < CANDIDATE_BATCH ? -1 : last + 1;
+      if (kept > 0 || next < 0) {
+        return {
+          at: new Int32Array(builder.memory.buffer, out, kept),
+          words: new Int32Array(builder.memory.buffer, masks, kept),
+          next,
+        };
+      }
+      start = next;
+    }
+    return { at: new Int32Array(0), words: new Int32Array(0), next: -1 };
   }
 
   private search(words: readonly string[], from: number, inStrings: boolean): Int32Array {

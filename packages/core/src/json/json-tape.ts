@@ -34,7 +34,36 @@ export interface JsonTapeWordSearch {
    * a document's words are, and for a list of records a fraction of its text to search.
    */
   stringCandidates(words: readonly string[], from: number): Int32Array;
+  /**
+   * As `candidates`, but only the offsets where one of `words` starts, each checked in full
+   * (A–Z in the text read as a–z), with a bit per word that starts there (bit k for
+   * `words[k]`). `words` must be lower-case printable ASCII, not empty. A word whose bit is set
+   * in `tokenStarts` (default none) is looked for only where no ASCII letter or digit comes
+   * right before it: for a word only a whole token matches, which then costs nothing inside a
+   * long token. Undefined where the words are more than `JSON_TAPE_MAX_WORDS` or longer in all
+   * than `JSON_TAPE_MAX_WORD_UNITS` units: `candidates` then, each checked by the caller.
+   */
+  wordStarts?(
+    words: readonly string[],
+    from: number,
+    tokenStarts?: number,
+  ): JsonTapeWordStarts | undefined;
 }
+
+/** A batch of `JsonTapeWordSearch.wordStarts`. */
+export interface JsonTapeWordStarts {
+  /** Offsets in the text, ascending. */
+  at: Int32Array;
+  /** Per offset, the bits of the words that start there. */
+  words: Int32Array;
+  /** Where to ask from for the next batch, -1 when there is none. The arrays are valid until the next call. */
+  next: number;
+}
+
+/** The most words `JsonTapeWordSearch.wordStarts` takes (a bit each in an i32). */
+export const JSON_TAPE_MAX_WORDS = 32;
+/** The most units all words of `JsonTapeWordSearch.wordStarts` may have together. */
+export const JSON_TAPE_MAX_WORD_UNITS = 2048;
 
 /** Fields per record. */
 export const TAPE_STRIDE = 8;

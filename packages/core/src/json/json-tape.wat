@@ -529,6 +529,73 @@
         (br $ranges)))
     (local.get $n))
 
+  ;; Of the $n unit offsets at $out (places `find` gave), keeps in order, in place, those where
+  ;; one of $count words (at most 32) starts, A-Z read as a-z, and writes beside each at $masks a
+  ;; bit per word that starts there (bit k for the k-th). The words are described from $words
+  ;; on: per word its length in units, with the top bit set for a word looked for only where no
+  ;; ASCII letter or digit comes before it (one only a whole token matches: inside a run of
+  ;; `x`, a long `xx…x0` is not compared at every place), and the byte offset from $words of
+  ;; its units (i16, lower-case printable ASCII). Returns how many places it kept. No word
+  ;; matches past the text: the unit after it is padding, 0, which no word has. The check `find`
+  ;; leaves to JavaScript (a unit at a time there, most of a question's search on a list).
+  (func (export "verify")
+    (param $out i32) (param $n i32) (param $words i32) (param $count i32) (param $masks i32)
+    (result i32)
+    (local $i i32) (local $kept i32) (local $at i32) (local $mask i32) (local $k i32)
+    (local $w i32) (local $length i32) (local $units i32) (local $j i32) (local $c i32)
+    (local $inside i32)
+    (block $done
+      (loop $candidate
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at
+          (i32.shl (i32.load (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))) (i32.const 1)))
+        (local.set $mask (i32.const 0))
+        (local.set $k (i32.const 0))
+        ;; Whether an ASCII letter or digit comes right before the place.
+        (local.set $inside (i32.const 0))
+        (if (local.get $at)
+          (then
+            (local.set $c (i32.load16_u (i32.sub (local.get $at) (i32.const 2))))
+            (local.set $inside
+              (i32.or
+                (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+                (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 26))))))
+        (block $words_done
+          (loop $word
+            (br_if $words_done (i32.ge_u (local.get $k) (local.get $count)))
+            (local.set $w (i32.add (local.get $words) (i32.shl (local.get $k) (i32.const 3))))
+            (local.set $length (i32.load (local.get $w)))
+            (local.set $units (i32.add (local.get $words) (i32.load offset=4 (local.get $w))))
+            (local.set $j (i32.const 0))
+            (block $differ
+              (br_if $differ (i32.and (local.get $inside) (i32.lt_s (local.get $length) (i32.const 0))))
+              (local.set $length (i32.and (local.get $length) (i32.const 0x7fffffff)))
+              (loop $unit
+                (if (i32.ge_u (local.get $j) (local.get $length))
+                  (then
+                    (local.set $mask (i32.or (local.get $mask) (i32.shl (i32.const 1) (local.get $k))))
+                    (br $differ)))
+                (local.set $c (i32.load16_u (i32.add (local.get $at) (i32.shl (local.get $j) (i32.const 1)))))
+                (if (i32.lt_u (i32.sub (local.get $c) (i32.const 0x41)) (i32.const 26))
+                  (then (local.set $c (i32.or (local.get $c) (i32.const 0x20)))))
+                (br_if $differ
+                  (i32.ne (local.get $c)
+                    (i32.load16_u (i32.add (local.get $units) (i32.shl (local.get $j) (i32.const 1))))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $unit)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $word)))
+        (if (local.get $mask)
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $kept) (i32.const 2)))
+              (i32.shr_u (local.get $at) (i32.const 1)))
+            (i32.store (i32.add (local.get $masks) (i32.shl (local.get $kept) (i32.const 2)))
+              (local.get $mask))
+            (local.set $kept (i32.add (local.get $kept) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $candidate)))
+    (local.get $kept))
+
   ;; The UTF-8 bytes beyond one per unit of the units in bytes [$p, $end): one more for each
   ;; unit from 0x80 on, one more again for each from 0x800 on, two fewer for each high surrogate
   ;; followed, before $end, by a low one (a pair is 4 bytes, a lone surrogate 3, as TextEncoder
@@ -1228,11 +1295,12 @@
   ;; sum, 64, and sum of squares, 72. Then per entry (a value of one signature and kind, told
   ;; apart by its hash, and past 48 units by its units too) its signature, hash, count and
   ;; first value, up to
-  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1, the
-  ;; hash read from the entry's column), $slots a power of two at least twice $capacity. A value's new units are those past the
-  ;; prefix it shares with the previous sampled value, up to $prefix; a number is a scalar of at
-  ;; most $digits digits and a sign whose hash is none of $true, $false and $null. Never grows
-  ;; memory. Returns the entries made, or -1 when there are more than $capacity.
+  ;; $capacity of them, in four columns; then a hash table of up to $slots i32 (entry + 1 under
+  ;; the top bits of its hash, the rest read from the entry's column), $slots a power of two at
+  ;; least twice $capacity. A value's new units are those past the prefix it shares with the
+  ;; previous sampled value, up to $prefix; a number is a scalar of at most $digits digits and a
+  ;; sign whose hash is none of $true, $false and $null. Never grows memory. Returns the entries
+  ;; made, or -1 when there are more than $capacity.
   (func (export "values")
     (param $columns i32) (param $n i32) (param $of i32) (param $sigs i32) (param $records i32)
     (param $out i32) (param $capacity i32) (param $slots i32) (param $prefix i32)
@@ -1246,7 +1314,7 @@
     (local $to i32) (local $length i32) (local $seen i32) (local $h i32) (local $slot i32)
     (local $entry i32) (local $e i32) (local $previous i32) (local $p_from i32) (local $stop i32)
     (local $common i32) (local $vh i32) (local $i i32) (local $d i32) (local $x f64) (local $unequal i32)
-    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32)
+    (local $tries i32) (local $lanes v128) (local $units v128) (local $used i32) (local $tag i32)
     (local.set $cells (i32.shl (local.get $n) (i32.const 2)))
     (local.set $parents (local.get $columns))
     (local.set $next (i32.add (local.get $columns) (local.get $cells)))
@@ -1278,6 +1346,12 @@
         (br $size)))
     (if (i32.gt_u (local.get $used) (local.get $slots)) (then (local.set $used (local.get $slots))))
     (local.set $mask (i32.sub (local.get $used) (i32.const 1)))
+    ;; A slot holds its entry + 1 in the low bits that $capacity needs and the top bits of the
+    ;; entry's hash above them ($tag masks those), so a probe passes the entries of other
+    ;; hashes without reading their column: on a list of 10 MB, most of a slot's entries are
+    ;; far apart in it, and each read there missed the cache.
+    (local.set $tag (i32.xor (i32.const -1)
+      (i32.sub (i32.shl (i32.const 1) (i32.sub (i32.const 32) (i32.clz (local.get $capacity)))) (i32.const 1))))
     (memory.fill (local.get $table) (i32.const 0) (i32.shl (local.get $used) (i32.const 2)))
     (memory.fill (local.get $entry_of) (i32.const 0xff) (local.get $cells))
     (memory.fill (local.get $stats) (i32.const 0) (i32.mul (local.get $sigs) (i32.const 80)))
@@ -1394,30 +1468,34 @@
             (loop $probe
               (local.set $e (i32.load (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))))
               (br_if $probed (i32.eqz (local.get $e)))
-              (if (i32.and
-                    (i32.eq
-                      (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                      (local.get $h))
-                    (i32.eq
-                      (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                      (local.get $s)))
-                ;; Long values of one hash that differ are compared a few times at most (a
-                ;; value past them is counted as new): never one compare per earlier value.
+              ;; Another hash's entry is passed by the slot's tag alone.
+              (if (i32.eqz (i32.and (i32.xor (local.get $e) (local.get $h)) (local.get $tag)))
                 (then
-                  (if (i32.lt_u (local.get $tries) (i32.const 8))
+                  (local.set $e (i32.and (local.get $e) (i32.xor (local.get $tag) (i32.const -1))))
+                  (if (i32.and
+                        (i32.eq
+                          (i32.load (i32.add (local.get $entry_hash) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                          (local.get $h))
+                        (i32.eq
+                          (i32.load (i32.add (local.get $entry_sig) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                          (local.get $s)))
+                    ;; Long values of one hash that differ are compared a few times at most (a
+                    ;; value past them is counted as new): never one compare per earlier value.
                     (then
-                      (if (i32.gt_s (local.get $length) (i32.const 48))
-                        (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
-                      ;; A value of up to 48 units is its hash's: the same without a call.
-                      (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
-                            (then (i32.const 1))
-                            (else
-                              (call $same_units (local.get $from) (local.get $length)
-                                (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
-                                (local.get $starts) (local.get $ends) (local.get $kinds))))
+                      (if (i32.lt_u (local.get $tries) (i32.const 8))
                         (then
-                          (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
-                          (br $probed)))))))
+                          (if (i32.gt_s (local.get $length) (i32.const 48))
+                            (then (local.set $tries (i32.add (local.get $tries) (i32.const 1)))))
+                          ;; A value of up to 48 units is its hash's: the same without a call.
+                          (if (if (result i32) (i32.le_s (local.get $length) (i32.const 48))
+                                (then (i32.const 1))
+                                (else
+                                  (call $same_units (local.get $from) (local.get $length)
+                                    (i32.load (i32.add (local.get $entry_first) (i32.shl (i32.sub (local.get $e) (i32.const 1)) (i32.const 2))))
+                                    (local.get $starts) (local.get $ends) (local.get $kinds))))
+                            (then
+                              (local.set $entry (i32.sub (local.get $e) (i32.const 1)))
+                              (br $probed)))))))))
               (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
               (br $probe)))
           (if (i32.lt_s (local.get $entry) (i32.const 0))
@@ -1430,7 +1508,7 @@
               (i32.store (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))) (i32.const 0))
               (i32.store (i32.add (local.get $entry_first) (i32.shl (local.get $entry) (i32.const 2))) (local.get $u))
               (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
-                (i32.add (local.get $entry) (i32.const 1)))
+                (i32.or (i32.add (local.get $entry) (i32.const 1)) (i32.and (local.get $h) (local.get $tag))))
               (i32.store offset=16 (local.get $st) (i32.add (i32.load offset=16 (local.get $st)) (i32.const 1)))
               ;; Half full: twice the slots, every entry placed again in order, so that entries of
               ;; one hash meet a probe in the order they were made, as they did before.
@@ -1454,7 +1532,10 @@
                         (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $mask)))
                         (br $free)))
                     (i32.store (i32.add (local.get $table) (i32.shl (local.get $slot) (i32.const 2)))
-                      (i32.add (local.get $e) (i32.const 1)))
+                      (i32.or (i32.add (local.get $e) (i32.const 1))
+                        (i32.and
+                          (i32.load (i32.add (local.get $entry_hash) (i32.shl (local.get $e) (i32.const 2))))
+                          (local.get $tag))))
                     (local.set $e (i32.add (local.get $e) (i32.const 1)))
                     (br_if $rehash (i32.lt_u (local.get $e) (local.get $entries))))))))
           (local.set $e (i32.add (local.get $entry_count) (i32.shl (local.get $entry) (i32.const 2))))

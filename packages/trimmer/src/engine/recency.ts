@@ -228,6 +228,14 @@ class TimedRecords {
 
 const EMPTY = new Int32Array(0);
 
+/**
+ * A `TimedRecords` that lives as long as this module. Records in time order live only during a
+ * trim, and V8 drops a hidden class no live object has at a major collection, throwing away the
+ * optimised code that made or read it: `timeOrder` then ran unoptimised in the next trim after
+ * each (see `HITS_SHAPE` in relevance.ts).
+ */
+export const TIMED_RECORDS_SHAPE = TimedRecords.of([]);
+
 /** Records in the order of their times (`recordsByTime`), and how the times are written. */
 interface TimeOrder {
   timed: TimedRecords;

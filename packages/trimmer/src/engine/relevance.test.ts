@@ -104,6 +104,14 @@ describe('findHits over a JSON tape', () => {
             findHits(text, terms, 10, maxHits, undefined, errors, search),
           );
           expect(searched).toEqual({ ok: true, value: scanned });
+          // A search without the check of whole words: its places are checked here.
+          const fingerprinted = withJsonTape(text, (_tape, search) =>
+            findHits(text, terms, 10, maxHits, undefined, errors, {
+              candidates: (words, from) => search.candidates(words, from),
+              stringCandidates: (words, from) => search.stringCandidates(words, from),
+            }),
+          );
+          expect(fingerprinted).toEqual({ ok: true, value: scanned });
         },
       ),
       { numRuns: 300 },

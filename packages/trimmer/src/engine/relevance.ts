@@ -303,6 +303,12 @@ export interface CompiledTerms {
   termPrefix: string[];
   /** With `prefixes`, each term's `suffixes` (lower-cased), if it has them. */
   termSuffixes: Array<readonly string[] | undefined>;
+  /** With `prefixes`: the distinct `termPrefix`es, for a word search that checks them. */
+  startWords: string[];
+  /** With `prefixes`: per term, the bit of its prefix among `startWords`. */
+  termBit: number[];
+  /** The bits of the `startWords` that only whole-token terms start with. */
+  tokenStarts: number;
 }
 
 /** A small per-trimmer cache of compiled term lists, keyed by their sources. */
@@ -326,14 +332,29 @@ function compileTerms(terms: readonly RelevanceTerm[], cache?: TermCache): Compi
   const searchable = terms.every(
     (term) => term.kind !== 'error' && PRINTABLE_ASCII.test(term.prefix ?? ''),
   );
+  const termPrefix = terms.map((term) => (term.prefix ?? '').toLowerCase());
+  const startWords = [...new Set(termPrefix)];
   const compiled: CompiledTerms = {
     pattern: new RegExp(alternation(terms), 'gi'),
     each: terms.map((term) => new RegExp(term.source, 'iy')),
     errorTerm,
     wholeToken: terms.map((term) => term.wholeToken === true),
     prefixes: searchable ? [...new Set(terms.map((term) => term.prefix!))] : undefined,
-    termPrefix: terms.map((term) => (term.prefix ?? '').toLowerCase()),
+    termPrefix,
     termSuffixes: terms.map((term) => term.suffixes?.map((suffix) => suffix.toLowerCase())),
+    startWords,
+    // Past 32 words no bit is given (the search takes 32 at most): `candidates` then.
+    termBit: termPrefix.map((prefix) => {
+      const index = startWords.indexOf(prefix);
+      return index < 32 ? 1 << index : 0;
+    }),
+    tokenStarts: startWords.reduce(
+      (bits, word, k) =>
+        k < 32 && terms.every((term, t) => termPrefix[t] !== word || term.wholeToken === true)
+          ? bits | (1 << k)
+          : bits,
+      0,
+    ),
   };
   if (cache) {
     if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
@@ -506,7 +527,8 @@ function scanCandidates(
   counts: number[],
 ): number {
   let found = 0;
-  const { each, wholeToken, prefixes, termPrefix, termSuffixes } = compiled;
+  const { each, wholeToken, prefixes, termPrefix, termSuffixes, startWords, termBit, tokenStarts } =
+    compiled;
   // Where the next match may start: past the last one, or past a place whose match was not a
   // whole token.
   let next = 0;
@@ -515,16 +537,28 @@ function scanCandidates(
   // most often ends otherwise (`"request"` at `"request_id"`): its last unit is compared next.
   const lastAt = termPrefix.map((prefix) => prefix.length - 1);
   const lastUnit = termPrefix.map((prefix) => prefix.charCodeAt(prefix.length - 1));
-  for (let from = 0; ; ) {
-    const batch = search.candidates(prefixes!, from);
-    if (batch.length === 0) return found;
+  for (let from = 0; from >= 0; ) {
+    // Places whose words the search checked in full, with the words that start at each (a unit
+    // at a time here was most of this scan); else places a fingerprint found, checked here.
+    const starts = search.wordStarts?.(startWords, from, tokenStarts);
+    let batch: Int32Array;
+    let words: Int32Array | undefined;
+    if (starts) {
+      batch = starts.at;
+      words = starts.words;
+      from = starts.next;
+    } else {
+      batch = search.candidates(prefixes!, from);
+      if (batch.length === 0) return found;
+      from = batch[batch.length - 1]! + 1;
+    }
     for (let i = 0; i < batch.length; i++) {
       const at = batch[i]!;
       if (at < next) continue;
+      const starting = words === undefined ? 0 : words[i]!;
       let term = -1;
       let end = at;
-      const first = haystack.charCodeAt(at);
-      const folded = first >= 0x41 && first <= 0x5a ? first | 0x20 : first;
+      const folded = words === undefined ? foldedAt(haystack, at) : 0;
       // No whole-token term is found inside a token, so it is not compared there: a run of
       // 28 000 `x` is not compared with a long `xxx…x0` at each of its places (the terms' length
       // per unit). The terms that may match inside one open with `"` (a whole string, a key),
@@ -532,14 +566,17 @@ function scanCandidates(
       // token starts here is read once a whole-token term's ends match (1 yes, 0 no, -1 unread).
       let tokenStart = -1;
       for (let t = 0; t < each.length; t++) {
-        // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
-        if (firstUnit[t] !== folded || foldedAt(haystack, at + lastAt[t]!) !== lastUnit[t])
+        if (words !== undefined) {
+          if ((starting & termBit[t]!) === 0) continue;
+        } else if (firstUnit[t] !== folded || foldedAt(haystack, at + lastAt[t]!) !== lastUnit[t]) {
+          // Most places fail a term's prefix (the search compares a fingerprint), at its first unit.
           continue;
+        }
         if (wholeToken[t]) {
           if (tokenStart < 0) tokenStart = startsToken(haystack, at) ? 1 : 0;
           if (tokenStart === 0) continue;
         }
-        if (!startsWithFolded(haystack, at, termPrefix[t]!)) continue;
+        if (words === undefined && !startsWithFolded(haystack, at, termPrefix[t]!)) continue;
         const suffixes = termSuffixes[t];
         if (suffixes) {
           const after = at + termPrefix[t]!.length;
@@ -576,8 +613,8 @@ function scanCandidates(
       if (found >= maxHits) return found;
       next = end;
     }
-    from = batch[batch.length - 1]! + 1;
   }
+  return found;
 }
 
 /** The unit at `at`, an ASCII capital lower-cased (NaN past the end). */

@@ -36,7 +36,17 @@ export interface RobustSpread {
   spread: number;
   high: number;
   flags: number;
+  /**
+   * On a log scale, numbers between these two (below `quietAbove` alone, unless
+   * `SPREAD_BOTH_WAYS`) are within `OUTLIER_RATIO` of the median by a margin no rounding
+   * crosses: `outlierScore` gives them 0 without taking a logarithm (most numbers of a field).
+   */
+  quietBelow: number;
+  quietAbove: number;
 }
+
+/** Relative margin of the quiet range, far above the rounding of a logarithm and its inverse. */
+const QUIET_MARGIN = 1e-9;
 
 /**
  * The robust spread of `values[0, taken)` (which it rewrites), on a log scale when all are
@@ -77,7 +87,18 @@ export function robustSpread(values: Float64Array, taken: number): RobustSpread 
     (positive ? SPREAD_LOG : 0) |
     (mad > 0 ? 0 : SPREAD_MOSTLY_ONE) |
     (counts ? SPREAD_LOG | SPREAD_COUNTS : 0);
-  return { median, spread, high, flags };
+  // The numbers whose logarithm (of one more, for counts) is within `OUTLIER_RATIO` of the median.
+  const ratio = Math.log(OUTLIER_RATIO);
+  const below = counts ? Math.expm1(median - ratio) : Math.exp(median - ratio);
+  const above = counts ? Math.expm1(median + ratio) : Math.exp(median + ratio);
+  return {
+    median,
+    spread,
+    high,
+    flags,
+    quietBelow: below + Math.abs(below) * QUIET_MARGIN,
+    quietAbove: above - Math.abs(above) * QUIET_MARGIN,
+  };
 }
 
 /**
@@ -87,6 +108,13 @@ export function robustSpread(values: Float64Array, taken: number): RobustSpread 
 export function outlierScore(x: number, at: RobustSpread): number {
   if (!Number.isFinite(x)) return 0;
   const { median, spread, high, flags } = at;
+  if (
+    (flags & SPREAD_LOG) !== 0 &&
+    x < at.quietAbove &&
+    ((flags & SPREAD_BOTH_WAYS) === 0 || x > at.quietBelow)
+  ) {
+    return 0;
+  }
   // Where most values are one, a number far from it says less than one far from a spread.
   const most = (flags & SPREAD_MOSTLY_ONE) !== 0 ? MOSTLY_ONE_SHARE : 1;
   let z: number;
