@@ -416,6 +416,35 @@ describe('information-first selection: every record named first', () => {
     );
   });
 
+  it('keeps when an envelope says its records ran with its counts, before the records are named', () => {
+    // A test report: its counts, when the run started and ended, then 800 tests.
+    const report = {
+      stats: {
+        suites: 590,
+        tests: 800,
+        passes: 794,
+        pending: 6,
+        failures: 0,
+        start: '2021-04-01T07:58:46.190Z',
+        end: '2021-04-01T07:58:52.155Z',
+        duration: 5965,
+      },
+      tests: Array.from({ length: 800 }, (_, i) => ({
+        title: `should handle case ${i}`,
+        fullTitle: `Suite ${i % 40} should handle case ${i}`,
+        file: `test/unit/suite-${i % 40}.spec.js`,
+        duration: (i * 7) % 13,
+        speed: 'fast',
+      })),
+    };
+    const json = JSON.stringify(report, null, 2);
+    for (const share of [0.01, 0.03]) {
+      const text = viewBody(trimmer.trim(json, Math.floor(json.length * share)));
+      expect(text).toContain('"failures":0');
+      expect(text).toContain('"start":"2021-04-01T07:58:46.190Z"');
+      expect(text).toContain('"end":"2021-04-01T07:58:52.155Z"');
+    }
+  });
   it('names the records before more than a few of an envelope’s short fields', () => {
     // A recorded HTTP response: ten short headers around a list of zones.
     const headers = Object.fromEntries(

@@ -1,7 +1,13 @@
 import type { RecordCoverage } from '@compaction/core';
 import type { Anomaly, RecordAnalysis, RecordGroup } from '../engine/analyze-records.js';
 import { classOfField, nodeAt, recordField } from '../engine/analyze-records.js';
-import { CLASS_LOCATOR, CLASS_OPAQUE, CLASS_PROSE } from '../engine/column-roles.js';
+import {
+  CLASS_LOCATOR,
+  CLASS_OPAQUE,
+  CLASS_PROSE,
+  CLASS_TIME,
+  valueClass,
+} from '../engine/column-roles.js';
 import { keyHints } from '../engine/key-hints.js';
 import { type AskedItem, askedItemNodes } from '../engine/keyed-items.js';
 import { recordSays } from '../engine/record-says.js';
@@ -82,6 +88,8 @@ const CONTEXT_NODES = 48;
 const CONTEXT_FIRST_BYTES = 48;
 /** Of the short ones, at most this many before the names (an HTTP response's ten headers wait). */
 const CONTEXT_FIRST = 6;
+/** Times of the envelope kept with its first short fields at most. */
+const CONTEXT_TIMES = 2;
 /** Records the query matches that get their identity and matching fields first. */
 const MATCHED_RECORDS = 40;
 /** A question word holding an address's separators is itself (part of) an address. */
@@ -511,10 +519,10 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     const node = nodesOfHits[h]!;
     // A word inside a URL, a path or a token (`/events` in every `events_url`) is part of an
     // address, not what the value says: only the whole value matching it counts there.
-    const valueClass = classOfField(inventory, analysis, analysis.signatures.of[node]!);
+    const fieldClass = classOfField(inventory, analysis, analysis.signatures.of[node]!);
     const { wholeToken, word } = hits.terms[term]!;
     if (
-      (valueClass === CLASS_LOCATOR || valueClass === CLASS_OPAQUE) &&
+      (fieldClass === CLASS_LOCATOR || fieldClass === CLASS_OPAQUE) &&
       wholeToken === true &&
       word !== undefined &&
       !ADDRESS_PART.test(word)
@@ -524,7 +532,7 @@ function findMatches(plan: Plan, hits: RelevanceHits | undefined): Matches {
     const record = isRecord(plan, node) ? node : recordAbove[node]!;
     termRecords[term]!.add(record);
     // A word inside free text (a message, a description) only narrows the list.
-    found.push({ node, record, term, prose: valueClass === CLASS_PROSE && wholeToken === true });
+    found.push({ node, record, term, prose: fieldClass === CLASS_PROSE && wholeToken === true });
   }
   const selectiveLimit = Math.max(3, 0.25 * totalRecords);
   const selective = termRecords.map((records) => records.size <= selectiveLimit);
@@ -792,6 +800,15 @@ function runPlan(
   if (longContext < 0 || longContext > CONTEXT_FIRST)
     longContext = Math.min(context.length, CONTEXT_FIRST);
   for (const u of context.slice(0, longContext)) keepUnit(plan, u);
+  // And when the envelope says its records were made (a test run's `start` and `end`, a
+  // response's time): order is information, in the envelope too.
+  let times = 0;
+  for (const u of context.slice(longContext)) {
+    if (times === CONTEXT_TIMES) break;
+    if (valueClass(plan.inventory, u) !== CLASS_TIME) continue;
+    keepUnit(plan, u);
+    times++;
+  }
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
   // Order is information: always the newest and the oldest, then the four newest after the
   // newest (the last five), each named with its time.
