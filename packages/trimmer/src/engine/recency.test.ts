@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../json/json-inventory.js';
 import { analyzeRecords } from './analyze-records.js';
-import { recordsByTime, timeField } from './recency.js';
+import { recencyAsk, recordsByTime, timeField } from './recency.js';
 import { timeOrderKey } from './time-order-key.js';
 
 /** A list of records with a time of one form each (ties, gaps and nulls among them), maybe in order. */
@@ -99,5 +99,18 @@ describe('timeOrderKey', () => {
       '1669575000',
       '1669575482.0968924',
     ]);
+  });
+});
+
+describe('recencyAsk', () => {
+  it('reads a window between two epoch times, in seconds with a fraction too', () => {
+    expect(recencyAsk(['between', '1669574951', 'and', '1669574953'])).toEqual({
+      from: '1669574951',
+      to: '1669574953',
+    });
+    expect(recencyAsk(['between', '1669574953.6475832', 'and', '1669574951.63288'])).toEqual({
+      from: '1669574951.63288',
+      to: '1669574953.6475832',
+    });
   });
 });

@@ -310,9 +310,14 @@ function isNumberText(text: string): boolean {
   return c === 0x2d || (c >= 0x30 && c <= 0x39);
 }
 
-/** A question's token that reads as a time: an ISO date (or date-time), or an epoch (s to ns). */
+/**
+ * A question's token that reads as a time: an ISO date (or date-time), or an epoch (s to ns;
+ * seconds with a fraction too, as a logger writes them).
+ */
 function timeToken(token: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}/.test(token) || /^(?:1\d|2[01])\d{8}(?:\d{3}){0,3}$/.test(token);
+  return (
+    /^\d{4}-\d{2}-\d{2}/.test(token) || /^(?:1\d|2[01])\d{8}(?:(?:\d{3}){1,3}|\.\d+)?$/.test(token)
+  );
 }
 
 /**
