@@ -104,6 +104,15 @@ const RARE_VALUE_CAP = 4;
 const RARE_SHARE = 0.15;
 /** A value only one record holds, all others one other, stands out from this many values. */
 const LONE_MIN_VALUES = 8;
+/**
+ * How rare a value `c` of `n` values hold is, half a bit per bit, at most `RARE_VALUE_CAP`;
+ * where more than `LONE_MIN_VALUES` values are rare (`rare` of them), as rare as its share of
+ * them: a port of its own on a third of the requests is what a third of them show.
+ */
+function rarity(n: number, c: number, rare: number): number {
+  const crowd = Math.max(1, rare / LONE_MIN_VALUES);
+  return Math.min(RARE_VALUE_CAP, Math.max(0, 0.5 * Math.log2(n / (c * crowd))));
+}
 /** What an oddity weighs per list between it and its record. */
 const NESTED_WEIGHT = 0.75;
 /** Values of a field read for its median and spread at most (evenly spread over them). */
@@ -236,9 +245,7 @@ export function findAnomalies(
     const c = entryCount[e]!;
     if (categorical[s] === 1 && c <= Math.max(1, RARE_SHARE * n) && c < top[s]!) {
       const common = 0.5 * (top[s]! / n + commonShare[s]!);
-      const crowd = Math.max(1, rareValues[s]! / LONE_MIN_VALUES);
-      const rarity = Math.max(0, 0.5 * Math.log2(n / (c * crowd)));
-      entryScore[e] = common * Math.min(RARE_VALUE_CAP, rarity) * weight[s]!;
+      entryScore[e] = common * rarity(n, c, rareValues[s]!) * weight[s]!;
       // The one record that differs from all the others in a field of its own stands out in a
       // short list too (one series of twelve with `code` 500), where its rarity alone scores
       // too little. (Not an item of a list it holds: one commit of many marked otherwise.)
@@ -388,12 +395,10 @@ function rareTextShapes(
     if (c > SHAPE_RARE_SHARE * n) common += c / n;
     else rare++;
   }
-  const crowd = Math.max(1, rare / LONE_MIN_VALUES);
   for (let k = 0; k < n; k++) {
     const c = counts.get(shapes[k]!)!;
     if (c > Math.max(1, SHAPE_RARE_SHARE * n)) continue;
-    const rarity = Math.max(0, 0.5 * Math.log2(n / (c * crowd)));
-    const score = common * Math.min(RARE_VALUE_CAP, rarity);
+    const score = common * rarity(n, c, rare);
     if (score > 0) found(nodes[k]!, score);
   }
 }

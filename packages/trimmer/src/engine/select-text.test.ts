@@ -41,6 +41,15 @@ const needle = [
   '     poolTimeoutSeconds: 2',
 ].join('\n');
 
+/** The mail header `git format-patch` opens a patch with, and the blank line after it. */
+const MAIL_HEADER = [
+  'From 6e62251904bae9fc8f15204ce684ef467b10cf51 Mon Sep 17 00:00:00 2001',
+  'From: Dev <dev@example.com>',
+  'Date: Mon, 8 Sep 2025 09:32:56 -0700',
+  'Subject: [PATCH] payments: lower the pool size to 5',
+  '',
+];
+
 const files = Array.from({ length: 80 }, (_, i) => routineFile(i));
 files.splice(57, 0, needle);
 const diff = `${files.join('\n')}\n`;
@@ -173,11 +182,7 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
 
   it('opens a patch with its subject, however long its message and diffstat', () => {
     const preamble = [
-      'From 6e62251904bae9fc8f15204ce684ef467b10cf51 Mon Sep 17 00:00:00 2001',
-      'From: Dev <dev@example.com>',
-      'Date: Mon, 8 Sep 2025 09:32:56 -0700',
-      'Subject: [PATCH] payments: lower the pool size to 5',
-      '',
+      ...MAIL_HEADER,
       ...Array.from({ length: 60 }, (_, i) => `Bumps dependency ${i} for the security group.`),
       '---',
       ...Array.from({ length: 81 }, (_, i) => ` src/file${i}.ts | 4 ++--`),
@@ -209,11 +214,7 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
     );
     stat.splice(57, 0, ' deploy/payments/values.yaml | 2 +-');
     const preamble = [
-      'From 6e62251904bae9fc8f15204ce684ef467b10cf51 Mon Sep 17 00:00:00 2001',
-      'From: Dev <dev@example.com>',
-      'Date: Mon, 8 Sep 2025 09:32:56 -0700',
-      'Subject: [PATCH] payments: lower the pool size to 5',
-      '',
+      ...MAIL_HEADER,
       'The pool of 50 held connections the database needs for its replicas.',
       '---',
       ...stat,
