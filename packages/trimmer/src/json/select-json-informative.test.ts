@@ -445,6 +445,41 @@ describe('information-first selection: every record named first', () => {
       expect(text).toContain('"end":"2021-04-01T07:58:52.155Z"');
     }
   });
+  it('keeps the state of the few records that hold the list, beside their items', () => {
+    // Two services, each with its deployment events: the events are the document's list, and
+    // each service's name and counts say what state it is in (one runs no task at all).
+    const services = ['checkout', 'search'].map((name, s) => ({
+      arn: `arn:cloud:svc:region-1:000000000001:service/prod/${name}-${'a'.repeat(30)}`,
+      name,
+      status: 'ACTIVE',
+      desired: 2,
+      running: s === 0 ? 0 : 2,
+      policy: 'rolling-update-with-circuit-breaker-and-rollback',
+      events: Array.from({ length: 60 }, (_, i) => ({
+        id: `ev-${s}-${String(i).padStart(4, '0')}`,
+        at: new Date(Date.UTC(2024, 2, 5, 12) - i * 600_000).toISOString(),
+        message: `(service ${name}) ${['has reached a steady state', 'has started 1 tasks', 'has stopped 1 running tasks'][i % 3]}.`,
+      })),
+    }));
+    const json = JSON.stringify({ services }, null, 2);
+    for (const share of [0.03, 0.1]) {
+      const budget = Math.floor(json.length * share);
+      const view = trimmer.trim(json, budget);
+      expectHonestView(view, json, budget);
+      const body = JSON.parse(viewBody(view));
+      for (const [s, service] of services.entries()) {
+        expect(pick(body, 'services', s)).toMatchObject({
+          name: service.name,
+          running: service.running,
+          desired: 2,
+        });
+      }
+      // Their events are named still: the newest and oldest of each at least.
+      for (const s of [0, 1]) {
+        expect((pick(body, 'services', s, 'events') as unknown[]).length).toBeGreaterThan(1);
+      }
+    }
+  });
   it('names the records before more than a few of an envelope’s short fields', () => {
     // A recorded HTTP response: ten short headers around a list of zones.
     const headers = Object.fromEntries(

@@ -88,6 +88,8 @@ const CONTEXT_NODES = 48;
 const CONTEXT_FIRST_BYTES = 48;
 /** Of the short ones, at most this many before the names (an HTTP response's ten headers wait). */
 const CONTEXT_FIRST = 6;
+/** A list of at most this many records holding the main list's records is their context. */
+const HOLDERS = 4;
 /** Times of the envelope kept with its first short fields at most. */
 const CONTEXT_TIMES = 2;
 /** Records the query matches that get their identity and matching fields first. */
@@ -442,22 +444,64 @@ function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
 }
 
 /**
+ * The records of the few that hold the main list's records (a service's events, a trace's
+ * spans, a suite's tests): what each says of itself (its name, its state, its counts) is the
+ * context of the items it holds, as an envelope's fields are of a list's.
+ */
+function holderRecords(plan: Plan): Set<number> {
+  const { groups, main } = plan.analysis;
+  const { kind, parent } = plan.inventory;
+  const holders = new Set<number>();
+  if (main < 0) return holders;
+  // The nearest item of a list above each (a record of a list of a few, or a list's one item).
+  let last = -1;
+  for (const r of groups[main]!.records) {
+    let holder = parent[r]!;
+    while (holder > 0 && !(kind[holder] === NODE_OBJECT && isItem(plan, holder))) {
+      holder = parent[holder]!;
+    }
+    if (holder <= 0 || holder === last) continue;
+    last = holder;
+    if (holders.has(holder)) continue;
+    if (holders.size === HOLDERS) return new Set();
+    holders.add(holder);
+  }
+  return holders;
+}
+
+/** Whether node `u` is an item of an array or a record (a map's member). */
+function isItem(plan: Plan, u: number): boolean {
+  return plan.inventory.kind[plan.inventory.parent[u]!] === NODE_ARRAY || isRecord(plan, u);
+}
+
+/**
  * Shallow small scalars outside every record: a list's envelope (`kind`, `total_count`), each
  * key with its value once (a `format_version` written again in a nested part says nothing
- * more).
+ * more); and those of the few records that hold the main list (`holderRecords`), each key
+ * once per record. Each with the record it tells of (-1 for the envelope).
  */
-function contextNodes(plan: Plan): number[] {
-  const { kind, next, unitBytes, keyStart, end, text } = plan.inventory;
+function contextNodes(plan: Plan): Array<{ node: number; owner: number }> {
+  const { kind, next, unitBytes, keyStart, end, parent, text } = plan.inventory;
   const said = new Set<string>();
   const { recordAbove } = plan.analysis;
-  const nodes: number[] = [];
+  const holders = holderRecords(plan);
+  // The nodes on the way down to a holder are walked into at any depth.
+  const towards = new Set<number>();
+  for (const h of holders)
+    for (let p = parent[h]!; p > 0 && !towards.has(p); p = parent[p]!) towards.add(p);
+  const nodes: Array<{ node: number; owner: number }> = [];
   let visited = 0;
-  // Depth first, to two levels below the root, as a loop with a stack (no closure per call).
+  // Depth first, to two levels below the root (or a holder), as a loop with a stack (no
+  // closure per call): the node, the next child to visit, the levels left below it.
   const stackNode: number[] = [];
   const stackChild: number[] = [];
+  const stackLevels: number[] = [];
+  const stackOwner: number[] = [];
   if (plan.inventory.count > 0) {
     stackNode.push(0);
     stackChild.push(1);
+    stackLevels.push(1);
+    stackOwner.push(-1);
   }
   while (stackNode.length > 0) {
     const top = stackNode.length - 1;
@@ -466,23 +510,36 @@ function contextNodes(plan: Plan): number[] {
     if (!(c < next[u]! && nodes.length < CONTEXT_NODES && visited < 512)) {
       stackNode.pop();
       stackChild.pop();
+      stackLevels.pop();
+      stackOwner.pop();
       continue;
     }
     stackChild[top] = next[c]!;
     visited++;
-    if (isRecord(plan, c) || recordAbove[c]! >= 0) continue;
+    const holder = holders.has(c);
+    const owner = stackOwner[top]!;
+    if (!holder && (isRecord(plan, c) || (recordAbove[c]! >= 0 && recordAbove[c] !== owner))) {
+      continue;
+    }
     if (next[c] === c + 1) {
       if (unitBytes[c]! > CONTEXT_BYTES) continue;
       if (keyStart[c]! >= 0) {
-        const member = text.slice(keyStart[c], end[c]);
+        const member = `${owner} ${text.slice(keyStart[c], end[c])}`;
         if (said.has(member)) continue;
         said.add(member);
       }
-      nodes.push(c);
-    } else if (stackNode.length < 2 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
+      nodes.push({ node: c, owner });
+    } else if (holder || towards.has(c)) {
+      stackNode.push(c);
+      stackChild.push(c + 1);
+      stackLevels.push(holder ? 1 : 0);
+      stackOwner.push(holder ? c : owner);
+    } else if (stackLevels[top]! > 0 && !(kind[c] === NODE_ARRAY && isRecord(plan, c + 1))) {
       // A list's array holds records, not envelope: not looked into.
       stackNode.push(c);
       stackChild.push(c + 1);
+      stackLevels.push(stackLevels[top]! - 1);
+      stackOwner.push(owner);
     }
   }
   return nodes;
@@ -793,17 +850,38 @@ function runPlan(
   // give up for `"kind":"List"`.
   // Shortest first (a `status`, a count before five URLs of the same thing); the long ones
   // come once every record is named.
-  const context = contextNodes(plan).sort(
-    (a, b) => plan.inventory.unitBytes[a]! - plan.inventory.unitBytes[b]! || a - b,
-  );
-  let longContext = context.findIndex((u) => plan.inventory.unitBytes[u]! > CONTEXT_FIRST_BYTES);
-  if (longContext < 0 || longContext > CONTEXT_FIRST)
-    longContext = Math.min(context.length, CONTEXT_FIRST);
-  for (const u of context.slice(0, longContext)) keepUnit(plan, u);
+  // Of each (the envelope, each holder), its short ones up to a few before the names.
+  // A holder's field whose key says it names the record goes first, then one that says it is
+  // its state: a lone record has no others to compare it with, so its key breaks the tie.
+  const rank = (u: number, owner: number): number => {
+    if (owner < 0 || plan.inventory.keyStart[u]! < 0) return 2;
+    const { text, keyStart, keyEnd } = plan.inventory;
+    const hints = keyHints(text.slice(keyStart[u]! + 1, keyEnd[u]! - 1), plan.analysis.vocabulary);
+    return hints.identity > 0 ? 0 : hints.state ? 1 : 2;
+  };
+  const context = contextNodes(plan)
+    .map((entry) => ({ ...entry, rank: rank(entry.node, entry.owner) }))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank ||
+        plan.inventory.unitBytes[a.node]! - plan.inventory.unitBytes[b.node]! ||
+        a.node - b.node,
+    );
+  const shownOf = new Map<number, number>();
+  const later: number[] = [];
+  for (const { node, owner } of context) {
+    const shown = shownOf.get(owner) ?? 0;
+    if (shown < CONTEXT_FIRST && plan.inventory.unitBytes[node]! <= CONTEXT_FIRST_BYTES) {
+      keepUnit(plan, node);
+      shownOf.set(owner, shown + 1);
+    } else {
+      later.push(node);
+    }
+  }
   // And when the envelope says its records were made (a test run's `start` and `end`, a
   // response's time): order is information, in the envelope too.
   let times = 0;
-  for (const u of context.slice(longContext)) {
+  for (const u of later) {
     if (times === CONTEXT_TIMES) break;
     if (valueClass(plan.inventory, u) !== CLASS_TIME) continue;
     keepUnit(plan, u);
@@ -822,7 +900,7 @@ function runPlan(
     for (const r of group.records) ensureAround(plan, r, true);
   }
   if (!rowsName) keepTupleHeaders(plan);
-  for (const u of context.slice(longContext)) keepUnit(plan, u);
+  for (const u of later) keepUnit(plan, u);
   // Every record named: what the note tells of all of them comes before more of each.
   grantNote(plan, noteSteps);
   // The records the question narrows the list to, once every record is named.
