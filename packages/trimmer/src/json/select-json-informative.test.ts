@@ -480,6 +480,53 @@ describe('information-first selection: every record named first', () => {
       }
     }
   });
+  it('tells the events of one name as one thing: how each ended, and why the one that failed did', () => {
+    // A runner's event stream: each job's start, its log lines and its end share the job's
+    // name; one job fails, its reason in a log line before the end.
+    const events: object[] = [];
+    const t0 = Date.UTC(2024, 4, 1, 10);
+    const at = () => new Date(t0 + 37 * events.length).toISOString();
+    for (const area of ['cart', 'payment']) {
+      for (let i = 0; i < 90; i++) {
+        const job = `check-${['create', 'update', 'delete'][i % 3]}-${i}`;
+        const failed = area === 'payment' && i === 33;
+        events.push({ at: at(), event: 'run', area, job });
+        events.push({ at: at(), event: 'log', area, job, log: `starting ${job}` });
+        if (failed) {
+          events.push({
+            at: at(),
+            event: 'log',
+            area,
+            job,
+            log: 'want 200, got 502 (ledger timeout)',
+          });
+        }
+        events.push({
+          at: at(),
+          event: failed ? 'fail' : 'pass',
+          area,
+          job,
+          seconds: failed ? 30 : 0.1,
+        });
+      }
+    }
+    const json = events.map((event) => JSON.stringify(event)).join('\n');
+    const budget = Math.floor(json.length * 0.03);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const shown = viewBody(view)
+      .split('\n')
+      .map((line) => JSON.parse(line) as { job?: string; event?: string; log?: string });
+    expect(shown.some((event) => event.log === 'want 200, got 502 (ledger timeout)')).toBe(true);
+    // Each job named is shown with how it ended, and more than a few are.
+    const jobs = new Set(shown.flatMap((event) => (event.job ? [event.job] : [])));
+    expect(jobs.size).toBeGreaterThan(10);
+    for (const job of jobs) {
+      expect(
+        shown.some((event) => event.job === job && ['pass', 'fail'].includes(event.event!)),
+      ).toBe(true);
+    }
+  });
   it('names the records before more than a few of an envelope’s short fields', () => {
     // A recorded HTTP response: ten short headers around a list of zones.
     const headers = Object.fromEntries(

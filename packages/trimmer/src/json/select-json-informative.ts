@@ -88,6 +88,12 @@ const CONTEXT_NODES = 48;
 const CONTEXT_FIRST_BYTES = 48;
 /** Of the short ones, at most this many before the names (an HTTP response's ten headers wait). */
 const CONTEXT_FIRST = 6;
+/** A list's records share their names where each name is on this many of them on average. */
+const SHARED_NAME = 2;
+/** Records sharing the name of one that stands out shown with it, the nearest first. */
+const SIBLINGS = 8;
+/** A record sharing its name with one that stands out is shown whole up to this size. */
+const SMALL_SIBLING = 256;
 /** A list of at most this many records holding the main list's records is their context. */
 const HOLDERS = 4;
 /** Times of the envelope kept with its first short fields at most. */
@@ -434,6 +440,41 @@ function keepStates(plan: Plan, r: number): void {
   for (const s of analysis.groups[g]!.states) {
     keepIfSmall(plan, recordField(plan.inventory, analysis, r, s), 512);
   }
+}
+
+/**
+ * The records of `group` by name where its records share their names (`SHARED_NAME`): one
+ * thing's events (a test's run, output and result; a job's queued, started and finished), in
+ * the order the names first appear, each with its records in document order. `undefined`
+ * where most records have a name of their own.
+ */
+function recordsByName(plan: Plan, group: RecordGroup): Map<string, number[]> | undefined {
+  const { values, distinct } = plan.analysis.columns;
+  const s = group.identity;
+  if (s < 0 || group.identityTogether || group.keyed) return undefined;
+  if (distinct[s]! * SHARED_NAME > values[s]!) return undefined;
+  const { text, start, end } = plan.inventory;
+  const byName = new Map<string, number[]>();
+  for (const r of group.records) {
+    const u = identityOf(plan, r);
+    if (u < 0) continue;
+    const name = text.slice(start[u], end[u]);
+    const records = byName.get(name);
+    if (records) records.push(r);
+    else byName.set(name, [r]);
+  }
+  return byName;
+}
+
+/** Names record `r` with its first state and, with `says`, the start of what it says. */
+function keepEvent(plan: Plan, group: RecordGroup, r: number, says: boolean): void {
+  const { analysis, inventory } = plan;
+  ensureAround(plan, r, true);
+  if (group.states[0] !== undefined) {
+    keepIfSmall(plan, recordField(inventory, analysis, r, group.states[0]), MATCHED_FIELD_BYTES);
+  }
+  const text = says && group.says >= 0 ? recordSays(inventory, analysis, r, group.says) : -1;
+  if (text >= 0) keepStart(plan, text, TEXT_START_BYTES);
 }
 
 function primaryGroups(analysis: RecordAnalysis): RecordGroup[] {
@@ -838,6 +879,42 @@ function runPlan(
     }
   }
 
+  // A record that stands out by a name it shares (a failed test's result) is told with the
+  // records of that name nearest it (the test's output before it), each with its state and
+  // what it says: its events say why.
+  const byName = new Map<RecordGroup, Map<string, number[]> | undefined>();
+  const namedGroup = (g: number): Map<string, number[]> | undefined => {
+    const group = analysis.groups[g]!;
+    if (!byName.has(group)) byName.set(group, recordsByName(plan, group));
+    return byName.get(group);
+  };
+  for (const { record } of anomalies) {
+    const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
+    const names = g >= 0 ? namedGroup(g) : undefined;
+    const u = names ? identityOf(plan, record) : -1;
+    if (u < 0) continue;
+    const { text, start, end } = plan.inventory;
+    // Within as many records as that many names' events take (not the same name's run in
+    // another package, hundreds of records away).
+    const group = analysis.groups[g]!;
+    const window = (SIBLINGS * group.records.length) / names!.size;
+    const siblings = names!.get(text.slice(start[u], end[u]))!;
+    const at = group.records.indexOf(record);
+    const nearest = siblings
+      .filter((r) => r !== record && Math.abs(group.records.indexOf(r) - at) <= window)
+      .sort((a, b) => Math.abs(a - record) - Math.abs(b - record) || a - b)
+      .slice(0, SIBLINGS);
+    for (const r of nearest) {
+      // Whole where small (an output line's record), else named with what it says.
+      if (plan.inventory.unitBytes[r]! <= SMALL_SIBLING) {
+        ensureAround(plan, r, true);
+        keepUnit(plan, r);
+      } else {
+        keepEvent(plan, group, r, true);
+      }
+    }
+  }
+
   // What names the positions of rows read by position (a result's `schema`): after the records
   // that stand out, before any other row; where the records are named by a field outside their
   // rows (a Table's pods by `object.metadata.name`, beside their `cells`), once they are named.
@@ -893,9 +970,18 @@ function runPlan(
   for (const { record, field } of [...order.leading.slice(askedFor), ...order.afterNames]) {
     ensureAround(plan, record, true);
     keepIfSmall(plan, field, MATCHED_FIELD_BYTES);
+    // An event of a name others share says what happened by its state (`pass` for a job).
+    const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
+    if (g >= 0 && namedGroup(g)) keepEvent(plan, analysis.groups[g]!, record, false);
   }
 
   const groups = primaryGroups(analysis);
+  // Records that share their names are one thing's events: each thing first, by its last
+  // event (how it ended) with its state, then every record.
+  for (const group of groups) {
+    const names = namedGroup(analysis.groups.indexOf(group));
+    for (const records of names?.values() ?? []) keepEvent(plan, group, records.at(-1)!, false);
+  }
   for (const group of groups) {
     for (const r of group.records) ensureAround(plan, r, true);
   }
