@@ -396,6 +396,29 @@ describe('the records note over all records', () => {
     ]);
   });
 
+  it('tells how the records divide by the field they are named by where it is no name', () => {
+    // A linter's findings: nothing tells them apart; the best there is to call each by is its
+    // rule, one of 25, and how the findings divide by rule is what a reader asks first.
+    const rules = Array.from({ length: 25 }, (_, k) => `RULE_${k}_${'ABCDE'[k % 5]!.repeat(8)}`);
+    const lints = Array.from({ length: 400 }, (_, i) => ({
+      filename: `proto/part_${i % 7}.proto`,
+      line: 1 + (i % 40),
+      column: 1 + (i % 5),
+      message: `Found an incorrect style "${' '.repeat(2 + 2 * (i % 3))}". "  " is correct.`,
+      rule: i < 200 ? rules[0] : rules[(i * 7) % 25],
+      severity: i < 60 ? 'warning' : 'note',
+    }));
+    const note = noteOf(JSON.stringify({ lints }, null, 2), 4000).records;
+    expect(note?.namedBy).toBe('rule');
+    // A rule is a category, not a thing whose events its findings are: none is shown whole as
+    // another's story, the budget names the findings.
+    expect(note?.whole).toBe(0);
+    expect(note?.named).toBeGreaterThan(100);
+    expect(note?.distributions?.find((d) => d.field === 'rule')?.values[0]).toEqual({
+      value: rules[0],
+      count: 208,
+    });
+  });
   it('tells nothing of a field under a key that is a position (a map of counters by statement)', () => {
     // Coverage of 40 files: each a path, a status, and counters keyed by statement number.
     const files = Array.from({ length: 40 }, (_, i) => ({

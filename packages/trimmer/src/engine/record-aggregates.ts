@@ -491,8 +491,12 @@ export function recordAggregates(
     if (signatures.step[s] === STEP_INDEX && presence[signatures.parent[s]!] !== presence[s]) {
       continue;
     }
-    // The field that names the records (not one shown beside a map's keys, which name them).
-    if (s === group.identity && !group.keyed) continue;
+    // The field that names the records (not one shown beside a map's keys, which name them,
+    // nor one of few values that is no name, only the best there is: a finding's `rule`
+    // divides the findings).
+    if (s === group.identity && !group.keyed && (group.named || distinct[s]! > MAX_CATEGORIES)) {
+      continue;
+    }
     if (distinct[s] === 1) {
       const u = signatures.first[s]!;
       // Not one of something each record happens to hold one of (its one managed-fields

@@ -90,8 +90,12 @@ const CONTEXT_FIRST_BYTES = 48;
 const CONTEXT_FIRST = 6;
 /** A list's records share their names where each name is on this many of them on average. */
 const SHARED_NAME = 2;
+/** …and at most this many (more are a category's: a rule's findings). */
+const EVENTS_PER_NAME = 12;
 /** Records sharing the name of one that stands out shown with it, the nearest first. */
 const SIBLINGS = 8;
+/** Anomalies (the strongest) whose names' records are shown with them. */
+const SIBLING_ANOMALIES = 3;
 /** A record sharing its name with one that stands out is shown whole up to this size. */
 const SMALL_SIBLING = 256;
 /** A list of at most this many records holding the main list's records is their context. */
@@ -443,7 +447,8 @@ function keepStates(plan: Plan, r: number): void {
 }
 
 /**
- * The records of `group` by name where its records share their names (`SHARED_NAME`): one
+ * The records of `group` by name where its records share their names, a few each
+ * (`SHARED_NAME` to `EVENTS_PER_NAME` on average): one
  * thing's events (a test's run, output and result; a job's queued, started and finished), in
  * the order the names first appear, each with its records in document order. `undefined`
  * where most records have a name of their own.
@@ -451,8 +456,13 @@ function keepStates(plan: Plan, r: number): void {
 function recordsByName(plan: Plan, group: RecordGroup): Map<string, number[]> | undefined {
   const { values, distinct } = plan.analysis.columns;
   const s = group.identity;
-  if (s < 0 || group.identityTogether || group.keyed) return undefined;
-  if (distinct[s]! * SHARED_NAME > values[s]!) return undefined;
+  // (A name of two fields names one record; one shown with what each record says names many.)
+  const label = group.alsoIdentity >= 0 && group.alsoIdentity === group.label;
+  if (s < 0 || (group.identityTogether && !label) || group.keyed) return undefined;
+  // A few each: a name on many records is a category (a linter's rule over its findings).
+  if (distinct[s]! * SHARED_NAME > values[s]! || distinct[s]! * EVENTS_PER_NAME < values[s]!) {
+    return undefined;
+  }
   const { text, start, end } = plan.inventory;
   const byName = new Map<string, number[]>();
   for (const r of group.records) {
@@ -888,6 +898,7 @@ function runPlan(
     if (!byName.has(group)) byName.set(group, recordsByName(plan, group));
     return byName.get(group);
   };
+  let told = 0;
   for (const { record } of anomalies) {
     const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
     const names = g >= 0 ? namedGroup(g) : undefined;
@@ -905,14 +916,16 @@ function runPlan(
       .sort((a, b) => Math.abs(a - record) - Math.abs(b - record) || a - b)
       .slice(0, SIBLINGS);
     for (const r of nearest) {
-      // Whole where small (an output line's record), else named with what it says.
-      if (plan.inventory.unitBytes[r]! <= SMALL_SIBLING) {
+      // Named with its state and what it says; where no field says what records do, whole
+      // where small (an output line's record).
+      if (group.says < 0 && plan.inventory.unitBytes[r]! <= SMALL_SIBLING) {
         ensureAround(plan, r, true);
         keepUnit(plan, r);
       } else {
         keepEvent(plan, group, r, true);
       }
     }
+    if (++told === SIBLING_ANOMALIES) break;
   }
 
   // What names the positions of rows read by position (a result's `schema`): after the records
