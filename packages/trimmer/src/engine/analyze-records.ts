@@ -445,6 +445,16 @@ export function analyzeRecords(
         group.says = s;
       }
     }
+    // Records with nothing that tells them apart (a scanner's results: a rule, a level, a
+    // location, a message) and a field that says what each is about are called by what they
+    // are of, their first state, as the best there is (no name: `named` stays false), with
+    // what each says beside it (below). Without such a text, a state names nothing.
+    if (group.identity < 0 && group.says >= 0 && !group.keyed && group.states.length > 0) {
+      // A word before a number that divides them alike (a `ruleId` before its `ruleIndex`).
+      const numeric = (s: number) => classOf[s] === CLASS_INTEGER || classOf[s] === CLASS_NUMERIC;
+      const word = group.states.findIndex((s) => !numeric(s));
+      group.identity = group.states.splice(Math.max(0, word), 1)[0]!;
+    }
     // Where no field of the record reads as prose and nothing readable names it, what it says
     // may be a level down, in parts it holds (a message's list of blocks: a text, a tool
     // call, its output): what a reader can tell the records by.

@@ -527,6 +527,45 @@ describe('information-first selection: every record named first', () => {
       ).toBe(true);
     }
   });
+  it('calls records that nothing tells apart by their first state, with what each says', () => {
+    // A scanner's results: a rule, its index, a level, a message, a place; no field tells two
+    // results apart. Each shown result says which rule it is of, and the rule found once
+    // stands out.
+    const rules = ['R17', 'R17', 'R06', 'R17', 'R05', 'R09', 'R17', 'R13'];
+    const results = Array.from({ length: 63 }, (_, i) => ({
+      ruleId: rules[i % 8],
+      ruleIndex: rules.indexOf(rules[i % 8]!),
+      level: 'warning',
+      message: {
+        text: `Rule ${rules[i % 8]}: the value of 'arg${i % 5}' may be tainted by input.`,
+      },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'src/App.cs' },
+            region: { startLine: 10 + (i % 9) },
+          },
+        },
+      ],
+      properties: { warningLevel: 1 },
+    }));
+    results.splice(30, 0, {
+      ...results[0]!,
+      ruleId: 'R27',
+      ruleIndex: 8,
+      message: { text: 'Open redirect.' },
+    });
+    const json = JSON.stringify({ version: '2.1.0', runs: [{ results }] }, null, 2);
+    const budget = Math.floor(json.length * 0.05);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const shown = pick(JSON.parse(viewBody(view)), 'runs', 0, 'results') as Array<{
+      ruleId?: string;
+    }>;
+    expect(shown.length).toBeGreaterThan(3);
+    for (const result of shown) expect(result.ruleId).toMatch(/^R\d\d$/);
+    expect(shown.some((result) => result.ruleId === 'R27')).toBe(true);
+  });
   it('names the records before more than a few of an envelope’s short fields', () => {
     // A recorded HTTP response: ten short headers around a list of zones.
     const headers = Object.fromEntries(
