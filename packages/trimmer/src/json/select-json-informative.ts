@@ -531,7 +531,7 @@ function isItem(plan: Plan, u: number): boolean {
  * more); and those of the few records that hold the main list (`holderRecords`), each key
  * once per record. Each with the record it tells of (-1 for the envelope).
  */
-function contextNodes(plan: Plan): Array<{ node: number; owner: number }> {
+function contextNodes(plan: Plan): Array<{ at: number; owner: number }> {
   const { kind, next, unitBytes, keyStart, end, parent, text } = plan.inventory;
   const said = new Set<string>();
   const { recordAbove } = plan.analysis;
@@ -540,7 +540,7 @@ function contextNodes(plan: Plan): Array<{ node: number; owner: number }> {
   const towards = new Set<number>();
   for (const h of holders)
     for (let p = parent[h]!; p > 0 && !towards.has(p); p = parent[p]!) towards.add(p);
-  const nodes: Array<{ node: number; owner: number }> = [];
+  const nodes: Array<{ at: number; owner: number }> = [];
   let visited = 0;
   // Depth first, to two levels below the root (or a holder), as a loop with a stack (no
   // closure per call): the node, the next child to visit, the levels left below it.
@@ -579,7 +579,7 @@ function contextNodes(plan: Plan): Array<{ node: number; owner: number }> {
         if (said.has(member)) continue;
         said.add(member);
       }
-      nodes.push({ node: c, owner });
+      nodes.push({ at: c, owner });
     } else if (holder || towards.has(c)) {
       stackNode.push(c);
       stackChild.push(c + 1);
@@ -950,16 +950,16 @@ function runPlan(
     return hints.identity > 0 ? 0 : hints.state ? 1 : 2;
   };
   const context = contextNodes(plan)
-    .map((entry) => ({ ...entry, rank: rank(entry.node, entry.owner) }))
+    .map((entry) => ({ ...entry, rank: rank(entry.at, entry.owner) }))
     .sort(
       (a, b) =>
         a.rank - b.rank ||
-        plan.inventory.unitBytes[a.node]! - plan.inventory.unitBytes[b.node]! ||
-        a.node - b.node,
+        plan.inventory.unitBytes[a.at]! - plan.inventory.unitBytes[b.at]! ||
+        a.at - b.at,
     );
   const shownOf = new Map<number, number>();
   const later: number[] = [];
-  for (const { node, owner } of context) {
+  for (const { at: node, owner } of context) {
     const shown = shownOf.get(owner) ?? 0;
     if (shown < CONTEXT_FIRST && plan.inventory.unitBytes[node]! <= CONTEXT_FIRST_BYTES) {
       keepUnit(plan, node);
