@@ -889,45 +889,6 @@ function runPlan(
     }
   }
 
-  // A record that stands out by a name it shares (a failed test's result) is told with the
-  // records of that name nearest it (the test's output before it), each with its state and
-  // what it says: its events say why.
-  const byName = new Map<RecordGroup, Map<string, number[]> | undefined>();
-  const namedGroup = (g: number): Map<string, number[]> | undefined => {
-    const group = analysis.groups[g]!;
-    if (!byName.has(group)) byName.set(group, recordsByName(plan, group));
-    return byName.get(group);
-  };
-  let told = 0;
-  for (const { record } of anomalies) {
-    const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
-    const names = g >= 0 ? namedGroup(g) : undefined;
-    const u = names ? identityOf(plan, record) : -1;
-    if (u < 0) continue;
-    const { text, start, end } = plan.inventory;
-    // Within as many records as that many names' events take (not the same name's run in
-    // another package, hundreds of records away).
-    const group = analysis.groups[g]!;
-    const window = (SIBLINGS * group.records.length) / names!.size;
-    const siblings = names!.get(text.slice(start[u], end[u]))!;
-    const at = group.records.indexOf(record);
-    const nearest = siblings
-      .filter((r) => r !== record && Math.abs(group.records.indexOf(r) - at) <= window)
-      .sort((a, b) => Math.abs(a - record) - Math.abs(b - record) || a - b)
-      .slice(0, SIBLINGS);
-    for (const r of nearest) {
-      // Named with its state and what it says; where no field says what records do, whole
-      // where small (an output line's record).
-      if (group.says < 0 && plan.inventory.unitBytes[r]! <= SMALL_SIBLING) {
-        ensureAround(plan, r, true);
-        keepUnit(plan, r);
-      } else {
-        keepEvent(plan, group, r, true);
-      }
-    }
-    if (++told === SIBLING_ANOMALIES) break;
-  }
-
   // What names the positions of rows read by position (a result's `schema`): after the records
   // that stand out, before any other row; where the records are named by a field outside their
   // rows (a Table's pods by `object.metadata.name`, beside their `cells`), once they are named.
@@ -978,6 +939,13 @@ function runPlan(
     times++;
   }
   for (const u of analysis.errorContext) keepIfSmall(plan, u, MATCHED_FIELD_BYTES);
+  // Records of one name, where they share names (`recordsByName`), found once per group.
+  const byName = new Map<RecordGroup, Map<string, number[]> | undefined>();
+  const namedGroup = (g: number): Map<string, number[]> | undefined => {
+    const group = analysis.groups[g]!;
+    if (!byName.has(group)) byName.set(group, recordsByName(plan, group));
+    return byName.get(group);
+  };
   // Order is information: always the newest and the oldest, then the four newest after the
   // newest (the last five), each named with its time.
   for (const { record, field } of [...order.leading.slice(askedFor), ...order.afterNames]) {
@@ -986,6 +954,39 @@ function runPlan(
     // An event of a name others share says what happened by its state (`pass` for a job).
     const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
     if (g >= 0 && namedGroup(g)) keepEvent(plan, analysis.groups[g]!, record, false);
+  }
+
+  // A record that stands out by a name it shares (a failed test's result) is told with the
+  // records of that name nearest it (the test's output before it), each with its state and
+  // what it says: its events say why (after the newest and the oldest, before the names).
+  let told = 0;
+  for (const { record } of anomalies) {
+    const g = analysis.groupOfSig[analysis.signatures.of[record]!]!;
+    const names = g >= 0 ? namedGroup(g) : undefined;
+    const u = names ? identityOf(plan, record) : -1;
+    if (u < 0) continue;
+    const { text, start, end } = plan.inventory;
+    // Within as many records as that many names' events take (not the same name's run in
+    // another package, hundreds of records away).
+    const group = analysis.groups[g]!;
+    const window = (SIBLINGS * group.records.length) / names!.size;
+    const siblings = names!.get(text.slice(start[u], end[u]))!;
+    const at = group.records.indexOf(record);
+    const nearest = siblings
+      .filter((r) => r !== record && Math.abs(group.records.indexOf(r) - at) <= window)
+      .sort((a, b) => Math.abs(a - record) - Math.abs(b - record) || a - b)
+      .slice(0, SIBLINGS);
+    for (const r of nearest) {
+      // Named with its state and what it says; where no field says what records do, whole
+      // where small (an output line's record).
+      if (group.says < 0 && plan.inventory.unitBytes[r]! <= SMALL_SIBLING) {
+        ensureAround(plan, r, true);
+        keepUnit(plan, r);
+      } else {
+        keepEvent(plan, group, r, true);
+      }
+    }
+    if (++told === SIBLING_ANOMALIES) break;
   }
 
   const groups = primaryGroups(analysis);
