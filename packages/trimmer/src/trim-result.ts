@@ -38,7 +38,7 @@ import {
   relevanceTerms,
   type TermCache,
 } from './engine/relevance.js';
-import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engine/select-text.js';
+import { isLineOriented, selectText, type TextUnit } from './engine/select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
 import { UNLEVELED } from './engine/text-signals.js';
 import {
@@ -64,6 +64,7 @@ import {
 import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
+import { isUnifiedDiff } from './readers/is-unified-diff.js';
 import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
 import { ndjsonRecords } from './readers/ndjson-records.js';

@@ -5,6 +5,7 @@ import {
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
+import { BLOCK_FILE, type DiffBlocks, diffBlocks } from '../readers/diff-blocks.js';
 import { diffUnits } from '../readers/diff-units.js';
 import { patchPreamble } from '../readers/patch-preamble.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
@@ -78,32 +79,6 @@ const BREAKDOWN_SHARE = 0.25;
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
 const LONG_LINE_SHARE = 0.1;
-
-const DIFF_FILE_HEADER = 'diff --git ';
-const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
-
-/**
- * True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. `starts`,
- * where its lines begin (`lineStarts`), when the caller has them: a header is then looked for
- * at each line's start rather than searched for through the text.
- */
-export function isUnifiedDiff(text: string, starts?: readonly number[]): boolean {
-  // A `diff --git` line with a line after it, found by a native search: a pattern that may
-  // start at any line reads a text that is no diff several times slower.
-  let at = -1;
-  if (starts) {
-    for (let i = 0; i < starts.length && at < 0; i++) {
-      const start = starts[i]!;
-      if (text.charCodeAt(start) === 0x64 && text.startsWith(DIFF_FILE_HEADER, start)) at = start;
-    }
-  } else if (text.startsWith(DIFF_FILE_HEADER)) at = 0;
-  else {
-    const newline = text.indexOf(`\n${DIFF_FILE_HEADER}`);
-    if (newline >= 0) at = newline + 1;
-  }
-  if (at < 0) return false;
-  return text.indexOf('\n', at + DIFF_FILE_HEADER.length) >= 0 && HUNK_START.test(text);
-}
 
 /**
  * True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose: its lines are
@@ -205,11 +180,13 @@ function countNewlines(text: string, from: number, to: number): number {
 }
 
 /**
- * Where the `diff --git` lines of the files a question names begin: those holding a question
- * term that few of them hold (at most a quarter, or one), as whole tokens.
+ * Where the headers of the files a question names begin (`blocks`, `diffBlocks`): those whose
+ * first line holds a question term that few of them hold (at most a quarter, or one), as whole
+ * tokens.
  */
 function namedFileHeaders(
   text: string,
+  blocks: DiffBlocks,
   terms: readonly RelevanceTerm[],
   cache: TermCache | undefined,
 ): Set<number> {
@@ -218,14 +195,12 @@ function namedFileHeaders(
   if (asked.length === 0) return named;
   const headers: number[] = [];
   const lines: string[] = [];
-  for (let at = 0; at >= 0; ) {
-    if (text.startsWith(DIFF_FILE_HEADER, at)) {
-      const end = text.indexOf('\n', at);
-      headers.push(at);
-      lines.push(text.slice(at, end < 0 ? text.length : end));
-    }
-    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, at);
-    at = next < 0 ? -1 : next + 1;
+  for (let b = 0; b < blocks.starts.length; b++) {
+    if (blocks.kinds[b] !== BLOCK_FILE) continue;
+    const at = blocks.starts[b]!;
+    const end = text.indexOf('\n', at);
+    headers.push(at);
+    lines.push(text.slice(at, end < 0 ? text.length : end));
   }
   if (headers.length === 0) return named;
   // One search over the header lines, one to a line.
@@ -345,25 +320,30 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
-  const namedHeaders =
-    unit === 'hunks' ? namedFileHeaders(text, input.terms, input.termCache) : new Set<number>();
+  const blocks = unit === 'hunks' ? diffBlocks(text, lineStarts, check) : undefined;
+  const namedHeaders = blocks
+    ? namedFileHeaders(text, blocks, input.terms, input.termCache)
+    : new Set<number>();
   let namedBytes = 0;
-  for (const header of namedHeaders) {
-    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, header);
-    const end = next < 0 ? text.length : next + 1;
+  for (let b = 0; blocks && b < blocks.starts.length; b++) {
+    const header = blocks.starts[b]!;
+    if (!namedHeaders.has(header)) continue;
+    let next = b + 1;
+    while (next < blocks.starts.length && blocks.kinds[next] !== BLOCK_FILE) next++;
+    const end = next < blocks.starts.length ? blocks.starts[next]! : text.length;
     namedBytes += ascii ? end - header : utf8ByteLength(text.slice(header, end));
   }
   const splitNamed = namedBytes > (1 - UNASKED_SHARE) * input.budget;
-  const diff =
-    unit === 'hunks'
-      ? diffUnits(
-          text,
-          Math.floor(input.budget * SPLIT_HUNK_SHARE),
-          ascii,
-          check,
-          splitNamed ? namedHeaders : undefined,
-        )
-      : undefined;
+  const diff = blocks
+    ? diffUnits(
+        text,
+        blocks,
+        Math.floor(input.budget * SPLIT_HUNK_SHARE),
+        ascii,
+        check,
+        splitNamed ? namedHeaders : undefined,
+      )
+    : undefined;
   const starts = diff
     ? diff.starts
     : unit === 'sentences'
