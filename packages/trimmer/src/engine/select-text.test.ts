@@ -243,6 +243,8 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       expectHonestView(view, text, budget);
       const kept = expectMarkedLines(view, text);
       expect(kept).toContain(' 81 files changed, 486 insertions(+), 222 deletions(-)');
+      // The diffstat tells the files: the note does not again.
+      expect(trailingDisclosureNotes(view.text)[0]!.text).not.toContain('; files ');
       // Where the diffstat takes at most two fifths of the room, all of it.
       if (Buffer.byteLength(stat.join('\n')) <= 0.4 * budget) {
         for (const line of stat) expect(kept).toContain(line);
@@ -805,6 +807,35 @@ describe('diffs headed without `diff --git` are read as diffs', () => {
           if (fileOf[i]! >= 0) expect(shown.has(fileOf[i]!)).toBe(true);
           if (hunkOf[i]! >= 0) expect(shown.has(hunkOf[i]!)).toBe(true);
         }
+      }
+    },
+  );
+
+  it.each([
+    ['recursive', 101],
+    ['git', 100],
+  ] as const)(
+    'tells in the note of a %s diff how many files changed, of which kinds, and the most changed',
+    (style, total) => {
+      const diff = generatedDiff(100, { style });
+      const bytes = Buffer.byteLength(diff.text);
+      for (const share of [0.01, 0.03]) {
+        const budget = Math.floor(bytes * share);
+        const view = trimmer.trim(diff.text, budget);
+        expectHonestView(view, diff.text, budget);
+        const note = trailingDisclosureNotes(view.text)[0]!.text;
+        const told = new RegExp(`; files ${total} \\(4 new, 3 deleted, 1 binary\\): ([^;]*)`).exec(
+          note,
+        );
+        expect(told).not.toBeNull();
+        const named = told![1]!.split(', ');
+        expect(named.pop()).toMatch(/^\+\d+ more$/);
+        expect(named.length).toBeGreaterThanOrEqual(share === 0.01 ? 3 : 10);
+        // Most changed first: the files only one side has, whole.
+        const first = named[0]!.split(' ');
+        expect(diff.deleted.concat(diff.added)).toContain(first[0]);
+        expect(first.at(-1)).toMatch(/^(new|deleted)$/);
+        for (const file of named) expect(diff.paths).toContain(file.split(' ')[0]);
       }
     },
   );

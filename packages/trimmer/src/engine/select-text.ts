@@ -1,11 +1,16 @@
 import {
   type CommonestShape,
+  type DiffFileChange,
+  type DiffFiles,
+  formatDiffFiles,
   formatLevelBreakdown,
   type LevelBreakdown,
+  tellsDiffPath,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
 import { BLOCK_FILE, type DiffBlocks, diffBlocks } from '../readers/diff-blocks.js';
+import { diffFiles } from '../readers/diff-files.js';
 import { diffUnits } from '../readers/diff-units.js';
 import { patchPreamble } from '../readers/patch-preamble.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
@@ -38,6 +43,11 @@ export interface TextSelection {
    * line has a level or the note would take more than a quarter of the budget.
    */
   byLevel?: LevelBreakdown;
+  /**
+   * Diffs of two files or more with no diffstat of their own: the files, the most changed named
+   * as far as `FILES_NOTE_SHARE` of the budget goes, for the note.
+   */
+  files?: DiffFiles;
 }
 
 /** Shares of the budget given to the end and the start of a text before scored units. */
@@ -73,6 +83,12 @@ const SPLIT_HUNK_SHARE = 0.25;
 const SPLIT_HUNK_LEND = 0.5;
 /** A question term names files when it is in the header of at most this share of them. */
 const NAMED_FILES_SHARE = 0.25;
+/**
+ * Of the budget, the most a diff's account of its files takes in the note (paid for before the
+ * hunks, as the level breakdown is), and at most `FILES_NOTE_MAX` bytes.
+ */
+const FILES_NOTE_SHARE = 0.2;
+const FILES_NOTE_MAX = 1024;
 /** The level breakdown is left out of the note when it would take more of the budget. */
 const BREAKDOWN_SHARE = 0.25;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
@@ -177,6 +193,44 @@ function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
   for (let n = text.indexOf('\n', from); n >= 0 && n < to; n = text.indexOf('\n', n + 1)) count++;
   return count;
+}
+
+/**
+ * The account of a diff's `files` for the note, most changed named first as far as `room`
+ * bytes go; `undefined` for fewer than two files or no room for the counts.
+ */
+function filesSegment(
+  all: ReadonlyArray<{
+    path: string;
+    plus: number;
+    minus: number;
+    state?: DiffFileChange['state'];
+  }>,
+  room: number,
+): DiffFiles | undefined {
+  if (all.length < 2) return undefined;
+  const files: DiffFiles = { total: all.length, added: 0, deleted: 0, binary: 0, told: [] };
+  for (const file of all) {
+    if (file.state === 'new') files.added++;
+    else if (file.state === 'deleted') files.deleted++;
+    else if (file.state === 'binary') files.binary++;
+  }
+  if (utf8ByteLength(formatDiffFiles(files)) > room) return undefined;
+  const order = all
+    .map((file, i) => ({ file, i }))
+    .sort((a, b) => b.file.plus + b.file.minus - (a.file.plus + a.file.minus) || a.i - b.i);
+  const told: DiffFileChange[] = [];
+  for (const { file } of order) {
+    if (!tellsDiffPath(file.path)) continue;
+    const { path, plus, minus, state } = file;
+    told.push(state ? { path, plus, minus, state } : { path, plus, minus });
+    // Each path told adds its own bytes and may add the `+N more` (its digits only shrink).
+    if (utf8ByteLength(formatDiffFiles({ ...files, told })) > room) {
+      told.pop();
+      break;
+    }
+  }
+  return { ...files, told };
 }
 
 /**
@@ -389,6 +443,22 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     }
   }
 
+  // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`).
+  const preamble = parents
+    ? patchPreamble(text, starts, parents, (unit) => hasHunks(parents, unit))
+    : undefined;
+  // A diff of several files with no diffstat: the note tells how many files it changes, which
+  // are new, deleted or binary, and names the most changed, as far as a share of the budget
+  // goes; what the hunks shown leave out of what changed is still told.
+  let files: DiffFiles | undefined;
+  if (blocks && !(preamble && preamble.summary >= 0)) {
+    files = filesSegment(
+      diffFiles(text, blocks),
+      Math.min(FILES_NOTE_MAX, FILES_NOTE_SHARE * budget),
+    );
+    if (files) budget -= utf8ByteLength(formatDiffFiles(files));
+  }
+
   // Rarity is measured against the same population as the anomaly scores (the lines of a diff,
   // not its hunks), so a query word and a rare level weigh on one scale.
   const hits = findHits(text, input.terms, signals.rowLevel.length, undefined, input.termCache);
@@ -495,14 +565,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     templates: signals.templates,
   });
   const { keep } = kept;
-  // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`):
-  // the head's share shows the subject line (what the change is), whatever the question, and
-  // the line that counts the files changed; the diffstat, which names every file with how
-  // much of it changed (the records of a diff), follows in order where it fits a share of the
-  // room. The rest waits for the room left.
-  const preamble = parents
-    ? patchPreamble(text, starts, parents, (unit) => hasHunks(parents, unit))
-    : undefined;
+  // A mailed patch's preamble: the head's share shows the subject line (what the change is),
+  // whatever the question, and the line that counts the files changed; the diffstat, which
+  // names every file with how much of it changed (the records of a diff), follows in order
+  // where it fits a share of the room. The rest waits for the room left.
   if (preamble) {
     // Two lines, each between lines left out: a share each.
     const head = kept.used + Math.floor(budget * 2 * HEAD_SHARE);
@@ -716,6 +782,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // its own, which V8 drops when no such object outlives a collection, and the optimised
     // code that made it with it.
     byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit, commonest) : undefined,
+    files,
   };
   return selection;
 }

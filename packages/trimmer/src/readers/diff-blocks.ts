@@ -15,6 +15,9 @@ export interface DiffBlocks {
   kinds: Uint8Array;
   /** Lines that are the diff's: file header lines, `@@` lines and the lines hunks count. */
   diffLines: number;
+  /** Per block, the lines its hunk adds (`+`) and removes (`-`); 0 for other blocks. */
+  plus: Int32Array;
+  minus: Int32Array;
 }
 
 /** A hunk's header: the lines it spans in the old and the new file (each 1 when left out). */
@@ -38,6 +41,8 @@ export function diffBlocks(
 ): DiffBlocks {
   const starts: number[] = [0];
   const kinds: number[] = [BLOCK_TEXT];
+  const plus: number[] = [0];
+  const minus: number[] = [0];
   const lines = lineStarts.length;
   /** Where the line after line `i` starts, or -1. */
   const next = (i: number): number => (i + 1 < lines ? lineStarts[i + 1]! : -1);
@@ -46,6 +51,8 @@ export function diffBlocks(
     else {
       starts.push(at);
       kinds.push(kind);
+      plus.push(0);
+      minus.push(0);
     }
   };
   // Lines of the hunk being read left to count on each side; in a file's header, whether it has
@@ -97,10 +104,12 @@ export function diffBlocks(
       }
       if (first === 0x2d && oldLeft > 0) {
         oldLeft--;
+        minus[minus.length - 1]!++;
         continue;
       }
       if (first === 0x2b && newLeft > 0) {
         newLeft--;
+        plus[plus.length - 1]!++;
         continue;
       }
       if (first === 0x5c) continue;
@@ -150,5 +159,11 @@ export function diffBlocks(
     }
   }
   check(text.length - sinceCheck);
-  return { starts, kinds: Uint8Array.from(kinds), diffLines };
+  return {
+    starts,
+    kinds: Uint8Array.from(kinds),
+    diffLines,
+    plus: Int32Array.from(plus),
+    minus: Int32Array.from(minus),
+  };
 }
