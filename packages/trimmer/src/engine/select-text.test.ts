@@ -830,7 +830,7 @@ describe('diffs headed without `diff --git` are read as diffs', () => {
         expect(told).not.toBeNull();
         const named = told![1]!.split(', ');
         expect(named.pop()).toMatch(/^\+\d+ more$/);
-        expect(named.length).toBeGreaterThanOrEqual(share === 0.01 ? 3 : 10);
+        expect(named.length).toBeGreaterThanOrEqual(share === 0.01 ? 1 : 5);
         // Most changed first: the files only one side has, whole.
         const first = named[0]!.split(' ');
         expect(diff.deleted.concat(diff.added)).toContain(first[0]);

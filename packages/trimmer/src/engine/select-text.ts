@@ -87,7 +87,7 @@ const NAMED_FILES_SHARE = 0.25;
  * Of the budget, the most a diff's account of its files takes in the note (paid for before the
  * hunks, as the level breakdown is), and at most `FILES_NOTE_MAX` bytes.
  */
-const FILES_NOTE_SHARE = 0.2;
+const FILES_NOTE_SHARE = 0.1;
 const FILES_NOTE_MAX = 1024;
 /** The level breakdown is left out of the note when it would take more of the budget. */
 const BREAKDOWN_SHARE = 0.25;
