@@ -124,6 +124,12 @@ export { writeUtf16Units } from './json/write-utf16-units.js';
 export { MIN_TRIM_BUDGET_BYTES } from './min-trim-budget.js';
 export { cutWithNote, type NotedCut } from './notes/cut-with-note.js';
 export {
+  type DiffFileChange,
+  type DiffFiles,
+  formatDiffFiles,
+  tellsDiffPath,
+} from './notes/diff-files.js';
+export {
   appendDisclosureNotes,
   DISCLOSURE_NOTE_PREFIXES,
   type DisclosureNoteKind,

@@ -44,6 +44,11 @@ const FAMILIES: Array<[string, (length: number) => string]> = [
   ['indented continuation lines', (n) => fill('ERROR x\n  at y\n', n)],
   ['NDJSON records', (n) => fill('{"level":30,"res":{"statusCode":200},"ms":12,"msg":"ok"}\n', n)],
   ['diff hunks of one line each', (n) => `diff --git a/x b/x\n${fill('@@ -1 +1 @@\n+a\n', n)}`],
+  ['files headed by `---`/`+++` pairs', (n) => fill('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n', n)],
+  [
+    'a hunk of lines that read as file headers',
+    (n) => `--- a/x\n+++ b/x\n@@ -1,${n} +1,${n} @@\n${fill('--- a\n+++ b\n', n)}`,
+  ],
 ];
 
 /** Work reported to `shouldStop` (one poll per fixed amount) by one trim of `text`. */

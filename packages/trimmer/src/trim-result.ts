@@ -1,6 +1,7 @@
 import {
   appendDisclosureNotes,
   BudgetTooSmallError,
+  type DiffFiles,
   disclosureNotes,
   disclosureNotesByteLength,
   ESCAPES_REMOVED_SEGMENT,
@@ -38,7 +39,7 @@ import {
   relevanceTerms,
   type TermCache,
 } from './engine/relevance.js';
-import { isLineOriented, isUnifiedDiff, selectText, type TextUnit } from './engine/select-text.js';
+import { isLineOriented, selectText, type TextUnit } from './engine/select-text.js';
 import { createStopCheck, type StopCheck, TrimStoppedError } from './engine/stop-check.js';
 import { UNLEVELED } from './engine/text-signals.js';
 import {
@@ -64,6 +65,7 @@ import {
 import { unnamedNoteRoom } from './json/unnamed-note-room.js';
 import { withJsonInventory } from './json/with-json-inventory.js';
 import { isNdjson } from './readers/is-ndjson.js';
+import { isUnifiedDiff } from './readers/is-unified-diff.js';
 import type { RecordGroup } from './readers/json-records.js';
 import { lineStarts } from './readers/line-starts.js';
 import { ndjsonRecords } from './readers/ndjson-records.js';
@@ -116,6 +118,8 @@ interface LossyView {
   partial?: PartialAnalysis;
   /** Text views: the lines shown lost their terminal escape codes. */
   escapesRemoved?: boolean;
+  /** Diff views: the files the diff changes, for whichever note the view gets. */
+  files?: DiffFiles;
 }
 
 /** Note bytes held back beyond the records head for one dropped field and one kind left out. */
@@ -418,6 +422,7 @@ function withNote(view: LossyView, originalBytes: number, budget: number): Proce
       records,
       partial: view.partial,
       escapesRemoved: view.escapesRemoved,
+      files: view.files,
     });
   } else if (records && view.units) {
     note = disclosureNotes.trimmedRecords({
@@ -795,11 +800,13 @@ function textView(
       budgetBytes: budget,
       byLevel: selection.byLevel,
       escapesRemoved,
+      files: selection.files,
     }),
     units: { kept: selection.unitsKept, total: selection.unitsTotal },
     unit: selection.label,
     byLevel: selection.byLevel,
     escapesRemoved,
+    files: selection.files,
   };
   if (head) {
     // Each record shown is shown whole, its line; named where it holds the naming field.

@@ -1,3 +1,4 @@
+import { type DiffFiles, formatDiffFiles } from './diff-files.js';
 import { formatLevelBreakdown, type LevelBreakdown } from './level-breakdown.js';
 import { formatPartialAnalysis, type PartialAnalysis } from './partial-analysis.js';
 import { formatRecordCoverage, type RecordCoverage } from './record-coverage.js';
@@ -120,9 +121,11 @@ export const disclosureNotes = {
     byLevel?: LevelBreakdown;
     partial?: PartialAnalysis;
     escapesRemoved?: boolean;
+    /** Diff views: the files the diff changes (`formatDiffFiles`). */
+    files?: DiffFiles;
   }): string {
     const dropped = input.total - input.kept;
-    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
+    return `[trimmed: ${input.kept}/${input.total} ${oneLine(input.unit)} kept, ${dropped} dropped to fit ${input.budgetBytes} bytes${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatDiffFiles(input.files)}${formatPartialAnalysis(input.partial)}; omitted content is UNKNOWN, not absent]`;
   },
 
   /**
@@ -164,9 +167,11 @@ export const disclosureNotes = {
     records?: RecordCoverage;
     partial?: PartialAnalysis;
     escapesRemoved?: boolean;
+    /** Diff views: the files the diff changes, the segment `trimmedUnits` adds. */
+    files?: DiffFiles;
   }): string {
     const ratio = input.originalBytes > 0 ? input.keptBytes / input.originalBytes : 0;
-    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; not representative, treat anything not shown as UNKNOWN]`;
+    return `[severely reduced: kept ${input.keptBytes} of ~${input.originalBytes} bytes (${formatPercent(ratio)}%)${formatLevelBreakdown(input.byLevel)}${escapesSegment(input.escapesRemoved)}${formatDiffFiles(input.files)}${formatRecordCoverage(input.records)}${formatPartialAnalysis(input.partial)}; not representative, treat anything not shown as UNKNOWN]`;
   },
 
   /** A single-call distill saw only the pre-filtered part of its source. */

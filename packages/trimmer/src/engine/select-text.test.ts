@@ -6,8 +6,9 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { isUnifiedDiff } from '../readers/is-unified-diff.js';
+import { type DiffHeaderStyle, generatedDiff } from '../test-support/generated-diffs.js';
 import { expectHonestView, expectMarkedLines, viewBody } from '../test-support/view-invariants.js';
-import { isUnifiedDiff } from './select-text.js';
 
 function routineFile(index: number): string {
   const lines = [
@@ -242,6 +243,8 @@ describe('diffs are trimmed by hunk, each kept hunk with its file header', () =>
       expectHonestView(view, text, budget);
       const kept = expectMarkedLines(view, text);
       expect(kept).toContain(' 81 files changed, 486 insertions(+), 222 deletions(-)');
+      // The diffstat tells the files: the note does not again.
+      expect(trailingDisclosureNotes(view.text)[0]!.text).not.toContain('; files ');
       // Where the diffstat takes at most two fifths of the room, all of it.
       if (Buffer.byteLength(stat.join('\n')) <= 0.4 * budget) {
         for (const line of stat) expect(kept).toContain(line);
@@ -741,6 +744,136 @@ describe('diffs: a hunk too big for the budget is shown around what matters in i
     const view = trimmer.trim(diff, 12_000, { userQuery: 'what changed in the payments deploy?' });
     expect(view.text).toContain(`${needle}\n`);
     expect(view.text).toMatch(/\[trimmed: \d+\/\d+ file headers and hunks kept/);
+  });
+});
+
+/** The 0-based source lines a view of lines shows, as its markers place them. */
+function shownLineNumbers(body: string): number[] {
+  const shown: number[] = [];
+  let next = 0;
+  for (const line of body.split('\n')) {
+    const marker = /^\[lines? (\d+)(?:-(\d+))? omitted\]\r?$/.exec(line);
+    if (marker) next = Number(marker[2] ?? marker[1]);
+    else shown.push(next++);
+  }
+  return shown;
+}
+
+describe('diffs headed without `diff --git` are read as diffs', () => {
+  // Where each file of a generated diff starts: its first header line (the removed and added
+  // lines of the hostile hunk, `--- note` and `+++ counter`, start none).
+  const fileStart = /^(diff -Npur |Index: |Only in |--- old\/\S+\t|Binary files old\/)/;
+  const styles: Array<[DiffHeaderStyle, '\n' | '\r\n']> = [
+    ['recursive', '\n'],
+    ['recursive', '\r\n'],
+    ['bare', '\n'],
+    ['index', '\n'],
+  ];
+
+  it.each(styles)(
+    '%s (%j): whole hunks under their own file header, the anomaly shown',
+    (style, eol) => {
+      const diff = generatedDiff(100, { style, eol });
+      const source = diff.text.split('\n');
+      // Per source line: the line its file starts on, and the `@@` line of its hunk.
+      const fileOf: number[] = [];
+      const hunkOf: number[] = [];
+      let file = -1;
+      let hunk = -1;
+      source.forEach((line, i) => {
+        if (fileStart.test(line) && !(line.startsWith('Binary') && /^diff /.test(source[i - 1]!))) {
+          if (!(line.startsWith('--- ') && /^(diff|=)/.test(source[i - 2] ?? ''))) file = i;
+          hunk = -1;
+        }
+        if (line.startsWith('@@ ')) hunk = i;
+        fileOf.push(file);
+        hunkOf.push(hunk);
+      });
+      const bytes = Buffer.byteLength(diff.text);
+      for (const share of [0.01, 0.03, 0.1]) {
+        const budget = Math.floor(bytes * share);
+        const view = trimmer.trim(diff.text, budget);
+        expectHonestView(view, diff.text, budget);
+        expectMarkedLines(view, diff.text);
+        const body = viewBody(view);
+        expect(body).toContain(diff.anomaly);
+        if (share >= 0.1) {
+          expect(trailingDisclosureNotes(view.text)[0]!.text).toMatch(
+            /file headers(, hunks and hunk lines| and hunks) kept/,
+          );
+        }
+        const shown = new Set(shownLineNumbers(body));
+        for (const i of shown) {
+          if (fileOf[i]! >= 0) expect(shown.has(fileOf[i]!)).toBe(true);
+          if (hunkOf[i]! >= 0) expect(shown.has(hunkOf[i]!)).toBe(true);
+        }
+      }
+    },
+  );
+
+  it.each([
+    ['recursive', 101],
+    ['git', 100],
+  ] as const)(
+    'tells in the note of a %s diff how many files changed, of which kinds, and the most changed',
+    (style, total) => {
+      const diff = generatedDiff(100, { style });
+      const bytes = Buffer.byteLength(diff.text);
+      for (const share of [0.01, 0.03]) {
+        const budget = Math.floor(bytes * share);
+        const view = trimmer.trim(diff.text, budget);
+        expectHonestView(view, diff.text, budget);
+        const note = trailingDisclosureNotes(view.text)[0]!.text;
+        const told = new RegExp(`; files ${total} \\(4 new, 3 deleted, 1 binary\\): ([^;]*)`).exec(
+          note,
+        );
+        expect(told).not.toBeNull();
+        const named = told![1]!.split(', ');
+        expect(named.pop()).toMatch(/^\+\d+ more$/);
+        expect(named.length).toBeGreaterThanOrEqual(share === 0.01 ? 1 : 5);
+        // Most changed first: the files only one side has, whole.
+        const first = named[0]!.split(' ');
+        expect(diff.deleted.concat(diff.added)).toContain(first[0]);
+        expect(first.at(-1)).toMatch(/^(new|deleted)$/);
+        for (const file of named) expect(diff.paths).toContain(file.split(' ')[0]);
+      }
+    },
+  );
+
+  it('reads a `---`/`+++` pair as a diff where the diff is most of the text, not a log quoting one', () => {
+    const quoted = [
+      '--- expected',
+      '+++ actual',
+      '@@ -1,3 +1,3 @@',
+      ' Invoice 42',
+      '-Total: 100.00 EUR',
+      '+Total: 10.00 EUR',
+      ' Paid',
+    ];
+    expect(isUnifiedDiff(`${quoted.join('\n')}\n`)).toBe(true);
+    const log = routineLog(200);
+    log.splice(100, 0, 'FAILED test_render_invoice: rendered invoice differs', ...quoted);
+    expect(isUnifiedDiff(`${log.join('\n')}\n`)).toBe(false);
+    // A git diff is one wherever its header is.
+    log.splice(101, 0, 'diff --git a/invoice.txt b/invoice.txt');
+    expect(isUnifiedDiff(`${log.join('\n')}\n`)).toBe(true);
+    for (const style of ['recursive', 'bare', 'index'] as const) {
+      expect(isUnifiedDiff(generatedDiff(20, { style }).text)).toBe(true);
+    }
+  });
+
+  it("answers a question that names a file by its path with that file's hunks", () => {
+    const diff = generatedDiff(100);
+    const asked = diff.paths.find(
+      (path, i) =>
+        i > 60 && path.endsWith('.c') && !diff.added.includes(path) && !diff.deleted.includes(path),
+    )!;
+    const from = diff.text.indexOf(`diff -Npur old/${asked} `);
+    const to = diff.text.indexOf('\ndiff ', from) + 1;
+    const budget = Math.floor(Buffer.byteLength(diff.text) * 0.03);
+    const view = trimmer.trim(diff.text, budget, { userQuery: `what changed in ${asked}?` });
+    expectHonestView(view, diff.text, budget);
+    expect(viewBody(view)).toContain(diff.text.slice(from, to));
   });
 });
 

@@ -1,10 +1,16 @@
 import {
   type CommonestShape,
+  type DiffFileChange,
+  type DiffFiles,
+  formatDiffFiles,
   formatLevelBreakdown,
   type LevelBreakdown,
+  tellsDiffPath,
   truncateUtf8,
   utf8ByteLength,
 } from '@compaction/core';
+import { BLOCK_FILE, type DiffBlocks, diffBlocks } from '../readers/diff-blocks.js';
+import { diffFiles } from '../readers/diff-files.js';
 import { diffUnits } from '../readers/diff-units.js';
 import { patchPreamble } from '../readers/patch-preamble.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
@@ -37,6 +43,11 @@ export interface TextSelection {
    * line has a level or the note would take more than a quarter of the budget.
    */
   byLevel?: LevelBreakdown;
+  /**
+   * Diffs of two files or more with no diffstat of their own: the files, the most changed named
+   * as far as `FILES_NOTE_SHARE` of the budget goes, for the note.
+   */
+  files?: DiffFiles;
 }
 
 /** Shares of the budget given to the end and the start of a text before scored units. */
@@ -72,38 +83,18 @@ const SPLIT_HUNK_SHARE = 0.25;
 const SPLIT_HUNK_LEND = 0.5;
 /** A question term names files when it is in the header of at most this share of them. */
 const NAMED_FILES_SHARE = 0.25;
+/**
+ * Of the budget, the most a diff's account of its files takes in the note (paid for before the
+ * hunks, as the level breakdown is), and at most `FILES_NOTE_MAX` bytes.
+ */
+const FILES_NOTE_SHARE = 0.1;
+const FILES_NOTE_MAX = 1024;
 /** The level breakdown is left out of the note when it would take more of the budget. */
 const BREAKDOWN_SHARE = 0.25;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
 const LONG_LINE_SHARE = 0.1;
-
-const DIFF_FILE_HEADER = 'diff --git ';
-const HUNK_START = /(^|\n)@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/;
-
-/**
- * True when `text` is a unified diff with `diff --git` file headers and `@@` hunks. `starts`,
- * where its lines begin (`lineStarts`), when the caller has them: a header is then looked for
- * at each line's start rather than searched for through the text.
- */
-export function isUnifiedDiff(text: string, starts?: readonly number[]): boolean {
-  // A `diff --git` line with a line after it, found by a native search: a pattern that may
-  // start at any line reads a text that is no diff several times slower.
-  let at = -1;
-  if (starts) {
-    for (let i = 0; i < starts.length && at < 0; i++) {
-      const start = starts[i]!;
-      if (text.charCodeAt(start) === 0x64 && text.startsWith(DIFF_FILE_HEADER, start)) at = start;
-    }
-  } else if (text.startsWith(DIFF_FILE_HEADER)) at = 0;
-  else {
-    const newline = text.indexOf(`\n${DIFF_FILE_HEADER}`);
-    if (newline >= 0) at = newline + 1;
-  }
-  if (at < 0) return false;
-  return text.indexOf('\n', at + DIFF_FILE_HEADER.length) >= 0 && HUNK_START.test(text);
-}
 
 /**
  * True when `text` reads as lines (logs, tables, diffs, YAML) rather than prose: its lines are
@@ -205,11 +196,51 @@ function countNewlines(text: string, from: number, to: number): number {
 }
 
 /**
- * Where the `diff --git` lines of the files a question names begin: those holding a question
- * term that few of them hold (at most a quarter, or one), as whole tokens.
+ * The account of a diff's `files` for the note, most changed named first as far as `room`
+ * bytes go; `undefined` for fewer than two files or no room for the counts.
+ */
+function filesSegment(
+  all: ReadonlyArray<{
+    path: string;
+    plus: number;
+    minus: number;
+    state?: DiffFileChange['state'];
+  }>,
+  room: number,
+): DiffFiles | undefined {
+  if (all.length < 2) return undefined;
+  const files: DiffFiles = { total: all.length, added: 0, deleted: 0, binary: 0, told: [] };
+  for (const file of all) {
+    if (file.state === 'new') files.added++;
+    else if (file.state === 'deleted') files.deleted++;
+    else if (file.state === 'binary') files.binary++;
+  }
+  if (utf8ByteLength(formatDiffFiles(files)) > room) return undefined;
+  const order = all
+    .map((file, i) => ({ file, i }))
+    .sort((a, b) => b.file.plus + b.file.minus - (a.file.plus + a.file.minus) || a.i - b.i);
+  const told: DiffFileChange[] = [];
+  for (const { file } of order) {
+    if (!tellsDiffPath(file.path)) continue;
+    const { path, plus, minus, state } = file;
+    told.push(state ? { path, plus, minus, state } : { path, plus, minus });
+    // Each path told adds its own bytes and may add the `+N more` (its digits only shrink).
+    if (utf8ByteLength(formatDiffFiles({ ...files, told })) > room) {
+      told.pop();
+      break;
+    }
+  }
+  return { ...files, told };
+}
+
+/**
+ * Where the headers of the files a question names begin (`blocks`, `diffBlocks`): those whose
+ * first line holds a question term that few of them hold (at most a quarter, or one), as whole
+ * tokens.
  */
 function namedFileHeaders(
   text: string,
+  blocks: DiffBlocks,
   terms: readonly RelevanceTerm[],
   cache: TermCache | undefined,
 ): Set<number> {
@@ -218,14 +249,12 @@ function namedFileHeaders(
   if (asked.length === 0) return named;
   const headers: number[] = [];
   const lines: string[] = [];
-  for (let at = 0; at >= 0; ) {
-    if (text.startsWith(DIFF_FILE_HEADER, at)) {
-      const end = text.indexOf('\n', at);
-      headers.push(at);
-      lines.push(text.slice(at, end < 0 ? text.length : end));
-    }
-    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, at);
-    at = next < 0 ? -1 : next + 1;
+  for (let b = 0; b < blocks.starts.length; b++) {
+    if (blocks.kinds[b] !== BLOCK_FILE) continue;
+    const at = blocks.starts[b]!;
+    const end = text.indexOf('\n', at);
+    headers.push(at);
+    lines.push(text.slice(at, end < 0 ? text.length : end));
   }
   if (headers.length === 0) return named;
   // One search over the header lines, one to a line.
@@ -345,25 +374,30 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   // A file the question names by path is what it asks about. When its hunks do not all fit in
   // the room the question gets, they are split into lines whatever their size, so its changed
   // lines can be shown before the lines around them.
-  const namedHeaders =
-    unit === 'hunks' ? namedFileHeaders(text, input.terms, input.termCache) : new Set<number>();
+  const blocks = unit === 'hunks' ? diffBlocks(text, lineStarts, check) : undefined;
+  const namedHeaders = blocks
+    ? namedFileHeaders(text, blocks, input.terms, input.termCache)
+    : new Set<number>();
   let namedBytes = 0;
-  for (const header of namedHeaders) {
-    const next = text.indexOf(`\n${DIFF_FILE_HEADER}`, header);
-    const end = next < 0 ? text.length : next + 1;
+  for (let b = 0; blocks && b < blocks.starts.length; b++) {
+    const header = blocks.starts[b]!;
+    if (!namedHeaders.has(header)) continue;
+    let next = b + 1;
+    while (next < blocks.starts.length && blocks.kinds[next] !== BLOCK_FILE) next++;
+    const end = next < blocks.starts.length ? blocks.starts[next]! : text.length;
     namedBytes += ascii ? end - header : utf8ByteLength(text.slice(header, end));
   }
   const splitNamed = namedBytes > (1 - UNASKED_SHARE) * input.budget;
-  const diff =
-    unit === 'hunks'
-      ? diffUnits(
-          text,
-          Math.floor(input.budget * SPLIT_HUNK_SHARE),
-          ascii,
-          check,
-          splitNamed ? namedHeaders : undefined,
-        )
-      : undefined;
+  const diff = blocks
+    ? diffUnits(
+        text,
+        blocks,
+        Math.floor(input.budget * SPLIT_HUNK_SHARE),
+        ascii,
+        check,
+        splitNamed ? namedHeaders : undefined,
+      )
+    : undefined;
   const starts = diff
     ? diff.starts
     : unit === 'sentences'
@@ -407,6 +441,22 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
         break;
       }
     }
+  }
+
+  // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`).
+  const preamble = parents
+    ? patchPreamble(text, starts, parents, (unit) => hasHunks(parents, unit))
+    : undefined;
+  // A diff of several files with no diffstat: the note tells how many files it changes, which
+  // are new, deleted or binary, and names the most changed, as far as a share of the budget
+  // goes; what the hunks shown leave out of what changed is still told.
+  let files: DiffFiles | undefined;
+  if (blocks && !(preamble && preamble.summary >= 0)) {
+    files = filesSegment(
+      diffFiles(text, blocks),
+      Math.min(FILES_NOTE_MAX, FILES_NOTE_SHARE * budget),
+    );
+    if (files) budget -= utf8ByteLength(formatDiffFiles(files));
   }
 
   // Rarity is measured against the same population as the anomaly scores (the lines of a diff,
@@ -515,14 +565,10 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     templates: signals.templates,
   });
   const { keep } = kept;
-  // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`):
-  // the head's share shows the subject line (what the change is), whatever the question, and
-  // the line that counts the files changed; the diffstat, which names every file with how
-  // much of it changed (the records of a diff), follows in order where it fits a share of the
-  // room. The rest waits for the room left.
-  const preamble = parents
-    ? patchPreamble(text, starts, parents, (unit) => hasHunks(parents, unit))
-    : undefined;
+  // A mailed patch's preamble: the head's share shows the subject line (what the change is),
+  // whatever the question, and the line that counts the files changed; the diffstat, which
+  // names every file with how much of it changed (the records of a diff), follows in order
+  // where it fits a share of the room. The rest waits for the room left.
   if (preamble) {
     // Two lines, each between lines left out: a share each.
     const head = kept.used + Math.floor(budget * 2 * HEAD_SHARE);
@@ -736,6 +782,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // its own, which V8 drops when no such object outlives a collection, and the optimised
     // code that made it with it.
     byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit, commonest) : undefined,
+    files,
   };
   return selection;
 }

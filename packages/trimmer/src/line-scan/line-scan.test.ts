@@ -7,6 +7,7 @@ import { readMeasuredNumbers } from '../engine/line-measures.js';
 import { MeasuredNumbers } from '../engine/measured-numbers.js';
 import { codeSlots } from '../engine/rare-line-codes.js';
 import { textSignals } from '../engine/text-signals.js';
+import { diffBlocks } from '../readers/diff-blocks.js';
 import { diffUnits } from '../readers/diff-units.js';
 import { detectLevel, LevelTailCues, levelTable, NO_LEVEL } from '../readers/line-level.js';
 import { lineStarts } from '../readers/line-starts.js';
@@ -168,7 +169,7 @@ function diffSignalsBoth(text: string) {
   const input = {
     text,
     units,
-    starts: diffUnits(text, 2000, false, never).starts,
+    starts: diffUnits(text, diffBlocks(text, lines, never), 2000, false, never).starts,
     unit: 'hunks' as const,
     check: never,
     vocabulary: DEFAULT_VOCABULARY,

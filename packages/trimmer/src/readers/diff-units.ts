@@ -1,5 +1,6 @@
 import { utf8ByteLength } from '@compaction/core';
 import type { StopCheck } from '../engine/stop-check.js';
+import { BLOCK_FILE, type DiffBlocks } from './diff-blocks.js';
 
 /** The units of a unified diff and what each one needs shown with it. */
 export interface DiffUnits {
@@ -17,9 +18,9 @@ export interface DiffUnits {
 }
 
 /**
- * Units of a unified diff: each file header block (from `diff --git` to its first hunk) and
- * each hunk, every hunk naming its header block as its parent, so a hunk is never shown without
- * the file it changes. Text before the first file header (a mail header of `git format-patch`,
+ * Units of a unified diff read into `blocks` (`diffBlocks`): each file header block (from its
+ * first header line to its first hunk) and each hunk, every hunk naming its header block as its
+ * parent, so a hunk is never shown without the file it changes. Text before the first file header (a mail header of `git format-patch`,
  * its message and diffstat) is a unit per line. A hunk of more than `splitAbove` UTF-8 bytes,
  * too big to be one unit of a view, becomes its header line and then one unit per line, each
  * needing the header line: a long hunk can then be shown around what matters in it, never
@@ -28,22 +29,13 @@ export interface DiffUnits {
  */
 export function diffUnits(
   text: string,
+  blocks: DiffBlocks,
   splitAbove: number,
   ascii: boolean,
   check: StopCheck,
   splitFiles?: ReadonlySet<number>,
 ): DiffUnits {
-  // Where each file header block and each hunk begins (and whatever comes before the first).
-  const blockStarts: number[] = [0];
-  let sinceCheck = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) {
-    const at = i + 1;
-    if (at - sinceCheck >= 4096) {
-      check(at - sinceCheck);
-      sinceCheck = at;
-    }
-    if (text.startsWith('diff --git ', at) || text.startsWith('@@ ', at)) blockStarts.push(at);
-  }
+  const { starts: blockStarts, kinds } = blocks;
   const starts: number[] = [];
   const parents: number[] = [];
   const splitHeader: number[] = [];
@@ -67,7 +59,7 @@ export function diffUnits(
     const unit = starts.length;
     starts.push(from);
     splitHeader.push(0);
-    if (text.startsWith('diff --git ', from)) {
+    if (kinds[b] === BLOCK_FILE) {
       fileHeader = unit;
       splitAll = splitFiles?.has(from) === true;
       parents.push(-1);
