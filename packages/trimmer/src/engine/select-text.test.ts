@@ -585,6 +585,50 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
     }
   });
 
+  it('shows a few copies of an error shape the note counts, then the other kinds that stand out, unless asked for it', () => {
+    // 45 errors of one statement and ten kinds of less common line, twenty each, among routine
+    // lines: each error copy says less (REPEAT_DECAY), but the first ten still outrank them.
+    const routine = routineLog(3000);
+    const disconnects = Array.from(
+      { length: 45 },
+      (_, i) =>
+        `2024-05-01T13:${String(i % 60).padStart(2, '0')}:00.000Z ERROR [sshd] received disconnect from 10.0.${i}.9: no more authentication methods available`,
+    );
+    const kinds = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet'.split(' ');
+    const odd = kinds.flatMap((kind, k) =>
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          `2024-05-01T14:0${k}:${String(i).padStart(2, '0')}.000Z [${kind}] ${kind} replica resynced ${k * 10 + i} shards`,
+      ),
+    );
+    const all = [...routine];
+    for (const [i, line] of disconnects.entries()) all.splice(300 + i * 50, 0, line);
+    for (const [i, line] of odd.entries()) all.splice(400 + i * 12, 0, line);
+    const text = all.join('\n');
+    const budget = budgetAt(text, 0.02);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const kept = expectMarkedLines(view, text);
+    const shownDisconnects = kept.filter((line) => line.includes('received disconnect')).length;
+    // The shape is shown, a few times, and counted in the note.
+    expect(shownDisconnects).toBeGreaterThanOrEqual(3);
+    expect(shownDisconnects).toBeLessThanOrEqual(6);
+    expect(parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text)?.[0]).toEqual({
+      count: 45,
+      level: 'error',
+      shape: '# ERROR [sshd] received disconnect from #: no more authentication methods available',
+    });
+    // Every other kind that stands out is shown.
+    for (const kind of kinds) expect(kept.some((line) => line.includes(`[${kind}]`))).toBe(true);
+    // A question that matches the errors wants them: as many as before.
+    const asked = trimmer.trim(text, budget, { userQuery: 'why the received disconnect?' });
+    const askedKept = expectMarkedLines(asked, text);
+    expect(askedKept.filter((line) => line.includes('received disconnect')).length).toBeGreaterThan(
+      10,
+    );
+  });
+
   it('shows a run of lines of one shape at the start once or twice, not as far as the head share goes', () => {
     const burner = Array.from({ length: 300 }, (_, i) => `CPU burner ${i % 4} running`);
     const lines = [...burner, ...sshLog(3000)];

@@ -644,7 +644,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
     kept.takeFresh(ranked, limit);
-    kept.takeFresh(rankByScore(unasked, check), budget);
+    kept.takeVaried(rankByScore(unasked, check), budget);
   }
   if (order) {
     // What stands out most, then the newest and the oldest by time, then the next oddities: a
@@ -655,7 +655,9 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     for (const i of rest) kept.take(i, budget);
     for (const i of order.ends.slice(2)) kept.take(i, budget);
   }
-  kept.takeFresh(ranked, budget);
+  // Without a question, what ranks is what stands out unasked: a few lines of each shape first.
+  if (asked) kept.takeFresh(ranked, budget);
+  else kept.takeVaried(ranked, budget);
   kept.fill(true, budget);
   kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
