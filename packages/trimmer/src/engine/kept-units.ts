@@ -7,7 +7,7 @@ const EDGE_COPIES = 2;
  * of that shape until every other unit that stands out had its turn: the note counts the
  * shape's lines (`events by shape`), so a fourth copy says less than a line of another kind.
  */
-const RANKED_COPIES = 3;
+export const RANKED_COPIES = 3;
 
 /** The units of a text a view keeps, as `selectText` builds it, and the bytes they take. */
 export interface KeptUnitsInput {

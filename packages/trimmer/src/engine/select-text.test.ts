@@ -619,8 +619,14 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       level: 'error',
       shape: '# ERROR [sshd] received disconnect from #: no more authentication methods available',
     });
-    // Every other kind that stands out is shown.
+    // Every other kind that stands out is shown, and the note counts the first of them right
+    // after the errors and the commonest lines (a rare shape of more lines than the view shows
+    // of one before the others), before the other routine shapes of a thousand lines.
     for (const kind of kinds) expect(kept.some((line) => line.includes(`[${kind}]`))).toBe(true);
+    expect(parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text)?.[2]).toEqual({
+      count: 20,
+      shape: '# [alpha] alpha replica resynced # shards',
+    });
     // A question that matches the errors wants them: as many as before.
     const asked = trimmer.trim(text, budget, { userQuery: 'why the received disconnect?' });
     const askedKept = expectMarkedLines(asked, text);

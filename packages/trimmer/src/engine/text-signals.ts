@@ -19,6 +19,7 @@ import {
 } from '../readers/line-level.js';
 import { lineShape, lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
+import { RANKED_COPIES } from './kept-units.js';
 import { lineMeasureOutliers } from './line-measures.js';
 import { codeSlots, rareCodeScores } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
@@ -314,10 +315,10 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   }
 
   const own = new Float64Array(rows);
+  const rarity = new Float64Array(rowTemplate ? templates : 0);
   if (rowTemplate) {
     // How much rarer a line's template is than the average line's: a text whose lines are all
     // alike or all different gives nothing; one odd line among routine ones stands out.
-    const rarity = new Float64Array(templates);
     let mean = 0;
     for (let id = 0; id < templates; id++) {
       rarity[id] = Math.log(1 + rows / templateCounts[id]!);
@@ -407,6 +408,7 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
           continuation,
           templates,
           varied,
+          rarity,
         })
       : undefined;
   check(rows);
@@ -458,14 +460,19 @@ interface EventShapesInput {
   templates: number;
   /** Per template, the word places its lines vary in (`mergeVariableWords`). */
   varied: Int32Array | undefined;
+  /** Per template, how much rarer it is than the text's average line (0: not rarer). */
+  rarity: Float64Array;
 }
 
 /**
  * The shapes of the events (rows that continue none) the note may tell, each with how many
- * events have it (of two or more) and their level where they all share one: up to `TOLD_SHAPES`
- * of a severe level (warn and up; the most severe first, then the commonest), up to as many of
- * the commonest others, taken two severe to one other, so a note of a few entries tells what
- * went wrong and what the bulk of the text is. In text order where counts tie. Linear in the
+ * events have it (of two or more) and their level where they all share one:
+ * up to `TOLD_SHAPES` of a severe level (warn and up; the most severe first, then the
+ * commonest), as many of the commonest others, and as many of the rare (rarer than the average
+ * line, at most `RARE_SHARE` of the lines) with more lines than a view shows of one shape before
+ * the others (`RANKED_COPIES`; the fewest first), taken two severe to one common to one rare (one severe in the first round), so a
+ * note of a few entries tells what went wrong, what the bulk of the text is, and how many there
+ * were of the odd lines the view shows a few of. In text order where counts tie. Linear in the
  * rows (the best are kept in lists of at most `TOLD_SHAPES`); only those told are rendered.
  */
 function eventShapes(input: EventShapesInput): LineShape[] {
@@ -487,34 +494,58 @@ function eventShapes(input: EventShapesInput): LineShape[] {
   }
   const severe = (id: number): boolean =>
     level[id]! >= SEVERE_SHAPE_LEVEL && level[id]! < LEVEL_NAMES.length;
-  // Best first: more severe, then more events, then the earlier.
-  const before = (a: number, b: number, bySeverity: boolean): boolean =>
-    bySeverity && level[a] !== level[b]
+  const SEVERE = 0;
+  const COMMON = 1;
+  const RARE = 2;
+  // Best first: more severe, then more events (fewer for the rare), then the earlier.
+  const before = (a: number, b: number, kind: number): boolean =>
+    kind === SEVERE && level[a] !== level[b]
       ? level[a]! > level[b]!
       : count[a] !== count[b]
-        ? count[a]! > count[b]!
+        ? kind === RARE
+          ? count[a]! < count[b]!
+          : count[a]! > count[b]!
         : first[a]! < first[b]!;
-  const insert = (list: number[], id: number, bySeverity: boolean): void => {
-    if (list.length === TOLD_SHAPES && !before(id, list[TOLD_SHAPES - 1]!, bySeverity)) return;
+  const lists: number[][] = [[], [], []];
+  const insert = (kind: number, id: number): void => {
+    const list = lists[kind]!;
+    if (list.length === TOLD_SHAPES && !before(id, list[TOLD_SHAPES - 1]!, kind)) return;
     let at = Math.min(list.length, TOLD_SHAPES - 1);
     list[at] = id;
-    for (; at > 0 && before(id, list[at - 1]!, bySeverity); at--) {
+    for (; at > 0 && before(id, list[at - 1]!, kind); at--) {
       list[at] = list[at - 1]!;
       list[at - 1] = id;
     }
   };
-  const severeList: number[] = [];
-  const commonList: number[] = [];
   for (let id = 0; id < templates; id++) {
     if (count[id]! < 2) continue;
-    if (severe(id)) insert(severeList, id, true);
-    else insert(commonList, id, false);
+    if (severe(id)) insert(SEVERE, id);
+    else {
+      insert(COMMON, id);
+      const rare = input.rarity[id]! > 0 && count[id]! <= RARE_SHARE * rows;
+      if (rare && count[id]! > RANKED_COPIES) insert(RARE, id);
+    }
   }
+  // Round by round: two severe (one in the first round), one common, one rare; a shape in two
+  // lists is told once, where it comes first.
   const order: number[] = [];
-  for (let s = 0, c = 0; s < severeList.length || c < commonList.length; ) {
-    if (s < severeList.length) order.push(severeList[s++]!);
-    if (s < severeList.length && s % 2 === 0) order.push(severeList[s++]!);
-    if (c < commonList.length) order.push(commonList[c++]!);
+  const taken = new Set<number>();
+  const next = [0, 0, 0];
+  const take = (kind: number): void => {
+    const list = lists[kind]!;
+    while (next[kind]! < list.length && taken.has(list[next[kind]!]!)) next[kind]!++;
+    if (next[kind]! >= list.length) return;
+    const id = list[next[kind]!++]!;
+    taken.add(id);
+    order.push(id);
+  };
+  for (let round = 0; ; round++) {
+    const length = order.length;
+    take(SEVERE);
+    if (round > 0) take(SEVERE);
+    take(COMMON);
+    take(RARE);
+    if (order.length === length) break;
   }
   const told = order.map((id) => {
     const row = first[id]!;
@@ -538,9 +569,10 @@ function eventShapes(input: EventShapesInput): LineShape[] {
     const text = toldShape(entry.shape);
     alike.set(text, (alike.get(text) ?? 0) + 1);
   }
-  return told.filter(
-    (entry) => alike.get(toldShape(entry.shape)) === 1 && WORD_LETTER.test(toldShape(entry.shape)),
-  );
+  return told.filter((entry) => {
+    const text = toldShape(entry.shape);
+    return alike.get(text) === 1 && WORD_LETTER.test(text);
+  });
 }
 
 /**
