@@ -144,12 +144,19 @@ export {
 } from './notes/disclosure-notes.js';
 export { headCutView } from './notes/head-cut-view.js';
 export {
-  type CommonestShape,
   formatLevelBreakdown,
   type LevelBreakdown,
   type LevelCount,
   parseLevelBreakdown,
 } from './notes/level-breakdown.js';
+export {
+  formatLineShape,
+  formatLineShapes,
+  LINE_SHAPES_MARKER_BYTES,
+  type LineShape,
+  parseLineShapes,
+  toldShape,
+} from './notes/line-shapes.js';
 export {
   formatPartialAnalysis,
   type PartialAnalysis,

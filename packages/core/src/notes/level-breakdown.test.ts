@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { disclosureNoteKind, disclosureNotes } from './disclosure-notes.js';
-import {
-  commonestExample,
-  EXAMPLE_LIMIT,
-  formatLevelBreakdown,
-  parseLevelBreakdown,
-} from './level-breakdown.js';
+import { formatLevelBreakdown, parseLevelBreakdown } from './level-breakdown.js';
 
 const byLevel = {
   unit: 'lines',
@@ -40,56 +35,6 @@ describe('the level breakdown of a text note', () => {
       expect(disclosureNoteKind(note)).toBeDefined();
       expect(parseLevelBreakdown(note)).toEqual(byLevel);
     }
-  });
-
-  it('tells the commonest shape of the most severe level with its first line, and reads it back', () => {
-    const line =
-      'E0507 11:59:43.923954    4643 pod_workers.go:1300] "Error syncing pod, skipping" err="back-off 5m0s"';
-    const withShape = {
-      ...byLevel,
-      commonest: { level: 'error', count: 142, example: `${line}\r\n` },
-    };
-    const note = disclosureNotes.severelyReduced({
-      keptBytes: 7000,
-      originalBytes: 257_677,
-      byLevel: withShape,
-    });
-    expect(note).toContain(
-      `unleveled=76/80; commonest error: 142 lines like ${line}; not representative`,
-    );
-    expect(parseLevelBreakdown(note)).toEqual({
-      ...withShape,
-      commonest: { ...withShape.commonest, example: line },
-    });
-  });
-
-  it('cuts an example at what the note would read otherwise, visibly, whole characters only', () => {
-    expect(commonestExample('a; b')).toBe('a…');
-    expect(commonestExample('first\nsecond')).toBe('first…');
-    expect(commonestExample('[error] state 6 [preauth]\n')).toBe('[error] state 6 [preauth]');
-    expect(commonestExample(';')).toBe('');
-    const long = `${'x'.repeat(EXAMPLE_LIMIT - 2)}\u{1f600}tail`;
-    const cut = commonestExample(long);
-    expect(cut.length).toBeLessThanOrEqual(EXAMPLE_LIMIT);
-    expect(cut.endsWith('x…')).toBe(true);
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
-        const example = commonestExample(text);
-        expect(example.length).toBeLessThanOrEqual(EXAMPLE_LIMIT);
-        expect(example).not.toMatch(/[;\u0000-\u001f]/);
-        const told = example.endsWith('…') ? example.slice(0, -1).trimEnd() : example;
-        expect(text.startsWith(told)).toBe(true);
-        const note = formatLevelBreakdown({
-          ...byLevel,
-          commonest: { level: 'error', count: 3, example: text },
-        });
-        const read = parseLevelBreakdown(
-          `[trimmed: 1/2 lines kept${note}; omitted content is UNKNOWN, not absent]`,
-        );
-        expect(read?.counts).toEqual(byLevel.counts);
-        expect(read?.commonest?.example ?? '').toBe(example);
-      }),
-    );
   });
 
   it('adds nothing without counts, and notes without it parse as having none', () => {

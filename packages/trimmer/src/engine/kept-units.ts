@@ -2,6 +2,12 @@ import type { UnitCopies } from '../readers/unit-copies.js';
 
 /** Lines of one shape the head and the tail show before they step over the rest. */
 const EDGE_COPIES = 2;
+/**
+ * Lines of one shape a pass over what stands out unasked shows before it steps over the rest
+ * of that shape until every other unit that stands out had its turn: the note counts the
+ * shape's lines (`events by shape`), so a fourth copy says less than a line of another kind.
+ */
+export const RANKED_COPIES = 3;
 
 /** The units of a text a view keeps, as `selectText` builds it, and the bytes they take. */
 export interface KeptUnitsInput {
@@ -83,17 +89,45 @@ export class KeptUnits {
 
   /**
    * Takes the units of `order` in turn that read as no unit kept (`fresh`) within `limit`, until
-   * less than a byte is left. A unit with no parents that cannot fit even less the one gap it
-   * may close is passed over first: that is cheaper than asking whether it is a copy.
+   * less than a byte is left.
    */
   takeFresh(order: Int32Array, limit: number): void {
-    const { parents, sizes, gapCost } = this.input;
     for (const i of order) {
       if (limit - this.used < 1) return;
-      const mayFit =
-        parents !== undefined || this.keep[i] !== 0 || this.used + sizes[i]! - gapCost <= limit;
-      if (mayFit && this.fresh(i)) this.take(i, limit);
+      this.takeIfFresh(i, limit);
     }
+  }
+
+  /**
+   * `takeFresh` for an order of what stands out unasked (`rankByScore`): a unit of a shape
+   * already shown `RANKED_COPIES` times is stepped over until the rest of the order had its
+   * turn, then the order is taken again as `takeFresh` takes it. A question's order is taken
+   * whole: forty lines of one shape it matches are what it asks for.
+   */
+  takeVaried(order: Int32Array, limit: number): void {
+    const { template, templates } = this.input;
+    if (template) {
+      const shown = new Int32Array(templates);
+      for (let i = 0; i < this.total; i++) if (this.keep[i] === 1) shown[template[i]!]!++;
+      for (const i of order) {
+        if (limit - this.used < 1) return;
+        if (this.keep[i] !== 0 || shown[template[i]!]! >= RANKED_COPIES) continue;
+        if (this.takeIfFresh(i, limit)) shown[template[i]!]!++;
+      }
+    }
+    this.takeFresh(order, limit);
+  }
+
+  /**
+   * Keeps unit `i` (`take`) where it reads as no unit kept (`fresh`); whether it was kept now. A
+   * unit with no parents that cannot fit even less the one gap it may close is passed over
+   * first: that is cheaper than asking whether it is a copy.
+   */
+  private takeIfFresh(i: number, limit: number): boolean {
+    const { parents, sizes, gapCost } = this.input;
+    const mayFit =
+      parents !== undefined || this.keep[i] !== 0 || this.used + sizes[i]! - gapCost <= limit;
+    return mayFit && this.fresh(i) && this.take(i, limit);
   }
 
   /**

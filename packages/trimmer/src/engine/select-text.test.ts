@@ -1,5 +1,7 @@
 import {
+  type LineShape,
   parseLevelBreakdown,
+  parseLineShapes,
   parseRecordCoverage,
   trailingDisclosureNotes,
 } from '@compaction/core';
@@ -386,7 +388,7 @@ describe('logs: what stands out is kept without a query', () => {
     }
   });
 
-  it('tells the commonest shape of the errors with how many lines have it, at every larger budget', () => {
+  it('tells how the events divide by shape over all lines, errors first, at every larger budget', () => {
     // 60 errors of one statement (numbers differ) among 11 others and 3000 routine lines.
     const routine = routineLog(3000);
     const repeated = Array.from(
@@ -403,42 +405,96 @@ describe('logs: what stands out is kept without a query', () => {
     for (const [i, line] of repeated.entries()) all.splice(40 + i * 45, 0, line);
     for (const [i, line] of others.entries()) all.splice(200 + i * 250, 0, line);
     const text = all.join('\n');
-    let told = false;
+    let told: LineShape[] = [];
     for (const share of [0.005, 0.01, 0.03, 0.1]) {
       const budget = budgetAt(text, share);
       const view = trimmer.trim(text, budget);
       expectHonestView(view, text, budget);
-      const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
-      if (told) expect(breakdown?.commonest).toBeDefined();
-      if (!breakdown?.commonest) continue;
-      told = true;
-      expect(breakdown.commonest).toEqual({ level: 'error', count: 60, example: repeated[0] });
+      const shapes = parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text) ?? [];
+      // What a smaller budget told, a larger one tells, in the same words.
+      expect(shapes.slice(0, told.length)).toEqual(told);
+      told = shapes;
     }
-    expect(told).toBe(true);
+    expect(told.slice(0, 2)).toEqual([
+      { count: 60, level: 'error', shape: '# ERROR [#] sync of shard # failed: timeout after #' },
+      { count: 1000, level: 'info', shape: '# INFO [#] processed batch # in #' },
+    ]);
+    // The eleven others are of one line each: there is no shape of them to count.
+    expect(told.some((entry) => entry.shape.includes('[api]'))).toBe(false);
   });
 
-  it('tells no commonest shape of errors too few, or of none standing for a fifth of them', () => {
-    const routine = routineLog(3000);
-    const few = [...routine];
-    for (let i = 0; i < 4; i++)
-      few.splice(100 + i * 500, 0, `2024-05-01T13:00:0${i}.000Z ERROR [db] write ${i} failed`);
-    const spread = [...routine];
-    for (let i = 0; i < 30; i++) {
-      spread.splice(
-        100 + i * 90,
-        0,
-        // Thirty shapes, each two words apart from every other (one word apart, they would be
-        // one statement's lines with a variable word).
-        `2024-05-01T13:00:00.000Z ERROR [db] ${'abcdefghijklmnopqrstuvwxyzABCD'[i]!.repeat(3)} failed ${'ABCDEFGHIJKLMNOPQRSTUVWXYZabcd'[i]!.repeat(2)} ${i % 4 === 0 ? 'hard' : ''}`,
-      );
-    }
-    for (const lines of [few, spread]) {
-      const text = lines.join('\n');
-      const view = trimmer.trim(text, budgetAt(text, 0.05));
-      const breakdown = parseLevelBreakdown(trailingDisclosureNotes(view.text)[0]!.text);
-      expect(breakdown?.counts.find((entry) => entry.level === 'error')).toBeDefined();
-      expect(breakdown?.commonest).toBeUndefined();
-    }
+  it("counts in the note are the input's own, whatever the mix, the continuations and the budget", () => {
+    const users = 'admin oracle test guest ubuntu pi postgres git root ftp user support'.split(' ');
+    const statements = [
+      (n: number, level: string) => `${level} [ledger] call to ledger timed out after ${n}ms`,
+      (n: number, level: string) => `${level} [pool] connection pool at ${n % 100}% capacity`,
+      (n: number, level: string) =>
+        `${level} [auth] failed password for ${users[n % users.length]} from 10.0.${n % 256}.${n % 7}`,
+      (n: number, level: string) => `${level} [cache] hit for key order:${n}`,
+      (n: number, level: string) => `${level} [api] GET /orders/${n} answered in ${n % 300}ms`,
+    ];
+    const levels = ['ERROR', 'WARN', 'INFO', 'DEBUG'];
+    let told = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            statement: fc.nat(statements.length - 1),
+            level: fc.nat(levels.length - 1),
+            n: fc.nat(100_000),
+            frames: fc.nat(3),
+          }),
+          { minLength: 50, maxLength: 600 },
+        ),
+        fc.double({ min: 0.005, max: 0.3, noNaN: true }),
+        (events, share) => {
+          const lines: string[] = [];
+          for (const [i, event] of events.entries()) {
+            const time = `2024-05-01T13:${String(i % 60).padStart(2, '0')}:00.${i % 1000}Z`;
+            lines.push(`${time} ${statements[event.statement]!(event.n, levels[event.level]!)}`);
+            for (let f = 0; f < event.frames; f++)
+              lines.push(`    at com.acme.Frame${f}.run(Frame.java:${event.n % 900})`);
+          }
+          const text = lines.join('\n');
+          const budget = Math.max(256, budgetAt(text, share));
+          const view = trimmer.trim(text, budget);
+          expectHonestView(view, text, budget);
+          const shapes = parseLineShapes(trailingDisclosureNotes(view.text)[0]?.text ?? '') ?? [];
+          told += shapes.length;
+          for (const entry of shapes) {
+            // The shape read as a pattern: `#` a run of numbers and ids, `*` a word, `…` the rest.
+            const pattern = new RegExp(
+              `^${entry.shape
+                .split(/([#*…])/)
+                .map((part) =>
+                  part === '#'
+                    ? '.+?'
+                    : part === '*'
+                      ? '\\S+?'
+                      : part === '…'
+                        ? '.*'
+                        : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+                )
+                .join('')}$`,
+            );
+            const events = lines.filter((line) => !line.startsWith(' ') && pattern.test(line));
+            expect(entry.count).toBe(events.length);
+            const level = new Set(events.map((line) => line.split(' ')[1]!.toLowerCase()));
+            if (entry.level !== undefined) expect([...level]).toEqual([entry.level]);
+          }
+          // The same input and budget, the same note, byte for byte.
+          expect(trimmer.trim(text, budget).text).toBe(view.text);
+          // A larger budget tells what this one told, unless it shows every line.
+          const larger = trimmer.trim(text, 2 * budget);
+          if (larger.metadata.contentLost) {
+            const more = parseLineShapes(trailingDisclosureNotes(larger.text)[0]!.text) ?? [];
+            expect(more.slice(0, shapes.length)).toEqual(shapes);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(told).toBeGreaterThan(10);
   });
 
   it('leaves the breakdown out when the budget has no room for it, and never goes over', () => {
@@ -530,6 +586,56 @@ describe('logs: a question does not crowd out what stands out, nor a repeated he
       const matched = new Set(kept.filter((line) => /\bfailed\b/i.test(line)));
       expect(matched.size).toBeGreaterThanOrEqual((2 * new Set(kept).size) / 5);
     }
+  });
+
+  it('shows a few copies of an error shape the note counts, then the other kinds that stand out, unless asked for it', () => {
+    // 45 errors of one statement and ten kinds of less common line, twenty each, among routine
+    // lines: each error copy says less (REPEAT_DECAY), but the first ten still outrank them.
+    const routine = routineLog(3000);
+    const disconnects = Array.from(
+      { length: 45 },
+      (_, i) =>
+        `2024-05-01T13:${String(i % 60).padStart(2, '0')}:00.000Z ERROR [sshd] received disconnect from 10.0.${i}.9: no more authentication methods available`,
+    );
+    const kinds = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet'.split(' ');
+    const odd = kinds.flatMap((kind, k) =>
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          `2024-05-01T14:0${k}:${String(i).padStart(2, '0')}.000Z [${kind}] ${kind} replica resynced ${k * 10 + i} shards`,
+      ),
+    );
+    const all = [...routine];
+    for (const [i, line] of disconnects.entries()) all.splice(300 + i * 50, 0, line);
+    for (const [i, line] of odd.entries()) all.splice(400 + i * 12, 0, line);
+    const text = all.join('\n');
+    const budget = budgetAt(text, 0.02);
+    const view = trimmer.trim(text, budget);
+    expectHonestView(view, text, budget);
+    const kept = expectMarkedLines(view, text);
+    const shownDisconnects = kept.filter((line) => line.includes('received disconnect')).length;
+    // The shape is shown, a few times, and counted in the note.
+    expect(shownDisconnects).toBeGreaterThanOrEqual(3);
+    expect(shownDisconnects).toBeLessThanOrEqual(6);
+    expect(parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text)?.[0]).toEqual({
+      count: 45,
+      level: 'error',
+      shape: '# ERROR [sshd] received disconnect from #: no more authentication methods available',
+    });
+    // Every other kind that stands out is shown, and the note counts the first of them right
+    // after the errors and the commonest lines (a rare shape of more lines than the view shows
+    // of one before the others), before the other routine shapes of a thousand lines.
+    for (const kind of kinds) expect(kept.some((line) => line.includes(`[${kind}]`))).toBe(true);
+    expect(parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text)?.[2]).toEqual({
+      count: 20,
+      shape: '# [alpha] alpha replica resynced # shards',
+    });
+    // A question that matches the errors wants them: as many as before.
+    const asked = trimmer.trim(text, budget, { userQuery: 'why the received disconnect?' });
+    const askedKept = expectMarkedLines(asked, text);
+    expect(askedKept.filter((line) => line.includes('received disconnect')).length).toBeGreaterThan(
+      10,
+    );
   });
 
   it('shows a run of lines of one shape at the start once or twice, not as far as the head share goes', () => {

@@ -1,10 +1,12 @@
 import {
-  type CommonestShape,
   type DiffFileChange,
   type DiffFiles,
   formatDiffFiles,
   formatLevelBreakdown,
+  formatLineShape,
   type LevelBreakdown,
+  LINE_SHAPES_MARKER_BYTES,
+  type LineShape,
   tellsDiffPath,
   truncateUtf8,
   utf8ByteLength,
@@ -16,7 +18,7 @@ import { patchPreamble } from '../readers/patch-preamble.js';
 import { sentenceStarts } from '../readers/sentence-starts.js';
 import { withTextUnits } from '../readers/text-units.js';
 import { UnitCopies } from '../readers/unit-copies.js';
-import { LEVEL_NAMES, type Vocabulary } from '../vocabulary.js';
+import type { Vocabulary } from '../vocabulary.js';
 import { cutLineMarker, parseCutLineMarker } from './cut-line-marker.js';
 import { KeptUnits } from './kept-units.js';
 import { omittedLinesMarker, parseOmittedLinesMarker } from './omitted-lines-marker.js';
@@ -39,8 +41,9 @@ export interface TextSelection {
   /** Per unit: 0 dropped, 1 kept whole, 2 shown in a window of it. */
   keep: Uint8Array;
   /**
-   * Lines (records, sentences) of each level, dropped of total, for the note; absent when no
-   * line has a level or the note would take more than a quarter of the budget.
+   * Lines (records, sentences) of each level, dropped of total, for the note (none when no line
+   * has a level or they would take more than a quarter of the budget), and the events' shapes
+   * that fit their share of it; absent when the note tells neither.
    */
   byLevel?: LevelBreakdown;
   /**
@@ -91,6 +94,11 @@ const FILES_NOTE_SHARE = 0.1;
 const FILES_NOTE_MAX = 1024;
 /** The level breakdown is left out of the note when it would take more of the budget. */
 const BREAKDOWN_SHARE = 0.25;
+/**
+ * The events' shapes the note tells take at most this share of the budget: as many as fit, in
+ * their order, so a shape told at one budget is told at every larger one.
+ */
+const SHAPES_SHARE = 0.08;
 /** Average line length (UTF-16 units) above which a text is treated as prose. */
 const PROSE_LINE_LENGTH = 400;
 /** Share of the non-blank lines (or one) that may be longer than that in a text of lines. */
@@ -312,6 +320,16 @@ function dropBareHeaders(keep: Uint8Array, parents: Int32Array, splitHeader: Uin
   return dropped;
 }
 
+/** `counts` with `shapes` told after them, or the shapes alone; undefined when neither. */
+function withShapes(
+  counts: LevelBreakdown | undefined,
+  unit: string,
+  shapes: readonly LineShape[],
+): LevelBreakdown | undefined {
+  if (shapes.length === 0) return counts;
+  return { unit, counts: counts?.counts ?? [], shapes };
+}
+
 /** What `selectText` selects from, and how. */
 export interface SelectTextInput {
   text: string;
@@ -420,28 +438,23 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
   }
   const breakdownUnit = unit === 'hunks' ? 'lines' : unit;
   let budget = input.budget;
-  let withBreakdown = false;
-  let commonest: CommonestShape | undefined;
-  if (signals.anyLevel) {
-    // Room for the breakdown at its widest (every unit dropped), so the final note fits; with
-    // the commonest shape of the most severe level where the room holds it too.
-    const found = signals.commonest;
-    const shape = found && {
-      level: LEVEL_NAMES[found.level]!,
-      count: found.count,
-      example: text.slice(starts[found.row]!, starts[found.row + 1] ?? text.length),
-    };
-    const widest = levelBreakdown(signals, undefined, breakdownUnit);
-    for (const told of shape ? [shape, undefined] : [undefined]) {
-      const bytes = formatLevelBreakdown(widest && { ...widest, commonest: told }).length;
-      if (bytes <= budget * BREAKDOWN_SHARE) {
-        budget -= bytes;
-        withBreakdown = true;
-        commonest = told;
-        break;
-      }
-    }
+  // Room for the breakdown at its widest (every unit dropped), so the final note fits.
+  const widest = levelBreakdown(signals, undefined, breakdownUnit);
+  const breakdownBytes = utf8ByteLength(formatLevelBreakdown(widest));
+  const withBreakdown = widest !== undefined && breakdownBytes <= budget * BREAKDOWN_SHARE;
+  if (withBreakdown) budget -= breakdownBytes;
+  // The shapes are told over all lines whatever the view keeps: what they take depends only on
+  // the text and the budget.
+  const shapes: LineShape[] = [];
+  let shapeBytes = LINE_SHAPES_MARKER_BYTES;
+  for (const shape of signals.shapes ?? []) {
+    const bytes = utf8ByteLength(formatLineShape(shape, shapes.length === 0));
+    if (shapeBytes + bytes > input.budget * SHAPES_SHARE) break;
+    if (bytes === 0) continue;
+    shapes.push(shape);
+    shapeBytes += bytes;
   }
+  if (shapes.length > 0) budget -= shapeBytes;
 
   // A mailed patch opens with a mail header, its message and its diffstat (`patchPreamble`).
   const preamble = parents
@@ -677,7 +690,7 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // The best unit goes in whenever it fits at all (a 3 KB error line that is the answer).
     if (ranked.length > 0) kept.take(ranked[0]!, budget);
     kept.takeFresh(ranked, limit);
-    kept.takeFresh(rankByScore(unasked, check), budget);
+    kept.takeVaried(rankByScore(unasked, check), budget);
   }
   if (order) {
     // What stands out most, then the newest and the oldest by time, then the next oddities: a
@@ -688,7 +701,9 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     for (const i of rest) kept.take(i, budget);
     for (const i of order.ends.slice(2)) kept.take(i, budget);
   }
-  kept.takeFresh(ranked, budget);
+  // Without a question, what ranks is what stands out unasked: a few lines of each shape first.
+  if (asked) kept.takeFresh(ranked, budget);
+  else kept.takeVaried(ranked, budget);
   kept.fill(true, budget);
   kept.fill(false, budget);
   // Room to spare: the lines stepped over, in order from each end, first those that are not
@@ -781,7 +796,11 @@ function selectTextIn(units: Uint16Array, input: SelectTextInput): TextSelection
     // Set here, not added after: an object that gains a property later has a hidden class of
     // its own, which V8 drops when no such object outlives a collection, and the optimised
     // code that made it with it.
-    byLevel: withBreakdown ? levelBreakdown(signals, keep, breakdownUnit, commonest) : undefined,
+    byLevel: withShapes(
+      (withBreakdown && levelBreakdown(signals, keep, breakdownUnit)) || undefined,
+      breakdownUnit,
+      shapes,
+    ),
     files,
   };
   return selection;

@@ -1,4 +1,4 @@
-import type { CommonestShape, LevelBreakdown, LevelCount } from '@compaction/core';
+import { type LevelBreakdown, type LevelCount, type LineShape, toldShape } from '@compaction/core';
 import {
   type LineScan,
   type LineScanBackend,
@@ -17,8 +17,9 @@ import {
   NO_LEVEL,
   type RawLevels,
 } from '../readers/line-level.js';
-import { lineTemplate } from '../readers/line-template.js';
+import { lineShape, lineTemplate } from '../readers/line-template.js';
 import type { Vocabulary } from '../vocabulary.js';
+import { RANKED_COPIES } from './kept-units.js';
 import { lineMeasureOutliers } from './line-measures.js';
 import { codeSlots, rareCodeScores } from './rare-line-codes.js';
 import type { StopCheck } from './stop-check.js';
@@ -56,10 +57,10 @@ export interface TextSignals {
   /** Number of distinct shapes in `template`. */
   templates: number;
   /**
-   * The commonest shape of the most severe level of at least `COMMONEST_MIN` rows (error or
-   * fatal), where it stands for a share of them: its first row, its rows, the level.
+   * Units `lines`, where lines repeat statements: the shapes the note may tell of the events
+   * (lines that continue none), of at least two each, most telling first (`eventShapes`).
    */
-  commonest: { row: number; count: number; level: number } | undefined;
+  shapes: LineShape[] | undefined;
 }
 
 /** Bonus of a level over its rarity alone, by known level (`LEVEL_NAMES` order). */
@@ -90,14 +91,12 @@ const MAX_CONTINUATION = 24;
 const CONTINUATION_SHARE = 0.6;
 const BEFORE_SHARE = 0.4;
 const AFTER_SHARE = 0.3;
-/**
- * A level's commonest shape is told from this many rows of it, and this share of them (one of a
- * few shapes about as common stands for none of the others).
- */
-const COMMONEST_MIN = 5;
-const COMMONEST_SHARE = 1 / 3;
-/** The least severe level whose commonest shape is told. */
-const COMMONEST_LEVEL = LEVEL_NAMES.indexOf('error');
+/** Shapes of a severe level (warn and up), and shapes of any level, the note may tell, each. */
+const TOLD_SHAPES = 12;
+/** A letter: a shape told holds a word as written. */
+const WORD_LETTER = /\p{L}/u;
+/** The least severe level whose shapes are told before the commonest shapes. */
+const SEVERE_SHAPE_LEVEL = LEVEL_NAMES.indexOf('warn');
 /** Raw categories named in a note; the rest are counted together as `other`. */
 const NAMED_RAW_LEVELS = 4;
 
@@ -282,13 +281,15 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     }
   }
   check(work);
+  const statements = templates <= MAX_SHAPE_SHARE * rows;
+  let varied: Int32Array | undefined;
   if (rowTemplate) {
     // Shapes that differ in one word a line varies (a user name) are one shape; where most
     // lines have a shape of their own (prose, markup), no statement repeats to be found.
-    const merged =
-      templates <= MAX_SHAPE_SHARE * rows
-        ? mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check)
-        : undefined;
+    const merged = statements
+      ? mergeVariableWords(units, shapeFrom, shapeTo, shapeFilled, templates, check)
+      : undefined;
+    varied = merged?.varied;
     if (merged) {
       for (let r = 0; r < rows; r++) rowTemplate[r] = merged.map[rowTemplate[r]!]!;
       templates = merged.count;
@@ -314,10 +315,10 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
   }
 
   const own = new Float64Array(rows);
+  const rarity = new Float64Array(rowTemplate ? templates : 0);
   if (rowTemplate) {
     // How much rarer a line's template is than the average line's: a text whose lines are all
     // alike or all different gives nothing; one odd line among routine ones stands out.
-    const rarity = new Float64Array(templates);
     let mean = 0;
     for (let id = 0; id < templates; id++) {
       rarity[id] = Math.log(1 + rows / templateCounts[id]!);
@@ -394,11 +395,23 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
       if (standsOut[r] === 1) leveled[u] = 1;
     }
   }
-  const commonest = rowTemplate
-    ? commonestShape(rowLevel, rowTemplate, templates, rowsOfLevel)
-    : undefined;
   const rawNames = new Array<string>(raw.size);
   for (const [name, id] of raw) rawNames[id - LEVEL_NAMES.length] = name;
+  const shapes =
+    unit === 'lines' && rowTemplate && continuation && statements
+      ? eventShapes({
+          units,
+          text,
+          rowStarts,
+          rowLevel,
+          rowTemplate,
+          continuation,
+          templates,
+          varied,
+          rarity,
+        })
+      : undefined;
+  check(rows);
   return {
     anomaly,
     leveled,
@@ -409,7 +422,7 @@ function readSignals(input: TextSignalsInput, scan: LineScan | undefined): TextS
     anyLevel,
     template: rowUnit ? undefined : rowTemplate,
     templates,
-    commonest,
+    shapes,
   };
 }
 
@@ -436,34 +449,130 @@ function sameRange(units: Uint16Array, a: number, b: number, length: number): bo
   return k === length;
 }
 
+/** What `eventShapes` reads: the rows of a text of lines as `readSignals` read them. */
+interface EventShapesInput {
+  units: Uint16Array;
+  text: string;
+  rowStarts: readonly number[];
+  rowLevel: Int32Array;
+  rowTemplate: Int32Array;
+  continuation: Uint8Array;
+  templates: number;
+  /** Per template, the word places its lines vary in (`mergeVariableWords`). */
+  varied: Int32Array | undefined;
+  /** Per template, how much rarer it is than the text's average line (0: not rarer). */
+  rarity: Float64Array;
+}
+
 /**
- * The commonest shape among the rows of the most severe known level that has at least
- * `COMMONEST_MIN` rows, from error up, where it holds `COMMONEST_SHARE` of them: its first row
- * and its count (of two as common, the one that reached the count first). One pass over the
- * rows.
+ * The shapes of the events (rows that continue none) the note may tell, each with how many
+ * events have it (of two or more) and their level where they all share one:
+ * up to `TOLD_SHAPES` of a severe level (warn and up; the most severe first, then the
+ * commonest), as many of the commonest others, and as many of the rare (rarer than the average
+ * line, at most `RARE_SHARE` of the lines) with more lines than a view shows of one shape before
+ * the others (`RANKED_COPIES`; the fewest first), taken two severe to one common to one rare (one severe in the first round), so a
+ * note of a few entries tells what went wrong, what the bulk of the text is, and how many there
+ * were of the odd lines the view shows a few of. In text order where counts tie. Linear in the
+ * rows (the best are kept in lists of at most `TOLD_SHAPES`); only those told are rendered.
  */
-function commonestShape(
-  rowLevel: Int32Array,
-  rowTemplate: Int32Array,
-  templates: number,
-  rowsOfLevel: Float64Array,
-): TextSignals['commonest'] {
-  let level = LEVEL_NAMES.length - 1;
-  while (level >= COMMONEST_LEVEL && rowsOfLevel[level]! < COMMONEST_MIN) level--;
-  if (level < COMMONEST_LEVEL) return undefined;
-  const counts = new Int32Array(templates);
-  let best = -1;
-  for (let r = 0; r < rowLevel.length; r++) {
-    if (rowLevel[r] === NO_LEVEL || levelOf(rowLevel[r]!) !== level) continue;
+function eventShapes(input: EventShapesInput): LineShape[] {
+  const { units, text, rowStarts, rowLevel, rowTemplate, continuation, templates } = input;
+  const rows = rowLevel.length;
+  const count = new Int32Array(templates);
+  const first = new Int32Array(templates).fill(-1);
+  // The level all its events share, or MIXED.
+  const level = new Int32Array(templates);
+  const MIXED = -2;
+  for (let r = 0; r < rows; r++) {
+    if (continuation[r] === 1) continue;
     const id = rowTemplate[r]!;
-    counts[id]!++;
-    if (best < 0 || counts[id]! > counts[best]!) best = id;
+    const of = rowLevel[r] === NO_LEVEL ? NO_LEVEL : levelOf(rowLevel[r]!);
+    if (count[id]!++ === 0) {
+      first[id] = r;
+      level[id] = of;
+    } else if (level[id] !== of) level[id] = MIXED;
   }
-  const count = counts[best]!;
-  if (count < COMMONEST_MIN || count < COMMONEST_SHARE * rowsOfLevel[level]!) return undefined;
-  let row = 0;
-  while (rowTemplate[row] !== best || levelOf(rowLevel[row]!) !== level) row++;
-  return { row, count, level };
+  const severe = (id: number): boolean =>
+    level[id]! >= SEVERE_SHAPE_LEVEL && level[id]! < LEVEL_NAMES.length;
+  const SEVERE = 0;
+  const COMMON = 1;
+  const RARE = 2;
+  // Best first: more severe, then more events (fewer for the rare), then the earlier.
+  const before = (a: number, b: number, kind: number): boolean =>
+    kind === SEVERE && level[a] !== level[b]
+      ? level[a]! > level[b]!
+      : count[a] !== count[b]
+        ? kind === RARE
+          ? count[a]! < count[b]!
+          : count[a]! > count[b]!
+        : first[a]! < first[b]!;
+  const lists: number[][] = [[], [], []];
+  const insert = (kind: number, id: number): void => {
+    const list = lists[kind]!;
+    if (list.length === TOLD_SHAPES && !before(id, list[TOLD_SHAPES - 1]!, kind)) return;
+    let at = Math.min(list.length, TOLD_SHAPES - 1);
+    list[at] = id;
+    for (; at > 0 && before(id, list[at - 1]!, kind); at--) {
+      list[at] = list[at - 1]!;
+      list[at - 1] = id;
+    }
+  };
+  for (let id = 0; id < templates; id++) {
+    if (count[id]! < 2) continue;
+    if (severe(id)) insert(SEVERE, id);
+    else {
+      insert(COMMON, id);
+      const rare = input.rarity[id]! > 0 && count[id]! <= RARE_SHARE * rows;
+      if (rare && count[id]! > RANKED_COPIES) insert(RARE, id);
+    }
+  }
+  // Round by round: two severe (one in the first round), one common, one rare; a shape in two
+  // lists is told once, where it comes first.
+  const order: number[] = [];
+  const taken = new Set<number>();
+  const next = [0, 0, 0];
+  const take = (kind: number): void => {
+    const list = lists[kind]!;
+    while (next[kind]! < list.length && taken.has(list[next[kind]!]!)) next[kind]!++;
+    if (next[kind]! >= list.length) return;
+    const id = list[next[kind]!++]!;
+    taken.add(id);
+    order.push(id);
+  };
+  for (let round = 0; ; round++) {
+    const length = order.length;
+    take(SEVERE);
+    if (round > 0) take(SEVERE);
+    take(COMMON);
+    take(RARE);
+    if (order.length === length) break;
+  }
+  const told = order.map((id) => {
+    const row = first[id]!;
+    const from = rowStarts[row]!;
+    let to = row + 1 < rows ? rowStarts[row + 1]! : text.length;
+    while (to > from && (units[to - 1] === 0x0a || units[to - 1] === 0x0d)) to--;
+    let filled = from;
+    while (filled < to && (units[filled] === 0x20 || units[filled] === 0x09)) filled++;
+    const shape = lineShape(units, text, from, to, filled, input.varied?.[id] ?? 0);
+    const of = level[id]!;
+    // A raw value (`30`) would read as a second count: only level words are named.
+    const label = of >= 0 && of < LEVEL_NAMES.length ? LEVEL_NAMES[of] : undefined;
+    return label === undefined
+      ? { count: count[id]!, shape }
+      : { count: count[id]!, level: label, shape };
+  });
+  // Shapes the note would tell alike (lines whose words all come after a `;`) are left out, and
+  // so are those with no word as written (`{`, `#`): a reader could match none to its lines.
+  const alike = new Map<string, number>();
+  for (const entry of told) {
+    const text = toldShape(entry.shape);
+    alike.set(text, (alike.get(text) ?? 0) + 1);
+  }
+  return told.filter((entry) => {
+    const text = toldShape(entry.shape);
+    return alike.get(text) === 1 && WORD_LETTER.test(text);
+  });
 }
 
 /**
@@ -475,7 +584,6 @@ export function levelBreakdown(
   signals: TextSignals,
   keep: Uint8Array | undefined,
   unit: string,
-  commonest?: CommonestShape,
 ): LevelBreakdown | undefined {
   if (!signals.anyLevel) return undefined;
   const known = LEVEL_NAMES.length;
@@ -511,5 +619,5 @@ export function levelBreakdown(
   if (other.total > 0) counts.push(other);
   if (total[none]! > 0)
     counts.push({ level: UNLEVELED, dropped: dropped[none]!, total: total[none]! });
-  return commonest ? { unit, counts, commonest } : { unit, counts };
+  return { unit, counts };
 }

@@ -1,6 +1,8 @@
+import { parseLineShapes, trailingDisclosureNotes } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStructuralTrimmer } from '../create-structural-trimmer.js';
+import { viewBody } from '../test-support/view-invariants.js';
 import { mergeVariableWords } from './variable-words.js';
 
 const never = () => {};
@@ -96,7 +98,19 @@ describe('mergeVariableWords', () => {
 describe('a view of a log whose common lines vary in a word', () => {
   it('shows the rare lines among failures by hundreds of user names', () => {
     const text = attackLog(4000).join('\n');
-    const view = createStructuralTrimmer().trim(text, Math.floor(text.length * 0.03)).text;
-    expect(view.match(/Accepted password/g)?.length).toBe(5);
+    const view = createStructuralTrimmer().trim(text, Math.floor(text.length * 0.03));
+    expect(viewBody(view).match(/Accepted password/g)?.length).toBe(5);
+  });
+
+  it('tells how many lines of the failures there were, the user name shown as a varying word', () => {
+    const lines = attackLog(4000);
+    const text = lines.join('\n');
+    const view = createStructuralTrimmer().trim(text, Math.floor(text.length * 0.03));
+    const failed = lines.filter((line) => line.includes('Failed password')).length;
+    const shapes = parseLineShapes(trailingDisclosureNotes(view.text)[0]!.text);
+    expect(shapes).toContainEqual({
+      count: failed,
+      shape: 'Mar # host sshd[#]: Failed password for invalid user * from…',
+    });
   });
 });

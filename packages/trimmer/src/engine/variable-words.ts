@@ -1,4 +1,4 @@
-import { lineTemplate, TEMPLATE_WORDS } from '../readers/line-template.js';
+import { lineTemplate, NO_WORD, TEMPLATE_WORDS } from '../readers/line-template.js';
 import type { StopCheck } from './stop-check.js';
 
 /**
@@ -17,8 +17,8 @@ const PLACEHOLDER = 0x23;
 
 /**
  * Which templates are one statement's lines with a variable word: each template's id → the id
- * of the template it merges into (dense, from 0), and how many there are then; undefined where
- * none merge. A line template folds words holding digits and long ones, not a user name or a
+ * of the template it merges into (dense, from 0), how many there are then, and per merged id the
+ * word places its lines vary in (bit k for the k-th word); undefined where none merge. A line template folds words holding digits and long ones, not a user name or a
  * host name, so `Failed password for invalid user admin from …` and `… user oracle from …` are
  * templates apart, each rare, and a log of an attack reads as hundreds of rare lines. Templates
  * of as many words that differ in one place only, where more than `MAX_WORDS` of them do, are
@@ -32,7 +32,7 @@ export function mergeVariableWords(
   filled: Int32Array,
   templates: number,
   check: StopCheck,
-): { map: Int32Array; count: number } | undefined {
+): { map: Int32Array; count: number; varied: Int32Array } | undefined {
   const spans = new Int32Array(2 * TEMPLATE_WORDS);
   const own = new Int32Array(TEMPLATE_WORDS);
   const suffix = new Int32Array(TEMPLATE_WORDS + 1);
@@ -47,17 +47,17 @@ export function mergeVariableWords(
   const slotFirst = new Int32Array(slots);
   let work = 0;
   for (let t = 0; t < templates; t++) {
-    spans.fill(-2);
+    spans.fill(NO_WORD);
     lineTemplate(units, from[t]!, to[t]!, filled[t]!, spans);
     let words = 0;
-    while (words < TEMPLATE_WORDS && spans[2 * words] !== -2) {
+    while (words < TEMPLATE_WORDS && spans[2 * words] !== NO_WORD) {
       const start = spans[2 * words]!;
       const end = spans[2 * words + 1]!;
       let hash = FNV_OFFSET;
       if (start < 0) hash = PLACEHOLDER;
       else for (let i = start; i < end; i++) hash = Math.imul(hash ^ units[i]!, FNV_PRIME);
       own[words++] = hash;
-      work += end - start + 4;
+      work += start < 0 ? 4 : end - start + 4;
     }
     if (words < MIN_WORDS) continue;
     suffix[words] = words;
@@ -102,10 +102,14 @@ export function mergeVariableWords(
     return r;
   };
   let merged = false;
+  // Per template, the word places its merged shape varies in (bit k for the k-th word).
+  const places = new Int32Array(templates);
   for (let t = 0; t < templates; t++) {
     for (let k = 0; k < TEMPLATE_WORDS; k++) {
       const slot = keys[t * TEMPLATE_WORDS + k]! - 1;
-      if (slot < 0 || slotCount[slot]! <= MAX_WORDS || slotFirst[slot] === t) continue;
+      if (slot < 0 || slotCount[slot]! <= MAX_WORDS) continue;
+      places[t]! |= 1 << k;
+      if (slotFirst[slot] === t) continue;
       const a = find(slotFirst[slot]!);
       const b = find(t);
       if (a !== b) {
@@ -118,11 +122,13 @@ export function mergeVariableWords(
   if (!merged) return undefined;
   const map = new Int32Array(templates);
   const dense = new Int32Array(templates).fill(-1);
+  const varied = new Int32Array(templates);
   let count = 0;
   for (let t = 0; t < templates; t++) {
     const r = find(t);
     if (dense[r] === -1) dense[r] = count++;
     map[t] = dense[r]!;
+    varied[map[t]!]! |= places[t]!;
   }
-  return { map, count };
+  return { map, count, varied: varied.subarray(0, count) };
 }

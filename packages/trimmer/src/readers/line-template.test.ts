@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineTemplate } from './line-template.js';
+import { lineShape, lineTemplate } from './line-template.js';
 import { withTextUnits } from './text-units.js';
 
 const template = (line: string) =>
@@ -30,5 +30,35 @@ describe('lineTemplate', () => {
   it('looks only at the start of a long line', () => {
     const head = 'INFO request handled '.repeat(20);
     expect(template(`${head}tail one`)).toBe(template(`${head}another tail`));
+  });
+});
+
+describe('lineShape', () => {
+  const shape = (line: string, varied = 0) =>
+    withTextUnits(line, (units) =>
+      lineShape(units, line, 0, line.length, line.length - line.trimStart().length, varied),
+    );
+
+  it('writes the words a template reads, # for numbers and ids, * for a varying word', () => {
+    expect(
+      shape(
+        'Dec 10 06:55:46 LabSZ sshd[24200]: Failed password for invalid user admin from 1.2.3.4 port 22 ssh2',
+      ),
+    ).toBe('Dec # LabSZ sshd[#]: Failed password for invalid user admin from…');
+    // The eleventh word (k = 10) is the user name its lines vary in; twelve words are read.
+    expect(
+      shape(
+        'Dec 10 06:55:46 LabSZ sshd[24200]: Failed password for invalid user admin from 1.2.3.4',
+        1 << 10,
+      ),
+    ).toBe('Dec # LabSZ sshd[#]: Failed password for invalid user * from…');
+    expect(shape('  \u001b[32m12:00:01 ok   sent 200 bytes.\u001b[0m')).toBe('# ok sent # bytes.');
+  });
+
+  it('reads as its template does: lines of one template, one shape (their first words)', () => {
+    const a = '2024-05-01T13:00:00Z ERROR [db] write 17 failed';
+    const b = '2024-05-02T09:12:44Z ERROR [db] write 90211 failed';
+    expect(template(a)).toBe(template(b));
+    expect(shape(a)).toBe(shape(b));
   });
 });

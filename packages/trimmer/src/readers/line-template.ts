@@ -42,8 +42,9 @@ function joinsVariable(units: Uint16Array, i: number, end: number): boolean {
  * often a template occurs says how routine its lines are. Looks at no more than
  * `TEMPLATE_WINDOW` units. `filled` is where the line's first unit other than a space or tab
  * is, or any place between `from` and there. Where `spans` is given (of `2 * TEMPLATE_WORDS`
- * entries), it is told where each word of the shape is, `[start, end)`, or -1 and -1 for a
- * placeholder; entries past the last word are left as they were.
+ * entries), it is told where each word of the shape is, `[start, end)`, or `~start` and `~end`
+ * (both negative) for a placeholder and the run of variable words it stands for; entries past
+ * the last word are left as they were.
  */
 export function lineTemplate(
   units: Uint16Array,
@@ -88,10 +89,17 @@ export function lineTemplate(
       for (i++; i < end && (CLASS_OF_UNIT[units[i]!] !== 0 || joinsVariable(units, i, end)); i++);
     }
     if (variable || i - start >= LONG_WORD) {
-      if (lastVariable) continue;
+      if (lastVariable) {
+        // The placeholder stands for the run up to here.
+        if (spans) spans[2 * words - 1] = ~i;
+        continue;
+      }
       lastVariable = true;
       hash = Math.imul(hash ^ VARIABLE, FNV_PRIME);
-      if (spans) spans[2 * words] = spans[2 * words + 1] = -1;
+      if (spans) {
+        spans[2 * words] = ~start;
+        spans[2 * words + 1] = ~i;
+      }
     } else {
       lastVariable = false;
       hash = wordHash;
@@ -104,4 +112,51 @@ export function lineTemplate(
     words++;
   }
   return hash | 0;
+}
+
+/** What `lineTemplate` leaves in `spans` past the last word: no place a word can be. */
+export const NO_WORD = -0x80000000;
+
+/**
+ * The shape of the line at `text[from, to)` (its units `units`, filled from `filled`) as a
+ * reader can match it to its lines: the words its template reads, as written, `#` for each run
+ * of variable words (numbers, ids), `*` for each word place set in `varied` (bit k for the k-th
+ * word: a place its lines vary in, a user name), the punctuation between them as in this line,
+ * spacing as one space, and `…` where the line goes on past the words read.
+ */
+export function lineShape(
+  units: Uint16Array,
+  text: string,
+  from: number,
+  to: number,
+  filled: number,
+  varied: number,
+): string {
+  const spans = new Int32Array(2 * TEMPLATE_WORDS).fill(NO_WORD);
+  lineTemplate(units, from, to, filled, spans);
+  let shape = '';
+  let at = filled;
+  for (let k = 0; k < TEMPLATE_WORDS && spans[2 * k] !== NO_WORD; k++) {
+    const placeholder = spans[2 * k]! < 0;
+    const start = placeholder ? ~spans[2 * k]! : spans[2 * k]!;
+    const end = placeholder ? ~spans[2 * k + 1]! : spans[2 * k + 1]!;
+    shape += between(text.slice(at, start));
+    shape += placeholder ? '#' : (varied >>> k) & 1 ? '*' : text.slice(start, end);
+    at = end;
+  }
+  let rest = at;
+  while (rest < to && (CLASS_OF_UNIT[units[rest]!]! & WORD) === 0) {
+    rest = units[rest] === ESC ? skipTerminalEscape(units, rest, to) : rest + 1;
+  }
+  return rest < to
+    ? `${shape}${between(text.slice(at, rest)).trimEnd()}…`
+    : `${shape}${between(text.slice(at, to))}`.trimEnd();
+}
+
+/** Text between a shape's words: no control characters or escapes, spacing as one space. */
+function between(text: string): string {
+  return text
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\s+/g, ' ');
 }
