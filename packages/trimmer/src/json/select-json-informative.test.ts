@@ -448,8 +448,10 @@ describe('information-first selection: every record named first', () => {
   it('keeps the state of the few records that hold the list, beside their items', () => {
     // Two services, each with its deployment events: the events are the document's list, and
     // each service's name and counts say what state it is in (one runs no task at all).
+    // (Its creation time written as an object of parts: its own fields come first.)
     const services = ['checkout', 'search'].map((name, s) => ({
       arn: `arn:cloud:svc:region-1:000000000001:service/prod/${name}-${'a'.repeat(30)}`,
+      created: { year: 2024, month: 3, day: 5 + s, hour: 10 },
       name,
       status: 'ACTIVE',
       desired: 2,

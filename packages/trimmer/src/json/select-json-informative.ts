@@ -904,9 +904,13 @@ function runPlan(
   // Of each (the envelope, each holder), its short ones up to a few before the names.
   // A holder's field whose key says it names the record goes first, then one that says it is
   // its state: a lone record has no others to compare it with, so its key breaks the tie.
+  // Then its own fields; those of the parts it holds (the day and hour of its creation,
+  // written as an object) wait for the names.
   const rank = (u: number, owner: number): number => {
-    if (owner < 0 || plan.inventory.keyStart[u]! < 0) return 2;
-    const { text, keyStart, keyEnd } = plan.inventory;
+    if (owner < 0) return 2;
+    const { text, keyStart, keyEnd, parent } = plan.inventory;
+    if (parent[u] !== owner) return 3;
+    if (keyStart[u]! < 0) return 2;
     const hints = keyHints(text.slice(keyStart[u]! + 1, keyEnd[u]! - 1), plan.analysis.vocabulary);
     return hints.identity > 0 ? 0 : hints.state ? 1 : 2;
   };
@@ -920,9 +924,10 @@ function runPlan(
     );
   const shownOf = new Map<number, number>();
   const later: number[] = [];
-  for (const { at: node, owner } of context) {
+  for (const { at: node, owner, rank: r } of context) {
     const shown = shownOf.get(owner) ?? 0;
-    if (shown < CONTEXT_FIRST && plan.inventory.unitBytes[node]! <= CONTEXT_FIRST_BYTES) {
+    // (A holder's parts wait for the names: its own fields say its state.)
+    if (r < 3 && shown < CONTEXT_FIRST && plan.inventory.unitBytes[node]! <= CONTEXT_FIRST_BYTES) {
       keepUnit(plan, node);
       shownOf.set(owner, shown + 1);
     } else {
