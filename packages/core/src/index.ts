@@ -127,6 +127,7 @@ export {
   type DiffFileChange,
   type DiffFiles,
   formatDiffFiles,
+  parseDiffFiles,
   tellsDiffPath,
 } from './notes/diff-files.js';
 export {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDiffFiles, tellsDiffPath } from './diff-files.js';
+import { type DiffFiles, formatDiffFiles, parseDiffFiles, tellsDiffPath } from './diff-files.js';
 import { disclosureNoteKind, disclosureNotes } from './disclosure-notes.js';
 
 describe("a diff's files in the note", () => {
@@ -63,5 +64,66 @@ describe("a diff's files in the note", () => {
     );
     const reduced = disclosureNotes.severelyReduced({ keptBytes: 10, originalBytes: 1000, files });
     expect(reduced).toContain('; files 5 (1 new); not representative');
+  });
+
+  it('reads back what it tells, in a note among other segments (property)', () => {
+    const change = fc.oneof(
+      fc.record({ plus: fc.nat(9999), minus: fc.nat(9999) }),
+      fc.record({
+        plus: fc.nat(9999),
+        minus: fc.constant(0),
+        state: fc.constant('new' as const),
+      }),
+      fc.record({
+        plus: fc.constant(0),
+        minus: fc.nat(9999),
+        state: fc.constant('deleted' as const),
+      }),
+      fc.record({
+        plus: fc.constant(0),
+        minus: fc.constant(0),
+        state: fc.constant('binary' as const),
+      }),
+    );
+    const path = fc
+      .array(fc.stringMatching(/^[a-z0-9_.-]{1,12}$/), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.join('/'));
+    const files = fc
+      .record({
+        told: fc.uniqueArray(fc.record({ path, change }), {
+          maxLength: 6,
+          selector: (file) => file.path,
+        }),
+        more: fc.nat(50),
+        added: fc.nat(9),
+        deleted: fc.nat(9),
+        binary: fc.nat(9),
+      })
+      .map(
+        ({ told, more, ...kinds }): DiffFiles => ({
+          ...kinds,
+          total: told.length + more,
+          told: told.map((file) => ({ path: file.path, ...file.change })),
+        }),
+      );
+    fc.assert(
+      fc.property(files, (told) => {
+        const note = `[trimmed: 3/90 lines kept${formatDiffFiles(told)}; not representative]`;
+        expect(parseDiffFiles(note)).toEqual(told);
+      }),
+    );
+    expect(parseDiffFiles('[trimmed: 3/90 lines kept; not representative]')).toBeUndefined();
+    // A path with a space inside, and one named alone (a file only one side has, no lines).
+    const spaced: DiffFiles = {
+      total: 3,
+      added: 0,
+      deleted: 0,
+      binary: 0,
+      told: [
+        { path: 'docs/My Notes.md', plus: 2, minus: 1 },
+        { path: 'new/doc/NOTES.txt', plus: 0, minus: 0 },
+      ],
+    };
+    expect(parseDiffFiles(formatDiffFiles(spaced))).toEqual(spaced);
   });
 });

@@ -63,3 +63,56 @@ export function formatDiffFiles(files: DiffFiles | undefined): string {
   if (named.length > 0) segment += `: ${named.join(', ')}${more > 0 ? `, +${more} more` : ''}`;
   return segment;
 }
+
+const HEAD = /; files (\d{1,15})(?: \(([^)]*)\))?(?::|;|\]|$)/;
+const KIND = /^(\d{1,15}) (new|deleted|binary)$/;
+const CHANGE = /^(.*?) (?:(?:\+(\d{1,15}))(?: -(\d{1,15}))?|-(\d{1,15}))(?: (new|deleted))?$/;
+
+/**
+ * Reads back the segment `formatDiffFiles` writes, `undefined` where a note has none. Files
+ * counted but not named (`+94 more`) are in `total`, not in `told`.
+ */
+export function parseDiffFiles(note: string): DiffFiles | undefined {
+  const head = HEAD.exec(note);
+  if (!head) return undefined;
+  const files: { total: number; added: number; deleted: number; binary: number } = {
+    total: Number(head[1]),
+    added: 0,
+    deleted: 0,
+    binary: 0,
+  };
+  for (const kind of head[2]?.split(', ') ?? []) {
+    const match = KIND.exec(kind);
+    if (!match) return undefined;
+    const count = Number(match[1]);
+    if (match[2] === 'new') files.added = count;
+    else if (match[2] === 'deleted') files.deleted = count;
+    else files.binary = count;
+  }
+  const told: DiffFileChange[] = [];
+  const after = head.index + head[0].length;
+  if (note.charAt(after - 1) === ':') {
+    // The named files run to the segment's end: a `;` or the note's `]`.
+    let end = after;
+    while (end < note.length && note[end] !== ';' && note[end] !== ']') end++;
+    for (const entry of note.slice(after + 1, end).split(', ')) {
+      if (/^\+\d{1,15} more$/.test(entry)) break;
+      if (entry.endsWith(' binary')) {
+        told.push({ path: entry.slice(0, -' binary'.length), plus: 0, minus: 0, state: 'binary' });
+        continue;
+      }
+      const change = CHANGE.exec(entry);
+      if (!change) {
+        told.push({ path: entry, plus: 0, minus: 0 });
+        continue;
+      }
+      const file: DiffFileChange = {
+        path: change[1]!,
+        plus: Number(change[2] ?? 0),
+        minus: Number(change[3] ?? change[4] ?? 0),
+      };
+      told.push(change[5] ? { ...file, state: change[5] as 'new' | 'deleted' } : file);
+    }
+  }
+  return { ...files, told };
+}
