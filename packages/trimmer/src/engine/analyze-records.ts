@@ -24,6 +24,7 @@ import {
   CLASS_NUMERIC,
   CLASS_TIME,
   CLASS_UNKNOWN,
+  CLASS_WORD,
   chooseIdentity,
   columnClass,
   type RoleContext,
@@ -91,6 +92,8 @@ const INNER_LIST_SHARE = 0.5;
 /** Or, inside a list inside them (no list of the document's own), from this share. */
 const WRAPPED_LIST_SHARE = 0.8;
 const STATES_PER_RECORD = 2;
+/** A state of more values than this labels an id that reads as nothing. */
+const WORD_LABEL_VALUES = 12;
 /** What a state one key below the record weighs against one of the record itself. */
 const OWN_STATE_SHARE = 0.5;
 
@@ -444,6 +447,24 @@ export function analyzeRecords(
         saysPerByte = perByte;
         group.says = s;
       }
+    }
+    // An id that reads as nothing (a span's hex `id`) with no word beside it and no text that
+    // says what each record is (that would label it: below) is shown with the word its
+    // records divide by into more than a few (each span's operation `name`, one of 69 over
+    // 1 041 spans): a state, but what a reader knows the record by.
+    const wordState = group.states.findIndex(
+      (s) => classOf[s] === CLASS_WORD && distinct[s]! > WORD_LABEL_VALUES,
+    );
+    if (
+      group.identity >= 0 &&
+      group.alsoIdentity < 0 &&
+      group.says < 0 &&
+      !group.keyed &&
+      unreadableId(classOf[group.identity]!) &&
+      wordState >= 0
+    ) {
+      group.alsoIdentity = group.states.splice(wordState, 1)[0]!;
+      group.identityTogether = true;
     }
     // Records with nothing that tells them apart (a scanner's results: a rule, a level, a
     // location, a message) and a field that says what each is about are called by what they

@@ -568,6 +568,32 @@ describe('information-first selection: every record named first', () => {
     for (const result of shown) expect(result.ruleId).toMatch(/^R\d\d$/);
     expect(shown.some((result) => result.ruleId === 'R27')).toBe(true);
   });
+  it('shows an id that reads as nothing with the word its records divide by into many', () => {
+    // A trace: the client span and two server spans of each of 100 calls share a hex id (no
+    // pair of fields tells them apart); 30 operations over 600 spans divide them (a state),
+    // and an operation is what a reader knows a span by.
+    const hex = (n: number) => ((n * 2654435761) >>> 0).toString(16).padStart(8, 'a');
+    const spans = Array.from({ length: 600 }, (_, i) => {
+      const call = i < 300 ? Math.floor(i / 3) : i;
+      return {
+        traceId: '14b60fd9ae504820',
+        id: `${hex(call)}${hex(call + 7)}`,
+        kind: i % 3 === 0 ? 'CLIENT' : 'SERVER',
+        name: `${['get', 'post', 'put'][call % 3]} /api/op-${call % 30}`,
+        timestamp: 1543549824000000 + Math.floor(i / 2) * 1000,
+        duration: 500 + (call % 40) * 10,
+        localEndpoint: { serviceName: `svc-${call % 7}`, port: 8000 + (i % 2) },
+      };
+    });
+    const json = JSON.stringify(spans, null, 2);
+    const budget = Math.floor(json.length * 0.03);
+    const view = trimmer.trim(json, budget);
+    expectHonestView(view, json, budget);
+    const shown = JSON.parse(viewBody(view)) as Array<{ id?: string; name?: string }>;
+    const named = shown.filter((span) => span.id !== undefined);
+    expect(named.length).toBeGreaterThan(20);
+    for (const span of named) expect(span.name).toMatch(/^(get|post|put) \/api\/op-\d+$/);
+  });
   it('names the records before more than a few of an envelope’s short fields', () => {
     // A recorded HTTP response: ten short headers around a list of zones.
     const headers = Object.fromEntries(
