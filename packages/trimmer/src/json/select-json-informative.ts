@@ -10,6 +10,7 @@ import {
 } from '../engine/column-roles.js';
 import { keyHints } from '../engine/key-hints.js';
 import { type AskedItem, askedItemNodes } from '../engine/keyed-items.js';
+import { lowerBound } from '../engine/lower-bound.js';
 import { recordSays } from '../engine/record-says.js';
 import type { RelevanceHits } from '../engine/relevance.js';
 import type { StopCheck } from '../engine/stop-check.js';
@@ -976,9 +977,10 @@ function runPlan(
     const group = analysis.groups[g]!;
     const window = (SIBLINGS * group.records.length) / names!.size;
     const siblings = names!.get(text.slice(start[u], end[u]))!;
-    const at = group.records.indexOf(record);
+    // Records are in document order: where each is in the list, by search, not by a scan.
+    const at = lowerBound(group.records, record);
     const nearest = siblings
-      .filter((r) => r !== record && Math.abs(group.records.indexOf(r) - at) <= window)
+      .filter((r) => r !== record && Math.abs(lowerBound(group.records, r) - at) <= window)
       .sort((a, b) => Math.abs(a - record) - Math.abs(b - record) || a - b)
       .slice(0, SIBLINGS);
     for (const r of nearest) {
